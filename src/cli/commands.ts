@@ -1,0 +1,14 @@
+/** A `toolseam` subcommand: receives its own arguments, returns the process exit code. */
+export type Command = (argv: string[]) => Promise<number>;
+
+/** One entry of the command table. */
+export interface CommandEntry {
+  readonly summary: string;
+  readonly load: () => Promise<Command>;
+}
+
+/**
+ * Every subcommand, loaded lazily so one command's dependencies (SDKs, SQLite) never slow another's
+ * start. Add a command with one line here and its own `<name>-command.ts` file.
+ */
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = {};

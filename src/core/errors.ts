@@ -1,0 +1,96 @@
+/** Base of every error toolseam raises on purpose; `code` is stable and machine-readable. */
+export class ToolseamError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** Input a user gave us (a file, a flag, a config) that cannot be used; the message says what to do. */
+export class InputError extends ToolseamError {
+  constructor(
+    message: string,
+    readonly path?: string,
+  ) {
+    super('bad_input', message);
+  }
+}
+
+/** A model provider refused or failed a request. */
+export class ProviderError extends ToolseamError {
+  readonly provider: string;
+  /** HTTP status, or undefined for a connection failure / timeout. */
+  readonly status: number | undefined;
+  /** The provider's own error code or type, when it gave one. */
+  readonly providerCode: string | undefined;
+  readonly retryable: boolean;
+  readonly requestId: string | undefined;
+  /** The response body exactly as received ('' when none). */
+  readonly rawBody: string;
+
+  constructor(fields: {
+    provider: string;
+    status: number | undefined;
+    message: string;
+    providerCode?: string | undefined;
+    retryable: boolean;
+    requestId?: string | undefined;
+    rawBody?: string;
+    cause?: unknown;
+  }) {
+    super('provider_error', fields.message, { cause: fields.cause });
+    this.provider = fields.provider;
+    this.status = fields.status;
+    this.providerCode = fields.providerCode;
+    this.retryable = fields.retryable;
+    this.requestId = fields.requestId;
+    this.rawBody = fields.rawBody ?? '';
+  }
+}
+
+/** One tool named in a provider's rejection. */
+export interface RejectedTool {
+  /** The tool's real name. */
+  readonly name: string;
+  /** False for tools the platform cannot run without. */
+  readonly canTurnOff: boolean;
+}
+
+/** The provider rejected the definition of one or more tools this request sent; never retried. */
+export class ToolSchemaRejected extends ToolseamError {
+  readonly tools: readonly RejectedTool[];
+  readonly provider: string;
+
+  constructor(tools: readonly RejectedTool[], provider: string, options?: { cause?: unknown }) {
+    super('tool_schema_rejected', rejectionSentence(tools), options);
+    this.tools = tools;
+    this.provider = provider;
+  }
+
+  /** True when every named tool can be switched off to keep going. */
+  get canTurnOff(): boolean {
+    return this.tools.every((t) => t.canTurnOff);
+  }
+}
+
+function quotedList(names: readonly string[]): string {
+  const quoted = names.map((n) => JSON.stringify(n));
+  if (quoted.length <= 1) return quoted.join('');
+  return `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1]}`;
+}
+
+/** The sentence a person reads when a provider rejected tool definitions. */
+export function rejectionSentence(tools: readonly RejectedTool[]): string {
+  const names = tools.map((t) => t.name);
+  const several = names.length > 1;
+  const what = `the ${quotedList(names)} tool${several ? 's' : ''}`;
+  let text =
+    `This turn could not run: the model provider refused the definition${several ? 's' : ''} toolseam sent for ${what}. ` +
+    `That is a bug in how ${several ? 'those tools are' : 'that tool is'} defined, not something you did.`;
+  if (tools.length > 0 && tools.every((t) => t.canTurnOff)) {
+    text += ` To keep going, turn ${several ? 'those tools' : 'that tool'} off and send your message again.`;
+  }
+  return text;
+}

@@ -1,0 +1,5 @@
+export * from './errors.js';
+export * from './json.js';
+export * from './logger.js';
+export * from './model.js';
+export * from './tool.js';

@@ -1,0 +1,81 @@
+import type { JsonSchema } from './json.js';
+
+/** A tool as it travels to a model: wire name, non-empty description, portable parameters. */
+export interface WireTool {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: JsonSchema;
+}
+
+/** A tool call inside an assistant message. `arguments` is JSON text. */
+export interface AssistantToolCall {
+  readonly id: string;
+  /** The wire name the model used. */
+  readonly name: string;
+  readonly arguments: string;
+}
+
+/** One message of a conversation, provider-neutral. */
+export type ChatMessage =
+  | { readonly role: 'user'; readonly content: string }
+  | {
+      readonly role: 'assistant';
+      readonly content: string;
+      readonly toolCalls?: readonly AssistantToolCall[];
+    }
+  | {
+      readonly role: 'tool';
+      readonly toolCallId: string;
+      /** The wire name of the tool called. */
+      readonly name: string;
+      readonly content: string;
+      readonly isError: boolean;
+    };
+
+/** A request to a model, provider-neutral. */
+export interface ModelRequest {
+  readonly system: string;
+  readonly messages: readonly ChatMessage[];
+  readonly tools: readonly WireTool[];
+  readonly maxTokens?: number;
+  readonly temperature?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** Why the model stopped. */
+export type StopReason =
+  | 'end_turn'
+  | 'tool_use'
+  | 'max_tokens'
+  | 'stop_sequence'
+  | 'content_filter'
+  | 'other';
+
+/** Token counts as the provider reports them. */
+export interface Usage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/** What a streaming model call yields. Errors are thrown as `ProviderError`. */
+export type ModelEvent =
+  | { readonly type: 'text-delta'; readonly text: string }
+  | { readonly type: 'tool-call'; readonly id: string; readonly name: string; readonly arguments: string }
+  | {
+      readonly type: 'finish';
+      readonly stopReason: StopReason;
+      /** The provider's own stop value, for logs. */
+      readonly rawStopReason: string;
+      readonly usage?: Usage;
+    };
+
+/** A model behind one wire family (OpenAI-compatible, Anthropic, Bedrock). */
+export interface ModelAdapter {
+  /** Provider name for messages and logs (e.g. `openai`, `openrouter`, `anthropic`, `bedrock`). */
+  readonly provider: string;
+  readonly model: string;
+  /** Streams one model call; throws `ProviderError` on failure. */
+  stream(request: ModelRequest): AsyncIterable<ModelEvent>;
+  /** The wire names of the tools in `sent` that a rejection points at ([] when it is not about a tool). */
+  toolsNamedInRejection(error: unknown, sent: readonly WireTool[]): string[];
+}

@@ -1,0 +1,120 @@
+import type { JsonObject } from './json.js';
+
+/** How much harm a tool can do; `safe` tools never ask before they run. */
+export type RiskLevel = 'safe' | 'caution' | 'destructive';
+
+/** Where a tool belongs in the deferred catalog: the platform's own groups come first. */
+export interface ToolGroup {
+  /** Group key as shown in the catalog, e.g. `files`, `mcp/github`, an app name. */
+  readonly key: string;
+  /** True for the platform's own groups (built-ins and what ships with the runtime). */
+  readonly own: boolean;
+  /** One line saying what the group is for ("" when nothing is known). */
+  readonly purpose: string;
+}
+
+/** A tool as its provider declares it. The real `name` is its identity everywhere but on the wire. */
+export interface ToolDefinition {
+  readonly name: string;
+  /** As declared; may be empty (the seam writes one for the wire). */
+  readonly description: string;
+  /** The DECLARED input schema, untouched; `undefined` means the tool takes no arguments. */
+  readonly parameters: unknown;
+  readonly risk: RiskLevel;
+  /** Asks before it runs (a `safe` tool never does). */
+  readonly requiresApproval: boolean;
+  /** Always offered with its full schema, whatever the ranking says. */
+  readonly core?: boolean;
+  /** Only read-only work: allowed in `plan` mode. */
+  readonly readOnly?: boolean;
+  /** The tool provider that serves it (set by the registry when missing). */
+  readonly provider?: string;
+  /** The app the provider belongs to, for log lines and refusals. */
+  readonly app?: string;
+  /** Catalog group (set by the registry when missing). */
+  readonly group?: ToolGroup;
+}
+
+/** A call the model asked for. `name` may be the wire name or the real name. */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  /** The arguments exactly as the model sent them (JSON text), or an already-parsed object. */
+  readonly arguments: string | JsonObject;
+}
+
+/** Why a call was not run (for the audit trail). */
+export type NotRunReason =
+  | 'stopped'
+  | 'unreadable_arguments'
+  | 'missing_arguments'
+  | 'mistyped_arguments'
+  | 'refused_by_tool'
+  | 'failed_predecessor'
+  | 'loop_breaker'
+  | 'limit_reached';
+
+/** Which gate refused a call. */
+export type RefusedBy =
+  | 'agent_tools'
+  | 'deny_list'
+  | 'task_mode'
+  | 'tool_grants'
+  | 'hook'
+  | 'unknown_tool'
+  | 'withdrawn'
+  | 'preflight'
+  | 'user'
+  | 'unattended'
+  | 'timeout'
+  | 'stopped'
+  | 'policy'
+  | 'loop_breaker';
+
+/** What a tool call produced, as the model will read it. Failures are results, not exceptions. */
+export interface ToolResult {
+  /** Text the model reads. */
+  readonly content: string;
+  readonly isError: boolean;
+  /** Suggestions that help the model recover, also shown as `Hint:` lines. */
+  readonly hints?: readonly string[];
+  readonly notRun?: NotRunReason;
+  readonly refusedBy?: RefusedBy;
+  /** Structured payload for a host (never sent to the model). */
+  readonly data?: unknown;
+}
+
+/** Per-call context handed to a tool provider. */
+export interface ToolContext {
+  readonly sessionId: string;
+  readonly callId: string;
+  readonly signal: AbortSignal;
+  /** Scratch space shared by the calls of one turn (e.g. which files were read this turn). */
+  readonly turnState: Map<string, unknown>;
+  /** Folders the file tools may touch; empty means the current directory only. */
+  readonly workspace?: readonly string[];
+  /** Folders a leaf may write (subagent batches); undefined means the whole workspace. */
+  readonly writable?: readonly string[];
+  /** Folders a leaf must not write. */
+  readonly offLimits?: readonly string[];
+}
+
+/** Anything that serves tools: the built-ins, an installed app, an MCP server. */
+export interface ToolProvider {
+  /** Provider name, unique in a registry (e.g. `builtin`, `mcp/github`, an app's name). */
+  readonly name: string;
+  /** The app this provider belongs to (for log lines and the Tools page). */
+  readonly app: string;
+  /** True when the provider ships with the platform. */
+  readonly own: boolean;
+  /** Lists the tools; may throw (the registry records a load failure). */
+  listTools(signal?: AbortSignal): Promise<readonly ToolDefinition[]>;
+  /** Runs a call; tool failures come back as `isError` results. */
+  invoke(name: string, args: JsonObject, ctx: ToolContext): Promise<ToolResult>;
+  /** Declares what invoke would refuse whatever anyone answers; undefined refuses nothing. */
+  preflight?(name: string, args: JsonObject, ctx: ToolContext): Promise<ToolResult | undefined>;
+  /** Subscribes to changes of the tool list; returns an unsubscribe function. */
+  onToolsChanged?(listener: () => void): () => void;
+  /** Releases what the provider holds (child processes, connections). */
+  close?(): Promise<void>;
+}

@@ -1,0 +1,106 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '..');
+const src = join(root, 'src');
+
+/** Which `src` areas each area may import (DESIGN.md). `*` means anything. */
+const ALLOWED: Record<string, readonly string[] | '*'> = {
+  core: [],
+  seam: ['core'],
+  tools: ['core', 'seam'],
+  retrieval: ['core'],
+  providers: ['core'],
+  store: ['core'],
+  runtime: ['core', 'seam', 'tools', 'retrieval'],
+  testing: ['core'],
+  cli: '*',
+  root: '*',
+};
+
+/** Vendor packages and the only places allowed to import them. */
+const VENDORS: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
+  [/^openai(\/|$)/, ['providers/openai']],
+  [/^@anthropic-ai\/sdk(\/|$)/, ['providers/anthropic']],
+  [/^@aws-sdk\//, ['providers/bedrock']],
+  [/^@smithy\//, ['providers/bedrock', 'testing']],
+  [/^@modelcontextprotocol\/sdk(\/|$)/, ['tools/mcp']],
+  [/^better-sqlite3$/, ['store']],
+];
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) return walk(full);
+    return name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+function specifiers(text: string): string[] {
+  const found: string[] = [];
+  const pattern =
+    /(?:^|[^.\w])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
+  for (const m of text.matchAll(pattern)) found.push((m[1] ?? m[2] ?? m[3]) as string);
+  return found;
+}
+
+/** `src/x/...` → `x`; files directly in src → `root`. */
+function area(file: string): string {
+  const parts = relative(src, file).split(sep);
+  return parts.length === 1 ? 'root' : (parts[0] as string);
+}
+
+function violations(): string[] {
+  const problems: string[] = [];
+  for (const file of walk(src)) {
+    const from = area(file);
+    const rel = relative(src, file).split(sep).join('/');
+    for (const spec of specifiers(readFileSync(file, 'utf8'))) {
+      if (spec.startsWith('.')) {
+        const target = resolve(dirname(file), spec);
+        if (!target.startsWith(src + sep)) continue;
+        const to = area(target);
+        const allowed = ALLOWED[from];
+        if (to !== from && allowed !== '*' && !allowed?.includes(to)) {
+          problems.push(`${rel} imports ${spec} (${from} may not import ${to})`);
+        }
+        if (from === 'providers' && to === 'providers') {
+          const own = rel.split('/')[1];
+          const other = relative(src, target).split(sep)[1];
+          if (
+            own !== other &&
+            own !== 'shared' &&
+            other !== 'shared' &&
+            other !== undefined &&
+            !other.endsWith('.ts')
+          ) {
+            problems.push(`${rel} imports ${spec} (a provider folder never imports a sibling vendor)`);
+          }
+        }
+        continue;
+      }
+      for (const [pattern, places] of VENDORS) {
+        if (pattern.test(spec) && !places.some((p) => rel.startsWith(`${p}/`))) {
+          problems.push(`${rel} imports ${spec} (only ${places.join(', ')} may)`);
+        }
+      }
+    }
+  }
+  return problems;
+}
+
+describe('architecture', () => {
+  it('keeps imports pointing one way, as DESIGN.md draws them', () => {
+    expect(violations()).toEqual([]);
+  });
+
+  it('finds a violation when one exists (the scanner is not blind)', () => {
+    expect(specifiers(`import { x } from '../runtime/turn.js';\nconst m = await import('openai');`)).toEqual([
+      '../runtime/turn.js',
+      'openai',
+    ]);
+    expect(area(join(src, 'seam', 'conform.ts'))).toBe('seam');
+    expect(ALLOWED.seam).not.toContain('runtime');
+  });
+});
