@@ -1,4 +1,6 @@
+export * from './approval.js';
 export * from './errors.js';
+export * from './events.js';
 export * from './json.js';
 export * from './logger.js';
 export * from './model.js';

@@ -1,0 +1,50 @@
+import type { ApprovalDecision, ApprovalRequest } from './approval.js';
+import type { JsonObject } from './json.js';
+import type { NotRunReason, RefusedBy } from './tool.js';
+
+/** How a turn ended. */
+export type TurnStatus = 'done' | 'failed' | 'stopped' | 'rejected' | 'limit';
+
+/** Everything a turn reports to its host, in order. */
+export type RuntimeEvent =
+  | { readonly type: 'turn-start'; readonly sessionId: string; readonly turnId: string }
+  | { readonly type: 'notice'; readonly message: string }
+  | { readonly type: 'text-delta'; readonly text: string }
+  | {
+      readonly type: 'tool-call-start';
+      readonly callId: string;
+      /** Real name. */
+      readonly tool: string;
+      readonly arguments: JsonObject;
+    }
+  | {
+      readonly type: 'tool-call-end';
+      readonly callId: string;
+      readonly tool: string;
+      readonly isError: boolean;
+      readonly content: string;
+      readonly notRun?: NotRunReason;
+      readonly refusedBy?: RefusedBy;
+    }
+  | { readonly type: 'approval-request'; readonly request: ApprovalRequest }
+  | {
+      readonly type: 'approval-resolved';
+      readonly approvalId: string;
+      readonly decision: ApprovalDecision | 'expired' | 'cancelled';
+    }
+  | {
+      readonly type: 'leaf';
+      readonly batchId: string;
+      readonly leafId: string;
+      readonly title: string;
+      readonly state: 'started' | 'tool-call' | 'approval-needed' | 'done' | 'failed' | 'timed_out';
+      readonly detail?: string;
+    }
+  | {
+      readonly type: 'turn-end';
+      readonly turnId: string;
+      readonly status: TurnStatus;
+      /** The final text of the assistant (done) or the sentence a person reads (other endings). */
+      readonly message: string;
+      readonly errorCode?: string;
+    };
