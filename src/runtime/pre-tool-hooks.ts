@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process';
+import type { JsonObject } from '../core/json.js';
+import { globMatch } from './glob-match.js';
+
+/** A command run before a tool call; a `BLOCKED: reason` line on its output refuses the call. */
+export interface PreToolHook {
+  /** Glob over real tool names; all tools when absent. */
+  readonly match?: string;
+  /** Shell command; receives `{"tool","arguments","sessionId"}` as JSON on stdin. */
+  readonly command: string;
+  /** Milliseconds before the hook counts as failed (default 10 s). */
+  readonly timeoutMs?: number;
+}
+
+/** The hooks' verdict: undefined lets the call through, a string is the reason it was blocked. */
+export async function runPreToolHooks(
+  hooks: readonly PreToolHook[],
+  call: { tool: string; arguments: JsonObject; sessionId: string },
+): Promise<string | undefined> {
+  for (const hook of hooks) {
+    if (hook.match !== undefined && !globMatch(hook.match, call.tool)) continue;
+    const verdict = await runOne(hook, call);
+    if (verdict !== undefined) return verdict;
+  }
+  return undefined;
+}
+
+function runOne(hook: PreToolHook, call: object): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const child = spawn(hook.command, { shell: true, stdio: ['pipe', 'pipe', 'ignore'] });
+    let out = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve('the pre-tool hook did not answer in time');
+    }, hook.timeoutMs ?? 10_000);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+    });
+    child.on('error', () => {
+      clearTimeout(timer);
+      resolve('the pre-tool hook could not be started');
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const blocked = out.split('\n').find((line) => line.trimStart().startsWith('BLOCKED:'));
+      if (blocked !== undefined) {
+        resolve(blocked.trimStart().slice('BLOCKED:'.length).trim() || 'a policy hook');
+      } else if (code !== 0) {
+        // A policy that cannot be consulted must not be skipped silently: the call is refused.
+        resolve(`the pre-tool hook failed to run (exit code ${code})`);
+      } else resolve(undefined);
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(JSON.stringify(call));
+  });
+}

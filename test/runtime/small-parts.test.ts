@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { boundResult, redactSecrets } from '../../src/runtime/bound-result.js';
+import { callDigest, canonicalJson } from '../../src/runtime/call-digest.js';
+import { globMatch } from '../../src/runtime/glob-match.js';
+import { runPreToolHooks } from '../../src/runtime/pre-tool-hooks.js';
+import { refusalResult } from '../../src/runtime/refusals.js';
+
+describe('globMatch', () => {
+  it('matches whole names with *, ? and classes, case-sensitively', () => {
+    expect(globMatch('mcp/github/*', 'mcp/github/create_issue')).toBe(true);
+    expect(globMatch('mcp/github/*', 'mcp/gitlab/create_issue')).toBe(false);
+    expect(globMatch('read_?ile', 'read_file')).toBe(true);
+    expect(globMatch('[rw]*_file', 'write_file')).toBe(true);
+    expect(globMatch('[!rw]*_file', 'write_file')).toBe(false);
+    expect(globMatch('Read_file', 'read_file')).toBe(false);
+    expect(globMatch('a.b', 'axb')).toBe(false);
+  });
+});
+
+describe('call digest', () => {
+  it('is the same for equal arguments whatever the key order, and differs otherwise', () => {
+    expect(canonicalJson({ b: 1, a: [true, { d: null, c: 'x' }] })).toBe(
+      '{"a":[true,{"c":"x","d":null}],"b":1}',
+    );
+    expect(callDigest('t', { a: 1, b: 2 })).toBe(callDigest('t', { b: 2, a: 1 }));
+    expect(callDigest('t', { a: 1 })).not.toBe(callDigest('t', { a: 2 }));
+    expect(callDigest('t', { a: 1 })).not.toBe(callDigest('u', { a: 1 }));
+  });
+});
+
+describe('results', () => {
+  it('redacts known secrets by name', () => {
+    const secrets = new Map([['GITHUB_TOKEN', 'ghp_abcdef123456']]);
+    expect(redactSecrets('token=ghp_abcdef123456; again ghp_abcdef123456', secrets)).toBe(
+      'token=[secret:GITHUB_TOKEN]; again [secret:GITHUB_TOKEN]',
+    );
+  });
+
+  it('cuts a long result and says how to get the rest', () => {
+    const out = boundResult('x'.repeat(5000), 1000);
+    expect(out.startsWith('x'.repeat(1000))).toBe(true);
+    expect(out).toContain('first 1,000 of 5,000 characters');
+    expect(boundResult('short', 1000)).toBe('short');
+  });
+});
+
+describe('refusalResult', () => {
+  it('tells a hook refusal as a hook refusal, with its reason, never as a decline', () => {
+    const r = refusalResult('archive_mail', { by: 'hook', reason: 'archiving is off on weekends' });
+    expect(r.content).toContain('policy hook (archiving is off on weekends)');
+    expect(r.content).not.toContain('declined');
+    expect(r).toMatchObject({ isError: true, refusedBy: 'hook' });
+  });
+
+  it('tells only the person’s own deny as a decline', () => {
+    expect(refusalResult('x', { by: 'user', reason: '' }).content).toContain('declined');
+    expect(refusalResult('x', { by: 'timeout', reason: '' }).content).toContain('no one answered');
+    expect(refusalResult('x', { by: 'stopped', reason: '' })).toMatchObject({ notRun: 'stopped' });
+  });
+});
+
+describe('runPreToolHooks', () => {
+  const call = { tool: 'archive_mail', arguments: { id: 3 }, sessionId: 's1' };
+
+  it('refuses with the reason on a BLOCKED line', async () => {
+    const hook = {
+      command: `node -e "process.stdin.resume();process.stdin.on('end',()=>console.log('BLOCKED: archiving is off on weekends'))"`,
+    };
+    expect(await runPreToolHooks([hook], call)).toBe('archiving is off on weekends');
+  });
+
+  it('lets a call through when the hook says nothing, and skips hooks that do not match', async () => {
+    expect(await runPreToolHooks([{ command: 'cat > /dev/null' }], call)).toBeUndefined();
+    expect(await runPreToolHooks([{ match: 'bash', command: 'echo BLOCKED: no' }], call)).toBeUndefined();
+  });
+
+  it('hands the call to the hook as JSON on stdin', async () => {
+    const hook = {
+      command: `node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const c=JSON.parse(s);if(c.arguments.id===3)console.log('BLOCKED: saw '+c.tool)})"`,
+    };
+    expect(await runPreToolHooks([hook], call)).toBe('saw archive_mail');
+  });
+
+  it('refuses when the hook fails, so a policy is never skipped silently', async () => {
+    expect(await runPreToolHooks([{ command: 'exit 3' }], call)).toMatch(/failed to run \(exit code 3\)/);
+  });
+});
