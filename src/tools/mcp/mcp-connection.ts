@@ -1,0 +1,226 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../../core/logger.js';
+import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
+import type { McpServerConfig } from './mcp-config.js';
+import { McpServerError } from './mcp-server-error.js';
+
+/** A server the host runs in its own process, reached through a transport it hands over (e.g. an InMemoryTransport). */
+export interface McpInProcessServer {
+  readonly kind: 'in-process';
+  readonly name: string;
+  /** Called on every (re)start: returns the client end of a fresh transport. */
+  readonly connect: () => Transport | Promise<Transport>;
+}
+
+/** Everything an MCP provider can reach. */
+export type McpServerTarget = McpServerConfig | McpInProcessServer;
+
+/** Restart pacing after a failed start or a crash. */
+export interface McpBackoff {
+  readonly initialMs: number;
+  readonly maxMs: number;
+}
+
+/** The pacing used when the host sets none: 1 s, doubling up to a minute. */
+export const DEFAULT_MCP_BACKOFF: McpBackoff = { initialMs: 1_000, maxMs: 60_000 };
+
+/** What a connection needs besides its target. */
+export interface McpConnectionOptions {
+  readonly startMs: number;
+  readonly backoff: McpBackoff;
+  /** Largest single message a stdio server may send; a bigger one closes the connection. */
+  readonly maxMessageBytes: number;
+  readonly logger: Logger;
+  readonly onToolsListChanged: () => void;
+  readonly now: () => number;
+}
+
+const STDERR_TAIL_CHARS = 1_000;
+const OVERSIZED = /exceeded maximum size/;
+const OVERSIZED_WORDS = 'it sent a message larger than toolseam accepts';
+
+/**
+ * One MCP server's connection: started on first use, watched for crashes, restarted on the next use
+ * after a crash or failed start once its back-off has passed. Every failure is an McpServerError.
+ */
+export class McpConnection {
+  private live: Client | undefined;
+  private starting: Promise<Client> | undefined;
+  private closed = false;
+  private failures = 0;
+  private retryAt = 0;
+  private downReason = '';
+  private stderrTail = '';
+  private lastError = '';
+  /** Counts successful starts, so a listing can tell it predates a restart. */
+  generation = 0;
+
+  constructor(
+    readonly target: McpServerTarget,
+    private readonly options: McpConnectionOptions,
+  ) {}
+
+  /** The connected client, starting the server when needed. */
+  async client(): Promise<Client> {
+    if (this.closed)
+      throw new McpServerError(this.target.name, 'closed', `MCP server "${this.target.name}" was closed.`);
+    if (this.live) return this.live;
+    if (this.starting) return this.starting;
+    const wait = this.retryAt - this.options.now();
+    if (wait > 0) {
+      throw new McpServerError(
+        this.target.name,
+        'down',
+        `MCP server "${this.target.name}" is not running (${this.downReason}); toolseam will try to start it again in ${formatMs(wait)}.`,
+      );
+    }
+    this.starting = this.start().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  /** Whether the server is connected right now. */
+  get connected(): boolean {
+    return this.live !== undefined;
+  }
+
+  /** The server's own description of itself (first line of its instructions or title), '' when none. */
+  purpose(): string {
+    const info = this.live?.getServerVersion() as { description?: unknown; title?: unknown } | undefined;
+    const text = [info?.description, this.live?.getInstructions(), info?.title].find(
+      (t): t is string => typeof t === 'string' && t.trim() !== '',
+    );
+    return text?.trim().split('\n')[0]?.slice(0, 200) ?? '';
+  }
+
+  /** Resets the back-off: the server answered a request, so it works. */
+  noteSuccess(): void {
+    this.failures = 0;
+  }
+
+  /** Why the last connection ended, for refusals: stderr's last words or the transport's error. */
+  lastWords(): string {
+    const tail = this.stderrTail.trim().split('\n').slice(-3).join(' | ');
+    const said = [this.lastError, tail ? `its stderr ended with: ${tail}` : ''].filter(Boolean);
+    return said.join('; ');
+  }
+
+  /** Stops the server (kills its process or closes its session); later uses fail with `closed`. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const pending = this.starting?.catch(() => undefined);
+    await pending;
+    const client = this.live;
+    this.live = undefined;
+    await client?.close().catch(() => undefined);
+  }
+
+  private async start(): Promise<Client> {
+    this.stderrTail = '';
+    this.lastError = '';
+    const client = new Client({ name: 'toolseam', version: '0.1.0' }, { capabilities: {} });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.options.onToolsListChanged());
+    client.onerror = (error) => {
+      // An oversized message ends the connection, and the rest of it then arrives as unreadable lines:
+      // keep the cause, not the noise after it.
+      if (this.lastError.startsWith(OVERSIZED_WORDS)) return;
+      this.lastError = OVERSIZED.test(error.message)
+        ? `${OVERSIZED_WORDS} (${this.options.maxMessageBytes.toLocaleString('en-US')} bytes)`
+        : error.message.slice(0, 300);
+      this.options.logger.log({
+        level: 'debug',
+        scope: 'mcp',
+        message: `MCP server "${this.target.name}" transport error: ${error.message}`,
+        fields: { server: this.target.name },
+      });
+    };
+    client.onclose = () => {
+      if (this.live !== client) return;
+      this.live = undefined;
+      const words = this.lastWords();
+      this.markDown(words ? `it exited; ${words}` : 'it exited');
+      this.options.logger.log({
+        level: 'warn',
+        scope: 'mcp',
+        message: `MCP server "${this.target.name}" stopped (${this.downReason}); its tools are unavailable until it restarts.`,
+        fields: { server: this.target.name },
+      });
+    };
+    try {
+      const transport = await this.transport();
+      await withDeadline(this.options.startMs, () =>
+        client.connect(transport, { timeout: this.options.startMs }),
+      );
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw this.startFailure(error);
+    }
+    if (this.closed) {
+      await client.close().catch(() => undefined);
+      throw new McpServerError(this.target.name, 'closed', `MCP server "${this.target.name}" was closed.`);
+    }
+    this.live = client;
+    this.generation += 1;
+    return client;
+  }
+
+  private startFailure(error: unknown): McpServerError {
+    const name = this.target.name;
+    const timedOut = error instanceof DeadlineExceeded || /timed? ?out/i.test(errorText(error));
+    const words = this.lastWords();
+    const reason = timedOut
+      ? `did not finish starting within ${formatMs(this.options.startMs)}`
+      : `could not be started: ${errorText(error)}`;
+    this.markDown(`it ${reason}${words ? `; ${words}` : ''}`);
+    const hint =
+      this.target.kind === 'stdio'
+        ? ` Check that "${this.target.command}" runs on its own from a terminal.`
+        : '';
+    return new McpServerError(
+      name,
+      timedOut ? 'start_timeout' : 'start_failed',
+      `MCP server "${name}" ${reason}${words ? ` (${words})` : ''}.${hint}`,
+      { cause: error },
+    );
+  }
+
+  private markDown(reason: string): void {
+    this.downReason = reason;
+    this.failures += 1;
+    const { initialMs, maxMs } = this.options.backoff;
+    this.retryAt = this.options.now() + Math.min(maxMs, initialMs * 2 ** (this.failures - 1));
+  }
+
+  private async transport(): Promise<Transport> {
+    const target = this.target;
+    if (target.kind === 'in-process') return target.connect();
+    if (target.kind === 'http') {
+      return new StreamableHTTPClientTransport(new URL(target.url), {
+        requestInit: { headers: { ...target.headers } },
+      });
+    }
+    const transport = new StdioClientTransport({
+      command: target.command,
+      args: [...target.args],
+      env: { ...target.env },
+      stderr: 'pipe',
+      maxBufferSize: this.options.maxMessageBytes,
+      ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
+    });
+    return transport;
+  }
+}
+
+/** The message of anything thrown. */
+export function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

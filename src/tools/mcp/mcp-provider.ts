@@ -1,0 +1,329 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod/v4';
+import type { JsonObject } from '../../core/json.js';
+import { type Logger, silentLogger } from '../../core/logger.js';
+import type { ToolContext, ToolDefinition, ToolGroup, ToolProvider, ToolResult } from '../../core/tool.js';
+import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
+import { argumentsAsMcpClientSends } from './mcp-arguments.js';
+import { DEFAULT_MCP_TIMEOUTS, type McpTimeouts } from './mcp-config.js';
+import {
+  DEFAULT_MCP_BACKOFF,
+  errorText,
+  type McpBackoff,
+  McpConnection,
+  type McpServerTarget,
+} from './mcp-connection.js';
+import { mcpResultText } from './mcp-result-text.js';
+import { McpServerError } from './mcp-server-error.js';
+import { type McpListedTool, mcpToolName, readToolListing } from './mcp-tool-listing.js';
+
+/** How an MCP provider behaves; every field has a default. */
+export interface McpProviderOptions {
+  readonly logger?: Logger;
+  /** Host-wide timeouts; a server entry's own `timeouts` win over these. */
+  readonly timeouts?: Partial<McpTimeouts>;
+  readonly backoff?: Partial<McpBackoff>;
+  /** Longest text a result may give the model (default 100,000 characters). */
+  readonly maxResultChars?: number;
+  /** Largest single message a stdio server may send (default 10 MiB); a bigger one ends the connection. */
+  readonly maxMessageBytes?: number;
+  /** The app the server's tools belong to (default: the server's name). */
+  readonly app?: string;
+  /** Clock, for tests of the back-off. */
+  readonly now?: () => number;
+}
+
+/** An MCP server as a tool provider, plus what the Tools page and a host want to know about it. */
+export interface McpToolProvider extends ToolProvider {
+  /** The server's name under `mcpServers`. */
+  readonly server: string;
+  /** What the last listing found wrong (malformed or duplicate tools) without failing the whole list. */
+  loadProblems(): readonly string[];
+  /** Whether the server is connected right now. */
+  readonly connected: boolean;
+  /** Stops the server; later calls are refused. */
+  close(): Promise<void>;
+}
+
+/** A page of `tools/list` read loosely: each tool is checked on its own, so one bad tool costs only itself. */
+const LooseResult = z.looseObject({});
+const MAX_PAGES = 100;
+
+interface Listing {
+  readonly generation: number;
+  readonly byName: ReadonlyMap<string, McpListedTool>;
+  readonly definitions: readonly ToolDefinition[];
+  readonly problems: readonly string[];
+  readonly fingerprint: string;
+}
+
+/**
+ * Makes an MCP server a tool provider named `mcp/<server>`: tools are `mcp/<server>/<tool>`, the server is
+ * started on first use and restarted (with back-off) on the use after a crash, and every failure comes
+ * back as a thrown McpServerError from listTools or a refusal result from invoke — never more.
+ */
+export function createMcpProvider(
+  target: McpServerTarget,
+  options: McpProviderOptions = {},
+): McpToolProvider {
+  return new McpProvider(target, options);
+}
+
+class McpProvider implements McpToolProvider {
+  readonly name: string;
+  readonly app: string;
+  readonly own = false;
+  readonly server: string;
+  private readonly timeouts: McpTimeouts;
+  private readonly connection: McpConnection;
+  private readonly logger: Logger;
+  private readonly maxResultChars: number;
+  private readonly listeners = new Set<() => void>();
+  private listing: Listing | undefined;
+  private listingStale = false;
+  private fetching: Promise<Listing> | undefined;
+
+  constructor(target: McpServerTarget, options: McpProviderOptions) {
+    this.server = target.name;
+    this.name = `mcp/${target.name}`;
+    this.app = options.app ?? target.name;
+    this.logger = options.logger ?? silentLogger;
+    this.maxResultChars = options.maxResultChars ?? 100_000;
+    const own = 'timeouts' in target ? target.timeouts : undefined;
+    this.timeouts = { ...DEFAULT_MCP_TIMEOUTS, ...options.timeouts, ...own };
+    this.connection = new McpConnection(target, {
+      startMs: this.timeouts.startMs,
+      backoff: { ...DEFAULT_MCP_BACKOFF, ...options.backoff },
+      maxMessageBytes: options.maxMessageBytes ?? 10 * 1024 * 1024,
+      logger: this.logger,
+      now: options.now ?? Date.now,
+      onToolsListChanged: () => {
+        this.listingStale = true;
+        this.emitChange();
+      },
+    });
+  }
+
+  get connected(): boolean {
+    return this.connection.connected;
+  }
+
+  async listTools(signal?: AbortSignal): Promise<readonly ToolDefinition[]> {
+    return (await this.currentListing(signal)).definitions;
+  }
+
+  loadProblems(): readonly string[] {
+    return this.listing?.problems ?? [];
+  }
+
+  async invoke(name: string, args: JsonObject, ctx: ToolContext): Promise<ToolResult> {
+    const serverName = this.serverToolName(name);
+    if (serverName === undefined) return notHere(name, this.server);
+    let listing: Listing;
+    try {
+      listing = await this.currentListing(ctx.signal);
+    } catch (error) {
+      return refusal(`${name} was not run: ${errorText(error)}`);
+    }
+    const tool = listing.byName.get(name);
+    if (!tool) return notHere(name, this.server);
+    const sent = argumentsAsMcpClientSends(args, tool.definition.parameters);
+    let client: Awaited<ReturnType<McpConnection['client']>>;
+    try {
+      client = await this.connection.client();
+    } catch (error) {
+      return refusal(`${name} was not run: ${errorText(error)}`);
+    }
+    try {
+      const raw = await client.request(
+        { method: 'tools/call', params: { name: serverName, arguments: sent } },
+        LooseResult,
+        { timeout: this.timeouts.callMs, signal: ctx.signal },
+      );
+      this.connection.noteSuccess();
+      const read = mcpResultText(raw, this.maxResultChars);
+      const content = read.isError && !/^error\b/i.test(read.text) ? `Error: ${read.text}` : read.text;
+      return read.structured === undefined
+        ? { content, isError: read.isError }
+        : { content, isError: read.isError, data: { structuredContent: read.structured } };
+    } catch (error) {
+      return this.callFailure(name, error, ctx.signal);
+    }
+  }
+
+  onToolsChanged(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+    await this.connection.close();
+  }
+
+  private serverToolName(name: string): string | undefined {
+    const prefix = mcpToolName(this.server, '');
+    return name.startsWith(prefix) && name.length > prefix.length ? name.slice(prefix.length) : undefined;
+  }
+
+  private emitChange(): void {
+    for (const listener of this.listeners) {
+      try {
+        listener();
+      } catch (error) {
+        this.logger.log({
+          level: 'warn',
+          scope: 'mcp',
+          message: `a tools-changed listener failed: ${errorText(error)}`,
+        });
+      }
+    }
+  }
+
+  /** The cached listing while it is current; a fresh one after a restart or a list-changed notice. */
+  private async currentListing(signal?: AbortSignal): Promise<Listing> {
+    const cached = this.listing;
+    if (
+      cached &&
+      !this.listingStale &&
+      this.connection.connected &&
+      cached.generation === this.connection.generation
+    ) {
+      return cached;
+    }
+    this.fetching ??= this.fetchListing(signal).finally(() => {
+      this.fetching = undefined;
+    });
+    return this.fetching;
+  }
+
+  private async fetchListing(signal?: AbortSignal): Promise<Listing> {
+    const client = await this.connection.client();
+    const generation = this.connection.generation;
+    this.listingStale = false;
+    const raw: unknown[] = [];
+    try {
+      await withDeadline(
+        this.timeouts.listMs,
+        async (deadline) => {
+          let cursor: string | undefined;
+          for (let page = 0; page < MAX_PAGES; page += 1) {
+            const answer = await client.request(
+              { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+              LooseResult,
+              { timeout: this.timeouts.listMs, signal: deadline },
+            );
+            if (!Array.isArray(answer.tools)) {
+              throw new McpServerError(
+                this.server,
+                'bad_listing',
+                `MCP server "${this.server}" answered tools/list without a list of tools, so none of its tools can be offered.`,
+              );
+            }
+            raw.push(...answer.tools);
+            if (typeof answer.nextCursor !== 'string' || answer.nextCursor === cursor) break;
+            cursor = answer.nextCursor;
+          }
+        },
+        signal,
+      );
+    } catch (error) {
+      throw this.listFailure(error);
+    }
+    this.connection.noteSuccess();
+    return this.adopt(raw, generation);
+  }
+
+  private adopt(raw: readonly unknown[], generation: number): Listing {
+    const group: ToolGroup = { key: this.name, own: false, purpose: this.connection.purpose() };
+    const read = readToolListing(raw, { server: this.server, provider: this.name, app: this.app, group });
+    for (const problem of read.problems) {
+      this.logger.once(`mcp:${this.server}:${problem}`, {
+        level: 'warn',
+        scope: 'mcp',
+        message: problem,
+        fields: { server: this.server, app: this.app },
+      });
+    }
+    const definitions = read.tools.map((t) => t.definition);
+    const fingerprint = JSON.stringify(definitions.map((d) => [d.name, d.description, d.parameters]));
+    const previous = this.listing;
+    this.listing = {
+      generation,
+      byName: new Map(read.tools.map((t) => [t.definition.name, t])),
+      definitions,
+      problems: read.problems,
+      fingerprint,
+    };
+    // A restart can bring a different tool list without any notice from the server.
+    if (previous && previous.fingerprint !== fingerprint && !this.listingStale) this.emitChange();
+    return this.listing;
+  }
+
+  private listFailure(error: unknown): McpServerError {
+    if (error instanceof McpServerError) return error;
+    const timedOut =
+      error instanceof DeadlineExceeded ||
+      (error instanceof McpError && error.code === ErrorCode.RequestTimeout);
+    if (timedOut) {
+      return new McpServerError(
+        this.server,
+        'list_timeout',
+        `MCP server "${this.server}" did not answer tools/list within ${formatMs(this.timeouts.listMs)}, so none of its tools can be offered.`,
+        { cause: error },
+      );
+    }
+    const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
+    const why = closed
+      ? `exited while listing its tools (${this.connection.lastWords() || 'no reason given'})`
+      : `answered tools/list with an error: ${errorText(error)}`;
+    return new McpServerError(this.server, 'list_failed', `MCP server "${this.server}" ${why}.`, {
+      cause: error,
+    });
+  }
+
+  private callFailure(name: string, error: unknown, signal: AbortSignal): ToolResult {
+    if (signal.aborted)
+      return failure(`Error: ${name} was stopped before MCP server "${this.server}" answered.`);
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return failure(
+        `Error: MCP server "${this.server}" did not answer the call to ${name} within ${formatMs(this.timeouts.callMs)}, so toolseam stopped waiting. ` +
+          'The server may still finish the work; check before calling it again.',
+      );
+    }
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+      const words = this.connection.lastWords();
+      return failure(
+        `Error: MCP server "${this.server}" stopped while running ${name}${words ? ` (${words})` : ''}. ` +
+          'Whether the call did anything is unknown; toolseam starts the server again on the next call.',
+      );
+    }
+    if (error instanceof McpError) {
+      return refusal(`MCP server "${this.server}" refused the call to ${name}: ${stripCode(error.message)}`);
+    }
+    return failure(`Error: the call to ${name} could not be completed: ${errorText(error)}`);
+  }
+}
+
+function stripCode(message: string): string {
+  return message.replace(/^MCP error -?\d+: /, '');
+}
+
+function refusal(reason: string): ToolResult {
+  return { content: `Error: ${reason}`, isError: true, notRun: 'refused_by_tool' };
+}
+
+function failure(content: string): ToolResult {
+  return { content, isError: true };
+}
+
+function notHere(name: string, server: string): ToolResult {
+  return refusal(
+    `MCP server "${server}" does not offer a tool named ${name} (any more), so nothing was run.`,
+  );
+}
+
+/** True when `value` looks like an MCP tool provider made by {@link createMcpProvider}. */
+export function isMcpToolProvider(value: ToolProvider): value is McpToolProvider {
+  return 'server' in value && typeof (value as { loadProblems?: unknown }).loadProblems === 'function';
+}

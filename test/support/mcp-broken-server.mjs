@@ -1,0 +1,136 @@
+// Deliberately broken MCP servers for containment tests, speaking raw JSON-RPC over stdio so each
+// defect is exactly what a buggy server would send. The mode is the first argument.
+import { createInterface } from 'node:readline';
+
+const mode = process.argv[2] ?? 'ok';
+const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
+const reply = (id, result) => send({ jsonrpc: '2.0', id, result });
+const text = (t) => ({ content: [{ type: 'text', text: t }] });
+const obj = (properties, required) => ({ type: 'object', properties, ...(required ? { required } : {}) });
+
+if (mode === 'crash-at-start') {
+  process.stderr.write('fatal: the database file notes.db is locked\n');
+  process.exit(1);
+}
+
+const LISTINGS = {
+  ok: [
+    {
+      name: 'echo',
+      description: 'Echoes its text.',
+      inputSchema: obj({ text: { type: 'string' } }, ['text']),
+    },
+  ],
+  malformed: [
+    'not a tool',
+    { description: 'a tool with no name', inputSchema: obj({}) },
+    { name: 'good', description: 'Works fine.', inputSchema: obj({ q: { type: 'string' } }) },
+    { name: 'good', description: 'A second tool with the same name.', inputSchema: obj({}) },
+    { name: 'string_root', description: 'Its schema root is a string.', inputSchema: { type: 'string' } },
+    { name: 'no_schema', description: 'Declares no inputSchema at all.' },
+    { name: 'schema_is_text', description: 'Its inputSchema is text.', inputSchema: 'object' },
+  ],
+  odd: [
+    { name: 'a.b', description: 'A dotted name.', inputSchema: obj({}) },
+    { name: 'x/y', description: 'A slashed name.', inputSchema: obj({}) },
+    { name: 'ünïcödé-名前', description: 'A unicode name.', inputSchema: obj({}) },
+    {
+      name: 'a_b',
+      description: '',
+      inputSchema: obj({ n: { type: 'integer', description: 'how many' } }, ['n']),
+    },
+    { name: 'blank', description: '   ', inputSchema: obj({}) },
+    {
+      name: 'tree',
+      description: 'Takes a recursive tree.',
+      inputSchema: {
+        type: 'object',
+        $defs: {
+          node: obj({
+            label: { type: 'string' },
+            children: { type: 'array', items: { $ref: '#/$defs/node' } },
+          }),
+        },
+        properties: { root: { $ref: '#/$defs/node' } },
+      },
+    },
+  ],
+};
+
+const tools = [...(LISTINGS[mode] ?? LISTINGS.ok)];
+tools.push(
+  { name: 'wait', description: 'Never answers.', inputSchema: obj({}) },
+  { name: 'boom', description: 'Exits mid-call.', inputSchema: obj({}) },
+  {
+    name: 'flood',
+    description: 'Returns a huge text.',
+    inputSchema: obj({ chars: { type: 'integer' } }, ['chars']),
+  },
+  {
+    name: 'count',
+    description: 'Counts to n.',
+    inputSchema: obj({ n: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } }, ['n']),
+  },
+);
+
+function call(id, params) {
+  const args = params?.arguments ?? {};
+  switch (params?.name) {
+    case 'wait':
+      return;
+    case 'boom':
+      process.stderr.write('panic: index out of range in handler\n');
+      process.exit(3);
+      return;
+    case 'flood':
+      return reply(id, text('x'.repeat(args.chars)));
+    case 'count':
+      if (typeof args.n !== 'number') {
+        return send({
+          jsonrpc: '2.0',
+          id,
+          error: { code: -32602, message: `n must be a number, got ${typeof args.n}` },
+        });
+      }
+      return reply(id, text(`counted to ${args.n}${args.tags ? ` with ${args.tags.join('+')}` : ''}`));
+    case 'echo':
+    case 'good':
+      return reply(id, text(JSON.stringify(args)));
+    default:
+      return send({ jsonrpc: '2.0', id, error: { code: -32602, message: `Unknown tool: ${params?.name}` } });
+  }
+}
+
+function handle(message) {
+  const { id, method, params } = message;
+  if (id === undefined) return;
+  if (method === 'initialize') {
+    if (mode === 'hang-start') return;
+    if (mode === 'garbage') process.stdout.write('this line is not JSON\n{"half": \n');
+    return reply(id, {
+      protocolVersion: params.protocolVersion,
+      capabilities: { tools: { listChanged: true } },
+      serverInfo: { name: `broken-${mode}`, version: '0.0.1' },
+    });
+  }
+  if (method === 'ping') return reply(id, {});
+  if (method === 'tools/list') {
+    if (mode === 'hang-list') return;
+    if (mode === 'bad-list') return reply(id, { tools: 'none today' });
+    if (mode === 'error-list')
+      return send({ jsonrpc: '2.0', id, error: { code: -32603, message: 'index not built' } });
+    return reply(id, { tools });
+  }
+  if (method === 'tools/call') return call(id, params);
+  send({ jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}` } });
+}
+
+const input = createInterface({ input: process.stdin });
+input.on('line', (line) => {
+  if (line.trim() !== '') handle(JSON.parse(line));
+});
+// A 'stubborn' server ignores the end of its input and must be killed.
+input.on('close', () => {
+  if (mode !== 'stubborn') process.exit(0);
+});
+setInterval(() => {}, 60_000);

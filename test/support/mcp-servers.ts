@@ -1,0 +1,101 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { McpStdioServerConfig } from '../../src/tools/mcp/mcp-config.js';
+import type { McpInProcessServer } from '../../src/tools/mcp/mcp-connection.js';
+// @ts-expect-error: a plain ESM script shared with the stdio runs, without type declarations.
+import { notesServer as makeNotesServer } from './mcp-notes-server.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..', '..');
+
+/** Builds the SDK McpServer the notes script serves. */
+export const notesServer = makeNotesServer as (name?: string) => McpServer;
+
+/** A stdio server entry running the SDK-based notes server under `name`. */
+export function notesStdio(name = 'notes'): McpStdioServerConfig {
+  return {
+    name,
+    kind: 'stdio',
+    command: process.execPath,
+    args: [join(here, 'mcp-notes-server.mjs'), name],
+    env: {},
+  };
+}
+
+/** A stdio server entry running the deliberately broken server in `mode`. */
+export function brokenStdio(name: string, mode: string): McpStdioServerConfig {
+  return {
+    name,
+    kind: 'stdio',
+    command: process.execPath,
+    args: [join(here, 'mcp-broken-server.mjs'), mode],
+    env: {},
+  };
+}
+
+/** A stdio entry for an MCP server installed from npm, run through its bin with node. */
+export function npmStdio(name: string, pkg: string, bin: string, args: string[] = []): McpStdioServerConfig {
+  const script = join(root, 'node_modules', ...pkg.split('/'), bin);
+  return { name, kind: 'stdio', command: process.execPath, args: [script, ...args], env: {} };
+}
+
+/** An in-process server: each (re)start connects a fresh SDK server over an InMemoryTransport pair. */
+export function inProcess(
+  name: string,
+  build: () => McpServer = () => notesServer(name),
+): McpInProcessServer & {
+  readonly servers: McpServer[];
+} {
+  const servers: McpServer[] = [];
+  return {
+    kind: 'in-process',
+    name,
+    servers,
+    async connect() {
+      const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+      const server = build();
+      servers.push(server);
+      await server.connect(serverEnd);
+      return clientEnd;
+    },
+  };
+}
+
+/** A Streamable HTTP MCP server on 127.0.0.1 (stateless: a fresh SDK server per request). */
+export async function httpServer(
+  build: () => McpServer = () => notesServer('web'),
+  requireHeader?: readonly [string, string],
+): Promise<{ url: string; close(): Promise<void>; server: Server }> {
+  const server = createServer(async (req, res) => {
+    if (requireHeader && req.headers[requireHeader[0]] !== requireHeader[1]) {
+      res.writeHead(401).end('missing credentials');
+      return;
+    }
+    const transport = new StreamableHTTPServerTransport({});
+    const mcp = build();
+    res.on('close', () => {
+      void transport.close();
+      void mcp.close();
+    });
+    await mcp.connect(transport);
+    await transport.handleRequest(req, res);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    server,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}

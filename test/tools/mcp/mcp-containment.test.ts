@@ -1,0 +1,192 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createMcpProvider,
+  type McpProviderOptions,
+  type McpToolProvider,
+} from '../../../src/tools/mcp/mcp-provider.js';
+import { brokenStdio } from '../../support/mcp-servers.js';
+import { toolContext } from '../../support/mcp-tool-context.js';
+
+const open: McpToolProvider[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((p) => p.close()));
+});
+
+function broken(mode: string, options: McpProviderOptions = {}): McpToolProvider {
+  const provider = createMcpProvider(brokenStdio(mode, mode), options);
+  open.push(provider);
+  return provider;
+}
+
+describe('a broken MCP server costs only its own tools', () => {
+  it('records why a server that crashes at start has no tools, with its last words', async () => {
+    const provider = broken('crash-at-start');
+    const error = await provider.listTools().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'mcp_start_failed', server: 'crash-at-start', kind: 'start_failed' });
+    expect(String((error as Error).message)).toContain('the database file notes.db is locked');
+    const result = await provider.invoke('mcp/crash-at-start/echo', { text: 'hi' }, toolContext());
+    expect(result).toMatchObject({ isError: true, notRun: 'refused_by_tool' });
+    expect(result.content).toContain('is not running');
+    expect(result.content).toContain('try to start it again in');
+  });
+
+  it('reports a command that does not exist', async () => {
+    const provider = createMcpProvider({
+      name: 'ghost',
+      kind: 'stdio',
+      command: 'no-such-mcp-server-xyz',
+      args: [],
+      env: {},
+    });
+    open.push(provider);
+    await expect(provider.listTools()).rejects.toThrow(
+      /ENOENT[\s\S]*Check that "no-such-mcp-server-xyz" runs/,
+    );
+  });
+
+  it('gives up on a server that never finishes starting', async () => {
+    const provider = broken('hang-start', { timeouts: { startMs: 400 } });
+    await expect(provider.listTools()).rejects.toMatchObject({
+      kind: 'start_timeout',
+      message: expect.stringContaining('did not finish starting within 400 ms'),
+    });
+  });
+
+  it('gives up on a server that hangs on tools/list', async () => {
+    const provider = broken('hang-list', { timeouts: { listMs: 400 } });
+    await expect(provider.listTools()).rejects.toMatchObject({
+      kind: 'list_timeout',
+      message: expect.stringContaining('did not answer tools/list within 400 ms'),
+    });
+  });
+
+  it('records a listing that is not a list and a listing answered with an error', async () => {
+    await expect(broken('bad-list').listTools()).rejects.toMatchObject({ kind: 'bad_listing' });
+    await expect(broken('error-list').listTools()).rejects.toMatchObject({
+      kind: 'list_failed',
+      message: expect.stringContaining('index not built'),
+    });
+  });
+
+  it('keeps the well-formed tools of a malformed listing and says what was left out', async () => {
+    const provider = broken('malformed');
+    const names = (await provider.listTools()).map((t) => t.name);
+    expect(names.slice(0, 4)).toEqual([
+      'mcp/malformed/good',
+      'mcp/malformed/string_root',
+      'mcp/malformed/no_schema',
+      'mcp/malformed/schema_is_text',
+    ]);
+    const problems = provider.loadProblems().join('\n');
+    expect(problems).toContain('entry 0 as a string instead of a tool object');
+    expect(problems).toContain('entry 1 without a name');
+    expect(problems).toContain('listed the tool "good" more than once');
+    expect(problems).toContain('declared no inputSchema for "no_schema"');
+    expect((await provider.invoke('mcp/malformed/good', { q: 'x' }, toolContext())).content).toBe(
+      '{"q":"x"}',
+    );
+  });
+
+  it('reads garbage on stdout as noise and keeps serving', async () => {
+    const provider = broken('garbage');
+    expect((await provider.listTools()).map((t) => t.name)).toContain('mcp/garbage/echo');
+    expect((await provider.invoke('mcp/garbage/echo', { text: 'hi' }, toolContext())).content).toBe(
+      '{"text":"hi"}',
+    );
+  });
+
+  it('keeps odd tool names as the real names', async () => {
+    const names = (await broken('odd').listTools()).map((t) => t.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['mcp/odd/a.b', 'mcp/odd/x/y', 'mcp/odd/ünïcödé-名前', 'mcp/odd/tree']),
+    );
+  });
+
+  it('stops waiting for a call that hangs; the server keeps serving other calls', async () => {
+    const provider = broken('ok', { timeouts: { callMs: 300 } });
+    const result = await provider.invoke('mcp/ok/wait', {}, toolContext());
+    expect(result.isError).toBe(true);
+    expect(result.notRun).toBeUndefined();
+    expect(result.content).toContain('did not answer the call to mcp/ok/wait within 300 ms');
+    expect((await provider.invoke('mcp/ok/count', { n: 3 }, toolContext())).content).toBe('counted to 3');
+  });
+
+  it('stops a call when the turn is stopped', async () => {
+    const provider = broken('ok');
+    await provider.listTools();
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 100);
+    const result = await provider.invoke('mcp/ok/wait', {}, toolContext(stop.signal));
+    expect(result).toMatchObject({ isError: true });
+    expect(result.content).toContain('was stopped before MCP server "ok" answered');
+  });
+
+  it('says a server exited mid-call, refuses during back-off, then restarts it on the next use', async () => {
+    let now = 1_000_000;
+    const provider = broken('ok', { backoff: { initialMs: 5_000, maxMs: 20_000 }, now: () => now });
+    await provider.listTools();
+    const crashed = await provider.invoke('mcp/ok/boom', {}, toolContext());
+    expect(crashed.isError).toBe(true);
+    expect(crashed.content).toContain('stopped while running mcp/ok/boom');
+    expect(crashed.content).toContain('panic: index out of range in handler');
+    await expect.poll(() => provider.connected).toBe(false);
+
+    const during = await provider.invoke('mcp/ok/echo', { text: 'a' }, toolContext());
+    expect(during).toMatchObject({ isError: true, notRun: 'refused_by_tool' });
+    expect(during.content).toContain('try to start it again in 5 s');
+
+    now += 5_001;
+    expect((await provider.invoke('mcp/ok/echo', { text: 'b' }, toolContext())).content).toBe('{"text":"b"}');
+    expect(provider.connected).toBe(true);
+  });
+
+  it('doubles the back-off while restarts keep failing', async () => {
+    let now = 0;
+    const provider = broken('crash-at-start', {
+      backoff: { initialMs: 1_000, maxMs: 3_000 },
+      now: () => now,
+    });
+    const waits: string[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      await provider.listTools().catch(() => undefined);
+      const refused = await provider.invoke('mcp/crash-at-start/echo', {}, toolContext());
+      waits.push(/again in ([\d.]+ s)/.exec(refused.content)?.[1] ?? refused.content);
+      now += 10_000;
+    }
+    expect(waits).toEqual(['1 s', '2 s', '3 s', '3 s']);
+  });
+
+  it('cuts an enormous result to the configured size, saying how much there was', async () => {
+    const provider = broken('ok', { maxResultChars: 10_000 });
+    const result = await provider.invoke('mcp/ok/flood', { chars: 1_000_000 }, toolContext());
+    expect(result.isError).toBe(false);
+    expect(result.content.length).toBeLessThan(10_300);
+    expect(result.content).toContain('showing the first 10,000 of 1,000,000 characters');
+  });
+
+  it('survives a message larger than the transport takes: the call fails, the next one restarts the server', async () => {
+    const provider = broken('ok', { maxMessageBytes: 100_000, backoff: { initialMs: 1, maxMs: 1 } });
+    const result = await provider.invoke('mcp/ok/flood', { chars: 300_000 }, toolContext());
+    expect(result.isError).toBe(true);
+    expect(result.content).toContain('stopped while running mcp/ok/flood');
+    expect(result.content).toContain('it sent a message larger than toolseam accepts (100,000 bytes)');
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await provider.invoke('mcp/ok/count', { n: 1 }, toolContext())).content).toBe('counted to 1');
+  });
+
+  it("turns a JSON-RPC error into a refusal with the server's reason", async () => {
+    const provider = broken('ok');
+    const result = await provider.invoke('mcp/ok/count', { n: 'many' }, toolContext());
+    expect(result).toEqual({
+      content: 'Error: MCP server "ok" refused the call to mcp/ok/count: n must be a number, got string',
+      isError: true,
+      notRun: 'refused_by_tool',
+    });
+  });
+
+  it('sends numeric text as a number and JSON list text as a list', async () => {
+    const provider = broken('ok');
+    const result = await provider.invoke('mcp/ok/count', { n: '12', tags: '["a","b"]' }, toolContext());
+    expect(result.content).toBe('counted to 12 with a+b');
+  });
+});

@@ -1,0 +1,137 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMcpProvider, type McpToolProvider } from '../../../src/tools/mcp/mcp-provider.js';
+import { httpServer, inProcess, notesStdio } from '../../support/mcp-servers.js';
+import { toolContext } from '../../support/mcp-tool-context.js';
+
+const open: McpToolProvider[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((p) => p.close()));
+});
+
+function track(p: McpToolProvider): McpToolProvider {
+  open.push(p);
+  return p;
+}
+
+describe('an MCP server as a tool provider', () => {
+  it('lists an in-process SDK server under mcp/<server>/<tool>, tagged with provider, app and group', async () => {
+    const provider = track(createMcpProvider(inProcess('notes')));
+    expect(provider.name).toBe('mcp/notes');
+    expect(provider.app).toBe('notes');
+    expect(provider.own).toBe(false);
+    const tools = await provider.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['mcp/notes/lookup', 'mcp/notes/ping', 'mcp/notes/search']));
+    const lookup = tools.find((t) => t.name === 'mcp/notes/lookup');
+    expect(lookup?.description).toBe('');
+    expect(lookup?.parameters).toMatchObject({ type: 'object', required: ['query'] });
+    expect(lookup?.provider).toBe('mcp/notes');
+    expect(lookup?.app).toBe('notes');
+    expect(lookup?.group).toEqual({
+      key: 'mcp/notes',
+      own: false,
+      purpose: 'Keeps short notes and finds them again.',
+    });
+    expect(lookup?.requiresApproval).toBe(true);
+    expect(tools.find((t) => t.name === 'mcp/notes/search')?.readOnly).toBe(true);
+    expect(provider.loadProblems()).toEqual([]);
+  });
+
+  it('calls a tool and joins its text content', async () => {
+    const provider = track(createMcpProvider(inProcess('notes')));
+    await provider.listTools();
+    const result = await provider.invoke('mcp/notes/lookup', { query: 'plans' }, toolContext());
+    expect(result).toEqual({ content: 'plans: Ship the seam, then the registry.', isError: false });
+  });
+
+  it('passes structured content to the host and describes images and resources', async () => {
+    const provider = track(createMcpProvider(inProcess('notes')));
+    const search = await provider.invoke('mcp/notes/search', { q: 'a' }, toolContext());
+    expect(search.data).toEqual({ structuredContent: { count: 2 } });
+    const picture = await provider.invoke('mcp/notes/picture', {}, toolContext());
+    expect(picture.content).toContain('[image: image/png, 2.9 KB — not shown]');
+    expect(picture.content).toContain('[resource <note://plans> (text/plain)]\nShip it.');
+    expect(picture.content).toContain('[resource link: daily <note://daily> (text/markdown)]');
+  });
+
+  it('hands an isError result to the model as a tool error, not a refusal', async () => {
+    const provider = track(createMcpProvider(inProcess('notes')));
+    const result = await provider.invoke('mcp/notes/fail', { why: 'disk full' }, toolContext());
+    expect(result.isError).toBe(true);
+    expect(result.notRun).toBeUndefined();
+    expect(result.content).toBe('Error: could not do it: disk full');
+  });
+
+  it('reads numeric text and JSON text as the client sends them, where the field takes no string', async () => {
+    const provider = track(createMcpProvider(inProcess('notes')));
+    const result = await provider.invoke(
+      'mcp/notes/read_multiple_files',
+      { paths: JSON.stringify(['daily/today.md']) },
+      toolContext(),
+    );
+    expect(result).toEqual({ content: 'daily/today.md: Water the plants.', isError: false });
+    const limited = await provider.invoke('mcp/notes/lookup', { query: 'a', limit: '1' }, toolContext());
+    expect(limited.isError).toBe(false);
+    expect(limited.content.split('\n')).toHaveLength(1);
+  });
+
+  it('updates its tool surface when the server sends tools/list_changed', async () => {
+    const provider = track(createMcpProvider(inProcess('notes')));
+    await provider.listTools();
+    let changes = 0;
+    const stop = provider.onToolsChanged?.(() => {
+      changes += 1;
+    });
+    const added = await provider.invoke('mcp/notes/add_tool', { name: 'fresh' }, toolContext());
+    expect(added.content).toBe('added fresh');
+    await expect.poll(() => changes).toBeGreaterThan(0);
+    const names = (await provider.listTools()).map((t) => t.name);
+    expect(names).toContain('mcp/notes/fresh');
+    expect((await provider.invoke('mcp/notes/fresh', {}, toolContext())).content).toBe('fresh ran');
+    stop?.();
+  });
+
+  it('refuses a call to a tool the server does not offer, naming it, without sending anything', async () => {
+    const provider = track(createMcpProvider(inProcess('notes')));
+    const result = await provider.invoke('mcp/notes/nope', {}, toolContext());
+    expect(result).toMatchObject({ isError: true, notRun: 'refused_by_tool' });
+    expect(result.content).toContain('does not offer a tool named mcp/notes/nope');
+    const foreign = await provider.invoke('mcp/other/lookup', {}, toolContext());
+    expect(foreign.notRun).toBe('refused_by_tool');
+  });
+
+  it("turns a protocol error into a refusal carrying the server's reason", async () => {
+    const provider = track(createMcpProvider(inProcess('notes')));
+    const result = await provider.invoke('mcp/notes/lookup', { query: 42 }, toolContext());
+    expect(result).toMatchObject({ isError: true });
+    expect(result.content).toMatch(/^Error: /);
+    expect(result.content).toContain('query');
+  });
+
+  it('talks to an SDK server over stdio', async () => {
+    const provider = track(createMcpProvider(notesStdio('vault')));
+    const tools = await provider.listTools();
+    expect(tools.map((t) => t.name)).toContain('mcp/vault/lookup');
+    const result = await provider.invoke('mcp/vault/lookup', { query: 'plants' }, toolContext());
+    expect(result.content).toBe('daily/today.md: Water the plants.');
+    expect(provider.connected).toBe(true);
+    await provider.close();
+    expect(provider.connected).toBe(false);
+  });
+
+  it('talks to an SDK server over Streamable HTTP, sending the configured headers', async () => {
+    const web = await httpServer(undefined, ['x-api-key', 'k1']);
+    try {
+      const provider = track(
+        createMcpProvider({ name: 'web', kind: 'http', url: web.url, headers: { 'x-api-key': 'k1' } }),
+      );
+      expect((await provider.listTools()).map((t) => t.name)).toContain('mcp/web/search');
+      const result = await provider.invoke('mcp/web/lookup', { query: 'plans' }, toolContext());
+      expect(result.content).toBe('plans: Ship the seam, then the registry.');
+      const refused = track(createMcpProvider({ name: 'web2', kind: 'http', url: web.url, headers: {} }));
+      await expect(refused.listTools()).rejects.toMatchObject({ kind: 'start_failed', server: 'web2' });
+    } finally {
+      await web.close();
+    }
+  });
+});
