@@ -29,6 +29,8 @@ export class ProviderError extends ToolseamError {
   readonly requestId: string | undefined;
   /** The response body exactly as received ('' when none). */
   readonly rawBody: string;
+  /** How long the provider asked us to wait before trying again (`retry-after`), when it said. */
+  readonly retryAfterMs?: number | undefined;
 
   constructor(fields: {
     provider: string;
@@ -38,6 +40,7 @@ export class ProviderError extends ToolseamError {
     retryable: boolean;
     requestId?: string | undefined;
     rawBody?: string;
+    retryAfterMs?: number | undefined;
     cause?: unknown;
   }) {
     super('provider_error', fields.message, { cause: fields.cause });
@@ -47,6 +50,7 @@ export class ProviderError extends ToolseamError {
     this.retryable = fields.retryable;
     this.requestId = fields.requestId;
     this.rawBody = fields.rawBody ?? '';
+    this.retryAfterMs = fields.retryAfterMs;
   }
 }
 

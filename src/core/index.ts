@@ -5,3 +5,4 @@ export * from './json.js';
 export * from './logger.js';
 export * from './model.js';
 export * from './tool.js';
+export * from './tool-rejection.js';

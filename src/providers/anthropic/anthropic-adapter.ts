@@ -1,0 +1,78 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type {
+  MessageCreateParamsNonStreaming,
+  MessageCreateParamsStreaming,
+} from '@anthropic-ai/sdk/resources/messages';
+import type { ProviderError } from '../../core/errors.js';
+import type { ModelAdapter, ModelEvent, ModelRequest, WireTool } from '../../core/model.js';
+import { captureErrorBodies, type ErrorBodyCapture, type FetchLike } from '../shared/error-body-capture.js';
+import type { ResolvedProviderConfig } from '../shared/provider-config.js';
+import { withRetries } from '../shared/retry-policy.js';
+import { ANTHROPIC_DIALECTS, toolsNamedInRejection } from '../shared/tools-named-in-rejection.js';
+import { anthropicProviderError } from './anthropic-errors.js';
+import { toAnthropicRequest } from './anthropic-request.js';
+import { AnthropicStreamParser, messageEvents } from './anthropic-stream-parser.js';
+
+/** The Anthropic Messages API through `@anthropic-ai/sdk`. */
+export class AnthropicAdapter implements ModelAdapter {
+  readonly provider = 'anthropic';
+  readonly model: string;
+  private readonly client: Anthropic;
+  private readonly capture: ErrorBodyCapture;
+  private readonly config: ResolvedProviderConfig;
+
+  constructor(config: ResolvedProviderConfig, options: { fetch?: FetchLike } = {}) {
+    this.config = config;
+    this.model = config.model;
+    this.capture = captureErrorBodies(options.fetch);
+    this.client = new Anthropic({
+      apiKey: config.apiKey ?? null,
+      baseURL: config.baseURL ?? null,
+      maxRetries: 0,
+      timeout: config.timeoutMs,
+      fetch: this.capture.fetch,
+      defaultHeaders: config.headers,
+    });
+  }
+
+  /** The request body this adapter sends for `request`. */
+  buildRequest(request: ModelRequest) {
+    return toAnthropicRequest(request, {
+      model: this.model,
+      stream: this.config.stream,
+      defaultMaxTokens: this.config.maxTokens,
+    });
+  }
+
+  stream(request: ModelRequest): AsyncIterable<ModelEvent> {
+    return withRetries({
+      attempt: () => this.attempt(request),
+      toProviderError: (error) => this.toProviderError(error),
+      settings: this.config.retry,
+      signal: request.signal,
+    });
+  }
+
+  private async *attempt(request: ModelRequest): AsyncGenerator<ModelEvent> {
+    const body = this.buildRequest(request);
+    const options = request.signal ? { signal: request.signal } : {};
+    if (body.stream) {
+      const stream = await this.client.messages.create(body as MessageCreateParamsStreaming, options);
+      const parser = new AnthropicStreamParser();
+      for await (const event of stream) yield* parser.push(event);
+      yield* parser.finish();
+    } else {
+      const message = await this.client.messages.create(body as MessageCreateParamsNonStreaming, options);
+      yield* messageEvents(message);
+    }
+  }
+
+  /** Any error this adapter's SDK threw, as a `ProviderError` with the raw body. */
+  toProviderError(error: unknown): ProviderError {
+    return anthropicProviderError(error, this.capture);
+  }
+
+  toolsNamedInRejection(error: unknown, sent: readonly WireTool[]): string[] {
+    return toolsNamedInRejection(this.toProviderError(error), sent, ANTHROPIC_DIALECTS);
+  }
+}

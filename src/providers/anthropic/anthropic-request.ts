@@ -1,0 +1,87 @@
+import type {
+  ContentBlockParam,
+  MessageCreateParams,
+  MessageParam,
+  Tool,
+  ToolResultBlockParam,
+} from '@anthropic-ai/sdk/resources/messages';
+import type { ChatMessage, ModelRequest, WireTool } from '../../core/model.js';
+import { argumentsObject } from '../shared/tool-call-assembler.js';
+
+/** Anthropic requires `max_tokens`; this is used when neither the request nor the config sets one. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+
+/** One tool in Messages API form. */
+export function toAnthropicTool(tool: WireTool): Tool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.parameters as Tool['input_schema'],
+  };
+}
+
+function blocksOf(message: ChatMessage): { role: 'user' | 'assistant'; blocks: ContentBlockParam[] } {
+  switch (message.role) {
+    case 'user':
+      return {
+        role: 'user',
+        blocks: message.content === '' ? [] : [{ type: 'text', text: message.content }],
+      };
+    case 'tool': {
+      const result: ToolResultBlockParam = {
+        type: 'tool_result',
+        tool_use_id: message.toolCallId,
+        content: message.content,
+      };
+      if (message.isError) result.is_error = true;
+      return { role: 'user', blocks: [result] };
+    }
+    case 'assistant': {
+      const blocks: ContentBlockParam[] = [];
+      // Anthropic refuses empty text blocks
+      if (message.content !== '') blocks.push({ type: 'text', text: message.content });
+      for (const call of message.toolCalls ?? []) {
+        blocks.push({
+          type: 'tool_use',
+          id: call.id,
+          name: call.name,
+          input: argumentsObject(call.arguments),
+        });
+      }
+      return { role: 'assistant', blocks };
+    }
+  }
+}
+
+/**
+ * The conversation as Messages API turns: tool results travel as `tool_result` blocks in a user turn, and
+ * consecutive messages of one role share a turn (results first, as the API requires).
+ */
+export function toAnthropicMessages(messages: readonly ChatMessage[]): MessageParam[] {
+  const turns: { role: 'user' | 'assistant'; blocks: ContentBlockParam[] }[] = [];
+  for (const message of messages) {
+    const { role, blocks } = blocksOf(message);
+    if (blocks.length === 0) continue;
+    const last = turns[turns.length - 1];
+    if (last && last.role === role) last.blocks.push(...blocks);
+    else turns.push({ role, blocks });
+  }
+  return turns.map((t) => ({ role: t.role, content: t.blocks }));
+}
+
+/** A provider-neutral request in Messages API form. */
+export function toAnthropicRequest(
+  request: ModelRequest,
+  options: { model: string; stream: boolean; defaultMaxTokens: number | undefined },
+): MessageCreateParams {
+  const body: MessageCreateParams = {
+    model: options.model,
+    max_tokens: request.maxTokens ?? options.defaultMaxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    messages: toAnthropicMessages(request.messages),
+    stream: options.stream,
+  };
+  if (request.system !== '') body.system = request.system;
+  if (request.tools.length > 0) body.tools = request.tools.map(toAnthropicTool);
+  // `temperature` is not sent: the Messages API of this SDK version no longer takes it
+  return body;
+}

@@ -1,0 +1,115 @@
+import {
+  BedrockRuntimeClient,
+  type BedrockRuntimeClientConfig,
+  ConverseCommand,
+  ConverseStreamCommand,
+} from '@aws-sdk/client-bedrock-runtime';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { ProviderError } from '../../core/errors.js';
+import type { ModelAdapter, ModelEvent, ModelRequest, WireTool } from '../../core/model.js';
+import type { ResolvedProviderConfig } from '../shared/provider-config.js';
+import { withRetries } from '../shared/retry-policy.js';
+import { BEDROCK_DIALECTS, toolsNamedInRejection } from '../shared/tools-named-in-rejection.js';
+import { type BedrockErrorContext, bedrockProviderError, keepErrorBodies } from './bedrock-errors.js';
+import { acceptsToolResultStatus, type BedrockRequestOptions, toBedrockRequest } from './bedrock-request.js';
+import { BedrockStreamParser, converseEvents } from './bedrock-stream-parser.js';
+
+/** Bedrock Converse / ConverseStream through `@aws-sdk/client-bedrock-runtime`. */
+export class BedrockAdapter implements ModelAdapter {
+  readonly provider = 'bedrock';
+  readonly model: string;
+  private readonly client: BedrockRuntimeClient;
+  private readonly config: ResolvedProviderConfig;
+  private readonly wire: BedrockRequestOptions;
+
+  constructor(config: ResolvedProviderConfig) {
+    this.config = config;
+    this.model = config.model;
+    const clientConfig: BedrockRuntimeClientConfig = {
+      maxAttempts: 1,
+      // HTTP/1.1: Converse needs no HTTP/2, and plain HTTP endpoints (proxies, stand-ins) speak 1.1
+      requestHandler: new NodeHttpHandler(),
+    };
+    if (config.region) clientConfig.region = config.region;
+    if (config.baseURL) clientConfig.endpoint = config.baseURL;
+    if (config.credentials) clientConfig.credentials = config.credentials;
+    this.client = new BedrockRuntimeClient(clientConfig);
+    keepErrorBodies(this.client);
+    if (Object.keys(config.headers).length > 0) {
+      this.client.middlewareStack.add(
+        (next) => async (args) => {
+          const request = args.request as { headers?: Record<string, string> };
+          if (request.headers) Object.assign(request.headers, config.headers);
+          return next(args);
+        },
+        { step: 'build', name: 'toolseamExtraHeaders' },
+      );
+    }
+    this.wire = {
+      model: config.model,
+      toolResultStatus: config.toolResultStatus ?? acceptsToolResultStatus(config.model),
+      defaultMaxTokens: config.maxTokens,
+    };
+  }
+
+  /** The Converse input this adapter sends for `request`. */
+  buildRequest(request: ModelRequest) {
+    return toBedrockRequest(request, this.wire);
+  }
+
+  stream(request: ModelRequest): AsyncIterable<ModelEvent> {
+    const context: { requestId?: string; timedOut?: boolean } = {};
+    return withRetries({
+      attempt: () => this.attempt(request, context),
+      toProviderError: (error) => this.toProviderError(error, context),
+      settings: this.config.retry,
+      signal: request.signal,
+    });
+  }
+
+  private async *attempt(
+    request: ModelRequest,
+    context: { requestId?: string; timedOut?: boolean },
+  ): AsyncGenerator<ModelEvent> {
+    const input = this.buildRequest(request);
+    context.timedOut = false;
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    request.signal?.addEventListener('abort', onAbort, { once: true });
+    // the timeout covers the wait for the answer to start, as in the other SDKs
+    const timer =
+      this.config.timeoutMs > 0
+        ? setTimeout(() => {
+            context.timedOut = true;
+            controller.abort();
+          }, this.config.timeoutMs)
+        : undefined;
+    try {
+      if (this.config.stream) {
+        const output = await this.client.send(new ConverseStreamCommand(input), {
+          abortSignal: controller.signal,
+        });
+        clearTimeout(timer);
+        if (output.$metadata.requestId) context.requestId = output.$metadata.requestId;
+        const parser = new BedrockStreamParser();
+        for await (const event of output.stream ?? []) yield* parser.push(event);
+        yield* parser.finish();
+      } else {
+        const output = await this.client.send(new ConverseCommand(input), { abortSignal: controller.signal });
+        yield* converseEvents(output);
+      }
+    } finally {
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Any error this adapter's SDK threw, as a `ProviderError` with the raw body. */
+  toProviderError(error: unknown, context: BedrockErrorContext = {}): ProviderError {
+    return bedrockProviderError(error, context);
+  }
+
+  toolsNamedInRejection(error: unknown, sent: readonly WireTool[]): string[] {
+    return toolsNamedInRejection(this.toProviderError(error), sent, BEDROCK_DIALECTS);
+  }
+}

@@ -1,0 +1,103 @@
+import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import { ProviderError } from '../../core/errors.js';
+import { isPlainObject } from '../../core/json.js';
+import { httpProviderError, streamProviderError, transportProviderError } from '../shared/provider-errors.js';
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+]);
+
+async function bufferBody(response: unknown): Promise<void> {
+  if (!isPlainObject(response) || typeof response['statusCode'] !== 'number' || response['statusCode'] < 300)
+    return;
+  const body = response['body'];
+  if (body === undefined || body === null || body instanceof Uint8Array) return;
+  if (typeof (body as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function') return;
+  const chunks: Buffer[] = [];
+  for await (const chunk of body as AsyncIterable<Uint8Array | string>) chunks.push(Buffer.from(chunk));
+  response['body'] = new Uint8Array(Buffer.concat(chunks));
+}
+
+/**
+ * Keeps the raw body of every error answer: the AWS SDK parses and drops it, but the error it throws
+ * carries the response (`$response`), whose body this middleware has read into bytes beforehand.
+ */
+export function keepErrorBodies(client: BedrockRuntimeClient): void {
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      const result = await next(args);
+      await bufferBody(result.response);
+      return result;
+    },
+    { step: 'deserialize', priority: 'low', name: 'toolseamKeepErrorBody' },
+  );
+}
+
+function rawBodyOf(error: Record<string, unknown>): string | undefined {
+  const response = error['$response'];
+  if (!isPlainObject(response)) return undefined;
+  const body = response['body'];
+  if (body instanceof Uint8Array) return Buffer.from(body).toString('utf8');
+  return typeof body === 'string' ? body : undefined;
+}
+
+function headerReader(error: Record<string, unknown>) {
+  const response = error['$response'];
+  const headers = isPlainObject(response) && isPlainObject(response['headers']) ? response['headers'] : {};
+  const lower = new Map(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
+  return (name: string) => lower.get(name.toLowerCase());
+}
+
+/** Context the conversion needs beyond the error itself. */
+export interface BedrockErrorContext {
+  /** The request id of a stream that was already answering (in-stream exceptions carry none). */
+  readonly requestId?: string | undefined;
+  /** This adapter's own timer aborted the call (rather than the caller's signal). */
+  readonly timedOut?: boolean;
+}
+
+/** Any error the AWS SDK threw for a Converse call → `ProviderError`, with the raw body kept. */
+export function bedrockProviderError(error: unknown, context: BedrockErrorContext = {}): ProviderError {
+  const provider = 'bedrock';
+  if (error instanceof ProviderError) return error;
+  if (!(error instanceof Error)) return transportProviderError(provider, 'unexpected', error);
+  const record = error as unknown as Record<string, unknown>;
+  const metadata = isPlainObject(record['$metadata']) ? record['$metadata'] : {};
+  const status = typeof metadata['httpStatusCode'] === 'number' ? metadata['httpStatusCode'] : undefined;
+  const rawBody = rawBodyOf(record);
+  if (status !== undefined && status >= 300) {
+    const header = headerReader(record);
+    return httpProviderError({
+      provider,
+      status,
+      rawBody: rawBody ?? JSON.stringify({ message: error.message }),
+      header: (name) =>
+        header(name) ?? (name === 'x-amzn-requestid' ? (metadata['requestId'] as string) : undefined),
+      fallbackMessage: error.message,
+      fallbackCode: error.name,
+      cause: error,
+    });
+  }
+  if (error.name === 'AbortError')
+    return transportProviderError(provider, context.timedOut ? 'timeout' : 'aborted', error);
+  if (error.name === 'TimeoutError') return transportProviderError(provider, 'timeout', error);
+  if (CONNECTION_CODES.has(String(record['code'])))
+    return transportProviderError(provider, 'connection', error);
+  if (typeof record['$fault'] === 'string') {
+    // an exception frame inside the stream: typed, with the payload's message and no HTTP status
+    return streamProviderError({
+      provider,
+      code: error.name,
+      message: error.message,
+      rawBody: JSON.stringify({ message: error.message }),
+      requestId: context.requestId,
+      cause: error,
+    });
+  }
+  return transportProviderError(provider, 'unexpected', error);
+}

@@ -1,0 +1,100 @@
+import type {
+  ContentBlock,
+  ConverseStreamCommandInput,
+  Message,
+  Tool,
+  ToolResultBlock,
+} from '@aws-sdk/client-bedrock-runtime';
+import type { ChatMessage, ModelRequest, WireTool } from '../../core/model.js';
+import { argumentsObject } from '../shared/tool-call-assembler.js';
+
+/** Options that shape a Converse request. */
+export interface BedrockRequestOptions {
+  readonly model: string;
+  /** Send `toolResult.status` (only some model families accept it). */
+  readonly toolResultStatus: boolean;
+  readonly defaultMaxTokens: number | undefined;
+}
+
+/** True for model ids whose Converse support takes `toolResult.status` (Anthropic Claude, Amazon Nova). */
+export function acceptsToolResultStatus(modelId: string): boolean {
+  return /anthropic|claude|nova/i.test(modelId);
+}
+
+/** One tool in Converse form. */
+export function toBedrockTool(tool: WireTool): Tool {
+  return {
+    toolSpec: {
+      name: tool.name,
+      description: tool.description,
+      inputSchema: { json: tool.parameters as Record<string, never> },
+    },
+  };
+}
+
+function blocksOf(
+  message: ChatMessage,
+  withStatus: boolean,
+): { role: 'user' | 'assistant'; blocks: ContentBlock[] } {
+  switch (message.role) {
+    case 'user':
+      // Converse refuses blank text blocks
+      return { role: 'user', blocks: message.content.trim() === '' ? [] : [{ text: message.content }] };
+    case 'tool': {
+      const result: ToolResultBlock = {
+        toolUseId: message.toolCallId,
+        content: [{ text: message.content === '' ? '(no output)' : message.content }],
+      };
+      if (withStatus) result.status = message.isError ? 'error' : 'success';
+      return { role: 'user', blocks: [{ toolResult: result }] };
+    }
+    case 'assistant': {
+      const blocks: ContentBlock[] = [];
+      if (message.content.trim() !== '') blocks.push({ text: message.content });
+      for (const call of message.toolCalls ?? []) {
+        blocks.push({
+          toolUse: {
+            toolUseId: call.id,
+            name: call.name,
+            input: argumentsObject(call.arguments) as Record<string, never>,
+          },
+        });
+      }
+      return { role: 'assistant', blocks };
+    }
+  }
+}
+
+/** The conversation as Converse messages; consecutive messages of one role share a message. */
+export function toBedrockMessages(messages: readonly ChatMessage[], withStatus: boolean): Message[] {
+  const out: { role: 'user' | 'assistant'; blocks: ContentBlock[] }[] = [];
+  for (const message of messages) {
+    const { role, blocks } = blocksOf(message, withStatus);
+    if (blocks.length === 0) continue;
+    const last = out[out.length - 1];
+    if (last && last.role === role) last.blocks.push(...blocks);
+    else out.push({ role, blocks });
+  }
+  return out.map((m) => ({ role: m.role, content: m.blocks }));
+}
+
+/** A provider-neutral request in Converse / ConverseStream form. */
+export function toBedrockRequest(
+  request: ModelRequest,
+  options: BedrockRequestOptions,
+): ConverseStreamCommandInput {
+  const input: ConverseStreamCommandInput = {
+    modelId: options.model,
+    messages: toBedrockMessages(request.messages, options.toolResultStatus),
+  };
+  if (request.system.trim() !== '') input.system = [{ text: request.system }];
+  // toolConfig must carry at least one tool when it is sent at all
+  if (request.tools.length > 0) input.toolConfig = { tools: request.tools.map(toBedrockTool) };
+  const maxTokens = request.maxTokens ?? options.defaultMaxTokens;
+  if (maxTokens !== undefined || request.temperature !== undefined) {
+    input.inferenceConfig = {};
+    if (maxTokens !== undefined) input.inferenceConfig.maxTokens = maxTokens;
+    if (request.temperature !== undefined) input.inferenceConfig.temperature = request.temperature;
+  }
+  return input;
+}

@@ -1,0 +1,90 @@
+import OpenAI from 'openai';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+} from 'openai/resources/chat/completions';
+import type { ProviderError } from '../../core/errors.js';
+import type { ModelAdapter, ModelEvent, ModelRequest, WireTool } from '../../core/model.js';
+import { captureErrorBodies, type ErrorBodyCapture, type FetchLike } from '../shared/error-body-capture.js';
+import type { ResolvedProviderConfig } from '../shared/provider-config.js';
+import { withRetries } from '../shared/retry-policy.js';
+import { OPENAI_FAMILY_DIALECTS, toolsNamedInRejection } from '../shared/tools-named-in-rejection.js';
+import { openaiProviderError } from './openai-errors.js';
+import { type OpenAIRequestOptions, toOpenAIRequest } from './openai-request.js';
+import { completionEvents, OpenAIStreamParser } from './openai-stream-parser.js';
+
+/** Chat Completions through the `openai` SDK: OpenAI itself and every OpenAI-compatible endpoint. */
+export class OpenAIAdapter implements ModelAdapter {
+  readonly provider: string;
+  readonly model: string;
+  private readonly client: OpenAI;
+  private readonly capture: ErrorBodyCapture;
+  private readonly config: ResolvedProviderConfig;
+  private readonly wire: OpenAIRequestOptions;
+
+  constructor(config: ResolvedProviderConfig, options: { fetch?: FetchLike } = {}) {
+    this.config = config;
+    this.provider = config.provider;
+    this.model = config.model;
+    this.capture = captureErrorBodies(options.fetch);
+    this.client = new OpenAI({
+      // local OpenAI-compatible servers need no key, but the SDK insists on one
+      apiKey: config.apiKey ?? 'no-key',
+      baseURL: config.baseURL ?? null,
+      maxRetries: 0,
+      timeout: config.timeoutMs,
+      fetch: this.capture.fetch,
+      defaultHeaders: config.headers,
+    });
+    this.wire = {
+      model: config.model,
+      stream: config.stream,
+      streamUsage: config.streamUsage,
+      maxTokensField: config.provider === 'openai' ? 'max_completion_tokens' : 'max_tokens',
+      defaultMaxTokens: config.maxTokens,
+    };
+  }
+
+  /** The request body this adapter sends for `request` (also what the benchmark times). */
+  buildRequest(request: ModelRequest) {
+    return toOpenAIRequest(request, this.wire);
+  }
+
+  stream(request: ModelRequest): AsyncIterable<ModelEvent> {
+    return withRetries({
+      attempt: () => this.attempt(request),
+      toProviderError: (error) => this.toProviderError(error),
+      settings: this.config.retry,
+      signal: request.signal,
+    });
+  }
+
+  private async *attempt(request: ModelRequest): AsyncGenerator<ModelEvent> {
+    const body = this.buildRequest(request);
+    const options = request.signal ? { signal: request.signal } : {};
+    if (body.stream) {
+      const stream = await this.client.chat.completions.create(
+        body as ChatCompletionCreateParamsStreaming,
+        options,
+      );
+      const parser = new OpenAIStreamParser();
+      for await (const chunk of stream) yield* parser.push(chunk);
+      yield* parser.finish();
+    } else {
+      const completion = await this.client.chat.completions.create(
+        body as ChatCompletionCreateParamsNonStreaming,
+        options,
+      );
+      yield* completionEvents(completion);
+    }
+  }
+
+  /** Any error this adapter's SDK threw, as a `ProviderError` with the raw body. */
+  toProviderError(error: unknown): ProviderError {
+    return openaiProviderError(error, this.provider, this.capture);
+  }
+
+  toolsNamedInRejection(error: unknown, sent: readonly WireTool[]): string[] {
+    return toolsNamedInRejection(this.toProviderError(error), sent, OPENAI_FAMILY_DIALECTS);
+  }
+}

@@ -1,0 +1,65 @@
+import type {
+  ChatCompletionCreateParams,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
+import type { ChatMessage, ModelRequest, WireTool } from '../../core/model.js';
+
+/** Wire choices that differ between OpenAI-compatible endpoints. */
+export interface OpenAIRequestOptions {
+  readonly model: string;
+  readonly stream: boolean;
+  /** Ask for a final usage chunk (`stream_options.include_usage`). */
+  readonly streamUsage: boolean;
+  /** OpenAI's own API wants `max_completion_tokens`; the compatible endpoints read `max_tokens`. */
+  readonly maxTokensField: 'max_tokens' | 'max_completion_tokens';
+  readonly defaultMaxTokens: number | undefined;
+}
+
+/** One tool in Chat Completions form. */
+export function toOpenAITool(tool: WireTool): ChatCompletionTool {
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  };
+}
+
+function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
+  switch (message.role) {
+    case 'user':
+      return { role: 'user', content: message.content };
+    case 'tool':
+      // Chat Completions has no error flag: a failure is told in the content the runtime wrote
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+    case 'assistant': {
+      const calls = message.toolCalls ?? [];
+      if (calls.length === 0) return { role: 'assistant', content: message.content };
+      return {
+        role: 'assistant',
+        content: message.content === '' ? null : message.content,
+        tool_calls: calls.map((call) => ({
+          id: call.id,
+          type: 'function',
+          function: { name: call.name, arguments: call.arguments },
+        })),
+      };
+    }
+  }
+}
+
+/** A provider-neutral request in Chat Completions form. */
+export function toOpenAIRequest(
+  request: ModelRequest,
+  options: OpenAIRequestOptions,
+): ChatCompletionCreateParams {
+  const messages: ChatCompletionMessageParam[] = [];
+  if (request.system !== '') messages.push({ role: 'system', content: request.system });
+  for (const message of request.messages) messages.push(toOpenAIMessage(message));
+  const body: ChatCompletionCreateParams = { model: options.model, messages, stream: options.stream };
+  if (request.tools.length > 0) body.tools = request.tools.map(toOpenAITool);
+  const maxTokens = request.maxTokens ?? options.defaultMaxTokens;
+  if (maxTokens !== undefined) body[options.maxTokensField] = maxTokens;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (options.stream && options.streamUsage) body.stream_options = { include_usage: true };
+  return body;
+}

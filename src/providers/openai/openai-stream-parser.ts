@@ -1,0 +1,93 @@
+import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { ModelEvent, Usage } from '../../core/model.js';
+import { finishEvent, type StopTable } from '../shared/stop-reason.js';
+import { ToolCallAssembler } from '../shared/tool-call-assembler.js';
+
+/** Chat Completions `finish_reason` values. */
+export const OPENAI_STOP_REASONS: StopTable = {
+  stop: 'end_turn',
+  tool_calls: 'tool_use',
+  function_call: 'tool_use',
+  length: 'max_tokens',
+  content_filter: 'content_filter',
+};
+
+function usageOf(usage: ChatCompletion['usage'] | null | undefined): Usage | undefined {
+  if (!usage) return undefined;
+  return { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 };
+}
+
+type ChunkToolCall = NonNullable<ChatCompletionChunk.Choice.Delta['tool_calls']>[number];
+
+/**
+ * Turns Chat Completions chunks into events. Tool calls are assembled here from the raw deltas: keyed by
+ * `index` when present, else by `id` (Gemini's compatible endpoint leaves `index` out and sends each call
+ * whole), else appended to the call in progress — so no call is dropped.
+ */
+export class OpenAIStreamParser {
+  private readonly calls = new ToolCallAssembler();
+  private finishReason: string | undefined;
+  private usage: Usage | undefined;
+
+  /** The events one chunk yields now (text deltas); tool calls wait for `finish`. */
+  push(chunk: ChatCompletionChunk): ModelEvent[] {
+    const events: ModelEvent[] = [];
+    const usage = usageOf(chunk.usage);
+    if (usage) this.usage = usage;
+    for (const choice of chunk.choices ?? []) {
+      if (choice.index !== undefined && choice.index !== 0) continue;
+      const delta = choice.delta;
+      if (delta?.content) events.push({ type: 'text-delta', text: delta.content });
+      for (const call of delta?.tool_calls ?? []) this.addCall(call);
+      if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    }
+    return events;
+  }
+
+  private addCall(call: ChunkToolCall): void {
+    const fn = call.function;
+    const indexed = typeof call.index === 'number';
+    // a call with neither index nor id but a name is a new call; with none of them, a continuation
+    const key = indexed
+      ? `i${call.index}`
+      : call.id
+        ? `id${call.id}`
+        : fn?.name
+          ? `n${this.calls.size}`
+          : undefined;
+    if (key !== undefined && (!this.calls.has(key) || fn?.name || !indexed)) {
+      this.calls.start(key, call.id, fn?.name);
+    }
+    if (fn?.arguments) this.calls.append(key, fn.arguments);
+  }
+
+  /** The assembled tool calls and the finish event. */
+  finish(): ModelEvent[] {
+    const calls = this.calls.finish();
+    return [...calls, finishEvent(this.finishReason, OPENAI_STOP_REASONS, calls.length > 0, this.usage)];
+  }
+}
+
+/** The events of a non-streamed completion. */
+export function completionEvents(completion: ChatCompletion): ModelEvent[] {
+  const choice = completion.choices?.[0];
+  const events: ModelEvent[] = [];
+  const message = choice?.message;
+  if (message?.content) events.push({ type: 'text-delta', text: message.content });
+  const calls = new ToolCallAssembler();
+  (message?.tool_calls ?? []).forEach((call, i) => {
+    if (call.type !== 'function') return;
+    calls.start(String(i), call.id, call.function.name, call.function.arguments);
+  });
+  const assembled = calls.finish();
+  events.push(...assembled);
+  events.push(
+    finishEvent(
+      choice?.finish_reason ?? undefined,
+      OPENAI_STOP_REASONS,
+      assembled.length > 0,
+      usageOf(completion.usage),
+    ),
+  );
+  return events;
+}

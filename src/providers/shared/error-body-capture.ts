@@ -1,0 +1,35 @@
+/** The `fetch` signature the OpenAI and Anthropic SDKs accept. */
+export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** A wrapping `fetch` that keeps the raw body of every failed response, found again by its headers. */
+export interface ErrorBodyCapture {
+  readonly fetch: FetchLike;
+  /** The raw body of the failed response whose `headers` object an SDK error carries. */
+  bodyOf(headers: unknown): string | undefined;
+}
+
+/**
+ * Wraps `base` so that a non-2xx response's body is read once and remembered. SDKs throw some bodies
+ * away (the `openai` SDK keeps only a top-level `error` key, so Gemini's arrays and Mistral's shapes are
+ * lost); the SDK error still carries the response's `headers` object, which is the key here.
+ */
+export function captureErrorBodies(base: FetchLike = globalThis.fetch): ErrorBodyCapture {
+  const bodies = new WeakMap<object, string>();
+  return {
+    async fetch(input, init) {
+      const response = await base(input, init);
+      if (response.ok) return response;
+      const text = await response.text().catch(() => '');
+      const copy = new Response(text, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+      bodies.set(copy.headers, text);
+      return copy;
+    },
+    bodyOf(headers) {
+      return typeof headers === 'object' && headers !== null ? bodies.get(headers) : undefined;
+    },
+  };
+}

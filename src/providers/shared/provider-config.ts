@@ -1,0 +1,221 @@
+import { InputError } from '../../core/errors.js';
+
+/** Every provider `createModelAdapter` knows, by the name a user writes in a config file. */
+export const PROVIDER_NAMES = [
+  'openai',
+  'openrouter',
+  'gemini',
+  'mistral',
+  'openai-compatible',
+  'anthropic',
+  'bedrock',
+] as const;
+
+/** A provider `createModelAdapter` knows. */
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+/** Which wire a provider speaks. */
+export type WireFamily = 'openai' | 'anthropic' | 'bedrock';
+
+/** Static AWS credentials for Bedrock (otherwise the AWS SDK's default chain is used). */
+export interface AwsCredentials {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  readonly sessionToken?: string;
+}
+
+/** How transient failures (429, 5xx, connection) are retried; a 4xx other than 429 never is. */
+export interface RetrySettings {
+  /** Retries after the first attempt (default 2). */
+  readonly maxRetries?: number;
+  /** First back-off delay; doubles each retry, with jitter (default 500 ms). */
+  readonly baseDelayMs?: number;
+  /** Ceiling for one delay, including a server's `retry-after` (default 8,000 ms). */
+  readonly maxDelayMs?: number;
+}
+
+/** What a user configures to reach a model. Only `provider` and `model` are required. */
+export interface ProviderConfig {
+  readonly provider: ProviderName;
+  /** The model id as the provider spells it (a Bedrock model or inference-profile id). */
+  readonly model: string;
+  /** API key; defaults to the provider's usual environment variable. */
+  readonly apiKey?: string;
+  /** Base URL (Bedrock: endpoint URL); defaults to the provider's public endpoint. */
+  readonly baseURL?: string;
+  /** Time allowed for the provider to start answering one attempt (default 600,000 ms). */
+  readonly timeoutMs?: number;
+  readonly retry?: RetrySettings;
+  /** Ask for a streamed answer (default true); false uses the non-streaming endpoint. */
+  readonly stream?: boolean;
+  /** Default `maxTokens` when a request sets none (Anthropic requires one; default 4,096 there). */
+  readonly maxTokens?: number;
+  /** Extra HTTP headers on every request (e.g. OpenRouter's `HTTP-Referer`, `X-Title`). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Bedrock: AWS region (default `AWS_REGION`, then `AWS_DEFAULT_REGION`). */
+  readonly region?: string;
+  /** Bedrock: static credentials (default: the AWS SDK's own chain: env, profile, SSO, instance role). */
+  readonly credentials?: AwsCredentials;
+  /** Bedrock: send `toolResult.status` (default: only for Anthropic and Nova models, which accept it). */
+  readonly toolResultStatus?: boolean;
+  /** OpenAI-compatible: ask for usage in the stream via `stream_options` (default true, false for Mistral). */
+  readonly streamUsage?: boolean;
+  /** Environment to read defaults from (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** A config with every default filled in. */
+export interface ResolvedProviderConfig {
+  readonly provider: ProviderName;
+  readonly family: WireFamily;
+  readonly model: string;
+  readonly apiKey: string | undefined;
+  readonly baseURL: string | undefined;
+  readonly timeoutMs: number;
+  readonly retry: Required<RetrySettings>;
+  readonly stream: boolean;
+  readonly maxTokens: number | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly region: string | undefined;
+  readonly credentials: AwsCredentials | undefined;
+  readonly toolResultStatus: boolean | undefined;
+  readonly streamUsage: boolean;
+}
+
+interface ProviderDefaults {
+  readonly family: WireFamily;
+  readonly keyVars: readonly string[];
+  readonly baseURLVars: readonly string[];
+  readonly baseURL?: string;
+  /** A key is required (local OpenAI-compatible servers usually need none). */
+  readonly keyRequired: boolean;
+}
+
+const DEFAULTS: Readonly<Record<ProviderName, ProviderDefaults>> = {
+  openai: {
+    family: 'openai',
+    keyVars: ['OPENAI_API_KEY'],
+    baseURLVars: ['OPENAI_BASE_URL'],
+    baseURL: 'https://api.openai.com/v1',
+    keyRequired: true,
+  },
+  openrouter: {
+    family: 'openai',
+    keyVars: ['OPENROUTER_API_KEY'],
+    baseURLVars: ['OPENROUTER_BASE_URL'],
+    baseURL: 'https://openrouter.ai/api/v1',
+    keyRequired: true,
+  },
+  gemini: {
+    family: 'openai',
+    keyVars: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+    baseURLVars: ['GEMINI_BASE_URL'],
+    baseURL: 'https://generativelanguage.googleapis.com/v1beta/openai/',
+    keyRequired: true,
+  },
+  mistral: {
+    family: 'openai',
+    keyVars: ['MISTRAL_API_KEY'],
+    baseURLVars: ['MISTRAL_BASE_URL'],
+    baseURL: 'https://api.mistral.ai/v1',
+    keyRequired: true,
+  },
+  'openai-compatible': {
+    family: 'openai',
+    keyVars: ['OPENAI_API_KEY'],
+    baseURLVars: ['OPENAI_BASE_URL'],
+    keyRequired: false,
+  },
+  anthropic: {
+    family: 'anthropic',
+    keyVars: ['ANTHROPIC_API_KEY'],
+    baseURLVars: ['ANTHROPIC_BASE_URL'],
+    baseURL: 'https://api.anthropic.com',
+    keyRequired: true,
+  },
+  bedrock: { family: 'bedrock', keyVars: [], baseURLVars: ['BEDROCK_ENDPOINT_URL'], keyRequired: false },
+};
+
+/** The wire family a provider speaks. */
+export function familyOf(provider: ProviderName): WireFamily {
+  return DEFAULTS[provider].family;
+}
+
+function firstSet(env: Readonly<Record<string, string | undefined>>, names: readonly string[]) {
+  for (const name of names) {
+    const value = env[name]?.trim();
+    if (value) return value;
+  }
+  return undefined;
+}
+
+function checkUrl(url: string, provider: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme');
+  } catch {
+    throw new InputError(
+      `The ${provider} base URL "${url}" is not an http(s) URL; give one like https://host/v1.`,
+    );
+  }
+  return url;
+}
+
+function nonNegative(value: number | undefined, fallback: number, what: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < 0) {
+    throw new InputError(`${what} must be a number of 0 or more; got ${String(value)}.`);
+  }
+  return value;
+}
+
+/** Fills in every default of `config` from the environment; throws `InputError` naming what is missing. */
+export function resolveProviderConfig(config: ProviderConfig): ResolvedProviderConfig {
+  const defaults = DEFAULTS[config.provider];
+  if (!defaults) {
+    throw new InputError(
+      `Unknown model provider "${String(config.provider)}"; use one of ${PROVIDER_NAMES.join(', ')}.`,
+    );
+  }
+  if (typeof config.model !== 'string' || config.model.trim() === '') {
+    throw new InputError(`Give a model id for the ${config.provider} provider (for example with --model).`);
+  }
+  const env = config.env ?? process.env;
+  const apiKey = config.apiKey ?? firstSet(env, defaults.keyVars);
+  if (defaults.keyRequired && !apiKey) {
+    throw new InputError(
+      `No API key for ${config.provider}: set ${defaults.keyVars.join(' or ')} or pass apiKey in the model config.`,
+    );
+  }
+  const rawURL = config.baseURL ?? firstSet(env, defaults.baseURLVars) ?? defaults.baseURL;
+  if (config.provider === 'openai-compatible' && !rawURL) {
+    throw new InputError(
+      'An openai-compatible provider needs a base URL (e.g. http://localhost:8080/v1): pass baseURL or set OPENAI_BASE_URL.',
+    );
+  }
+  const region = config.region ?? firstSet(env, ['AWS_REGION', 'AWS_DEFAULT_REGION']);
+  if (config.provider === 'bedrock' && !region) {
+    throw new InputError('Bedrock needs an AWS region: pass region or set AWS_REGION.');
+  }
+  const retry = config.retry ?? {};
+  return {
+    provider: config.provider,
+    family: defaults.family,
+    model: config.model.trim(),
+    apiKey,
+    baseURL: rawURL === undefined ? undefined : checkUrl(rawURL, config.provider),
+    timeoutMs: nonNegative(config.timeoutMs, 600_000, 'timeoutMs'),
+    retry: {
+      maxRetries: Math.floor(nonNegative(retry.maxRetries, 2, 'retry.maxRetries')),
+      baseDelayMs: nonNegative(retry.baseDelayMs, 500, 'retry.baseDelayMs'),
+      maxDelayMs: nonNegative(retry.maxDelayMs, 8_000, 'retry.maxDelayMs'),
+    },
+    stream: config.stream ?? true,
+    maxTokens: config.maxTokens,
+    headers: config.headers ?? {},
+    region,
+    credentials: config.credentials,
+    toolResultStatus: config.toolResultStatus,
+    streamUsage: config.streamUsage ?? config.provider !== 'mistral',
+  };
+}

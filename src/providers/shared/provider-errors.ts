@@ -1,0 +1,88 @@
+import { ProviderError } from '../../core/errors.js';
+import { errorBodyFacts } from './error-body.js';
+import { isTransientStatus, retryAfterMs } from './retry-policy.js';
+
+/** Reads one response header (case-insensitive), or nothing. */
+export type HeaderReader = (name: string) => string | null | undefined;
+
+/** Provider codes of failures that pass (overload, rate limit, a server hiccup) when they come mid-stream. */
+const TRANSIENT_CODE =
+  /overload|rate.?limit|throttl|server.?error|internal|unavailable|timeout|api_error|model.?stream/i;
+
+/** A `ProviderError` for an HTTP error answer, reading the raw body for the message, code and request id. */
+export function httpProviderError(fields: {
+  provider: string;
+  status: number;
+  rawBody: string;
+  header: HeaderReader;
+  /** Used when the body carries no message (the SDK's own text). */
+  fallbackMessage: string;
+  fallbackCode?: string | undefined;
+  cause: unknown;
+}): ProviderError {
+  const facts = errorBodyFacts(fields.rawBody);
+  const h = fields.header;
+  return new ProviderError({
+    provider: fields.provider,
+    status: fields.status,
+    message: `${fields.provider} answered HTTP ${fields.status}: ${facts.message ?? fields.fallbackMessage}`,
+    providerCode: facts.code ?? fields.fallbackCode,
+    retryable: isTransientStatus(fields.status),
+    requestId: h('x-request-id') ?? h('request-id') ?? h('x-amzn-requestid') ?? facts.requestId,
+    rawBody: fields.rawBody,
+    retryAfterMs: retryAfterMs(h),
+    cause: fields.cause,
+  });
+}
+
+/** Why a call failed without an HTTP status. */
+export type TransportFailure = 'timeout' | 'connection' | 'aborted' | 'unexpected';
+
+/**
+ * A `ProviderError` for a failure with no HTTP answer: timeouts and lost connections are retryable; a
+ * cancelled call and anything unexpected (an answer that could not be read) are not.
+ */
+export function transportProviderError(
+  provider: string,
+  kind: TransportFailure,
+  cause: unknown,
+): ProviderError {
+  const detail = cause instanceof Error && cause.message ? ` (${cause.message})` : '';
+  const message =
+    kind === 'timeout'
+      ? `${provider} did not answer in time${detail}.`
+      : kind === 'aborted'
+        ? `The request to ${provider} was cancelled.`
+        : kind === 'unexpected'
+          ? `The call to ${provider} failed${detail}.`
+          : `Could not reach ${provider}${detail}; check the base URL and the network.`;
+  return new ProviderError({
+    provider,
+    status: undefined,
+    message,
+    providerCode: kind,
+    retryable: kind === 'timeout' || kind === 'connection',
+    cause,
+  });
+}
+
+/** A `ProviderError` for an error the provider sent inside an already-started stream. */
+export function streamProviderError(fields: {
+  provider: string;
+  code: string | undefined;
+  message: string;
+  rawBody: string;
+  requestId?: string | undefined;
+  cause: unknown;
+}): ProviderError {
+  return new ProviderError({
+    provider: fields.provider,
+    status: undefined,
+    message: `${fields.provider} failed mid-answer: ${fields.message}`,
+    providerCode: fields.code,
+    retryable: TRANSIENT_CODE.test(fields.code ?? ''),
+    requestId: fields.requestId,
+    rawBody: fields.rawBody,
+    cause: fields.cause,
+  });
+}

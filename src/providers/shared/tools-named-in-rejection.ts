@@ -1,0 +1,53 @@
+import type { WireTool } from '../../core/model.js';
+import {
+  anthropicToolPaths,
+  bedrockToolPaths,
+  geminiDeclarations,
+  genericToolMentions,
+  openaiToolPaths,
+  pythonReprSchemas,
+  quotedToolNames,
+  type RejectionDialect,
+  validationLocations,
+} from './rejection-dialects.js';
+import { isValidationFailure, rejectionEvidence } from './rejection-evidence.js';
+
+/** The dialects an OpenAI-compatible endpoint may answer in: OpenAI's own, Gemini's, Mistral's, and
+ * whatever upstream OpenRouter relays (Anthropic, Bedrock). */
+export const OPENAI_FAMILY_DIALECTS: readonly RejectionDialect[] = [
+  quotedToolNames,
+  pythonReprSchemas,
+  geminiDeclarations,
+  openaiToolPaths,
+  validationLocations,
+  anthropicToolPaths,
+  bedrockToolPaths,
+];
+
+/** Anthropic's Messages API dialect. */
+export const ANTHROPIC_DIALECTS: readonly RejectionDialect[] = [anthropicToolPaths];
+
+/** Bedrock Converse: its own paths, plus Anthropic's when a Claude model's validator answers. */
+export const BEDROCK_DIALECTS: readonly RejectionDialect[] = [bedrockToolPaths, anthropicToolPaths];
+
+/**
+ * The wire names of the tools in `sent` that `error` blames, in request order without repeats; [] when
+ * the error is not a validation failure about a tool definition (rate limits, a prompt too long, a
+ * message error). Name evidence beats position; position beats the generic last resort, which runs only
+ * when no dialect recognised a path at all.
+ */
+export function toolsNamedInRejection(
+  error: unknown,
+  sent: readonly WireTool[],
+  dialects: readonly RejectionDialect[],
+): string[] {
+  const evidence = rejectionEvidence(error);
+  if (sent.length === 0 || !isValidationFailure(evidence)) return [];
+  const findings = dialects.map((dialect) => dialect(evidence, sent));
+  let indices = findings.filter((f) => f.byName).flatMap((f) => f.indices);
+  if (indices.length === 0) indices = findings.filter((f) => !f.byName).flatMap((f) => f.indices);
+  if (indices.length === 0 && !findings.some((f) => f.sawPath)) {
+    indices = [...genericToolMentions(evidence, sent).indices];
+  }
+  return [...new Set(indices)].sort((a, b) => a - b).map((i) => sent[i]?.name ?? '');
+}
