@@ -1,0 +1,141 @@
+import type { JsonObject } from '../core/json.js';
+import { isPlainObject } from '../core/json.js';
+import { type ArgumentProblem, describeValue } from './argument-problem.js';
+import { asClientSends } from './client-coercion.js';
+import { resolveLocalRef } from './schema-pointer.js';
+import { isReadableSchema } from './schema-readable.js';
+
+/** The most problems one check reports. */
+export const MAX_DECLARED_PROBLEMS = 5;
+const MAX_MESSAGE = 200;
+const MAX_DEPTH = 64;
+
+/** Options of the declared-type check. */
+export interface MistypedOptions {
+  /** Judge the arguments as an MCP client will send them (numeric text → number, JSON text → value). */
+  readonly asClientSends?: boolean;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  integer: 'an integer',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+};
+
+function hasType(value: unknown, type: string): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'object':
+      return isPlainObject(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'null':
+      return value === null;
+    default:
+      return true;
+  }
+}
+
+function childPath(path: string, key: string | number): string {
+  if (typeof key === 'number') return `${path}[${key}]`;
+  return path === '' ? key : `${path}.${key}`;
+}
+
+interface Walk {
+  readonly root: Record<string, unknown>;
+  readonly keyword: 'required' | 'type';
+  readonly problems: ArgumentProblem[];
+}
+
+function report(walk: Walk, problem: ArgumentProblem): void {
+  const message =
+    problem.message.length > MAX_MESSAGE
+      ? `${problem.message.slice(0, MAX_MESSAGE - 3)}...`
+      : problem.message;
+  walk.problems.push({ ...problem, message });
+}
+
+/** Applies the asked keyword at one node, then follows `$ref`, `allOf`, `properties` and `items`. */
+function visit(walk: Walk, value: unknown, node: unknown, path: string, depth: number): void {
+  if (!isPlainObject(node) || depth > MAX_DEPTH || walk.problems.length >= MAX_DECLARED_PROBLEMS) return;
+  if (typeof node.$ref === 'string')
+    visit(walk, value, resolveLocalRef(walk.root, node.$ref), path, depth + 1);
+  if (Array.isArray(node.allOf)) for (const branch of node.allOf) visit(walk, value, branch, path, depth + 1);
+  if (walk.keyword === 'type' && node.type !== undefined) {
+    const types = Array.isArray(node.type) ? (node.type as string[]) : [node.type as string];
+    if (!types.some((t) => hasType(value, t))) {
+      const wanted = types.map((t) => TYPE_WORDS[t] ?? t).join(' or ');
+      report(walk, { path, code: 'wrong_type', message: `expected ${wanted}, got ${describeValue(value)}` });
+      return;
+    }
+  }
+  if (isPlainObject(value)) {
+    if (walk.keyword === 'required' && Array.isArray(node.required)) {
+      for (const name of node.required as string[]) {
+        if (!Object.hasOwn(value, name)) {
+          report(walk, {
+            path: childPath(path, name),
+            code: 'required',
+            message: 'is required but was not given',
+          });
+        }
+      }
+    }
+    if (isPlainObject(node.properties)) {
+      for (const [key, sub] of Object.entries(node.properties)) {
+        if (Object.hasOwn(value, key)) visit(walk, value[key], sub, childPath(path, key), depth + 1);
+      }
+    }
+  } else if (Array.isArray(value)) {
+    const positional = Array.isArray(node.prefixItems)
+      ? node.prefixItems
+      : Array.isArray(node.items)
+        ? node.items
+        : [];
+    const rest = Array.isArray(node.items) ? undefined : node.items;
+    for (let i = 0; i < value.length; i++) {
+      visit(walk, value[i], i < positional.length ? positional[i] : rest, childPath(path, i), depth + 1);
+    }
+  }
+}
+
+function check(args: unknown, schema: unknown, keyword: Walk['keyword']): ArgumentProblem[] {
+  if (!isPlainObject(schema) || Object.keys(schema).length === 0 || !isReadableSchema(schema)) return [];
+  const walk: Walk = { root: schema, keyword, problems: [] };
+  visit(walk, args ?? {}, schema, '', 0);
+  return walk.problems.slice(0, MAX_DECLARED_PROBLEMS);
+}
+
+/**
+ * The arguments a call leaves out that its DECLARED schema requires — only `required` is judged, through
+ * `properties`, `items`, `allOf` and local `$ref`s; at most five, each with its path. A schema that cannot be
+ * read refuses nothing.
+ */
+export function missingArguments(args: unknown, declaredSchema: unknown): ArgumentProblem[] {
+  return check(args, declaredSchema, 'required');
+}
+
+/**
+ * The arguments whose JSON type differs from what the DECLARED schema says — only `type` is judged (no
+ * pattern, enum, format, union branch or closed-object rule); at most five, each with its path.
+ */
+export function mistypedArguments(
+  args: unknown,
+  declaredSchema: unknown,
+  options: MistypedOptions = {},
+): ArgumentProblem[] {
+  const judged =
+    options.asClientSends && isPlainObject(args) ? asClientSends(args as JsonObject, declaredSchema) : args;
+  return check(judged, declaredSchema, 'type');
+}

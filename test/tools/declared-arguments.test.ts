@@ -1,0 +1,241 @@
+import { describe, expect, it } from 'vitest';
+import {
+  argumentRefusalNote,
+  asClientSends,
+  missingArguments,
+  mistypedArguments,
+  refuseMissingArguments,
+  refuseMistypedArguments,
+  renderProblems,
+} from '../../src/tools/index.js';
+
+const readFiles = {
+  type: 'object',
+  properties: { paths: { type: 'array', items: { type: 'string' }, description: 'Files to read.' } },
+  required: ['paths'],
+};
+
+const lines = (problems: ReturnType<typeof missingArguments>): string[] =>
+  renderProblems(problems).split('\n');
+
+describe('mistypedArguments judges only the declared type', () => {
+  it('refuses a string where the schema declares an array (the reference read_multiple_files case)', () => {
+    const refusal = refuseMistypedArguments(
+      'mcp/notes-vault/read_multiple_files',
+      { paths: 'daily/today.md' },
+      readFiles,
+      {
+        asClientSends: true,
+      },
+    );
+    expect(refusal).toMatchObject({ isError: true, notRun: 'mistyped_arguments', refusedBy: 'preflight' });
+    expect(refusal?.content.split('\n')).toEqual([
+      'mcp/notes-vault/read_multiple_files was not run: an argument is not of the type its input schema declares.',
+      '- paths: expected an array, got the text "daily/today.md"',
+      `Its input schema: ${JSON.stringify(readFiles)}`,
+      'Call it again with each argument of the type its schema declares.',
+    ]);
+    expect(refusal?.content).toContain('"paths":{"type":"array"');
+  });
+
+  it('judges arguments as the MCP client sends them: JSON text of a list is the list', () => {
+    const args = { paths: '["daily.md", "weekly.md"]' };
+    expect(mistypedArguments(args, readFiles, { asClientSends: true })).toEqual([]);
+    expect(mistypedArguments(args, readFiles)).toHaveLength(1);
+  });
+
+  it('names the item that is wrong, by its path', () => {
+    expect(lines(mistypedArguments({ paths: ['daily.md', 7] }, readFiles))).toEqual([
+      'paths[1]: expected a string, got the number 7',
+    ]);
+  });
+
+  it('refuses nothing for patterns, enums, unions, type lists or extra keys', () => {
+    const cases: Array<[unknown, unknown]> = [
+      [{ name: 'x!' }, { type: 'object', properties: { name: { type: 'string', pattern: '^[a-z]+$' } } }],
+      [{ mode: 'other' }, { type: 'object', properties: { mode: { type: 'string', enum: ['a', 'b'] } } }],
+      [
+        { n: 'text' },
+        { type: 'object', properties: { n: { anyOf: [{ type: 'integer' }, { type: 'null' }] } } },
+      ],
+      [{ n: 'text' }, { type: 'object', properties: { n: { type: ['integer', 'string'] } } }],
+      [
+        { a: 1, extra: true },
+        { type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: false },
+      ],
+      [
+        { when: 'yesterday' },
+        { type: 'object', properties: { when: { type: 'string', format: 'date-time' } } },
+      ],
+    ];
+    for (const [args, schema] of cases) expect(mistypedArguments(args, schema)).toEqual([]);
+  });
+
+  it('refuses nothing when the schema cannot be read', () => {
+    const args = { name: 5 };
+    expect(
+      mistypedArguments(args, { type: 'object', required: 'x', properties: { name: { type: 'string' } } }),
+    ).toEqual([]);
+    expect(mistypedArguments(args, null)).toEqual([]);
+    expect(mistypedArguments(args, {})).toEqual([]);
+    expect(mistypedArguments(args, 'not a schema')).toEqual([]);
+    expect(mistypedArguments(args, { type: 'object', properties: { name: { type: 'text' } } })).toEqual([]);
+    const remote = { type: 'object', properties: { name: { $ref: 'https://example.com/name.json' } } };
+    expect(mistypedArguments(args, remote)).toEqual([]);
+  });
+
+  it('refuses a plain type mismatch', () => {
+    expect(
+      lines(mistypedArguments({ name: 5 }, { type: 'object', properties: { name: { type: 'string' } } })),
+    ).toEqual(['name: expected a string, got the number 5']);
+  });
+
+  it('follows local $refs, allOf and nested items, and stops at five problems', () => {
+    const schema = {
+      type: 'object',
+      $defs: {
+        tag: { type: 'object', properties: { label: { type: 'string' }, weight: { type: 'integer' } } },
+      },
+      properties: {
+        tags: { type: 'array', items: { $ref: '#/$defs/tag' } },
+        meta: { allOf: [{ properties: { size: { type: 'number' } } }] },
+      },
+    };
+    const args = {
+      meta: { size: 'big' },
+      tags: [
+        { label: 1, weight: 2.5 },
+        { label: 'ok', weight: 3 },
+        { label: true },
+        { label: null },
+        { label: [] },
+      ],
+    };
+    expect(lines(mistypedArguments(args, schema))).toEqual([
+      'tags[0].label: expected a string, got the number 1',
+      'tags[0].weight: expected an integer, got the number 2.5',
+      'tags[2].label: expected a string, got the boolean true',
+      'tags[3].label: expected a string, got null',
+      'tags[4].label: expected a string, got an empty list',
+    ]);
+  });
+
+  it('survives a recursive schema', () => {
+    const tree = {
+      type: 'object',
+      $defs: {
+        node: {
+          type: 'object',
+          properties: {
+            name: { type: 'string' },
+            children: { type: 'array', items: { $ref: '#/$defs/node' } },
+          },
+        },
+      },
+      properties: { root: { $ref: '#/$defs/node' } },
+    };
+    const args = { root: { name: 'a', children: [{ name: 'b', children: [{ name: 3 }] }] } };
+    expect(lines(mistypedArguments(args, tree))).toEqual([
+      'root.children[0].children[0].name: expected a string, got the number 3',
+    ]);
+  });
+});
+
+describe('missingArguments judges only what is required', () => {
+  it('names each required argument left out, through nested objects, items and refs', () => {
+    const schema = {
+      type: 'object',
+      definitions: {
+        step: { type: 'object', properties: { title: { type: 'string' } }, required: ['title', 'done'] },
+      },
+      properties: {
+        query: { type: 'string', minLength: 3 },
+        filter: { type: 'object', properties: { since: { type: 'string' } }, required: ['since'] },
+        steps: { type: 'array', items: { $ref: '#/definitions/step' } },
+      },
+      required: ['query', 'filter'],
+    };
+    expect(
+      lines(missingArguments({ filter: {}, steps: [{ title: 't', done: false }, { done: true }] }, schema)),
+    ).toEqual([
+      'query: is required but was not given',
+      'filter.since: is required but was not given',
+      'steps[1].title: is required but was not given',
+    ]);
+    expect(missingArguments({ query: 'x', filter: { since: 'monday' } }, schema)).toEqual([]);
+  });
+
+  it('does not judge types, and treats absent arguments as an empty object', () => {
+    expect(missingArguments({ paths: 'daily.md' }, readFiles)).toEqual([]);
+    expect(lines(missingArguments(undefined, readFiles))).toEqual(['paths: is required but was not given']);
+  });
+
+  it('writes the note with the schema, or a pointer to tool_schema when the schema is large', () => {
+    const refusal = refuseMissingArguments('search', {}, readFiles);
+    expect(refusal).toMatchObject({
+      notRun: 'missing_arguments',
+      refusedBy: 'preflight',
+      data: { code: 'missing_arguments' },
+    });
+    expect(refusal?.content).toBe(
+      [
+        'search was not run: the call leaves out an argument its input schema requires.',
+        '- paths: is required but was not given',
+        `Its input schema: ${JSON.stringify(readFiles)}`,
+        'Call it again with every required argument.',
+      ].join('\n'),
+    );
+    const large = { ...readFiles, description: 'x'.repeat(2100) };
+    const note = argumentRefusalNote('search', 'missing', missingArguments({}, large), large);
+    expect(note).toContain('Call tool_schema("search") to see its input schema.');
+    expect(note).not.toContain('xxxx');
+    expect(refuseMissingArguments('search', { paths: [] }, readFiles)).toBeUndefined();
+  });
+});
+
+describe('asClientSends', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      count: { type: 'integer' },
+      ratio: { type: 'number' },
+      flag: { type: 'boolean' },
+      list: { type: 'array', items: { type: 'string' } },
+      obj: { type: 'object', properties: { a: { type: 'integer' } } },
+      either: { type: ['string', 'integer'] },
+      union: { anyOf: [{ type: 'integer' }, { type: 'boolean' }] },
+      name: { type: 'string' },
+    },
+  };
+
+  it('reads numeric text and JSON text once, only where the field takes no string', () => {
+    const args = {
+      count: '12',
+      ratio: '1e3',
+      flag: 'true',
+      list: '["a"]',
+      obj: '{"a": 1}',
+      either: '5',
+      union: '5',
+      name: '7',
+      other: '8',
+    };
+    expect(asClientSends(args, schema)).toEqual({
+      count: 12,
+      ratio: 1000,
+      flag: true,
+      list: ['a'],
+      obj: { a: 1 },
+      either: '5',
+      union: '5',
+      name: '7',
+      other: '8',
+    });
+    expect(args.count).toBe('12');
+  });
+
+  it('leaves text alone that does not spell the field’s kind exactly', () => {
+    const args = { count: '1.5', ratio: 'NaN', flag: 'yes', list: '{"a": 1}', obj: '"{\\"a\\": 1}"' };
+    expect(asClientSends(args, schema)).toBe(args);
+  });
+});
