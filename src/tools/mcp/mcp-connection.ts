@@ -5,6 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../core/logger.js';
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
+import { errorText } from '../registry-failures.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { McpServerError } from './mcp-server-error.js';
 
@@ -217,10 +218,4 @@ export class McpConnection {
     });
     return transport;
   }
-}
-
-/** The message of anything thrown. */
-export function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
 }

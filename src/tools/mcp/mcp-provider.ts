@@ -4,11 +4,11 @@ import type { JsonObject } from '../../core/json.js';
 import { type Logger, silentLogger } from '../../core/logger.js';
 import type { ToolContext, ToolDefinition, ToolGroup, ToolProvider, ToolResult } from '../../core/tool.js';
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
+import { errorText } from '../registry-failures.js';
 import { argumentsAsMcpClientSends } from './mcp-arguments.js';
 import { DEFAULT_MCP_TIMEOUTS, type McpTimeouts } from './mcp-config.js';
 import {
   DEFAULT_MCP_BACKOFF,
-  errorText,
   type McpBackoff,
   McpConnection,
   type McpServerTarget,

@@ -1,0 +1,338 @@
+import { InputError, ToolseamError } from '../core/errors.js';
+import type { JsonObject } from '../core/json.js';
+import { type Logger, silentLogger } from '../core/logger.js';
+import type { ToolContext, ToolDefinition, ToolGroup, ToolProvider, ToolResult } from '../core/tool.js';
+import { DeadlineExceeded, formatMs, withDeadline } from './registry-deadline.js';
+import { errorText, FailureLedger, type LoadFailure, type LoadFailureKind } from './registry-failures.js';
+import { tagTools, toolResultOf } from './registry-tagging.js';
+
+/** How a provider was registered: under which app, with what purpose for its default group. */
+export interface RegisteredProvider {
+  readonly provider: ToolProvider;
+  /** The app its tools are registered under (the provider's own unless the registration named one). */
+  readonly app: string;
+  /** One line for the provider's default catalog group. */
+  readonly purpose: string;
+}
+
+/** Options for {@link ToolRegistry.register}. */
+export interface RegisterOptions {
+  /** Registers the provider under this app name instead of `provider.app`. */
+  readonly app?: string;
+  /** What the provider's default group is for, in one line. */
+  readonly purpose?: string;
+}
+
+/** What {@link ToolRegistry.serve} found: the tools to offer and why others are missing. */
+export interface ServedTools {
+  /** One tool per name, switched on, tagged with provider, app and group; platform first. */
+  readonly tools: readonly ToolDefinition[];
+  /** Served tools someone switched off, tagged the same way. */
+  readonly switchedOff: readonly ToolDefinition[];
+  /** Every group with a tool, the platform's own first. */
+  readonly groups: readonly ToolGroup[];
+  readonly failures: readonly LoadFailure[];
+  /** The surface stamp after this serve; rebuild the catalog when {@link ToolRegistry.surfaceStamp} differs. */
+  readonly stamp: string;
+}
+
+/** Options for {@link createToolRegistry}. */
+export interface ToolRegistryOptions {
+  readonly logger?: Logger;
+  /** Longest wait for one provider's tool list (default 60 s); a slower one is a load failure. */
+  readonly listTimeoutMs?: number;
+  /** Tool names switched off from the start (e.g. from the config). */
+  readonly switchedOff?: Iterable<string>;
+}
+
+interface Entry extends RegisteredProvider {
+  readonly unsubscribe: (() => void) | undefined;
+}
+
+/**
+ * Every tool provider of a runtime: built-ins, installed apps and MCP servers. Serves their tools
+ * (one name, one provider, the platform's first), records why any are missing, stamps the tool
+ * surface so a catalog is rebuilt only when it changes, and routes calls to the provider that serves
+ * the name. A provider's failure costs only its own tools.
+ */
+export class ToolRegistry {
+  private readonly entries = new Map<string, Entry>();
+  private readonly ledger = new FailureLedger();
+  private readonly off: Set<string>;
+  private readonly logger: Logger;
+  private readonly listTimeoutMs: number;
+  private generation = 0;
+  private fingerprint = '';
+  private routes = new Map<string, Entry>();
+  private served = false;
+  private closed = false;
+
+  constructor(options: ToolRegistryOptions = {}) {
+    this.logger = options.logger ?? silentLogger;
+    this.listTimeoutMs = options.listTimeoutMs ?? 60_000;
+    this.off = new Set(options.switchedOff ?? []);
+  }
+
+  /** Adds a provider under its app's name; a second provider with the same name is refused. */
+  register(provider: ToolProvider, options: RegisterOptions = {}): void {
+    if (this.closed)
+      throw new ToolseamError('registry_closed', 'this tool registry was closed; create a new one.');
+    if (this.entries.has(provider.name)) {
+      throw new InputError(
+        `a tool provider named "${provider.name}" is already registered; give each provider (server, app) its own name.`,
+      );
+    }
+    const unsubscribe = provider.onToolsChanged?.(() => this.touch());
+    const app = options.app ?? provider.app;
+    this.entries.set(provider.name, { provider, app, purpose: options.purpose ?? '', unsubscribe });
+    this.touch();
+  }
+
+  /** Removes a provider and closes it; false when no provider has that name. */
+  async unregister(name: string): Promise<boolean> {
+    const entry = this.entries.get(name);
+    if (!entry) return false;
+    this.entries.delete(name);
+    entry.unsubscribe?.();
+    this.ledger.forget(name);
+    this.touch();
+    await this.closeOne(entry);
+    return true;
+  }
+
+  /** The registered providers, in registration order. */
+  providers(): readonly RegisteredProvider[] {
+    return [...this.entries.values()].map(({ provider, app, purpose }) => ({ provider, app, purpose }));
+  }
+
+  /** A stamp that changes whenever the tool surface may have: a provider added or removed, a tool switched, a list changed. */
+  surfaceStamp(): string {
+    return `surface-${this.generation}`;
+  }
+
+  /** Switches a tool on or off by its real name; returns true when that changed anything. */
+  setEnabled(name: string, enabled: boolean): boolean {
+    const changed = enabled ? this.off.delete(name) : !this.off.has(name) && Boolean(this.off.add(name));
+    if (changed) this.touch();
+    return changed;
+  }
+
+  /** False for a tool someone switched off. */
+  isEnabled(name: string): boolean {
+    return !this.off.has(name);
+  }
+
+  /** Names of every tool switched off. */
+  switchedOffNames(): readonly string[] {
+    return [...this.off].sort();
+  }
+
+  /** Records (or replaces) a provider's load failure of `kind`; the Tools page adds the seam's verdicts this way. */
+  recordFailure(providerName: string, kind: LoadFailureKind, message: string): void {
+    const entry = this.entries.get(providerName);
+    this.ledger.record(providerName, entry?.app ?? providerName, kind, message);
+  }
+
+  /** Forgets a provider's load failure of `kind`. */
+  clearFailure(providerName: string, kind: LoadFailureKind): void {
+    this.ledger.clear(providerName, kind);
+  }
+
+  /** Every recorded load failure. */
+  failures(): readonly LoadFailure[] {
+    return this.ledger.all();
+  }
+
+  /**
+   * Reads every provider's tools in parallel, each bounded by the list timeout, and serves them:
+   * tagged with provider, app and group, one provider per name (the platform's own first, then in
+   * registration order), switched-off tools set apart, failures recorded.
+   */
+  async serve(signal?: AbortSignal): Promise<ServedTools> {
+    const entries = [...this.entries.values()];
+    const ordered = [...entries.filter((e) => e.provider.own), ...entries.filter((e) => !e.provider.own)];
+    const lists = await Promise.all(ordered.map((entry) => this.listOne(entry, signal)));
+    const routes = new Map<string, Entry>();
+    const tools: ToolDefinition[] = [];
+    const switchedOff: ToolDefinition[] = [];
+    ordered.forEach((entry, i) => {
+      const clashes: string[] = [];
+      for (const tool of lists[i] ?? []) {
+        const holder = routes.get(tool.name);
+        if (holder) {
+          clashes.push(`${tool.name} (served by ${holder.provider.name})`);
+          continue;
+        }
+        routes.set(tool.name, entry);
+        (this.off.has(tool.name) ? switchedOff : tools).push(tool);
+      }
+      this.noteClashes(entry, clashes);
+    });
+    this.routes = routes;
+    this.served = true;
+    const fingerprint = JSON.stringify([...routes].map(([name, e]) => [name, e.provider.name]));
+    if (fingerprint !== this.fingerprint) {
+      if (this.fingerprint !== '') this.touch();
+      this.fingerprint = fingerprint;
+    }
+    return {
+      tools,
+      switchedOff,
+      groups: groupsOf([...tools, ...switchedOff]),
+      failures: this.failures(),
+      stamp: this.surfaceStamp(),
+    };
+  }
+
+  /** The provider serving `name` after the last serve, or undefined. */
+  providerOf(name: string): RegisteredProvider | undefined {
+    const entry = this.routes.get(name);
+    return entry && { provider: entry.provider, app: entry.app, purpose: entry.purpose };
+  }
+
+  /** Runs a call on the provider that serves `name`; every failure comes back as an `isError` result. */
+  async invoke(name: string, args: JsonObject, ctx: ToolContext): Promise<ToolResult> {
+    const entry = await this.route(name);
+    if (!entry) return unknownTool(name);
+    if (this.off.has(name)) return switchedOffResult(name);
+    try {
+      const result = await entry.provider.invoke(name, args, ctx);
+      return toolResultOf(result, name);
+    } catch (error) {
+      this.logger.log({
+        level: 'warn',
+        scope: 'registry',
+        message: `${name} threw inside provider "${entry.provider.name}" (app "${entry.app}"): ${errorText(error)}`,
+      });
+      return { content: `Error: ${name} failed inside its provider: ${errorText(error)}`, isError: true };
+    }
+  }
+
+  /** Asks the serving provider what it would refuse; a failing check refuses nothing. */
+  async preflight(name: string, args: JsonObject, ctx: ToolContext): Promise<ToolResult | undefined> {
+    const entry = await this.route(name);
+    if (!entry?.provider.preflight) return undefined;
+    try {
+      return (await entry.provider.preflight(name, args, ctx)) ?? undefined;
+    } catch (error) {
+      this.logger.log({
+        level: 'warn',
+        scope: 'registry',
+        message: `the pre-flight check of ${name} failed, so it refuses nothing: ${errorText(error)}`,
+      });
+      return undefined;
+    }
+  }
+
+  /** Closes every provider (child processes, connections); the registry takes no more providers. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const entries = [...this.entries.values()];
+    this.entries.clear();
+    this.routes = new Map();
+    await Promise.all(
+      entries.map((entry) => {
+        entry.unsubscribe?.();
+        return this.closeOne(entry);
+      }),
+    );
+  }
+
+  private touch(): void {
+    this.generation += 1;
+  }
+
+  private async route(name: string): Promise<Entry | undefined> {
+    if (!this.served && this.entries.size > 0) await this.serve();
+    return this.routes.get(name);
+  }
+
+  private async listOne(entry: Entry, signal?: AbortSignal): Promise<ToolDefinition[]> {
+    const { provider } = entry;
+    let listed: readonly unknown[];
+    try {
+      listed = await withDeadline(this.listTimeoutMs, (s) => provider.listTools(s), signal);
+      if (!Array.isArray(listed)) throw new Error(`listTools answered ${typeof listed} instead of a list`);
+    } catch (error) {
+      const message =
+        error instanceof DeadlineExceeded
+          ? `${provider.name} did not list its tools within ${formatMs(this.listTimeoutMs)}, so none of them are offered.`
+          : error instanceof ToolseamError
+            ? error.message
+            : `${provider.name} could not list its tools: ${errorText(error)}`;
+      this.ledger.record(provider.name, entry.app, 'list', message);
+      this.logger.log({
+        level: 'warn',
+        scope: 'registry',
+        message,
+        fields: { provider: provider.name, app: entry.app },
+      });
+      return [];
+    }
+    this.ledger.clear(provider.name, 'list');
+    const tagged = tagTools(listed, { provider, app: entry.app, purpose: entry.purpose });
+    const problems = [...tagged.problems, ...listingProblems(provider)];
+    if (problems.length > 0) this.ledger.record(provider.name, entry.app, 'listing', problems.join(' '));
+    else this.ledger.clear(provider.name, 'listing');
+    return tagged.tools;
+  }
+
+  private noteClashes(entry: Entry, clashes: readonly string[]): void {
+    if (clashes.length === 0) {
+      this.ledger.clear(entry.provider.name, 'duplicate');
+      return;
+    }
+    this.ledger.record(
+      entry.provider.name,
+      entry.app,
+      'duplicate',
+      `not served because another provider already serves the same name: ${clashes.join('; ')}.`,
+    );
+  }
+
+  private async closeOne(entry: Entry): Promise<void> {
+    try {
+      await entry.provider.close?.();
+    } catch (error) {
+      this.logger.log({
+        level: 'warn',
+        scope: 'registry',
+        message: `closing ${entry.provider.name} failed: ${errorText(error)}`,
+      });
+    }
+  }
+}
+
+/** A registry with no providers yet. */
+export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
+  return new ToolRegistry(options);
+}
+
+function listingProblems(provider: ToolProvider): readonly string[] {
+  const read = (provider as { loadProblems?: () => readonly string[] }).loadProblems;
+  return typeof read === 'function' ? read.call(provider) : [];
+}
+
+function groupsOf(tools: readonly ToolDefinition[]): ToolGroup[] {
+  const byKey = new Map<string, ToolGroup>();
+  for (const tool of tools)
+    if (tool.group && !byKey.has(tool.group.key)) byKey.set(tool.group.key, tool.group);
+  const groups = [...byKey.values()];
+  return [...groups.filter((g) => g.own), ...groups.filter((g) => !g.own)];
+}
+
+function unknownTool(name: string): ToolResult {
+  return {
+    content: `Error: there is no tool named ${JSON.stringify(name)}, so nothing was run. Use tool_search to find the right name.`,
+    isError: true,
+    refusedBy: 'unknown_tool',
+  };
+}
+
+function switchedOffResult(name: string): ToolResult {
+  return {
+    content: `Error: ${name} is switched off, so nothing was run. Carry on without it; the user can switch it back on.`,
+    isError: true,
+    refusedBy: 'withdrawn',
+  };
+}
