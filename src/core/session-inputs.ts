@@ -1,0 +1,218 @@
+import type { JsonObject } from './json.js';
+import type {
+  ApprovalStatus,
+  BatchStatus,
+  LeafStatus,
+  TaskStatus,
+  ToolCallStatus,
+  TurnState,
+} from './session-records.js';
+import type { NotRunReason, RefusedBy, RiskLevel } from './tool.js';
+
+// What callers hand the SessionStore. Optional fields accept `undefined` as "not given".
+
+/** Fields of a new session; the store picks an id when none is given. */
+export interface NewSession {
+  readonly id?: string | undefined;
+  readonly title?: string | undefined;
+  readonly agent?: string | undefined;
+  readonly provider?: string | undefined;
+  readonly model?: string | undefined;
+}
+
+/** Fields of a session that may change (absent = unchanged). */
+export interface SessionPatch {
+  readonly title?: string | undefined;
+  readonly agent?: string | undefined;
+  readonly provider?: string | undefined;
+  readonly model?: string | undefined;
+  readonly surfaceStamp?: string | undefined;
+}
+
+/** A turn to open. */
+export interface NewTurn {
+  readonly sessionId: string;
+  readonly userText: string;
+  readonly id?: string | undefined;
+  /** Who runs it (e.g. `host:pid`), so a restart can tell a live turn from an orphan. */
+  readonly owner?: string | undefined;
+}
+
+/** Which turns to list. */
+export interface TurnFilter {
+  readonly sessionId?: string | undefined;
+  readonly status?: TurnState | readonly TurnState[] | undefined;
+}
+
+/** How a turn's state may move. */
+export interface TurnMove {
+  /** Move only from these states (default: `running` or `waiting_approval`). */
+  readonly from?: readonly TurnState[] | undefined;
+  readonly owner?: string | undefined;
+  readonly error?: string | undefined;
+}
+
+/** A page of rows: `limit` at most (a whole number ≥ 1). */
+export interface Limit {
+  readonly limit?: number | undefined;
+}
+
+/** Which messages to list: after `afterSeq`, at most `limit`. */
+export interface MessagePage extends Limit {
+  readonly afterSeq?: number | undefined;
+}
+
+/** A call as the model sent it, to be recorded with the assistant message that carries it. */
+export interface NewToolCall {
+  readonly id: string;
+  readonly wireName: string;
+  /** The real name (the wire name as sent when the tool is unknown). */
+  readonly tool: string;
+  /** As the model sent them; this text goes into the assistant message. */
+  readonly rawArguments: string;
+  /** As read (decoded); omit when they could not be read. */
+  readonly arguments?: JsonObject | undefined;
+  /** The runtime's digest of tool + arguments (`callDigest`); approvals of the call are bound to it. */
+  readonly digest: string;
+  /** `approved` for a call nobody needs to be asked about; default `pending`. */
+  readonly status?: 'pending' | 'approved' | undefined;
+}
+
+/** One model reply: its text and the calls it asked for. */
+export interface ModelReply {
+  readonly content: string;
+  readonly calls?: readonly NewToolCall[] | undefined;
+}
+
+/** Which calls to list. */
+export interface ToolCallFilter {
+  readonly turnId?: string | undefined;
+  readonly sessionId?: string | undefined;
+  readonly status?: ToolCallStatus | readonly ToolCallStatus[] | undefined;
+}
+
+/** How a call ended, as the model will read it. */
+export interface ToolCallOutcome {
+  /** `done` only after a successful claim; `refused` before running; `failed` at any unfinished point. */
+  readonly status: 'done' | 'refused' | 'failed';
+  readonly content: string;
+  readonly isError: boolean;
+  readonly notRun?: NotRunReason | undefined;
+  readonly refusedBy?: RefusedBy | undefined;
+}
+
+/** What the asker provides; the tool, arguments and digest are copied from the recorded call. */
+export interface NewApproval {
+  readonly id?: string | undefined;
+  readonly turnId: string;
+  readonly callId: string;
+  readonly risk: RiskLevel;
+  readonly meaning: string;
+  /** Set when a subagent leaf asks: the leaf's title. */
+  readonly leafTitle?: string | undefined;
+  /** ISO time after which the asker stops waiting (informative: a pending approval stays answerable). */
+  readonly expiresAt?: string | undefined;
+}
+
+/** Which approvals to list. */
+export interface ApprovalFilter {
+  readonly status?: ApprovalStatus | readonly ApprovalStatus[] | undefined;
+  readonly sessionId?: string | undefined;
+  readonly turnId?: string | undefined;
+}
+
+/** How an answer is bound and attributed. */
+export interface AnswerOptions {
+  /** When given, must equal the approval's digest: the answer is for the call the person saw. */
+  readonly digest?: string | undefined;
+  /** Who answered (e.g. `cli`, a host's user). */
+  readonly answeredBy?: string | undefined;
+}
+
+/** A standing grant to add; no `sessionId` means every session. */
+export interface NewGrant {
+  readonly tool: string;
+  readonly sessionId?: string | undefined;
+  readonly approvalId?: string | undefined;
+}
+
+/** An audit event to append. */
+export interface NewAuditEvent {
+  readonly kind: string;
+  readonly detail?: JsonObject | undefined;
+  readonly sessionId?: string | undefined;
+  readonly turnId?: string | undefined;
+}
+
+/** Which audit events to list; with `limit`, the newest ones. */
+export interface AuditFilter extends Limit {
+  readonly sessionId?: string | undefined;
+  readonly turnId?: string | undefined;
+  readonly kind?: string | undefined;
+}
+
+/** Something to remember. */
+export interface NewMemory {
+  readonly text: string;
+  readonly tags?: readonly string[] | undefined;
+  readonly sessionId?: string | undefined;
+}
+
+/** Which memories: those with `tag`, at most `limit`. */
+export interface MemoryFilter extends Limit {
+  readonly tag?: string | undefined;
+}
+
+/** A task to create (status `pending` unless given). */
+export interface NewTask {
+  readonly title: string;
+  readonly detail?: string | undefined;
+  readonly status?: TaskStatus | undefined;
+  readonly sessionId?: string | undefined;
+}
+
+/** Which tasks to list. */
+export interface TaskFilter {
+  readonly status?: TaskStatus | readonly TaskStatus[] | undefined;
+  readonly sessionId?: string | undefined;
+}
+
+/** Fields of a task that may change (absent = unchanged). */
+export interface TaskPatch {
+  readonly title?: string | undefined;
+  readonly detail?: string | undefined;
+  readonly status?: TaskStatus | undefined;
+}
+
+/** One leaf to create with its batch. */
+export interface NewLeaf {
+  readonly title: string;
+  readonly contract: JsonObject;
+  readonly agent?: string | undefined;
+}
+
+/** A batch to create, its leaves queued. */
+export interface NewBatch {
+  readonly id?: string | undefined;
+  readonly parentSessionId: string;
+  readonly turnId?: string | undefined;
+  readonly callId?: string | undefined;
+  readonly title?: string | undefined;
+  readonly leaves: readonly NewLeaf[];
+}
+
+/** Which batches to list; `unfinished` keeps the `running` ones. */
+export interface BatchFilter {
+  readonly parentSessionId?: string | undefined;
+  readonly unfinished?: boolean | undefined;
+}
+
+/** How a leaf ended. */
+export interface LeafResult {
+  readonly status: Exclude<LeafStatus, 'queued' | 'running'>;
+  readonly output?: string | undefined;
+  readonly errors?: readonly string[] | undefined;
+}
+
+/** How a batch ended. */
+export type BatchEnd = Exclude<BatchStatus, 'running'>;

@@ -1,0 +1,199 @@
+import type { ApprovalRequest } from './approval.js';
+import type { JsonObject } from './json.js';
+import type { ChatMessage } from './model.js';
+import type { NotRunReason, RefusedBy } from './tool.js';
+
+// Every time is an ISO-8601 text (UTC); every optional field is absent (or undefined) when unknown.
+
+/** One conversation with its standing state. */
+export interface SessionRecord {
+  readonly id: string;
+  /** "" until set; the first user message names a session that has none. */
+  readonly title: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly agent?: string | undefined;
+  readonly provider?: string | undefined;
+  readonly model?: string | undefined;
+  /** The registry's surface stamp the catalog was last built at (the runtime rebuilds when it differs). */
+  readonly surfaceStamp?: string | undefined;
+  /** Real names of the tools that ran in this session, in first-use order (sticky for selection). */
+  readonly toolsUsed: readonly string[];
+}
+
+/**
+ * Where a stored turn stands; `done`, `failed`, `stopped` and `interrupted` are final (a turn that ended
+ * `rejected` or at a `limit` is stored as `failed` or `done`, with the reason in `error`).
+ */
+export type TurnState = 'running' | 'waiting_approval' | 'done' | 'failed' | 'stopped' | 'interrupted';
+
+/** The states a turn never leaves. */
+export const FINAL_TURN_STATES: readonly TurnState[] = ['done', 'failed', 'stopped', 'interrupted'];
+
+/** One user message and everything the runtime did about it. */
+export interface TurnRecord {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly status: TurnState;
+  readonly userText: string;
+  readonly startedAt: string;
+  readonly endedAt?: string | undefined;
+  /** Who runs the turn (the runtime's choice, e.g. `host:pid`), to tell a live turn from an orphan. */
+  readonly owner?: string | undefined;
+  /** Why a failed, stopped or interrupted turn ended. */
+  readonly error?: string | undefined;
+}
+
+/** A message of the conversation as stored, in session order. */
+export interface StoredMessage {
+  /** Position in the whole store; increases with every message appended. */
+  readonly seq: number;
+  readonly sessionId: string;
+  readonly turnId: string;
+  readonly createdAt: string;
+  readonly message: ChatMessage;
+  /** For a tool result: the real name of the tool (the message itself carries the wire name). */
+  readonly tool?: string | undefined;
+}
+
+/**
+ * Where a call stands: `pending` (waiting for a decision) → `approved` → `running` (claimed, exactly once)
+ * → `done`; or `refused` (a gate or a person said no) / `failed` (could not run, or ran and was lost).
+ */
+export type ToolCallStatus = 'pending' | 'approved' | 'running' | 'done' | 'refused' | 'failed';
+
+/** One call the model asked for, keyed by its turn and its call id. */
+export interface ToolCallRecord {
+  readonly id: string;
+  readonly turnId: string;
+  readonly sessionId: string;
+  /** Order of the call within its turn (0-based). */
+  readonly index: number;
+  /** The real tool name (the name the model sent when the tool is unknown). */
+  readonly tool: string;
+  /** The name the model used on the wire. */
+  readonly wireName: string;
+  /** The arguments exactly as the model sent them. */
+  readonly rawArguments: string;
+  /** The arguments as read (decoded); absent when they could not be read. */
+  readonly arguments?: JsonObject | undefined;
+  /** The runtime's digest of tool + arguments; approvals of this call carry it. */
+  readonly digest: string;
+  readonly status: ToolCallStatus;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  /** Who claimed the run. */
+  readonly claimedBy?: string | undefined;
+  /** The text the model read, once settled. */
+  readonly result?: string | undefined;
+  readonly isError?: boolean | undefined;
+  readonly notRun?: NotRunReason | undefined;
+  readonly refusedBy?: RefusedBy | undefined;
+}
+
+/** Where an approval stands; everything but `pending` is final. */
+export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired' | 'cancelled';
+
+/** How far an approval reaches: this call only, every call of the tool in the session, or for good. */
+export type ApprovalScope = 'once' | 'session' | 'forever';
+
+/** A question put to a person about one exact call: the request as hosts see it, and its answer. */
+export interface ApprovalRecord extends ApprovalRequest {
+  readonly status: ApprovalStatus;
+  /** Set when approved. */
+  readonly scope?: ApprovalScope | undefined;
+  /** The person's reason for a denial, or why it expired or was cancelled. */
+  readonly reason?: string | undefined;
+  /** Who answered (e.g. `cli`, a host's user). */
+  readonly answeredBy?: string | undefined;
+  readonly createdAt: string;
+  readonly answeredAt?: string | undefined;
+  /** When the asker gives up waiting. */
+  readonly expiresAt?: string | undefined;
+}
+
+/** A standing permission to run a tool without asking. */
+export interface GrantRecord {
+  readonly id: string;
+  /** Absent for a grant that holds in every session. */
+  readonly sessionId?: string | undefined;
+  /** The real tool name. */
+  readonly tool: string;
+  /** The approval that created it, when one did. */
+  readonly approvalId?: string | undefined;
+  readonly createdAt: string;
+}
+
+/** One line of the audit trail. */
+export interface AuditRecord {
+  readonly id: number;
+  readonly kind: string;
+  readonly sessionId?: string | undefined;
+  readonly turnId?: string | undefined;
+  readonly detail: JsonObject;
+  readonly createdAt: string;
+}
+
+/** Something the assistant was asked to remember. */
+export interface MemoryRecord {
+  readonly id: string;
+  readonly text: string;
+  readonly tags: readonly string[];
+  /** The session it was saved from. */
+  readonly sessionId?: string | undefined;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** Where a task stands. */
+export type TaskStatus = 'pending' | 'in_progress' | 'completed' | 'cancelled';
+
+/** A to-do item kept for the person. */
+export interface TaskRecord {
+  readonly id: string;
+  readonly title: string;
+  /** "" when none. */
+  readonly detail: string;
+  readonly status: TaskStatus;
+  readonly sessionId?: string | undefined;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** Where a subagent batch stands; `running` is the only unfinished status. */
+export type BatchStatus = 'running' | 'done' | 'failed';
+
+/** Where one leaf stands; `queued` and `running` are unfinished. */
+export type LeafStatus = 'queued' | 'running' | 'done' | 'failed' | 'timed_out';
+
+/** One leaf of a batch: a child session doing one explicit piece of work. */
+export interface LeafRecord {
+  readonly id: string;
+  readonly batchId: string;
+  /** Position in the batch (0-based). */
+  readonly index: number;
+  readonly title: string;
+  /** The compiled contract (task, objective, output format, boundary, writes, …). */
+  readonly contract: JsonObject;
+  readonly agent?: string | undefined;
+  readonly status: LeafStatus;
+  readonly output?: string | undefined;
+  readonly errors: readonly string[];
+  readonly childSessionId?: string | undefined;
+  readonly startedAt?: string | undefined;
+  readonly endedAt?: string | undefined;
+}
+
+/** A fan-out started by one `subagent_run` call. */
+export interface BatchRecord {
+  readonly id: string;
+  readonly parentSessionId: string;
+  readonly turnId?: string | undefined;
+  readonly callId?: string | undefined;
+  readonly title: string;
+  readonly status: BatchStatus;
+  readonly createdAt: string;
+  readonly endedAt?: string | undefined;
+  /** In batch order. */
+  readonly leaves: readonly LeafRecord[];
+}

@@ -1,0 +1,191 @@
+import type { ApprovalDecision } from './approval.js';
+import type { ChatMessage } from './model.js';
+import type {
+  AnswerOptions,
+  ApprovalFilter,
+  AuditFilter,
+  BatchEnd,
+  BatchFilter,
+  LeafResult,
+  Limit,
+  MemoryFilter,
+  MessagePage,
+  ModelReply,
+  NewApproval,
+  NewAuditEvent,
+  NewBatch,
+  NewGrant,
+  NewMemory,
+  NewSession,
+  NewTask,
+  NewTurn,
+  SessionPatch,
+  TaskFilter,
+  TaskPatch,
+  ToolCallFilter,
+  ToolCallOutcome,
+  TurnFilter,
+  TurnMove,
+} from './session-inputs.js';
+import type {
+  ApprovalRecord,
+  AuditRecord,
+  BatchRecord,
+  GrantRecord,
+  LeafRecord,
+  MemoryRecord,
+  SessionRecord,
+  StoredMessage,
+  TaskRecord,
+  ToolCallRecord,
+  TurnRecord,
+  TurnState,
+} from './session-records.js';
+
+export type * from './session-inputs.js';
+export type * from './session-records.js';
+
+// Every method is synchronous (the store is a local file); each changing method is one transaction.
+// Errors (store-errors.ts): StoreNotFoundError, StoreConflictError, ApprovalMismatchError,
+// ApprovalClosedError; InputError for malformed input.
+
+/** Sessions, turns and the conversation. */
+export interface SessionLog {
+  createSession(input?: NewSession): SessionRecord;
+  getSession(id: string): SessionRecord | undefined;
+  /** Most recently used first. */
+  listSessions(options?: Limit): SessionRecord[];
+  updateSession(id: string, patch: SessionPatch): SessionRecord;
+  /** Adds real tool names to the session's sticky used-tools set (a tool that runs is added for you). */
+  addToolsUsed(sessionId: string, tools: readonly string[]): void;
+
+  /** Opens a `running` turn and appends the user's message with it (an untitled session is named after it). */
+  startTurn(input: NewTurn): TurnRecord;
+  getTurn(id: string): TurnRecord | undefined;
+  /** Oldest first; e.g. `{ status: ['running', 'waiting_approval'] }` after a restart. */
+  listTurns(filter?: TurnFilter): TurnRecord[];
+  /**
+   * Moves a turn to `state` when it is in one of `move.from`; returns false, changing nothing, when it is
+   * not. A final state sets `endedAt`. Compare-and-set: two processes resuming one turn cannot both win.
+   */
+  setTurnStatus(turnId: string, state: TurnState, move?: TurnMove): boolean;
+
+  /** Appends any message to a turn (tool results normally go through `recordToolResult`). */
+  appendMessage(turnId: string, message: ChatMessage, options?: { readonly tool?: string }): StoredMessage;
+  /** In conversation order. */
+  listMessages(sessionId: string, page?: MessagePage): StoredMessage[];
+}
+
+/** Tool calls and their exactly-once run. */
+export interface ToolCallLog {
+  /** Appends the assistant message and records its calls (pending unless said otherwise), atomically. */
+  recordModelReply(
+    turnId: string,
+    reply: ModelReply,
+  ): { readonly message: StoredMessage; readonly calls: ToolCallRecord[] };
+  getToolCall(turnId: string, callId: string): ToolCallRecord | undefined;
+  /** In turn order. */
+  listToolCalls(filter: ToolCallFilter): ToolCallRecord[];
+  /** pending → approved (a grant or the policy answered); false when the call was not pending. */
+  approveToolCall(turnId: string, callId: string): boolean;
+  /** approved → running. Exactly one caller, in any process, ever gets true for a call: run it only then. */
+  claimToolCall(turnId: string, callId: string, owner?: string): boolean;
+  /**
+   * Settles a call and appends its tool-result message (wire name, real name, isError) in one transaction;
+   * a `done` call joins the session's used tools. Throws StoreConflictError when the call's status does
+   * not allow the outcome (e.g. it is already settled).
+   */
+  recordToolResult(
+    turnId: string,
+    callId: string,
+    outcome: ToolCallOutcome,
+  ): { readonly call: ToolCallRecord; readonly message: StoredMessage };
+}
+
+/** Questions put to people; answers may come from another process. */
+export interface ApprovalBook {
+  /** Records a pending approval for a pending call and marks its turn `waiting_approval`, atomically. */
+  requestApproval(input: NewApproval): ApprovalRecord;
+  /** One primary-key read: cheap enough to poll while waiting. */
+  getApproval(id: string): ApprovalRecord | undefined;
+  /** Oldest first. */
+  listApprovals(filter?: ApprovalFilter): ApprovalRecord[];
+  /**
+   * Answers a pending approval. Approving also moves its call pending → approved and, with `always`,
+   * adds the grant — all in one transaction. The turn is left for its runner to resume.
+   */
+  answerApproval(id: string, decision: ApprovalDecision, options?: AnswerOptions): ApprovalRecord;
+  /** pending → expired / cancelled; false when it was no longer pending (re-read it: it was answered). */
+  closeApproval(id: string, status: 'expired' | 'cancelled', reason?: string): boolean;
+}
+
+/** Standing permissions. */
+export interface GrantBook {
+  /** Idempotent: granting an existing grant returns it. */
+  addGrant(input: NewGrant): GrantRecord;
+  /** Global grants and, with `sessionId`, that session's. */
+  listGrants(filter?: { readonly sessionId?: string | undefined }): GrantRecord[];
+  hasGrant(sessionId: string, tool: string): boolean;
+  revokeGrant(id: string): boolean;
+}
+
+/** The audit trail. */
+export interface AuditLog {
+  audit(input: NewAuditEvent): AuditRecord;
+  /** Oldest first; with `limit`, the newest `limit` events (still oldest first). */
+  listAudit(filter?: AuditFilter): AuditRecord[];
+}
+
+/** Memories for the built-in memory tools. */
+export interface MemoryBook {
+  /** Saving text already remembered refreshes it (and merges tags) instead of duplicating it. */
+  saveMemory(input: NewMemory): MemoryRecord;
+  /** Best matches first: any word of `query` (as a word prefix) in the text or the tags. */
+  recallMemories(query: string, options?: MemoryFilter): MemoryRecord[];
+  /** Most recently saved first. */
+  listMemories(options?: MemoryFilter): MemoryRecord[];
+  forgetMemory(id: string): boolean;
+}
+
+/** Tasks for the built-in task tools. */
+export interface TaskBook {
+  createTask(input: NewTask): TaskRecord;
+  getTask(id: string): TaskRecord | undefined;
+  /** Oldest first. */
+  listTasks(filter?: TaskFilter): TaskRecord[];
+  updateTask(id: string, patch: TaskPatch): TaskRecord;
+}
+
+/** Subagent batches and their leaves, kept across a crash. */
+export interface BatchBook {
+  /** Creates a `running` batch with its leaves `queued`, atomically. */
+  createBatch(input: NewBatch): BatchRecord;
+  getBatch(id: string): BatchRecord | undefined;
+  /** Oldest first. */
+  listBatches(filter?: BatchFilter): BatchRecord[];
+  /** queued → running with its child session; exactly one caller gets true. */
+  claimLeaf(leafId: string, childSessionId: string): boolean;
+  /** running → queued (resuming after a crash); false when the leaf was not running. */
+  requeueLeaf(leafId: string): boolean;
+  /** queued / running → a final status; throws StoreConflictError when already final. */
+  finishLeaf(leafId: string, result: LeafResult): LeafRecord;
+  /** running → done / failed; false when already finished. */
+  finishBatch(id: string, status: BatchEnd): boolean;
+}
+
+/** Everything the runtime keeps durably. One implementation: `openSessionStore` in `src/store/`. */
+export interface SessionStore
+  extends SessionLog,
+    ToolCallLog,
+    ApprovalBook,
+    GrantBook,
+    AuditLog,
+    MemoryBook,
+    TaskBook,
+    BatchBook {
+  /** The database file. */
+  readonly path: string;
+  /** Runs `work` as one transaction (nested calls join it); any throw rolls everything back. */
+  transaction<T>(work: () => T): T;
+  close(): void;
+}

@@ -1,0 +1,80 @@
+import { ToolseamError } from './errors.js';
+
+/** The session store could not be opened or used at `path`. */
+export class StoreOpenError extends ToolseamError {
+  constructor(
+    message: string,
+    readonly path: string,
+    options?: { cause?: unknown },
+  ) {
+    super('store_open_failed', message, options);
+  }
+}
+
+/** The database was written by a newer toolseam; this one refuses to touch it. */
+export class StoreSchemaTooNewError extends ToolseamError {
+  constructor(
+    readonly path: string,
+    readonly found: number,
+    readonly supported: number,
+  ) {
+    super(
+      'store_schema_too_new',
+      `The database ${path} has schema version ${found}, but this toolseam understands versions up to ${supported}. ` +
+        'It was written by a newer toolseam: upgrade toolseam, or point it at another database file with --db.',
+    );
+  }
+}
+
+/** A record the caller named does not exist. */
+export class StoreNotFoundError extends ToolseamError {
+  constructor(
+    readonly kind: string,
+    readonly id: string,
+  ) {
+    super('store_not_found', `No ${kind} with id ${JSON.stringify(id)} exists in the session store.`);
+  }
+}
+
+/** A change was asked of a record whose status does not allow it (someone else got there first). */
+export class StoreConflictError extends ToolseamError {
+  constructor(
+    readonly kind: string,
+    readonly id: string,
+    readonly status: string,
+    readonly wanted: string,
+  ) {
+    super(
+      'store_conflict',
+      `The ${kind} ${JSON.stringify(id)} is ${status}, so it cannot become ${wanted}; re-read it and act on its current state.`,
+    );
+  }
+}
+
+/** An answer named a call other than the one the approval is about. */
+export class ApprovalMismatchError extends ToolseamError {
+  constructor(
+    readonly approvalId: string,
+    readonly expected: string,
+    readonly given: string,
+  ) {
+    super(
+      'approval_mismatch',
+      `The answer does not match approval ${approvalId}: it names a different call (digest ${given.slice(0, 12)}…, ` +
+        `the approval is for ${expected.slice(0, 12)}…). Fetch the approval again and answer the call it shows.`,
+    );
+  }
+}
+
+/** An approval was answered after it had already been answered, expired or cancelled. */
+export class ApprovalClosedError extends ToolseamError {
+  constructor(
+    readonly approvalId: string,
+    readonly status: string,
+  ) {
+    super(
+      'approval_closed',
+      `Approval ${approvalId} is already ${status}; only a pending approval can be answered.`,
+    );
+  }
+}

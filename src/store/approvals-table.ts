@@ -1,0 +1,225 @@
+import type { ApprovalDecision } from '../core/approval.js';
+import { InputError } from '../core/errors.js';
+import type { JsonObject } from '../core/json.js';
+import type { AnswerOptions, ApprovalFilter, NewApproval } from '../core/session-inputs.js';
+import type { ApprovalRecord, ApprovalScope, ApprovalStatus } from '../core/session-records.js';
+import { ApprovalClosedError, ApprovalMismatchError, StoreConflictError } from '../core/store-errors.js';
+import type { RiskLevel } from '../core/tool.js';
+import type { AuditTable } from './audit-table.js';
+import type { GrantsTable } from './grants-table.js';
+import {
+  fromJson,
+  iso,
+  msFrom,
+  mustRead,
+  opt,
+  optIso,
+  orNull,
+  requireOneOf,
+  requireText,
+  rowReader,
+  statusFilter,
+} from './rows.js';
+import type { StoreContext } from './store-context.js';
+import type { ToolCallsTable } from './tool-calls-table.js';
+import type { TurnsTable } from './turns-table.js';
+
+interface ApprovalRow {
+  id: string;
+  session_id: string;
+  turn_id: string;
+  call_id: string;
+  tool_name: string;
+  arguments: string;
+  digest: string;
+  risk: RiskLevel;
+  meaning: string;
+  leaf_title: string | null;
+  status: ApprovalStatus;
+  scope: ApprovalScope | null;
+  reason: string | null;
+  answered_by: string | null;
+  created_at: number;
+  answered_at: number | null;
+  expires_at: number | null;
+}
+
+const STATUSES: readonly ApprovalStatus[] = ['pending', 'approved', 'denied', 'expired', 'cancelled'];
+const RISKS: readonly RiskLevel[] = ['safe', 'caution', 'destructive'];
+
+function toRecord(row: ApprovalRow): ApprovalRecord {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    turnId: row.turn_id,
+    callId: row.call_id,
+    tool: row.tool_name,
+    arguments: fromJson<JsonObject>(row.arguments),
+    digest: row.digest,
+    risk: row.risk,
+    meaning: row.meaning,
+    ...(row.leaf_title === null ? {} : { leafTitle: row.leaf_title }),
+    status: row.status,
+    scope: opt(row.scope),
+    reason: opt(row.reason),
+    answeredBy: opt(row.answered_by),
+    createdAt: iso(row.created_at),
+    answeredAt: optIso(row.answered_at),
+    expiresAt: optIso(row.expires_at),
+  };
+}
+
+/** The reach of an approving decision ('once' unless "always"); undefined for a denial. */
+function scopeOf(decision: ApprovalDecision): ApprovalScope | undefined {
+  requireOneOf(decision?.kind, ['approve', 'deny'] as const, 'An approval decision kind');
+  if (decision.kind === 'deny') return undefined;
+  if (decision.always === undefined) return 'once';
+  return requireOneOf(decision.always, ['session', 'forever'] as const, 'The reach of "approve always"');
+}
+
+/** The approvals table: questions about exact calls, answerable from any process. */
+export function approvalsTable(
+  ctx: StoreContext,
+  turns: TurnsTable,
+  calls: ToolCallsTable,
+  grants: GrantsTable,
+  audit: AuditTable,
+) {
+  const { db } = ctx;
+  const insert = db.prepare(
+    `INSERT INTO approvals (id, session_id, turn_id, call_id, tool_name, arguments, digest, risk, meaning,
+       leaf_title, status, created_at, expires_at)
+     VALUES (@id, @sessionId, @turnId, @callId, @tool, @arguments, @digest, @risk, @meaning, @leafTitle, 'pending',
+       @now, @expiresAt)`,
+  );
+  const byId = db.prepare('SELECT * FROM approvals WHERE id = ?');
+  const pendingFor = db.prepare(
+    `SELECT id FROM approvals WHERE turn_id = ? AND call_id = ? AND status = 'pending'`,
+  );
+  const list = db.prepare(
+    `SELECT * FROM approvals WHERE (@sessionId IS NULL OR session_id = @sessionId)
+       AND (@turnId IS NULL OR turn_id = @turnId)
+       AND (@statuses IS NULL OR status IN (SELECT value FROM json_each(@statuses)))
+     ORDER BY created_at, rowid`,
+  );
+  const close = db.prepare(
+    `UPDATE approvals SET status = @status, scope = @scope, reason = @reason, answered_by = @answeredBy,
+       answered_at = @now
+     WHERE id = @id AND status = 'pending'`,
+  );
+
+  const get = rowReader(byId, toRecord);
+  const mustGet = mustRead('approval', get);
+  const note = (kind: string, a: ApprovalRecord) =>
+    audit.add({
+      kind,
+      sessionId: a.sessionId,
+      turnId: a.turnId,
+      detail: {
+        approvalId: a.id,
+        callId: a.callId,
+        tool: a.tool,
+        status: a.status,
+        ...(a.scope ? { scope: a.scope } : {}),
+        ...(a.reason ? { reason: a.reason } : {}),
+        ...(a.answeredBy ? { answeredBy: a.answeredBy } : {}),
+      },
+    });
+
+  return {
+    request(input: NewApproval): ApprovalRecord {
+      const risk = requireOneOf(input.risk, RISKS, 'An approval risk');
+      const meaning = requireText(input.meaning, 'What approving means');
+      const expiresAt = msFrom(input.expiresAt, 'An approval expiry');
+      return ctx.write(() => {
+        const call = calls.mustGet(input.turnId, input.callId);
+        const key = `${call.turnId}/${call.id}`;
+        if (call.status !== 'pending')
+          throw new StoreConflictError('tool call', key, call.status, 'put to a person');
+        if (!call.arguments) {
+          throw new InputError(`Call ${key} has arguments that could not be read; it cannot be approved.`);
+        }
+        const open = pendingFor.get(call.turnId, call.id) as { id: string } | undefined;
+        if (open)
+          throw new StoreConflictError(
+            'tool call',
+            key,
+            `already waiting on approval ${open.id}`,
+            'put to a person again',
+          );
+        if (!turns.setStatus(call.turnId, 'waiting_approval', { from: ['running', 'waiting_approval'] })) {
+          const turn = turns.mustGet(call.turnId);
+          throw new StoreConflictError('turn', turn.id, turn.status, 'waiting_approval');
+        }
+        const id = input.id === undefined ? ctx.newId('ap') : requireText(input.id, 'An approval id');
+        insert.run({
+          id,
+          sessionId: call.sessionId,
+          turnId: call.turnId,
+          callId: call.id,
+          tool: call.tool,
+          arguments: JSON.stringify(call.arguments),
+          digest: call.digest,
+          risk,
+          meaning,
+          leafTitle: orNull(input.leafTitle),
+          now: ctx.now(),
+          expiresAt,
+        });
+        const approval = mustGet(id);
+        note('approval.requested', approval);
+        return approval;
+      });
+    },
+    get,
+    list(filter: ApprovalFilter = {}): ApprovalRecord[] {
+      const statuses = statusFilter(filter.status, STATUSES, 'Approval status');
+      const rows = list.all({ sessionId: filter.sessionId ?? null, turnId: filter.turnId ?? null, statuses });
+      return (rows as ApprovalRow[]).map(toRecord);
+    },
+    answer(id: string, decision: ApprovalDecision, options: AnswerOptions = {}): ApprovalRecord {
+      const scope = scopeOf(decision);
+      return ctx.write(() => {
+        const current = mustGet(id);
+        if (current.status !== 'pending') throw new ApprovalClosedError(id, current.status);
+        if (options.digest !== undefined && options.digest !== current.digest) {
+          throw new ApprovalMismatchError(id, current.digest, options.digest);
+        }
+        close.run({
+          id,
+          status: scope ? 'approved' : 'denied',
+          scope: orNull(scope),
+          reason: decision.kind === 'deny' ? orNull(decision.reason) : null,
+          answeredBy: orNull(options.answeredBy),
+          now: ctx.now(),
+        });
+        if (scope && !calls.approve(current.turnId, current.callId)) {
+          const call = calls.mustGet(current.turnId, current.callId);
+          throw new StoreConflictError('tool call', `${call.turnId}/${call.id}`, call.status, 'approved');
+        }
+        if (scope === 'session' || scope === 'forever') {
+          const sessionId = scope === 'session' ? current.sessionId : undefined;
+          grants.add({ tool: current.tool, sessionId, approvalId: id });
+        }
+        const answered = mustGet(id);
+        note('approval.answered', answered);
+        return answered;
+      });
+    },
+    close(id: string, status: 'expired' | 'cancelled', reason?: string): boolean {
+      requireOneOf(status, ['expired', 'cancelled'] as const, 'A closing status');
+      return ctx.write(() => {
+        const params = { id, status, scope: null, reason: orNull(reason), answeredBy: null, now: ctx.now() };
+        if (close.run(params).changes === 0) {
+          mustGet(id);
+          return false;
+        }
+        note('approval.closed', mustGet(id));
+        return true;
+      });
+    },
+  };
+}
+
+/** The approvals table module's interface. */
+export type ApprovalsTable = ReturnType<typeof approvalsTable>;

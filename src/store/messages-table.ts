@@ -1,0 +1,105 @@
+import { InputError } from '../core/errors.js';
+import type { AssistantToolCall, ChatMessage } from '../core/model.js';
+import type { MessagePage } from '../core/session-inputs.js';
+import type { StoredMessage } from '../core/session-records.js';
+import { fromJson, iso, opt, sqlLimit } from './rows.js';
+import type { StoreContext } from './store-context.js';
+
+interface MessageRow {
+  seq: number;
+  session_id: string;
+  turn_id: string;
+  role: 'user' | 'assistant' | 'tool';
+  content: string;
+  tool_calls: string | null;
+  tool_call_id: string | null;
+  wire_name: string | null;
+  tool_name: string | null;
+  is_error: number | null;
+  created_at: number;
+}
+
+function toMessage(row: MessageRow): ChatMessage {
+  if (row.role === 'user') return { role: 'user', content: row.content };
+  if (row.role === 'tool') {
+    return {
+      role: 'tool',
+      toolCallId: row.tool_call_id ?? '',
+      name: row.wire_name ?? '',
+      content: row.content,
+      isError: row.is_error === 1,
+    };
+  }
+  const calls = row.tool_calls === null ? [] : fromJson<AssistantToolCall[]>(row.tool_calls);
+  return calls.length > 0
+    ? { role: 'assistant', content: row.content, toolCalls: calls }
+    : { role: 'assistant', content: row.content };
+}
+
+function toRecord(row: MessageRow): StoredMessage {
+  return {
+    seq: row.seq,
+    sessionId: row.session_id,
+    turnId: row.turn_id,
+    createdAt: iso(row.created_at),
+    message: toMessage(row),
+    tool: opt(row.tool_name),
+  };
+}
+
+function checkMessage(message: ChatMessage): void {
+  if (typeof message.content !== 'string') throw new InputError('A message needs text content (a string).');
+  if (message.role === 'tool' && !message.toolCallId) {
+    throw new InputError('A tool-result message needs the toolCallId of the call it answers.');
+  }
+  if (!['user', 'assistant', 'tool'].includes(message.role)) {
+    throw new InputError(
+      `A message role must be user, assistant or tool, got ${JSON.stringify(message.role)}.`,
+    );
+  }
+}
+
+/** The messages table: the conversation in order. */
+export function messagesTable(ctx: StoreContext) {
+  const { db } = ctx;
+  const insert = db.prepare(
+    `INSERT INTO messages (session_id, turn_id, role, content, tool_calls, tool_call_id, wire_name, tool_name,
+       is_error, created_at)
+     VALUES (@sessionId, @turnId, @role, @content, @toolCalls, @toolCallId, @wireName, @toolName, @isError, @now)
+     RETURNING *`,
+  );
+  const list = db.prepare('SELECT * FROM messages WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?');
+
+  return {
+    /** Appends one message; the caller has checked that the turn belongs to the session. */
+    append(sessionId: string, turnId: string, message: ChatMessage, tool?: string): StoredMessage {
+      checkMessage(message);
+      const calls = message.role === 'assistant' ? (message.toolCalls ?? []) : [];
+      const result = message.role === 'tool' ? message : undefined;
+      const row = insert.get({
+        sessionId,
+        turnId,
+        role: message.role,
+        content: message.content,
+        toolCalls:
+          calls.length > 0
+            ? JSON.stringify(calls.map(({ id, name, arguments: a }) => ({ id, name, arguments: a })))
+            : null,
+        toolCallId: result?.toolCallId ?? null,
+        wireName: result?.name ?? null,
+        toolName: result ? (tool ?? result.name) : null,
+        isError: result ? (result.isError ? 1 : 0) : null,
+        now: ctx.now(),
+      }) as MessageRow;
+      return toRecord(row);
+    },
+    list(sessionId: string, options: MessagePage = {}): StoredMessage[] {
+      return (list.all(sessionId, options.afterSeq ?? 0, sqlLimit(options.limit)) as MessageRow[]).map(
+        toRecord,
+      );
+    },
+  };
+}
+
+/** The messages table module's interface. */
+export type MessagesTable = ReturnType<typeof messagesTable>;

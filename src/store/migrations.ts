@@ -1,0 +1,21 @@
+import type { Migration } from './migrate.js';
+import { v1Conversation } from './migrations/v1-conversation.js';
+import { v2ToolCalls } from './migrations/v2-tool-calls.js';
+import { v3Approvals } from './migrations/v3-approvals.js';
+import { v4Grants } from './migrations/v4-grants.js';
+import { v5Audit } from './migrations/v5-audit.js';
+import { v6Memories } from './migrations/v6-memories.js';
+import { v7Tasks } from './migrations/v7-tasks.js';
+import { v8Batches } from './migrations/v8-batches.js';
+
+/** Every schema step, in order. Append only: a released step is never edited. */
+export const MIGRATIONS: readonly Migration[] = [
+  v1Conversation,
+  v2ToolCalls,
+  v3Approvals,
+  v4Grants,
+  v5Audit,
+  v6Memories,
+  v7Tasks,
+  v8Batches,
+];

@@ -1,0 +1,73 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { ToolseamError } from '../core/errors.js';
+import { StoreOpenError } from '../core/store-errors.js';
+import { migrate } from './migrate.js';
+import { MIGRATIONS } from './migrations.js';
+
+/** How the SQLite connection is set up. */
+export interface DatabaseOptions {
+  /** How long a write waits for another process's lock before failing (default 5,000 ms). */
+  readonly busyTimeoutMs?: number;
+  /** `full` (default) makes every commit survive power loss; `normal` survives a process crash only. */
+  readonly synchronous?: 'full' | 'normal';
+}
+
+/**
+ * Opens (creating when missing, with its folder) the SQLite file at `path` in WAL mode with foreign
+ * keys and a busy timeout, and applies any pending migrations. Throws StoreOpenError or
+ * StoreSchemaTooNewError with what to do.
+ */
+export function openDatabase(path: string, options: DatabaseOptions = {}): Database.Database {
+  const file = resolve(path);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+  } catch (cause) {
+    throw new StoreOpenError(
+      `Cannot create the folder for the session store ${file}: ${(cause as Error).message}. ` +
+        'Choose a writable location with --db.',
+      file,
+      { cause },
+    );
+  }
+  let db: Database.Database;
+  try {
+    db = new Database(file);
+  } catch (cause) {
+    throw new StoreOpenError(
+      `Cannot open the session store ${file}: ${(cause as Error).message}. Check that the path is a writable file, or choose another with --db.`,
+      file,
+      { cause },
+    );
+  }
+  try {
+    const busy = options.busyTimeoutMs ?? 5000;
+    if (!Number.isInteger(busy) || busy < 0)
+      throw new StoreOpenError(
+        `busyTimeoutMs must be a whole number of milliseconds ≥ 0, got ${busy}.`,
+        file,
+      );
+    db.pragma(`busy_timeout = ${busy}`);
+    const mode = db.pragma('journal_mode = WAL', { simple: true });
+    if (mode !== 'wal') {
+      throw new StoreOpenError(
+        `The session store ${file} could not switch to WAL mode (it reports ${String(mode)}).`,
+        file,
+      );
+    }
+    db.pragma('foreign_keys = ON');
+    db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+    migrate(db, file, MIGRATIONS);
+    return db;
+  } catch (cause) {
+    db.close();
+    if (cause instanceof ToolseamError) throw cause;
+    throw new StoreOpenError(
+      `Cannot use ${file} as the session store: ${(cause as Error).message}. ` +
+        'If it is not a toolseam database, choose another file with --db.',
+      file,
+      { cause },
+    );
+  }
+}

@@ -1,0 +1,110 @@
+import type { Statement } from 'better-sqlite3';
+import { InputError } from '../core/errors.js';
+import type { JsonObject } from '../core/json.js';
+import { isPlainObject } from '../core/json.js';
+import { StoreNotFoundError } from '../core/store-errors.js';
+
+/** SQL NULL read as absent. */
+export function opt<T>(value: T | null): T | undefined {
+  return value ?? undefined;
+}
+
+/** An optional value written as SQL NULL when absent. */
+export function orNull<T>(value: T | undefined): T | null {
+  return value ?? null;
+}
+
+/** Parses JSON text this store wrote itself. */
+export function fromJson<T>(text: string): T {
+  return JSON.parse(text) as T;
+}
+
+/** A JSON object column, or absent. */
+export function optObject(text: string | null): JsonObject | undefined {
+  return text === null ? undefined : (JSON.parse(text) as JsonObject);
+}
+
+/** Rejects an empty or blank text field with an error naming it. */
+export function requireText(value: unknown, what: string): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new InputError(
+      `${what} must be a non-empty string, got ${JSON.stringify(value) ?? String(value)}.`,
+    );
+  }
+  return value;
+}
+
+/** Rejects anything but a plain JSON object. */
+export function requireObject(value: unknown, what: string): JsonObject {
+  if (!isPlainObject(value)) throw new InputError(`${what} must be a JSON object.`);
+  return value as JsonObject;
+}
+
+/** A row limit for SQL: -1 (no limit) when absent; a positive whole number otherwise. */
+export function sqlLimit(limit: number | undefined): number {
+  if (limit === undefined) return -1;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new InputError(`limit must be a whole number of at least 1, got ${limit}.`);
+  }
+  return limit;
+}
+
+/** A status filter as JSON text for `IN (SELECT value FROM json_each(?))`, or NULL for "any". */
+export function statusFilter<S extends string>(
+  status: S | readonly S[] | undefined,
+  allowed: readonly S[],
+  what: string,
+): string | null {
+  if (status === undefined) return null;
+  const list: readonly S[] = typeof status === 'string' ? [status] : status;
+  for (const s of list) {
+    if (!allowed.includes(s)) {
+      throw new InputError(`${what} ${JSON.stringify(s)} is not one of ${allowed.join(', ')}.`);
+    }
+  }
+  return JSON.stringify(list);
+}
+
+/** Rejects a value outside `allowed`, naming the accepted ones. */
+export function requireOneOf<S extends string>(value: unknown, allowed: readonly S[], what: string): S {
+  if (!allowed.includes(value as S)) {
+    throw new InputError(`${what} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}.`);
+  }
+  return value as S;
+}
+
+/** A stored time (epoch ms) as ISO-8601 text. */
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** An optional stored time as ISO-8601 text. */
+export function optIso(ms: number | null): string | undefined {
+  return ms === null ? undefined : iso(ms);
+}
+
+/** An optional ISO time given by a caller, as epoch ms for storage. */
+export function msFrom(text: string | undefined, what: string): number | null {
+  if (text === undefined) return null;
+  const ms = typeof text === 'string' ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(ms))
+    throw new InputError(`${what} must be an ISO-8601 time, got ${JSON.stringify(text)}.`);
+  return ms;
+}
+
+/** Reads one row by id through `statement` and maps it; undefined when there is none. */
+export function rowReader<Row, T>(statement: Statement, map: (row: Row) => T): (id: string) => T | undefined {
+  return (id) => {
+    const row = statement.get(id) as Row | undefined;
+    return row === undefined ? undefined : map(row);
+  };
+}
+
+/** Wraps a reader so that a missing record is a StoreNotFoundError naming `kind`. */
+export function mustRead<T>(kind: string, read: (id: string) => T | undefined): (id: string) => T {
+  return (id) => {
+    const found = read(id);
+    if (found === undefined) throw new StoreNotFoundError(kind, id);
+    return found;
+  };
+}

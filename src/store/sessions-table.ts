@@ -1,0 +1,127 @@
+import type { Limit, NewSession, SessionPatch } from '../core/session-inputs.js';
+import type { SessionRecord } from '../core/session-records.js';
+import { StoreNotFoundError } from '../core/store-errors.js';
+import { fromJson, iso, opt, orNull, requireText, rowReader, sqlLimit } from './rows.js';
+import type { StoreContext } from './store-context.js';
+
+interface SessionRow {
+  id: string;
+  title: string;
+  agent: string | null;
+  provider: string | null;
+  model: string | null;
+  surface_stamp: string | null;
+  created_at: number;
+  updated_at: number;
+  tools: string;
+}
+
+const SELECT = `
+  SELECT s.*,
+    (SELECT json_group_array(t.tool_name ORDER BY t.rowid) FROM session_tools t WHERE t.session_id = s.id) AS tools
+  FROM sessions s`;
+
+const TITLE_LENGTH = 60;
+
+/** A title from the first line of a user message, cut at a word near 60 characters. */
+export function titleFrom(text: string): string {
+  const line = text.trim().split('\n')[0]?.trim() ?? '';
+  if (line.length <= TITLE_LENGTH) return line;
+  const cut = line.slice(0, TITLE_LENGTH);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > TITLE_LENGTH / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+function toRecord(row: SessionRow): SessionRecord {
+  return {
+    id: row.id,
+    title: row.title,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    agent: opt(row.agent),
+    provider: opt(row.provider),
+    model: opt(row.model),
+    surfaceStamp: opt(row.surface_stamp),
+    toolsUsed: fromJson<string[]>(row.tools),
+  };
+}
+
+/** The sessions table and its sticky used-tools set. */
+export function sessionsTable(ctx: StoreContext) {
+  const { db } = ctx;
+  const insert = db.prepare(
+    `INSERT INTO sessions (id, title, agent, provider, model, created_at, updated_at)
+     VALUES (@id, @title, @agent, @provider, @model, @now, @now)`,
+  );
+  const byId = db.prepare(`${SELECT} WHERE s.id = ?`);
+  const list = db.prepare(`${SELECT} ORDER BY s.updated_at DESC, s.rowid DESC LIMIT ?`);
+  const patch = db.prepare(
+    `UPDATE sessions SET title = coalesce(@title, title), agent = coalesce(@agent, agent),
+       provider = coalesce(@provider, provider), model = coalesce(@model, model),
+       surface_stamp = coalesce(@surfaceStamp, surface_stamp), updated_at = @now
+     WHERE id = @id`,
+  );
+  const touch = db.prepare('UPDATE sessions SET updated_at = max(updated_at, ?) WHERE id = ?');
+  const nameIfUntitled = db.prepare(`UPDATE sessions SET title = ? WHERE id = ? AND title = ''`);
+  const addTool = db.prepare(
+    'INSERT INTO session_tools (session_id, tool_name, first_used_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+  );
+  const exists = db.prepare('SELECT 1 FROM sessions WHERE id = ?').pluck();
+
+  const get = rowReader(byId, toRecord);
+  const mustExist = (id: string): void => {
+    if (exists.get(id) === undefined) throw new StoreNotFoundError('session', id);
+  };
+
+  return {
+    create(input: NewSession = {}): SessionRecord {
+      const id = input.id === undefined ? ctx.newId('s') : requireText(input.id, 'A session id');
+      insert.run({
+        id,
+        title: input.title ?? '',
+        agent: orNull(input.agent),
+        provider: orNull(input.provider),
+        model: orNull(input.model),
+        now: ctx.now(),
+      });
+      return get(id) as SessionRecord;
+    },
+    get,
+    mustExist,
+    list(options: Limit = {}): SessionRecord[] {
+      return (list.all(sqlLimit(options.limit)) as SessionRow[]).map(toRecord);
+    },
+    update(id: string, changes: SessionPatch): SessionRecord {
+      const done = patch.run({
+        id,
+        title: orNull(changes.title),
+        agent: orNull(changes.agent),
+        provider: orNull(changes.provider),
+        model: orNull(changes.model),
+        surfaceStamp: orNull(changes.surfaceStamp),
+        now: ctx.now(),
+      });
+      if (done.changes === 0) throw new StoreNotFoundError('session', id);
+      return get(id) as SessionRecord;
+    },
+    addToolsUsed(sessionId: string, tools: readonly string[]): void {
+      ctx.write(() => {
+        mustExist(sessionId);
+        const now = ctx.now();
+        for (const name of tools) addTool.run(sessionId, requireText(name, 'A tool name'), now);
+      });
+    },
+    /** Marks the session as just used. */
+    touch(id: string): void {
+      touch.run(ctx.now(), id);
+    },
+    /** Names an untitled session after a user message. */
+    nameIfUntitled(id: string, text: string): void {
+      const title = titleFrom(text);
+      if (title) nameIfUntitled.run(title, id);
+    },
+  };
+}
+
+/** The sessions table module's interface. */
+export type SessionsTable = ReturnType<typeof sessionsTable>;

@@ -1,0 +1,98 @@
+import type { SessionStore } from '../core/session-store.js';
+import { approvalsTable } from './approvals-table.js';
+import { auditTable } from './audit-table.js';
+import { batchesTable } from './batches-table.js';
+import { defaultDatabasePath } from './default-path.js';
+import { grantsTable } from './grants-table.js';
+import { memoriesTable } from './memories-table.js';
+import { messagesTable } from './messages-table.js';
+import { type DatabaseOptions, openDatabase } from './open-database.js';
+import { sessionsTable } from './sessions-table.js';
+import { storeContext } from './store-context.js';
+import { tasksTable } from './tasks-table.js';
+import { toolCallsTable } from './tool-calls-table.js';
+import { turnsTable } from './turns-table.js';
+
+/** Where and how to open the store. */
+export interface SessionStoreOptions extends DatabaseOptions {
+  /** The database file; default `defaultDatabasePath()` (the user's data folder). */
+  readonly path?: string;
+  /** The clock, in epoch milliseconds (tests). */
+  readonly now?: () => number;
+}
+
+/**
+ * Opens the durable session store: one SQLite file (WAL, busy timeout, foreign keys), migrated to the
+ * current schema on open. Several processes may open the same file at once.
+ */
+export function openSessionStore(options: SessionStoreOptions = {}): SessionStore {
+  const db = openDatabase(options.path ?? defaultDatabasePath(), options);
+  const ctx = storeContext(db, options.now);
+  const sessions = sessionsTable(ctx);
+  const messages = messagesTable(ctx);
+  const turns = turnsTable(ctx, sessions, messages);
+  const calls = toolCallsTable(ctx, sessions, turns);
+  const grants = grantsTable(ctx, sessions);
+  const audit = auditTable(ctx);
+  const approvals = approvalsTable(ctx, turns, calls, grants, audit);
+  const memories = memoriesTable(ctx);
+  const tasks = tasksTable(ctx);
+  const batches = batchesTable(ctx, sessions);
+
+  return {
+    path: db.name,
+    transaction: ctx.write,
+    close: () => db.close(),
+
+    createSession: sessions.create,
+    getSession: sessions.get,
+    listSessions: sessions.list,
+    updateSession: sessions.update,
+    addToolsUsed: sessions.addToolsUsed,
+    startTurn: turns.start,
+    getTurn: turns.get,
+    listTurns: turns.list,
+    setTurnStatus: turns.setStatus,
+    appendMessage: (turnId, message, opts) => turns.append(turnId, message, opts?.tool),
+    listMessages: messages.list,
+
+    recordModelReply: calls.recordModelReply,
+    getToolCall: calls.get,
+    listToolCalls: calls.list,
+    approveToolCall: calls.approve,
+    claimToolCall: calls.claim,
+    recordToolResult: calls.recordResult,
+
+    requestApproval: approvals.request,
+    getApproval: approvals.get,
+    listApprovals: approvals.list,
+    answerApproval: approvals.answer,
+    closeApproval: approvals.close,
+
+    addGrant: grants.add,
+    listGrants: grants.list,
+    hasGrant: grants.has,
+    revokeGrant: grants.revoke,
+
+    audit: audit.add,
+    listAudit: audit.list,
+
+    saveMemory: memories.save,
+    recallMemories: memories.recall,
+    listMemories: memories.list,
+    forgetMemory: memories.forget,
+
+    createTask: tasks.create,
+    getTask: tasks.get,
+    listTasks: tasks.list,
+    updateTask: tasks.update,
+
+    createBatch: batches.create,
+    getBatch: batches.get,
+    listBatches: batches.list,
+    claimLeaf: batches.claimLeaf,
+    requeueLeaf: batches.requeueLeaf,
+    finishLeaf: batches.finishLeaf,
+    finishBatch: batches.finishBatch,
+  };
+}

@@ -1,0 +1,77 @@
+import type { NewTask, TaskFilter, TaskPatch } from '../core/session-inputs.js';
+import type { TaskRecord, TaskStatus } from '../core/session-records.js';
+import { StoreNotFoundError } from '../core/store-errors.js';
+import { iso, opt, orNull, requireOneOf, requireText, rowReader, statusFilter } from './rows.js';
+import type { StoreContext } from './store-context.js';
+
+interface TaskRow {
+  id: string;
+  title: string;
+  detail: string;
+  status: TaskStatus;
+  session_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const STATUSES: readonly TaskStatus[] = ['pending', 'in_progress', 'completed', 'cancelled'];
+
+function toRecord(row: TaskRow): TaskRecord {
+  return {
+    id: row.id,
+    title: row.title,
+    detail: row.detail,
+    status: row.status,
+    sessionId: opt(row.session_id),
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+/** The tasks table: the person's to-do list. */
+export function tasksTable(ctx: StoreContext) {
+  const { db } = ctx;
+  const insert = db.prepare(
+    `INSERT INTO tasks (id, title, detail, status, session_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const byId = db.prepare('SELECT * FROM tasks WHERE id = ?');
+  const list = db.prepare(
+    `SELECT * FROM tasks WHERE (@sessionId IS NULL OR session_id = @sessionId)
+       AND (@statuses IS NULL OR status IN (SELECT value FROM json_each(@statuses)))
+     ORDER BY created_at, rowid`,
+  );
+  const patch = db.prepare(
+    `UPDATE tasks SET title = coalesce(@title, title), detail = coalesce(@detail, detail),
+       status = coalesce(@status, status), updated_at = @now
+     WHERE id = @id`,
+  );
+
+  const get = rowReader(byId, toRecord);
+
+  return {
+    create(input: NewTask): TaskRecord {
+      const title = requireText(input.title, 'A task title').trim();
+      const status = requireOneOf(input.status ?? 'pending', STATUSES, 'A task status');
+      const id = ctx.newId('task');
+      const now = ctx.now();
+      insert.run(id, title, input.detail ?? '', status, orNull(input.sessionId), now, now);
+      return get(id) as TaskRecord;
+    },
+    get,
+    list(filter: TaskFilter = {}) {
+      const statuses = statusFilter(filter.status, STATUSES, 'Task status');
+      return (list.all({ sessionId: filter.sessionId ?? null, statuses }) as TaskRow[]).map(toRecord);
+    },
+    update(id: string, changes: TaskPatch): TaskRecord {
+      const done = patch.run({
+        id,
+        title: changes.title === undefined ? null : requireText(changes.title, 'A task title').trim(),
+        detail: orNull(changes.detail),
+        status: changes.status === undefined ? null : requireOneOf(changes.status, STATUSES, 'A task status'),
+        now: ctx.now(),
+      });
+      if (done.changes === 0) throw new StoreNotFoundError('task', id);
+      return get(id) as TaskRecord;
+    },
+  };
+}

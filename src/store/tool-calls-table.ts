@@ -1,0 +1,221 @@
+import { InputError } from '../core/errors.js';
+import type { ModelReply, NewToolCall, ToolCallFilter, ToolCallOutcome } from '../core/session-inputs.js';
+import type { StoredMessage, ToolCallRecord, ToolCallStatus } from '../core/session-records.js';
+import { StoreConflictError, StoreNotFoundError } from '../core/store-errors.js';
+import type { NotRunReason, RefusedBy } from '../core/tool.js';
+import {
+  iso,
+  opt,
+  optObject,
+  orNull,
+  requireObject,
+  requireOneOf,
+  requireText,
+  statusFilter,
+} from './rows.js';
+import type { SessionsTable } from './sessions-table.js';
+import type { StoreContext } from './store-context.js';
+import type { TurnsTable } from './turns-table.js';
+
+interface CallRow {
+  turn_id: string;
+  call_id: string;
+  session_id: string;
+  idx: number;
+  tool_name: string;
+  wire_name: string;
+  raw_arguments: string;
+  arguments: string | null;
+  digest: string;
+  status: ToolCallStatus;
+  claimed_by: string | null;
+  result: string | null;
+  is_error: number | null;
+  not_run: NotRunReason | null;
+  refused_by: RefusedBy | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const STATUSES: readonly ToolCallStatus[] = ['pending', 'approved', 'running', 'done', 'refused', 'failed'];
+
+/** Which statuses each outcome may settle from. */
+const SETTLES_FROM: Record<ToolCallOutcome['status'], readonly ToolCallStatus[]> = {
+  done: ['running'],
+  refused: ['pending', 'approved'],
+  failed: ['pending', 'approved', 'running'],
+};
+
+function toRecord(row: CallRow): ToolCallRecord {
+  return {
+    id: row.call_id,
+    turnId: row.turn_id,
+    sessionId: row.session_id,
+    index: row.idx,
+    tool: row.tool_name,
+    wireName: row.wire_name,
+    rawArguments: row.raw_arguments,
+    arguments: optObject(row.arguments),
+    digest: row.digest,
+    status: row.status,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    claimedBy: opt(row.claimed_by),
+    result: opt(row.result),
+    isError: row.is_error === null ? undefined : row.is_error === 1,
+    notRun: opt(row.not_run),
+    refusedBy: opt(row.refused_by),
+  };
+}
+
+/** The tool_calls table: every call the model asked for and how far it got. */
+export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns: TurnsTable) {
+  const { db } = ctx;
+  const insert = db.prepare(
+    `INSERT INTO tool_calls (turn_id, call_id, session_id, idx, tool_name, wire_name, raw_arguments, arguments,
+       digest, status, created_at, updated_at)
+     VALUES (@turnId, @id, @sessionId, (SELECT count(*) FROM tool_calls WHERE turn_id = @turnId), @tool,
+       @wireName, @rawArguments, @arguments, @digest, @status, @now, @now)
+     RETURNING *`,
+  );
+  const byKey = db.prepare('SELECT * FROM tool_calls WHERE turn_id = ? AND call_id = ?');
+  const list = db.prepare(
+    `SELECT * FROM tool_calls WHERE (@turnId IS NULL OR turn_id = @turnId)
+       AND (@sessionId IS NULL OR session_id = @sessionId)
+       AND (@statuses IS NULL OR status IN (SELECT value FROM json_each(@statuses)))
+     ORDER BY created_at, idx`,
+  );
+  const approve = db.prepare(
+    `UPDATE tool_calls SET status = 'approved', updated_at = ? WHERE turn_id = ? AND call_id = ? AND status = 'pending'`,
+  );
+  const claim = db.prepare(
+    `UPDATE tool_calls SET status = 'running', claimed_by = ?, updated_at = ?
+     WHERE turn_id = ? AND call_id = ? AND status = 'approved'`,
+  );
+  const settle = db.prepare(
+    `UPDATE tool_calls SET status = @status, result = @content, is_error = @isError, not_run = @notRun,
+       refused_by = @refusedBy, updated_at = @now
+     WHERE turn_id = @turnId AND call_id = @callId AND status IN (SELECT value FROM json_each(@from))
+     RETURNING *`,
+  );
+
+  const get = (turnId: string, callId: string): ToolCallRecord | undefined => {
+    const row = byKey.get(turnId, callId) as CallRow | undefined;
+    return row && toRecord(row);
+  };
+  const mustGet = (turnId: string, callId: string): ToolCallRecord => {
+    const call = get(turnId, callId);
+    if (!call) throw new StoreNotFoundError('tool call', `${turnId}/${callId}`);
+    return call;
+  };
+  /** Throws NotFound when missing; otherwise reports whether `changes` hit the row. */
+  const changed = (turnId: string, callId: string, changes: number): boolean => {
+    if (changes === 0) mustGet(turnId, callId);
+    return changes === 1;
+  };
+
+  function insertCall(turnId: string, sessionId: string, call: NewToolCall): ToolCallRecord {
+    const id = requireText(call.id, 'A tool call id');
+    const tool = requireText(call.tool, `The tool of call ${id}`);
+    if (typeof call.rawArguments !== 'string') {
+      throw new InputError(`The raw arguments of call ${id} must be the text the model sent.`);
+    }
+    const args =
+      call.arguments === undefined ? undefined : requireObject(call.arguments, `The arguments of call ${id}`);
+    if (get(turnId, id)) {
+      throw new InputError(
+        `Turn ${turnId} already has a call with id ${JSON.stringify(id)}; call ids must be unique in a turn.`,
+      );
+    }
+    const row = insert.get({
+      turnId,
+      id,
+      sessionId,
+      tool,
+      wireName: requireText(call.wireName, `The wire name of call ${id}`),
+      rawArguments: call.rawArguments,
+      arguments: args === undefined ? null : JSON.stringify(args),
+      digest: requireText(call.digest, `The digest of call ${id}`),
+      status: requireOneOf(
+        call.status ?? 'pending',
+        ['pending', 'approved'] as const,
+        `The first status of call ${id}`,
+      ),
+      now: ctx.now(),
+    }) as CallRow;
+    return toRecord(row);
+  }
+
+  return {
+    get,
+    mustGet,
+    recordModelReply(turnId: string, reply: ModelReply) {
+      return ctx.write(() => {
+        const turn = turns.mustGet(turnId);
+        const calls = reply.calls ?? [];
+        const message = turns.append(turnId, {
+          role: 'assistant',
+          content: reply.content,
+          toolCalls: calls.map((c) => ({ id: c.id, name: c.wireName, arguments: c.rawArguments })),
+        });
+        return { message, calls: calls.map((c) => insertCall(turnId, turn.sessionId, c)) };
+      });
+    },
+    list(filter: ToolCallFilter): ToolCallRecord[] {
+      const statuses = statusFilter(filter.status, STATUSES, 'Tool call status');
+      const rows = list.all({ turnId: filter.turnId ?? null, sessionId: filter.sessionId ?? null, statuses });
+      return (rows as CallRow[]).map(toRecord);
+    },
+    approve(turnId: string, callId: string): boolean {
+      return changed(turnId, callId, approve.run(ctx.now(), turnId, callId).changes);
+    },
+    claim(turnId: string, callId: string, owner?: string): boolean {
+      return changed(turnId, callId, claim.run(orNull(owner), ctx.now(), turnId, callId).changes);
+    },
+    recordResult(
+      turnId: string,
+      callId: string,
+      outcome: ToolCallOutcome,
+    ): { readonly call: ToolCallRecord; readonly message: StoredMessage } {
+      const from = SETTLES_FROM[outcome.status];
+      if (!from)
+        throw new InputError(
+          `A call outcome must be done, refused or failed, got ${JSON.stringify(outcome.status)}.`,
+        );
+      return ctx.write(() => {
+        const row = settle.get({
+          turnId,
+          callId,
+          status: outcome.status,
+          content: outcome.content,
+          isError: outcome.isError ? 1 : 0,
+          notRun: orNull(outcome.notRun),
+          refusedBy: orNull(outcome.refusedBy),
+          now: ctx.now(),
+          from: JSON.stringify(from),
+        }) as CallRow | undefined;
+        if (!row) {
+          const current = mustGet(turnId, callId);
+          throw new StoreConflictError('tool call', `${turnId}/${callId}`, current.status, outcome.status);
+        }
+        const call = toRecord(row);
+        const message = turns.append(
+          turnId,
+          {
+            role: 'tool',
+            toolCallId: callId,
+            name: call.wireName,
+            content: outcome.content,
+            isError: outcome.isError,
+          },
+          call.tool,
+        );
+        if (call.status === 'done') sessions.addToolsUsed(call.sessionId, [call.tool]);
+        return { call, message };
+      });
+    },
+  };
+}
+
+/** The tool_calls table module's interface. */
+export type ToolCallsTable = ReturnType<typeof toolCallsTable>;

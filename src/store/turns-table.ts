@@ -1,0 +1,119 @@
+import { InputError } from '../core/errors.js';
+import type { ChatMessage } from '../core/model.js';
+import type { NewTurn, TurnFilter, TurnMove } from '../core/session-inputs.js';
+import type { StoredMessage, TurnRecord, TurnState } from '../core/session-records.js';
+import { FINAL_TURN_STATES } from '../core/session-records.js';
+import { StoreNotFoundError } from '../core/store-errors.js';
+import type { MessagesTable } from './messages-table.js';
+import {
+  iso,
+  mustRead,
+  opt,
+  optIso,
+  orNull,
+  requireOneOf,
+  requireText,
+  rowReader,
+  statusFilter,
+} from './rows.js';
+import type { SessionsTable } from './sessions-table.js';
+import type { StoreContext } from './store-context.js';
+
+interface TurnRow {
+  id: string;
+  session_id: string;
+  status: TurnState;
+  user_text: string;
+  owner: string | null;
+  error: string | null;
+  started_at: number;
+  ended_at: number | null;
+}
+
+const STATES: readonly TurnState[] = ['running', 'waiting_approval', ...FINAL_TURN_STATES];
+const UNFINISHED = JSON.stringify(['running', 'waiting_approval']);
+
+function toRecord(row: TurnRow): TurnRecord {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    status: row.status,
+    userText: row.user_text,
+    startedAt: iso(row.started_at),
+    endedAt: optIso(row.ended_at),
+    owner: opt(row.owner),
+    error: opt(row.error),
+  };
+}
+
+/** The turns table: one row per user message, with the state a restart needs. */
+export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages: MessagesTable) {
+  const { db } = ctx;
+  const insert = db.prepare(
+    `INSERT INTO turns (id, session_id, status, user_text, owner, started_at)
+     VALUES (?, ?, 'running', ?, ?, ?)`,
+  );
+  const byId = db.prepare('SELECT * FROM turns WHERE id = ?');
+  const list = db.prepare(
+    `SELECT * FROM turns WHERE (@sessionId IS NULL OR session_id = @sessionId)
+       AND (@statuses IS NULL OR status IN (SELECT value FROM json_each(@statuses)))
+     ORDER BY started_at, rowid`,
+  );
+  const move = db.prepare(
+    `UPDATE turns SET status = @status, owner = coalesce(@owner, owner), error = coalesce(@error, error),
+       ended_at = CASE WHEN @final THEN @now ELSE ended_at END
+     WHERE id = @id AND status IN (SELECT value FROM json_each(@from))`,
+  );
+
+  const get = rowReader(byId, toRecord);
+  const mustGet = mustRead('turn', get);
+
+  return {
+    start(input: NewTurn) {
+      return ctx.write((): TurnRecord => {
+        sessions.mustExist(input.sessionId);
+        const id = input.id === undefined ? ctx.newId('t') : requireText(input.id, 'A turn id');
+        if (typeof input.userText !== 'string')
+          throw new InputError('A turn needs the user text (a string).');
+        insert.run(id, input.sessionId, input.userText, orNull(input.owner), ctx.now());
+        messages.append(input.sessionId, id, { role: 'user', content: input.userText });
+        sessions.nameIfUntitled(input.sessionId, input.userText);
+        sessions.touch(input.sessionId);
+        return mustGet(id);
+      });
+    },
+    get,
+    mustGet,
+    list(filter: TurnFilter = {}) {
+      const statuses = statusFilter(filter.status, STATES, 'Turn state');
+      return (list.all({ sessionId: filter.sessionId ?? null, statuses }) as TurnRow[]).map(toRecord);
+    },
+    setStatus(turnId: string, status: TurnState, options: TurnMove = {}): boolean {
+      requireOneOf(status, STATES, 'A turn state');
+      const from = options.from === undefined ? UNFINISHED : statusFilter(options.from, STATES, 'Turn state');
+      const result = move.run({
+        id: turnId,
+        status,
+        owner: orNull(options.owner),
+        error: orNull(options.error),
+        final: FINAL_TURN_STATES.includes(status) ? 1 : 0,
+        now: ctx.now(),
+        from,
+      });
+      if (result.changes === 0 && !get(turnId)) throw new StoreNotFoundError('turn', turnId);
+      return result.changes === 1;
+    },
+    /** Appends a message to a turn's session and marks the session used. */
+    append(turnId: string, message: ChatMessage, tool?: string): StoredMessage {
+      return ctx.write(() => {
+        const turn = mustGet(turnId);
+        const stored = messages.append(turn.sessionId, turnId, message, tool);
+        sessions.touch(turn.sessionId);
+        return stored;
+      });
+    },
+  };
+}
+
+/** The turns table module's interface. */
+export type TurnsTable = ReturnType<typeof turnsTable>;

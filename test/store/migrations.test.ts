@@ -1,0 +1,155 @@
+import { writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { StoreOpenError, StoreSchemaTooNewError } from '../../src/core/store-errors.js';
+import { openSessionStore } from '../../src/store/index.js';
+import { APPLICATION_ID, migrate, schemaVersion } from '../../src/store/migrate.js';
+import { MIGRATIONS } from '../../src/store/migrations.js';
+import { openDatabase } from '../../src/store/open-database.js';
+import { openTestStore, tempDbPath } from './store-fixtures.js';
+
+const TABLES = [
+  'approvals',
+  'audit',
+  'batches',
+  'grants',
+  'leaves',
+  'memories',
+  'messages',
+  'session_tools',
+  'sessions',
+  'tasks',
+  'tool_calls',
+  'turns',
+];
+
+function inspect(path: string) {
+  const db = new Database(path, { readonly: true });
+  try {
+    const tables = db
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE '%fts%' ORDER BY name")
+      .pluck()
+      .all();
+    return {
+      tables,
+      version: schemaVersion(db),
+      appId: db.pragma('application_id', { simple: true }),
+      journal: db.pragma('journal_mode', { simple: true }),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+describe('schema migrations', () => {
+  it('builds every table on an empty file, in WAL mode, marked as toolseam', () => {
+    const path = tempDbPath();
+    openTestStore(path).close();
+    const found = inspect(path);
+    expect(found.tables).toEqual(TABLES);
+    expect(found.version).toBe(MIGRATIONS.length);
+    expect(found.appId).toBe(APPLICATION_ID);
+    expect(found.journal).toBe('wal');
+  });
+
+  it('reopens an up-to-date file without changing it and keeps the data', () => {
+    const path = tempDbPath();
+    const first = openSessionStore({ path });
+    const session = first.createSession({ title: 'kept' });
+    first.close();
+    const again = openTestStore(path);
+    expect(again.getSession(session.id)?.title).toBe('kept');
+    expect(inspect(path).version).toBe(MIGRATIONS.length);
+  });
+
+  it('upgrades an older file step by step and keeps what it held', () => {
+    const path = tempDbPath();
+    const old = new Database(path);
+    migrate(old, path, MIGRATIONS.slice(0, 2));
+    old
+      .prepare("INSERT INTO sessions (id, title, created_at, updated_at) VALUES ('s-old', 'from v2', 1, 1)")
+      .run();
+    old.close();
+    expect(inspect(path).version).toBe(2);
+
+    const store = openTestStore(path);
+    expect(inspect(path).version).toBe(MIGRATIONS.length);
+    expect(store.getSession('s-old')?.title).toBe('from v2');
+    expect(store.saveMemory({ text: 'a step-8 table works' }).text).toBe('a step-8 table works');
+  });
+
+  it('numbers its steps 1, 2, 3, … and each step is applied once', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    const db = new Database(tempDbPath());
+    try {
+      migrate(db, 'x', MIGRATIONS);
+      expect(() => migrate(db, 'x', MIGRATIONS)).not.toThrow();
+      expect(schemaVersion(db)).toBe(MIGRATIONS.length);
+      expect(() => migrate(db, 'x', [MIGRATIONS[1]!])).toThrow(/expected 1/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses a file written by a newer toolseam, naming both versions, and leaves it alone', () => {
+    const path = tempDbPath();
+    openTestStore(path).close();
+    const raw = new Database(path);
+    raw.pragma(`user_version = ${MIGRATIONS.length + 3}`);
+    raw.close();
+
+    const error = (() => {
+      try {
+        openSessionStore({ path });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(StoreSchemaTooNewError);
+    const tooNew = error as StoreSchemaTooNewError;
+    expect(tooNew.code).toBe('store_schema_too_new');
+    expect(tooNew.found).toBe(MIGRATIONS.length + 3);
+    expect(tooNew.supported).toBe(MIGRATIONS.length);
+    expect(tooNew.message).toMatch(/newer toolseam.*upgrade toolseam/s);
+    expect(inspect(path).version).toBe(MIGRATIONS.length + 3);
+  });
+
+  it('refuses a SQLite file that belongs to another program', () => {
+    const path = tempDbPath();
+    const other = new Database(path);
+    other.exec('CREATE TABLE recipes (name TEXT)');
+    other.close();
+    expect(() => openSessionStore({ path })).toThrow(StoreOpenError);
+    expect(() => openSessionStore({ path })).toThrow(/belongs to another program/);
+  });
+
+  it('refuses a file that is not a database at all, with the path and what to do', () => {
+    const path = tempDbPath();
+    writeFileSync(path, 'these are my shopping notes, not a database '.repeat(200));
+    expect(() => openSessionStore({ path })).toThrow(StoreOpenError);
+    expect(() => openSessionStore({ path })).toThrow(/--db/);
+  });
+
+  it('sets up the connection: WAL, foreign keys, busy timeout, full sync', () => {
+    const db = openDatabase(tempDbPath(), { busyTimeoutMs: 1234 });
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(db.pragma('busy_timeout', { simple: true })).toBe(1234);
+      expect(db.pragma('synchronous', { simple: true })).toBe(2);
+      expect(() =>
+        db
+          .prepare("INSERT INTO turns VALUES ('t', 'no-such-session', 'running', '', NULL, NULL, 1, NULL)")
+          .run(),
+      ).toThrow(/FOREIGN KEY/);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('creates the folders of a path that does not exist yet', () => {
+    const path = tempDbPath().replace(/toolseam\.db$/, 'deeper/still/toolseam.db');
+    const store = openTestStore(path);
+    expect(store.path).toBe(path);
+  });
+});

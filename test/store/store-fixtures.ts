@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { onTestFinished } from 'vitest';
+import type { JsonObject } from '../../src/core/json.js';
+import type { NewToolCall, SessionStore } from '../../src/core/session-store.js';
+import { openSessionStore, type SessionStoreOptions } from '../../src/store/index.js';
+
+/** A fresh database path in its own temp folder, removed when the test ends. */
+export function tempDbPath(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'toolseam-store-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, 'toolseam.db');
+}
+
+/** Opens a store on `path` (a fresh temp file by default), closed when the test ends. */
+export function openTestStore(
+  path = tempDbPath(),
+  options: Omit<SessionStoreOptions, 'path'> = {},
+): SessionStore {
+  const store = openSessionStore({ ...options, path });
+  onTestFinished(() => store.close());
+  return store;
+}
+
+/** A stand-in for the runtime's digest: any stable function of tool + arguments will do here. */
+export function digestOf(tool: string, args: JsonObject): string {
+  return createHash('sha256')
+    .update(`${tool}\n${JSON.stringify(args)}`)
+    .digest('hex');
+}
+
+/** A readable call as the runtime would record it. */
+export function newCall(
+  id: string,
+  tool: string,
+  args: JsonObject,
+  extra: Partial<NewToolCall> = {},
+): NewToolCall {
+  return {
+    id,
+    tool,
+    wireName: tool.replaceAll('/', '__'),
+    rawArguments: JSON.stringify(args),
+    arguments: args,
+    digest: digestOf(tool, args),
+    ...extra,
+  };
+}
+
+/** A session with one running turn whose model reply asked for `calls`. */
+export function turnWithCalls(
+  store: SessionStore,
+  calls: readonly NewToolCall[],
+  userText = 'Tidy my notes',
+) {
+  const session = store.createSession({ provider: 'openai', model: 'gpt-test' });
+  const turn = store.startTurn({ sessionId: session.id, userText });
+  const reply = store.recordModelReply(turn.id, { content: 'On it.', calls });
+  return { session, turn, reply };
+}

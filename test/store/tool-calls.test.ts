@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/core/errors.js';
+import { StoreConflictError, StoreNotFoundError } from '../../src/core/store-errors.js';
+import { newCall, openTestStore, turnWithCalls } from './store-fixtures.js';
+
+describe('tool calls', () => {
+  it('records the assistant message and its calls together, in order', () => {
+    const store = openTestStore();
+    const { session, turn, reply } = turnWithCalls(store, [
+      newCall('c1', 'mcp/notes/find', { q: 'tax' }),
+      newCall('c2', 'read_file', { path: 'a.txt' }, { status: 'approved' }),
+    ]);
+    expect(reply.message.message).toEqual({
+      role: 'assistant',
+      content: 'On it.',
+      toolCalls: [
+        { id: 'c1', name: 'mcp__notes__find', arguments: '{"q":"tax"}' },
+        { id: 'c2', name: 'read_file', arguments: '{"path":"a.txt"}' },
+      ],
+    });
+    expect(reply.calls.map((c) => [c.id, c.index, c.status])).toEqual([
+      ['c1', 0, 'pending'],
+      ['c2', 1, 'approved'],
+    ]);
+    const stored = store.getToolCall(turn.id, 'c1');
+    expect(stored).toEqual(reply.calls[0]);
+    expect(stored).toMatchObject({
+      sessionId: session.id,
+      tool: 'mcp/notes/find',
+      wireName: 'mcp__notes__find',
+      rawArguments: '{"q":"tax"}',
+      arguments: { q: 'tax' },
+    });
+    expect(store.listToolCalls({ turnId: turn.id, status: 'approved' }).map((c) => c.id)).toEqual(['c2']);
+    expect(store.listToolCalls({ sessionId: session.id }).map((c) => c.id)).toEqual(['c1', 'c2']);
+  });
+
+  it('keeps a call whose arguments could not be read, without parsed arguments', () => {
+    const store = openTestStore();
+    const { turn } = turnWithCalls(store, [
+      { id: 'bad', tool: 'grep', wireName: 'grep', rawArguments: '{"pattern": ', digest: 'd-raw' },
+    ]);
+    const call = store.getToolCall(turn.id, 'bad');
+    expect(call?.arguments).toBeUndefined();
+    expect(call?.rawArguments).toBe('{"pattern": ');
+  });
+
+  it('writes nothing when one call of a reply is invalid (the reply is atomic)', () => {
+    const store = openTestStore();
+    const { session, turn } = turnWithCalls(store, []);
+    const before = store.listMessages(session.id).length;
+    expect(() =>
+      store.recordModelReply(turn.id, {
+        content: 'twice',
+        calls: [newCall('same', 'grep', { p: 1 }), newCall('same', 'grep', { p: 2 })],
+      }),
+    ).toThrow(/unique in a turn/);
+    expect(store.listMessages(session.id)).toHaveLength(before);
+    expect(store.listToolCalls({ turnId: turn.id })).toEqual([]);
+    expect(() => store.recordModelReply('missing', { content: '' })).toThrow(StoreNotFoundError);
+    expect(() =>
+      store.recordModelReply(turn.id, { content: '', calls: [newCall('x', 'grep', {}, { digest: '' })] }),
+    ).toThrow(InputError);
+  });
+
+  it('runs a call through approve → claim → done, and adds the tool to the session', () => {
+    const store = openTestStore();
+    const { session, turn } = turnWithCalls(store, [newCall('c1', 'read_file', { path: 'a' })]);
+    expect(store.claimToolCall(turn.id, 'c1')).toBe(false); // not approved yet
+    expect(store.approveToolCall(turn.id, 'c1')).toBe(true);
+    expect(store.approveToolCall(turn.id, 'c1')).toBe(false);
+    expect(store.claimToolCall(turn.id, 'c1', 'host:1')).toBe(true);
+    expect(store.claimToolCall(turn.id, 'c1', 'host:2')).toBe(false);
+    expect(store.getToolCall(turn.id, 'c1')).toMatchObject({ status: 'running', claimedBy: 'host:1' });
+
+    const { call, message } = store.recordToolResult(turn.id, 'c1', {
+      status: 'done',
+      content: 'hello',
+      isError: false,
+    });
+    expect(call).toMatchObject({ status: 'done', result: 'hello', isError: false });
+    expect(message.message).toEqual({
+      role: 'tool',
+      toolCallId: 'c1',
+      name: 'read_file',
+      content: 'hello',
+      isError: false,
+    });
+    expect(message.tool).toBe('read_file');
+    expect(store.getSession(session.id)?.toolsUsed).toEqual(['read_file']);
+    expect(() => store.claimToolCall(turn.id, 'nope')).toThrow(StoreNotFoundError);
+  });
+
+  it('records refusals with their markers and never lets a settled call change again', () => {
+    const store = openTestStore();
+    const { session, turn } = turnWithCalls(store, [
+      newCall('c1', 'bash', { cmd: 'rm -rf /' }),
+      newCall('c2', 'write_file', { path: 'x' }),
+    ]);
+    const refused = store.recordToolResult(turn.id, 'c1', {
+      status: 'refused',
+      content: 'Error: blocked by a security policy',
+      isError: true,
+      refusedBy: 'deny_list',
+    });
+    expect(refused.call).toMatchObject({ status: 'refused', refusedBy: 'deny_list', isError: true });
+    const failed = store.recordToolResult(turn.id, 'c2', {
+      status: 'failed',
+      content: 'write_file was not run: missing content',
+      isError: true,
+      notRun: 'missing_arguments',
+      refusedBy: 'preflight',
+    });
+    expect(failed.call).toMatchObject({ notRun: 'missing_arguments', refusedBy: 'preflight' });
+    expect(store.getSession(session.id)?.toolsUsed).toEqual([]);
+
+    const again = () =>
+      store.recordToolResult(turn.id, 'c1', { status: 'failed', content: 'x', isError: true });
+    expect(again).toThrow(StoreConflictError);
+    expect(again).toThrow(/is refused, so it cannot become failed/);
+    const messagesBefore = store.listMessages(session.id).length;
+    expect(() =>
+      store.recordToolResult(turn.id, 'c2', { status: 'done', content: 'x', isError: false }),
+    ).toThrow(StoreConflictError);
+    expect(store.listMessages(session.id)).toHaveLength(messagesBefore);
+  });
+
+  it('refuses "done" for a call that was never claimed', () => {
+    const store = openTestStore();
+    const { turn } = turnWithCalls(store, [newCall('c1', 'grep', { p: 'x' }, { status: 'approved' })]);
+    expect(() =>
+      store.recordToolResult(turn.id, 'c1', { status: 'done', content: 'x', isError: false }),
+    ).toThrow(/is approved, so it cannot become done/);
+  });
+
+  it('lets a run lost in a crash be settled as failed', () => {
+    const store = openTestStore();
+    const { turn } = turnWithCalls(store, [newCall('c1', 'grep', { p: 'x' }, { status: 'approved' })]);
+    store.claimToolCall(turn.id, 'c1', 'dead-process');
+    const lost = store.listToolCalls({ status: 'running' });
+    expect(lost.map((c) => c.id)).toEqual(['c1']);
+    const { call } = store.recordToolResult(turn.id, 'c1', {
+      status: 'failed',
+      content: 'The run was interrupted; it may or may not have finished.',
+      isError: true,
+    });
+    expect(call.status).toBe('failed');
+  });
+});
