@@ -85,11 +85,11 @@ function call(id, params) {
     case 'flood':
       return reply(id, text('x'.repeat(args.chars)));
     case 'count':
-      if (typeof args.n !== 'number') {
+      if (typeof args.n !== 'number' || args.n < 0) {
         return send({
           jsonrpc: '2.0',
           id,
-          error: { code: -32602, message: `n must be a number, got ${typeof args.n}` },
+          error: { code: -32602, message: `n must be a number of at least 0, got ${JSON.stringify(args.n)}` },
         });
       }
       return reply(id, text(`counted to ${args.n}${args.tags ? ` with ${args.tags.join('+')}` : ''}`));

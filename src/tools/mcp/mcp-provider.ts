@@ -3,9 +3,10 @@ import * as z from 'zod/v4';
 import type { JsonObject } from '../../core/json.js';
 import { type Logger, silentLogger } from '../../core/logger.js';
 import type { ToolContext, ToolDefinition, ToolGroup, ToolProvider, ToolResult } from '../../core/tool.js';
+import { asClientSends } from '../client-coercion.js';
+import { refuseMistypedArguments } from '../refusal-note.js';
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
 import { errorText } from '../registry-failures.js';
-import { argumentsAsMcpClientSends } from './mcp-arguments.js';
 import { DEFAULT_MCP_TIMEOUTS, type McpTimeouts } from './mcp-config.js';
 import {
   DEFAULT_MCP_BACKOFF,
@@ -127,7 +128,11 @@ class McpProvider implements McpToolProvider {
     }
     const tool = listing.byName.get(name);
     if (!tool) return notHere(name, this.server);
-    const sent = argumentsAsMcpClientSends(args, tool.definition.parameters);
+    // The same check as preflight, again: the listing may have changed while an approval waited.
+    const schema = tool.definition.parameters;
+    const mistyped = refuseMistypedArguments(name, args, schema, { asClientSends: true });
+    if (mistyped) return withErrorPrefix(mistyped);
+    const sent = asClientSends(args, schema);
     let client: Awaited<ReturnType<McpConnection['client']>>;
     try {
       client = await this.connection.client();
@@ -149,6 +154,18 @@ class McpProvider implements McpToolProvider {
     } catch (error) {
       return this.callFailure(name, error, ctx.signal);
     }
+  }
+
+  /**
+   * Refuses, before anyone is asked, a call whose arguments are not of the types the tool's input schema
+   * declares (read as the client will send them): that schema is the server's validator. Uses only the
+   * cached listing and sends nothing; an unknown tool or an unreadable schema refuses nothing.
+   */
+  async preflight(name: string, args: JsonObject): Promise<ToolResult | undefined> {
+    const tool = this.listing?.byName.get(name);
+    if (!tool) return undefined;
+    const refusal = refuseMistypedArguments(name, args, tool.definition.parameters, { asClientSends: true });
+    return refusal && withErrorPrefix(refusal);
   }
 
   onToolsChanged(listener: () => void): () => void {
@@ -303,6 +320,10 @@ class McpProvider implements McpToolProvider {
     }
     return failure(`Error: the call to ${name} could not be completed: ${errorText(error)}`);
   }
+}
+
+function withErrorPrefix(result: ToolResult): ToolResult {
+  return { ...result, content: `Error: ${result.content}` };
 }
 
 function stripCode(message: string): string {

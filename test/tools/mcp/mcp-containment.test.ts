@@ -176,9 +176,10 @@ describe('a broken MCP server costs only its own tools', () => {
 
   it("turns a JSON-RPC error into a refusal with the server's reason", async () => {
     const provider = broken('ok');
-    const result = await provider.invoke('mcp/ok/count', { n: 'many' }, toolContext());
+    const result = await provider.invoke('mcp/ok/count', { n: -1 }, toolContext());
     expect(result).toEqual({
-      content: 'Error: MCP server "ok" refused the call to mcp/ok/count: n must be a number, got string',
+      content:
+        'Error: MCP server "ok" refused the call to mcp/ok/count: n must be a number of at least 0, got -1',
       isError: true,
       notRun: 'refused_by_tool',
     });

@@ -1,0 +1,91 @@
+import { readFile, stat } from 'node:fs/promises';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
+import { ToolseamError } from '../../core/errors.js';
+import { isPlainObject } from '../../core/json.js';
+
+/** The file that makes a folder an installed app. */
+export const APP_MANIFEST_FILE = 'toolseam-app.json';
+
+/** What an app's `toolseam-app.json` says, with the entry resolved to an absolute path. */
+export interface AppManifest {
+  /** The app's name: its provider name, its catalog group and the name log lines use. */
+  readonly name: string;
+  /** What the app is for, in one line (its catalog group's purpose). */
+  readonly description: string;
+  /** Absolute path of the entry module. */
+  readonly entry: string;
+  readonly version?: string;
+  /** The app's folder. */
+  readonly folder: string;
+}
+
+/** An app could not be loaded; only its own tools are missing. */
+export class AppLoadError extends ToolseamError {
+  constructor(
+    /** The app's folder. */
+    readonly folder: string,
+    /** The app's name when the manifest got that far, else the folder's name. */
+    readonly app: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super('app_load_failed', message, options);
+  }
+}
+
+/** Reads and checks `<folder>/toolseam-app.json`; throws an AppLoadError saying what to fix. */
+export async function readAppManifest(folder: string): Promise<AppManifest> {
+  const root = resolve(folder);
+  const file = join(root, APP_MANIFEST_FILE);
+  const fallbackName = basename(root);
+  const fail = (what: string, app = fallbackName, cause?: unknown) =>
+    new AppLoadError(root, app, `app in ${root}: ${what}`, cause === undefined ? undefined : { cause });
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw fail(
+      missing
+        ? `there is no ${APP_MANIFEST_FILE}; an app folder needs one naming the app and its entry module.`
+        : `${APP_MANIFEST_FILE} could not be read (${(error as Error).message}).`,
+      fallbackName,
+      error,
+    );
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw fail(`${APP_MANIFEST_FILE} is not valid JSON (${(error as Error).message}).`, fallbackName, error);
+  }
+  if (!isPlainObject(data))
+    throw fail(`${APP_MANIFEST_FILE} must hold an object with "name", "description" and "entry".`);
+  const name = data.name;
+  if (typeof name !== 'string' || name.trim() === '')
+    throw fail(`${APP_MANIFEST_FILE} needs a non-blank "name".`);
+  if (name.includes('/') || name !== name.trim()) {
+    throw fail(`the app name ${JSON.stringify(name)} must not contain "/" or surrounding spaces.`);
+  }
+  if (typeof data.description !== 'string') {
+    throw fail(`${APP_MANIFEST_FILE} needs a "description" saying in one line what the app is for.`, name);
+  }
+  if (typeof data.entry !== 'string' || data.entry.trim() === '') {
+    throw fail(
+      `${APP_MANIFEST_FILE} needs an "entry": the module (relative to the app folder) that exports its tools.`,
+      name,
+    );
+  }
+  const entry = resolve(root, data.entry);
+  const inside = relative(root, entry);
+  if (inside.startsWith('..') || isAbsolute(inside)) {
+    throw fail(
+      `the entry ${JSON.stringify(data.entry)} points outside the app folder; keep it inside.`,
+      name,
+    );
+  }
+  const found = await stat(entry).catch(() => undefined);
+  if (!found?.isFile()) throw fail(`the entry module ${JSON.stringify(data.entry)} does not exist.`, name);
+  const manifest = { name, description: data.description.trim(), entry, folder: root };
+  return typeof data.version === 'string' ? { ...manifest, version: data.version } : manifest;
+}

@@ -1,0 +1,191 @@
+import { pathToFileURL } from 'node:url';
+import type { JsonObject } from '../../core/json.js';
+import { isPlainObject } from '../../core/json.js';
+import { type Logger, silentLogger } from '../../core/logger.js';
+import type { ToolContext, ToolDefinition, ToolGroup, ToolProvider, ToolResult } from '../../core/tool.js';
+import { errorText } from '../registry-failures.js';
+import { toolResultOf } from '../registry-tagging.js';
+import { AppLoadError, type AppManifest, readAppManifest } from './app-manifest.js';
+import { type AppToolkit, appToolkit } from './app-toolkit.js';
+
+/** What an app's entry receives when it exports a function instead of its tools. */
+export interface AppContext {
+  readonly name: string;
+  readonly folder: string;
+  readonly logger: Logger;
+  /** toolseam's tool boundary (field specs, defineTool, inProcessProvider), so an app needs no install of toolseam. */
+  readonly toolkit: AppToolkit;
+}
+
+/** An installed app as a tool provider. */
+export interface AppToolProvider extends ToolProvider {
+  /** The app's manifest, or undefined when it could not be read. */
+  readonly manifest: AppManifest | undefined;
+  /** The app's folder. */
+  readonly folder: string;
+}
+
+/** Options for {@link loadApp}. */
+export interface LoadAppOptions {
+  readonly logger?: Logger;
+}
+
+/**
+ * Loads the app in `folder` (its `toolseam-app.json` and entry module) as a tool provider named after the
+ * app. Never throws: an app that cannot be loaded becomes a provider whose listTools fails with an
+ * AppLoadError saying why, so the registry records it as that app's load failure.
+ *
+ * The entry exports (as `default`, as `provider`, or as the module itself) one of: a ToolProvider; tools
+ * made with `defineTool`; raw tools `{tools, invoke, preflight?}` with JSON-schema `parameters` (or
+ * `inputSchema`); or a function of an {@link AppContext} returning any of these.
+ */
+export async function loadApp(folder: string, options: LoadAppOptions = {}): Promise<AppToolProvider> {
+  const logger = options.logger ?? silentLogger;
+  let manifest: AppManifest;
+  try {
+    manifest = await readAppManifest(folder);
+  } catch (error) {
+    return failedApp(error as AppLoadError);
+  }
+  try {
+    const module = (await import(pathToFileURL(manifest.entry).href)) as Record<string, unknown>;
+    let exported: unknown = module.default ?? module.provider ?? module;
+    if (typeof exported === 'function') {
+      const context: AppContext = {
+        name: manifest.name,
+        folder: manifest.folder,
+        logger,
+        toolkit: appToolkit,
+      };
+      exported = await (exported as (c: AppContext) => unknown)(context);
+    }
+    return adapt(exported, manifest);
+  } catch (error) {
+    const reason =
+      error instanceof AppLoadError ? error.message : `its entry module failed to load: ${errorText(error)}`;
+    return failedApp(
+      error instanceof AppLoadError
+        ? error
+        : new AppLoadError(manifest.folder, manifest.name, `app "${manifest.name}": ${reason}`, {
+            cause: error,
+          }),
+      manifest,
+    );
+  }
+}
+
+function adapt(exported: unknown, manifest: AppManifest): AppToolProvider {
+  const fail = (what: string) =>
+    new AppLoadError(manifest.folder, manifest.name, `app "${manifest.name}": ${what}`);
+  if (!isPlainObject(exported)) {
+    throw fail(
+      'its entry exports nothing toolseam can use; export a tool provider, defined tools, or {tools, invoke}.',
+    );
+  }
+  const group: ToolGroup = { key: manifest.name, own: false, purpose: manifest.description };
+  if (typeof exported.listTools === 'function' && typeof exported.invoke === 'function') {
+    return wrapProvider(exported as unknown as AppBehaviour, manifest, group);
+  }
+  const tools = exported.tools;
+  if (
+    Array.isArray(tools) &&
+    tools.length > 0 &&
+    tools.every(isDefinedTool) &&
+    typeof exported.invoke !== 'function'
+  ) {
+    const provider = appToolkit.inProcessProvider({ name: manifest.name, group, tools });
+    return wrapProvider(provider, manifest, group);
+  }
+  if (typeof exported.invoke !== 'function') {
+    throw fail(
+      'its entry exports no invoke function; raw tools need {tools, invoke} (or define them with defineTool).',
+    );
+  }
+  if (!Array.isArray(tools) && typeof tools !== 'function') {
+    throw fail('its entry exports no "tools" list (or function returning one).');
+  }
+  return wrapProvider(rawBehaviour(exported, manifest, group), manifest, group);
+}
+
+function isDefinedTool(value: unknown): boolean {
+  return isPlainObject(value) && isPlainObject(value.definition) && typeof value.run === 'function';
+}
+
+type Raw = Record<string, unknown>;
+
+/** What an app's tools do, whoever names them: the app wrapper supplies name, app and own. */
+type AppBehaviour = Pick<ToolProvider, 'listTools' | 'invoke' | 'preflight' | 'onToolsChanged' | 'close'>;
+
+/** An app written with raw JSON schemas: `{tools, invoke, preflight?}`. */
+function rawBehaviour(exported: Raw, manifest: AppManifest, group: ToolGroup): AppBehaviour {
+  const invoke = exported.invoke as (n: string, a: JsonObject, c: ToolContext) => unknown;
+  const preflight = exported.preflight as ((n: string, a: JsonObject, c: ToolContext) => unknown) | undefined;
+  const close = exported.close as (() => unknown) | undefined;
+  return {
+    async listTools() {
+      const listed =
+        typeof exported.tools === 'function' ? await (exported.tools as () => unknown)() : exported.tools;
+      if (!Array.isArray(listed)) {
+        throw new AppLoadError(
+          manifest.folder,
+          manifest.name,
+          `app "${manifest.name}": its tools function returned no list.`,
+        );
+      }
+      return listed.map((tool) => rawDefinition(tool, group));
+    },
+    invoke: async (name, args, ctx) => (await invoke(name, args, ctx)) as ToolResult,
+    ...(typeof preflight === 'function'
+      ? {
+          async preflight(name: string, args: JsonObject, ctx: ToolContext) {
+            const refusal = await preflight(name, args, ctx);
+            return refusal === undefined || refusal === null ? undefined : toolResultOf(refusal, name, true);
+          },
+        }
+      : {}),
+    ...(typeof close === 'function' ? { close: async () => void (await close()) } : {}),
+  };
+}
+
+function rawDefinition(tool: unknown, group: ToolGroup): ToolDefinition {
+  if (!isPlainObject(tool)) return tool as ToolDefinition;
+  const parameters = 'parameters' in tool ? tool.parameters : tool.inputSchema;
+  const { inputSchema: _ignored, ...rest } = tool;
+  return { risk: 'caution', requiresApproval: true, group, ...rest, parameters } as unknown as ToolDefinition;
+}
+
+function wrapProvider(provider: AppBehaviour, manifest: AppManifest, group: ToolGroup): AppToolProvider {
+  return {
+    name: manifest.name,
+    app: manifest.name,
+    own: false,
+    manifest,
+    folder: manifest.folder,
+    listTools: async (signal) =>
+      (await provider.listTools(signal)).map((t) => (t.group ? t : { ...t, group })),
+    invoke: async (name, args, ctx) => toolResultOf(await provider.invoke(name, args, ctx), name),
+    ...(provider.preflight ? { preflight: provider.preflight.bind(provider) } : {}),
+    ...(provider.onToolsChanged ? { onToolsChanged: provider.onToolsChanged.bind(provider) } : {}),
+    ...(provider.close ? { close: provider.close.bind(provider) } : {}),
+  };
+}
+
+function failedApp(error: AppLoadError, manifest?: AppManifest): AppToolProvider {
+  return {
+    name: error.app,
+    app: error.app,
+    own: false,
+    manifest,
+    folder: error.folder,
+    async listTools(): Promise<readonly ToolDefinition[]> {
+      throw error;
+    },
+    async invoke(name): Promise<ToolResult> {
+      return {
+        content: `Error: ${name} was not run: ${error.message}`,
+        isError: true,
+        notRun: 'refused_by_tool',
+      };
+    },
+  };
+}

@@ -1,0 +1,158 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppLoadError, readAppManifest } from '../../../src/tools/apps/app-manifest.js';
+import { loadApp } from '../../../src/tools/apps/load-app.js';
+import { toolContext } from '../../support/mcp-tool-context.js';
+
+const examples = resolve(import.meta.dirname, '..', '..', '..', 'examples', 'apps');
+let scratch: string;
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'toolseam-apps-'));
+});
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+/** Writes an app folder with the given files and returns its path. */
+async function app(name: string, files: Record<string, string>): Promise<string> {
+  const folder = join(scratch, name);
+  await mkdir(folder, { recursive: true });
+  for (const [file, text] of Object.entries(files)) await writeFile(join(folder, file), text);
+  return folder;
+}
+
+const manifest = (entry = 'index.mjs', name = 'demo') =>
+  JSON.stringify({ name, description: 'A demo app.', entry });
+
+describe('installed apps', () => {
+  it('loads an app written with field specs: offered schema, validation, declared refusal', async () => {
+    const provider = await loadApp(join(examples, 'pocket-notes'));
+    expect(provider).toMatchObject({ name: 'pocket-notes', app: 'pocket-notes', own: false });
+    const tools = await provider.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['notes_save', 'notes_find']);
+    const save = tools[0];
+    expect(save?.group).toEqual({
+      key: 'pocket-notes',
+      own: false,
+      purpose: 'Keeps short notes for this session and finds them again.',
+    });
+    expect(save?.parameters).toMatchObject({
+      properties: { title: { maxLength: 80 } },
+      required: ['title', 'text'],
+    });
+    expect(tools[1]).toMatchObject({ risk: 'safe', requiresApproval: false, readOnly: true });
+
+    const ctx = toolContext();
+    expect(
+      await provider.invoke('notes_save', { title: 'Plants', text: 'Water them', pinned: 'yes' }, ctx),
+    ).toEqual({
+      content: 'Saved "Plants" (pinned).',
+      isError: false,
+    });
+    expect((await provider.invoke('notes_find', { query: 'water' }, ctx)).content).toBe('Plants: Water them');
+    const refused = await provider.preflight?.('notes_save', { title: '  ', text: 'x' }, ctx);
+    expect(refused).toMatchObject({
+      isError: true,
+      notRun: 'refused_by_tool',
+      hints: ['Give the note a title.'],
+    });
+    const tooLong = await provider.invoke('notes_save', { title: 'x'.repeat(81), text: 'y' }, ctx);
+    expect(tooLong).toMatchObject({ isError: true, notRun: 'refused_by_tool' });
+    expect(tooLong.content).toContain('title');
+  });
+
+  it('loads an app written with raw JSON schemas, reading inputSchema as parameters', async () => {
+    const provider = await loadApp(join(examples, 'unit-converter'));
+    const tools = await provider.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['convert_length', 'convert_temperature']);
+    expect(tools[1]?.parameters).toMatchObject({ required: ['value', 'to'] });
+    expect(tools[0]?.group?.purpose).toBe('Converts lengths and temperatures between units.');
+    const ctx = toolContext();
+    expect(await provider.invoke('convert_length', { value: 1, from: 'km', to: 'm' }, ctx)).toEqual({
+      content: '1 km = 1000 m',
+      isError: false,
+    });
+    expect(await provider.preflight?.('convert_length', { value: 1, from: 'league', to: 'm' }, ctx)).toEqual({
+      content: 'from must be one of mm, cm, m, km, in, ft, mi.',
+      isError: true,
+      notRun: 'refused_by_tool',
+    });
+    expect(
+      await provider.preflight?.('convert_length', { value: 1, from: 'm', to: 'cm' }, ctx),
+    ).toBeUndefined();
+  });
+
+  it('accepts an entry that exports a whole tool provider, renamed after the app', async () => {
+    const folder = await app('whole', {
+      'toolseam-app.json': manifest('index.mjs', 'whole'),
+      'index.mjs': `export const provider = { name: 'inner', app: 'inner', own: true,
+        async listTools() { return [{ name: 'hello', description: 'Greets.', parameters: { type: 'object', properties: {} }, risk: 'safe', requiresApproval: false }]; },
+        async invoke(name) { return 'hi from ' + name; } };`,
+    });
+    const provider = await loadApp(folder);
+    expect(provider).toMatchObject({ name: 'whole', app: 'whole', own: false });
+    expect((await provider.listTools())[0]?.group?.key).toBe('whole');
+    expect(await provider.invoke('hello', {}, toolContext())).toEqual({
+      content: 'hi from hello',
+      isError: false,
+    });
+  });
+
+  it.each([
+    ['no manifest', {}, /there is no toolseam-app\.json/],
+    ['bad json', { 'toolseam-app.json': '{ nope' }, /is not valid JSON/],
+    ['no name', { 'toolseam-app.json': '{"description":"x","entry":"i.mjs"}' }, /needs a non-blank "name"/],
+    [
+      'slash name',
+      { 'toolseam-app.json': '{"name":"a/b","description":"x","entry":"i.mjs"}' },
+      /must not contain "\/"/,
+    ],
+    ['no entry', { 'toolseam-app.json': '{"name":"n","description":"x"}' }, /needs an "entry"/],
+    ['outside', { 'toolseam-app.json': manifest('../../etc/passwd') }, /points outside the app folder/],
+    ['missing entry', { 'toolseam-app.json': manifest('gone.mjs') }, /"gone\.mjs" does not exist/],
+    [
+      'throws',
+      { 'toolseam-app.json': manifest(), 'index.mjs': 'throw new Error("no config");' },
+      /failed to load: no config/,
+    ],
+    ['syntax', { 'toolseam-app.json': manifest(), 'index.mjs': 'export const = ;' }, /failed to load/],
+    [
+      'empty',
+      { 'toolseam-app.json': manifest(), 'index.mjs': 'export const x = 1;' },
+      /exports no invoke function/,
+    ],
+    [
+      'no list',
+      { 'toolseam-app.json': manifest(), 'index.mjs': 'export function invoke() {}' },
+      /no "tools" list/,
+    ],
+    [
+      'function throws',
+      {
+        'toolseam-app.json': manifest(),
+        'index.mjs': 'export default () => { throw new Error("needs a key"); };',
+      },
+      /failed to load: needs a key/,
+    ],
+  ])('records an app that cannot load (%s) as a failure with the reason', async (name, files, reason) => {
+    const provider = await loadApp(await app(`broken-${name.replace(/ /g, '-')}`, files));
+    const error = await provider.listTools().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(AppLoadError);
+    expect((error as AppLoadError).message).toMatch(reason);
+    const call = await provider.invoke('anything', {}, toolContext());
+    expect(call).toMatchObject({ isError: true, notRun: 'refused_by_tool' });
+    expect(call.content).toMatch(reason);
+  });
+
+  it('names a broken app after its manifest when the manifest was readable', async () => {
+    const folder = await app('named-broken', { 'toolseam-app.json': manifest('gone.mjs', 'calendar') });
+    expect((await loadApp(folder)).name).toBe('calendar');
+    await expect(readAppManifest(folder)).rejects.toMatchObject({ code: 'app_load_failed', app: 'calendar' });
+  });
+});
