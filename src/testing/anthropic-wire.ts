@@ -1,0 +1,242 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { isPlainObject } from '../core/json.js';
+import type { ChatMessage, StopReason, WireTool } from '../core/model.js';
+import { anthropicFailure } from './anthropic-rules.js';
+import type { NeutralRequest } from './recorded-request.js';
+import { pieces } from './scripted-model.js';
+import { startEventStream, writeEvent } from './sse.js';
+import type { FamilyWire, Rejection, ReplyAnswer, WireAnswer } from './wire-answer.js';
+
+const STOP: Readonly<Record<StopReason, string>> = {
+  end_turn: 'end_turn',
+  tool_use: 'tool_use',
+  max_tokens: 'max_tokens',
+  stop_sequence: 'stop_sequence',
+  content_filter: 'refusal',
+  other: 'pause_turn',
+};
+
+const ERROR_TYPES: Readonly<Record<number, string>> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
+};
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((b) => (isPlainObject(b) && b['type'] === 'text' ? String(b['text'] ?? '') : ''))
+    .join('');
+}
+
+function messagesOf(list: unknown[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  const names = new Map<string, string>();
+  for (const m of list) {
+    if (!isPlainObject(m)) continue;
+    const content = Array.isArray(m['content']) ? m['content'].filter(isPlainObject) : [];
+    if (m['role'] === 'assistant') {
+      const toolCalls = content
+        .filter((b) => b['type'] === 'tool_use')
+        .map((b) => ({
+          id: String(b['id'] ?? ''),
+          name: String(b['name'] ?? ''),
+          arguments: JSON.stringify(b['input'] ?? {}),
+        }));
+      for (const call of toolCalls) names.set(call.id, call.name);
+      out.push({
+        role: 'assistant',
+        content: textOf(m['content']),
+        ...(toolCalls.length ? { toolCalls } : {}),
+      });
+      continue;
+    }
+    for (const b of content.filter((block) => block['type'] === 'tool_result')) {
+      const id = String(b['tool_use_id'] ?? '');
+      out.push({
+        role: 'tool',
+        toolCallId: id,
+        name: names.get(id) ?? '',
+        content: textOf(b['content']),
+        isError: b['is_error'] === true,
+      });
+    }
+    const text = textOf(m['content']);
+    if (text !== '' || content.length === 0) out.push({ role: 'user', content: text });
+  }
+  return out;
+}
+
+/** An Anthropic Messages body, provider-neutral. */
+export function parseAnthropicRequest(body: unknown): NeutralRequest {
+  const b = isPlainObject(body) ? body : {};
+  const tools: WireTool[] = (Array.isArray(b['tools']) ? b['tools'] : []).filter(isPlainObject).map((t) => ({
+    name: String(t['name'] ?? ''),
+    description: typeof t['description'] === 'string' ? t['description'] : '',
+    parameters: isPlainObject(t['input_schema']) ? t['input_schema'] : {},
+  }));
+  return {
+    model: String(b['model'] ?? ''),
+    stream: b['stream'] === true,
+    system: textOf(b['system']),
+    messages: messagesOf(Array.isArray(b['messages']) ? b['messages'] : []),
+    tools,
+  };
+}
+
+function requestId(): string {
+  return `req_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
+}
+
+function errorAnswer(
+  status: number,
+  type: string,
+  message: string,
+  extra: Record<string, string> = {},
+): WireAnswer {
+  const id = requestId();
+  const body = JSON.stringify({ type: 'error', error: { type, message }, request_id: id });
+  return { status, headers: { 'content-type': 'application/json', 'request-id': id, ...extra }, body };
+}
+
+function invalid(message: string, reason: string): Rejection {
+  return { answer: errorAnswer(400, 'invalid_request_error', message), reason };
+}
+
+/** The Anthropic Messages API stand-in. */
+export function anthropicWire(): FamilyWire {
+  return {
+    family: 'anthropic',
+    basePath: '',
+    route: (method, path) => (method === 'POST' && path === '/v1/messages' ? { kind: 'chat' } : undefined),
+    parse: (body) => parseAnthropicRequest(body),
+    validate(body) {
+      if (!isPlainObject(body)) return invalid('The request body must be a JSON object.', 'body');
+      const failure = anthropicFailure(body);
+      return failure ? invalid(failure, failure.split(':')[0] ?? 'invalid') : undefined;
+    },
+    rejectTool: (index, tool) =>
+      invalid(
+        `tools.${index}.custom.input_schema: JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12). Learn more about tool use at https://docs.claude.com/en/docs/tool-use.`,
+        `told to reject ${tool.name}`,
+      ),
+    error(error) {
+      const type = ERROR_TYPES[error.status] ?? (error.status >= 500 ? 'api_error' : 'invalid_request_error');
+      const message =
+        error.message ??
+        (error.status === 529 ? 'Overloaded' : `The stand-in answered ${error.status} as scripted.`);
+      return errorAnswer(
+        error.status,
+        type,
+        message,
+        error.retryAfter === undefined ? {} : { 'retry-after': String(error.retryAfter) },
+      );
+    },
+    unreadable: (detail) =>
+      errorAnswer(400, 'invalid_request_error', `The request body is not valid JSON: ${detail}`),
+    reply(answer, request, res) {
+      if (request.stream) streamReply(answer, request, res);
+      else wholeReply(answer, request, res);
+    },
+    streamError(answer, request, res) {
+      startEventStream(res, { 'request-id': requestId() });
+      writeEvent(res, { type: 'message_start', message: messageShell(request.model, 1) }, 'message_start');
+      if (answer.text !== '') {
+        writeEvent(
+          res,
+          { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+          'content_block_start',
+        );
+        writeEvent(
+          res,
+          { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: answer.text } },
+          'content_block_delta',
+        );
+      }
+      const error = { type: answer.code ?? 'overloaded_error', message: answer.message ?? 'Overloaded' };
+      writeEvent(res, { type: 'error', error }, 'error');
+      res.end();
+    },
+  };
+}
+
+function messageShell(model: string, inputTokens: number) {
+  return {
+    id: `msg_${randomUUID().replaceAll('-', '').slice(0, 24)}`,
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: inputTokens, output_tokens: 1 },
+  };
+}
+
+function stopOf(answer: ReplyAnswer): string {
+  return answer.rawStopReason ?? STOP[answer.stopReason];
+}
+
+function wholeReply(answer: ReplyAnswer, request: NeutralRequest, res: ServerResponse): void {
+  const content: unknown[] = [];
+  if (answer.text !== '') content.push({ type: 'text', text: answer.text });
+  for (const call of answer.toolCalls) {
+    let input: unknown = {};
+    try {
+      input = JSON.parse(call.arguments);
+    } catch {
+      // a deliberately broken argument text cannot travel as an input object; an empty one stands in
+    }
+    content.push({ type: 'tool_use', id: call.id, name: call.name, input });
+  }
+  const body = JSON.stringify({
+    ...messageShell(request.model, answer.usage.inputTokens),
+    content,
+    stop_reason: stopOf(answer),
+    usage: { input_tokens: answer.usage.inputTokens, output_tokens: answer.usage.outputTokens },
+  });
+  res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId() });
+  res.end(body);
+}
+
+function streamReply(answer: ReplyAnswer, request: NeutralRequest, res: ServerResponse): void {
+  startEventStream(res, { 'request-id': requestId() });
+  const send = (data: { type: string; [key: string]: unknown }) => writeEvent(res, data, data.type);
+  send({ type: 'message_start', message: messageShell(request.model, answer.usage.inputTokens) });
+  let index = 0;
+  if (answer.text !== '') {
+    send({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+    send({ type: 'ping' });
+    for (const text of pieces(answer.text, answer.chunkSize)) {
+      send({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
+    }
+    send({ type: 'content_block_stop', index });
+    index += 1;
+  }
+  for (const call of answer.toolCalls) {
+    send({
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
+    });
+    for (const partial_json of ['', ...pieces(call.arguments, answer.chunkSize)]) {
+      send({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } });
+    }
+    send({ type: 'content_block_stop', index });
+    index += 1;
+  }
+  send({
+    type: 'message_delta',
+    delta: { stop_reason: stopOf(answer), stop_sequence: null },
+    usage: { output_tokens: answer.usage.outputTokens },
+  });
+  send({ type: 'message_stop' });
+  res.end();
+}

@@ -1,0 +1,255 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { isPlainObject } from '../core/json.js';
+import type { ChatMessage, StopReason, WireTool } from '../core/model.js';
+import { writeStreamEvent, writeStreamException } from './bedrock-event-stream.js';
+import { bedrockFailure } from './bedrock-rules.js';
+import type { NeutralRequest } from './recorded-request.js';
+import { pieces } from './scripted-model.js';
+import type { FamilyWire, Rejection, ReplyAnswer, Route, WireAnswer } from './wire-answer.js';
+
+const STOP: Readonly<Record<StopReason, string>> = {
+  end_turn: 'end_turn',
+  tool_use: 'tool_use',
+  max_tokens: 'max_tokens',
+  stop_sequence: 'stop_sequence',
+  content_filter: 'content_filtered',
+  other: 'malformed_model_output',
+};
+
+const EXCEPTIONS: Readonly<Record<number, string>> = {
+  400: 'ValidationException',
+  403: 'AccessDeniedException',
+  404: 'ResourceNotFoundException',
+  408: 'ModelTimeoutException',
+  424: 'ModelErrorException',
+  429: 'ThrottlingException',
+  500: 'InternalServerException',
+  503: 'ServiceUnavailableException',
+};
+
+function textOf(blocks: unknown): string {
+  if (!Array.isArray(blocks)) return '';
+  return blocks
+    .map((b) =>
+      isPlainObject(b) && typeof b['text'] === 'string'
+        ? b['text']
+        : isPlainObject(b) && 'json' in b
+          ? JSON.stringify(b['json'])
+          : '',
+    )
+    .join('');
+}
+
+function messagesOf(list: unknown[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  const names = new Map<string, string>();
+  for (const m of list) {
+    if (!isPlainObject(m)) continue;
+    const content = Array.isArray(m['content']) ? m['content'].filter(isPlainObject) : [];
+    if (m['role'] === 'assistant') {
+      const toolCalls = content.flatMap((b) => {
+        const use = b['toolUse'];
+        if (!isPlainObject(use)) return [];
+        const call = {
+          id: String(use['toolUseId'] ?? ''),
+          name: String(use['name'] ?? ''),
+          arguments: JSON.stringify(use['input'] ?? {}),
+        };
+        names.set(call.id, call.name);
+        return [call];
+      });
+      out.push({ role: 'assistant', content: textOf(content), ...(toolCalls.length ? { toolCalls } : {}) });
+      continue;
+    }
+    for (const b of content) {
+      const result = b['toolResult'];
+      if (!isPlainObject(result)) continue;
+      const id = String(result['toolUseId'] ?? '');
+      out.push({
+        role: 'tool',
+        toolCallId: id,
+        name: names.get(id) ?? '',
+        content: textOf(result['content']),
+        isError: result['status'] === 'error',
+      });
+    }
+    const text = textOf(content);
+    if (text !== '') out.push({ role: 'user', content: text });
+  }
+  return out;
+}
+
+/** A Converse body, provider-neutral (the model and streaming come from the path). */
+export function parseBedrockRequest(body: unknown, route: Route): NeutralRequest {
+  const b = isPlainObject(body) ? body : {};
+  const config = isPlainObject(b['toolConfig']) ? b['toolConfig'] : {};
+  const tools: WireTool[] = (Array.isArray(config['tools']) ? config['tools'] : []).flatMap((t) => {
+    const spec = isPlainObject(t) ? t['toolSpec'] : undefined;
+    if (!isPlainObject(spec)) return [];
+    const schema = isPlainObject(spec['inputSchema']) ? spec['inputSchema']['json'] : undefined;
+    return [
+      {
+        name: String(spec['name'] ?? ''),
+        description: String(spec['description'] ?? ''),
+        parameters: isPlainObject(schema) ? schema : {},
+      },
+    ];
+  });
+  return {
+    model: route.model ?? '',
+    stream: route.stream === true,
+    system: textOf(b['system']),
+    messages: messagesOf(Array.isArray(b['messages']) ? b['messages'] : []),
+    tools,
+  };
+}
+
+function errorAnswer(
+  status: number,
+  name: string,
+  message: string,
+  extra: Record<string, string> = {},
+): WireAnswer {
+  return {
+    status,
+    headers: {
+      'content-type': 'application/json',
+      'x-amzn-errortype': `${name}:http://internal.amazon.com/coral/com.amazon.bedrock/`,
+      'x-amzn-requestid': randomUUID(),
+      ...extra,
+    },
+    body: JSON.stringify({ message }),
+  };
+}
+
+function invalid(message: string, reason: string): Rejection {
+  return { answer: errorAnswer(400, 'ValidationException', message), reason };
+}
+
+/** The Bedrock Converse / ConverseStream stand-in (speaks HTTP/1.1; give the client a `NodeHttpHandler`). */
+export function bedrockWire(): FamilyWire {
+  return {
+    family: 'bedrock',
+    basePath: '',
+    route(method, path) {
+      const match = /^\/model\/([^/]+)\/(converse|converse-stream)$/.exec(path);
+      if (method !== 'POST' || !match) return undefined;
+      return {
+        kind: 'chat',
+        model: decodeURIComponent(match[1] ?? ''),
+        stream: match[2] === 'converse-stream',
+      };
+    },
+    parse: (body, route) => parseBedrockRequest(body, route),
+    validate(body, route) {
+      if (!isPlainObject(body)) return invalid('The request body must be a JSON object.', 'body');
+      const failure = bedrockFailure(body, route.model ?? '');
+      return failure ? invalid(failure, 'validation') : undefined;
+    },
+    rejectTool: (index, tool) =>
+      invalid(
+        `The json schema definition at toolConfig.tools.${index}.toolSpec.inputSchema is invalid. Fix the following errors and try again: $: refused by the stand-in as instructed`,
+        `told to reject ${tool.name}`,
+      ),
+    error(error) {
+      const name =
+        EXCEPTIONS[error.status] ?? (error.status >= 500 ? 'InternalServerException' : 'ValidationException');
+      const message =
+        error.message ??
+        (error.status === 429
+          ? 'Too many requests, please wait before trying again.'
+          : `The stand-in answered ${error.status} as scripted.`);
+      return errorAnswer(
+        error.status,
+        name,
+        message,
+        error.retryAfter === undefined ? {} : { 'retry-after': String(error.retryAfter) },
+      );
+    },
+    unreadable: (detail) =>
+      errorAnswer(400, 'SerializationException', `The request body is not valid JSON: ${detail}`),
+    reply(answer, request, res) {
+      if (request.stream) streamReply(answer, res);
+      else wholeReply(answer, res);
+    },
+    streamError(answer, _request, res) {
+      startStream(res);
+      writeStreamEvent(res, 'messageStart', { role: 'assistant' });
+      if (answer.text !== '')
+        writeStreamEvent(res, 'contentBlockDelta', { contentBlockIndex: 0, delta: { text: answer.text } });
+      writeStreamException(
+        res,
+        answer.code ?? 'internalServerException',
+        answer.message ?? 'The model failed mid-answer.',
+      );
+      res.end();
+    },
+  };
+}
+
+function stopOf(answer: ReplyAnswer): string {
+  return answer.rawStopReason ?? STOP[answer.stopReason];
+}
+
+function usageOf(answer: ReplyAnswer) {
+  const { inputTokens, outputTokens } = answer.usage;
+  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+}
+
+function wholeReply(answer: ReplyAnswer, res: ServerResponse): void {
+  const content: unknown[] = [];
+  if (answer.text !== '') content.push({ text: answer.text });
+  for (const call of answer.toolCalls) {
+    let input: unknown = {};
+    try {
+      input = JSON.parse(call.arguments);
+    } catch {
+      // a deliberately broken argument text cannot travel as an input document; an empty one stands in
+    }
+    content.push({ toolUse: { toolUseId: call.id, name: call.name, input } });
+  }
+  const body = JSON.stringify({
+    output: { message: { role: 'assistant', content } },
+    stopReason: stopOf(answer),
+    usage: usageOf(answer),
+    metrics: { latencyMs: 1 },
+  });
+  res.writeHead(200, { 'content-type': 'application/json', 'x-amzn-requestid': randomUUID() });
+  res.end(body);
+}
+
+function startStream(res: ServerResponse): void {
+  res.writeHead(200, {
+    'content-type': 'application/vnd.amazon.eventstream',
+    'x-amzn-requestid': randomUUID(),
+  });
+}
+
+function streamReply(answer: ReplyAnswer, res: ServerResponse): void {
+  startStream(res);
+  writeStreamEvent(res, 'messageStart', { role: 'assistant' });
+  let index = 0;
+  if (answer.text !== '') {
+    // text blocks come without a contentBlockStart, as Bedrock sends them
+    for (const text of pieces(answer.text, answer.chunkSize)) {
+      writeStreamEvent(res, 'contentBlockDelta', { contentBlockIndex: index, delta: { text } });
+    }
+    writeStreamEvent(res, 'contentBlockStop', { contentBlockIndex: index });
+    index += 1;
+  }
+  for (const call of answer.toolCalls) {
+    writeStreamEvent(res, 'contentBlockStart', {
+      contentBlockIndex: index,
+      start: { toolUse: { toolUseId: call.id, name: call.name } },
+    });
+    for (const input of pieces(call.arguments, answer.chunkSize)) {
+      writeStreamEvent(res, 'contentBlockDelta', { contentBlockIndex: index, delta: { toolUse: { input } } });
+    }
+    writeStreamEvent(res, 'contentBlockStop', { contentBlockIndex: index });
+    index += 1;
+  }
+  writeStreamEvent(res, 'messageStop', { stopReason: stopOf(answer) });
+  writeStreamEvent(res, 'metadata', { usage: usageOf(answer), metrics: { latencyMs: 1 } });
+  res.end();
+}
