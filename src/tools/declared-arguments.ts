@@ -2,7 +2,7 @@ import type { JsonObject } from '../core/json.js';
 import { isPlainObject } from '../core/json.js';
 import { type ArgumentProblem, describeValue } from './argument-problem.js';
 import { asClientSends } from './client-coercion.js';
-import { resolveLocalRef } from './schema-pointer.js';
+import { type SchemaPlan, schemaPlan } from './schema-plan.js';
 import { isReadableSchema } from './schema-readable.js';
 
 /** The most problems one check reports. */
@@ -53,57 +53,40 @@ function childPath(path: string, key: string | number): string {
 }
 
 interface Walk {
-  readonly root: Record<string, unknown>;
   readonly keyword: 'required' | 'type';
   readonly problems: ArgumentProblem[];
 }
 
-function report(walk: Walk, problem: ArgumentProblem): void {
-  const message =
-    problem.message.length > MAX_MESSAGE
-      ? `${problem.message.slice(0, MAX_MESSAGE - 3)}...`
-      : problem.message;
-  walk.problems.push({ ...problem, message });
+function report(walk: Walk, path: string, code: ArgumentProblem['code'], message: string): void {
+  const cut = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 3)}...` : message;
+  walk.problems.push({ path, code, message: cut });
 }
 
 /** Applies the asked keyword at one node, then follows `$ref`, `allOf`, `properties` and `items`. */
-function visit(walk: Walk, value: unknown, node: unknown, path: string, depth: number): void {
-  if (!isPlainObject(node) || depth > MAX_DEPTH || walk.problems.length >= MAX_DECLARED_PROBLEMS) return;
-  if (typeof node.$ref === 'string')
-    visit(walk, value, resolveLocalRef(walk.root, node.$ref), path, depth + 1);
-  if (Array.isArray(node.allOf)) for (const branch of node.allOf) visit(walk, value, branch, path, depth + 1);
-  if (walk.keyword === 'type' && node.type !== undefined) {
-    const types = Array.isArray(node.type) ? (node.type as string[]) : [node.type as string];
-    if (!types.some((t) => hasType(value, t))) {
-      const wanted = types.map((t) => TYPE_WORDS[t] ?? t).join(' or ');
-      report(walk, { path, code: 'wrong_type', message: `expected ${wanted}, got ${describeValue(value)}` });
-      return;
-    }
+function visit(walk: Walk, value: unknown, plan: SchemaPlan | undefined, path: string, depth: number): void {
+  if (plan === undefined || depth > MAX_DEPTH || walk.problems.length >= MAX_DECLARED_PROBLEMS) return;
+  if (plan.ref !== undefined) visit(walk, value, plan.ref, path, depth + 1);
+  for (const branch of plan.allOf) visit(walk, value, branch, path, depth + 1);
+  const types = plan.types;
+  if (walk.keyword === 'type' && types !== undefined && !types.some((t) => hasType(value, t))) {
+    const wanted = types.map((t) => TYPE_WORDS[t] ?? t).join(' or ');
+    report(walk, path, 'wrong_type', `expected ${wanted}, got ${describeValue(value)}`);
+    return;
   }
   if (isPlainObject(value)) {
-    if (walk.keyword === 'required' && Array.isArray(node.required)) {
-      for (const name of node.required as string[]) {
-        if (!Object.hasOwn(value, name)) {
-          report(walk, {
-            path: childPath(path, name),
-            code: 'required',
-            message: 'is required but was not given',
-          });
-        }
+    if (walk.keyword === 'required' && plan.required !== undefined) {
+      for (const name of plan.required) {
+        if (!Object.hasOwn(value, name))
+          report(walk, childPath(path, name), 'required', 'is required but was not given');
       }
     }
-    if (isPlainObject(node.properties)) {
-      for (const [key, sub] of Object.entries(node.properties)) {
+    if (plan.properties !== undefined) {
+      for (const [key, sub] of plan.properties) {
         if (Object.hasOwn(value, key)) visit(walk, value[key], sub, childPath(path, key), depth + 1);
       }
     }
   } else if (Array.isArray(value)) {
-    const positional = Array.isArray(node.prefixItems)
-      ? node.prefixItems
-      : Array.isArray(node.items)
-        ? node.items
-        : [];
-    const rest = Array.isArray(node.items) ? undefined : node.items;
+    const { positional, rest } = plan;
     for (let i = 0; i < value.length; i++) {
       visit(walk, value[i], i < positional.length ? positional[i] : rest, childPath(path, i), depth + 1);
     }
@@ -111,9 +94,15 @@ function visit(walk: Walk, value: unknown, node: unknown, path: string, depth: n
 }
 
 function check(args: unknown, schema: unknown, keyword: Walk['keyword']): ArgumentProblem[] {
-  if (!isPlainObject(schema) || Object.keys(schema).length === 0 || !isReadableSchema(schema)) return [];
-  const walk: Walk = { root: schema, keyword, problems: [] };
-  visit(walk, args ?? {}, schema, '', 0);
+  if (!isPlainObject(schema) || !isReadableSchema(schema)) return [];
+  let empty = true;
+  for (const _ in schema) {
+    empty = false;
+    break;
+  }
+  if (empty) return [];
+  const walk: Walk = { keyword, problems: [] };
+  visit(walk, args ?? {}, schemaPlan(schema), '', 0);
   return walk.problems.slice(0, MAX_DECLARED_PROBLEMS);
 }
 
