@@ -11,4 +11,9 @@ export interface CommandEntry {
  * Every subcommand, loaded lazily so one command's dependencies (SDKs, SQLite) never slow another's
  * start. Add a command with one line here and its own `<name>-command.ts` file.
  */
-export const COMMANDS: Readonly<Record<string, CommandEntry>> = {};
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  retrieval: {
+    summary: 'measure tool retrieval on a benchmark dataset (retrieval eval FILE)',
+    load: async () => (await import('./retrieval-command.js')).retrievalCommand,
+  },
+};

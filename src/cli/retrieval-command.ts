@@ -1,0 +1,117 @@
+import { InputError } from '../core/errors.js';
+import { loadDataset } from '../retrieval/dataset.js';
+import { type EvalReport, evaluate, type Split } from '../retrieval/evaluate.js';
+import type { RetrievalTool } from '../retrieval/retrieval-tool.js';
+import type { Command } from './commands.js';
+
+const USAGE = `usage: toolseam retrieval eval FILE [--split dev|heldout|all] [--k N] [--json] [--pool FILE...] [--baseline] [--every N]
+
+Ranks every query of a retrieval dataset against its tool pool and prints Recall@5/@10/@K, nDCG@10,
+C@10 (every gold tool in the top 10), the query and tool counts, index build time and per-query
+latency (p50/p95). Figures are percentages.
+  --split     which queries to read (default: heldout)
+  --k         the cut for the recall@K column (default: 48, the tools offered per turn)
+  --json      print one JSON object instead of the table
+  --pool      merge these datasets' tools into the pool (the scale test)
+  --baseline  rank with textbook BM25 instead of the tuned ranking
+  --every     read every N-th query only (quick checks)`;
+
+/** `toolseam retrieval eval …`: measures tool retrieval on a benchmark dataset. */
+export const retrievalCommand: Command = async (argv) => {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === '--help' || sub === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return sub === undefined ? 2 : 0;
+  }
+  if (sub !== 'eval') throw new InputError(`unknown subcommand "${sub}"; the only one is "eval".\n${USAGE}`);
+  const opts = parseEvalArgs(rest);
+  const data = loadDataset(opts.file);
+  const extra: RetrievalTool[] = [];
+  for (const p of opts.pool) extra.push(...loadDataset(p).tools);
+  const report = evaluate(data, {
+    split: opts.split,
+    k: opts.k,
+    extraTools: extra,
+    baseline: opts.baseline,
+    every: opts.every,
+  });
+  if (report.queries === 0)
+    throw new InputError(`${opts.file} has no queries in the "${opts.split}" split.`, opts.file);
+  process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : formatReport(data.name, opts, report));
+  return 0;
+};
+
+/** The parsed `eval` arguments. */
+interface EvalArgs {
+  file: string;
+  split: Split;
+  k: number;
+  json: boolean;
+  pool: string[];
+  baseline: boolean;
+  every: number;
+}
+
+function parseEvalArgs(args: readonly string[]): EvalArgs {
+  const out: EvalArgs = {
+    file: '',
+    split: 'heldout',
+    k: 48,
+    json: false,
+    pool: [],
+    baseline: false,
+    every: 1,
+  };
+  const value = (i: number, flag: string): string => {
+    const v = args[i + 1];
+    if (v === undefined || v.startsWith('--')) throw new InputError(`${flag} needs a value.\n${USAGE}`);
+    return v;
+  };
+  for (let i = 0; i < args.length; i += 1) {
+    const a = args[i] as string;
+    if (a === '--json') out.json = true;
+    else if (a === '--baseline') out.baseline = true;
+    else if (a === '--split') {
+      const v = value(i++, a);
+      if (v !== 'dev' && v !== 'heldout' && v !== 'all')
+        throw new InputError(`--split must be dev, heldout or all, not "${v}".`);
+      out.split = v;
+    } else if (a === '--k' || a === '--every') {
+      const v = value(i++, a);
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1)
+        throw new InputError(`${a} must be a whole number of at least 1, not "${v}".`);
+      if (a === '--k') out.k = n;
+      else out.every = n;
+    } else if (a === '--pool') {
+      while (args[i + 1] !== undefined && !(args[i + 1] as string).startsWith('--'))
+        out.pool.push(args[++i] as string);
+      if (out.pool.length === 0) throw new InputError(`--pool needs at least one dataset file.\n${USAGE}`);
+    } else if (a.startsWith('--')) throw new InputError(`unknown option ${a}.\n${USAGE}`);
+    else if (out.file === '') out.file = a;
+    else
+      throw new InputError(
+        `one dataset FILE only (got "${out.file}" and "${a}"); use --pool to merge others.`,
+      );
+  }
+  if (out.file === '') throw new InputError(`name the dataset FILE to evaluate.\n${USAGE}`);
+  return out;
+}
+
+function formatReport(name: string, opts: EvalArgs, r: EvalReport): string {
+  const pct = (v: number | undefined): string => `${(v ?? 0).toFixed(1)}%`;
+  const rows: [string, string][] = [
+    ['Recall@5', pct(r['recall@5'])],
+    ['Recall@10', pct(r['recall@10'])],
+    [`Recall@${opts.k}`, pct(r[`recall@${opts.k}`])],
+    ['nDCG@10', pct(r['ndcg@10'])],
+    ['C@10', pct(r['c@10'])],
+    ['queries', String(r.queries)],
+    ['tools', String(r.tools)],
+    ['build', `${r.build_ms} ms`],
+    ['latency p50', `${r.p50_ms} ms`],
+    ['latency p95', `${r.p95_ms} ms`],
+  ];
+  const title = `${name} (${opts.split}${opts.baseline ? ', plain BM25' : ''}${opts.pool.length > 0 ? `, pool of ${r.tools} tools` : ''})`;
+  return `${title}\n${rows.map(([k, v]) => `  ${k.padEnd(12)} ${v}`).join('\n')}\n`;
+}

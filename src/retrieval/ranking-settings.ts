@@ -1,0 +1,81 @@
+/**
+ * Global ranking settings. One set for every catalog: tuned on the dev split of the benchmark
+ * corpus only, never switched per dataset or per tool.
+ */
+export interface RankingSettings {
+  /** BM25 term-frequency saturation. */
+  readonly k1: number;
+  /** Field weights: name, description, parameters, group. */
+  readonly fieldWeight: readonly number[];
+  /** Field length normalisation: name, description, parameters, group. */
+  readonly fieldB: readonly number[];
+  /** Weight of a pair of adjacent query terms found as a pair in a tool's name or description. */
+  readonly pairWeight: number;
+  /** Weight of a query term seen n times: n ** queryTfPower. */
+  readonly queryTfPower: number;
+  /** Weight of lexicon expansions relative to the word they expand, per relation. */
+  readonly synonymWeight: number;
+  readonly derivedWeight: number;
+  readonly broaderWeight: number;
+  readonly glossWeight: number;
+  /** Senses of a query word whose relations are used, most frequent first. */
+  readonly synonymSenses: number;
+  /** Expansion factor for a query word some tool already holds (1 for a word no tool holds). */
+  readonly presentWordExpansion: number;
+  /** Each less common sense counts this much less than the one before. */
+  readonly senseDecay: number;
+  /** Pseudo-relevance feedback: top tools read, terms added, weight of the added terms. */
+  readonly feedbackDocs: number;
+  readonly feedbackTerms: number;
+  readonly feedbackWeight: number;
+  /** How many first-pass tools keep their place when feedback re-ranks the rest. */
+  readonly feedbackKeep: number;
+  /** Bonus factor for a tool whose name words the query covers (scaled by the covered share). */
+  readonly nameCoverage: number;
+  /** Weight of the best single clause's ranking fused into a multi-clause query's ranking. */
+  readonly clauseWeight: number;
+  /** Weight of embedding cosine similarity when an embedding source is attached. */
+  readonly embeddingWeight: number;
+}
+
+/** The settings tuned on the dev split (see the retrieval eval command). */
+export const DEFAULT_RANKING: RankingSettings = {
+  k1: 1.2,
+  fieldWeight: [1, 1, 1, 0, 1],
+  fieldB: [0.75, 0.75, 0.75, 0.75, 0.75],
+  queryTfPower: 0,
+  pairWeight: 0,
+  synonymWeight: 0,
+  derivedWeight: 0,
+  broaderWeight: 0,
+  glossWeight: 0,
+  synonymSenses: 2,
+  senseDecay: 0.7,
+  presentWordExpansion: 1,
+  feedbackDocs: 0,
+  feedbackTerms: 0,
+  feedbackWeight: 0,
+  feedbackKeep: 10,
+  nameCoverage: 0,
+  clauseWeight: 0,
+  embeddingWeight: 0,
+};
+
+/** Textbook BM25 (k1 1.2, b 0.75, one field, distinct query terms, nothing else): the baseline. */
+export const PLAIN_BM25: RankingSettings = {
+  ...DEFAULT_RANKING,
+  k1: 1.2,
+  fieldWeight: [0, 1, 0, 0, 0],
+  fieldB: [0.75, 0.75, 0.75, 0.75, 0.75],
+  queryTfPower: 0,
+  pairWeight: 0,
+  synonymWeight: 0,
+  derivedWeight: 0,
+  broaderWeight: 0,
+  glossWeight: 0,
+  feedbackDocs: 0,
+  feedbackWeight: 0,
+  nameCoverage: 0,
+  clauseWeight: 0,
+  embeddingWeight: 0,
+};

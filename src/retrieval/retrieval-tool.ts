@@ -1,0 +1,29 @@
+import type { ToolGroup } from '../core/tool.js';
+
+/**
+ * What retrieval needs to know about a tool. A `ToolDefinition` satisfies it as is; a benchmark or a
+ * host can build one from any catalog.
+ */
+export interface RetrievalTool {
+  readonly name: string;
+  readonly description: string;
+  /** The declared input schema (or any JSON describing the inputs); `undefined`/`null` for none. */
+  readonly parameters?: unknown;
+  /** Catalog group; a tool without one is listed under `other`. */
+  readonly group?: ToolGroup;
+  /** Always offered with its full schema. */
+  readonly core?: boolean;
+}
+
+/** The group a tool is listed under in the catalog. */
+export function groupOf(tool: RetrievalTool): ToolGroup {
+  return tool.group ?? OTHER_GROUP;
+}
+
+/** Where a tool with no declared group goes. */
+export const OTHER_GROUP: ToolGroup = { key: 'other', own: false, purpose: '' };
+
+/** True when the tool belongs to one of the platform's own groups. */
+export function isOwn(tool: RetrievalTool): boolean {
+  return tool.group?.own === true;
+}

@@ -1,0 +1,70 @@
+import { words } from './tokenize.js';
+
+/** One cheap pattern over the request and the tool-name words it points at. */
+interface Hint {
+  readonly pattern: RegExp;
+  readonly fragments: readonly string[];
+}
+
+/** Tool names a shell request points at beyond the generic words. */
+const SHELL_TOOL_NAMES = ['bash', 'shell', 'exec', 'run_command', 'terminal'];
+
+const WEEKDAY = '(?:mon|tues|wednes|thurs|fri|satur|sun)day';
+const UNIT = '(?:minute|min|hour|day|week|month|year|morning|evening|night|weekday|weekend)s?';
+
+/** The patterns, in the order they are tried; each adds its fragments when it matches. */
+const HINTS: readonly Hint[] = [
+  { pattern: /https?:\/\/|\bwww\.|\.(?:com|org|net|io|dev)\b/, fragments: ['web', 'fetch', 'url', 'browse'] },
+  {
+    pattern: new RegExp(
+      `schedul|remind|\\bcron\\b|\\b(?:daily|weekly|monthly|hourly|nightly)\\b|\\bevery (?:other )?(?:\\d+ )?(?:${UNIT}|${WEEKDAY})\\b|\\b(?:message|text|ping|notify|remind) me\\b`,
+    ),
+    fragments: ['schedule', 'cron', 'trigger', 'onetime', 'recurring', 'automation_create'],
+  },
+  {
+    pattern:
+      /\b(?:when|whenever)\b.{0,80}\b(?:lands?|arrives?|appears?|comes? in|changes?|shows? up|finish(?:es)?|fails?|completes?|(?:is|are|gets?) (?:added|created|modified|updated|saved|uploaded))\b|\bautomat(?:e|es|ed|ion|ions|ically)\b|\b(?:each|every) time\b/,
+    fragments: ['automation_create'],
+  },
+  { pattern: /\bautomations?\b/, fragments: ['automation_list'] },
+  {
+    pattern:
+      /\b(?:shell|bash|command|terminal|execute|run|npm|pip|make|cargo|go|node|python|pytest|ls|cat|echo|chmod|mkdir|curl|git|commit|diff|branch|stage|tests?|testing|spec|assert|lint|build)\b|\$ /,
+    fragments: ['shell', 'exec', 'command', 'terminal', ...SHELL_TOOL_NAMES],
+  },
+  {
+    pattern: /\bremember|\brecall|\bmemor|\blessons?\b/,
+    fragments: ['memory', 'recall', 'lesson', 'chat_search'],
+  },
+  {
+    pattern:
+      /\b(?:handoff|hand-off|standup|stand-up|recap|retro|catch (?:me )?up|status (?:update|report)|(?:weekly|monthly|daily) (?:review|report|summary|update)|(?:this|last|past|previous) (?:week|month|sprint|quarter|shift)|(?:last|past|previous) \d+ (?:days|weeks|months)|yesterday|(?:earlier|previous|past|other|last) (?:chats?|conversations?|sessions?|threads?)|we (?:discuss|talk|decid|agree|settl)\w*|i (?:told|asked|showed) you)\b/,
+    fragments: ['chat_search'],
+  },
+  { pattern: /\btasks?\b|\btodos?\b|\bto-dos?\b|\bbacklog/, fragments: ['task'] },
+  {
+    pattern:
+      /(?:^|[\s'"`(])(?:~|\.{1,2})?\/[\w.-]+|\b[\w-]+\.(?:txt|md|json|ya?ml|csv|ts|js|py|toml|log|pdf|docx?)\b/,
+    fragments: ['file', 'read_file', 'write_file', 'edit_file', 'list_dir', 'glob', 'grep'],
+  },
+];
+
+/** The tool-name fragments a request points at (empty when nothing structural stands out). */
+export function hintedFragments(query: string): string[] {
+  const text = query.trim().toLowerCase();
+  const out = new Set<string>();
+  for (const hint of HINTS) if (hint.pattern.test(text)) for (const f of hint.fragments) out.add(f);
+  return [...out];
+}
+
+/**
+ * True when a fragment names the tool: the whole name, its last segment after `/` or `__`, or one of
+ * its words (a plural counts). Words, never substrings: `read` does not name `task_ready`.
+ */
+export function fragmentNames(fragment: string, toolName: string): boolean {
+  const name = toolName.toLowerCase();
+  if (name === fragment) return true;
+  const last = name.split(/\/|__/).pop() ?? name;
+  if (last === fragment) return true;
+  return words(toolName).some((w) => w === fragment || w === `${fragment}s` || w === `${fragment}es`);
+}

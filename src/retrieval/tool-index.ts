@@ -1,0 +1,328 @@
+import type { RetrievalTool } from './retrieval-tool.js';
+import { terms, words } from './tokenize.js';
+import { FIELDS, PAIRS_FIELD, toolText } from './tool-text.js';
+
+const NF = FIELDS.length;
+
+/** One indexed tool. */
+interface Entry {
+  readonly tool: RetrievalTool;
+  /** Term count per field. */
+  readonly lengths: Float64Array;
+  /** The tool's distinct term ids, and their counts per field (NF numbers per term, in term order). */
+  readonly terms: Int32Array;
+  readonly tfs: Float64Array;
+}
+
+/** A tool's distinct term ids with their per-field counts (NF numbers per term, in term order). */
+export interface TermCounts {
+  readonly terms: Int32Array;
+  readonly tfs: Float64Array;
+}
+
+/** The tools holding one term: their slots, and where the term sits in each tool's term list. */
+interface Posting {
+  docs: number[];
+  at: number[];
+}
+
+/** BM25F weights: how much a match in each field counts, and how strongly each field's length damps it. */
+export interface FieldWeights {
+  readonly weight: readonly number[];
+  readonly b: readonly number[];
+  readonly k1: number;
+}
+
+/** Query terms by id, with their weights. */
+export type WeightedTerms = Map<number, number>;
+
+/** Room for term ids in a pair key (ids stay far below 2^26 in any catalog). */
+const PAIR_SHIFT = 2 ** 26;
+
+/**
+ * An inverted index over tools with BM25F scoring. Tools are added, replaced and removed one at a time
+ * (an MCP server's list changing) without rebuilding; statistics (document frequency, field lengths)
+ * are kept current, so scores equal those of an index built from scratch over the same tools.
+ */
+export class ToolIndex {
+  private readonly slots: (Entry | undefined)[] = [];
+  private readonly free: number[] = [];
+  private readonly bySlotName = new Map<string, number>();
+  /** Term text → id; a pair of terms has an id too (see `pairId`), but no text. */
+  private readonly ids = new Map<string, number>();
+  private readonly pairIds = new Map<number, number>();
+  private readonly postings: Posting[] = [];
+  private readonly pairTerm: boolean[] = [];
+  private readonly lengthSums = new Float64Array(NF);
+  private live = 0;
+  /** Scratch for upsert: which terms the tool being added has (by stamp) and where in its list. */
+  private seenStamp = new Int32Array(0);
+  private seenAt = new Int32Array(0);
+  private scratchCounts = new Float64Array(0);
+  private stamp = 0;
+
+  /**
+   * `plain` reads every field as one text with no stop words and no stemming: the textbook BM25
+   * baseline the benchmarks compare against.
+   */
+  constructor(readonly analyzer: 'standard' | 'plain' = 'standard') {}
+
+  /** The terms the index reads from a text (queries go through the same analysis). */
+  terms(text: string): string[] {
+    return this.analyzer === 'plain' ? words(text) : terms(text);
+  }
+
+  /** The id of a term some tool holds; undefined when no tool does. */
+  termId(term: string): number | undefined {
+    const id = this.ids.get(term);
+    return id !== undefined && (this.postings[id]?.docs.length ?? 0) > 0 ? id : undefined;
+  }
+
+  /** The id of an adjacent pair of terms some tool holds in its name or description. */
+  pairId(first: number, second: number): number | undefined {
+    const id = this.pairIds.get(first * PAIR_SHIFT + second);
+    return id !== undefined && (this.postings[id]?.docs.length ?? 0) > 0 ? id : undefined;
+  }
+
+  /** True for the id of a term pair (not a word). */
+  isPair(id: number): boolean {
+    return this.pairTerm[id] === true;
+  }
+
+  /** Number of tools indexed. */
+  get size(): number {
+    return this.live;
+  }
+
+  /** Adds a tool, or replaces the one with the same name. */
+  upsert(tool: RetrievalTool): void {
+    if (this.bySlotName.has(tool.name)) this.remove(tool.name);
+    const texts = toolText(tool);
+    const fieldIds: number[][] =
+      this.analyzer === 'plain'
+        ? [[], this.intern(words(texts.slice(0, PAIRS_FIELD).join(' ')))]
+        : texts.map((text) => this.intern(terms(text)));
+    if (this.analyzer === 'standard') {
+      fieldIds[PAIRS_FIELD] = [
+        ...this.internPairs(fieldIds[0] ?? []),
+        ...this.internPairs(fieldIds[1] ?? []),
+      ];
+    }
+    const lengths = new Float64Array(NF);
+    let total = 0;
+    for (let f = 0; f < NF; f += 1) total += fieldIds[f]?.length ?? 0;
+    this.growScratch(total);
+    const stamp = ++this.stamp;
+    const termList: number[] = [];
+    const counts = this.scratchCounts;
+    for (let f = 0; f < NF; f += 1) {
+      const ts = fieldIds[f] ?? [];
+      lengths[f] = ts.length;
+      for (const t of ts) {
+        let i: number;
+        if (this.seenStamp[t] === stamp) i = this.seenAt[t] as number;
+        else {
+          i = termList.length;
+          this.seenStamp[t] = stamp;
+          this.seenAt[t] = i;
+          termList.push(t);
+          counts.fill(0, i * NF, i * NF + NF);
+        }
+        counts[i * NF + f] = (counts[i * NF + f] as number) + 1;
+      }
+    }
+    const slot = this.free.pop() ?? this.slots.length;
+    const tfs = counts.slice(0, termList.length * NF);
+    this.slots[slot] = { tool, lengths, terms: Int32Array.from(termList), tfs };
+    this.bySlotName.set(tool.name, slot);
+    for (let f = 0; f < NF; f += 1) this.lengthSums[f] = (this.lengthSums[f] ?? 0) + (lengths[f] ?? 0);
+    for (let i = 0; i < termList.length; i += 1) {
+      const p = this.postings[termList[i] as number] as Posting;
+      p.docs.push(slot);
+      p.at.push(i);
+    }
+    this.live += 1;
+  }
+
+  /** Removes a tool by name; returns false when no such tool was indexed. */
+  remove(name: string): boolean {
+    const slot = this.bySlotName.get(name);
+    if (slot === undefined) return false;
+    const entry = this.slots[slot] as Entry;
+    for (const t of entry.terms) {
+      const p = this.postings[t] as Posting;
+      const i = p.docs.indexOf(slot);
+      if (i < 0) continue;
+      p.docs[i] = p.docs[p.docs.length - 1] as number;
+      p.at[i] = p.at[p.at.length - 1] as number;
+      p.docs.pop();
+      p.at.pop();
+    }
+    for (let f = 0; f < NF; f += 1) this.lengthSums[f] = (this.lengthSums[f] ?? 0) - (entry.lengths[f] ?? 0);
+    this.slots[slot] = undefined;
+    this.free.push(slot);
+    this.bySlotName.delete(name);
+    this.live -= 1;
+    return true;
+  }
+
+  /** The indexed tool with this name. */
+  get(name: string): RetrievalTool | undefined {
+    const slot = this.bySlotName.get(name);
+    return slot === undefined ? undefined : this.slots[slot]?.tool;
+  }
+
+  /** The tool in a slot (as returned by `accumulate`). */
+  toolAt(slot: number): RetrievalTool | undefined {
+    return this.slots[slot]?.tool;
+  }
+
+  /** Every indexed tool, in slot order. */
+  *tools(): IterableIterator<RetrievalTool> {
+    for (const e of this.slots) if (e) yield e.tool;
+  }
+
+  /** How many tools hold the term. */
+  df(id: number): number {
+    return this.postings[id]?.docs.length ?? 0;
+  }
+
+  /** Inverse document frequency (BM25's, always positive). */
+  idf(id: number): number {
+    const df = this.df(id);
+    return Math.log(1 + (this.live - df + 0.5) / (df + 0.5));
+  }
+
+  /** A tool's term ids with their field counts (for feedback and name coverage). */
+  termsOf(slot: number): TermCounts | undefined {
+    return this.slots[slot];
+  }
+
+  /**
+   * Adds each weighted query term's BM25F contribution into the buffer (indexed by slot). Terms no
+   * tool holds cost nothing.
+   */
+  accumulate(query: WeightedTerms, fw: FieldWeights, into: ScoreBuffer): void {
+    if (this.live === 0) return;
+    into.ensure(this.slots.length);
+    const norm = new Float64Array(NF);
+    const keep = new Float64Array(NF);
+    const weight = new Float64Array(NF);
+    for (let f = 0; f < NF; f += 1) {
+      const avg = (this.lengthSums[f] ?? 0) / this.live;
+      const b = fw.b[f] ?? 0;
+      norm[f] = avg > 0 ? b / avg : 0;
+      keep[f] = 1 - b;
+      weight[f] = fw.weight[f] ?? 0;
+    }
+    const k1 = fw.k1;
+    for (const [id, qw] of query) {
+      const p = this.postings[id];
+      if (!p || qw === 0 || p.docs.length === 0) continue;
+      const w = qw * this.idf(id) * (k1 + 1);
+      const { docs, at } = p;
+      for (let i = 0; i < docs.length; i += 1) {
+        const slot = docs[i] as number;
+        const entry = this.slots[slot] as Entry;
+        const base = (at[i] as number) * NF;
+        let tf = 0;
+        for (let f = 0; f < NF; f += 1) {
+          const c = entry.tfs[base + f] as number;
+          if (c !== 0)
+            tf +=
+              ((weight[f] as number) * c) /
+              ((keep[f] as number) + (norm[f] as number) * (entry.lengths[f] as number));
+        }
+        if (tf > 0) into.add(slot, (w * tf) / (k1 + tf));
+      }
+    }
+  }
+
+  /** Makes the per-upsert scratch arrays big enough for the vocabulary and `terms` term occurrences. */
+  private growScratch(terms: number): void {
+    const vocab = this.postings.length;
+    if (this.seenStamp.length < vocab) {
+      const size = Math.max(vocab, this.seenStamp.length * 2, 1024);
+      const stamps = new Int32Array(size);
+      stamps.set(this.seenStamp);
+      this.seenStamp = stamps;
+      const at = new Int32Array(size);
+      at.set(this.seenAt);
+      this.seenAt = at;
+    }
+    if (this.scratchCounts.length < terms * NF)
+      this.scratchCounts = new Float64Array(Math.max(terms * NF, this.scratchCounts.length * 2));
+  }
+
+  private intern(ts: readonly string[]): number[] {
+    const out = new Array<number>(ts.length);
+    for (let i = 0; i < ts.length; i += 1) {
+      const t = ts[i] as string;
+      let id = this.ids.get(t);
+      if (id === undefined) {
+        id = this.newTerm(false);
+        this.ids.set(t, id);
+      }
+      out[i] = id;
+    }
+    return out;
+  }
+
+  private internPairs(ids: readonly number[]): number[] {
+    const out: number[] = [];
+    for (let i = 1; i < ids.length; i += 1) {
+      const key = (ids[i - 1] as number) * PAIR_SHIFT + (ids[i] as number);
+      let id = this.pairIds.get(key);
+      if (id === undefined) {
+        id = this.newTerm(true);
+        this.pairIds.set(key, id);
+      }
+      out.push(id);
+    }
+    return out;
+  }
+
+  private newTerm(pair: boolean): number {
+    this.postings.push({ docs: [], at: [] });
+    this.pairTerm.push(pair);
+    return this.postings.length - 1;
+  }
+}
+
+/** Scores by slot, reusable across queries: only the touched slots are cleared. */
+export class ScoreBuffer {
+  scores = new Float64Array(0);
+  private seen = new Uint8Array(0);
+  /** Slots with a score, in first-touched order. */
+  readonly touched: number[] = [];
+
+  /** Grows the buffer to hold `n` slots, keeping what it holds. */
+  ensure(n: number): void {
+    if (this.scores.length >= n) return;
+    const size = Math.max(n, this.scores.length * 2, 64);
+    const scores = new Float64Array(size);
+    scores.set(this.scores);
+    const seen = new Uint8Array(size);
+    seen.set(this.seen);
+    this.scores = scores;
+    this.seen = seen;
+  }
+
+  /** Adds to a slot's score. */
+  add(slot: number, value: number): void {
+    if (this.seen[slot] === 0) {
+      this.seen[slot] = 1;
+      this.touched.push(slot);
+    }
+    this.scores[slot] = (this.scores[slot] ?? 0) + value;
+  }
+
+  /** Clears every touched slot. */
+  reset(): void {
+    for (const s of this.touched) {
+      this.scores[s] = 0;
+      this.seen[s] = 0;
+    }
+    this.touched.length = 0;
+  }
+}

@@ -1,0 +1,284 @@
+import { isCore } from './core-tools.js';
+import { type Ranked, Ranker } from './ranker.js';
+import { DEFAULT_RANKING, type RankingSettings } from './ranking-settings.js';
+import { isOwn, type RetrievalTool } from './retrieval-tool.js';
+import { schemaSize } from './schema-size.js';
+import { fragmentNames, hintedFragments } from './structural-hints.js';
+import { cutText } from './text-cut.js';
+import { ToolIndex } from './tool-index.js';
+
+/** Full schemas offered per turn at most (core, sticky and hinted tools may add to it). */
+export const DEFAULT_K = 48;
+
+/** How a retriever is set up. */
+export interface RetrieverOptions {
+  /** Tools offered with full schemas per turn (48 by default). */
+  readonly k?: number;
+  readonly settings?: RankingSettings;
+  /** Called when selection fails and every tool is offered instead (for the log). */
+  readonly onFailOpen?: (error: unknown) => void;
+}
+
+/** What one `select` call may narrow or bound. */
+export interface SelectOptions {
+  /** Only these tools may be offered (active groups, a host's offer); all when undefined. */
+  readonly restrict?: Iterable<string>;
+  /** Characters the offered schemas may take (see `schemaBudgetChars`); unbounded when undefined. */
+  readonly budgetChars?: number;
+}
+
+/** One `tool_search` answer line. */
+export interface SearchHit {
+  readonly name: string;
+  readonly description: string;
+}
+
+/** What `search` may narrow. */
+export interface SearchOptions {
+  /** Answers at most (20 by default). */
+  readonly limit?: number;
+  /** Tools this run may use; the others are left out before the limit cut. */
+  readonly shown?: (name: string) => boolean;
+}
+
+/** Longest description a search answer carries per tool. */
+export const SEARCH_DESCRIPTION_CHARS = 200;
+
+/**
+ * Picks the tools a turn offers with full schemas and ranks the catalog for `tool_search`. Holds the
+ * catalog as an incremental index, the tools called this session (sticky) and the last turn's hints.
+ */
+export class ToolRetriever {
+  readonly k: number;
+  private readonly index = new ToolIndex();
+  private readonly ranker: Ranker;
+  /** Catalog order: the order tools were first added. */
+  private readonly order = new Map<string, number>();
+  private nextOrder = 0;
+  private ordered: RetrievalTool[] | undefined;
+  private readonly used = new Set<string>();
+  private carriedHints: string[] = [];
+  private relevance = new Map<string, number>();
+  private surfaced = 0;
+  private readonly onFailOpen: ((error: unknown) => void) | undefined;
+
+  constructor(tools: Iterable<RetrievalTool> = [], options: RetrieverOptions = {}) {
+    this.k = options.k ?? DEFAULT_K;
+    this.onFailOpen = options.onFailOpen;
+    this.ranker = new Ranker(this.index, options.settings ?? DEFAULT_RANKING, (a, b) => this.tieBreak(a, b));
+    for (const t of tools) this.upsert(t);
+  }
+
+  /** Number of tools in the catalog. */
+  get size(): number {
+    return this.index.size;
+  }
+
+  /** Adds a tool, or replaces the one with the same name (its sticky mark is kept). */
+  upsert(tool: RetrievalTool): void {
+    if (!this.order.has(tool.name)) this.order.set(tool.name, this.nextOrder++);
+    this.index.upsert(tool);
+    this.ordered = undefined;
+  }
+
+  /** Removes a tool; returns false when it was not in the catalog. */
+  remove(name: string): boolean {
+    this.order.delete(name);
+    this.used.delete(name);
+    this.relevance.delete(name);
+    this.ordered = undefined;
+    return this.index.remove(name);
+  }
+
+  /**
+   * Brings the catalog to exactly `tools`: new ones added, changed ones replaced, missing ones
+   * removed, unchanged ones untouched (an MCP server's list changing costs only the difference).
+   */
+  setTools(tools: Iterable<RetrievalTool>): void {
+    const keep = new Set<string>();
+    for (const t of tools) {
+      keep.add(t.name);
+      const old = this.index.get(t.name);
+      if (old !== t && !(old && sameTool(old, t))) this.upsert(t);
+    }
+    for (const name of [...this.order.keys()]) if (!keep.has(name)) this.remove(name);
+  }
+
+  /** The catalog's tool with this name. */
+  get(name: string): RetrievalTool | undefined {
+    return this.index.get(name);
+  }
+
+  /** Every tool, in catalog order. */
+  tools(): RetrievalTool[] {
+    this.ordered ??= [...this.index.tools()].sort((a, b) => this.orderOf(a.name) - this.orderOf(b.name));
+    return [...this.ordered];
+  }
+
+  /** Records that this session called a tool: it is offered every turn from now on. */
+  markUsed(name: string): void {
+    if (this.index.get(name)) this.used.add(name);
+  }
+
+  /** Tools called this session. */
+  get sticky(): ReadonlySet<string> {
+    return this.used;
+  }
+
+  /** True when the catalog holds more tools than one turn offers. */
+  reduced(): boolean {
+    return this.index.size > this.k;
+  }
+
+  /** Tools the last selection did not offer. */
+  get hiddenCount(): number {
+    return this.index.size - this.surfaced;
+  }
+
+  /**
+   * How relevant the last selection found each tool (1 = best ranked; above 1 for sticky and hinted
+   * tools); the catalog describes these first. Empty when the last selection offered everything.
+   */
+  get lastRelevance(): ReadonlyMap<string, number> {
+    return this.relevance;
+  }
+
+  /**
+   * The tools to offer with full schemas for this request: core ∪ sticky ∪ hinted ∪ best-ranked up to
+   * K, within the schema budget, in catalog order. Fails open: any error offers the whole pool.
+   */
+  select(query: string, options: SelectOptions = {}): RetrievalTool[] {
+    const pool = this.pool(options.restrict);
+    try {
+      const selected = this.choose(query, pool, options.budgetChars);
+      this.surfaced = selected.length;
+      return selected;
+    } catch (error) {
+      this.onFailOpen?.(error);
+      this.relevance = new Map();
+      this.surfaced = this.index.size;
+      return pool;
+    }
+  }
+
+  /**
+   * Ranks the FULL catalog for `tool_search`: tools the run may not use are left out before the
+   * limit cut; platform tools first on ties; descriptions cut. An empty query lists tools in order.
+   */
+  search(query: string, options: SearchOptions = {}): SearchHit[] {
+    const limit = Math.max(0, Math.floor(options.limit ?? 20));
+    const shown = options.shown ?? (() => true);
+    let tools: RetrievalTool[];
+    if (query.trim() === '') {
+      tools = this.tools().sort((a, b) => this.compareTools(a, b));
+    } else {
+      tools = this.ranker.rank(query).map((r) => this.index.toolAt(r.slot) as RetrievalTool);
+      const lowered = query.trim().toLowerCase();
+      // A tool whose name or description holds the whole query as typed is a match even when no
+      // word of it survives stemming and stop-word removal.
+      const seen = new Set(tools.map((t) => t.name));
+      for (const t of this.tools()) {
+        if (!seen.has(t.name) && `${t.name} ${t.description}`.toLowerCase().includes(lowered)) tools.push(t);
+      }
+    }
+    return tools
+      .filter((t) => shown(t.name))
+      .slice(0, limit)
+      .map((t) => ({ name: t.name, description: cutText(t.description, SEARCH_DESCRIPTION_CHARS) }));
+  }
+
+  /** The steps of `select`, unguarded. */
+  private choose(query: string, pool: RetrievalTool[], budget: number | undefined): RetrievalTool[] {
+    const fragments = hintedFragments(query);
+    const total = budget === undefined ? 0 : pool.reduce((n, t) => n + schemaSize(t), 0);
+    if (pool.length <= this.k && (budget === undefined || total <= budget)) {
+      this.carriedHints = fragments;
+      this.relevance = new Map();
+      return pool;
+    }
+    const inPool = new Set(pool.map((t) => t.name));
+    const core = pool.filter((t) => isCore(t));
+    const coreNames = new Set(core.map((t) => t.name));
+    const hints = fragments.length > 0 ? fragments : this.carriedHints;
+    this.carriedHints = fragments;
+    const sticky = pool.filter((t) => this.used.has(t.name) && !coreNames.has(t.name));
+    const stickyNames = new Set(sticky.map((t) => t.name));
+    const hinted = pool.filter(
+      (t) =>
+        !coreNames.has(t.name) && !stickyNames.has(t.name) && hints.some((f) => fragmentNames(f, t.name)),
+    );
+
+    const ranked = this.ranker.rank(query).filter((r) => {
+      const name = (this.index.toolAt(r.slot) as RetrievalTool).name;
+      return inPool.has(name) && !coreNames.has(name);
+    });
+    const scoreOf = new Map<string, number>();
+    const top = ranked[0]?.score ?? 1;
+    for (const r of ranked) scoreOf.set(nameAt(this.index, r), r.score / top);
+    const relevance = new Map(scoreOf);
+    for (const t of [...sticky, ...hinted]) relevance.set(t.name, 1 + (scoreOf.get(t.name) ?? 0));
+    this.relevance = relevance;
+
+    const byRank = (a: RetrievalTool, b: RetrievalTool): number =>
+      (relevance.get(b.name) ?? 0) - (relevance.get(a.name) ?? 0) || this.compareTools(a, b);
+    const chosen = new Set<string>();
+    let used = 0;
+    for (const t of core) {
+      chosen.add(t.name);
+      if (budget !== undefined) used += schemaSize(t);
+    }
+    const fits = (t: RetrievalTool): boolean => budget === undefined || used + schemaSize(t) <= budget;
+    for (const t of [...sticky.sort(byRank), ...hinted.sort(byRank)]) {
+      if (!fits(t)) continue;
+      chosen.add(t.name);
+      if (budget !== undefined) used += schemaSize(t);
+    }
+    let room = Math.max(0, this.k - chosen.size);
+    for (const r of ranked) {
+      if (room <= 0) break;
+      const t = this.index.toolAt(r.slot) as RetrievalTool;
+      if (chosen.has(t.name) || !fits(t)) continue;
+      chosen.add(t.name);
+      if (budget !== undefined) used += schemaSize(t);
+      room -= 1;
+    }
+    if (chosen.size >= pool.length) return pool;
+    return pool.filter((t) => chosen.has(t.name));
+  }
+
+  private pool(restrict: Iterable<string> | undefined): RetrievalTool[] {
+    const all = this.tools();
+    if (restrict === undefined) return all;
+    const allowed = new Set(restrict);
+    return all.filter((t) => allowed.has(t.name));
+  }
+
+  private orderOf(name: string): number {
+    return this.order.get(name) ?? Number.MAX_SAFE_INTEGER;
+  }
+
+  /** Ties: the platform's own tool first, then by name. */
+  private compareTools(a: RetrievalTool, b: RetrievalTool): number {
+    return Number(isOwn(b)) - Number(isOwn(a)) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  }
+
+  private tieBreak(a: number, b: number): number {
+    const ta = this.index.toolAt(a);
+    const tb = this.index.toolAt(b);
+    return ta && tb ? this.compareTools(ta, tb) : a - b;
+  }
+}
+
+function nameAt(index: ToolIndex, r: Ranked): string {
+  return (index.toolAt(r.slot) as RetrievalTool).name;
+}
+
+function sameTool(a: RetrievalTool, b: RetrievalTool): boolean {
+  return (
+    a.name === b.name &&
+    a.description === b.description &&
+    a.core === b.core &&
+    JSON.stringify(a.group ?? null) === JSON.stringify(b.group ?? null) &&
+    JSON.stringify(a.parameters ?? null) === JSON.stringify(b.parameters ?? null)
+  );
+}

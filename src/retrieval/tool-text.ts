@@ -1,0 +1,79 @@
+import type { RetrievalTool } from './retrieval-tool.js';
+
+/**
+ * The searchable fields of a tool, in the order the index weighs them. `pairs` holds adjacent word
+ * pairs of the name and description, so a query phrase ("feature extraction") counts as a phrase.
+ */
+export const FIELDS = ['name', 'description', 'parameters', 'group', 'pairs'] as const;
+
+/** Position of the pairs field (derived from the others, so `toolText` has no text for it). */
+export const PAIRS_FIELD = 4;
+
+/** One tool's text per field. */
+export type FieldTexts = readonly [name: string, description: string, parameters: string, group: string];
+
+/** Keywords of a JSON schema that describe structure, not meaning; their string values are not read. */
+const STRUCTURAL = new Set([
+  'type',
+  'format',
+  'pattern',
+  '$ref',
+  '$schema',
+  '$id',
+  'required',
+  'additionalProperties',
+  'default',
+  'const',
+]);
+
+/** Longest parameter text read per tool, so one huge schema cannot swamp the index. */
+const MAX_PARAMETER_TEXT = 4000;
+
+/** Splits a tool into the texts the index reads: name, description, parameters, group. */
+export function toolText(tool: RetrievalTool): FieldTexts {
+  const parts: string[] = [];
+  collectSchemaText(tool.parameters, parts, 0);
+  let params = parts.join(' ');
+  if (params.length > MAX_PARAMETER_TEXT) params = params.slice(0, MAX_PARAMETER_TEXT);
+  const { server, local } = splitServerName(tool.name);
+  const group = tool.group ? `${tool.group.key} ${tool.group.purpose}` : server;
+  return [local, tool.description ?? '', params, group];
+}
+
+/**
+ * Splits an MCP-style name (`mcp/<server>/<tool>`, `mcp__<server>__<tool>`) into the server and the
+ * tool's own name: the server says where a tool lives, not what it does, so it is read with the group.
+ */
+export function splitServerName(name: string): { server: string; local: string } {
+  const m = /^mcp(?:\/([^/]+)\/|__(.+?)__)(.+)$/.exec(name);
+  if (!m) return { server: '', local: name };
+  return { server: m[1] ?? m[2] ?? '', local: m[3] ?? name };
+}
+
+/**
+ * Walks a schema (or any JSON a catalog puts there): property names, descriptions, titles, enum
+ * values, and the strings of non-schema keys (some catalogs keep free text under `x-` keys).
+ */
+function collectSchemaText(node: unknown, out: string[], depth: number): void {
+  if (depth > 8 || node === null || node === undefined) return;
+  if (typeof node === 'string') {
+    out.push(node);
+    return;
+  }
+  if (typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const item of node) collectSchemaText(item, out, depth + 1);
+    return;
+  }
+  for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+    if (STRUCTURAL.has(key)) continue;
+    if (key === 'properties' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [prop, schema] of Object.entries(value as Record<string, unknown>)) {
+        out.push(prop);
+        collectSchemaText(schema, out, depth + 1);
+      }
+      continue;
+    }
+    collectSchemaText(value, out, depth + 1);
+  }
+}

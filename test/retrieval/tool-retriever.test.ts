@@ -1,0 +1,214 @@
+import { describe, expect, it } from 'vitest';
+import { isCore } from '../../src/retrieval/core-tools.js';
+import { schemaBudgetChars, schemaSize } from '../../src/retrieval/schema-size.js';
+import { ToolRetriever } from '../../src/retrieval/tool-retriever.js';
+import { names, numbered, own, server, tool } from './fixtures.js';
+
+describe('ToolRetriever.select', () => {
+  it('offers every tool when the catalog fits in K', () => {
+    const r = new ToolRetriever(numbered(10));
+    expect(names(r.select('anything at all'))).toEqual(names(numbered(10)));
+    expect(r.reduced()).toBe(false);
+    expect(r.hiddenCount).toBe(0);
+  });
+
+  it('offers at most K tools and finds the one the request is about', () => {
+    const weather = tool('weather_lookup', 'get the current weather forecast');
+    const r = new ToolRetriever([...numbered(100), weather], { k: 20 });
+    const picked = names(r.select('what is the weather forecast today'));
+    expect(picked.length).toBeLessThanOrEqual(20);
+    expect(picked).toContain('weather_lookup');
+    expect(r.reduced()).toBe(true);
+  });
+
+  it('always offers core tools, by name and by flag, whatever the request', () => {
+    const r = new ToolRetriever(
+      [
+        ...numbered(100),
+        tool('ask_user', 'ask the person a question'),
+        tool('tool_result_get', 'read a stored result'),
+        tool('zzz_special', 'a special thing', undefined, { core: true }),
+      ],
+      { k: 15 },
+    );
+    const picked = names(r.select('unrelated query about databases'));
+    expect(picked).toEqual(expect.arrayContaining(['ask_user', 'tool_result_get', 'zzz_special']));
+  });
+
+  it('offers the file, shell and meta primitives among 80 server tools', () => {
+    const primitives = [
+      'bash',
+      'read_file',
+      'write_file',
+      'edit_file',
+      'grep',
+      'glob',
+      'list_dir',
+      'tool_search',
+    ];
+    const tools = [
+      ...primitives.map((n) => tool(n, `the ${n} primitive`, own('files'))),
+      ...Array.from({ length: 80 }, (_, i) => tool(`mcp__toolbox__Tool${i}`, `toolbox tool number ${i}`)),
+    ];
+    const picked = names(new ToolRetriever(tools, { k: 20 }).select('write a haiku about the ocean'));
+    expect(picked).toEqual(expect.arrayContaining(primitives));
+  });
+
+  it('knows core by whole names and name parts, never by loose words', () => {
+    for (const n of [
+      'tool_search',
+      'bash',
+      'read_file',
+      'write_file',
+      'edit_file',
+      'grep',
+      'glob',
+      'list_dir',
+    ]) {
+      expect(isCore({ name: n })).toBe(true);
+    }
+    expect(isCore({ name: 'mcp__helper__ask_user_politely' })).toBe(true);
+    for (const n of ['task_create', 'task_list', 'mcp__toolbox__ReadDocuments', 'runner', 'ask']) {
+      expect(isCore({ name: n })).toBe(false);
+    }
+  });
+
+  it('offers fetch tools for a request holding a URL', () => {
+    const r = new ToolRetriever([...numbered(100), tool('web_fetch', 'fetch a page')], { k: 10 });
+    expect(names(r.select('please look at https://example.com/page'))).toContain('web_fetch');
+  });
+
+  it('offers the shell tool for a request to run a command', () => {
+    const tools = [
+      ...Array.from({ length: 80 }, (_, i) => tool(`mcp__x__T${i}`, `tool ${i}`)),
+      tool('some_exec_tool', 'runs a shell command in a sandbox'),
+    ];
+    const r = new ToolRetriever(tools, { k: 5 });
+    expect(names(r.select('please run the command npm test in the terminal'))).toContain('some_exec_tool');
+  });
+
+  it('offers file tools for a request naming a path', () => {
+    const tools = [...numbered(60), tool('file_info', 'size and dates of an entry on disk')];
+    expect(names(new ToolRetriever(tools, { k: 5 }).select('how big is ./logs/app.log'))).toContain(
+      'file_info',
+    );
+  });
+
+  it('keeps offering a tool once this session called it (sticky), and ignores unknown names', () => {
+    const r = new ToolRetriever([...numbered(100), tool('obscure_db_tool', 'vacuum the store')], { k: 10 });
+    r.markUsed('obscure_db_tool');
+    r.markUsed('not_a_tool');
+    expect(r.sticky.has('not_a_tool')).toBe(false);
+    expect(names(r.select('write a poem about the sea'))).toContain('obscure_db_tool');
+  });
+
+  it('carries the last turn’s hints into a follow-up that has none', () => {
+    const r = new ToolRetriever([...numbered(100), tool('web_fetch', 'fetch a page')], { k: 5 });
+    expect(names(r.select('summarize https://example.com/a'))).toContain('web_fetch');
+    expect(names(r.select('now say it in fewer words'))).toContain('web_fetch');
+    expect(names(r.select('thing 7 please'))).not.toContain('web_fetch');
+  });
+
+  it('offers everything when selection fails (fail open)', () => {
+    const cyclic: Record<string, unknown> = { type: 'object' };
+    cyclic.self = cyclic;
+    const failures: unknown[] = [];
+    const tools = [...numbered(100), { name: 'odd', description: 'a tool', parameters: cyclic }];
+    const r = new ToolRetriever(tools, { k: 10, onFailOpen: (e) => failures.push(e) });
+    expect(r.select('thing 3', { budgetChars: 5000 })).toHaveLength(101);
+    expect(failures).toHaveLength(1);
+  });
+
+  it('counts what the last selection hid', () => {
+    const r = new ToolRetriever(numbered(100), { k: 20 });
+    const picked = r.select('a query about thing 3');
+    expect(r.hiddenCount).toBe(100 - picked.length);
+    expect(r.hiddenCount).toBeGreaterThan(0);
+  });
+
+  it('prefers the platform’s own tool on a tie and keeps within the schema budget', () => {
+    const params = { type: 'object', properties: { url: { type: 'string', description: 'the address' } } };
+    const mine = {
+      name: 'web_fetch',
+      description: 'fetch a web page',
+      parameters: params,
+      group: own('web'),
+    };
+    const theirs = {
+      name: 'mcp/aaa/fetch_page',
+      description: 'fetch a web page',
+      parameters: params,
+      group: server('mcp/aaa'),
+    };
+    const padding = Array.from({ length: 60 }, (_, i) => tool(`pad_${i}`, `padding ${i}`));
+    const budget = Math.max(schemaSize(mine), schemaSize(theirs));
+    const r = new ToolRetriever([theirs, ...padding, mine], { k: 48 });
+    const picked = names(r.select('summarize https://example.com/a', { budgetChars: budget }));
+    expect(picked).toContain('web_fetch');
+    expect(picked).not.toContain('mcp/aaa/fetch_page');
+  });
+
+  it('puts the platform’s tool first when scores tie', () => {
+    const a = tool('mcp/zzz/convert_units', 'convert units', server('mcp/zzz'));
+    const b = tool('mcp/aaa/convert_units', 'convert units', server('mcp/aaa'));
+    const mine = tool('convert_units', 'convert units', own('math'));
+    const r = new ToolRetriever([a, b, mine, ...numbered(60)], { k: 1 });
+    expect(names(r.select('convert units'))).toEqual(['convert_units']);
+  });
+
+  it('narrows the pool to the names it is told', () => {
+    const r = new ToolRetriever([...numbered(100), tool('weather_lookup', 'weather forecast')], { k: 5 });
+    const picked = names(r.select('weather forecast', { restrict: ['tool_1', 'tool_2'] }));
+    expect(picked).toEqual(['tool_1', 'tool_2']);
+  });
+
+  it('derives the schema budget from the context window', () => {
+    expect(schemaBudgetChars(32_768)).toBe(16_384);
+    expect(schemaBudgetChars(128_000)).toBe(64_000);
+    expect(schemaBudgetChars(0)).toBeUndefined();
+    expect(schemaBudgetChars(undefined)).toBeUndefined();
+  });
+});
+
+describe('ToolRetriever.search', () => {
+  it('finds a tool by what it does, with exactly name and description', () => {
+    const r = new ToolRetriever([...numbered(100), tool('obscure_db_migrate', 'run a database migration')]);
+    const hits = r.search('database migration');
+    expect(names(hits as never)).toContain('obscure_db_migrate');
+    for (const h of hits) expect(Object.keys(h).sort()).toEqual(['description', 'name']);
+  });
+
+  it('lists tools for an empty query up to the limit', () => {
+    expect(new ToolRetriever(numbered(50)).search('', { limit: 10 })).toHaveLength(10);
+  });
+
+  it('finds a tool by a word of its description', () => {
+    const r = new ToolRetriever([...numbered(50), tool('thumbnail_maker', 'generate a small preview')]);
+    expect(names(r.search('preview') as never)).toContain('thumbnail_maker');
+  });
+
+  it('leaves out tools the run may not use before cutting at the limit, platform first', () => {
+    const hidden = Array.from({ length: 25 }, (_, i) =>
+      tool(`mcp/aaa/report_${String(i).padStart(2, '0')}`, 'make a report', server('mcp/aaa')),
+    );
+    const visible = Array.from({ length: 3 }, (_, i) =>
+      tool(`mcp/bbb/report_${i}`, 'make a report', server('mcp/bbb')),
+    );
+    const mine = tool('report_build', 'make a report', own('reports'));
+    const r = new ToolRetriever([...hidden, ...visible, mine]);
+    const hits = r.search('report', { limit: 5, shown: (n) => !n.startsWith('mcp/aaa/') });
+    expect(names(hits as never)).toEqual([
+      'report_build',
+      'mcp/bbb/report_0',
+      'mcp/bbb/report_1',
+      'mcp/bbb/report_2',
+    ]);
+  });
+
+  it('cuts long descriptions', () => {
+    const r = new ToolRetriever([tool('long_one', `${'word '.repeat(100)}end`)]);
+    const [hit] = r.search('word');
+    expect(hit?.description.length).toBeLessThanOrEqual(200);
+    expect(hit?.description.endsWith('…')).toBe(true);
+  });
+});
