@@ -127,10 +127,13 @@ export class ToolRegistry {
     return [...this.off].sort();
   }
 
-  /** Records (or replaces) a provider's load failure of `kind`; the Tools page adds the seam's verdicts this way. */
-  recordFailure(providerName: string, kind: LoadFailureKind, message: string): void {
+  /**
+   * Records (or replaces) a provider's load failure of `kind`; the Tools page adds the seam's verdicts this
+   * way. `app` defaults to the registered provider's app (or the provider name when none is registered).
+   */
+  recordFailure(providerName: string, kind: LoadFailureKind, message: string, app?: string): void {
     const entry = this.entries.get(providerName);
-    this.ledger.record(providerName, entry?.app ?? providerName, kind, message);
+    this.ledger.record(providerName, app ?? entry?.app ?? providerName, kind, message);
   }
 
   /** Forgets a provider's load failure of `kind`. */

@@ -181,7 +181,17 @@ function readStringMap(
   return out;
 }
 
-function readTimeouts(value: unknown, fail: (what: string) => InputError): Partial<McpTimeouts> | undefined {
+/** Reads the host-wide `mcpTimeouts` object (`startMs`, `listMs`, `callMs`, positive milliseconds). */
+export function parseMcpTimeouts(value: unknown, source?: string): Partial<McpTimeouts> {
+  const fail = (what: string) => new InputError(source ? `${source}: ${what}` : what, source);
+  return readTimeouts(value, fail, 'mcpTimeouts') ?? {};
+}
+
+function readTimeouts(
+  value: unknown,
+  fail: (what: string) => InputError,
+  label = 'timeouts',
+): Partial<McpTimeouts> | undefined {
   if (value === undefined) return undefined;
   if (!isPlainObject(value))
     throw fail('"timeouts" must be an object such as {"startMs": 30000, "callMs": 60000}.');
@@ -191,7 +201,7 @@ function readTimeouts(value: unknown, fail: (what: string) => InputError): Parti
     if (!field)
       throw fail(`"timeouts.${key}" is not a timeout toolseam knows; use startMs, listMs or callMs.`);
     if (typeof item !== 'number' || !Number.isFinite(item) || item <= 0) {
-      throw fail(`"timeouts.${key}" must be a positive number of milliseconds.`);
+      throw fail(`"${label}.${key}" must be a positive number of milliseconds.`);
     }
     out[field] = item;
   }

@@ -1,0 +1,152 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { InputError } from '../core/errors.js';
+import { isPlainObject } from '../core/json.js';
+import { type Logger, silentLogger } from '../core/logger.js';
+import type { ToolProvider } from '../core/tool.js';
+import { loadApp } from './apps/load-app.js';
+import {
+  type McpServerConfig,
+  type McpTimeouts,
+  parseMcpServers,
+  parseMcpTimeouts,
+} from './mcp/mcp-config.js';
+import { createMcpProvider, type McpProviderOptions } from './mcp/mcp-provider.js';
+import { createToolRegistry, type ToolRegistry } from './registry.js';
+
+/** The config file toolseam reads when none is named. */
+export const DEFAULT_CONFIG_FILE = 'toolseam.json';
+
+/** The tool-hosting part of `toolseam.json`: MCP servers, installed apps, tools switched off, MCP timeouts. */
+export interface ToolsConfig {
+  /** The file it was read from, when it came from one. */
+  readonly file?: string;
+  readonly mcpServers: readonly McpServerConfig[];
+  /** Absolute folders of the installed apps. */
+  readonly apps: readonly string[];
+  /** Real names of tools switched off. */
+  readonly disabledTools: readonly string[];
+  /** Host-wide MCP timeouts; a server's own `timeouts` win. */
+  readonly mcpTimeouts: Partial<McpTimeouts>;
+}
+
+/** An empty tools config: nothing configured. */
+export const EMPTY_TOOLS_CONFIG: ToolsConfig = {
+  mcpServers: [],
+  apps: [],
+  disabledTools: [],
+  mcpTimeouts: {},
+};
+
+/**
+ * Reads the tool-hosting keys of a `toolseam.json` (`mcpServers`, `apps`, `disabledTools`, `mcpTimeouts`);
+ * other keys belong to other parts and are left alone. With `optional`, a missing file is an empty config.
+ */
+export async function readToolsConfig(
+  file: string,
+  options: { optional?: boolean } = {},
+): Promise<ToolsConfig> {
+  const path = resolve(file);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && options.optional) return EMPTY_TOOLS_CONFIG;
+    throw new InputError(
+      code === 'ENOENT'
+        ? `the config file ${path} does not exist; create it or pass --config with the right path.`
+        : `the config file ${path} could not be read: ${(error as Error).message}`,
+      path,
+    );
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`the config file ${path} is not valid JSON: ${(error as Error).message}`, path);
+  }
+  return { ...parseToolsConfig(data, { source: path, baseDir: dirname(path) }), file: path };
+}
+
+/** Checks the tool-hosting keys of an already-parsed config; relative app folders are read from `baseDir`. */
+export function parseToolsConfig(
+  data: unknown,
+  options: { source?: string; baseDir?: string } = {},
+): ToolsConfig {
+  const where = options.source ?? 'the config';
+  if (!isPlainObject(data)) throw new InputError(`${where} must hold a JSON object.`, options.source);
+  const baseDir = options.baseDir ?? process.cwd();
+  return {
+    mcpServers: parseMcpServers(data.mcpServers, { ...options, baseDir }),
+    apps: readApps(data.apps, where, baseDir),
+    disabledTools: readNames(data.disabledTools, where),
+    mcpTimeouts: parseMcpTimeouts(data.mcpTimeouts, options.source),
+  };
+}
+
+function readApps(value: unknown, where: string, baseDir: string): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    throw new InputError(`"apps" in ${where} must be a list of app folders, e.g. ["./apps/notes"].`);
+  }
+  const folders: string[] = [];
+  value.forEach((item, i) => {
+    const entry = typeof item === 'string' ? { path: item } : item;
+    if (!isPlainObject(entry) || typeof entry.path !== 'string' || entry.path.trim() === '') {
+      throw new InputError(
+        `"apps[${i}]" in ${where} must be a folder path or {"path": "…", "disabled": false}.`,
+      );
+    }
+    if (entry.disabled === true) return;
+    folders.push(isAbsolute(entry.path) ? entry.path : resolve(baseDir, entry.path));
+  });
+  return folders;
+}
+
+function readNames(value: unknown, where: string): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
+    throw new InputError(`"disabledTools" in ${where} must be a list of tool names.`);
+  }
+  return value as string[];
+}
+
+/** Options for {@link registryFromConfig}. */
+export interface RegistryFromConfigOptions {
+  readonly logger?: Logger;
+  /** Providers registered first (e.g. the platform's built-ins). */
+  readonly providers?: readonly ToolProvider[];
+  /** Passed to every MCP provider (timeouts from the config win over these). */
+  readonly mcp?: McpProviderOptions;
+  readonly listTimeoutMs?: number;
+}
+
+/** A registry holding `providers`, then every configured MCP server, then every configured app. */
+export async function registryFromConfig(
+  config: ToolsConfig,
+  options: RegistryFromConfigOptions = {},
+): Promise<ToolRegistry> {
+  const logger = options.logger ?? silentLogger;
+  const registry = createToolRegistry({
+    logger,
+    switchedOff: config.disabledTools,
+    ...(options.listTimeoutMs === undefined ? {} : { listTimeoutMs: options.listTimeoutMs }),
+  });
+  for (const provider of options.providers ?? []) registry.register(provider);
+  const timeouts = { ...options.mcp?.timeouts, ...config.mcpTimeouts };
+  for (const server of config.mcpServers) {
+    registry.register(createMcpProvider(server, { ...options.mcp, logger, timeouts }));
+  }
+  const apps = await Promise.all(config.apps.map((folder) => loadApp(folder, { logger })));
+  for (const app of apps) {
+    if (registry.providers().some((p) => p.provider.name === app.name)) {
+      const message = `another provider is already named "${app.name}", so the app in ${app.folder} was not loaded; rename one of them.`;
+      registry.recordFailure(app.folder, 'duplicate', message, app.name);
+      await app.close?.();
+      continue;
+    }
+    registry.register(app, { purpose: app.manifest?.description ?? '' });
+  }
+  return registry;
+}

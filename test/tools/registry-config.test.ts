@@ -1,0 +1,97 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseToolsConfig, readToolsConfig, registryFromConfig } from '../../src/tools/registry-config.js';
+import { brokenStdio, notesStdio } from '../support/mcp-servers.js';
+
+const examples = resolve(import.meta.dirname, '..', '..', 'examples', 'apps');
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'toolseam-config-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function configFile(name: string, data: unknown): Promise<string> {
+  const file = join(dir, name);
+  await writeFile(file, typeof data === 'string' ? data : JSON.stringify(data));
+  return file;
+}
+
+describe('the tools part of toolseam.json', () => {
+  it('reads servers, apps (relative to the file), switched-off tools and timeouts, ignoring other keys', async () => {
+    const notes = notesStdio('notes');
+    const file = await configFile('toolseam.json', {
+      model: { provider: 'openai' },
+      mcpServers: { notes: { command: notes.command, args: notes.args } },
+      apps: ['./apps/one', { path: '/opt/apps/two' }, { path: './three', disabled: true }],
+      disabledTools: ['mcp/notes/ping'],
+      mcpTimeouts: { callMs: 1234 },
+    });
+    const config = await readToolsConfig(file);
+    expect(config).toEqual({
+      file,
+      mcpServers: [{ name: 'notes', kind: 'stdio', command: notes.command, args: notes.args, env: {} }],
+      apps: [join(dir, 'apps', 'one'), '/opt/apps/two'],
+      disabledTools: ['mcp/notes/ping'],
+      mcpTimeouts: { callMs: 1234 },
+    });
+  });
+
+  it('treats a missing default file as an empty config, and a missing named file as an error', async () => {
+    expect(await readToolsConfig(join(dir, 'absent.json'), { optional: true })).toMatchObject({
+      mcpServers: [],
+      apps: [],
+    });
+    await expect(readToolsConfig(join(dir, 'absent.json'))).rejects.toThrow(
+      /does not exist; create it or pass --config/,
+    );
+    await expect(readToolsConfig(await configFile('bad.json', '{ "mcpServers": '))).rejects.toThrow(
+      /is not valid JSON/,
+    );
+  });
+
+  it.each([
+    [[], /must hold a JSON object/],
+    [{ apps: './apps' }, /"apps" in the config must be a list of app folders/],
+    [{ apps: [3] }, /"apps\[0\]" in the config must be a folder path/],
+    [{ disabledTools: 'x' }, /"disabledTools" in the config must be a list of tool names/],
+    [{ mcpServers: { s: { command: 1 } } }, /"mcpServers\.s": "command" must be a non-empty string/],
+  ])('refuses a bad config with a clear error (%j)', (data, message) => {
+    expect(() => parseToolsConfig(data)).toThrow(message);
+  });
+
+  it('builds a registry in which a broken server and a missing app cost only their own tools', async () => {
+    const config = parseToolsConfig(
+      {
+        mcpServers: {
+          notes: { command: notesStdio().command, args: notesStdio().args },
+          crashy: {
+            command: brokenStdio('crashy', 'crash-at-start').command,
+            args: brokenStdio('crashy', 'crash-at-start').args,
+          },
+        },
+        apps: [join(examples, 'pocket-notes'), join(dir, 'no-such-app'), join(examples, 'pocket-notes')],
+        disabledTools: ['notes_find'],
+      },
+      { baseDir: dir },
+    );
+    const registry = await registryFromConfig(config);
+    try {
+      const served = await registry.serve();
+      expect(served.tools.map((t) => t.name)).toEqual(
+        expect.arrayContaining(['mcp/notes/lookup', 'notes_save']),
+      );
+      expect(served.switchedOff.map((t) => t.name)).toEqual(['notes_find']);
+      const failures = Object.fromEntries(served.failures.map((f) => [f.app, f.message]));
+      expect(failures.crashy).toContain('the database file notes.db is locked');
+      expect(failures['no-such-app']).toContain('there is no toolseam-app.json');
+      expect(failures['pocket-notes']).toContain('another provider is already named "pocket-notes"');
+    } finally {
+      await registry.close();
+    }
+  });
+});
