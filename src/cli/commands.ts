@@ -12,6 +12,10 @@ export interface CommandEntry {
  * start. Add a command with one line here and its own `<name>-command.ts` file.
  */
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  'dev-provider': {
+    summary: 'run a loopback model provider stand-in',
+    load: async () => (await import('./dev-provider-command.js')).devProviderCommand,
+  },
   retrieval: {
     summary: 'measure tool retrieval on a benchmark dataset (retrieval eval FILE)',
     load: async () => (await import('./retrieval-command.js')).retrievalCommand,

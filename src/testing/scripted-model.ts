@@ -2,6 +2,11 @@ import type { StopReason, Usage } from '../core/model.js';
 import type { RecordedRequest } from './recorded-request.js';
 import { checkTurn, type RawAnswer, type ScriptError, type ScriptTurn, type TurnMatch } from './script.js';
 
+/** True for a turn that fails whatever the request says (the provider erring, not judging the request). */
+export function isFailureTurn(turn: ScriptTurn): boolean {
+  return 'error' in turn || 'raw' in turn || 'drop' in turn;
+}
+
 /** A tool call as the stand-in will send it. */
 export interface AnswerToolCall {
   readonly id: string;
@@ -76,16 +81,29 @@ export class ScriptedModel {
     this.turns.length = 0;
   }
 
+  /** The first queued turn that accepts `request`, left in the queue. */
+  peek(request: RecordedRequest): ScriptTurn | undefined {
+    return this.turns.find((t) => (t.when ? t.when(request) : true) && matches(t.match, request));
+  }
+
+  /** Takes `turn` (from `peek`) out of the queue and resolves it against `request`. */
+  take(
+    turn: ScriptTurn,
+    request: RecordedRequest,
+    callId: (n: number) => string,
+  ): { answer: Answer; turn: number } {
+    this.turns.splice(this.turns.indexOf(turn), 1);
+    this.answered += 1;
+    return { answer: this.resolve(turn, request, callId), turn: this.answered };
+  }
+
   /** Takes the first turn that accepts `request` and resolves it; undefined when none does. */
   next(
     request: RecordedRequest,
     callId: (n: number) => string,
   ): { answer: Answer; turn: number } | undefined {
-    const at = this.turns.findIndex((t) => (t.when ? t.when(request) : true) && matches(t.match, request));
-    if (at < 0) return undefined;
-    const [turn] = this.turns.splice(at, 1);
-    this.answered += 1;
-    return { answer: this.resolve(turn as ScriptTurn, request, callId), turn: this.answered };
+    const turn = this.peek(request);
+    return turn ? this.take(turn, request, callId) : undefined;
   }
 
   private resolve(turn: ScriptTurn, request: RecordedRequest, callId: (n: number) => string): Answer {

@@ -6,7 +6,7 @@ import { bedrockWire } from './bedrock-wire.js';
 import { openaiWire } from './openai-wire.js';
 import { conversationTail, type RecordedRequest, type StandInFamily } from './recorded-request.js';
 import type { ScriptTurn } from './script.js';
-import { type Answer, ScriptedModel } from './scripted-model.js';
+import { type Answer, isFailureTurn, ScriptedModel } from './scripted-model.js';
 import { type FamilyWire, type Rejection, send } from './wire-answer.js';
 
 /** How to start a stand-in. */
@@ -167,18 +167,22 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
       outcome: { kind: 'no-turn' },
     };
     requests.push(record);
-    const rejection = wire.validate(body, route) ?? forced(record);
+    const callId = (n: number) => `${prefix}${n}`;
+    const turn = model.peek(record);
+    // a scripted failure is the provider failing, whatever the request; anything else is validated first
+    const rejection =
+      turn && isFailureTurn(turn) ? undefined : (wire.validate(body, route) ?? forced(record));
     if (rejection) {
       record.outcome = { kind: 'rejected', status: rejection.answer.status, reason: rejection.reason };
       return send(res, rejection.answer);
     }
-    const next = model.next(record, (n) => `${prefix}${n}`);
-    if (next) {
+    if (turn) {
+      const next = model.take(turn, record, callId);
       record.outcome = { kind: 'answered', turn: next.turn };
       return answer(next.answer, record, res, req);
     }
     if (options.whenScriptEmpty === 'echo') {
-      const echo = new ScriptedModel([{ echo: 'lastUserMessage' }]).next(record, (n) => `${prefix}${n}`);
+      const echo = new ScriptedModel([{ echo: 'lastUserMessage' }]).next(record, callId);
       if (echo) {
         record.outcome = { kind: 'answered', turn: 0 };
         return answer(echo.answer, record, res, req);

@@ -1,0 +1,281 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ProviderError } from '../../src/core/errors.js';
+import type { ChatMessage } from '../../src/core/model.js';
+import type { StandIn } from '../../src/testing/index.js';
+import {
+  CORPUS_CASES,
+  corpusAnswer,
+  familyOfCorpus,
+  loadProviderCorpus,
+  toolsFor,
+} from '../support/provider-corpus.js';
+import {
+  type AdapterHarness,
+  adapterFor,
+  ask,
+  CLOCK,
+  callsOf,
+  collect,
+  failure,
+  finishOf,
+  standInFor,
+  textOf,
+  WEATHER,
+} from '../support/provider-harness.js';
+
+/** The same cases for every adapter, on its real SDK against its loopback stand-in. */
+export function describeAdapterContract(harness: AdapterHarness): void {
+  describe(`${harness.label} adapter contract`, () => {
+    let standIn: StandIn;
+    beforeAll(async () => {
+      standIn = await standInFor(harness);
+    });
+    afterAll(() => standIn.close());
+    beforeEach(() => standIn.reset());
+
+    it('answers a plain text turn (not streamed)', async () => {
+      standIn.push({ text: 'Hello from the stand-in.' });
+      const events = await collect(adapterFor(harness, standIn, { stream: false }).stream(ask('hi')));
+      expect(textOf(events)).toBe('Hello from the stand-in.');
+      expect(finishOf(events).stopReason).toBe('end_turn');
+      expect(standIn.requests).toHaveLength(1);
+      expect(standIn.requests[0]?.stream).toBe(false);
+      expect(standIn.requests[0]?.system).toBe('You are a test assistant.');
+      expect(standIn.requests[0]?.tools).toEqual([WEATHER, CLOCK]);
+    });
+
+    it('streams a turn as several text deltas before the finish', async () => {
+      standIn.push({ text: 'A streamed answer arrives in pieces.', chunkSize: 5 });
+      const events = await collect(adapterFor(harness, standIn).stream(ask('stream please')));
+      const deltas = events.filter((e) => e.type === 'text-delta');
+      expect(deltas.length).toBeGreaterThan(3);
+      expect(textOf(events)).toBe('A streamed answer arrives in pieces.');
+      expect(events.indexOf(finishOf(events))).toBe(events.length - 1);
+      expect(standIn.requests[0]?.stream).toBe(true);
+    });
+
+    for (const stream of [true, false]) {
+      it(`assembles one tool call (${stream ? 'streamed' : 'whole'})`, async () => {
+        standIn.push({
+          toolCalls: [{ name: 'get_weather', arguments: { city: 'Zürich "old town"' } }],
+          chunkSize: 3,
+        });
+        const events = await collect(adapterFor(harness, standIn, { stream }).stream(ask('weather?')));
+        const [call] = callsOf(events);
+        expect(callsOf(events)).toHaveLength(1);
+        expect(call?.name).toBe('get_weather');
+        expect(JSON.parse(call?.arguments ?? '')).toEqual({ city: 'Zürich "old town"' });
+        expect(call?.id).toMatch(/\S/);
+        expect(finishOf(events).stopReason).toBe('tool_use');
+      });
+    }
+
+    it('keeps parallel tool calls apart, in order, with distinct ids', async () => {
+      standIn.push({
+        text: 'Checking three things.',
+        toolCalls: [
+          { name: 'get_weather', arguments: { city: 'Oslo' } },
+          { name: 'get_time' },
+          { name: 'get_weather', arguments: { city: 'Lima' } },
+        ],
+        chunkSize: 4,
+      });
+      const events = await collect(adapterFor(harness, standIn).stream(ask('three')));
+      const calls = callsOf(events);
+      expect(calls.map((c) => c.name)).toEqual(['get_weather', 'get_time', 'get_weather']);
+      expect(calls.map((c) => JSON.parse(c.arguments))).toEqual([{ city: 'Oslo' }, {}, { city: 'Lima' }]);
+      expect(new Set(calls.map((c) => c.id)).size).toBe(3);
+      expect(textOf(events)).toBe('Checking three things.');
+    });
+
+    it('sends tool results back in the family form and the model reads them', async () => {
+      standIn.push(
+        { toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }, { name: 'get_time' }] },
+        { echo: 'lastToolResult' },
+      );
+      const adapter = adapterFor(harness, standIn);
+      const first = callsOf(await collect(adapter.stream(ask('weather and time'))));
+      const history: ChatMessage[] = [
+        { role: 'user', content: 'weather and time' },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: first.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
+        },
+        {
+          role: 'tool',
+          toolCallId: first[0]?.id ?? '',
+          name: 'get_weather',
+          content: 'Sunny, 21 C',
+          isError: false,
+        },
+        {
+          role: 'tool',
+          toolCallId: first[1]?.id ?? '',
+          name: 'get_time',
+          content: 'clock unavailable',
+          isError: true,
+        },
+      ];
+      const second = await collect(adapter.stream({ ...ask(''), messages: history }));
+      expect(textOf(second)).toBe('clock unavailable');
+      const seen = standIn.requests[1];
+      expect(seen?.outcome.kind).toBe('answered');
+      const results = seen?.messages.filter((m) => m.role === 'tool');
+      expect(results?.map((r) => r.role === 'tool' && [r.toolCallId, r.name, r.content])).toEqual([
+        [first[0]?.id, 'get_weather', 'Sunny, 21 C'],
+        [first[1]?.id, 'get_time', 'clock unavailable'],
+      ]);
+      // OpenAI's wire has no error flag; Anthropic and Bedrock carry one
+      const flags = results?.map((r) => r.role === 'tool' && r.isError);
+      expect(flags).toEqual(harness.family === 'openai' ? [false, false] : [false, true]);
+    });
+
+    for (const [raw, meaning] of Object.entries(harness.stopTable)) {
+      it(`maps the stop value "${raw}" to ${meaning}`, async () => {
+        standIn.push({ text: 'done', rawStopReason: raw });
+        const finish = finishOf(await collect(adapterFor(harness, standIn).stream(ask('stop'))));
+        expect(finish.rawStopReason).toBe(raw);
+        expect(finish.stopReason).toBe(meaning);
+      });
+    }
+
+    for (const stream of [true, false]) {
+      it(`reports usage (${stream ? 'streamed' : 'whole'})`, async () => {
+        standIn.push({ text: 'counted', usage: { inputTokens: 1234, outputTokens: 56 } });
+        const finish = finishOf(await collect(adapterFor(harness, standIn, { stream }).stream(ask('count'))));
+        expect(finish.usage).toEqual({ inputTokens: 1234, outputTokens: 56 });
+      });
+    }
+
+    describe('retries', () => {
+      it('retries a 429, then succeeds', async () => {
+        standIn.push({ error: { status: 429, retryAfter: 0 } }, { text: 'second time lucky' });
+        const events = await collect(adapterFor(harness, standIn).stream(ask('rate')));
+        expect(textOf(events)).toBe('second time lucky');
+        expect(standIn.requests).toHaveLength(2);
+      });
+
+      it('retries a 5xx and a dropped connection', async () => {
+        standIn.push({ error: { status: 500 } }, { drop: true }, { text: 'third time' });
+        const events = await collect(adapterFor(harness, standIn).stream(ask('flaky')));
+        expect(textOf(events)).toBe('third time');
+        expect(standIn.requests).toHaveLength(3);
+      });
+
+      it('never retries a 400', async () => {
+        standIn.push(
+          { error: { status: 400, message: 'bad request, as scripted' } },
+          { text: 'never reached' },
+        );
+        const error = await failure(adapterFor(harness, standIn).stream(ask('bad')));
+        expect(error).toBeInstanceOf(ProviderError);
+        expect((error as ProviderError).status).toBe(400);
+        expect((error as ProviderError).retryable).toBe(false);
+        expect((error as ProviderError).message).toContain('bad request, as scripted');
+        expect(standIn.requests).toHaveLength(1);
+        expect(standIn.pending).toBe(1);
+      });
+
+      it('stops after the retry bound', async () => {
+        standIn.push(...Array.from({ length: 4 }, () => ({ error: { status: 503 } })));
+        const error = await failure(
+          adapterFor(harness, standIn, { retry: { maxRetries: 2, baseDelayMs: 1 } }).stream(ask('down')),
+        );
+        expect((error as ProviderError).status).toBe(503);
+        expect((error as ProviderError).retryable).toBe(true);
+        expect(standIn.requests).toHaveLength(3);
+      });
+
+      it('does not retry a stream that failed after it had started answering', async () => {
+        standIn.push(
+          { text: 'partial answer', streamError: { message: 'lost the model' } },
+          { text: 'never' },
+        );
+        const adapter = adapterFor(harness, standIn);
+        const seen: string[] = [];
+        let caught: unknown;
+        try {
+          for await (const event of adapter.stream(ask('midway')))
+            if (event.type === 'text-delta') seen.push(event.text);
+        } catch (error) {
+          caught = error;
+        }
+        expect(seen.join('')).toBe('partial answer');
+        expect(caught).toBeInstanceOf(ProviderError);
+        expect((caught as ProviderError).status).toBeUndefined();
+        expect((caught as ProviderError).message).toContain('lost the model');
+        expect(standIn.requests).toHaveLength(1);
+      });
+
+      it('times out a silent provider, and a cancelled call is not retried', async () => {
+        standIn.push({ text: 'too late', delayMs: 2_000 });
+        const timedOut = await failure(
+          adapterFor(harness, standIn, { timeoutMs: 150, retry: { maxRetries: 0 } }).stream(ask('slow')),
+        );
+        expect((timedOut as ProviderError).providerCode).toBe('timeout');
+        expect((timedOut as ProviderError).retryable).toBe(true);
+        standIn.reset();
+        standIn.push({ text: 'too late', delayMs: 2_000 }, { text: 'not asked' });
+        const controller = new AbortController();
+        setTimeout(() => controller.abort(), 100);
+        const cancelled = await failure(
+          adapterFor(harness, standIn).stream({ ...ask('cancel'), signal: controller.signal }),
+        );
+        expect((cancelled as ProviderError).providerCode).toBe('aborted');
+        expect(standIn.requests).toHaveLength(1);
+      });
+    });
+
+    if (harness.corpusProviders.length > 0) describeCorpus(harness, () => standIn);
+  });
+}
+
+function describeCorpus(harness: AdapterHarness, current: () => StandIn): void {
+  const corpus = loadProviderCorpus();
+  describe('every rejection body of the corpus', () => {
+    corpus.forEach((entry, index) => {
+      if (
+        familyOfCorpus(entry.provider) !== harness.family ||
+        !harness.corpusProviders.includes(entry.provider)
+      )
+        return;
+      const expected = CORPUS_CASES[index];
+      it(`#${index} ${entry.provider} (${entry.source})`, async () => {
+        if (!expected) throw new Error(`no case written for corpus entry ${index}`);
+        const standIn = current();
+        const answer = corpusAnswer(entry);
+        standIn.push({ raw: answer });
+        const adapter = adapterFor(harness, standIn, { retry: { maxRetries: 0 } });
+        const tools = toolsFor(expected.tools);
+        const error = await failure(adapter.stream(ask('go', tools)));
+        expect(error).toBeInstanceOf(ProviderError);
+        const p = error as ProviderError;
+        expect(p.provider).toBe(adapter.provider);
+        expect(p.providerCode).toBe(expected.code);
+        expect(p.message).not.toContain('(no body)');
+        if (entry.status === 200) {
+          // an error inside a started stream: no HTTP status, the error event's own payload kept
+          expect(p.status).toBeUndefined();
+          expect(p.rawBody).toContain('Provider disconnected');
+          expect(p.retryable).toBe(true);
+        } else {
+          expect(p.status).toBe(entry.status);
+          expect(p.rawBody).toBe(entry.body);
+          expect(p.retryable).toBe(false);
+          const headerId = Object.entries(answer.headers ?? {}).find(([k]) =>
+            /^(x-request-id|request-id|x-amzn-requestid)$/i.test(k),
+          )?.[1];
+          expect(p.requestId).toBe(headerId);
+        }
+        if (entry.sdk_observed) {
+          const cause = p.cause as Error;
+          expect(cause.constructor.name).toBe(entry.sdk_observed.class);
+          expect(cause.message.startsWith(entry.sdk_observed.message_prefix)).toBe(true);
+        }
+        expect(adapter.toolsNamedInRejection(error, tools)).toEqual(expected.named);
+        expect(standIn.requests).toHaveLength(1);
+      });
+    });
+  });
+}
