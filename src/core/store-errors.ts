@@ -78,3 +78,19 @@ export class ApprovalClosedError extends ToolseamError {
     );
   }
 }
+
+/** Another process held the store's write lock for longer than the busy timeout. */
+export class StoreBusyError extends ToolseamError {
+  constructor(
+    readonly path: string,
+    readonly timeoutMs: number,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      'store_busy',
+      `The session store ${path} stayed locked by another process for more than ${timeoutMs} ms. ` +
+        'Try again, or check for a stuck toolseam process using the same database.',
+      options,
+    );
+  }
+}

@@ -15,6 +15,7 @@ import {
   opt,
   optIso,
   orNull,
+  pickId,
   requireOneOf,
   requireText,
   rowReader,
@@ -151,7 +152,7 @@ export function approvalsTable(
           const turn = turns.mustGet(call.turnId);
           throw new StoreConflictError('turn', turn.id, turn.status, 'waiting_approval');
         }
-        const id = input.id === undefined ? ctx.newId('ap') : requireText(input.id, 'An approval id');
+        const id = pickId(input.id, () => ctx.newId('ap'), 'approval', get);
         insert.run({
           id,
           sessionId: call.sessionId,

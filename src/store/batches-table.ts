@@ -10,6 +10,7 @@ import {
   opt,
   optIso,
   orNull,
+  pickId,
   requireObject,
   requireOneOf,
   requireText,
@@ -124,7 +125,12 @@ export function batchesTable(ctx: StoreContext, sessions: SessionsTable) {
       input.leaves.forEach(checkLeaf);
       return ctx.write(() => {
         sessions.mustExist(input.parentSessionId);
-        const id = input.id === undefined ? ctx.newId('b') : requireText(input.id, 'A batch id');
+        const id = pickId(
+          input.id,
+          () => ctx.newId('b'),
+          'batch',
+          (i) => batchById.get(i),
+        );
         const parent = input.parentSessionId;
         insertBatch.run(id, parent, orNull(input.turnId), orNull(input.callId), input.title ?? '', ctx.now());
         input.leaves.forEach((leaf, i) => {

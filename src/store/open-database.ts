@@ -5,12 +5,20 @@ import { ToolseamError } from '../core/errors.js';
 import { StoreOpenError } from '../core/store-errors.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations.js';
+import { requireOneOf } from './rows.js';
+
+/** How long a write waits for another process's lock by default. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
 /** How the SQLite connection is set up. */
 export interface DatabaseOptions {
   /** How long a write waits for another process's lock before failing (default 5,000 ms). */
   readonly busyTimeoutMs?: number;
-  /** `full` (default) makes every commit survive power loss; `normal` survives a process crash only. */
+  /**
+   * `normal` (default): every commit survives the process being killed, and the file is never corrupted,
+   * but the last commits may be lost if the machine loses power. `full` adds an fsync per commit
+   * (milliseconds each) so commits survive power loss too.
+   */
   readonly synchronous?: 'full' | 'normal';
 }
 
@@ -42,7 +50,7 @@ export function openDatabase(path: string, options: DatabaseOptions = {}): Datab
     );
   }
   try {
-    const busy = options.busyTimeoutMs ?? 5000;
+    const busy = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
     if (!Number.isInteger(busy) || busy < 0)
       throw new StoreOpenError(
         `busyTimeoutMs must be a whole number of milliseconds ≥ 0, got ${busy}.`,
@@ -57,7 +65,8 @@ export function openDatabase(path: string, options: DatabaseOptions = {}): Datab
       );
     }
     db.pragma('foreign_keys = ON');
-    db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+    const sync = requireOneOf(options.synchronous ?? 'normal', ['normal', 'full'] as const, 'synchronous');
+    db.pragma(`synchronous = ${sync.toUpperCase()}`);
     migrate(db, file, MIGRATIONS);
     return db;
   } catch (cause) {

@@ -108,3 +108,20 @@ export function mustRead<T>(kind: string, read: (id: string) => T | undefined): 
     return found;
   };
 }
+
+/** The caller's id (non-blank and not yet taken), or a fresh one when none is given. */
+export function pickId(
+  given: string | undefined,
+  fresh: () => string,
+  kind: string,
+  taken: (id: string) => unknown,
+): string {
+  if (given === undefined) return fresh();
+  const id = requireText(given, `A ${kind} id`);
+  if (taken(id) !== undefined) {
+    throw new InputError(
+      `A ${kind} with id ${JSON.stringify(id)} already exists; choose another id or leave it out.`,
+    );
+  }
+  return id;
+}

@@ -1,7 +1,7 @@
 import type { Limit, NewSession, SessionPatch } from '../core/session-inputs.js';
 import type { SessionRecord } from '../core/session-records.js';
 import { StoreNotFoundError } from '../core/store-errors.js';
-import { fromJson, iso, opt, orNull, requireText, rowReader, sqlLimit } from './rows.js';
+import { fromJson, iso, opt, orNull, pickId, requireText, rowReader, sqlLimit } from './rows.js';
 import type { StoreContext } from './store-context.js';
 
 interface SessionRow {
@@ -75,16 +75,23 @@ export function sessionsTable(ctx: StoreContext) {
 
   return {
     create(input: NewSession = {}): SessionRecord {
-      const id = input.id === undefined ? ctx.newId('s') : requireText(input.id, 'A session id');
-      insert.run({
-        id,
-        title: input.title ?? '',
-        agent: orNull(input.agent),
-        provider: orNull(input.provider),
-        model: orNull(input.model),
-        now: ctx.now(),
+      return ctx.write(() => {
+        const id = pickId(
+          input.id,
+          () => ctx.newId('s'),
+          'session',
+          (i) => exists.get(i),
+        );
+        insert.run({
+          id,
+          title: input.title ?? '',
+          agent: orNull(input.agent),
+          provider: orNull(input.provider),
+          model: orNull(input.model),
+          now: ctx.now(),
+        });
+        return get(id) as SessionRecord;
       });
-      return get(id) as SessionRecord;
     },
     get,
     mustExist,

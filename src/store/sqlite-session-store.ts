@@ -2,11 +2,12 @@ import type { SessionStore } from '../core/session-store.js';
 import { approvalsTable } from './approvals-table.js';
 import { auditTable } from './audit-table.js';
 import { batchesTable } from './batches-table.js';
+import { busyGuard } from './busy-guard.js';
 import { defaultDatabasePath } from './default-path.js';
 import { grantsTable } from './grants-table.js';
 import { memoriesTable } from './memories-table.js';
 import { messagesTable } from './messages-table.js';
-import { type DatabaseOptions, openDatabase } from './open-database.js';
+import { type DatabaseOptions, DEFAULT_BUSY_TIMEOUT_MS, openDatabase } from './open-database.js';
 import { sessionsTable } from './sessions-table.js';
 import { storeContext } from './store-context.js';
 import { tasksTable } from './tasks-table.js';
@@ -39,7 +40,7 @@ export function openSessionStore(options: SessionStoreOptions = {}): SessionStor
   const tasks = tasksTable(ctx);
   const batches = batchesTable(ctx, sessions);
 
-  return {
+  const store: SessionStore = {
     path: db.name,
     transaction: ctx.write,
     close: () => db.close(),
@@ -95,4 +96,5 @@ export function openSessionStore(options: SessionStoreOptions = {}): SessionStor
     finishLeaf: batches.finishLeaf,
     finishBatch: batches.finishBatch,
   };
+  return busyGuard(store, db.name, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
 }

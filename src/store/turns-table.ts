@@ -5,17 +5,7 @@ import type { StoredMessage, TurnRecord, TurnState } from '../core/session-recor
 import { FINAL_TURN_STATES } from '../core/session-records.js';
 import { StoreNotFoundError } from '../core/store-errors.js';
 import type { MessagesTable } from './messages-table.js';
-import {
-  iso,
-  mustRead,
-  opt,
-  optIso,
-  orNull,
-  requireOneOf,
-  requireText,
-  rowReader,
-  statusFilter,
-} from './rows.js';
+import { iso, mustRead, opt, optIso, orNull, pickId, requireOneOf, rowReader, statusFilter } from './rows.js';
 import type { SessionsTable } from './sessions-table.js';
 import type { StoreContext } from './store-context.js';
 
@@ -72,7 +62,7 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
     start(input: NewTurn) {
       return ctx.write((): TurnRecord => {
         sessions.mustExist(input.sessionId);
-        const id = input.id === undefined ? ctx.newId('t') : requireText(input.id, 'A turn id');
+        const id = pickId(input.id, () => ctx.newId('t'), 'turn', get);
         if (typeof input.userText !== 'string')
           throw new InputError('A turn needs the user text (a string).');
         insert.run(id, input.sessionId, input.userText, orNull(input.owner), ctx.now());

@@ -130,13 +130,16 @@ describe('schema migrations', () => {
     expect(() => openSessionStore({ path })).toThrow(/--db/);
   });
 
-  it('sets up the connection: WAL, foreign keys, busy timeout, full sync', () => {
+  it('sets up the connection: WAL, foreign keys, busy timeout, normal sync unless full is asked for', () => {
+    const full = openDatabase(tempDbPath(), { synchronous: 'full' });
+    expect(full.pragma('synchronous', { simple: true })).toBe(2);
+    full.close();
     const db = openDatabase(tempDbPath(), { busyTimeoutMs: 1234 });
     try {
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
       expect(db.pragma('busy_timeout', { simple: true })).toBe(1234);
-      expect(db.pragma('synchronous', { simple: true })).toBe(2);
+      expect(db.pragma('synchronous', { simple: true })).toBe(1);
       expect(() =>
         db
           .prepare("INSERT INTO turns VALUES ('t', 'no-such-session', 'running', '', NULL, NULL, 1, NULL)")

@@ -34,7 +34,7 @@ describe('sessions', () => {
     const b = store.createSession();
     expect(a.id).toMatch(/^s-[0-9a-z]{10}$/);
     expect(a.id).not.toBe(b.id);
-    expect(() => store.createSession({ id: a.id })).toThrow(/UNIQUE/);
+    expect(() => store.createSession({ id: a.id })).toThrow(/already exists/);
     expect(() => store.createSession({ id: '  ' })).toThrow(InputError);
     expect(() => store.updateSession('missing', { title: 'x' })).toThrow(StoreNotFoundError);
   });

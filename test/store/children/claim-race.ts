@@ -1,0 +1,24 @@
+// A process that opens the store, says "ready", and on "go" tries to claim one call; if it wins it
+// "runs" the tool (appends a line to a file, then takes 300 ms, long enough for every rival to try)
+// and records the result. Prints {"won": boolean}.
+import { appendFileSync } from 'node:fs';
+import { openSessionStore } from '../../../src/store/index.js';
+
+const [path, turnId, callId, ranFile] = process.argv.slice(2) as [string, string, string, string];
+const store = openSessionStore({ path });
+process.stdout.write('ready\n');
+process.stdin.once('data', async () => {
+  const won = store.claimToolCall(turnId, callId, `pid:${process.pid}`);
+  if (won) {
+    appendFileSync(ranFile, `${process.pid}\n`);
+    await new Promise((done) => setTimeout(done, 300));
+    store.recordToolResult(turnId, callId, {
+      status: 'done',
+      content: `ran in ${process.pid}`,
+      isError: false,
+    });
+  }
+  store.close();
+  process.stdout.write(`${JSON.stringify({ won })}\n`);
+  process.exit(0);
+});

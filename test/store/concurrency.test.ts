@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { StoreBusyError } from '../../src/core/store-errors.js';
+import { startChild } from './child-process.js';
+import { newCall, openTestStore, tempDbPath, turnWithCalls } from './store-fixtures.js';
+
+describe('several processes on one file', () => {
+  it('two store instances racing to claim one call: exactly one wins', () => {
+    const path = tempDbPath();
+    const a = openTestStore(path);
+    const b = openTestStore(path);
+    const { turn } = turnWithCalls(a, [newCall('c1', 'bash', { cmd: 'date' }, { status: 'approved' })]);
+    const results = [b.claimToolCall(turn.id, 'c1', 'b'), a.claimToolCall(turn.id, 'c1', 'a')];
+    expect(results).toEqual([true, false]);
+    expect(a.getToolCall(turn.id, 'c1')?.claimedBy).toBe('b');
+  });
+
+  it('four processes racing to claim one call: exactly one runs it', async () => {
+    const path = tempDbPath();
+    const ranFile = `${path}.ran`;
+    const store = openTestStore(path);
+    const { turn } = turnWithCalls(store, [newCall('c1', 'bash', { cmd: 'backup' }, { status: 'approved' })]);
+    const children = Array.from({ length: 4 }, () =>
+      startChild('claim-race', [path, turn.id, 'c1', ranFile]),
+    );
+    for (const child of children) expect(await child.nextLine()).toBe('ready');
+    for (const child of children) child.process.stdin.write('go\n');
+    const outcomes = await Promise.all(
+      children.map(async (c) => JSON.parse(await c.nextLine()) as { won: boolean }),
+    );
+
+    expect(outcomes.filter((o) => o.won)).toHaveLength(1);
+    expect(readFileSync(ranFile, 'utf8').trim().split('\n')).toHaveLength(1);
+    const call = store.getToolCall(turn.id, 'c1');
+    expect(call?.status).toBe('done');
+    expect(call?.result).toBe(`ran in ${call?.claimedBy?.slice('pid:'.length)}`);
+    expect(store.listMessages(turn.sessionId).filter((m) => m.message.role === 'tool')).toHaveLength(1);
+  }, 60_000);
+
+  it('readers are not blocked by a writer and never see its uncommitted work', () => {
+    const path = tempDbPath();
+    const writer = openTestStore(path);
+    const readers = [1, 2, 3].map(() => openTestStore(path, { busyTimeoutMs: 0 }));
+    const session = writer.createSession({ title: 'before' });
+    writer.transaction(() => {
+      writer.updateSession(session.id, { title: 'inside' });
+      writer.createTask({ title: 'half-written' });
+      for (const reader of readers) {
+        expect(reader.getSession(session.id)?.title).toBe('before');
+        expect(reader.listTasks()).toEqual([]);
+      }
+    });
+    for (const reader of readers) {
+      expect(reader.getSession(session.id)?.title).toBe('inside');
+      expect(reader.listTasks().map((t) => t.title)).toEqual(['half-written']);
+    }
+  });
+
+  it('a failed transaction leaves nothing behind', () => {
+    const store = openTestStore();
+    const session = store.createSession({ title: 'kept' });
+    expect(() =>
+      store.transaction(() => {
+        store.updateSession(session.id, { title: 'lost' });
+        store.addGrant({ tool: 'bash', sessionId: session.id });
+        throw new Error('the runtime changed its mind');
+      }),
+    ).toThrow(/changed its mind/);
+    expect(store.getSession(session.id)?.title).toBe('kept');
+    expect(store.listGrants({ sessionId: session.id })).toEqual([]);
+  });
+
+  it("a writer waits for another process's lock, and past the busy timeout gets a clear error", async () => {
+    const path = tempDbPath();
+    const impatient = openTestStore(path, { busyTimeoutMs: 0 });
+    const patient = openTestStore(path, { busyTimeoutMs: 10_000 });
+    const holder = startChild('hold-lock', [path]);
+    expect(await holder.nextLine()).toBe('holding');
+
+    const refused = () => impatient.createTask({ title: 'in a hurry' });
+    expect(refused).toThrow(StoreBusyError);
+    expect(refused).toThrow(/stayed locked by another process for more than 0 ms/);
+    // This call blocks until the holder commits (its lock lasts 600 ms), then goes through.
+    patient.createTask({ title: 'waited' });
+    expect(patient.listTasks().map((t) => t.title)).toEqual(['written by the lock holder', 'waited']);
+    expect(await holder.nextLine()).toBe('released');
+  }, 60_000);
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { startChild } from './child-process.js';
+import { openTestStore, tempDbPath } from './store-fixtures.js';
+
+describe('a process killed while an approval waits', () => {
+  it('leaves the approval pending for the next process, which answers it and runs the call once', async () => {
+    const path = tempDbPath();
+    const child = startChild('die-waiting', [path]);
+    const { approvalId, turnId } = JSON.parse(await child.nextLine()) as {
+      approvalId: string;
+      turnId: string;
+    };
+    expect(await child.nextLine()).toBe('holding');
+
+    // While the child holds its write transaction, another process's reads go on without waiting.
+    const onlooker = openTestStore(path, { busyTimeoutMs: 0 });
+    expect(onlooker.listApprovals({ status: 'pending' }).map((a) => a.id)).toEqual([approvalId]);
+    onlooker.close();
+
+    child.process.kill('SIGKILL');
+    expect((await child.exited).signal).toBe('SIGKILL');
+
+    const next = openTestStore(path);
+    const [pending] = next.listApprovals({ status: 'pending' });
+    expect(pending).toMatchObject({
+      id: approvalId,
+      turnId,
+      callId: 'call-1',
+      tool: 'bash',
+      arguments: { path: 'backups/2019' },
+      risk: 'destructive',
+      meaning: 'Deletes backups/2019',
+    });
+    expect(next.listTurns({ status: 'waiting_approval' }).map((t) => t.id)).toEqual([turnId]);
+    expect(next.listAudit({ kind: 'never.committed' })).toEqual([]);
+
+    next.answerApproval(approvalId, { kind: 'approve' }, { digest: pending!.digest, answeredBy: 'cli' });
+    expect(next.setTurnStatus(turnId, 'running', { from: ['waiting_approval'], owner: 'pid:new' })).toBe(
+      true,
+    );
+    expect(next.claimToolCall(turnId, 'call-1', 'pid:new')).toBe(true);
+    expect(next.claimToolCall(turnId, 'call-1', 'pid:new')).toBe(false);
+    next.recordToolResult(turnId, 'call-1', { status: 'done', content: 'removed', isError: false });
+    expect(next.setTurnStatus(turnId, 'done')).toBe(true);
+    expect(next.getToolCall(turnId, 'call-1')).toMatchObject({ status: 'done', claimedBy: 'pid:new' });
+  }, 60_000);
+});
