@@ -1,0 +1,94 @@
+import { isPlainObject, type JsonSchema } from '../core/json.js';
+import type { LiftedArgument } from './lifted-argument.js';
+import { emptyObjectSchema, type JsonType } from './profile.js';
+import type { SchemaIssue } from './schema-issue.js';
+import { Lift, newWalk } from './schema-walk.js';
+import { walkNode } from './walk-node.js';
+
+/** What the seam made of a declared schema. */
+export type Verdict = 'portable' | 'repaired' | 'lifted' | 'excluded';
+
+/** The outcome of conforming one declared parameter schema to the portable profile. */
+export interface ConformResult {
+  /** `portable`: offered as declared; `repaired`: a rewritten copy; `lifted`: some arguments travel as JSON text; `excluded`: nothing can carry it. */
+  readonly verdict: Verdict;
+  /**
+   * The schema to offer: the declared object itself when portable, else a copy (unchanged parts may be
+   * shared with the input, so treat it as read-only); `undefined` when excluded.
+   */
+  readonly parameters: JsonSchema | undefined;
+  /** Every defect found, in one pass, each marked repaired, lifted or blocking. */
+  readonly issues: readonly SchemaIssue[];
+  /** Arguments the offered schema carries as JSON text (decode them before checking a call). */
+  readonly lifted: readonly LiftedArgument[];
+}
+
+const NONE: readonly never[] = Object.freeze([]);
+
+/**
+ * Conforms a tool's DECLARED parameter schema to the portable profile: every mainstream provider
+ * accepts the result, and it accepts every value the declared schema accepts except `null` (an
+ * argument is omitted instead). Never mutates `declared`; bounded in depth and size.
+ */
+export function conformParameters(declared: unknown): ConformResult {
+  if (declared === undefined || declared === null) return argumentless(NONE);
+  if (declared === true) {
+    return argumentless([
+      {
+        rule: 'root_not_object',
+        path: '',
+        detail: 'the schema `true` accepts any value',
+        action: 'repaired',
+        fix: 'offered an object that takes any keys',
+      },
+    ]);
+  }
+  if (!isPlainObject(declared)) {
+    const shown = (JSON.stringify(declared) ?? String(declared)).slice(0, 40);
+    const detail = `the parameters must be an object schema, not ${shown}`;
+    return excluded([{ rule: 'root_not_object', path: '', detail, action: 'blocking' }]);
+  }
+  if (Object.keys(declared).length === 0) return argumentless(NONE);
+  const w = newWalk(declared);
+  const offered = walkNode(w, declared, 0, true);
+  if (offered instanceof Lift) {
+    return excluded([
+      ...w.issues,
+      { rule: offered.rule, path: offered.path, detail: offered.detail, action: 'blocking' },
+    ]);
+  }
+  const lifted = distinctLifts(w.lifted);
+  const verdict = w.issues.length === 0 ? 'portable' : lifted.length > 0 ? 'lifted' : 'repaired';
+  return { verdict, parameters: offered as JsonSchema, issues: w.issues, lifted };
+}
+
+/** Every defect of a declared schema against the portable profile (empty when it is portable as declared). */
+export function schemaIssues(declared: unknown): readonly SchemaIssue[] {
+  return conformParameters(declared).issues;
+}
+
+function argumentless(issues: readonly SchemaIssue[]): ConformResult {
+  const verdict = issues.length === 0 ? 'portable' : 'repaired';
+  return { verdict, parameters: emptyObjectSchema(), issues, lifted: NONE };
+}
+
+function excluded(issues: readonly SchemaIssue[]): ConformResult {
+  return { verdict: 'excluded', parameters: undefined, issues, lifted: NONE };
+}
+
+/** One entry per argument path (two `anyOf` branches may lift the same one); their types united. */
+function distinctLifts(lifts: readonly LiftedArgument[]): readonly LiftedArgument[] {
+  if (lifts.length < 2) return lifts;
+  const byPath = new Map<string, LiftedArgument>();
+  for (const lift of lifts) {
+    const seen = byPath.get(lift.path);
+    if (seen === undefined) {
+      byPath.set(lift.path, lift);
+    } else if (seen.takes !== undefined) {
+      const takes: JsonType[] | undefined =
+        lift.takes === undefined ? undefined : [...new Set([...seen.takes, ...lift.takes])];
+      byPath.set(lift.path, { ...seen, takes });
+    }
+  }
+  return [...byPath.values()];
+}

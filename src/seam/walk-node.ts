@@ -1,0 +1,394 @@
+import { isPlainObject } from '../core/json.js';
+import { takesOf } from './lift-summary.js';
+import { isPortableType, MAX_DEPTH, MAX_NODES } from './profile.js';
+import { mergeSchemas, put, without } from './schema-merge.js';
+import { Lift, liftHere, pathHere, repaired, type Walk } from './schema-walk.js';
+import { refProblem, resolveRef, walkRefOnly } from './walk-ref.js';
+import { shapeTyped } from './walk-typed.js';
+
+type Schema = Record<string, unknown>;
+
+/** Most rewrites ($ref, allOf, oneOf, type lists, const) one node goes through before it is typed. */
+const MAX_REWRITES = 64;
+
+/**
+ * Walks one declared node and returns the node to offer: the SAME object when it is portable, a
+ * repaired copy, or a `Lift` when it has no portable form (the caller carries it as JSON text).
+ * Never mutates its input; bounded in depth and size.
+ */
+export function walkNode(w: Walk, raw: unknown, depth: number, atRoot = false): unknown {
+  w.nodes += 1;
+  if (w.chain.length > 0) w.inlined += 1;
+  if (depth > w.deepest) w.deepest = depth;
+  if (depth > MAX_DEPTH || w.nodes > MAX_NODES) {
+    w.limited += 1;
+    return liftHere(
+      w,
+      'node_not_schema',
+      'the schema is too deep or too large to carry node by node',
+      undefined,
+    );
+  }
+  if (!isPlainObject(raw)) return notASchema(w, raw);
+  const mark = w.chain.length;
+  try {
+    return shapeNode(w, raw, depth, atRoot);
+  } finally {
+    w.chain.length = mark;
+  }
+}
+
+function isOnlyRef(node: Schema): boolean {
+  let keys = 0;
+  for (const _ in node) keys += 1;
+  return keys === 1;
+}
+
+function notASchema(w: Walk, raw: unknown): Lift {
+  if (raw === true) return liftHere(w, 'type_missing', 'the schema `true` accepts any value', undefined);
+  if (raw === false) return liftHere(w, 'node_not_schema', 'the schema `false` accepts no value', undefined);
+  const shown = JSON.stringify(raw) ?? String(raw);
+  return liftHere(w, 'node_not_schema', `a schema must be an object, not ${shown.slice(0, 40)}`, undefined);
+}
+
+function shapeNode(w: Walk, raw: Schema, depth: number, atRoot: boolean): unknown {
+  let node = raw;
+  for (let round = 0; round < MAX_REWRITES; round += 1) {
+    let next: Schema | Lift | undefined;
+    if (node.$ref !== undefined) {
+      if (typeof node.$ref === 'string' && isOnlyRef(node)) return walkRefOnly(w, node.$ref, depth);
+      next = inlineRef(w, node);
+    } else if (node.allOf !== undefined) next = mergeAllOf(w, node);
+    else if (node.oneOf !== undefined) next = oneOfToAnyOf(w, node);
+    else if (node.anyOf !== undefined) {
+      const shaped = shapeAnyOf(w, node, depth, atRoot);
+      if (!(shaped instanceof Collapsed)) return shaped;
+      next = shaped.node;
+    } else if (Array.isArray(node.type)) next = typeListToNodes(w, node);
+    else if (node.const !== undefined) next = constToEnum(w, node);
+    else if (node.type === undefined && Array.isArray(node.enum) && !atRoot) next = enumByValueType(w, node);
+    if (next === undefined) break;
+    if (next instanceof Lift) return next;
+    node = next;
+  }
+  return shapeTyped(w, node, depth, atRoot);
+}
+
+/** A `$ref` with sibling keywords: the target merged under the siblings, then walked as one node. */
+function inlineRef(w: Walk, node: Schema): Schema | Lift {
+  const ref = node.$ref;
+  if (typeof ref !== 'string')
+    return liftHere(w, 'keyword_unsupported', '`$ref` must be a string', undefined);
+  const target = resolveRef(w, ref);
+  const problem = refProblem(w, ref, target);
+  if (problem !== undefined) return problem;
+  repaired(w, 'keyword_unsupported', '`$ref` is not portable', 'inlined what it points at');
+  w.chain.push(ref);
+  const siblings = without(node, '$ref');
+  if (target === true) return siblings;
+  return Object.keys(siblings).length === 0 ? (target as Schema) : mergeSchemas(siblings, target as Schema);
+}
+
+function mergeAllOf(w: Walk, node: Schema): Schema {
+  const branches = node.allOf;
+  let merged = without(node, 'allOf');
+  if (!Array.isArray(branches) || branches.length === 0) {
+    repaired(w, 'node_not_schema', '`allOf` must be a non-empty list of schemas', 'dropped it');
+    return merged;
+  }
+  for (const branch of branches) {
+    if (!isPlainObject(branch)) continue;
+    const ref = branch.$ref;
+    const target = typeof ref === 'string' && !w.chain.includes(ref) ? resolveRef(w, ref) : undefined;
+    if (isPlainObject(target) && typeof ref === 'string') {
+      w.chain.push(ref);
+      merged = mergeSchemas(merged, mergeSchemas(without(branch, '$ref'), target));
+    } else {
+      merged = mergeSchemas(merged, branch);
+    }
+  }
+  const fix = branches.length === 1 ? 'merged its branch into the node' : 'merged its branches into one node';
+  repaired(w, 'keyword_unsupported', '`allOf` is not portable', fix);
+  return merged;
+}
+
+function oneOfToAnyOf(w: Walk, node: Schema): Schema {
+  if (node.anyOf !== undefined) {
+    repaired(
+      w,
+      'keyword_unsupported',
+      '`oneOf` beside `anyOf` is not portable',
+      'dropped it (the tool still checks it)',
+    );
+    return without(node, 'oneOf');
+  }
+  repaired(w, 'keyword_unsupported', '`oneOf` is not portable', 'widened it to `anyOf`');
+  const out: Schema = {};
+  for (const key in node) put(out, key === 'oneOf' ? 'anyOf' : key, node[key]);
+  return out;
+}
+
+/** `anyOf` walked into a node to type (it had one branch left), as opposed to an offered node. */
+class Collapsed {
+  constructor(readonly node: Schema) {}
+}
+
+function isNullSchema(branch: unknown): boolean {
+  if (!isPlainObject(branch)) return false;
+  const t = branch.type;
+  return t === 'null' || (Array.isArray(t) && t.length > 0 && t.every((x) => x === 'null'));
+}
+
+function shapeAnyOf(w: Walk, node: Schema, depth: number, atRoot: boolean): unknown {
+  const branches = node.anyOf;
+  if (!Array.isArray(branches) || branches.length === 0) {
+    repaired(w, 'node_not_schema', '`anyOf` must be a non-empty list of schemas', 'dropped it');
+    return new Collapsed(without(node, 'anyOf'));
+  }
+  const kept = branches.filter((b) => !isNullSchema(b));
+  if (kept.length < branches.length) {
+    if (kept.length === 0) {
+      return liftHere(w, 'type_invalid', 'an `anyOf` of only `null` accepts nothing but null', ['null']);
+    }
+    repaired(
+      w,
+      'type_invalid',
+      'a `null` branch is not portable',
+      'dropped it (the argument is omitted instead)',
+    );
+  }
+  if (atRoot) {
+    const merged = mergeRootBranches(w, node, kept);
+    return merged instanceof Lift ? merged : new Collapsed(merged);
+  }
+  if (kept.length === 1) {
+    const only = kept[0];
+    const rest = without(node, 'anyOf');
+    if (isPlainObject(only)) return new Collapsed(mergeSchemas(rest, only));
+    if (only === true) return new Collapsed(rest);
+  }
+  return shapeBranches(w, node, kept, depth, kept.length !== branches.length);
+}
+
+function shapeBranches(w: Walk, node: Schema, kept: unknown[], depth: number, changed: boolean): unknown {
+  const shared: Schema = {};
+  let sharing = false;
+  for (const key in node) {
+    if (key === 'anyOf') continue;
+    if (key === 'description' && typeof node.description === 'string') continue;
+    repaired(
+      w,
+      'keyword_misplaced',
+      `\`${key}\` beside \`anyOf\` is not portable`,
+      'moved it into each branch',
+      key,
+    );
+    put(shared, key, node[key]);
+    sharing = true;
+  }
+  const issueMark = w.issues.length;
+  const liftMark = w.lifted.length;
+  const shaped: unknown[] = [];
+  for (let i = 0; i < kept.length; i += 1) {
+    const declared = kept[i];
+    const branch = sharing && isPlainObject(declared) ? mergeSchemas(declared, shared) : declared;
+    const parent = w.path;
+    w.path = pathHere(w, `anyOf[${i}]`);
+    const result = walkNode(w, branch, depth + 1);
+    w.path = parent;
+    if (result instanceof Lift) {
+      w.issues.length = issueMark;
+      w.lifted.length = liftMark;
+      return result.widen(takesOf(w.resolve, node));
+    }
+    if (result !== declared) changed = true;
+    if (isPlainObject(result) && result.type === undefined && Array.isArray(result.anyOf)) {
+      shaped.push(...result.anyOf);
+      changed = true;
+    } else {
+      shaped.push(result);
+    }
+  }
+  if (!changed && !sharing) return node;
+  const out: Schema = {};
+  if (typeof node.description === 'string') out.description = node.description;
+  out.anyOf = shaped;
+  return out;
+}
+
+/** Several object shapes at the root: one object holding every shape's properties. */
+function mergeRootBranches(w: Walk, node: Schema, kept: unknown[]): Schema | Lift {
+  repaired(
+    w,
+    'root_combinator',
+    '`anyOf` at the top level is not portable',
+    'merged its object branches into one object',
+    'anyOf',
+  );
+  const shapes: Schema[] = [];
+  for (const branch of kept) {
+    let at = branch;
+    for (let hop = 0; hop < 8 && isPlainObject(at) && typeof at.$ref === 'string'; hop += 1) {
+      const target = resolveRef(w, at.$ref);
+      at = isPlainObject(target) ? mergeSchemas(without(at, '$ref'), target) : undefined;
+    }
+    if (isPlainObject(at) && (at.type === undefined || at.type === 'object')) shapes.push(at);
+  }
+  if (shapes.length === 0) {
+    return liftHere(
+      w,
+      'root_combinator',
+      'no branch of the top-level `anyOf` is an object',
+      undefined,
+      'anyOf',
+    );
+  }
+  const props = new Map<string, unknown[]>();
+  let required: string[] | undefined;
+  for (const shape of shapes) {
+    if (isPlainObject(shape.properties)) {
+      for (const name in shape.properties) {
+        const list = props.get(name) ?? [];
+        list.push(shape.properties[name]);
+        props.set(name, list);
+      }
+    }
+    const names = Array.isArray(shape.required) ? shape.required.filter((n) => typeof n === 'string') : [];
+    required = required === undefined ? names : required.filter((n) => names.includes(n));
+  }
+  const properties: Schema = {};
+  for (const [name, list] of props) {
+    const distinct = [...new Set(list)];
+    put(properties, name, distinct.length === 1 ? distinct[0] : { anyOf: distinct });
+  }
+  const merged: Schema = { type: 'object', properties };
+  if (required !== undefined && required.length > 0) merged.required = required;
+  return mergeSchemas(without(node, 'anyOf'), merged);
+}
+
+function typeListToNodes(w: Walk, node: Schema): Schema | Lift {
+  const listed = node.type as unknown[];
+  if (listed.length === 2 && (listed[1] === 'null' || listed[0] === 'null')) {
+    const only = listed[0] === 'null' ? listed[1] : listed[0];
+    if (isPortableType(only)) {
+      const fix = `narrowed it to "${only}" (the argument is omitted instead of null)`;
+      repaired(w, 'type_invalid', `a type list ["${only}", "null"] is not portable`, fix, 'type');
+      return { ...node, type: only };
+    }
+  }
+  const names = [...new Set(listed)];
+  const bad = names.find((t) => t !== 'null' && !isPortableType(t));
+  if (bad !== undefined) {
+    return liftHere(w, 'type_invalid', `\`type\` ${JSON.stringify(bad)} is not portable`, undefined, 'type');
+  }
+  const types = names.filter(isPortableType);
+  if (types.length === 0) {
+    return liftHere(w, 'type_invalid', 'a `type` of only `null` accepts nothing but null', ['null'], 'type');
+  }
+  const shown = JSON.stringify(listed);
+  if (types.length === 1) {
+    const fix = names.includes('null')
+      ? `narrowed it to "${types[0]}" (the argument is omitted instead of null)`
+      : `made it "${types[0]}"`;
+    repaired(w, 'type_invalid', `a type list ${shown} is not portable`, fix, 'type');
+    return { ...node, type: types[0] };
+  }
+  repaired(
+    w,
+    'type_invalid',
+    `a type list ${shown} is not portable`,
+    'made it an `anyOf` of one node per type',
+    'type',
+  );
+  const out: Schema = {};
+  if (typeof node.description === 'string') out.description = node.description;
+  out.anyOf = types.map((t) => branchOfType(node, t));
+  return out;
+}
+
+/** The part of a several-typed node that applies to values of type `t`. */
+function branchOfType(node: Schema, t: string): Schema {
+  const branch: Schema = { type: t };
+  for (const key in node) {
+    if (key === 'type' || key === 'description') continue;
+    if (key === 'enum') {
+      const values = Array.isArray(node.enum) ? node.enum.filter((v) => typeof v === 'string') : [];
+      if (t === 'string' && values.length > 0) branch.enum = values;
+      continue;
+    }
+    put(branch, key, node[key]);
+  }
+  return branch;
+}
+
+function constToEnum(w: Walk, node: Schema): Schema | Lift {
+  const value = node.const;
+  const rest = without(node, 'const');
+  if (typeof value === 'string') {
+    if (value !== '' && (rest.type === undefined || rest.type === 'string')) {
+      repaired(w, 'keyword_unsupported', '`const` is not portable', 'made it a one-value enum', 'const');
+      return { ...rest, type: 'string', enum: [value] };
+    }
+    repaired(
+      w,
+      'keyword_unsupported',
+      '`const` is not portable',
+      'dropped it (the tool still checks it)',
+      'const',
+    );
+    return rest.type === undefined ? { ...rest, type: 'string' } : rest;
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') {
+    const kind = typeof value === 'boolean' ? 'boolean' : Number.isInteger(value) ? 'integer' : 'number';
+    repaired(
+      w,
+      'keyword_unsupported',
+      `a ${kind} \`const\` is not portable`,
+      'dropped it (the tool still checks it)',
+      'const',
+    );
+    return rest.type === undefined ? { ...rest, type: kind } : rest;
+  }
+  const takes =
+    value === null
+      ? (['null'] as const)
+      : Array.isArray(value)
+        ? (['array'] as const)
+        : (['object'] as const);
+  return liftHere(
+    w,
+    'keyword_unsupported',
+    `a \`const\` of ${JSON.stringify(value).slice(0, 40)} has no portable form`,
+    takes,
+    'const',
+  );
+}
+
+/** An untyped `enum` whose values are not all strings: typed by its values, one branch per type. */
+function enumByValueType(w: Walk, node: Schema): Schema | undefined {
+  const values = node.enum as unknown[];
+  if (values.length === 0 || values.every((v) => typeof v === 'string')) return undefined;
+  const kinds = new Set<string>();
+  for (const v of values) {
+    if (v === null) continue;
+    if (typeof v === 'string' || typeof v === 'boolean') kinds.add(typeof v);
+    else if (typeof v === 'number') kinds.add(Number.isInteger(v) ? 'integer' : 'number');
+    else kinds.add(Array.isArray(v) ? 'array' : 'object');
+  }
+  if (kinds.has('number')) kinds.delete('integer');
+  const fix = kinds.size > 1 ? 'gave each value type its own `anyOf` branch' : 'typed it by its values';
+  repaired(
+    w,
+    'type_missing',
+    'declares no `type`, and its `enum` holds values that are not strings',
+    fix,
+    'enum',
+  );
+  if (kinds.size === 0) return { ...without(node, 'enum'), type: 'null' };
+  const branches = [...kinds].map((t) => branchOfType(node, t));
+  const out: Schema = {};
+  if (typeof node.description === 'string') out.description = node.description;
+  if (branches.length === 1) return { ...branches[0], ...out };
+  out.anyOf = branches;
+  return out;
+}

@@ -1,0 +1,108 @@
+import { isPlainObject } from '../core/json.js';
+import { takesOf } from './lift-summary.js';
+import { renderArgumentPath } from './lifted-argument.js';
+import { MAX_DEPTH, MAX_INLINED, MAX_NODES } from './profile.js';
+import { argumentSteps, joinPath, Lift, liftHere, type RefWalk, repaired, type Walk } from './schema-walk.js';
+import { walkNode } from './walk-node.js';
+
+/** What a local `$ref` points at, looked up once per walk. */
+export function resolveRef(w: Walk, ref: string): unknown {
+  w.lookups += 1;
+  return w.resolve(ref);
+}
+
+/**
+ * Why `ref` cannot be inlined here (unresolvable, recursive, not a schema, over the inlining
+ * budget), as a `Lift`; `undefined` when it can.
+ */
+export function refProblem(w: Walk, ref: string, target: unknown): Lift | undefined {
+  if (target === undefined) {
+    return liftHere(
+      w,
+      'keyword_unsupported',
+      `\`$ref\` "${ref}" does not resolve inside this schema`,
+      undefined,
+    );
+  }
+  if (w.chain.includes(ref)) {
+    return liftHere(w, 'keyword_unsupported', `\`$ref\` "${ref}" is recursive`, takesOf(w.resolve, target));
+  }
+  if (target !== true && !isPlainObject(target)) {
+    return liftHere(w, 'node_not_schema', `\`$ref\` "${ref}" does not point at a schema object`, undefined);
+  }
+  if (w.inlined >= MAX_INLINED) {
+    const detail = `\`$ref\` "${ref}" is one reference too many to inline in this schema`;
+    return liftHere(w, 'keyword_unsupported', detail, takesOf(w.resolve, target));
+  }
+  return undefined;
+}
+
+const INLINE_FIX = 'inlined what it points at';
+
+/**
+ * Walks a node that is only `{ "$ref": … }`. The target is walked once with paths relative to the
+ * reference; when it holds no further reference the walk is kept and every later reference to it
+ * costs a copy of its issues (generated API schemas point at the same few definitions many times).
+ */
+export function walkRefOnly(w: Walk, ref: string, depth: number): unknown {
+  const kept = w.refWalks.get(ref);
+  if (
+    kept !== undefined &&
+    depth + kept.height <= MAX_DEPTH &&
+    w.nodes + kept.nodes <= MAX_NODES &&
+    w.inlined < MAX_INLINED
+  ) {
+    repaired(w, 'keyword_unsupported', '`$ref` is not portable', INLINE_FIX);
+    w.nodes += kept.nodes;
+    w.inlined += kept.nodes;
+    return place(w, kept);
+  }
+  const target = resolveRef(w, ref);
+  const problem = refProblem(w, ref, target);
+  if (problem !== undefined) return problem;
+  repaired(w, 'keyword_unsupported', '`$ref` is not portable', INLINE_FIX);
+  const walked = walkRelative(w, ref, target, depth);
+  return place(w, walked);
+}
+
+function walkRelative(w: Walk, ref: string, target: unknown, depth: number): RefWalk {
+  const path = w.path;
+  const args = w.args.splice(0);
+  const issueMark = w.issues.length;
+  const liftMark = w.lifted.length;
+  const nodes = w.nodes;
+  const lookups = w.lookups;
+  const limited = w.limited;
+  const deepest = w.deepest;
+  w.path = '';
+  w.deepest = depth;
+  w.chain.push(ref);
+  const out = walkNode(w, target === true ? {} : target, depth);
+  w.chain.pop();
+  const walked: RefWalk = {
+    out,
+    issues: w.issues.splice(issueMark),
+    lifted: w.lifted.splice(liftMark),
+    nodes: w.nodes - nodes,
+    height: w.deepest - depth,
+  };
+  if (w.lookups === lookups && w.limited === limited) w.refWalks.set(ref, walked);
+  w.deepest = Math.max(deepest, w.deepest);
+  w.path = path;
+  w.args.push(...args);
+  return walked;
+}
+
+/** A relative walk seen from the current node: issues, lifted arguments and the offered node. */
+function place(w: Walk, walked: RefWalk): unknown {
+  for (const issue of walked.issues) w.issues.push({ ...issue, path: joinPath(w.path, issue.path) });
+  if (walked.lifted.length > 0) {
+    const base = argumentSteps(w);
+    for (const lift of walked.lifted) {
+      const steps = [...base, ...lift.steps];
+      w.lifted.push({ steps, path: renderArgumentPath(steps), takes: lift.takes });
+    }
+  }
+  const out = walked.out;
+  return out instanceof Lift ? new Lift(out.rule, joinPath(w.path, out.path), out.detail, out.takes) : out;
+}

@@ -1,0 +1,23 @@
+import { createHash } from 'node:crypto';
+
+/** A name every provider accepts for a function (Gemini also wants a letter or `_` first). */
+export const WIRE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+
+const MAX_LENGTH = 64;
+const HASH_LENGTH = 8;
+
+/**
+ * The model-safe name a tool travels under: its real name when that is already safe; otherwise
+ * every other character becomes `_` (and a leading digit or `-` gets a `_` in front). A name longer
+ * than 64 characters keeps its first 55 and a short hash of the REAL name, so two long names that
+ * share a beginning still travel under different names.
+ */
+export function wireName(realName: string): string {
+  if (WIRE_NAME_PATTERN.test(realName)) return realName;
+  let safe = '';
+  for (const ch of realName) safe += /^[A-Za-z0-9_-]$/.test(ch) ? ch : '_';
+  if (!/^[A-Za-z_]/.test(safe)) safe = `_${safe}`;
+  if (safe.length <= MAX_LENGTH) return safe;
+  const hash = createHash('sha256').update(realName).digest('hex').slice(0, HASH_LENGTH);
+  return `${safe.slice(0, MAX_LENGTH - HASH_LENGTH - 1)}_${hash}`;
+}
