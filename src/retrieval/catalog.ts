@@ -1,5 +1,5 @@
 import type { ToolGroup } from '../core/tool.js';
-import { groupOf, type RetrievalTool } from './retrieval-tool.js';
+import { groupOf, isOwn, type RetrievalTool } from './retrieval-tool.js';
 import { firstLine } from './text-cut.js';
 
 /** Room for the deferred catalog, in characters, last line included. */
@@ -20,13 +20,12 @@ export interface CatalogOptions {
   readonly relevance?: ReadonlyMap<string, number>;
 }
 
-/** One group's block in the catalog, with running lengths so each step costs O(groups). */
+/** One group's block in the catalog, with running lengths so each step costs O(1). */
 interface Block {
   readonly group: ToolGroup;
   readonly header: string;
   /** Tools in the order their lines appear: most relevant first, then by name. */
   readonly tools: readonly RetrievalTool[];
-  readonly lines: Map<string, string>;
   readonly described: Set<string>;
   /** Own groups: listed means the header and every tool name are shown. */
   listed: boolean;
@@ -49,11 +48,17 @@ export function catalog(
 ): string {
   if (deferred.length === 0 || maxChars <= 0) return '';
   const relevance = options.relevance ?? new Map<string, number>();
-  const rel = (t: RetrievalTool): number => relevance.get(t.name) ?? 0;
+  // Relevance read once per tool: the sorts below compare thousands of pairs.
+  const relOf = new Map<RetrievalTool, number>();
+  for (const t of deferred) {
+    const r = relevance.get(t.name);
+    if (r !== undefined && r > 0) relOf.set(t, r);
+  }
+  const rel = (t: RetrievalTool): number => relOf.get(t) ?? 0;
   const byRelevance = (a: RetrievalTool, b: RetrievalTool): number =>
-    rel(b) - rel(a) || Number(groupOf(b).own) - Number(groupOf(a).own) || compareText(a.name, b.name);
+    rel(b) - rel(a) || Number(isOwn(b)) - Number(isOwn(a)) || compareText(a.name, b.name);
 
-  const blocks = makeBlocks(deferred, byRelevance);
+  const blocks = makeBlocks(deferred, byRelevance, (t) => relOf.has(t));
   const layout = new Layout(blocks, maxChars);
 
   // 1. The platform's own groups, each in full by name; the most relevant group first.
@@ -64,13 +69,14 @@ export function catalog(
   for (const b of ownByRelevance) layout.tryList(b);
 
   // 2. Tools relevant to this request get a description line, whatever their group.
-  const top = Math.max(0, ...deferred.map(rel).filter((r) => r <= 1));
-  const relevant = deferred
+  let top = 0;
+  for (const r of relOf.values()) if (r <= 1 && r > top) top = r;
+  const blockOf = new Map<string, Block>();
+  for (const b of blocks) for (const t of b.tools) blockOf.set(t.name, b);
+  const relevant = [...relOf.keys()]
     .filter((t) => rel(t) > 1 || (top > 0 && rel(t) >= top * RELEVANT_SHARE))
     .sort(byRelevance)
     .slice(0, RELEVANT_MAX);
-  const blockOf = new Map<string, Block>();
-  for (const b of blocks) for (const t of b.tools) blockOf.set(t.name, b);
   for (const t of relevant) layout.tryDescribe(blockOf.get(t.name) as Block, t);
 
   // 3. Servers and apps in turn, one more described tool each per round; 4. then own groups.
@@ -84,6 +90,7 @@ export function catalog(
 function makeBlocks(
   deferred: readonly RetrievalTool[],
   order: (a: RetrievalTool, b: RetrievalTool) => number,
+  isRelevant: (t: RetrievalTool) => boolean,
 ): Block[] {
   const byKey = new Map<string, { group: ToolGroup; tools: RetrievalTool[] }>();
   for (const t of deferred) {
@@ -93,21 +100,20 @@ function makeBlocks(
     byKey.set(g.key, entry);
   }
   const blocks: Block[] = [];
-  for (const { group, tools } of byKey.values()) {
-    tools.sort(order);
+  for (const { group, tools: all } of byKey.values()) {
+    // Tools of one group differ only by relevance and name: the few relevant ones are sorted with
+    // the full order, the rest by name alone (thousands of them, so the cheap comparison matters).
+    const relevant = all.filter(isRelevant).sort(order);
+    const rest = relevant.length === 0 ? all : all.filter((t) => !isRelevant(t));
+    rest.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const tools = relevant.length === 0 ? rest : [...relevant, ...rest];
     const purpose = group.purpose.trim();
-    const lines = new Map<string, string>();
     let names = 0;
-    for (const t of tools) {
-      const line = firstLine(t.description, CATALOG_LINE_CHARS);
-      lines.set(t.name, line ? `- ${t.name}: ${line}` : `- ${t.name}`);
-      names += t.name.length;
-    }
+    for (const t of tools) names += t.name.length;
     blocks.push({
       group,
       header: purpose ? `[${group.key}] ${purpose}` : `[${group.key}]`,
       tools,
-      lines,
       described: new Set(),
       listed: false,
       describedLength: 0,
@@ -120,19 +126,40 @@ function makeBlocks(
   );
 }
 
-/** The catalog being filled: every step is kept only if the whole text still fits. */
+/** A tool's catalog line. */
+function lineOf(t: RetrievalTool): string {
+  const line = firstLine(t.description, CATALOG_LINE_CHARS);
+  return line ? `- ${t.name}: ${line}` : `- ${t.name}`;
+}
+
+/**
+ * The catalog being filled: every step is kept only if the whole text still fits. Totals (blocks
+ * shown, their characters, the left-out entries) are kept current, so a step costs O(1).
+ */
 class Layout {
+  private blockChars = 0;
+  private shown = 0;
+  private entryChars = 0;
+  private entries = 0;
+  private readonly lines = new Map<string, string>();
+
   constructor(
     private readonly blocks: readonly Block[],
     private readonly max: number,
-  ) {}
+  ) {
+    for (const b of blocks) this.count(b, 1);
+  }
 
   /** Lists an own group in full by name, if it fits. */
   tryList(b: Block): boolean {
     if (b.listed) return true;
-    b.listed = true;
+    this.change(b, () => {
+      b.listed = true;
+    });
     if (this.length() <= this.max) return true;
-    b.listed = false;
+    this.change(b, () => {
+      b.listed = false;
+    });
     return false;
   }
 
@@ -140,89 +167,103 @@ class Layout {
   tryDescribe(b: Block, t: RetrievalTool): boolean {
     if (b.described.has(t.name)) return true;
     if (b.group.own && !b.listed && !this.tryList(b)) return false;
-    const line = b.lines.get(t.name) as string;
-    b.described.add(t.name);
-    b.describedLength += line.length + 1;
-    b.undescribedNames -= t.name.length;
-    b.undescribedCount -= 1;
+    if (this.max - this.length() < t.name.length + 3) return false;
+    let line = this.lines.get(t.name);
+    if (line === undefined) {
+      line = lineOf(t);
+      this.lines.set(t.name, line);
+    }
+    const size = line.length + 1;
+    this.change(b, () => describe(b, t, size, true));
     if (this.length() <= this.max) return true;
-    b.described.delete(t.name);
-    b.describedLength -= line.length + 1;
-    b.undescribedNames += t.name.length;
-    b.undescribedCount += 1;
+    this.change(b, () => describe(b, t, size, false));
     return false;
   }
 
-  /** One more described tool per block per round, until nothing more fits. */
+  /** One more described tool per block per round, until a whole round adds nothing. */
   roundRobin(blocks: readonly Block[]): void {
-    const queues = blocks.map((b) => ({ b, next: 0 }));
-    let active = queues;
-    while (active.length > 0) {
-      const still: typeof active = [];
-      for (const q of active) {
-        while (q.next < q.b.tools.length && q.b.described.has((q.b.tools[q.next] as RetrievalTool).name))
-          q.next += 1;
-        if (q.next >= q.b.tools.length) continue;
-        const t = q.b.tools[q.next] as RetrievalTool;
-        q.next += 1;
-        // A tool whose line does not fit is skipped; a shorter one may still fit on the next round.
-        this.tryDescribe(q.b, t);
-        still.push(q);
-      }
-      active = still;
+    const next = blocks.map(() => 0);
+    let added = true;
+    while (added) {
+      added = false;
+      blocks.forEach((b, i) => {
+        let at = next[i] as number;
+        while (at < b.tools.length && b.described.has((b.tools[at] as RetrievalTool).name)) at += 1;
+        if (at >= b.tools.length) return;
+        // A tool whose line does not fit is skipped; a shorter one may fit on a later round.
+        if (this.tryDescribe(b, b.tools[at] as RetrievalTool)) added = true;
+        next[i] = at + 1;
+      });
+      // A round that added nothing still moved past the lines that did not fit; go on while any remain.
+      if (!added) added = blocks.some((b, i) => (next[i] as number) < b.tools.length);
     }
   }
 
-  /** Exact length of `render()`, computed from the running lengths. */
+  /** Exact length of the rendered text. */
   length(): number {
-    let total = 0;
-    let shown = 0;
-    for (const b of this.blocks) {
-      const len = blockLength(b);
-      if (len === 0) continue;
-      total += len;
-      shown += 1;
-    }
-    total += Math.max(0, shown - 1);
-    const last = this.lastLine();
-    if (last) total += (shown > 0 ? 1 : 0) + last.length;
-    return total;
+    const last = this.entries === 0 ? 0 : LEFT_OUT_PREFIX.length + this.entryChars + 2 * (this.entries - 1);
+    return this.blockChars + Math.max(0, this.shown - 1) + (last > 0 ? (this.shown > 0 ? 1 : 0) + last : 0);
   }
 
   /** The catalog text; cut as a last resort if it somehow exceeds the room. */
   render(): string {
     const parts: string[] = [];
+    const left: string[] = [];
     for (const b of this.blocks) {
+      const entry = entryOf(b);
+      if (entry) left.push(entry);
       if (blockLength(b) === 0) continue;
       const lines = [b.header];
-      for (const t of b.tools) if (b.described.has(t.name)) lines.push(b.lines.get(t.name) as string);
+      for (const t of b.tools) if (b.described.has(t.name)) lines.push(this.lines.get(t.name) as string);
       if (b.group.own && b.undescribedCount > 0) {
         const names = b.tools.filter((t) => !b.described.has(t.name)).map((t) => t.name);
         lines.push(`- ${names.sort(compareText).join(', ')}`);
       }
       parts.push(lines.join('\n'));
     }
-    const last = this.lastLine();
-    if (last) parts.push(last);
+    if (left.length > 0) parts.push(LEFT_OUT_PREFIX + left.join(', '));
     const text = parts.join('\n');
     return text.length <= this.max ? text : cutToRoom(text, this.max);
   }
 
-  /** What is left out, or "" when every deferred tool is at least named. */
-  private lastLine(): string {
-    const entries: string[] = [];
-    for (const b of this.blocks) {
-      const n = b.tools.length;
-      if (b.group.own) {
-        if (!b.listed) entries.push(`${b.group.key} (${n} ${n === 1 ? 'tool' : 'tools'})`);
-      } else if (b.described.size === 0) {
-        entries.push(`${b.group.key} (${n} ${n === 1 ? 'tool' : 'tools'})`);
-      } else if (b.undescribedCount > 0) {
-        entries.push(`${b.group.key} (+${b.undescribedCount} more)`);
-      }
-    }
-    return entries.length === 0 ? '' : LEFT_OUT_PREFIX + entries.join(', ');
+  /** Applies a change to a block, keeping the totals current. */
+  private change(b: Block, mutate: () => void): void {
+    this.count(b, -1);
+    mutate();
+    this.count(b, 1);
   }
+
+  private count(b: Block, sign: 1 | -1): void {
+    const len = blockLength(b);
+    if (len > 0) {
+      this.blockChars += sign * len;
+      this.shown += sign;
+    }
+    const entry = entryOf(b).length;
+    if (entry > 0) {
+      this.entryChars += sign * entry;
+      this.entries += sign;
+    }
+  }
+}
+
+/** Marks a tool described (or not), moving its name between the described lines and the name list. */
+function describe(b: Block, t: RetrievalTool, size: number, on: boolean): void {
+  const sign = on ? 1 : -1;
+  if (on) b.described.add(t.name);
+  else b.described.delete(t.name);
+  b.describedLength += sign * size;
+  b.undescribedNames -= sign * t.name.length;
+  b.undescribedCount -= sign;
+}
+
+/** A block's entry on the left-out line ("" when nothing of it is left out). */
+function entryOf(b: Block): string {
+  const n = b.tools.length;
+  const whole = `${b.group.key} (${n} ${n === 1 ? 'tool' : 'tools'})`;
+  if (b.group.own) return b.listed ? '' : whole;
+  if (b.described.size === 0) return whole;
+  return b.undescribedCount > 0 ? `${b.group.key} (+${b.undescribedCount} more)` : '';
 }
 
 /** Characters a block renders to (0 when it is not shown). */

@@ -45,20 +45,37 @@ export class Ranker {
     private readonly tie: (a: number, b: number) => number = (a, b) => a - b,
   ) {}
 
-  /** The tools whose score is above zero, best first. */
-  rank(query: string): Ranked[] {
+  /** The tools whose score is above zero, best first; at most `limit` of them. */
+  rank(query: string, limit = Number.POSITIVE_INFINITY): Ranked[] {
     const s = this.settings;
     const q = this.weighted(query);
-    let out = this.score(q);
-    if (s.clauseWeight > 0) out = this.fuseClauses(query, out);
-    if (s.feedbackDocs > 0 && s.feedbackWeight > 0 && out.length > 0) {
+    let all = this.score(q);
+    if (s.clauseWeight > 0) all = this.fuseClauses(query, all);
+    if (s.feedbackDocs > 0 && s.feedbackWeight > 0 && all.length > 0) {
       // Feedback finds tools the words missed, but reorders the head badly: the head stays as it is.
-      const keep = out.slice(0, s.feedbackKeep);
-      for (const [id, w] of this.feedback(out, q)) q.set(id, w);
+      const keep = this.best(all, Math.min(limit, s.feedbackKeep));
+      const readFrom = s.feedbackDocs <= keep.length ? keep : this.best(all, s.feedbackDocs);
+      for (const [id, w] of this.feedback(readFrom, q)) q.set(id, w);
       const kept = new Set(keep.map((r) => r.slot));
-      out = [...keep, ...this.score(q).filter((r) => !kept.has(r.slot))];
+      const rest = this.score(q).filter((r) => !kept.has(r.slot));
+      return [...keep, ...this.best(rest, limit - keep.length)];
     }
-    return out;
+    return this.best(all, limit);
+  }
+
+  /** The `n` best of an unsorted list, sorted (score, then the tie-break). */
+  private best(list: Ranked[], n: number): Ranked[] {
+    const order = (a: Ranked, b: Ranked): number => b.score - a.score || this.tie(a.slot, b.slot);
+    if (n <= 0) return [];
+    if (n >= list.length) return list.sort(order);
+    const scores = new Float64Array(list.length);
+    for (let i = 0; i < list.length; i += 1) scores[i] = (list[i] as Ranked).score;
+    scores.sort();
+    const threshold = scores[list.length - n] as number;
+    return list
+      .filter((r) => r.score >= threshold)
+      .sort(order)
+      .slice(0, n);
   }
 
   /** The query's own terms plus lexicon expansions. */
@@ -68,7 +85,7 @@ export class Ranker {
     return q;
   }
 
-  /** BM25F over the index, times a bonus for tools whose name the query covers. */
+  /** BM25F over the index, times a bonus for tools whose name the query covers (unsorted). */
   private score(q: WeightedTerms): Ranked[] {
     const s = this.settings;
     const buf = this.buffer;
@@ -90,35 +107,27 @@ export class Ranker {
         if (all > 0) buf.scores[slot] = (buf.scores[slot] ?? 0) * (1 + (s.nameCoverage * hit) / all);
       }
     }
-    const out = this.collect(buf);
+    const out: Ranked[] = buf.touched.map((slot) => ({ slot, score: buf.scores[slot] ?? 0 }));
     buf.reset();
     return out;
   }
 
-  /** Mixes in each clause's own ranking, so every request of a multi-part query gets its tools. */
+  /** Mixes in each clause's own ranking, so every request of a multi-part query gets its tools (unsorted). */
   private fuseClauses(query: string, whole: Ranked[]): Ranked[] {
     const parts = clauses(query);
     if (parts.length < 2 || whole.length === 0) return whole;
     const fused = new Map<number, number>();
-    const top = whole[0]?.score ?? 1;
+    const top = maxScore(whole);
     for (const r of whole) fused.set(r.slot, r.score / top);
     for (const part of parts) {
       const ranked = this.score(this.weighted(part));
-      const best = ranked[0]?.score ?? 0;
+      const best = maxScore(ranked);
       if (best <= 0) continue;
       for (const r of ranked) {
         fused.set(r.slot, (fused.get(r.slot) ?? 0) + (this.settings.clauseWeight * r.score) / best);
       }
     }
-    const out = [...fused].map(([slot, score]) => ({ slot, score }));
-    out.sort((a, b) => b.score - a.score || this.tie(a.slot, b.slot));
-    return out;
-  }
-
-  private collect(buf: ScoreBuffer): Ranked[] {
-    const out: Ranked[] = buf.touched.map((slot) => ({ slot, score: buf.scores[slot] ?? 0 }));
-    out.sort((a, b) => b.score - a.score || this.tie(a.slot, b.slot));
-    return out;
+    return [...fused].map(([slot, score]) => ({ slot, score }));
   }
 
   /** Words the best-ranked tools share, weighted by rank and rarity, that the query does not hold. */
@@ -150,6 +159,12 @@ export class Ranker {
     const max = picked[0]?.[1] ?? 1;
     return new Map(picked.map(([id, w]) => [id, (s.feedbackWeight * w) / max]));
   }
+}
+
+function maxScore(list: readonly Ranked[]): number {
+  let m = 0;
+  for (const r of list) if (r.score > m) m = r.score;
+  return m;
 }
 
 /** Splits a request into its sentences and `then`/`also`-joined parts (at least two words each). */

@@ -57,14 +57,26 @@ export function hintedFragments(query: string): string[] {
   return [...out];
 }
 
+/** A tool name read the ways a fragment can name it. */
+export interface NameParts {
+  readonly lower: string;
+  /** The part after the last `/` or `__` (the whole name when there is none). */
+  readonly last: string;
+  readonly words: readonly string[];
+}
+
+/** Splits a tool name for `fragmentNames` (worth caching: hints test every tool every turn). */
+export function nameParts(toolName: string): NameParts {
+  const lower = toolName.toLowerCase();
+  return { lower, last: lower.split(/\/|__/).pop() ?? lower, words: words(toolName) };
+}
+
 /**
  * True when a fragment names the tool: the whole name, its last segment after `/` or `__`, or one of
  * its words (a plural counts). Words, never substrings: `read` does not name `task_ready`.
  */
-export function fragmentNames(fragment: string, toolName: string): boolean {
-  const name = toolName.toLowerCase();
-  if (name === fragment) return true;
-  const last = name.split(/\/|__/).pop() ?? name;
-  if (last === fragment) return true;
-  return words(toolName).some((w) => w === fragment || w === `${fragment}s` || w === `${fragment}es`);
+export function fragmentNames(fragment: string, name: string | NameParts): boolean {
+  const parts = typeof name === 'string' ? nameParts(name) : name;
+  if (parts.lower === fragment || parts.last === fragment) return true;
+  return parts.words.some((w) => w === fragment || w === `${fragment}s` || w === `${fragment}es`);
 }

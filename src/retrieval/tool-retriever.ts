@@ -3,7 +3,7 @@ import { type Ranked, Ranker } from './ranker.js';
 import { DEFAULT_RANKING, type RankingSettings } from './ranking-settings.js';
 import { isOwn, type RetrievalTool } from './retrieval-tool.js';
 import { schemaSize } from './schema-size.js';
-import { fragmentNames, hintedFragments } from './structural-hints.js';
+import { fragmentNames, hintedFragments, type NameParts, nameParts } from './structural-hints.js';
 import { cutText } from './text-cut.js';
 import { ToolIndex } from './tool-index.js';
 
@@ -41,6 +41,9 @@ export interface SearchOptions {
   readonly shown?: (name: string) => boolean;
 }
 
+/** Ranked tools read past the K offered, so the catalog can describe the next most relevant. */
+const RELEVANCE_READ = 32;
+
 /** Longest description a search answer carries per tool. */
 export const SEARCH_DESCRIPTION_CHARS = 200;
 
@@ -56,6 +59,8 @@ export class ToolRetriever {
   private readonly order = new Map<string, number>();
   private nextOrder = 0;
   private ordered: RetrievalTool[] | undefined;
+  private readonly coreNames = new Set<string>();
+  private readonly partsByName = new Map<string, NameParts>();
   private readonly used = new Set<string>();
   private carriedHints: string[] = [];
   private relevance = new Map<string, number>();
@@ -79,6 +84,8 @@ export class ToolRetriever {
     if (!this.order.has(tool.name)) this.order.set(tool.name, this.nextOrder++);
     this.index.upsert(tool);
     this.ordered = undefined;
+    if (isCore(tool)) this.coreNames.add(tool.name);
+    else this.coreNames.delete(tool.name);
   }
 
   /** Removes a tool; returns false when it was not in the catalog. */
@@ -87,6 +94,8 @@ export class ToolRetriever {
     this.used.delete(name);
     this.relevance.delete(name);
     this.ordered = undefined;
+    this.coreNames.delete(name);
+    this.partsByName.delete(name);
     return this.index.remove(name);
   }
 
@@ -150,7 +159,7 @@ export class ToolRetriever {
   select(query: string, options: SelectOptions = {}): RetrievalTool[] {
     const pool = this.pool(options.restrict);
     try {
-      const selected = this.choose(query, pool, options.budgetChars);
+      const selected = this.choose(query, pool, options.budgetChars, options.restrict !== undefined);
       this.surfaced = selected.length;
       return selected;
     } catch (error) {
@@ -188,35 +197,48 @@ export class ToolRetriever {
   }
 
   /** The steps of `select`, unguarded. */
-  private choose(query: string, pool: RetrievalTool[], budget: number | undefined): RetrievalTool[] {
+  private choose(
+    query: string,
+    pool: RetrievalTool[],
+    budget: number | undefined,
+    restricted: boolean,
+  ): RetrievalTool[] {
     const fragments = hintedFragments(query);
-    const total = budget === undefined ? 0 : pool.reduce((n, t) => n + schemaSize(t), 0);
-    if (pool.length <= this.k && (budget === undefined || total <= budget)) {
+    const fitsWhole = (): boolean =>
+      budget === undefined || pool.reduce((n, t) => n + schemaSize(t), 0) <= budget;
+    if (pool.length <= this.k && fitsWhole()) {
       this.carriedHints = fragments;
       this.relevance = new Map();
       return pool;
     }
-    const inPool = new Set(pool.map((t) => t.name));
-    const core = pool.filter((t) => isCore(t));
-    const coreNames = new Set(core.map((t) => t.name));
+    const inPool = restricted ? new Set(pool.map((t) => t.name)) : undefined;
+    const core = pool.filter((t) => this.coreNames.has(t.name));
     const hints = fragments.length > 0 ? fragments : this.carriedHints;
     this.carriedHints = fragments;
-    const sticky = pool.filter((t) => this.used.has(t.name) && !coreNames.has(t.name));
+    const sticky = pool.filter((t) => this.used.has(t.name) && !this.coreNames.has(t.name));
     const stickyNames = new Set(sticky.map((t) => t.name));
-    const hinted = pool.filter(
-      (t) =>
-        !coreNames.has(t.name) && !stickyNames.has(t.name) && hints.some((f) => fragmentNames(f, t.name)),
-    );
+    const hinted =
+      hints.length === 0
+        ? []
+        : pool.filter(
+            (t) =>
+              !this.coreNames.has(t.name) &&
+              !stickyNames.has(t.name) &&
+              hints.some((f) => fragmentNames(f, this.nameParts(t.name))),
+          );
 
-    const ranked = this.ranker.rank(query).filter((r) => {
-      const name = (this.index.toolAt(r.slot) as RetrievalTool).name;
-      return inPool.has(name) && !coreNames.has(name);
+    // Only the head of the ranking is admitted or described first in the catalog; a budget may skip
+    // tools, so read further then.
+    const extra = core.length + sticky.length + hinted.length + RELEVANCE_READ;
+    const limit = inPool ? Number.POSITIVE_INFINITY : (budget === undefined ? 1 : 4) * this.k + extra;
+    const ranked = this.ranker.rank(query, limit).filter((r) => {
+      const name = nameAt(this.index, r);
+      return (inPool === undefined || inPool.has(name)) && !this.coreNames.has(name);
     });
-    const scoreOf = new Map<string, number>();
     const top = ranked[0]?.score ?? 1;
-    for (const r of ranked) scoreOf.set(nameAt(this.index, r), r.score / top);
-    const relevance = new Map(scoreOf);
-    for (const t of [...sticky, ...hinted]) relevance.set(t.name, 1 + (scoreOf.get(t.name) ?? 0));
+    const relevance = new Map<string, number>();
+    for (const r of ranked) relevance.set(nameAt(this.index, r), r.score / top);
+    for (const t of [...sticky, ...hinted]) relevance.set(t.name, 1 + (relevance.get(t.name) ?? 0));
     this.relevance = relevance;
 
     const byRank = (a: RetrievalTool, b: RetrievalTool): number =>
@@ -251,6 +273,16 @@ export class ToolRetriever {
     if (restrict === undefined) return all;
     const allowed = new Set(restrict);
     return all.filter((t) => allowed.has(t.name));
+  }
+
+  /** A tool's name split for hint matching (cached: hints test every tool every turn). */
+  private nameParts(name: string): NameParts {
+    let parts = this.partsByName.get(name);
+    if (!parts) {
+      parts = nameParts(name);
+      this.partsByName.set(name, parts);
+    }
+    return parts;
   }
 
   private orderOf(name: string): number {

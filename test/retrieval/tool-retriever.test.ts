@@ -113,7 +113,7 @@ describe('ToolRetriever.select', () => {
     const cyclic: Record<string, unknown> = { type: 'object' };
     cyclic.self = cyclic;
     const failures: unknown[] = [];
-    const tools = [...numbered(100), { name: 'odd', description: 'a tool', parameters: cyclic }];
+    const tools = [...numbered(100), { name: 'odd', description: 'a tool', parameters: cyclic, core: true }];
     const r = new ToolRetriever(tools, { k: 10, onFailOpen: (e) => failures.push(e) });
     expect(r.select('thing 3', { budgetChars: 5000 })).toHaveLength(101);
     expect(failures).toHaveLength(1);

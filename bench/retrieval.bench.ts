@@ -1,0 +1,174 @@
+import { performance } from 'node:perf_hooks';
+import type { ToolGroup } from '../src/core/tool.js';
+import { catalog } from '../src/retrieval/catalog.js';
+import type { RetrievalTool } from '../src/retrieval/retrieval-tool.js';
+import { ToolRetriever } from '../src/retrieval/tool-retriever.js';
+import type { BenchFigure } from './run.js';
+
+const VERBS = [
+  'list',
+  'get',
+  'create',
+  'update',
+  'delete',
+  'search',
+  'export',
+  'archive',
+  'sync',
+  'summarize',
+];
+const NOUNS = [
+  'invoice',
+  'contact',
+  'meeting',
+  'ticket',
+  'issue',
+  'repository',
+  'branch',
+  'calendar',
+  'event',
+  'document',
+  'spreadsheet',
+  'message',
+  'channel',
+  'playlist',
+  'order',
+  'shipment',
+  'customer',
+  'report',
+  'dashboard',
+  'alert',
+  'forecast',
+  'expense',
+  'recipe',
+  'flight',
+  'hotel',
+  'booking',
+  'payment',
+  'subscription',
+  'note',
+  'photo',
+];
+const DETAILS = [
+  'filtered by owner and date',
+  'with paging',
+  'for the current workspace',
+  'including archived items',
+  'as a short summary',
+  'sorted by most recent first',
+  'for one account',
+  'with their labels and status',
+];
+
+/** Seeded pseudo-random numbers, so every run measures the same catalog and requests. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1_664_525 + 1_013_904_223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+function pick<T>(items: readonly T[], rnd: () => number): T {
+  return items[Math.floor(rnd() * items.length)] as T;
+}
+
+/** 2,000 tools: 4 platform groups of 25 and 38 servers of 50, named and described like real ones. */
+function catalogOf2000(): RetrievalTool[] {
+  const rnd = random(7);
+  const tools: RetrievalTool[] = [];
+  const groups: ToolGroup[] = [
+    ...['files', 'automation', 'tasks', 'memory'].map((k) => ({
+      key: k,
+      own: true,
+      purpose: `The platform’s ${k} tools`,
+    })),
+    ...Array.from({ length: 38 }, (_, i) => ({ key: `mcp/server-${i}`, own: false, purpose: '' })),
+  ];
+  for (const group of groups) {
+    const count = group.own ? 25 : 50;
+    for (let i = 0; i < count; i += 1) {
+      const verb = pick(VERBS, rnd);
+      const noun = pick(NOUNS, rnd);
+      const prefix = group.own ? '' : `${group.key}/`;
+      tools.push({
+        name: `${prefix}${verb}_${noun}_${i}`,
+        description: `${verb[0]?.toUpperCase()}${verb.slice(1)} the ${noun}s ${pick(DETAILS, rnd)}.`,
+        parameters: {
+          type: 'object',
+          properties: {
+            [`${noun}_id`]: { type: 'string', description: `The ${noun} to work on.` },
+            limit: { type: 'integer', description: 'How many to return.' },
+          },
+          required: [`${noun}_id`],
+        },
+        group,
+      });
+    }
+  }
+  return tools;
+}
+
+function requests(n: number): string[] {
+  const rnd = random(11);
+  return Array.from(
+    { length: n },
+    () =>
+      `Could you ${pick(VERBS, rnd)} my ${pick(NOUNS, rnd)}s and then ${pick(VERBS, rnd)} the ${pick(NOUNS, rnd)} ${pick(DETAILS, rnd)}?`,
+  );
+}
+
+function quantile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+}
+
+/** Selection + catalog per turn over 2,000 tools, and the index build. */
+export async function bench(): Promise<BenchFigure[]> {
+  const tools = catalogOf2000();
+  const t0 = performance.now();
+  const retriever = new ToolRetriever(tools);
+  const buildMs = performance.now() - t0;
+
+  const qs = requests(600);
+  for (const q of qs.slice(0, 100)) retriever.select(q);
+  const turn: number[] = [];
+  const select: number[] = [];
+  for (const q of qs) {
+    const start = performance.now();
+    const chosen = new Set(retriever.select(q).map((t) => t.name));
+    const mid = performance.now();
+    catalog(
+      tools.filter((t) => !chosen.has(t.name)),
+      6000,
+      { relevance: retriever.lastRelevance },
+    );
+    const end = performance.now();
+    select.push(mid - start);
+    turn.push(end - start);
+  }
+  turn.sort((a, b) => a - b);
+  select.sort((a, b) => a - b);
+  const p95 = quantile(turn, 0.95);
+  return [
+    {
+      name: 'retrieval: index build, 2,000 tools',
+      value: buildMs,
+      unit: 'ms',
+      target: '≤ 500 ms',
+      ok: buildMs <= 500,
+    },
+    { name: 'retrieval: select, 2,000 tools, p50', value: quantile(select, 0.5), unit: 'ms' },
+    {
+      name: 'retrieval: select + catalog per turn, 2,000 tools, p50',
+      value: quantile(turn, 0.5),
+      unit: 'ms',
+    },
+    {
+      name: 'retrieval: select + catalog per turn, 2,000 tools, p95',
+      value: p95,
+      unit: 'ms',
+      target: '≤ 2 ms',
+      ok: p95 <= 2,
+    },
+  ];
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { Ranker } from '../../src/retrieval/ranker.js';
+import type { RetrievalTool } from '../../src/retrieval/retrieval-tool.js';
+import { terms, words } from '../../src/retrieval/tokenize.js';
+import { ToolIndex } from '../../src/retrieval/tool-index.js';
+import { ToolRetriever } from '../../src/retrieval/tool-retriever.js';
+import { serverTools, tool } from './fixtures.js';
+
+const QUERIES = [
+  'list the entries kept by the code host',
+  'archive old pages in the wiki',
+  'create a record for the docs service',
+  'export reports filtered by owner',
+  'fetch the weather forecast',
+];
+
+function rankedNames(index: ToolIndex, query: string): [string, number][] {
+  return new Ranker(index)
+    .rank(query)
+    .map((r) => [(index.toolAt(r.slot) as RetrievalTool).name, r.score] as [string, number])
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+}
+
+function expectSameRankings(a: ToolIndex, b: ToolIndex): void {
+  expect(a.size).toBe(b.size);
+  for (const q of QUERIES) {
+    const ra = rankedNames(a, q);
+    const rb = rankedNames(b, q);
+    expect(ra.map(([n]) => n)).toEqual(rb.map(([n]) => n));
+    ra.forEach(([, s], i) => {
+      expect(s).toBeCloseTo((rb[i] as [string, number])[1], 9);
+    });
+  }
+}
+
+describe('ToolIndex', () => {
+  it('scores the same after adds, replacements and removals as an index built from scratch', () => {
+    const first = [...serverTools('code-host', 18), ...serverTools('wiki', 12)];
+    const changed = serverTools('docs', 10);
+    const incremental = new ToolIndex();
+    for (const t of first) incremental.upsert(t);
+    // The wiki server drops five tools, renames one's description, and a new server arrives.
+    for (const t of first.slice(18, 23)) incremental.remove(t.name);
+    const renamed = {
+      ...(first[25] as RetrievalTool),
+      description: 'Fetch the weather forecast for a city.',
+    };
+    incremental.upsert(renamed);
+    for (const t of changed) incremental.upsert(t);
+
+    const final = [
+      ...first.slice(0, 18),
+      ...first.slice(23).map((t) => (t.name === renamed.name ? renamed : t)),
+      ...changed,
+    ];
+    const rebuilt = new ToolIndex();
+    for (const t of final) rebuilt.upsert(t);
+    expectSameRankings(incremental, rebuilt);
+    expect(incremental.remove('no_such_tool')).toBe(false);
+  });
+
+  it('a retriever updated with setTools answers as a fresh one', () => {
+    const before = [...serverTools('code-host', 18), ...serverTools('wiki', 12)];
+    const after = [
+      ...serverTools('code-host', 10),
+      ...serverTools('docs', 6),
+      tool('weather_lookup', 'weather forecast'),
+    ];
+    const updated = new ToolRetriever(before, { k: 5 });
+    updated.markUsed('mcp/code-host/list_entries_0');
+    updated.setTools(after);
+    const fresh = new ToolRetriever(after, { k: 5 });
+    fresh.markUsed('mcp/code-host/list_entries_0');
+    for (const q of QUERIES) {
+      expect(updated.select(q).map((t) => t.name)).toEqual(fresh.select(q).map((t) => t.name));
+      expect(updated.search(q)).toEqual(fresh.search(q));
+    }
+    expect(updated.size).toBe(after.length);
+  });
+});
+
+describe('tokenizer', () => {
+  it('splits identifiers at camelCase, acronyms, snake_case, slashes, dots and digits', () => {
+    expect(words('getCryptocurrencyPrice')).toEqual(['get', 'cryptocurrency', 'price']);
+    expect(words('HTTPServer.start_now')).toEqual(['http', 'server', 'start', 'now']);
+    expect(words('mcp/code-host/list_v2')).toEqual(['mcp', 'code', 'host', 'list', 'v', '2']);
+    expect(words('Café déjà vu')).toEqual(['café', 'déjà', 'vu']);
+  });
+
+  it('drops stop words and request filler, and stems the rest', () => {
+    expect(terms('Can you please help me find the running meetings?')).toEqual(['find', 'run', 'meet']);
+  });
+});
