@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/core/errors.js';
+import { createModelAdapter, resolveProviderConfig } from '../../src/providers/index.js';
+
+describe('resolveProviderConfig', () => {
+  it('reads each provider’s usual key variable and public endpoint', () => {
+    const env = {
+      OPENAI_API_KEY: 'sk-o',
+      OPENROUTER_API_KEY: 'sk-r',
+      GOOGLE_API_KEY: 'g',
+      MISTRAL_API_KEY: 'm',
+      ANTHROPIC_API_KEY: 'a',
+    };
+    expect(resolveProviderConfig({ provider: 'openai', model: 'gpt', env })).toMatchObject({
+      family: 'openai',
+      apiKey: 'sk-o',
+      baseURL: 'https://api.openai.com/v1',
+    });
+    expect(resolveProviderConfig({ provider: 'openrouter', model: 'x', env })).toMatchObject({
+      apiKey: 'sk-r',
+      baseURL: 'https://openrouter.ai/api/v1',
+    });
+    expect(resolveProviderConfig({ provider: 'gemini', model: 'x', env })).toMatchObject({
+      apiKey: 'g',
+      baseURL: 'https://generativelanguage.googleapis.com/v1beta/openai/',
+    });
+    expect(resolveProviderConfig({ provider: 'mistral', model: 'x', env })).toMatchObject({
+      apiKey: 'm',
+      streamUsage: false,
+    });
+    expect(resolveProviderConfig({ provider: 'anthropic', model: 'x', env })).toMatchObject({
+      family: 'anthropic',
+      apiKey: 'a',
+    });
+  });
+
+  it('prefers what the config says over the environment, and fills in retry and timeout defaults', () => {
+    const resolved = resolveProviderConfig({
+      provider: 'anthropic',
+      model: ' claude ',
+      apiKey: 'given',
+      baseURL: 'http://127.0.0.1:9/',
+      env: { ANTHROPIC_API_KEY: 'env', ANTHROPIC_BASE_URL: 'http://elsewhere' },
+    });
+    expect(resolved).toMatchObject({
+      apiKey: 'given',
+      baseURL: 'http://127.0.0.1:9/',
+      model: 'claude',
+      timeoutMs: 600_000,
+    });
+    expect(resolved.retry).toEqual({ maxRetries: 2, baseDelayMs: 500, maxDelayMs: 8_000 });
+    expect(
+      resolveProviderConfig({
+        provider: 'anthropic',
+        model: 'c',
+        env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'http://proxy:1' },
+      }).baseURL,
+    ).toBe('http://proxy:1');
+  });
+
+  it('lets a local OpenAI-compatible server go without a key but not without a URL', () => {
+    expect(
+      resolveProviderConfig({
+        provider: 'openai-compatible',
+        model: 'llama',
+        baseURL: 'http://localhost:8080/v1',
+        env: {},
+      }).apiKey,
+    ).toBeUndefined();
+    expect(() => resolveProviderConfig({ provider: 'openai-compatible', model: 'llama', env: {} })).toThrow(
+      /base URL/,
+    );
+  });
+
+  it('takes Bedrock’s region from the AWS variables and needs one', () => {
+    expect(
+      resolveProviderConfig({
+        provider: 'bedrock',
+        model: 'anthropic.claude',
+        env: { AWS_DEFAULT_REGION: 'eu-west-1' },
+      }).region,
+    ).toBe('eu-west-1');
+    expect(() => resolveProviderConfig({ provider: 'bedrock', model: 'm', env: {} })).toThrow(/AWS_REGION/);
+  });
+
+  it.each([
+    [{ provider: 'openai', model: 'gpt', env: {} }, /OPENAI_API_KEY/],
+    [{ provider: 'gemini', model: 'g', env: {} }, /GEMINI_API_KEY or GOOGLE_API_KEY/],
+    [{ provider: 'openai', model: '', env: { OPENAI_API_KEY: 'k' } }, /model id/],
+    [{ provider: 'cohere', model: 'c', env: {} }, /Unknown model provider "cohere"/],
+    [{ provider: 'openai', model: 'g', apiKey: 'k', baseURL: 'ftp://x', env: {} }, /not an http\(s\) URL/],
+    [{ provider: 'openai', model: 'g', apiKey: 'k', timeoutMs: -1, env: {} }, /timeoutMs/],
+  ])('refuses %j with a clear InputError', (config, pattern) => {
+    expect(() => resolveProviderConfig(config as never)).toThrow(InputError);
+    expect(() => resolveProviderConfig(config as never)).toThrow(pattern);
+  });
+
+  it('createModelAdapter picks the family and names the provider', () => {
+    const env = { OPENROUTER_API_KEY: 'k', ANTHROPIC_API_KEY: 'k', AWS_REGION: 'us-east-1' };
+    expect(createModelAdapter({ provider: 'openrouter', model: 'x', env }).provider).toBe('openrouter');
+    expect(createModelAdapter({ provider: 'anthropic', model: 'claude', env }).model).toBe('claude');
+    expect(createModelAdapter({ provider: 'bedrock', model: 'amazon.nova', env }).provider).toBe('bedrock');
+  });
+});
