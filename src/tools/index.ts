@@ -42,6 +42,13 @@ export { keySpellings, keyWords } from './key-spellings.js';
 export { editDistance, nearMiss } from './near-miss.js';
 export { fieldSchema, offeredSchema } from './offered-schema.js';
 export {
+  assertPortableAsDeclared,
+  type DeclaredTool,
+  NotPortableAsDeclared,
+  type PortabilityDefect,
+  portabilityDefects,
+} from './portable-as-declared.js';
+export {
   argumentRefusal,
   argumentRefusalNote,
   type DeclaredCheck,
