@@ -1,12 +1,9 @@
-import type { ModelAdapter } from '../core/model.js';
-import { AnthropicAdapter } from './anthropic/anthropic-adapter.js';
-import { BedrockAdapter } from './bedrock/bedrock-adapter.js';
-import { OpenAIAdapter } from './openai/openai-adapter.js';
-import { type ProviderConfig, resolveProviderConfig } from './shared/provider-config.js';
-
-export { AnthropicAdapter } from './anthropic/anthropic-adapter.js';
-export { BedrockAdapter } from './bedrock/bedrock-adapter.js';
-export { OpenAIAdapter } from './openai/openai-adapter.js';
+/**
+ * Model providers: one adapter per wire family on its official SDK, built from a user's config, and
+ * the mapping of a provider's rejection back onto the tools a request sent. (The factory lives in
+ * `shared/` because only `shared/` may reach into every vendor folder.)
+ */
+export { createModelAdapter } from './shared/create-model-adapter.js';
 export {
   type AwsCredentials,
   familyOf,
@@ -24,21 +21,3 @@ export {
   OPENAI_FAMILY_DIALECTS,
   toolsNamedInRejection,
 } from './shared/tools-named-in-rejection.js';
-
-/**
- * The model adapter a config asks for: `openai`, `openrouter`, `gemini` (its OpenAI-compatible
- * endpoint), `mistral` and any `openai-compatible` base URL speak Chat Completions through the `openai`
- * SDK; `anthropic` the Messages API; `bedrock` Converse. Missing keys, regions or URLs are an
- * `InputError` naming what to set.
- */
-export function createModelAdapter(config: ProviderConfig): ModelAdapter {
-  const resolved = resolveProviderConfig(config);
-  switch (resolved.family) {
-    case 'anthropic':
-      return new AnthropicAdapter(resolved);
-    case 'bedrock':
-      return new BedrockAdapter(resolved);
-    case 'openai':
-      return new OpenAIAdapter(resolved);
-  }
-}
