@@ -12,10 +12,15 @@ export interface CommandEntry {
  * start. Add a command with one line here and its own `<name>-command.ts` file.
  */
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  conform: {
+    summary: 'show what every model provider is sent for a tool list (conform FILE)',
+    load: async () => (await import('./conform-command.js')).conformCommand,
+  },
   'dev-provider': {
     summary: 'run a loopback model provider stand-in',
     load: async () => (await import('./dev-provider-command.js')).devProviderCommand,
   },
+  tools: { summary: 'the Tools page', load: async () => (await import('./tools-command.js')).toolsCommand },
   retrieval: {
     summary: 'measure tool retrieval on a benchmark dataset (retrieval eval FILE)',
     load: async () => (await import('./retrieval-command.js')).retrievalCommand,

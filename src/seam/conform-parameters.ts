@@ -1,6 +1,7 @@
 import { isPlainObject, type JsonSchema } from '../core/json.js';
+import { settleLifts } from './lift-paths.js';
 import type { LiftedArgument } from './lifted-argument.js';
-import { emptyObjectSchema, type JsonType } from './profile.js';
+import { emptyObjectSchema } from './profile.js';
 import type { SchemaIssue } from './schema-issue.js';
 import { Lift, newWalk } from './schema-walk.js';
 import { walkNode } from './walk-node.js';
@@ -57,7 +58,7 @@ export function conformParameters(declared: unknown): ConformResult {
       { rule: offered.rule, path: offered.path, detail: offered.detail, action: 'blocking' },
     ]);
   }
-  const lifted = distinctLifts(w.lifted);
+  const lifted = settleLifts(w, offered as JsonSchema);
   const verdict = w.issues.length === 0 ? 'portable' : lifted.length > 0 ? 'lifted' : 'repaired';
   return { verdict, parameters: offered as JsonSchema, issues: w.issues, lifted };
 }
@@ -74,21 +75,4 @@ function argumentless(issues: readonly SchemaIssue[]): ConformResult {
 
 function excluded(issues: readonly SchemaIssue[]): ConformResult {
   return { verdict: 'excluded', parameters: undefined, issues, lifted: NONE };
-}
-
-/** One entry per argument path (two `anyOf` branches may lift the same one); their types united. */
-function distinctLifts(lifts: readonly LiftedArgument[]): readonly LiftedArgument[] {
-  if (lifts.length < 2) return lifts;
-  const byPath = new Map<string, LiftedArgument>();
-  for (const lift of lifts) {
-    const seen = byPath.get(lift.path);
-    if (seen === undefined) {
-      byPath.set(lift.path, lift);
-    } else if (seen.takes !== undefined) {
-      const takes: JsonType[] | undefined =
-        lift.takes === undefined ? undefined : [...new Set([...seen.takes, ...lift.takes])];
-      byPath.set(lift.path, { ...seen, takes });
-    }
-  }
-  return [...byPath.values()];
 }

@@ -40,8 +40,9 @@ export interface SchemaIssue {
   readonly fix?: string;
 }
 
-/** One line for a person: `path: detail — fix`. */
+/** One line for a person: `path: detail — fix` (naming issues have no path). */
 export function describeIssue(issue: SchemaIssue): string {
+  if (issue.rule.startsWith('name_')) return issue.detail;
   const where = issue.path === '' ? 'parameters' : issue.path;
   return issue.fix === undefined ? `${where}: ${issue.detail}` : `${where}: ${issue.detail} — ${issue.fix}`;
 }

@@ -34,6 +34,10 @@ export interface Walk {
   limited: number;
   /** Deepest depth reached so far. */
   deepest: number;
+  /** The string nodes offered in place of lifted ones (to tell them from declared strings). */
+  readonly liftedNodes: Set<object>;
+  /** True once an `anyOf` with several branches was offered (lifted paths may then overlap). */
+  branched: boolean;
 }
 
 /** One walk of a `$ref` target, with paths relative to the reference, reusable at any later reference. */
@@ -70,6 +74,8 @@ export function newWalk(root: unknown): Walk {
     lookups: 0,
     limited: 0,
     deepest: 0,
+    liftedNodes: new Set(),
+    branched: false,
   };
 }
 

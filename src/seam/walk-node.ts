@@ -209,6 +209,7 @@ function shapeBranches(w: Walk, node: Schema, kept: unknown[], depth: number, ch
       shaped.push(result);
     }
   }
+  w.branched = true;
   if (!changed && !sharing) return node;
   const out: Schema = {};
   if (typeof node.description === 'string') out.description = node.description;

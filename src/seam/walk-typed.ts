@@ -267,6 +267,8 @@ function shapeObject(
       return liftHere(w, 'object_properties_missing', detail, ['object']);
     }
     if (!isPlainObject(props)) {
+      const fix = 'added an empty `properties` (the tool takes no named arguments)';
+      repaired(w, 'object_properties_missing', 'the root declares no `properties`', fix);
       edits = edit(edits);
       edits.set.push(['properties', {}]);
     }
@@ -287,7 +289,9 @@ function shapeObject(
       w.issues.length = issueMark;
       w.lifted.length = liftMark;
       recordLift(w, result);
-      result = liftedSchema(w.resolve, declared);
+      const text = liftedSchema(w.resolve, declared);
+      w.liftedNodes.add(text);
+      result = text;
     }
     w.path = parent;
     w.args.pop();
