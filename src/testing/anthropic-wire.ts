@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { isPlainObject } from '../core/json.js';
-import type { ChatMessage, StopReason, WireTool } from '../core/model.js';
+import type { StopReason, WireTool } from '../core/model.js';
 import { anthropicFailure } from './anthropic-rules.js';
+import { type BlockReading, blockMessages } from './block-messages.js';
 import type { NeutralRequest } from './recorded-request.js';
 import { pieces } from './scripted-model.js';
 import { startEventStream, writeEvent } from './sse.js';
@@ -36,42 +37,20 @@ function textOf(content: unknown): string {
     .join('');
 }
 
-function messagesOf(list: unknown[]): ChatMessage[] {
-  const out: ChatMessage[] = [];
-  const names = new Map<string, string>();
-  for (const m of list) {
-    if (!isPlainObject(m)) continue;
-    const content = Array.isArray(m['content']) ? m['content'].filter(isPlainObject) : [];
-    if (m['role'] === 'assistant') {
-      const toolCalls = content
-        .filter((b) => b['type'] === 'tool_use')
-        .map((b) => ({
-          id: String(b['id'] ?? ''),
-          name: String(b['name'] ?? ''),
-          arguments: JSON.stringify(b['input'] ?? {}),
-        }));
-      for (const call of toolCalls) names.set(call.id, call.name);
-      out.push({
-        role: 'assistant',
-        content: textOf(m['content']),
-        ...(toolCalls.length ? { toolCalls } : {}),
-      });
-      continue;
-    }
-    for (const b of content.filter((block) => block['type'] === 'tool_result')) {
-      const id = String(b['tool_use_id'] ?? '');
-      out.push({
-        role: 'tool',
-        toolCallId: id,
-        name: names.get(id) ?? '',
+function readBlock(b: Record<string, unknown>): BlockReading {
+  if (b['type'] === 'text') return { text: String(b['text'] ?? '') };
+  if (b['type'] === 'tool_use')
+    return { call: { id: String(b['id'] ?? ''), name: String(b['name'] ?? ''), input: b['input'] } };
+  if (b['type'] === 'tool_result') {
+    return {
+      result: {
+        id: String(b['tool_use_id'] ?? ''),
         content: textOf(b['content']),
         isError: b['is_error'] === true,
-      });
-    }
-    const text = textOf(m['content']);
-    if (text !== '' || content.length === 0) out.push({ role: 'user', content: text });
+      },
+    };
   }
-  return out;
+  return {};
 }
 
 /** An Anthropic Messages body, provider-neutral. */
@@ -86,7 +65,7 @@ export function parseAnthropicRequest(body: unknown): NeutralRequest {
     model: String(b['model'] ?? ''),
     stream: b['stream'] === true,
     system: textOf(b['system']),
-    messages: messagesOf(Array.isArray(b['messages']) ? b['messages'] : []),
+    messages: blockMessages(Array.isArray(b['messages']) ? b['messages'] : [], readBlock),
     tools,
   };
 }

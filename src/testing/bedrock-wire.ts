@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { isPlainObject } from '../core/json.js';
-import type { ChatMessage, StopReason, WireTool } from '../core/model.js';
+import type { StopReason, WireTool } from '../core/model.js';
 import { writeStreamEvent, writeStreamException } from './bedrock-event-stream.js';
 import { bedrockFailure } from './bedrock-rules.js';
+import { type BlockReading, blockMessages } from './block-messages.js';
 import type { NeutralRequest } from './recorded-request.js';
 import { pieces } from './scripted-model.js';
 import type { FamilyWire, Rejection, ReplyAnswer, Route, WireAnswer } from './wire-answer.js';
@@ -41,43 +42,24 @@ function textOf(blocks: unknown): string {
     .join('');
 }
 
-function messagesOf(list: unknown[]): ChatMessage[] {
-  const out: ChatMessage[] = [];
-  const names = new Map<string, string>();
-  for (const m of list) {
-    if (!isPlainObject(m)) continue;
-    const content = Array.isArray(m['content']) ? m['content'].filter(isPlainObject) : [];
-    if (m['role'] === 'assistant') {
-      const toolCalls = content.flatMap((b) => {
-        const use = b['toolUse'];
-        if (!isPlainObject(use)) return [];
-        const call = {
-          id: String(use['toolUseId'] ?? ''),
-          name: String(use['name'] ?? ''),
-          arguments: JSON.stringify(use['input'] ?? {}),
-        };
-        names.set(call.id, call.name);
-        return [call];
-      });
-      out.push({ role: 'assistant', content: textOf(content), ...(toolCalls.length ? { toolCalls } : {}) });
-      continue;
-    }
-    for (const b of content) {
-      const result = b['toolResult'];
-      if (!isPlainObject(result)) continue;
-      const id = String(result['toolUseId'] ?? '');
-      out.push({
-        role: 'tool',
-        toolCallId: id,
-        name: names.get(id) ?? '',
+function readBlock(b: Record<string, unknown>): BlockReading {
+  if (typeof b['text'] === 'string') return { text: b['text'] };
+  const use = b['toolUse'];
+  if (isPlainObject(use))
+    return {
+      call: { id: String(use['toolUseId'] ?? ''), name: String(use['name'] ?? ''), input: use['input'] },
+    };
+  const result = b['toolResult'];
+  if (isPlainObject(result)) {
+    return {
+      result: {
+        id: String(result['toolUseId'] ?? ''),
         content: textOf(result['content']),
         isError: result['status'] === 'error',
-      });
-    }
-    const text = textOf(content);
-    if (text !== '') out.push({ role: 'user', content: text });
+      },
+    };
   }
-  return out;
+  return {};
 }
 
 /** A Converse body, provider-neutral (the model and streaming come from the path). */
@@ -100,7 +82,7 @@ export function parseBedrockRequest(body: unknown, route: Route): NeutralRequest
     model: route.model ?? '',
     stream: route.stream === true,
     system: textOf(b['system']),
-    messages: messagesOf(Array.isArray(b['messages']) ? b['messages'] : []),
+    messages: blockMessages(Array.isArray(b['messages']) ? b['messages'] : [], readBlock),
     tools,
   };
 }

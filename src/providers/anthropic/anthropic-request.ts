@@ -6,6 +6,7 @@ import type {
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
 import type { ChatMessage, ModelRequest, WireTool } from '../../core/model.js';
+import { groupTurns } from '../shared/group-turns.js';
 import { argumentsObject } from '../shared/tool-call-assembler.js';
 
 /** Anthropic requires `max_tokens`; this is used when neither the request nor the config sets one. */
@@ -58,15 +59,7 @@ function blocksOf(message: ChatMessage): { role: 'user' | 'assistant'; blocks: C
  * consecutive messages of one role share a turn (results first, as the API requires).
  */
 export function toAnthropicMessages(messages: readonly ChatMessage[]): MessageParam[] {
-  const turns: { role: 'user' | 'assistant'; blocks: ContentBlockParam[] }[] = [];
-  for (const message of messages) {
-    const { role, blocks } = blocksOf(message);
-    if (blocks.length === 0) continue;
-    const last = turns[turns.length - 1];
-    if (last && last.role === role) last.blocks.push(...blocks);
-    else turns.push({ role, blocks });
-  }
-  return turns.map((t) => ({ role: t.role, content: t.blocks }));
+  return groupTurns(messages, blocksOf).map((t) => ({ role: t.role, content: t.blocks }));
 }
 
 /** A provider-neutral request in Messages API form. */

@@ -6,6 +6,7 @@ import type {
   ToolResultBlock,
 } from '@aws-sdk/client-bedrock-runtime';
 import type { ChatMessage, ModelRequest, WireTool } from '../../core/model.js';
+import { groupTurns } from '../shared/group-turns.js';
 import { argumentsObject } from '../shared/tool-call-assembler.js';
 
 /** Options that shape a Converse request. */
@@ -67,15 +68,10 @@ function blocksOf(
 
 /** The conversation as Converse messages; consecutive messages of one role share a message. */
 export function toBedrockMessages(messages: readonly ChatMessage[], withStatus: boolean): Message[] {
-  const out: { role: 'user' | 'assistant'; blocks: ContentBlock[] }[] = [];
-  for (const message of messages) {
-    const { role, blocks } = blocksOf(message, withStatus);
-    if (blocks.length === 0) continue;
-    const last = out[out.length - 1];
-    if (last && last.role === role) last.blocks.push(...blocks);
-    else out.push({ role, blocks });
-  }
-  return out.map((m) => ({ role: m.role, content: m.blocks }));
+  return groupTurns(messages, (m) => blocksOf(m, withStatus)).map((t) => ({
+    role: t.role,
+    content: t.blocks,
+  }));
 }
 
 /** A provider-neutral request in Converse / ConverseStream form. */
