@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../core/logger.js';
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
 import { errorText } from '../registry-failures.js';
@@ -172,15 +172,21 @@ export class McpConnection {
 
   private startFailure(error: unknown): McpServerError {
     const name = this.target.name;
-    const timedOut = error instanceof DeadlineExceeded || /timed? ?out/i.test(errorText(error));
+    const timedOut =
+      error instanceof DeadlineExceeded ||
+      (error instanceof McpError && error.code === ErrorCode.RequestTimeout);
+    const exited = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
     const words = this.lastWords();
     const reason = timedOut
       ? `did not finish starting within ${formatMs(this.options.startMs)}`
-      : `could not be started: ${errorText(error)}`;
+      : exited
+        ? 'exited while starting'
+        : `could not be started: ${errorText(error)}`;
     this.markDown(`it ${reason}${words ? `; ${words}` : ''}`);
+    const target = this.target;
     const hint =
-      this.target.kind === 'stdio'
-        ? ` Check that "${this.target.command}" runs on its own from a terminal.`
+      target.kind === 'stdio'
+        ? ` Run ${JSON.stringify([target.command, ...target.args].join(' '))} in a terminal to see it start.`
         : '';
     return new McpServerError(
       name,

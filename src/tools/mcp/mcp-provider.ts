@@ -139,11 +139,13 @@ class McpProvider implements McpToolProvider {
     } catch (error) {
       return refusal(`${name} was not run: ${errorText(error)}`);
     }
+    // The SDK never removes its listener from a request's signal, and a turn's signal outlives many calls.
+    const call = childSignal(ctx.signal);
     try {
       const raw = await client.request(
         { method: 'tools/call', params: { name: serverName, arguments: sent } },
         LooseResult,
-        { timeout: this.timeouts.callMs, signal: ctx.signal },
+        { timeout: this.timeouts.callMs, signal: call.signal },
       );
       this.connection.noteSuccess();
       const read = mcpResultText(raw, this.maxResultChars);
@@ -153,6 +155,8 @@ class McpProvider implements McpToolProvider {
         : { content, isError: read.isError, data: { structuredContent: read.structured } };
     } catch (error) {
       return this.callFailure(name, error, ctx.signal);
+    } finally {
+      call.release();
     }
   }
 
@@ -320,6 +324,15 @@ class McpProvider implements McpToolProvider {
     }
     return failure(`Error: the call to ${name} could not be completed: ${errorText(error)}`);
   }
+}
+
+/** A signal aborted with `parent`, whose link to it is dropped by `release`. */
+function childSignal(parent: AbortSignal): { signal: AbortSignal; release(): void } {
+  const child = new AbortController();
+  const relay = () => child.abort(parent.reason);
+  if (parent.aborted) relay();
+  else parent.addEventListener('abort', relay, { once: true });
+  return { signal: child.signal, release: () => parent.removeEventListener('abort', relay) };
 }
 
 function withErrorPrefix(result: ToolResult): ToolResult {

@@ -40,7 +40,7 @@ describe('a broken MCP server costs only its own tools', () => {
     });
     open.push(provider);
     await expect(provider.listTools()).rejects.toThrow(
-      /ENOENT[\s\S]*Check that "no-such-mcp-server-xyz" runs/,
+      /could not be started: spawn no-such-mcp-server-xyz ENOENT[\s\S]*Run "no-such-mcp-server-xyz" in a terminal/,
     );
   });
 

@@ -1,0 +1,110 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { brokenStdio, notesStdio } from '../support/mcp-servers.js';
+
+const root = resolve(import.meta.dirname, '..', '..');
+const run = promisify(execFile);
+// Named by path, so the CLI runs from any folder (as a user's would).
+const tsx = pathToFileURL(join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+let dir: string;
+
+/** Runs `toolseam tools …` as a user would, returning its exit code and output. */
+async function toolseam(
+  args: string[],
+  cwd = root,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', tsx, join(root, 'src/cli/bin.ts'), 'tools', ...args],
+      {
+        cwd,
+        timeout: 60_000,
+      },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'toolseam-tools-cli-'));
+  const notes = notesStdio();
+  const crashy = brokenStdio('crashy', 'crash-at-start');
+  await writeFile(
+    join(dir, 'toolseam.json'),
+    JSON.stringify({
+      mcpServers: {
+        notes: { command: notes.command, args: notes.args },
+        crashy: { command: crashy.command, args: crashy.args },
+      },
+      apps: [join(root, 'examples', 'apps', 'unit-converter')],
+    }),
+  );
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('toolseam tools', () => {
+  it('prints the page in the fixed JSON shape with --json', async () => {
+    const { code, stdout } = await toolseam(['--config', join(dir, 'toolseam.json'), '--json']);
+    expect(code).toBe(0);
+    const page = JSON.parse(stdout) as {
+      tools: Array<Record<string, unknown>>;
+      failures: Array<Record<string, unknown>>;
+    };
+    expect(page.tools.find((t) => t.name === 'mcp/notes/search')).toMatchObject({
+      wireName: 'mcp_notes_search',
+      provider: 'mcp/notes',
+      app: 'notes',
+      status: 'repaired',
+      description: 'Search the notes.',
+    });
+    expect(page.tools.find((t) => t.name === 'convert_temperature')).toMatchObject({
+      status: 'offered',
+      app: 'unit-converter',
+    });
+    expect(page.failures).toEqual([
+      { provider: 'mcp/crashy', app: 'crashy', message: expect.stringContaining('notes.db is locked') },
+    ]);
+  });
+
+  it('reads ./toolseam.json by default and prints a readable page', async () => {
+    const { code, stdout } = await toolseam([], dir);
+    expect(code).toBe(0);
+    expect(stdout).toContain('mcp/notes — Keeps short notes and finds them again.');
+    expect(stdout).toContain('  mcp/notes/lookup  (sent as mcp_notes_lookup)');
+    expect(stdout).toMatch(
+      /Load failures\n {2}mcp\/crashy \(app crashy\): MCP server "crashy" exited while starting/,
+    );
+  });
+
+  it('shows an empty page when there is no config at all', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'toolseam-empty-'));
+    try {
+      const { code, stdout } = await toolseam(['--json'], empty);
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout)).toEqual({ tools: [], failures: [] });
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    [['--config', '/nonexistent/toolseam.json'], /does not exist; create it or pass --config/],
+    [['--colour'], /Unknown option '--colour'\. Run "toolseam tools --help"/],
+    [['extra'], /Run "toolseam tools --help"/],
+  ])('refuses bad input with one clear line and exit code 2 (%j)', async (args, message) => {
+    const { code, stderr } = await toolseam(args);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+});
