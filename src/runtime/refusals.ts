@@ -25,9 +25,9 @@ const ADVICE: Record<RefusedBy, (tool: string, reason: string) => string> = {
   hook: (t, r) =>
     `\`${t}\` was blocked by a policy hook (${r}). Do not retry the same call: find an approach that satisfies ` +
     'the policy, or stop and explain the blocker to the person.',
-  unknown_tool: (t) =>
-    `there is no tool named \`${t}\`, so nothing was run. Call tool_search("what you need") to find the right ` +
-    'name; names are exact and case-sensitive.',
+  unknown_tool: (_t, r) =>
+    `${r}, so nothing was run. Call tool_search("what you need") to find the right name; names are exact ` +
+    'and case-sensitive.',
   withdrawn: (t, r) => `\`${t}\` is no longer available: ${r}, so the call was not run.`,
   preflight: (_t, r) => r,
   user: (t, r) =>

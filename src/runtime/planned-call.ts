@@ -1,0 +1,65 @@
+import type { JsonObject } from '../core/json.js';
+import type { AssistantToolCall } from '../core/model.js';
+import type { ToolCallRecord } from '../core/session-store.js';
+import type { ToolResult } from '../core/tool.js';
+import { decodeLiftedArguments, describeLiftFailures } from '../seam/index.js';
+import { callDigest } from './call-digest.js';
+import { readArguments } from './read-arguments.js';
+import { resolveToolName, type ToolSurface } from './tool-surface.js';
+
+/** A call the model asked for, read and resolved, before any gate. */
+export interface ReadCall {
+  readonly id: string;
+  readonly wireName: string;
+  /** The real name (the name as sent when no tool has it). */
+  readonly tool: string;
+  readonly rawArguments: string;
+  /** Decoded arguments (lifted JSON text turned back into values); absent when unreadable. */
+  readonly args?: JsonObject;
+  /** Why the arguments could not be read: the call is answered with this and not run. */
+  readonly unreadable?: ToolResult;
+  readonly digest: string;
+}
+
+/** A read call with its stored record. */
+export interface PlannedCall extends ReadCall {
+  readonly record: ToolCallRecord;
+}
+
+/** Reads a model's call: resolves its name, parses its arguments once and decodes lifted JSON text. */
+export function readCall(surface: ToolSurface, call: AssistantToolCall, stoppedByLength: boolean): ReadCall {
+  const tool = resolveToolName(surface, call.name);
+  const base = { id: call.id, wireName: call.name, tool, rawArguments: call.arguments };
+  const read = readArguments(call.arguments);
+  if (!read.ok) {
+    const why = stoppedByLength
+      ? 'the reply was cut off at the output limit before the arguments were complete. Send the call again with shorter arguments (split large content across several calls).'
+      : `its arguments were not valid JSON (${read.detail}). Send the call again with one complete JSON object as its arguments.`;
+    return {
+      ...base,
+      digest: callDigest(tool, call.arguments),
+      unreadable: {
+        content: `Error: ${tool} was not run: ${why}`,
+        isError: true,
+        notRun: 'unreadable_arguments',
+      },
+    };
+  }
+  const offered = surface.byName.get(tool);
+  const decoded = offered
+    ? decodeLiftedArguments(read.args, offered.lifted)
+    : { ok: true as const, arguments: read.args };
+  if (!decoded.ok) {
+    return {
+      ...base,
+      args: read.args,
+      digest: callDigest(tool, read.args),
+      unreadable: {
+        content: `Error: ${tool}: ${describeLiftFailures(decoded.failures)}`,
+        isError: true,
+        notRun: 'unreadable_arguments',
+      },
+    };
+  }
+  return { ...base, args: decoded.arguments, digest: callDigest(tool, decoded.arguments) };
+}

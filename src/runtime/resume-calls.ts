@@ -1,0 +1,70 @@
+import type { ToolCallRecord } from '../core/session-store.js';
+import { answerApproval } from './ask-call.js';
+import type { PlannedCall } from './planned-call.js';
+import { refusalResult } from './refusals.js';
+import { runCalls } from './run-calls.js';
+import { runCall, settleCall } from './settle-call.js';
+import type { TurnContext } from './turn-context.js';
+
+/** A stored call as the call runner takes it. */
+export function plannedFromRecord(record: ToolCallRecord): PlannedCall {
+  return {
+    id: record.id,
+    wireName: record.wireName,
+    tool: record.tool,
+    rawArguments: record.rawArguments,
+    digest: record.digest,
+    record,
+    ...(record.arguments ? { args: record.arguments } : {}),
+  };
+}
+
+/**
+ * Settles the calls a dead process left unfinished, in the model's order: an approval answered while
+ * it was gone is acted on, one still pending is waited on again, an approved call runs (exactly once,
+ * by its claim), and a call that had already started is never run a second time.
+ */
+export async function resumeCalls(ctx: TurnContext): Promise<void> {
+  const loose = ctx.store.listToolCalls({ turnId: ctx.turnId, status: ['pending', 'approved', 'running'] });
+  const approvals = ctx.store.listApprovals({ turnId: ctx.turnId });
+  const fresh: PlannedCall[] = [];
+  for (const record of loose) {
+    const call = plannedFromRecord(record);
+    if (record.status === 'running') {
+      const lost = {
+        content:
+          `Error: ${call.tool} was started before toolseam stopped, and whether it finished is unknown. ` +
+          'Check its effect before calling it again.',
+        isError: true,
+      };
+      settleCall(ctx, call, lost, 'failed');
+      continue;
+    }
+    if (record.status === 'approved') {
+      await runCall(ctx, call);
+      continue;
+    }
+    const approval = approvals.filter((a) => a.callId === record.id).at(-1);
+    if (!approval) {
+      fresh.push(call);
+      continue;
+    }
+    if (approval.status === 'pending') {
+      ctx.emit({ type: 'approval-request', request: approval });
+      const outcome = await ctx.broker.wait(approval.id, ctx.approval.timeoutMs, ctx.signal);
+      ctx.store.setTurnStatus(ctx.turnId, 'running', { from: ['waiting_approval'] });
+      await answerApproval(ctx, call, approval.id, outcome);
+    } else if (approval.status === 'denied') {
+      settleCall(
+        ctx,
+        call,
+        refusalResult(call.tool, { by: 'user', reason: approval.reason ?? '' }),
+        'refused',
+      );
+    } else {
+      const by = approval.status === 'expired' ? 'timeout' : 'stopped';
+      settleCall(ctx, call, refusalResult(call.tool, { by, reason: '' }), 'refused');
+    }
+  }
+  if (fresh.length > 0) await runCalls(ctx, fresh);
+}

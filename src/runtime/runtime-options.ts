@@ -1,0 +1,96 @@
+import type { ApprovalPolicy } from '../core/approval.js';
+import type { Logger } from '../core/logger.js';
+import type { ModelAdapter } from '../core/model.js';
+import type { SessionStore } from '../core/session-store.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { PreToolHook } from './pre-tool-hooks.js';
+
+/** What a session may do: `plan` lets only read-only tools run. */
+export type TaskMode = 'agent' | 'plan';
+
+/** An agent: a named role with its own tool list, mode and instructions. */
+export interface AgentConfig {
+  /** Glob patterns over real tool names; the agent may use only matching tools (all when absent). */
+  readonly tools?: readonly string[];
+  readonly mode?: TaskMode;
+  /** Extra instructions added to the system text. */
+  readonly instructions?: string;
+  readonly description?: string;
+}
+
+/** A deny-list entry: tools matching `tool` (a glob over real names) never run. */
+export interface DenyRule {
+  readonly tool: string;
+  readonly reason?: string;
+}
+
+/** Bounds on one turn. */
+export interface TurnLimits {
+  /** Model calls per turn (default 24). */
+  readonly maxModelCalls?: number;
+  /** Tool calls per turn (default 64). */
+  readonly maxToolCalls?: number;
+  /** Identical calls (same tool, same arguments) allowed per turn before the loop breaker refuses (default 2). */
+  readonly repeatLimit?: number;
+  /** Characters of one tool result the model reads (default 20,000). */
+  readonly resultChars?: number;
+  /** Calls run at once when none needs approval (default 4). */
+  readonly parallelCalls?: number;
+}
+
+/** How approvals are asked for and waited on. */
+export interface ApprovalOptions {
+  /** `ask` (default), `auto` (approve everything) or `deny` (refuse everything that asks). */
+  readonly policy?: ApprovalPolicy;
+  /** How long a request waits for an answer (default 5 minutes). */
+  readonly timeoutMs?: number;
+  /** Nobody is there to answer: anything that asks is declined at once. */
+  readonly unattended?: boolean;
+  /** How often a waiting turn looks for an answer written by another process (default 250 ms). */
+  readonly pollMs?: number;
+}
+
+/** Everything a runtime is built from. */
+export interface RuntimeOptions {
+  readonly model: ModelAdapter;
+  readonly registry: ToolRegistry;
+  readonly store: SessionStore;
+  readonly logger?: Logger;
+  /** The system text every session starts from. */
+  readonly system?: string;
+  readonly approvals?: ApprovalOptions;
+  readonly limits?: TurnLimits;
+  readonly agents?: Readonly<Record<string, AgentConfig>>;
+  readonly denyList?: readonly DenyRule[];
+  readonly hooks?: readonly PreToolHook[];
+  /** Secret name → value: redacted from every result. */
+  readonly secrets?: ReadonlyMap<string, string>;
+  /** Folders the file tools may touch. */
+  readonly workspace?: readonly string[];
+  /** The model's context window in tokens, to bound the schemas a turn sends. */
+  readonly contextWindow?: number;
+  /** Tools offered with full schemas per turn (default 48). */
+  readonly k?: number;
+  /** Who runs turns in this process (stored with each turn), default `host:pid`. */
+  readonly owner?: string;
+}
+
+/** Options with every default applied. */
+export interface ResolvedLimits {
+  readonly maxModelCalls: number;
+  readonly maxToolCalls: number;
+  readonly repeatLimit: number;
+  readonly resultChars: number;
+  readonly parallelCalls: number;
+}
+
+/** The limits with their defaults. */
+export function resolveLimits(limits: TurnLimits = {}): ResolvedLimits {
+  return {
+    maxModelCalls: limits.maxModelCalls ?? 24,
+    maxToolCalls: limits.maxToolCalls ?? 64,
+    repeatLimit: limits.repeatLimit ?? 2,
+    resultChars: limits.resultChars ?? 20_000,
+    parallelCalls: limits.parallelCalls ?? 4,
+  };
+}

@@ -1,0 +1,335 @@
+import type { ApprovalDecision } from '../core/approval.js';
+import { ToolseamError } from '../core/errors.js';
+import type { RuntimeEvent } from '../core/events.js';
+import { type Logger, silentLogger } from '../core/logger.js';
+import type { ApprovalRecord, SessionRecord, TurnRecord } from '../core/session-store.js';
+import { schemaBudgetChars } from '../retrieval/index.js';
+import { createToolSeam, type ToolSeam } from '../seam/index.js';
+import { ApprovalBroker } from './approval-broker.js';
+import { EventChannel } from './event-channel.js';
+import { agentAllows, type GatePolicy } from './gates.js';
+import { resumeCalls } from './resume-calls.js';
+import { type ResolvedLimits, type RuntimeOptions, resolveLimits, type TaskMode } from './runtime-options.js';
+import { buildSurface, ServedCache, surfaceChange, type ToolSurface } from './tool-surface.js';
+import type { TurnContext } from './turn-context.js';
+import { runTurnLoop, type TurnEnd } from './turn-loop.js';
+import { ownerAlive, processOwner } from './turn-owner.js';
+
+const DEFAULT_SYSTEM =
+  'You are a helpful personal assistant. Use the tools you are offered when they help; when a tool call is ' +
+  'refused, read the reason and follow it.';
+
+/** Options of one message sent in a session. */
+export interface SendOptions {
+  readonly signal?: AbortSignal;
+  /** Overrides the session's task mode for this turn. */
+  readonly mode?: TaskMode;
+}
+
+/** Options of a session handle. */
+export interface SessionOptions {
+  readonly agent?: string;
+  readonly mode?: TaskMode;
+  readonly title?: string;
+  /** Globs of the tools this session may use at all (subagent leaves). */
+  readonly grants?: readonly string[];
+  /** Set for a subagent leaf. */
+  readonly leaf?: TurnContext['leaf'];
+}
+
+/** A conversation: send messages, stop the running turn. */
+export interface Session {
+  readonly id: string;
+  /** Runs one turn; the events end with `turn-end`. */
+  send(text: string, options?: SendOptions): AsyncIterable<RuntimeEvent>;
+  /** Stops the running turn, if any (pending approvals end as "the turn was stopped"). */
+  stop(): void;
+}
+
+/** The runtime: sessions over one model, one tool registry and one store. */
+export class Runtime {
+  readonly options: RuntimeOptions;
+  readonly logger: Logger;
+  readonly limits: ResolvedLimits;
+  readonly broker: ApprovalBroker;
+  readonly owner: string;
+  private readonly seam: ToolSeam;
+  private readonly served: ServedCache;
+  private readonly surfaces = new Map<string, ToolSurface>();
+  private readonly running = new Map<string, AbortController>();
+
+  constructor(options: RuntimeOptions) {
+    this.options = options;
+    this.logger = options.logger ?? silentLogger;
+    this.limits = resolveLimits(options.limits);
+    this.broker = new ApprovalBroker(options.store, options.approvals?.pollMs ?? 250);
+    this.owner = options.owner ?? processOwner();
+    this.seam = createToolSeam({ logger: this.logger });
+    this.served = new ServedCache(options.registry);
+  }
+
+  /** A session handle; the session is created in the store when it does not exist yet. */
+  session(id?: string, options: SessionOptions = {}): Session {
+    const store = this.options.store;
+    let record = id === undefined ? undefined : store.getSession(id);
+    if (!record) {
+      record = store.createSession({
+        ...(id !== undefined ? { id } : {}),
+        ...(options.agent !== undefined ? { agent: options.agent } : {}),
+        ...(options.title !== undefined ? { title: options.title } : {}),
+        provider: this.options.model.provider,
+        model: this.options.model.model,
+      });
+    }
+    const sessionId = record.id;
+    return {
+      id: sessionId,
+      send: (text, sendOptions = {}) => this.startTurn(sessionId, text, { ...options, ...sendOptions }),
+      stop: () => this.running.get(sessionId)?.abort(),
+    };
+  }
+
+  /** Answers an approval (bound to `digest` when given); the waiting turn, here or elsewhere, goes on. */
+  respond(
+    approvalId: string,
+    decision: ApprovalDecision,
+    options: { digest?: string; answeredBy?: string } = {},
+  ): ApprovalRecord {
+    return this.broker.respond(approvalId, decision, options);
+  }
+
+  /** Approvals still waiting for an answer, oldest first. */
+  pendingApprovals(): ApprovalRecord[] {
+    return this.options.store.listApprovals({ status: 'pending' });
+  }
+
+  /** Turns whose process died while they were unfinished: resume each with `resumeTurn`. */
+  orphanedTurns(): TurnRecord[] {
+    return this.options.store
+      .listTurns({ status: ['running', 'waiting_approval'] })
+      .filter((t) => t.owner !== this.owner && !ownerAlive(t.owner));
+  }
+
+  /**
+   * Takes over a turn whose process died: answers what was decided while it was gone, waits again for
+   * what was not, never runs a started call a second time, then lets the model continue.
+   */
+  resumeTurn(turnId: string, options: SessionOptions & SendOptions = {}): AsyncIterable<RuntimeEvent> {
+    const store = this.options.store;
+    const turn = store.getTurn(turnId);
+    if (!turn) throw new ToolseamError('unknown_turn', `There is no turn with id ${turnId}.`);
+    if (turn.owner !== this.owner && ownerAlive(turn.owner)) {
+      throw new ToolseamError(
+        'turn_busy',
+        `Turn ${turnId} is still running in another process (${turn.owner}).`,
+      );
+    }
+    if (
+      !store.setTurnStatus(turnId, 'running', { from: ['running', 'waiting_approval'], owner: this.owner })
+    ) {
+      throw new ToolseamError('turn_finished', `Turn ${turnId} has already ended (${turn.status}).`);
+    }
+    const session = store.getSession(turn.sessionId) as SessionRecord;
+    return this.drive(
+      session,
+      turn,
+      { ...(session.agent ? { agent: session.agent } : {}), ...options },
+      true,
+    );
+  }
+
+  /** Closes the tool providers and the store. */
+  async close(): Promise<void> {
+    for (const controller of this.running.values()) controller.abort();
+    await this.options.registry.close();
+    this.options.store.close();
+  }
+
+  private startTurn(
+    sessionId: string,
+    text: string,
+    options: SessionOptions & SendOptions,
+  ): AsyncIterable<RuntimeEvent> {
+    if (this.running.has(sessionId)) {
+      throw new ToolseamError(
+        'turn_running',
+        `Session ${sessionId} is already running a turn; wait for it or stop it.`,
+      );
+    }
+    const store = this.options.store;
+    this.interruptAbandoned(sessionId);
+    const turn = store.startTurn({ sessionId, userText: text, owner: this.owner });
+    const session = store.getSession(sessionId) as SessionRecord;
+    if (!session.title) store.updateSession(sessionId, { title: text.trim().slice(0, 80) });
+    return this.drive(
+      session,
+      turn,
+      { ...(session.agent ? { agent: session.agent } : {}), ...options },
+      false,
+    );
+  }
+
+  private drive(
+    session: SessionRecord,
+    turn: TurnRecord,
+    options: SessionOptions & SendOptions,
+    resumed: boolean,
+  ): AsyncIterable<RuntimeEvent> {
+    const channel = new EventChannel<RuntimeEvent>();
+    const controller = new AbortController();
+    options.signal?.addEventListener('abort', () => controller.abort(), { once: true });
+    this.running.set(session.id, controller);
+    const emit = (event: RuntimeEvent): void => channel.push(event);
+    void (async () => {
+      let end: TurnEnd;
+      try {
+        emit({ type: 'turn-start', sessionId: session.id, turnId: turn.id });
+        const ctx = await this.turnContext(session, turn, options, controller.signal, emit);
+        if (resumed) await resumeCalls(ctx);
+        end = await runTurnLoop(ctx);
+      } catch (error) {
+        this.logger.log({
+          level: 'error',
+          scope: 'runtime',
+          message: `turn ${turn.id} failed: ${(error as Error).stack ?? error}`,
+        });
+        end = {
+          status: 'failed',
+          message: `The turn failed inside toolseam: ${(error as Error).message}`,
+          errorCode: 'internal',
+        };
+      }
+      this.finish(turn.id, end);
+      this.running.delete(session.id);
+      emit({ type: 'turn-end', turnId: turn.id, ...end });
+      channel.close();
+    })();
+    return channel;
+  }
+
+  private finish(turnId: string, end: TurnEnd): void {
+    const stored =
+      end.status === 'done' || end.status === 'limit'
+        ? 'done'
+        : end.status === 'stopped'
+          ? 'stopped'
+          : 'failed';
+    const error = end.status === 'done' ? undefined : `${end.errorCode ?? end.status}: ${end.message}`;
+    this.options.store.setTurnStatus(turnId, stored, error === undefined ? {} : { error });
+  }
+
+  /** A new turn in a session whose previous turn's process died: that turn's loose calls are settled first. */
+  private interruptAbandoned(sessionId: string): void {
+    const store = this.options.store;
+    for (const turn of store.listTurns({ sessionId, status: ['running', 'waiting_approval'] })) {
+      if (turn.owner !== this.owner && ownerAlive(turn.owner)) {
+        throw new ToolseamError(
+          'turn_busy',
+          `Session ${sessionId} has a turn running in another process (${turn.owner}).`,
+        );
+      }
+      for (const approval of store.listApprovals({ turnId: turn.id, status: 'pending' })) {
+        store.closeApproval(approval.id, 'cancelled', 'a new message was sent before it was answered');
+      }
+      for (const call of store.listToolCalls({
+        turnId: turn.id,
+        status: ['pending', 'approved', 'running'],
+      })) {
+        store.recordToolResult(turn.id, call.id, {
+          status: 'failed',
+          content: `Error: ${call.tool} was not run: its turn was interrupted and a new message came first.`,
+          isError: true,
+          notRun: 'stopped',
+        });
+      }
+      store.setTurnStatus(turn.id, 'interrupted', { error: 'a new message was sent before it finished' });
+    }
+  }
+
+  private async turnContext(
+    session: SessionRecord,
+    turn: TurnRecord,
+    options: SessionOptions & SendOptions,
+    signal: AbortSignal,
+    emit: (event: RuntimeEvent) => void,
+  ): Promise<TurnContext> {
+    const o = this.options;
+    const agentName = options.agent;
+    const agentConfig = agentName === undefined ? undefined : o.agents?.[agentName];
+    if (agentName !== undefined && !agentConfig) {
+      throw new ToolseamError(
+        'unknown_agent',
+        `There is no agent named "${agentName}" in the configuration.`,
+      );
+    }
+    const gates: GatePolicy = {
+      agent: agentConfig && agentName !== undefined ? { name: agentName, config: agentConfig } : undefined,
+      mode: options.mode ?? agentConfig?.mode ?? 'agent',
+      denyList: o.denyList ?? [],
+      grants: options.grants,
+      hooks: o.hooks ?? [],
+    };
+    const surface = await this.surfaceFor(session, gates, emit);
+    const system = [o.system ?? DEFAULT_SYSTEM, agentConfig?.instructions].filter(Boolean).join('\n\n');
+    return {
+      model: o.model,
+      registry: o.registry,
+      store: o.store,
+      logger: this.logger,
+      broker: this.broker,
+      limits: this.limits,
+      approval: {
+        policy: o.approvals?.policy ?? 'ask',
+        timeoutMs: o.approvals?.timeoutMs ?? 300_000,
+        unattended: o.approvals?.unattended ?? false,
+      },
+      gates,
+      secrets: o.secrets ?? new Map(),
+      workspace: o.workspace ?? [process.cwd()],
+      sessionId: session.id,
+      turnId: turn.id,
+      system,
+      query: turn.userText,
+      surface,
+      signal,
+      emit,
+      turnState: new Map(),
+      repeats: new Map(),
+      activated: new Set(),
+      budgetChars: schemaBudgetChars(o.contextWindow),
+      ...(options.leaf ? { leaf: options.leaf } : {}),
+      toolCalls: 0,
+    };
+  }
+
+  /** The session's tool surface, rebuilt (never mid-turn) when the registry's surface changed. */
+  private async surfaceFor(
+    session: SessionRecord,
+    gates: GatePolicy,
+    emit: (event: RuntimeEvent) => void,
+  ): Promise<ToolSurface> {
+    const served = await this.served.current();
+    const key = `${session.id}\u0000${gates.agent?.name ?? ''}`;
+    const previous = this.surfaces.get(key);
+    if (previous && previous.stamp === served.stamp) return previous;
+    const surface = buildSurface(
+      {
+        served,
+        seam: this.seam,
+        allows: (name) => agentAllows(gates.agent, name),
+        ...(this.options.k ? { k: this.options.k } : {}),
+      },
+      previous,
+    );
+    if (!previous) for (const name of session.toolsUsed) surface.retriever.markUsed(name);
+    else {
+      const { added, removed } = surfaceChange(previous, surface);
+      const message = `The tools changed since this session's last turn: ${added.length} added, ${removed.length} removed.`;
+      this.logger.log({ level: 'info', scope: 'runtime', message, fields: { added, removed } });
+      emit({ type: 'notice', message });
+    }
+    this.surfaces.set(key, surface);
+    this.options.store.updateSession(session.id, { surfaceStamp: surface.stamp });
+    return surface;
+  }
+}

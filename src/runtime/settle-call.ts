@@ -1,0 +1,90 @@
+import type { ToolContext, ToolResult } from '../core/tool.js';
+import { answerToolSchema, answerToolSearch } from '../retrieval/index.js';
+import { boundResult, redactSecrets } from './bound-result.js';
+import { withdrawnReason } from './gates.js';
+import type { PlannedCall } from './planned-call.js';
+import { refusalResult } from './refusals.js';
+import { META_TOOL_NAMES } from './tool-surface.js';
+import type { TurnContext } from './turn-context.js';
+
+/** The text the model reads for a result: its content, then one `Hint:` line per hint. */
+export function modelText(result: ToolResult): string {
+  const hints = (result.hints ?? []).filter((h) => !result.content.includes(h));
+  return [result.content, ...hints.map((h) => `Hint: ${h}`)].join('\n');
+}
+
+/** Stores a call's outcome with its tool message and tells the host; the text is redacted and bounded. */
+export function settleCall(
+  ctx: TurnContext,
+  call: PlannedCall,
+  result: ToolResult,
+  status: 'done' | 'refused' | 'failed',
+): ToolResult {
+  const content = boundResult(redactSecrets(modelText(result), ctx.secrets), ctx.limits.resultChars);
+  const outcome = {
+    status,
+    content,
+    isError: result.isError,
+    ...(result.notRun ? { notRun: result.notRun } : {}),
+    ...(result.refusedBy ? { refusedBy: result.refusedBy } : {}),
+  };
+  ctx.store.recordToolResult(ctx.turnId, call.id, outcome);
+  ctx.emit({ type: 'tool-call-end', callId: call.id, tool: call.tool, ...outcome });
+  return { ...result, content };
+}
+
+/** The context a provider's invoke or preflight receives for this call. */
+export function toolContext(ctx: TurnContext, call: PlannedCall): ToolContext {
+  return {
+    sessionId: ctx.sessionId,
+    callId: call.id,
+    signal: ctx.signal,
+    turnState: ctx.turnState,
+    workspace: ctx.workspace,
+    ...(ctx.leaf?.writable ? { writable: ctx.leaf.writable } : {}),
+    ...(ctx.leaf?.offLimits ? { offLimits: ctx.leaf.offLimits } : {}),
+  };
+}
+
+/**
+ * Runs a call that passed its gates (and, when it asks, its approval): claims it in the store so it
+ * runs exactly once, checks the tool was not withdrawn meanwhile, invokes it, settles the result.
+ */
+export async function runCall(ctx: TurnContext, call: PlannedCall): Promise<ToolResult> {
+  if (ctx.signal.aborted)
+    return settleCall(ctx, call, refusalResult(call.tool, { by: 'stopped', reason: '' }), 'refused');
+  const meta = META_TOOL_NAMES.has(call.tool);
+  const def = ctx.surface.byName.get(call.tool)?.definition;
+  if (!meta && def) {
+    const withdrawn = withdrawnReason(ctx.registry, def);
+    if (withdrawn) return settleCall(ctx, call, refusalResult(call.tool, withdrawn), 'refused');
+  }
+  const current = ctx.store.getToolCall(ctx.turnId, call.id);
+  if (current?.status === 'pending') ctx.store.approveToolCall(ctx.turnId, call.id);
+  if (!ctx.store.claimToolCall(ctx.turnId, call.id)) {
+    const again: ToolResult = {
+      content: `Error: ${call.tool} was not run again: this call was already started once, and a call runs at most once.`,
+      isError: true,
+    };
+    return settleCall(ctx, call, again, 'failed');
+  }
+  const args = call.args ?? {};
+  ctx.emit({ type: 'tool-call-start', callId: call.id, tool: call.tool, arguments: args });
+  let result: ToolResult;
+  if (meta) result = answerMeta(ctx, call);
+  else {
+    result = await ctx.registry.invoke(call.tool, args, toolContext(ctx, call));
+    ctx.surface.retriever.markUsed(call.tool);
+  }
+  return settleCall(ctx, call, result, 'done');
+}
+
+function answerMeta(ctx: TurnContext, call: PlannedCall): ToolResult {
+  const retriever = ctx.surface.retriever;
+  if (call.tool === 'tool_search') return answerToolSearch(retriever, call.args ?? {});
+  const result = answerToolSchema(retriever, call.args ?? {});
+  const name = (result.data as { name?: unknown } | undefined)?.name;
+  // The model asked for this tool's inputs: offer its full schema from the next model call on.
+  if (!result.isError && typeof name === 'string') ctx.activated.add(name);
+  return result;
+}

@@ -1,0 +1,53 @@
+import type { ApprovalPolicy } from '../core/approval.js';
+import type { RuntimeEvent } from '../core/events.js';
+import type { Logger } from '../core/logger.js';
+import type { ModelAdapter } from '../core/model.js';
+import type { SessionStore } from '../core/session-store.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ApprovalBroker } from './approval-broker.js';
+import type { GatePolicy } from './gates.js';
+import type { ResolvedLimits } from './runtime-options.js';
+import type { ToolSurface } from './tool-surface.js';
+
+/** What a turn runs with, shared by the loop and the call runner. */
+export interface TurnContext {
+  readonly model: ModelAdapter;
+  readonly registry: ToolRegistry;
+  readonly store: SessionStore;
+  readonly logger: Logger;
+  readonly broker: ApprovalBroker;
+  readonly limits: ResolvedLimits;
+  readonly approval: {
+    readonly policy: ApprovalPolicy;
+    readonly timeoutMs: number;
+    readonly unattended: boolean;
+  };
+  readonly gates: GatePolicy;
+  readonly secrets: ReadonlyMap<string, string>;
+  readonly workspace: readonly string[];
+  readonly sessionId: string;
+  readonly turnId: string;
+  readonly system: string;
+  /** The user's request, for tool selection. */
+  readonly query: string;
+  /** The surface as it was when the turn began (a change never applies mid-turn). */
+  readonly surface: ToolSurface;
+  readonly signal: AbortSignal;
+  readonly emit: (event: RuntimeEvent) => void;
+  /** Scratch space the turn's calls share (e.g. which files were read). */
+  readonly turnState: Map<string, unknown>;
+  /** How many times each call digest ran this turn (the loop breaker). */
+  readonly repeats: Map<string, number>;
+  /** Tools whose schema the model asked for this turn: offered with full schemas from the next call. */
+  readonly activated: Set<string>;
+  /** Schema budget in characters for the offered tools, when the context window is known. */
+  readonly budgetChars: number | undefined;
+  /** Set for a subagent leaf: where it may write, what it must not, and its title for approvals. */
+  readonly leaf?: {
+    readonly title: string;
+    readonly writable?: readonly string[];
+    readonly offLimits?: readonly string[];
+  };
+  /** Tool calls run so far this turn. */
+  toolCalls: number;
+}

@@ -1,0 +1,102 @@
+import { ProviderError, ToolseamError } from '../core/errors.js';
+import type { TurnStatus } from '../core/events.js';
+import type { AssistantToolCall, ChatMessage, ModelRequest, StopReason } from '../core/model.js';
+import { toolSchemaRejection } from '../core/tool-rejection.js';
+import { recordReply, runCalls } from './run-calls.js';
+import type { TurnContext } from './turn-context.js';
+import { rejectedToolOf, selectTurnTools, type TurnTools, wireToolsFor } from './turn-tools.js';
+
+/** How a turn ended, with what the person reads. */
+export interface TurnEnd {
+  readonly status: TurnStatus;
+  readonly message: string;
+  readonly errorCode?: string;
+}
+
+/**
+ * The turn: call the model with the selected tools, stream its text, run the calls it asks for, and
+ * loop until it answers without calls, a bound is hit, the turn is stopped, or the provider refuses.
+ */
+export async function runTurnLoop(ctx: TurnContext): Promise<TurnEnd> {
+  const tools = selectTurnTools(ctx);
+  for (let modelCalls = 0; ; modelCalls += 1) {
+    if (ctx.signal.aborted) return { status: 'stopped', message: 'The turn was stopped.' };
+    if (modelCalls >= ctx.limits.maxModelCalls) {
+      return {
+        status: 'limit',
+        message: `The turn stopped after ${ctx.limits.maxModelCalls} model calls without a final answer. Send a message to continue.`,
+        errorCode: 'model_call_limit',
+      };
+    }
+    const request = buildRequest(ctx, tools);
+    const reply = await callModel(ctx, request);
+    if ('end' in reply) return reply.end;
+    const planned = recordReply(ctx, reply.text, reply.calls, reply.stopReason === 'max_tokens');
+    if (planned.length === 0) return { status: 'done', message: reply.text };
+    await runCalls(ctx, planned);
+  }
+}
+
+function buildRequest(ctx: TurnContext, tools: TurnTools): ModelRequest {
+  const messages: ChatMessage[] = ctx.store.listMessages(ctx.sessionId).map((m) => m.message);
+  const system = tools.note ? `${ctx.system}\n\n${tools.note}` : ctx.system;
+  return { system, messages, tools: wireToolsFor(ctx, tools), signal: ctx.signal };
+}
+
+type Reply =
+  | { readonly text: string; readonly calls: AssistantToolCall[]; readonly stopReason: StopReason }
+  | { readonly end: TurnEnd };
+
+async function callModel(ctx: TurnContext, request: ModelRequest): Promise<Reply> {
+  let text = '';
+  const calls: AssistantToolCall[] = [];
+  let stopReason: StopReason = 'end_turn';
+  try {
+    for await (const event of ctx.model.stream(request)) {
+      if (event.type === 'text-delta') {
+        text += event.text;
+        ctx.emit({ type: 'text-delta', text: event.text });
+      } else if (event.type === 'tool-call') {
+        calls.push({ id: event.id, name: event.name, arguments: event.arguments });
+      } else stopReason = event.stopReason;
+    }
+  } catch (error) {
+    return { end: failedCall(ctx, request, error) };
+  }
+  if (ctx.signal.aborted) return { end: { status: 'stopped', message: 'The turn was stopped.' } };
+  return { text, calls, stopReason };
+}
+
+function failedCall(ctx: TurnContext, request: ModelRequest, error: unknown): TurnEnd {
+  if (ctx.signal.aborted) return { status: 'stopped', message: 'The turn was stopped.' };
+  const rejected = toolSchemaRejection(ctx.model, error, request.tools, (wire) => rejectedToolOf(ctx, wire));
+  if (rejected) {
+    ctx.logger.log({
+      level: 'warn',
+      scope: 'runtime',
+      message: `${ctx.model.provider} rejected the definition of ${rejected.tools.map((t) => t.name).join(', ')}; not retrying`,
+      fields: { provider: ctx.model.provider, tools: rejected.tools.map((t) => t.name) },
+    });
+    ctx.store.audit({
+      kind: 'tool_schema_rejected',
+      sessionId: ctx.sessionId,
+      turnId: ctx.turnId,
+      detail: { provider: rejected.provider, tools: rejected.tools.map((t) => t.name) },
+    });
+    return { status: 'rejected', message: rejected.message, errorCode: rejected.code };
+  }
+  if (error instanceof ProviderError) {
+    const status = error.status === undefined ? 'could not be reached' : `answered ${error.status}`;
+    return {
+      status: 'failed',
+      message: `The model provider (${error.provider}) ${status}: ${error.message}`,
+      errorCode: error.providerCode ?? error.code,
+    };
+  }
+  const code = error instanceof ToolseamError ? error.code : 'model_call_failed';
+  return {
+    status: 'failed',
+    message: `The model call failed: ${(error as Error).message ?? String(error)}`,
+    errorCode: code,
+  };
+}

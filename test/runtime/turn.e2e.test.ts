@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { demoProvider, type RunCounts } from '../support/demo-tools.js';
+import { callEnds, collect, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
+
+let h: RuntimeHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe('a turn through the real SDKs and the stand-ins', () => {
+  for (const family of ['openai', 'anthropic', 'bedrock'] as const) {
+    it(`${family}: runs a tool call and answers with its result`, async () => {
+      const counts: RunCounts = new Map();
+      h = await startHarness({
+        family,
+        providers: [demoProvider(counts)],
+        script: [
+          { toolCalls: [{ name: 'lookup_weather', arguments: { city: 'Oslo' } }] },
+          { echo: 'lastToolResult' },
+        ],
+      });
+      const events = await collect(h.runtime.session('s1').send('What is the weather in Oslo?'));
+      expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'Sunny in Oslo.' });
+      expect(counts.get('lookup_weather')).toBe(1);
+      expect(events.map((e) => e.type)).toContain('tool-call-start');
+      expect(h.standIn.requests).toHaveLength(2);
+      expect(h.standIn.requests[0]?.tools.map((t) => t.name)).toContain('lookup_weather');
+    });
+  }
+
+  it('keeps the conversation in SQLite: the next turn sends the earlier messages', async () => {
+    h = await startHarness({ providers: [demoProvider()], script: [{ text: 'Hello!' }, { text: 'Again.' }] });
+    const session = h.runtime.session('s1');
+    await collect(session.send('Hi'));
+    await collect(session.send('And again'));
+    const second = h.standIn.requests[1];
+    expect(second?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+  });
+
+  it('runs calls that need no approval side by side and reports each', async () => {
+    const counts: RunCounts = new Map();
+    h = await startHarness({
+      providers: [demoProvider(counts)],
+      script: [
+        {
+          toolCalls: [
+            { name: 'lookup_weather', arguments: { city: 'Oslo' } },
+            { name: 'lookup_weather', arguments: { city: 'Rome' } },
+          ],
+        },
+        { text: 'Both done.' },
+      ],
+    });
+    const events = await collect(h.runtime.session('s1').send('weather in Oslo and Rome'));
+    expect(
+      callEnds(events)
+        .map((e) => e.content)
+        .sort(),
+    ).toEqual(['Sunny in Oslo.', 'Sunny in Rome.']);
+    expect(counts.get('lookup_weather')).toBe(2);
+    const results = h.standIn.requests[1]?.messages.filter((m) => m.role === 'tool') ?? [];
+    expect(results).toHaveLength(2);
+  });
+
+  it('tells the model to re-send arguments that are not JSON, and runs nothing', async () => {
+    const counts: RunCounts = new Map();
+    h = await startHarness({
+      providers: [demoProvider(counts)],
+      script: [
+        { toolCalls: [{ name: 'lookup_weather', arguments: '{"city": "Oslo"' }] },
+        { echo: 'lastToolResult' },
+      ],
+    });
+    const events = await collect(h.runtime.session('s1').send('weather'));
+    expect(turnEnd(events).message).toMatch(/not valid JSON/);
+    expect(callEnds(events)[0]).toMatchObject({ notRun: 'unreadable_arguments', isError: true });
+    expect(counts.get('lookup_weather')).toBeUndefined();
+  });
+
+  it('ends a turn the provider fails with a clear sentence', async () => {
+    h = await startHarness({
+      providers: [demoProvider()],
+      script: [{ error: { status: 500, message: 'upstream broke' } }],
+    });
+    const end = turnEnd(await collect(h.runtime.session('s1').send('hi')));
+    expect(end.status).toBe('failed');
+    expect(end.message).toMatch(/500/);
+  });
+});
