@@ -1,3 +1,4 @@
+import { addDense, type DenseQuery } from './dense-fusion.js';
 import { expandQuery } from './query-expansion.js';
 import { DEFAULT_RANKING, type RankingSettings } from './ranking-settings.js';
 import { terms } from './tokenize.js';
@@ -36,7 +37,11 @@ export function queryTerms(index: ToolIndex, text: string, settings: RankingSett
  * multi-part request ranked too; pseudo-relevance feedback for the tail of the list.
  */
 export class Ranker {
-  private readonly buffer = new ScoreBuffer();
+  /** One pass's scores, the combined scores, and a second pass's (clauses, feedback): no allocation per tool. */
+  private readonly pass = new ScoreBuffer();
+  private readonly combined = new ScoreBuffer();
+  private readonly second = new ScoreBuffer();
+  private scratch = new Float64Array(0);
 
   constructor(
     readonly index: ToolIndex,
@@ -45,37 +50,78 @@ export class Ranker {
     private readonly tie: (a: number, b: number) => number = (a, b) => a - b,
   ) {}
 
-  /** The tools whose score is above zero, best first; at most `limit` of them. */
-  rank(query: string, limit = Number.POSITIVE_INFINITY): Ranked[] {
-    const s = this.settings;
-    const q = this.weighted(query);
-    let all = this.score(q);
-    if (s.clauseWeight > 0) all = this.fuseClauses(query, all);
-    if (s.feedbackDocs > 0 && s.feedbackWeight > 0 && all.length > 0) {
-      // Feedback finds tools the words missed, but reorders the head badly: the head stays as it is.
-      const keep = this.best(all, Math.min(limit, s.feedbackKeep));
-      const readFrom = s.feedbackDocs <= keep.length ? keep : this.best(all, s.feedbackDocs);
-      for (const [id, w] of this.feedback(readFrom, q)) q.set(id, w);
-      const kept = new Set(keep.map((r) => r.slot));
-      const rest = this.score(q).filter((r) => !kept.has(r.slot));
-      return [...keep, ...this.best(rest, limit - keep.length)];
+  /**
+   * The tools whose score is above zero, best first; at most `limit` of them. With `dense` (an
+   * embedding of the query and of the tools), similarity of meaning is fused into the scores.
+   */
+  rank(query: string, limit = Number.POSITIVE_INFINITY, dense?: DenseQuery): Ranked[] {
+    try {
+      return this.rankInto(query, limit, dense);
+    } finally {
+      this.pass.reset();
+      this.combined.reset();
+      this.second.reset();
     }
-    return this.best(all, limit);
   }
 
-  /** The `n` best of an unsorted list, sorted (score, then the tie-break). */
-  private best(list: Ranked[], n: number): Ranked[] {
+  private rankInto(query: string, limit: number, dense: DenseQuery | undefined): Ranked[] {
+    const s = this.settings;
+    const q = this.weighted(query);
+    this.score(q, this.pass);
+    let scores = this.pass;
+    const parts = s.clauseWeight > 0 ? clauses(query) : [];
+    if (parts.length >= 2 && scores.touched.length > 0) {
+      scores = this.normalised(this.pass);
+      for (const part of parts) {
+        this.second.reset();
+        this.score(this.weighted(part), this.second);
+        addScaled(this.combined, this.second, s.clauseWeight);
+      }
+    }
+    if (dense && s.embeddingWeight > 0) {
+      if (scores === this.pass) scores = this.normalised(this.pass);
+      addDense(this.combined, dense, s.embeddingWeight);
+    }
+    if (s.feedbackDocs > 0 && s.feedbackWeight > 0 && scores.touched.length > 0) {
+      // Feedback finds tools the words missed, but reorders the head badly: the head stays as it is.
+      const keep = this.top(scores, Math.min(limit, s.feedbackKeep));
+      const readFrom = s.feedbackDocs <= keep.length ? keep : this.top(scores, s.feedbackDocs);
+      for (const [id, w] of this.feedback(readFrom, q)) q.set(id, w);
+      this.second.reset();
+      this.score(q, this.second);
+      const kept = new Set(keep.map((r) => r.slot));
+      const rest = this.top(this.second, limit + keep.length).filter((r) => !kept.has(r.slot));
+      return [...keep, ...rest].slice(0, limit);
+    }
+    return this.top(scores, limit);
+  }
+
+  /** Copies a pass into the combined buffer scaled so its best tool scores 1. */
+  private normalised(from: ScoreBuffer): ScoreBuffer {
+    this.combined.reset();
+    addScaled(this.combined, from, 1);
+    return this.combined;
+  }
+
+  /** The `n` best scored slots of a buffer, sorted (score, then the tie-break). */
+  private top(buf: ScoreBuffer, n: number): Ranked[] {
     const order = (a: Ranked, b: Ranked): number => b.score - a.score || this.tie(a.slot, b.slot);
-    if (n <= 0) return [];
-    if (n >= list.length) return list.sort(order);
-    const scores = new Float64Array(list.length);
-    for (let i = 0; i < list.length; i += 1) scores[i] = (list[i] as Ranked).score;
-    scores.sort();
-    const threshold = scores[list.length - n] as number;
-    return list
-      .filter((r) => r.score >= threshold)
-      .sort(order)
-      .slice(0, n);
+    const touched = buf.touched;
+    if (n <= 0 || touched.length === 0) return [];
+    let threshold = Number.NEGATIVE_INFINITY;
+    if (n < touched.length) {
+      if (this.scratch.length < touched.length) this.scratch = new Float64Array(touched.length * 2);
+      const view = this.scratch.subarray(0, touched.length);
+      for (let i = 0; i < touched.length; i += 1) view[i] = buf.scores[touched[i] as number] as number;
+      view.sort();
+      threshold = view[touched.length - n] as number;
+    }
+    const out: Ranked[] = [];
+    for (const slot of touched) {
+      const score = buf.scores[slot] as number;
+      if (score >= threshold && score > 0) out.push({ slot, score });
+    }
+    return out.sort(order).slice(0, n);
   }
 
   /** The query's own terms plus lexicon expansions. */
@@ -85,49 +131,25 @@ export class Ranker {
     return q;
   }
 
-  /** BM25F over the index, times a bonus for tools whose name the query covers (unsorted). */
-  private score(q: WeightedTerms): Ranked[] {
+  /** BM25F over the index into `buf`, times a bonus for tools whose name the query covers. */
+  private score(q: WeightedTerms, buf: ScoreBuffer): void {
     const s = this.settings;
-    const buf = this.buffer;
-    buf.reset();
     this.index.accumulate(q, { weight: s.fieldWeight, b: s.fieldB, k1: s.k1 }, buf);
-    if (s.nameCoverage > 0) {
-      for (const slot of buf.touched) {
-        const counts = this.index.termsOf(slot);
-        if (!counts) continue;
-        let all = 0;
-        let hit = 0;
-        for (let i = 0; i < counts.terms.length; i += 1) {
-          if ((counts.tfs[i * NF] ?? 0) === 0) continue;
-          const id = counts.terms[i] as number;
-          const idf = this.index.idf(id);
-          all += idf;
-          hit += idf * Math.min(1, q.get(id) ?? 0);
-        }
-        if (all > 0) buf.scores[slot] = (buf.scores[slot] ?? 0) * (1 + (s.nameCoverage * hit) / all);
+    if (s.nameCoverage <= 0) return;
+    for (const slot of buf.touched) {
+      const counts = this.index.termsOf(slot);
+      if (!counts) continue;
+      let all = 0;
+      let hit = 0;
+      for (let i = 0; i < counts.terms.length; i += 1) {
+        if ((counts.tfs[i * NF] ?? 0) === 0) continue;
+        const id = counts.terms[i] as number;
+        const idf = this.index.idf(id);
+        all += idf;
+        hit += idf * Math.min(1, q.get(id) ?? 0);
       }
+      if (all > 0) buf.scores[slot] = (buf.scores[slot] ?? 0) * (1 + (s.nameCoverage * hit) / all);
     }
-    const out: Ranked[] = buf.touched.map((slot) => ({ slot, score: buf.scores[slot] ?? 0 }));
-    buf.reset();
-    return out;
-  }
-
-  /** Mixes in each clause's own ranking, so every request of a multi-part query gets its tools (unsorted). */
-  private fuseClauses(query: string, whole: Ranked[]): Ranked[] {
-    const parts = clauses(query);
-    if (parts.length < 2 || whole.length === 0) return whole;
-    const fused = new Map<number, number>();
-    const top = maxScore(whole);
-    for (const r of whole) fused.set(r.slot, r.score / top);
-    for (const part of parts) {
-      const ranked = this.score(this.weighted(part));
-      const best = maxScore(ranked);
-      if (best <= 0) continue;
-      for (const r of ranked) {
-        fused.set(r.slot, (fused.get(r.slot) ?? 0) + (this.settings.clauseWeight * r.score) / best);
-      }
-    }
-    return [...fused].map(([slot, score]) => ({ slot, score }));
   }
 
   /** Words the best-ranked tools share, weighted by rank and rarity, that the query does not hold. */
@@ -161,10 +183,13 @@ export class Ranker {
   }
 }
 
-function maxScore(list: readonly Ranked[]): number {
-  let m = 0;
-  for (const r of list) if (r.score > m) m = r.score;
-  return m;
+/** Adds `from`'s scores into `into`, scaled so `from`'s best tool adds `weight`. */
+function addScaled(into: ScoreBuffer, from: ScoreBuffer, weight: number): void {
+  let best = 0;
+  for (const slot of from.touched) best = Math.max(best, from.scores[slot] as number);
+  if (best <= 0) return;
+  into.ensure(from.scores.length);
+  for (const slot of from.touched) into.add(slot, (weight * (from.scores[slot] as number)) / best);
 }
 
 /** Splits a request into its sentences and `then`/`also`-joined parts (at least two words each). */

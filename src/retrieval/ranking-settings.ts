@@ -34,7 +34,10 @@ export interface RankingSettings {
   readonly nameCoverage: number;
   /** Weight of the best single clause's ranking fused into a multi-clause query's ranking. */
   readonly clauseWeight: number;
-  /** Weight of embedding cosine similarity when an embedding source is attached. */
+  /**
+   * Weight of embedding cosine similarity when an embedding source is attached (the best lexical
+   * match counts 1). Not tuned: no embedding model is available here; a middle value.
+   */
   readonly embeddingWeight: number;
 }
 
@@ -58,7 +61,7 @@ export const DEFAULT_RANKING: RankingSettings = {
   feedbackKeep: 10,
   nameCoverage: 0,
   clauseWeight: 0,
-  embeddingWeight: 0,
+  embeddingWeight: 0.5,
 };
 
 /** Textbook BM25 (k1 1.2, b 0.75, one field, distinct query terms, nothing else): the baseline. */

@@ -5,7 +5,7 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const UPPER = /\p{Lu}/u;
 const DIGIT = /\p{N}/u;
 
-/** Character classes: 0 separator, 1 lowercase (or caseless) letter, 2 uppercase letter, 3 digit. */
+/** Character classes: 1 lowercase (or caseless) letter, 2 uppercase letter, 3 digit (0: anything else). */
 function classOf(code: number, ch: string): number {
   if (code >= 97 && code <= 122) return 1;
   if (code >= 65 && code <= 90) return 2;
@@ -15,42 +15,48 @@ function classOf(code: number, ch: string): number {
   return UPPER.test(ch) ? 2 : DIGIT.test(ch) ? 3 : 1;
 }
 
+const RUN = /[\p{L}\p{N}]+/gu;
+/** A run that is one plain word: optionally capitalised, then lowercase letters only. */
+const PLAIN_WORD = /^[A-Z]?[a-z]+$/;
+
 /**
  * Splits identifiers and prose into lowercase words: at camelCase (`getUser`, `HTTPServer` → http
  * server), snake_case, `a/b`, `a.b`, any other punctuation, and between letters and digits.
  */
 export function words(text: string): string[] {
   const out: string[] = [];
-  const lower = text.toLowerCase();
-  // Slices come from the lowercased copy when lowercasing kept every position (it nearly always does).
-  const cut =
-    lower.length === text.length
-      ? (a: number, b: number) => lower.slice(a, b)
-      : (a: number, b: number) => text.slice(a, b).toLowerCase();
-  let start = -1;
-  let prev = 0;
-  const n = text.length;
-  for (let i = 0; i <= n; i += 1) {
-    const ch = i < n ? (text[i] as string) : ' ';
-    const cls = i < n ? classOf(text.charCodeAt(i), ch) : 0;
-    let boundary = cls === 0;
-    if (!boundary && start >= 0) {
-      if (prev === 1 && cls === 2) boundary = true;
-      else if ((prev === 3) !== (cls === 3)) boundary = true;
-      else if (prev === 2 && cls === 1 && i - start >= 2) {
-        // "HTTPServer": the capital before a lowercase letter starts the next word.
-        out.push(cut(start, i - 1));
-        start = i - 1;
-      }
-    }
-    if (boundary && start >= 0) {
-      out.push(cut(start, i));
-      start = -1;
-    }
-    if (cls !== 0 && start < 0) start = i;
-    prev = cls;
+  const runs = text.match(RUN);
+  if (!runs) return out;
+  for (const run of runs) {
+    if (PLAIN_WORD.test(run)) out.push(run.toLowerCase());
+    else splitRun(run, out);
   }
   return out;
+}
+
+/** Splits one run of letters and digits at case and digit boundaries, pushing lowercase words. */
+function splitRun(run: string, out: string[]): void {
+  const lower = run.toLowerCase();
+  // Slices come from the lowercased copy when lowercasing kept every position (it nearly always does).
+  const cut =
+    lower.length === run.length
+      ? (a: number, b: number) => lower.slice(a, b)
+      : (a: number, b: number) => run.slice(a, b).toLowerCase();
+  let start = 0;
+  let prev = classOf(run.charCodeAt(0), run[0] as string);
+  for (let i = 1; i < run.length; i += 1) {
+    const cls = classOf(run.charCodeAt(i), run[i] as string);
+    if ((prev === 1 && cls === 2) || (prev === 3) !== (cls === 3)) {
+      out.push(cut(start, i));
+      start = i;
+    } else if (prev === 2 && cls === 1 && i - start >= 2) {
+      // "HTTPServer": the capital before a lowercase letter starts the next word.
+      out.push(cut(start, i - 1));
+      start = i - 1;
+    }
+    prev = cls;
+  }
+  out.push(cut(start, run.length));
 }
 
 const stemCache = new Map<string, string>();

@@ -1,5 +1,5 @@
 import type { RetrievalTool } from './retrieval-tool.js';
-import { terms, words } from './tokenize.js';
+import { termOf, terms, words } from './tokenize.js';
 import { FIELDS, PAIRS_FIELD, toolText } from './tool-text.js';
 
 const NF = FIELDS.length;
@@ -20,11 +20,11 @@ export interface TermCounts {
   readonly tfs: Float64Array;
 }
 
-/** The tools holding one term: their slots, and where the term sits in each tool's term list. */
-interface Posting {
-  docs: number[];
-  at: number[];
-}
+/**
+ * The tools holding one term, two numbers per tool: its slot, and where the term sits in that
+ * tool's term list (one array per term keeps the garbage collector's work small).
+ */
+type Posting = number[];
 
 /** BM25F weights: how much a match in each field counts, and how strongly each field's length damps it. */
 export interface FieldWeights {
@@ -75,13 +75,13 @@ export class ToolIndex {
   /** The id of a term some tool holds; undefined when no tool does. */
   termId(term: string): number | undefined {
     const id = this.ids.get(term);
-    return id !== undefined && (this.postings[id]?.docs.length ?? 0) > 0 ? id : undefined;
+    return id !== undefined && (this.postings[id]?.length ?? 0) > 0 ? id : undefined;
   }
 
   /** The id of an adjacent pair of terms some tool holds in its name or description. */
   pairId(first: number, second: number): number | undefined {
     const id = this.pairIds.get(first * PAIR_SHIFT + second);
-    return id !== undefined && (this.postings[id]?.docs.length ?? 0) > 0 ? id : undefined;
+    return id !== undefined && (this.postings[id]?.length ?? 0) > 0 ? id : undefined;
   }
 
   /** True for the id of a term pair (not a word). */
@@ -100,8 +100,8 @@ export class ToolIndex {
     const texts = toolText(tool);
     const fieldIds: number[][] =
       this.analyzer === 'plain'
-        ? [[], this.intern(words(texts.slice(0, PAIRS_FIELD).join(' ')))]
-        : texts.map((text) => this.intern(terms(text)));
+        ? [[], this.intern(words(texts.slice(0, PAIRS_FIELD).join(' ')), false)]
+        : texts.map((text) => this.intern(words(text), true));
     if (this.analyzer === 'standard') {
       fieldIds[PAIRS_FIELD] = [
         ...this.internPairs(fieldIds[0] ?? []),
@@ -136,11 +136,8 @@ export class ToolIndex {
     this.slots[slot] = { tool, lengths, terms: Int32Array.from(termList), tfs };
     this.bySlotName.set(tool.name, slot);
     for (let f = 0; f < NF; f += 1) this.lengthSums[f] = (this.lengthSums[f] ?? 0) + (lengths[f] ?? 0);
-    for (let i = 0; i < termList.length; i += 1) {
-      const p = this.postings[termList[i] as number] as Posting;
-      p.docs.push(slot);
-      p.at.push(i);
-    }
+    for (let i = 0; i < termList.length; i += 1)
+      (this.postings[termList[i] as number] as Posting).push(slot, i);
     this.live += 1;
   }
 
@@ -151,12 +148,12 @@ export class ToolIndex {
     const entry = this.slots[slot] as Entry;
     for (const t of entry.terms) {
       const p = this.postings[t] as Posting;
-      const i = p.docs.indexOf(slot);
-      if (i < 0) continue;
-      p.docs[i] = p.docs[p.docs.length - 1] as number;
-      p.at[i] = p.at[p.at.length - 1] as number;
-      p.docs.pop();
-      p.at.pop();
+      let i = 0;
+      while (i < p.length && p[i] !== slot) i += 2;
+      if (i >= p.length) continue;
+      p[i] = p[p.length - 2] as number;
+      p[i + 1] = p[p.length - 1] as number;
+      p.length -= 2;
     }
     for (let f = 0; f < NF; f += 1) this.lengthSums[f] = (this.lengthSums[f] ?? 0) - (entry.lengths[f] ?? 0);
     this.slots[slot] = undefined;
@@ -177,6 +174,11 @@ export class ToolIndex {
     return this.slots[slot]?.tool;
   }
 
+  /** The slot of a named tool. */
+  slotOf(name: string): number | undefined {
+    return this.bySlotName.get(name);
+  }
+
   /** Every indexed tool, in slot order. */
   *tools(): IterableIterator<RetrievalTool> {
     for (const e of this.slots) if (e) yield e.tool;
@@ -184,7 +186,7 @@ export class ToolIndex {
 
   /** How many tools hold the term. */
   df(id: number): number {
-    return this.postings[id]?.docs.length ?? 0;
+    return (this.postings[id]?.length ?? 0) / 2;
   }
 
   /** Inverse document frequency (BM25's, always positive). */
@@ -218,13 +220,12 @@ export class ToolIndex {
     const k1 = fw.k1;
     for (const [id, qw] of query) {
       const p = this.postings[id];
-      if (!p || qw === 0 || p.docs.length === 0) continue;
+      if (!p || qw === 0 || p.length === 0) continue;
       const w = qw * this.idf(id) * (k1 + 1);
-      const { docs, at } = p;
-      for (let i = 0; i < docs.length; i += 1) {
-        const slot = docs[i] as number;
+      for (let i = 0; i < p.length; i += 2) {
+        const slot = p[i] as number;
         const entry = this.slots[slot] as Entry;
-        const base = (at[i] as number) * NF;
+        const base = (p[i + 1] as number) * NF;
         let tf = 0;
         for (let f = 0; f < NF; f += 1) {
           const c = entry.tfs[base + f] as number;
@@ -254,16 +255,18 @@ export class ToolIndex {
       this.scratchCounts = new Float64Array(Math.max(terms * NF, this.scratchCounts.length * 2));
   }
 
-  private intern(ts: readonly string[]): number[] {
-    const out = new Array<number>(ts.length);
-    for (let i = 0; i < ts.length; i += 1) {
-      const t = ts[i] as string;
+  /** Term ids of words: stop words dropped and the rest stemmed when `analyse` is set. */
+  private intern(ws: readonly string[], analyse: boolean): number[] {
+    const out: number[] = [];
+    for (const w of ws) {
+      const t = analyse ? termOf(w) : w;
+      if (t === '') continue;
       let id = this.ids.get(t);
       if (id === undefined) {
         id = this.newTerm(false);
         this.ids.set(t, id);
       }
-      out[i] = id;
+      out.push(id);
     }
     return out;
   }
@@ -283,7 +286,7 @@ export class ToolIndex {
   }
 
   private newTerm(pair: boolean): number {
-    this.postings.push({ docs: [], at: [] });
+    this.postings.push([]);
     this.pairTerm.push(pair);
     return this.postings.length - 1;
   }

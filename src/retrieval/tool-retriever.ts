@@ -1,4 +1,5 @@
 import { isCore } from './core-tools.js';
+import type { DenseQuery, EmbeddingSource } from './dense-fusion.js';
 import { type Ranked, Ranker } from './ranker.js';
 import { DEFAULT_RANKING, type RankingSettings } from './ranking-settings.js';
 import { isOwn, type RetrievalTool } from './retrieval-tool.js';
@@ -17,6 +18,8 @@ export interface RetrieverOptions {
   readonly settings?: RankingSettings;
   /** Called when selection fails and every tool is offered instead (for the log). */
   readonly onFailOpen?: (error: unknown) => void;
+  /** Optional embeddings, fused into the ranking once `embedTools` has run. */
+  readonly embeddings?: EmbeddingSource;
 }
 
 /** What one `select` call may narrow or bound. */
@@ -25,6 +28,8 @@ export interface SelectOptions {
   readonly restrict?: Iterable<string>;
   /** Characters the offered schemas may take (see `schemaBudgetChars`); unbounded when undefined. */
   readonly budgetChars?: number;
+  /** The request's embedding (`embedQuery`), fused with the word ranking when given. */
+  readonly queryVector?: Float32Array;
 }
 
 /** One `tool_search` answer line. */
@@ -39,6 +44,8 @@ export interface SearchOptions {
   readonly limit?: number;
   /** Tools this run may use; the others are left out before the limit cut. */
   readonly shown?: (name: string) => boolean;
+  /** The request's embedding (`embedQuery`), fused with the word ranking when given. */
+  readonly queryVector?: Float32Array;
 }
 
 /** Ranked tools read past the K offered, so the catalog can describe the next most relevant. */
@@ -66,10 +73,13 @@ export class ToolRetriever {
   private relevance = new Map<string, number>();
   private surfaced = 0;
   private readonly onFailOpen: ((error: unknown) => void) | undefined;
+  private readonly embeddings: EmbeddingSource | undefined;
+  private readonly vectors = new Map<string, { text: string; vector: Float32Array }>();
 
   constructor(tools: Iterable<RetrievalTool> = [], options: RetrieverOptions = {}) {
     this.k = options.k ?? DEFAULT_K;
     this.onFailOpen = options.onFailOpen;
+    this.embeddings = options.embeddings;
     this.ranker = new Ranker(this.index, options.settings ?? DEFAULT_RANKING, (a, b) => this.tieBreak(a, b));
     for (const t of tools) this.upsert(t);
   }
@@ -96,6 +106,7 @@ export class ToolRetriever {
     this.ordered = undefined;
     this.coreNames.delete(name);
     this.partsByName.delete(name);
+    this.vectors.delete(name);
     return this.index.remove(name);
   }
 
@@ -122,6 +133,44 @@ export class ToolRetriever {
   tools(): RetrievalTool[] {
     this.ordered ??= [...this.index.tools()].sort((a, b) => this.orderOf(a.name) - this.orderOf(b.name));
     return [...this.ordered];
+  }
+
+  /**
+   * Embeds the tools that have no vector yet (or whose text changed) with the embedding source, in
+   * batches; returns how many were embedded. A failing batch is skipped: those tools rank by words.
+   */
+  async embedTools(batchSize = 64): Promise<number> {
+    if (!this.embeddings) return 0;
+    const todo = this.tools().filter((t) => this.vectors.get(t.name)?.text !== embeddingText(t));
+    let done = 0;
+    for (let i = 0; i < todo.length; i += batchSize) {
+      const batch = todo.slice(i, i + batchSize);
+      const texts = batch.map(embeddingText);
+      try {
+        const out = await this.embeddings(texts);
+        batch.forEach((t, j) => {
+          const v = out[j];
+          if (v && v.length > 0 && this.index.get(t.name) === t) {
+            this.vectors.set(t.name, { text: texts[j] as string, vector: Float32Array.from(v) });
+            done += 1;
+          }
+        });
+      } catch {
+        // Fail soft: the tools of this batch keep ranking by their words.
+      }
+    }
+    return done;
+  }
+
+  /** The request's embedding for `select`/`search`; undefined without a source or when it fails. */
+  async embedQuery(query: string): Promise<Float32Array | undefined> {
+    if (!this.embeddings || query.trim() === '') return undefined;
+    try {
+      const [v] = await this.embeddings([query]);
+      return v && v.length > 0 ? Float32Array.from(v) : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Records that this session called a tool: it is offered every turn from now on. */
@@ -159,7 +208,13 @@ export class ToolRetriever {
   select(query: string, options: SelectOptions = {}): RetrievalTool[] {
     const pool = this.pool(options.restrict);
     try {
-      const selected = this.choose(query, pool, options.budgetChars, options.restrict !== undefined);
+      const selected = this.choose(
+        query,
+        pool,
+        options.budgetChars,
+        options.restrict !== undefined,
+        options.queryVector,
+      );
       this.surfaced = selected.length;
       return selected;
     } catch (error) {
@@ -181,7 +236,9 @@ export class ToolRetriever {
     if (query.trim() === '') {
       tools = this.tools().sort((a, b) => this.compareTools(a, b));
     } else {
-      tools = this.ranker.rank(query).map((r) => this.index.toolAt(r.slot) as RetrievalTool);
+      tools = this.ranker
+        .rank(query, Number.POSITIVE_INFINITY, this.dense(options.queryVector))
+        .map((r) => this.index.toolAt(r.slot) as RetrievalTool);
       const lowered = query.trim().toLowerCase();
       // A tool whose name or description holds the whole query as typed is a match even when no
       // word of it survives stemming and stop-word removal.
@@ -196,12 +253,24 @@ export class ToolRetriever {
       .map((t) => ({ name: t.name, description: cutText(t.description, SEARCH_DESCRIPTION_CHARS) }));
   }
 
+  /** The tools' vectors by slot, with the query's, for the ranker; undefined without both. */
+  private dense(queryVector: Float32Array | undefined): DenseQuery | undefined {
+    if (!queryVector || this.vectors.size === 0) return undefined;
+    const tools: [number, Float32Array][] = [];
+    for (const [name, { vector }] of this.vectors) {
+      const slot = this.index.slotOf(name);
+      if (slot !== undefined) tools.push([slot, vector]);
+    }
+    return { vector: queryVector, tools };
+  }
+
   /** The steps of `select`, unguarded. */
   private choose(
     query: string,
     pool: RetrievalTool[],
     budget: number | undefined,
     restricted: boolean,
+    queryVector: Float32Array | undefined,
   ): RetrievalTool[] {
     const fragments = hintedFragments(query);
     const fitsWhole = (): boolean =>
@@ -231,7 +300,7 @@ export class ToolRetriever {
     // tools, so read further then.
     const extra = core.length + sticky.length + hinted.length + RELEVANCE_READ;
     const limit = inPool ? Number.POSITIVE_INFINITY : (budget === undefined ? 1 : 4) * this.k + extra;
-    const ranked = this.ranker.rank(query, limit).filter((r) => {
+    const ranked = this.ranker.rank(query, limit, this.dense(queryVector)).filter((r) => {
       const name = nameAt(this.index, r);
       return (inPool === undefined || inPool.has(name)) && !this.coreNames.has(name);
     });
@@ -303,6 +372,11 @@ export class ToolRetriever {
 
 function nameAt(index: ToolIndex, r: Ranked): string {
   return (index.toolAt(r.slot) as RetrievalTool).name;
+}
+
+/** The text a tool is embedded by: its name and description. */
+function embeddingText(t: RetrievalTool): string {
+  return `${t.name}: ${t.description ?? ''}`.trim();
 }
 
 function sameTool(a: RetrievalTool, b: RetrievalTool): boolean {

@@ -212,3 +212,35 @@ describe('ToolRetriever.search', () => {
     expect(hit?.description.endsWith('…')).toBe(true);
   });
 });
+
+describe('embedding fusion', () => {
+  /** A tiny embedding of meaning: words of one concept share a dimension (stands in for a real model). */
+  const CONCEPTS = [
+    ['zorp', 'quux', 'blarg'],
+    ['fizz', 'wubba'],
+  ];
+  const embed = async (texts: readonly string[]) =>
+    texts.map((t) => CONCEPTS.map((words) => words.filter((w) => t.toLowerCase().includes(w)).length));
+
+  it('finds a tool by meaning when no word matches, once tools are embedded', async () => {
+    const tools = [...numbered(60), tool('blarg_maker', 'makes a blarg'), tool('wubba_tool', 'does wubba')];
+    const r = new ToolRetriever(tools, { k: 3, embeddings: embed });
+    expect(names(r.select('I need a quux'))).not.toContain('blarg_maker');
+    expect(await r.embedTools()).toBe(62);
+    const vector = await r.embedQuery('I need a quux');
+    expect(names(r.select('I need a quux', vector ? { queryVector: vector } : {}))).toContain('blarg_maker');
+    expect(names(r.search('quux', vector ? { queryVector: vector } : {}) as never)[0]).toBe('blarg_maker');
+  });
+
+  it('keeps ranking by words when the embedding source fails', async () => {
+    const r = new ToolRetriever([...numbered(60), tool('weather_lookup', 'weather forecast')], {
+      k: 3,
+      embeddings: async () => {
+        throw new Error('endpoint down');
+      },
+    });
+    expect(await r.embedTools()).toBe(0);
+    expect(await r.embedQuery('weather')).toBeUndefined();
+    expect(names(r.select('weather forecast'))).toContain('weather_lookup');
+  });
+});

@@ -1,0 +1,43 @@
+import type { ScoreBuffer } from './tool-index.js';
+
+/**
+ * Turns texts into vectors, e.g. the configured provider's embeddings endpoint. Optional: ranking
+ * works without one, and fuses its similarities in when a host supplies it.
+ */
+export type EmbeddingSource = (texts: readonly string[]) => Promise<readonly (readonly number[])[]>;
+
+/** A query's vector and the tools' vectors, by index slot. */
+export interface DenseQuery {
+  readonly vector: Float32Array;
+  readonly tools: Iterable<readonly [slot: number, vector: Float32Array]>;
+}
+
+/** Cosine similarity; 0 when either vector is all zeros or their lengths differ. */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  if (a.length !== b.length) return 0;
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i += 1) {
+    const x = a[i] as number;
+    const y = b[i] as number;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+/**
+ * Adds `weight` × cosine similarity (when positive) to each tool's score in `into` (whose best
+ * lexical match was scaled to 1). A tool no word matched can still rank on meaning alone.
+ */
+export function addDense(into: ScoreBuffer, dense: DenseQuery, weight: number): void {
+  for (const [slot, vector] of dense.tools) {
+    const sim = cosine(dense.vector, vector);
+    if (sim > 0) {
+      into.ensure(slot + 1);
+      into.add(slot, weight * sim);
+    }
+  }
+}

@@ -1,0 +1,30 @@
+export type { CatalogOptions } from './catalog.js';
+export { CATALOG_CHARS, CATALOG_LINE_CHARS, catalog, LEFT_OUT_PREFIX } from './catalog.js';
+export { isCore } from './core-tools.js';
+export type { BenchmarkQuery, RetrievalDataset } from './dataset.js';
+export { loadDataset, parseDataset } from './dataset.js';
+export type { DenseQuery, EmbeddingSource } from './dense-fusion.js';
+export type { EvalOptions, EvalReport, Split } from './evaluate.js';
+export { evaluate } from './evaluate.js';
+export type { MetaToolOptions } from './meta-tools.js';
+export {
+  answerToolSchema,
+  answerToolSearch,
+  CATALOG_NOTE,
+  catalogNote,
+  DEFAULT_SEARCH_LIMIT,
+  META_TOOLS,
+  TOOL_SCHEMA,
+  TOOL_SEARCH,
+} from './meta-tools.js';
+export type { Ranked } from './ranker.js';
+export { Ranker } from './ranker.js';
+export type { RankingSettings } from './ranking-settings.js';
+export { DEFAULT_RANKING, PLAIN_BM25 } from './ranking-settings.js';
+export type { RetrievalTool } from './retrieval-tool.js';
+export { groupOf, OTHER_GROUP } from './retrieval-tool.js';
+export { schemaBudgetChars, schemaSize } from './schema-size.js';
+export { fragmentNames, hintedFragments } from './structural-hints.js';
+export { ToolIndex } from './tool-index.js';
+export type { RetrieverOptions, SearchHit, SearchOptions, SelectOptions } from './tool-retriever.js';
+export { DEFAULT_K, ToolRetriever } from './tool-retriever.js';
