@@ -127,7 +127,7 @@ describe('the tool registry', () => {
   });
 
   it('costs a failing or hanging provider only its own tools, recording why once', async () => {
-    const r = registry({ listTimeoutMs: 200 });
+    const r = registry({ listTimeoutMs: 1500 });
     r.register(fixed('hangs', [], { list: () => new Promise(() => {}) }).provider);
     r.register(
       fixed('throws', [], {
@@ -144,10 +144,10 @@ describe('the tool registry', () => {
     const byProvider = Object.fromEntries(served.failures.map((f) => [f.provider, f.message]));
     expect(Object.keys(byProvider).sort()).toEqual(['hangs', 'mcp/crashy', 'throws']);
     expect(served.failures).toHaveLength(3);
-    expect(byProvider.hangs).toBe('hangs did not list its tools within 200 ms, so none of them are offered.');
+    expect(byProvider.hangs).toBe('hangs did not list its tools within 1.5 s, so none of them are offered.');
     expect(byProvider.throws?.length).toBe(300);
     expect(byProvider.throws?.endsWith('…')).toBe(true);
-    expect(byProvider['mcp/crashy']).toMatch(/could not be started|is not running/);
+    expect(byProvider['mcp/crashy']).toContain('notes.db is locked');
   });
 
   it('clears a failure once the provider lists again', async () => {

@@ -85,6 +85,11 @@ export class McpConnection {
     return this.starting;
   }
 
+  /** True once the provider shut the server down on purpose. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   /** Whether the server is connected right now. */
   get connected(): boolean {
     return this.live !== undefined;

@@ -312,6 +312,9 @@ class McpProvider implements McpToolProvider {
           'The server may still finish the work; check before calling it again.',
       );
     }
+    if (this.connection.isClosed) {
+      return failure(`Error: ${name} was stopped because toolseam shut MCP server "${this.server}" down.`);
+    }
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
       const words = this.connection.lastWords();
       return failure(
@@ -355,9 +358,4 @@ function notHere(name: string, server: string): ToolResult {
   return refusal(
     `MCP server "${server}" does not offer a tool named ${name} (any more), so nothing was run.`,
   );
-}
-
-/** True when `value` looks like an MCP tool provider made by {@link createMcpProvider}. */
-export function isMcpToolProvider(value: ToolProvider): value is McpToolProvider {
-  return 'server' in value && typeof (value as { loadProblems?: unknown }).loadProblems === 'function';
 }

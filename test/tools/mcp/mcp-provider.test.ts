@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpProvider, type McpToolProvider } from '../../../src/tools/mcp/mcp-provider.js';
-import { httpServer, inProcess, notesStdio } from '../../support/mcp-servers.js';
+import { brokenStdio, httpServer, inProcess, notesStdio } from '../../support/mcp-servers.js';
 import { toolContext } from '../../support/mcp-tool-context.js';
 
 const open: McpToolProvider[] = [];
@@ -133,5 +133,19 @@ describe('an MCP server as a tool provider', () => {
     } finally {
       await web.close();
     }
+  });
+
+  it('says a call was cut short because toolseam shut the server down', async () => {
+    const provider = createMcpProvider(brokenStdio('closing', 'ok'));
+    await provider.listTools();
+    const pending = provider.invoke('mcp/closing/wait', {}, toolContext());
+    await new Promise((r) => setTimeout(r, 50));
+    await provider.close();
+    expect((await pending).content).toBe(
+      'Error: mcp/closing/wait was stopped because toolseam shut MCP server "closing" down.',
+    );
+    const after = await provider.invoke('mcp/closing/echo', { text: 'x' }, toolContext());
+    expect(after).toMatchObject({ isError: true, notRun: 'refused_by_tool' });
+    expect(after.content).toContain('was closed');
   });
 });

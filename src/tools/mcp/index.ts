@@ -1,0 +1,25 @@
+/** MCP servers as tool providers: the only part of toolseam that speaks MCP. */
+export {
+  DEFAULT_MCP_TIMEOUTS,
+  type McpHttpServerConfig,
+  type McpServerConfig,
+  type McpStdioServerConfig,
+  type McpTimeouts,
+  type ParseMcpServersOptions,
+  parseMcpServers,
+  parseMcpTimeouts,
+} from './mcp-config.js';
+export {
+  DEFAULT_MCP_BACKOFF,
+  type McpBackoff,
+  type McpInProcessServer,
+  type McpServerTarget,
+} from './mcp-connection.js';
+export {
+  createMcpProvider,
+  type McpProviderOptions,
+  type McpToolProvider,
+} from './mcp-provider.js';
+export { type McpResultText, mcpResultText } from './mcp-result-text.js';
+export { type McpFailureKind, McpServerError } from './mcp-server-error.js';
+export { MAX_TOOLS_PER_SERVER, mcpToolName } from './mcp-tool-listing.js';
