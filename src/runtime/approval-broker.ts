@@ -61,8 +61,8 @@ export class ApprovalBroker {
       const poller = setInterval(check, this.pollMs);
       const timer = setTimeout(() => close('expired', 'no one answered in time'), timeoutMs);
       signal.addEventListener('abort', onAbort, { once: true });
-      let set = this.wakers.get(id);
-      if (!set) this.wakers.set(id, (set = new Set()));
+      const set = this.wakers.get(id) ?? new Set<() => void>();
+      this.wakers.set(id, set);
       set.add(check);
       if (signal.aborted) onAbort();
       else check();

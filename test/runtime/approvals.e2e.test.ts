@@ -1,0 +1,148 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApprovalDecision } from '../../src/core/approval.js';
+import type { RuntimeEvent } from '../../src/core/events.js';
+import { openSessionStore } from '../../src/store/index.js';
+import { demoProvider, type RunCounts } from '../support/demo-tools.js';
+import { callEnds, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
+
+let h: RuntimeHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const archive = { toolCalls: [{ name: 'archive_mail', arguments: { id: 7 } }] };
+const echo = { echo: 'lastToolResult' as const };
+
+/** Runs a turn, answering each approval request with `answer` (undefined: leave it waiting). */
+async function runAnswering(
+  events: AsyncIterable<RuntimeEvent>,
+  answer: (e: Extract<RuntimeEvent, { type: 'approval-request' }>) => void,
+): Promise<RuntimeEvent[]> {
+  const out: RuntimeEvent[] = [];
+  for await (const event of events) {
+    out.push(event);
+    if (event.type === 'approval-request') answer(event);
+  }
+  return out;
+}
+
+describe('approvals', () => {
+  const decide = (decision: ApprovalDecision) => (e: Extract<RuntimeEvent, { type: 'approval-request' }>) =>
+    h?.runtime.respond(e.request.id, decision, { digest: e.request.digest });
+
+  it('asks with the tool, arguments, risk and meaning; approving runs the call once', async () => {
+    const counts: RunCounts = new Map();
+    h = await startHarness({ providers: [demoProvider(counts)], script: [archive, echo] });
+    const events = await runAnswering(h.runtime.session('s').send('archive 7'), decide({ kind: 'approve' }));
+    const ask = events.find((e) => e.type === 'approval-request');
+    expect(ask).toMatchObject({
+      request: { tool: 'archive_mail', arguments: { id: 7 }, risk: 'destructive' },
+    });
+    if (ask?.type === 'approval-request') expect(ask.request.meaning).toMatch(/archive_mail/);
+    expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'archived 7' });
+    expect(counts.get('archive_mail')).toBe(1);
+  });
+
+  it("only the person's own deny reads as a decline, with their reason", async () => {
+    h = await startHarness({ providers: [demoProvider()], script: [archive, echo] });
+    const events = await runAnswering(
+      h.runtime.session('s').send('archive'),
+      decide({ kind: 'deny', reason: 'not now' }),
+    );
+    expect(callEnds(events)[0]).toMatchObject({ refusedBy: 'user' });
+    expect(turnEnd(events).message).toContain('the person declined this call to `archive_mail` (not now)');
+  });
+
+  it('a request nobody answers ends as "no one answered in time"', async () => {
+    h = await startHarness({
+      providers: [demoProvider()],
+      approvals: { timeoutMs: 300 },
+      script: [archive, echo],
+    });
+    const events = await runAnswering(h.runtime.session('s').send('archive'), () => {});
+    expect(turnEnd(events).message).toContain('no one answered the approval request in time');
+    expect(h.runtime.pendingApprovals()).toEqual([]);
+  });
+
+  it('stopping the turn while it waits ends the request as "the turn was stopped"', async () => {
+    const counts: RunCounts = new Map();
+    h = await startHarness({ providers: [demoProvider(counts)], script: [archive, echo] });
+    const session = h.runtime.session('s');
+    const events = await runAnswering(session.send('archive'), () => setTimeout(() => session.stop(), 50));
+    expect(callEnds(events)[0]).toMatchObject({ refusedBy: 'stopped', notRun: 'stopped' });
+    expect(turnEnd(events).status).toBe('stopped');
+    expect(counts.size).toBe(0);
+  });
+
+  it('approve always (session) grants the tool: the next call does not ask', async () => {
+    const counts: RunCounts = new Map();
+    h = await startHarness({ providers: [demoProvider(counts)], script: [archive, echo, archive, echo] });
+    const session = h.runtime.session('s');
+    await runAnswering(session.send('archive'), decide({ kind: 'approve', always: 'session' }));
+    const second = await runAnswering(session.send('archive again'), () => {
+      throw new Error('asked again');
+    });
+    expect(turnEnd(second).status).toBe('done');
+    expect(counts.get('archive_mail')).toBe(2);
+  });
+
+  it('the auto policy runs without asking', async () => {
+    const counts: RunCounts = new Map();
+    h = await startHarness({
+      providers: [demoProvider(counts)],
+      approvals: { policy: 'auto' },
+      script: [archive, echo],
+    });
+    const events = await runAnswering(h.runtime.session('s').send('archive'), () => {});
+    expect(events.some((e) => e.type === 'approval-request')).toBe(false);
+    expect(counts.get('archive_mail')).toBe(1);
+  });
+
+  it('the deny policy refuses what would ask, as policy', async () => {
+    h = await startHarness({
+      providers: [demoProvider()],
+      approvals: { policy: 'deny' },
+      script: [archive, echo],
+    });
+    const events = await runAnswering(h.runtime.session('s').send('archive'), () => {});
+    expect(callEnds(events)[0]?.refusedBy).toBe('policy');
+  });
+
+  it('an answer written by another process (another store on the same file) is picked up', async () => {
+    const counts: RunCounts = new Map();
+    h = await startHarness({
+      providers: [demoProvider(counts)],
+      approvals: { pollMs: 50 },
+      script: [archive, echo],
+    });
+    const other = openSessionStore({ path: h.dbPath });
+    const events = await runAnswering(h.runtime.session('s').send('archive'), (e) => {
+      other.answerApproval(
+        e.request.id,
+        { kind: 'approve' },
+        { digest: e.request.digest, answeredBy: 'cli' },
+      );
+    });
+    other.close();
+    expect(turnEnd(events).message).toBe('archived 7');
+    expect(counts.get('archive_mail')).toBe(1);
+  });
+
+  it('an answer bound to a different call is refused', async () => {
+    h = await startHarness({
+      providers: [demoProvider()],
+      approvals: { timeoutMs: 400 },
+      script: [archive, echo],
+    });
+    let refusal: unknown;
+    await runAnswering(h.runtime.session('s').send('archive'), (e) => {
+      try {
+        h?.runtime.respond(e.request.id, { kind: 'approve' }, { digest: 'not-this-call' });
+      } catch (error) {
+        refusal = error;
+      }
+    });
+    expect(String(refusal)).toMatch(/digest|different call|does not match/i);
+  });
+});

@@ -1,0 +1,161 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RuntimeEvent } from '../../src/core/events.js';
+import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
+import { demoProvider, type RunCounts } from '../support/demo-tools.js';
+import { callEnds, collect, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
+
+let h: RuntimeHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, arguments: args }] });
+const echo = { echo: 'lastToolResult' as const };
+
+/** The result text the model read for the first call of the turn. */
+function firstResult(events: RuntimeEvent[]): string {
+  return callEnds(events)[0]?.content ?? '';
+}
+
+describe('gates: each refusal reaches the model with its reason', () => {
+  it('deny-list', async () => {
+    const counts: RunCounts = new Map();
+    h = await startHarness({
+      providers: [demoProvider(counts)],
+      denyList: [{ tool: 'archive_*', reason: 'archiving is disabled on this machine' }],
+      script: [call('archive_mail', { id: 3 }), echo],
+    });
+    const events = await collect(h.runtime.session('s').send('archive mail 3'));
+    expect(firstResult(events)).toContain('security policy (archiving is disabled on this machine)');
+    expect(callEnds(events)[0]?.refusedBy).toBe('deny_list');
+    expect(events.some((e) => e.type === 'approval-request')).toBe(false);
+    expect(counts.size).toBe(0);
+  });
+
+  it('task mode: plan runs read-only tools only', async () => {
+    const counts: RunCounts = new Map();
+    h = await startHarness({
+      providers: [demoProvider(counts)],
+      script: [
+        {
+          toolCalls: [
+            { name: 'lookup_weather', arguments: { city: 'Oslo' } },
+            { name: 'send_email', arguments: { to: 'a@b.example', body: 'hi' } },
+          ],
+        },
+        { text: 'ok' },
+      ],
+    });
+    const events = await collect(h.runtime.session('s').send('plan it', { mode: 'plan' }));
+    const byTool = new Map(callEnds(events).map((e) => [e.tool, e.content]));
+    expect(byTool.get('lookup_weather')).toBe('Sunny in Oslo.');
+    expect(byTool.get('send_email')).toContain('read-only gate (this session is in plan mode');
+    expect(counts.get('send_email')).toBeUndefined();
+  });
+
+  it('hook: a BLOCKED line refuses with its reason, never as a decline', async () => {
+    h = await startHarness({
+      providers: [demoProvider()],
+      hooks: [
+        { match: 'archive_*', command: 'cat >/dev/null; echo "BLOCKED: archiving is off on weekends"' },
+      ],
+      script: [call('archive_mail', { id: 1 }), echo],
+    });
+    const events = await collect(h.runtime.session('s').send('archive'));
+    expect(firstResult(events)).toContain('policy hook (archiving is off on weekends)');
+    expect(firstResult(events)).not.toContain('declined');
+  });
+
+  it('agent tool list: a tool outside it is withheld from the offer and refused when called', async () => {
+    h = await startHarness({
+      providers: [demoProvider()],
+      agents: { reader: { tools: ['lookup_*'] } },
+      script: [call('send_email', { to: 'a@b.example', body: 'x' }), echo],
+    });
+    const events = await collect(h.runtime.session('s', { agent: 'reader' }).send('mail'));
+    expect(h.standIn.requests[0]?.tools.map((t) => t.name)).toEqual(['lookup_weather']);
+    expect(firstResult(events)).toContain('the agent "reader" may use only the tools on its tool list');
+    expect(callEnds(events)[0]?.refusedBy).toBe('agent_tools');
+  });
+
+  it('unknown tool', async () => {
+    h = await startHarness({ providers: [demoProvider()], script: [call('make_coffee', {}), echo] });
+    const events = await collect(h.runtime.session('s').send('coffee'));
+    expect(firstResult(events)).toContain('there is no tool named make_coffee');
+    expect(callEnds(events)[0]?.refusedBy).toBe('unknown_tool');
+  });
+
+  it('withdrawn: a tool switched off after the turn began is not run', async () => {
+    const counts: RunCounts = new Map();
+    let registry: RuntimeHarness['registry'] | undefined;
+    const switcher = defineTool({
+      name: 'switch_off_archive',
+      description: 'Switch the archive tool off (a stand-in for the person using the Tools page).',
+      risk: 'safe',
+      handler: () => {
+        registry?.setEnabled('archive_mail', false);
+        return 'switched off';
+      },
+    });
+    h = await startHarness({
+      providers: [demoProvider(counts), inProcessProvider({ name: 'switcher', tools: [switcher] })],
+      approvals: { policy: 'auto' },
+      script: [call('switch_off_archive', {}), call('archive_mail', { id: 2 }), echo],
+    });
+    registry = h.registry;
+    const events = await collect(h.runtime.session('s').send('archive'));
+    expect(callEnds(events)[1]?.content).toContain(
+      'no longer available: it was switched off after this turn began',
+    );
+    expect(counts.get('archive_mail')).toBeUndefined();
+  });
+});
+
+describe('preflight: a call that cannot run asks nobody', () => {
+  it('missing required argument (judged on the declared schema)', async () => {
+    const counts: RunCounts = new Map();
+    h = await startHarness({
+      providers: [demoProvider(counts)],
+      script: [call('send_email', { to: 'a@b.example' }), echo],
+    });
+    const events = await collect(h.runtime.session('s').send('mail'));
+    expect(events.some((e) => e.type === 'approval-request')).toBe(false);
+    expect(callEnds(events)[0]).toMatchObject({ notRun: 'missing_arguments', isError: true });
+    expect(firstResult(events)).toContain('body');
+    expect(counts.size).toBe(0);
+  });
+
+  it("the tool's own declared refusal, with its hint", async () => {
+    h = await startHarness({
+      providers: [demoProvider()],
+      script: [call('send_email', { to: 'x@blocked.example', body: 'hi' }), echo],
+    });
+    const events = await collect(h.runtime.session('s').send('mail'));
+    expect(events.some((e) => e.type === 'approval-request')).toBe(false);
+    expect(callEnds(events)[0]).toMatchObject({ notRun: 'refused_by_tool' });
+    expect(firstResult(events)).toContain('x@blocked.example is on the blocked list');
+    expect(firstResult(events)).toContain('Pick another recipient.');
+  });
+
+  it('an unattended run still gives the tool’s own reason first', async () => {
+    h = await startHarness({
+      providers: [demoProvider()],
+      approvals: { unattended: true },
+      script: [
+        {
+          toolCalls: [
+            { name: 'send_email', arguments: { to: 'x@blocked.example', body: 'hi' } },
+            { name: 'send_email', arguments: { to: 'ok@fine.example', body: 'hi' } },
+          ],
+        },
+        echo,
+      ],
+    });
+    const events = await collect(h.runtime.session('s').send('mail'));
+    const [first, second] = callEnds(events);
+    expect(first?.content).toContain('blocked list');
+    expect(second?.content).toContain('unattended');
+    expect(second?.refusedBy).toBe('unattended');
+  });
+});
