@@ -192,7 +192,9 @@ export class McpConnection {
     const hint =
       target.kind === 'stdio'
         ? ` Run ${JSON.stringify([target.command, ...target.args].join(' '))} in a terminal to see it start.`
-        : '';
+        : target.kind === 'http'
+          ? ` Check that ${target.url} is up and takes the configured headers.`
+          : '';
     return new McpServerError(
       name,
       timedOut ? 'start_timeout' : 'start_failed',

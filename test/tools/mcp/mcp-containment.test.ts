@@ -44,6 +44,24 @@ describe('a broken MCP server costs only its own tools', () => {
     );
   });
 
+  it('reports an HTTP server nobody answers at', async () => {
+    const provider = createMcpProvider({
+      name: 'gone',
+      kind: 'http',
+      url: 'http://127.0.0.1:9/mcp',
+      headers: {},
+    });
+    open.push(provider);
+    await expect(provider.listTools()).rejects.toMatchObject({
+      kind: 'start_failed',
+      message: expect.stringContaining('Check that http://127.0.0.1:9/mcp is up'),
+    });
+    expect(await provider.invoke('mcp/gone/x', {}, toolContext())).toMatchObject({
+      isError: true,
+      notRun: 'refused_by_tool',
+    });
+  });
+
   it('gives up on a server that never finishes starting', async () => {
     const provider = broken('hang-start', { timeouts: { startMs: 400 } });
     await expect(provider.listTools()).rejects.toMatchObject({

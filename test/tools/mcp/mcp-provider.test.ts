@@ -129,7 +129,11 @@ describe('an MCP server as a tool provider', () => {
       const result = await provider.invoke('mcp/web/lookup', { query: 'plans' }, toolContext());
       expect(result.content).toBe('plans: Ship the seam, then the registry.');
       const refused = track(createMcpProvider({ name: 'web2', kind: 'http', url: web.url, headers: {} }));
-      await expect(refused.listTools()).rejects.toMatchObject({ kind: 'start_failed', server: 'web2' });
+      await expect(refused.listTools()).rejects.toMatchObject({
+        kind: 'start_failed',
+        server: 'web2',
+        message: expect.stringContaining(`Check that ${web.url} is up and takes the configured headers.`),
+      });
     } finally {
       await web.close();
     }
