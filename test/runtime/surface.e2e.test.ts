@@ -1,0 +1,114 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
+import { demoProvider } from '../support/demo-tools.js';
+import { callEnds, collect, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
+
+let h: RuntimeHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** `n` tools of one MCP-like group, each about a distinct subject. */
+function manyTools(n: number) {
+  const subjects = ['invoice', 'calendar', 'ticket', 'playlist', 'garden', 'recipe', 'budget', 'flight', 'parcel', 'lesson'];
+  return inProcessProvider({
+    name: 'mcp/bulk',
+    group: { key: 'mcp/bulk', own: false, purpose: '' },
+    tools: Array.from({ length: n }, (_, i) =>
+      defineTool({
+        name: `manage_${subjects[i % subjects.length]}_${i}`,
+        description: `Manage ${subjects[i % subjects.length]} records number ${i}.`,
+        risk: 'safe',
+        fields: { id: field.string({ maxLength: 40 }) },
+        handler: (a) => `${i}:${a.id}`,
+      }),
+    ),
+  });
+}
+
+describe('the tool surface', () => {
+  it('offers at most 48 schemas, lists the rest in the catalog note, and adds the meta-tools', async () => {
+    h = await startHarness({ providers: [demoProvider(), manyTools(120)], script: [{ text: 'ok' }] });
+    await collect(h.runtime.session('s').send('What is the weather forecast in Oslo?'));
+    const request = h.standIn.requests[0];
+    const names = request?.tools.map((t) => t.name) ?? [];
+    expect(names).toContain('lookup_weather');
+    expect(names).toContain('tool_search');
+    expect(names).toContain('tool_schema');
+    expect(names.length).toBeLessThanOrEqual(48 + 2);
+    expect(request?.system).toContain('[tool catalog]');
+    expect(request?.system).toContain('tool_search(');
+  });
+
+  it('a deferred tool becomes callable with its schema after tool_schema, within the turn', async () => {
+    h = await startHarness({
+      providers: [demoProvider(), manyTools(120)],
+      script: [
+        { toolCalls: [{ name: 'tool_schema', arguments: { name: 'manage_parcel_118' } }] },
+        { toolCalls: [{ name: 'manage_parcel_118', arguments: { id: 'p-1' } }] },
+        { echo: 'lastToolResult' },
+      ],
+    });
+    const events = await collect(h.runtime.session('s').send('weather please'));
+    expect(h.standIn.requests[1]?.tools.map((t) => t.name)).toContain('manage_parcel_118');
+    expect(turnEnd(events).message).toBe('118:p-1');
+  });
+
+  it('answers tool_search over the whole catalog', async () => {
+    h = await startHarness({
+      providers: [demoProvider(), manyTools(120)],
+      script: [{ toolCalls: [{ name: 'tool_search', arguments: { query: 'parcel records' } }] }, { echo: 'lastToolResult' }],
+    });
+    const events = await collect(h.runtime.session('s').send('hello'));
+    expect(callEnds(events)[0]?.content).toMatch(/manage_parcel_\d+/);
+  });
+
+  it('rebuilds the catalog at the next turn when the tools changed, never mid-turn', async () => {
+    h = await startHarness({ providers: [demoProvider()], script: [{ text: 'one' }, { text: 'two' }, { text: 'three' }] });
+    const session = h.runtime.session('s');
+    await collect(session.send('first'));
+    h.registry.setEnabled('archive_mail', false);
+    const second = await collect(session.send('second'));
+    expect(second.some((e) => e.type === 'notice' && /1 removed/.test(e.message))).toBe(true);
+    expect(h.standIn.requests[1]?.tools.map((t) => t.name)).not.toContain('archive_mail');
+    const third = await collect(session.send('third'));
+    expect(third.some((e) => e.type === 'notice')).toBe(false);
+  });
+
+  it('tools already called in the session stay offered (sticky)', async () => {
+    h = await startHarness({
+      providers: [demoProvider(), manyTools(120)],
+      script: [
+        { toolCalls: [{ name: 'manage_garden_4', arguments: { id: 'g' } }] },
+        { text: 'done' },
+        { text: 'later' },
+      ],
+    });
+    const session = h.runtime.session('s');
+    await collect(session.send('garden'));
+    await collect(session.send('something unrelated about music'));
+    expect(h.standIn.requests[2]?.tools.map((t) => t.name)).toContain('manage_garden_4');
+  });
+});
+
+describe('a provider rejecting a tool definition', () => {
+  it('ends the turn with one sentence naming the tool, sends one request, and the next turn goes on without it', async () => {
+    h = await startHarness({
+      family: 'openai',
+      mode: 'gemini',
+      providers: [demoProvider()],
+      script: [{ text: 'never reached' }, { text: 'fine now' }],
+    });
+    h.standIn.rejectTool('send_email');
+    const session = h.runtime.session('s');
+    const end = turnEnd(await collect(session.send('mail someone')));
+    expect(end.status).toBe('rejected');
+    expect(end.message).toContain('"send_email"');
+    expect(end.message).toContain('turn that tool off');
+    expect(h.standIn.requests).toHaveLength(1);
+    h.registry.setEnabled('send_email', false);
+    const next = turnEnd(await collect(session.send('try again')));
+    expect(next).toMatchObject({ status: 'done', message: 'never reached' });
+  });
+});
