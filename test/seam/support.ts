@@ -16,5 +16,11 @@ export function deepFreeze<T>(value: T): T {
 
 /** A JSON Schema validator that reads declared schemas as loosely as real servers write them. */
 export function looseAjv(): Ajv {
-  return new Ajv({ strict: false, validateFormats: false, allErrors: false, validateSchema: false });
+  return new Ajv({
+    strict: false,
+    validateFormats: false,
+    validateSchema: false,
+    ownProperties: true,
+    code: { optimize: false },
+  });
 }
