@@ -28,18 +28,27 @@ export async function classifyCall(ctx: TurnContext, call: PlannedCall): Promise
     const reason = `it is the same call with the same arguments as ${repeats} earlier call${repeats === 1 ? '' : 's'} this turn`;
     return answer(call.tool, { by: 'loop_breaker', reason, notRun: 'loop_breaker' });
   }
+  const runtimeTool = ctx.runtimeTools.get(call.tool);
   const refusal = await screenCall(ctx.gates, {
     tool: call.tool,
     args: call.args ?? {},
     sessionId: ctx.sessionId,
     surface: ctx.surface,
     registry: ctx.registry,
+    ...(runtimeTool ? { runtimeTool: runtimeTool.definition } : {}),
   });
   if (refusal) return answer(call.tool, refusal);
+  if (runtimeTool?.preflight) {
+    const refused = await runtimeTool.preflight(call.args ?? {}, ctx);
+    if (refused?.isError) {
+      const result = { ...refused, notRun: 'refused_by_tool' as const, refusedBy: 'preflight' as const };
+      return { kind: 'answer', result, status: 'refused' };
+    }
+  }
   // Counted when decided, not when run: calls of one reply run side by side.
   ctx.toolCalls += 1;
   ctx.repeats.set(call.digest, repeats + 1);
-  if (META_TOOL_NAMES.has(call.tool)) return { kind: 'run', waived: false };
+  if (runtimeTool || META_TOOL_NAMES.has(call.tool)) return { kind: 'run', waived: false };
   const def = ctx.surface.byName.get(call.tool)?.definition;
   if (!def || !def.requiresApproval || def.risk === 'safe') return { kind: 'run', waived: false };
   if (ctx.approval.policy === 'auto' || ctx.store.hasGrant(ctx.sessionId, call.tool)) {

@@ -46,6 +46,8 @@ export async function screenCall(
     readonly sessionId: string;
     readonly surface: ToolSurface;
     readonly registry: ToolRegistry;
+    /** Set when the runtime answers the tool itself (it has no provider to withdraw it). */
+    readonly runtimeTool?: ToolDefinition;
   },
 ): Promise<Refusal | undefined> {
   const { tool } = call;
@@ -60,8 +62,8 @@ export async function screenCall(
   if (meta) return undefined;
   const denied = policy.denyList.find((rule) => globMatch(rule.tool, tool));
   if (denied) return { by: 'deny_list', reason: denied.reason ?? `${tool} is on the deny-list` };
-  const offered = call.surface.byName.get(tool);
-  if (policy.mode === 'plan' && offered && !isReadOnly(offered.definition)) {
+  const def = call.runtimeTool ?? call.surface.byName.get(tool)?.definition;
+  if (policy.mode === 'plan' && def && !isReadOnly(def)) {
     return { by: 'task_mode', reason: 'this session is in plan mode, where only read-only tools run' };
   }
   if (!grantsAllow(policy.grants, tool)) {
@@ -73,8 +75,8 @@ export async function screenCall(
     sessionId: call.sessionId,
   });
   if (blocked !== undefined) return { by: 'hook', reason: blocked };
-  if (!offered) return { by: 'unknown_tool', reason: unknownReason(call.surface, tool) };
-  return withdrawnReason(call.registry, offered.definition);
+  if (!def) return { by: 'unknown_tool', reason: unknownReason(call.surface, tool) };
+  return call.runtimeTool ? undefined : withdrawnReason(call.registry, def);
 }
 
 function unknownReason(surface: ToolSurface, tool: string): string {

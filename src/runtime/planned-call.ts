@@ -27,8 +27,13 @@ export interface PlannedCall extends ReadCall {
 }
 
 /** Reads a model's call: resolves its name, parses its arguments once and decodes lifted JSON text. */
-export function readCall(surface: ToolSurface, call: AssistantToolCall, stoppedByLength: boolean): ReadCall {
-  const tool = resolveToolName(surface, call.name);
+export function readCall(
+  surface: ToolSurface,
+  call: AssistantToolCall,
+  stoppedByLength: boolean,
+  runtimeTools: ReadonlyMap<string, unknown>,
+): ReadCall {
+  const tool = resolveToolName(surface, call.name, runtimeTools);
   const base = { id: call.id, wireName: call.name, tool, rawArguments: call.arguments };
   const read = readArguments(call.arguments);
   if (!read.ok) {

@@ -14,7 +14,7 @@ export function recordReply(
   calls: readonly AssistantToolCall[],
   stoppedByLength: boolean,
 ): PlannedCall[] {
-  const read = calls.map((c) => readCall(ctx.surface, c, stoppedByLength));
+  const read = calls.map((c) => readCall(ctx.surface, c, stoppedByLength, ctx.runtimeTools));
   const { calls: records } = ctx.store.recordModelReply(ctx.turnId, {
     content: text,
     calls: read.map((c) => ({

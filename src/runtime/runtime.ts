@@ -10,6 +10,7 @@ import { EventChannel } from './event-channel.js';
 import { agentAllows, type GatePolicy } from './gates.js';
 import { resumeCalls } from './resume-calls.js';
 import { type ResolvedLimits, type RuntimeOptions, resolveLimits, type TaskMode } from './runtime-options.js';
+import type { RuntimeTool } from './runtime-tool.js';
 import { buildSurface, ServedCache, surfaceChange, type ToolSurface } from './tool-surface.js';
 import type { TurnContext } from './turn-context.js';
 import { runTurnLoop, type TurnEnd } from './turn-loop.js';
@@ -57,6 +58,7 @@ export class Runtime {
   private readonly served: ServedCache;
   private readonly surfaces = new Map<string, ToolSurface>();
   private readonly running = new Map<string, AbortController>();
+  private readonly runtimeTools = new Map<string, RuntimeTool>();
 
   constructor(options: RuntimeOptions) {
     this.options = options;
@@ -66,6 +68,11 @@ export class Runtime {
     this.owner = options.owner ?? processOwner();
     this.seam = createToolSeam({ logger: this.logger });
     this.served = new ServedCache(options.registry);
+  }
+
+  /** Adds a tool the runtime answers itself (e.g. `subagent_run`); offered from the next turn. */
+  addRuntimeTool(tool: RuntimeTool): void {
+    this.runtimeTools.set(tool.definition.name, tool);
   }
 
   /** A session handle; the session is created in the store when it does not exist yet. */
@@ -291,6 +298,7 @@ export class Runtime {
       system,
       query: turn.userText,
       surface,
+      runtimeTools: this.runtimeTools,
       signal,
       emit,
       turnState: new Map(),

@@ -71,7 +71,9 @@ export async function runCall(ctx: TurnContext, call: PlannedCall): Promise<Tool
   const args = call.args ?? {};
   ctx.emit({ type: 'tool-call-start', callId: call.id, tool: call.tool, arguments: args });
   let result: ToolResult;
+  const own = ctx.runtimeTools.get(call.tool);
   if (meta) result = answerMeta(ctx, call);
+  else if (own) result = await own.run(args, ctx, call.id);
   else {
     result = await ctx.registry.invoke(call.tool, args, toolContext(ctx, call));
     ctx.surface.retriever.markUsed(call.tool);

@@ -96,9 +96,13 @@ export function buildSurface(inputs: SurfaceInputs, previous?: ToolSurface): Too
   };
 }
 
-/** The real name a call's name stands for: a real name, a meta-tool, or a wire name; else unchanged. */
-export function resolveToolName(surface: ToolSurface, name: string): string {
-  if (surface.byName.has(name) || META_TOOL_NAMES.has(name)) return name;
+/** The real name a call's name stands for: a real name, a runtime tool, or a wire name; else unchanged. */
+export function resolveToolName(
+  surface: ToolSurface,
+  name: string,
+  runtimeTools: ReadonlySet<string> | ReadonlyMap<string, unknown>,
+): string {
+  if (surface.byName.has(name) || META_TOOL_NAMES.has(name) || runtimeTools.has(name)) return name;
   return surface.wireToReal.get(name) ?? name;
 }
 

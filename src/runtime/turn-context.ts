@@ -7,6 +7,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { ApprovalBroker } from './approval-broker.js';
 import type { GatePolicy } from './gates.js';
 import type { ResolvedLimits } from './runtime-options.js';
+import type { RuntimeTool } from './runtime-tool.js';
 import type { ToolSurface } from './tool-surface.js';
 
 /** What a turn runs with, shared by the loop and the call runner. */
@@ -32,6 +33,8 @@ export interface TurnContext {
   readonly query: string;
   /** The surface as it was when the turn began (a change never applies mid-turn). */
   readonly surface: ToolSurface;
+  /** Tools the runtime answers itself, by name (e.g. `subagent_run`). */
+  readonly runtimeTools: ReadonlyMap<string, RuntimeTool>;
   readonly signal: AbortSignal;
   readonly emit: (event: RuntimeEvent) => void;
   /** Scratch space the turn's calls share (e.g. which files were read). */

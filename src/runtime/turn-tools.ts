@@ -1,6 +1,8 @@
 import type { WireTool } from '../core/model.js';
 import { catalog, catalogNote, isCore } from '../retrieval/index.js';
 import type { OfferedTool } from '../seam/index.js';
+import { agentAllows, grantsAllow } from './gates.js';
+import { runtimeWireTool } from './runtime-tool.js';
 import { META_TOOL_NAMES, META_WIRE_TOOLS } from './tool-surface.js';
 import type { TurnContext } from './turn-context.js';
 
@@ -40,6 +42,11 @@ export function wireToolsFor(ctx: TurnContext, turn: TurnTools): WireTool[] {
     }
   }
   if (turn.reduced) out.push(...META_WIRE_TOOLS);
+  for (const tool of ctx.runtimeTools.values()) {
+    const name = tool.definition.name;
+    if (agentAllows(ctx.gates.agent, name) && grantsAllow(ctx.gates.grants, name))
+      out.push(runtimeWireTool(tool));
+  }
   return out;
 }
 
@@ -48,10 +55,10 @@ export function rejectedToolOf(
   ctx: TurnContext,
   wireName: string,
 ): { name: string; canTurnOff: boolean } | undefined {
-  const real = ctx.surface.wireToReal.get(wireName) ?? (META_TOOL_NAMES.has(wireName) ? wireName : undefined);
+  const own = META_TOOL_NAMES.has(wireName) || ctx.runtimeTools.has(wireName);
+  const real = ctx.surface.wireToReal.get(wireName) ?? (own ? wireName : undefined);
   if (real === undefined) return undefined;
   const def = ctx.surface.byName.get(real)?.definition;
-  const locked =
-    META_TOOL_NAMES.has(real) || def?.core === true || (def?.group?.own === true && isCore({ name: real }));
+  const locked = own || def?.core === true || (def?.group?.own === true && isCore({ name: real }));
   return { name: real, canTurnOff: !locked };
 }
