@@ -1,0 +1,179 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { STRICT_WIRE_NAME, strictProblems } from '../seam/strict-profile.js';
+
+const root = resolve(import.meta.dirname, '..', '..');
+const run = promisify(execFile);
+const tsx = pathToFileURL(join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+const dir = mkdtempSync(join(tmpdir(), 'toolseam-conform-'));
+
+/** Runs `toolseam conform …` as a user would: its exit code and output. */
+async function conform(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', tsx, join(root, 'src/cli/bin.ts'), 'conform', ...args],
+      {
+        cwd: root,
+        timeout: 60_000,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+function write(name: string, value: unknown): string {
+  const path = join(dir, name);
+  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
+  return path;
+}
+
+interface Report {
+  offered: {
+    name: string;
+    wireName: string;
+    description: string;
+    parameters: unknown;
+    repairs: { rule: string; path: string; detail: string }[];
+    lifted: string[];
+  }[];
+  excluded: { name: string; reason: string; issues: { rule: string; path: string; detail: string }[] }[];
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** Runs the same command in this process (quicker), capturing what it writes. */
+async function conformInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    stdout += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    stderr += String(chunk);
+    return true;
+  });
+  const code = await main(['conform', ...args]);
+  vi.restoreAllMocks();
+  return { code, stdout, stderr };
+}
+
+describe('toolseam conform', () => {
+  it('prints exactly the fixed JSON shape for the bundled example, every offered tool portable', async () => {
+    const { code, stdout, stderr } = await conform(['examples/mcp-tools.json', '--json']);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    const report = JSON.parse(stdout) as Report;
+    expect(Object.keys(report)).toEqual(['offered', 'excluded']);
+    for (const tool of report.offered) {
+      expect(Object.keys(tool)).toEqual([
+        'name',
+        'wireName',
+        'description',
+        'parameters',
+        'repairs',
+        'lifted',
+      ]);
+      expect(strictProblems(tool.parameters)).toEqual([]);
+      expect(tool.wireName).toMatch(STRICT_WIRE_NAME);
+      expect(tool.description.trim()).not.toBe('');
+      for (const r of tool.repairs) expect(Object.keys(r)).toEqual(['rule', 'path', 'detail']);
+    }
+    for (const tool of report.excluded) expect(Object.keys(tool)).toEqual(['name', 'reason', 'issues']);
+    const byName = new Map(report.offered.map((t) => [t.name, t]));
+    expect(byName.get('search_notes')?.repairs).toEqual([]);
+    expect(byName.get('create_note')?.repairs.length).toBeGreaterThan(0);
+    expect(byName.get('query_notes')?.lifted).toEqual(['filter', 'sort', 'value']);
+    expect(byName.get('outline_note')?.lifted).toEqual(['outline.children']);
+    expect(byName.get('ping')?.description).toContain('no description of its own');
+    expect(report.excluded.map((t) => [t.name, t.reason])).toEqual([
+      ['export_note', 'no_portable_form'],
+      ['', 'no_name'],
+      ['tool_search', 'shadows_runtime_tool'],
+      ['notes.archive', 'name_collision'],
+    ]);
+  });
+
+  it('prints a readable report by default', async () => {
+    const { code, stdout } = await conform(['examples/mcp-tools.json']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('examples/mcp-tools.json: 13 tools');
+    expect(stdout).toContain(
+      'offered 9: 4 as declared, 2 repaired, 3 with arguments as JSON text; left out 4',
+    );
+    expect(stdout).toMatch(
+      /\n {2}query_notes {2}\(with JSON-text arguments\)\n {6}as JSON text: filter, sort, value\n/,
+    );
+    expect(stdout).toContain('export_note  (no portable schema can carry it)');
+    expect(stdout).toContain("tool_search  (it would shadow the runtime's own tool)");
+  });
+
+  it('names a corpus file’s tools as the runtime names an MCP server’s, unless told otherwise', async () => {
+    const corpus = JSON.parse(
+      gunzipSync(
+        readFileSync(join(root, 'test/seam/corpus/mcp-tools/modelcontextprotocol__server-github.json.gz')),
+      ).toString(),
+    );
+    const file = write('github.json', corpus);
+    const named = JSON.parse((await conform([file, '--json'])).stdout) as Report;
+    expect(named.offered[0]?.name).toBe('mcp/modelcontextprotocol__server-github/create_or_update_file');
+    expect(named.offered[0]?.wireName).toBe('mcp_modelcontextprotocol__server-github_create_or_update_file');
+    const renamed = JSON.parse((await conform([file, '--json', '--server', 'github'])).stdout) as Report;
+    expect(renamed.offered[0]?.wireName).toBe('mcp_github_create_or_update_file');
+    expect(renamed.offered).toHaveLength(corpus.tools.length);
+  });
+
+  it('exits with code 2 and one line on stderr for a file that is not there (as a real process)', async () => {
+    const { code, stdout, stderr } = await conform(['missing.json']);
+    expect([code, stdout, stderr]).toEqual([
+      2,
+      '',
+      'toolseam conform: cannot read missing.json: no such file.\n',
+    ]);
+  });
+
+  it('reads a bare array with `parameters`', async () => {
+    const file = write('bare.json', [
+      {
+        name: 'lookup',
+        parameters: { type: 'object', properties: { q: { type: 'string', format: 'uri' } } },
+      },
+    ]);
+    const report = JSON.parse((await conform([file, '--json'])).stdout) as Report;
+    expect(report.offered.map((t) => [t.name, t.repairs.map((r) => r.rule)])).toEqual([
+      ['lookup', ['format_unsupported']],
+    ]);
+  });
+
+  it.each([
+    [['missing.json'], 'cannot read missing.json: no such file.'],
+    [[write('broken.json', '{"tools": [')], 'is not valid JSON'],
+    [[write('shape.json', { server: 'x' })], 'is not a tool list'],
+    [[write('entry.json', { tools: [{ name: 'ok' }, 'nope'] })], 'tools[1] is not an object.'],
+    [[write('name.json', { tools: [{ name: 42 }] })], 'tools[0].name must be a string, not 42.'],
+    [[], 'give exactly one tool list file'],
+    [['examples/mcp-tools.json', '--colour'], "Unknown option '--colour'"],
+    [['examples/mcp-tools.json', '--server', ' '], '--server needs a non-empty name.'],
+  ])('refuses bad input %j with one clear line and exit code 2', async (args, message) => {
+    const { code, stdout, stderr } = await conformInProcess(args);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/^toolseam conform: /);
+    expect(stderr).toContain(message);
+  });
+});
