@@ -1,0 +1,74 @@
+import type { ToolResult } from '../../core/tool.js';
+import { defineTool } from '../define-tool.js';
+import { type ArgsOf, field } from '../field.js';
+import { BoundedOutput } from './bounded-output.js';
+import { BUILTIN_GROUPS } from './builtin-groups.js';
+import { checkedWork } from './checked-work.js';
+import { type CommandEnd, runCommand } from './run-command.js';
+import { checkCommand, type ShellSetup } from './shell-check.js';
+
+const fields = {
+  command: field.string({
+    description:
+      'The bash command to run. Refer to a stored secret as {{secret:NAME}}; it is filled in at run time and ' +
+      'hidden in the output.',
+    minLength: 1,
+    maxLength: 20_000,
+    trim: true,
+  }),
+  timeout_seconds: field.integer({
+    description: 'Stop the command after this many seconds.',
+    min: 1,
+    max: 600,
+    default: 120,
+  }),
+};
+
+function resultOf(end: CommandEnd, timeoutSeconds: number): ToolResult {
+  const { output } = end;
+  const data = {
+    exitCode: end.exitCode ?? null,
+    timedOut: end.timedOut,
+    outputChars: output.total,
+    cut: output.cut,
+  };
+  if (end.startError !== undefined) {
+    return { content: `The command could not start: ${end.startError}`, isError: true, data };
+  }
+  const shown = output.text === '' ? '(no output)' : output.text.replace(/\n$/, '');
+  let status: string | undefined;
+  if (end.timedOut) status = `[stopped after ${timeoutSeconds} s: it ran past timeout_seconds]`;
+  else if (end.stopped) status = '[stopped: the turn was stopped]';
+  else if (end.exitCode === undefined) status = '[ended by a signal]';
+  else if (end.exitCode !== 0) status = `[exit code ${end.exitCode}]`;
+  const isError = status !== undefined;
+  return { content: status === undefined ? shown : `${shown}\n${status}`, isError, data };
+}
+
+/** `bash`: runs a command in the first workspace folder, with a timeout, bounded output and secrets hidden. */
+export function bashTool(setup: ShellSetup) {
+  return defineTool({
+    name: 'bash',
+    description:
+      'Runs a bash command in the first workspace folder and shows its output (stdout and stderr together; ' +
+      'a long output keeps its start and end). No input can be typed into it. Credential files, the system ' +
+      "scheduler and toolseam's own configuration are off limits.",
+    risk: 'destructive',
+    group: BUILTIN_GROUPS.shell,
+    fields,
+    ...checkedWork(
+      (args: ArgsOf<typeof fields>, ctx) => checkCommand(args.command, ctx, setup),
+      async ({ cwd, filled }, args, ctx) => {
+        const end = await runCommand({
+          command: filled.command,
+          cwd,
+          env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...filled.env },
+          timeoutMs: args.timeout_seconds * 1000,
+          signal: ctx.signal,
+          output: new BoundedOutput(setup.secrets),
+        });
+        return resultOf(end, args.timeout_seconds);
+      },
+    ),
+  });
+}

@@ -1,0 +1,50 @@
+import { homedir } from 'node:os';
+import { basename, resolve } from 'node:path';
+import { CONFIG_FILE_NAME } from './file-scope.js';
+import { realPathOf } from './real-path.js';
+import { CHANGES_FILES, redirectTargets } from './shell-words.js';
+
+function expandHome(word: string): string {
+  const home = homedir();
+  return word.replace(/^(?:~|\$HOME|\$\{HOME\})(?=\/|$)/, home);
+}
+
+async function configNamedBy(
+  word: string,
+  cwd: string,
+  configs: readonly string[],
+): Promise<string | undefined> {
+  const name = basename(word);
+  if (name === CONFIG_FILE_NAME) return word;
+  if (!configs.some((config) => basename(config) === name)) return undefined;
+  const real = await realPathOf(resolve(cwd, expandHome(word)));
+  return real !== undefined && configs.includes(real) ? word : undefined;
+}
+
+/**
+ * The runtime config file a command would change, if any: the command names one (any `toolseam.json`, or a
+ * configured config path however it is written) and redirects output onto it or runs something that changes
+ * files. Reading the config (`cat`, `jq`, `git diff`) is left alone.
+ */
+export async function configEdit(
+  command: string,
+  cwd: string,
+  configPaths: readonly string[],
+): Promise<string | undefined> {
+  const configs: string[] = [];
+  for (const path of configPaths) {
+    const real = await realPathOf(resolve(cwd, expandHome(path)));
+    if (real !== undefined) configs.push(real);
+  }
+  for (const target of redirectTargets(command)) {
+    const named = await configNamedBy(target, cwd, configs);
+    if (named !== undefined) return named;
+  }
+  if (!CHANGES_FILES.test(command)) return undefined;
+  for (const word of command.split(/[\s'"`;&|()<>=]+/)) {
+    if (word === '') continue;
+    const named = await configNamedBy(word, cwd, configs);
+    if (named !== undefined) return named;
+  }
+  return undefined;
+}

@@ -1,0 +1,47 @@
+/** A kind of place where credentials are kept, and how a command mentioning it is recognized. */
+interface CredentialPlace {
+  readonly what: string;
+  readonly pattern: RegExp;
+}
+
+// A path part starts after one of these (or at the start); it ends before one of the `END` characters.
+const START = String.raw`(?:^|[\s'"=:(/<>~])`;
+const END = String.raw`(?=$|[\s'";|&)<>])`;
+
+/** Where credentials live: read or written by no command the bash tool runs. */
+const CREDENTIAL_PLACES: readonly CredentialPlace[] = [
+  { what: 'SSH keys', pattern: new RegExp(`${START}\\.ssh(?=$|[\\s'";|&)<>/])`) },
+  { what: 'an SSH private key', pattern: /\bid_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?\b(?!\.pub)/ },
+  { what: 'AWS credentials', pattern: /\.aws\/(?:credentials|sso\/cache)/ },
+  { what: 'cloud credentials', pattern: /\.config\/gcloud\b|\.azure\/|credentials\.tfrc\.json/ },
+  { what: 'a Kubernetes config', pattern: /\.kube\/config\b/ },
+  { what: 'Docker registry logins', pattern: /\.docker\/config\.json/ },
+  {
+    what: 'a .env file',
+    pattern: new RegExp(`${START}\\.env(?:\\.(?!example\\b|sample\\b|template\\b|dist\\b)[\\w-]+)*${END}`),
+  },
+  { what: 'a direnv file', pattern: new RegExp(`${START}\\.envrc${END}`) },
+  {
+    what: 'a file of stored logins',
+    pattern: new RegExp(`${START}\\.(?:netrc|pgpass|git-credentials|npmrc|pypirc)${END}`),
+  },
+  { what: 'GitHub CLI logins', pattern: /\.config\/gh\/hosts\.yml/ },
+  { what: 'GnuPG keys or a password store', pattern: /\.gnupg\b|\.password-store\b/ },
+  {
+    what: 'a keychain',
+    pattern:
+      /\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain|export)\b|Library\/Keychains|\.keychain(?:-db)?\b|\bsecret-tool\s+lookup\b|\.local\/share\/keyrings/,
+  },
+  { what: 'the system password file', pattern: /\/etc\/(?:g?shadow|master\.passwd)\b/ },
+];
+
+/** The kind of credential place a command reaches, and the text that gave it away, if any. */
+export function credentialPlace(
+  command: string,
+): { readonly what: string; readonly found: string } | undefined {
+  for (const place of CREDENTIAL_PLACES) {
+    const match = place.pattern.exec(command);
+    if (match !== null) return { what: place.what, found: match[0].replace(/^[\s'"=:(/<>~]/, '') };
+  }
+  return undefined;
+}

@@ -1,0 +1,58 @@
+import { readFile } from 'node:fs/promises';
+import type { Checked } from './checked-work.js';
+import { ready, refuse } from './checked-work.js';
+import type { Located } from './file-scope.js';
+
+/** The largest file the file tools read whole; larger ones are searched with grep instead. */
+export const MAX_FILE_BYTES = 32 * 1024 * 1024;
+
+/** How a path argument is read: up to 4,096 characters, spaces around it dropped. */
+export const PATH_TEXT = { maxLength: 4096, trim: true } as const;
+
+/** A line as shown: cut after `max` characters, saying so. */
+export function cutLine(line: string, max: number): string {
+  return line.length > max ? `${line.slice(0, max)} … [line cut]` : line;
+}
+
+/** True when the bytes look binary (a NUL among the first 8 KB). */
+export function looksBinary(bytes: Uint8Array): boolean {
+  return bytes.subarray(0, 8192).includes(0);
+}
+
+/** The lines of a text, without the empty piece after a final newline. */
+export function linesOf(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split(/\r?\n/);
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/**
+ * Reads a located file as text, or the refusal a call gets: nothing there, a folder, something that is not a
+ * regular file, too large, or binary.
+ */
+export async function readTextFile(located: Located, tool: string): Promise<Checked<string>> {
+  const { stat, shown } = located;
+  if (stat === undefined) {
+    return refuse('not_found', `${shown} does not exist.`, [
+      'Use glob or list_dir to find the file you mean.',
+    ]);
+  }
+  if (stat.isDirectory()) {
+    return refuse('is_folder', `${shown} is a folder, not a file.`, ['Use list_dir to see what it holds.']);
+  }
+  if (!stat.isFile())
+    return refuse('not_a_file', `${shown} is not a regular file, so ${tool} cannot use it.`);
+  if (stat.size > MAX_FILE_BYTES) {
+    return refuse(
+      'too_large',
+      `${shown} is ${stat.size.toLocaleString('en-US')} bytes, more than the ${MAX_FILE_BYTES.toLocaleString('en-US')} ${tool} handles.`,
+      ['Use grep to find the part you need.'],
+    );
+  }
+  const bytes = await readFile(located.real);
+  if (looksBinary(bytes)) {
+    return refuse('binary', `${shown} holds binary data, not text, so ${tool} cannot use it.`);
+  }
+  return ready(bytes.toString('utf8'));
+}

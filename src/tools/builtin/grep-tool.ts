@@ -1,0 +1,131 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { ToolContext } from '../../core/tool.js';
+import { defineTool } from '../define-tool.js';
+import { type ArgsOf, field } from '../field.js';
+import { BUILTIN_GROUPS } from './builtin-groups.js';
+import { checkedWork, ready, refuse } from './checked-work.js';
+import { displayPath, type FileScope, locate } from './file-scope.js';
+import { cutLine, linesOf, looksBinary, MAX_FILE_BYTES, PATH_TEXT } from './file-text.js';
+import { globRegExp } from './glob-pattern.js';
+import { skippedFor, type WalkBudget, walkFiles } from './walk-files.js';
+
+/** A matching line longer than this is cut when shown. */
+const MAX_SHOWN_LINE = 300;
+
+const fields = {
+  pattern: field.string({
+    description: 'The text to look for (a regular expression when regex is true).',
+    minLength: 1,
+    maxLength: 1000,
+  }),
+  path: field.string({
+    description: 'The file or folder to search (default: the first workspace folder).',
+    ...PATH_TEXT,
+    optional: true,
+  }),
+  include: field.string({
+    description: 'Only search files matching this glob, e.g. "*.ts" (any folder) or "src/**/*.py".',
+    maxLength: 1000,
+    trim: true,
+    optional: true,
+  }),
+  regex: field.boolean({
+    description:
+      'Read pattern as a JavaScript regular expression; false (the default) looks for the text as written.',
+    safe: false,
+  }),
+  ignore_case: field.boolean({ description: 'Match letters in either case.', optional: true }),
+  limit: field.integer({ description: 'The most matching lines to show.', min: 1, max: 1000, default: 100 }),
+};
+
+type Args = ArgsOf<typeof fields>;
+
+function matcherOf(args: Args): RegExp | string {
+  const flags = args.ignore_case === true ? 'i' : '';
+  const source = args.regex ? args.pattern : args.pattern.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  try {
+    return new RegExp(source, flags);
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+function includeOf(include: string | undefined): ((rel: string) => boolean) | string {
+  if (include === undefined) return () => true;
+  try {
+    const re = globRegExp(include, false);
+    return include.includes('/') ? (rel) => re.test(rel) : (rel) => re.test(basename(rel));
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** `grep`: shows the lines of workspace files that contain a text or match a regular expression. */
+export function grepTool(scope: FileScope) {
+  const check = async (args: Args, ctx: ToolContext) => {
+    const matcher = matcherOf(args);
+    if (typeof matcher === 'string') {
+      return refuse('bad_regex', `pattern is not a regular expression JavaScript can use: ${matcher}`, [
+        'Fix the expression, or send regex: false to look for the text as written.',
+      ]);
+    }
+    const include = includeOf(args.include);
+    if (typeof include === 'string') return refuse('bad_glob', `include cannot be used: ${include}.`);
+    const located = await locate(args.path ?? '.', ctx, scope, 'read');
+    if ('refusal' in located) return located;
+    if (located.ready.stat === undefined) {
+      return refuse('not_found', `${args.path ?? '.'} does not exist.`, ['Use glob or list_dir to find it.']);
+    }
+    return ready({ target: located.ready, matcher, include });
+  };
+
+  return defineTool({
+    name: 'grep',
+    description:
+      'Searches the text files in a workspace file or folder for a text (or a regular expression) and shows ' +
+      'each matching line as path:line: text. Binary files, .git and node_modules are passed over.',
+    risk: 'safe',
+    readOnly: true,
+    group: BUILTIN_GROUPS.files,
+    fields,
+    ...checkedWork(check, async ({ target, matcher, include }, args, ctx) => {
+      const files: Array<{ readonly full: string }> = [];
+      const budget: WalkBudget = { visited: 0, cut: false };
+      if (target.stat?.isDirectory()) {
+        const skip = skippedFor(`${args.path ?? ''} ${args.include ?? ''}`);
+        for await (const { rel, full, entry } of walkFiles(target.real, budget, skip, ctx.signal)) {
+          if (entry.isFile() && include(rel)) files.push({ full });
+        }
+      } else files.push({ full: target.real });
+      const shown: string[] = [];
+      let more = false;
+      let searched = 0;
+      for (const { full } of files) {
+        if (more || ctx.signal.aborted) break;
+        const bytes = await readFile(full).catch(() => undefined);
+        if (bytes === undefined || bytes.length > MAX_FILE_BYTES || looksBinary(bytes)) continue;
+        searched++;
+        const lines = linesOf(bytes.toString('utf8'));
+        for (let i = 0; i < lines.length; i++) {
+          const line = lines[i] as string;
+          if (!matcher.test(line)) continue;
+          if (shown.length === args.limit) {
+            more = true;
+            break;
+          }
+          const text = cutLine(line, MAX_SHOWN_LINE);
+          shown.push(`${displayPath(full, target.roots)}:${i + 1}: ${text}`);
+        }
+      }
+      const where = `${searched} file${searched === 1 ? '' : 's'} searched`;
+      if (shown.length === 0) return `No line matches (${where}).`;
+      if (more)
+        shown.push(
+          `[only the first ${args.limit} matching lines are shown; narrow the search to see others]`,
+        );
+      if (budget.cut) shown.push('[the search stopped after too many folder entries; narrow it with path]');
+      return shown.join('\n');
+    }),
+  });
+}

@@ -1,0 +1,16 @@
+export { type AskUser, askUserTool } from './ask-user-tool.js';
+export { bashTool } from './bash-tool.js';
+export { BUILTIN_GROUPS, type BuiltinGroupKey } from './builtin-groups.js';
+export { BUILTIN_APP, type BuiltinOptions, builtinProviders, builtinTools } from './builtin-providers.js';
+export { type DeniedPattern, deniedPatterns } from './denied-commands.js';
+export { editFileTool } from './edit-file-tool.js';
+export { CONFIG_FILE_NAME, type FileScope, type Located, locate } from './file-scope.js';
+export { globTool } from './glob-tool.js';
+export { grepTool } from './grep-tool.js';
+export { listDirTool } from './list-dir-tool.js';
+export { memoryTools } from './memory-tools.js';
+export { readFileTool } from './read-file-tool.js';
+export { redactSecrets } from './redact-secrets.js';
+export { fillSecrets, placeholderNames } from './secret-placeholders.js';
+export { taskTools } from './task-tools.js';
+export { writeFileTool } from './write-file-tool.js';

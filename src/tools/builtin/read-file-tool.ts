@@ -1,0 +1,73 @@
+import type { ToolContext } from '../../core/tool.js';
+import { defineTool } from '../define-tool.js';
+import { type ArgsOf, field } from '../field.js';
+import { BUILTIN_GROUPS } from './builtin-groups.js';
+import { checkedWork, ready, refuse } from './checked-work.js';
+import { type FileScope, locate } from './file-scope.js';
+import { cutLine, linesOf, PATH_TEXT, readTextFile } from './file-text.js';
+import { markRead } from './read-gate.js';
+
+/** A line longer than this is cut when shown. */
+const MAX_LINE_CHARS = 2000;
+
+const fields = {
+  path: field.string({
+    description: 'The file to read: relative to the first workspace folder, or absolute.',
+    ...PATH_TEXT,
+    minLength: 1,
+  }),
+  offset: field.integer({ description: 'The line to start at; 1 is the first line.', min: 1, default: 1 }),
+  limit: field.integer({ description: 'The most lines to show.', min: 1, max: 5000, default: 2000 }),
+};
+
+type Args = ArgsOf<typeof fields>;
+
+function numbered(lines: readonly string[], first: number): string {
+  return lines
+    .map((line, i) => {
+      const shown = cutLine(line, MAX_LINE_CHARS);
+      return `${String(first + i).padStart(6)}\t${shown}`;
+    })
+    .join('\n');
+}
+
+/** `read_file`: shows part of a text file with line numbers, and opens it for edit_file in this turn. */
+export function readFileTool(scope: FileScope) {
+  const check = async (args: Args, ctx: ToolContext) => {
+    const located = await locate(args.path, ctx, scope, 'read');
+    if ('refusal' in located) return located;
+    const text = await readTextFile(located.ready, 'read_file');
+    if ('refusal' in text) return text;
+    const lines = linesOf(text.ready);
+    if (args.offset > 1 && args.offset > lines.length) {
+      return refuse(
+        'past_end',
+        `offset ${args.offset} is past the end of ${args.path}, which has ${lines.length} line${lines.length === 1 ? '' : 's'}.`,
+        ['Call read_file again with a smaller offset.'],
+      );
+    }
+    return ready({ located: located.ready, lines });
+  };
+  return defineTool({
+    name: 'read_file',
+    description:
+      'Reads a text file in the workspace and shows its lines numbered (number, tab, text). Use offset and limit ' +
+      'to read a long file in parts. A file must be read in this turn before edit_file can change it.',
+    risk: 'safe',
+    readOnly: true,
+    group: BUILTIN_GROUPS.files,
+    fields,
+    ...checkedWork(check, ({ located, lines }, args, ctx) => {
+      markRead(ctx, located.real, located.stat?.mtimeMs ?? 0);
+      if (lines.length === 0) return `${args.path} is empty.`;
+      const start = args.offset - 1;
+      const shown = lines.slice(start, start + args.limit);
+      const last = start + shown.length;
+      const body = numbered(shown, args.offset);
+      if (start === 0 && last === lines.length) return body;
+      const more =
+        last < lines.length ? ` Call read_file with offset ${last + 1} to read on.` : ' That is the end.';
+      return `${body}\n[lines ${args.offset}–${last} of ${lines.length}.${more}]`;
+    }),
+  });
+}

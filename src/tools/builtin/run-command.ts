@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import type { BoundedOutput, BoundedText } from './bounded-output.js';
+
+/** How a command ended. */
+export interface CommandEnd {
+  /** The exit code, or undefined when a signal ended it or it never started. */
+  readonly exitCode: number | undefined;
+  readonly timedOut: boolean;
+  /** The turn was stopped while it ran. */
+  readonly stopped: boolean;
+  /** Why it could not start (e.g. bash is missing). */
+  readonly startError: string | undefined;
+  readonly output: BoundedText;
+}
+
+/** What one run needs. */
+export interface CommandRun {
+  readonly command: string;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
+  readonly output: BoundedOutput;
+}
+
+/** How long a process that ignored SIGTERM gets before SIGKILL. */
+const KILL_GRACE_MS = 2000;
+/** How long output is still read after the shell exits (a background child may hold the pipes open). */
+const DRAIN_MS = 500;
+
+/**
+ * Runs a command with bash in its own process group, stdout and stderr interleaved into `output`, with no
+ * stdin. Past its timeout, or when the turn is stopped, the whole group is ended (SIGTERM, then SIGKILL).
+ */
+export function runCommand(run: CommandRun): Promise<CommandEnd> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', run.command], {
+      cwd: run.cwd,
+      env: run.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let timedOut = false;
+    let stopped = false;
+    let exitCode: number | undefined;
+    let settled = false;
+    const timers: NodeJS.Timeout[] = [];
+    const killGroup = (signal: NodeJS.Signals): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, signal);
+      } catch {
+        // The group is already gone.
+      }
+    };
+    const end = (reason: 'timeout' | 'stop'): void => {
+      if (reason === 'timeout') timedOut = true;
+      else stopped = true;
+      killGroup('SIGTERM');
+      timers.push(setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref());
+    };
+    const onAbort = (): void => end('stop');
+    const finish = (startError?: string): void => {
+      if (settled) return;
+      settled = true;
+      for (const timer of timers) clearTimeout(timer);
+      run.signal.removeEventListener('abort', onAbort);
+      for (const [stream, decoder] of decoders) {
+        run.output.push(decoder.end());
+        stream.destroy();
+      }
+      resolve({ exitCode, timedOut, stopped, startError, output: run.output.finish() });
+    };
+    const decoders = [child.stdout, child.stderr].map((stream) => {
+      const decoder = new StringDecoder('utf8');
+      stream.on('data', (chunk: Buffer) => run.output.push(decoder.write(chunk)));
+      return [stream, decoder] as const;
+    });
+    timers.push(setTimeout(() => end('timeout'), run.timeoutMs));
+    if (run.signal.aborted) onAbort();
+    else run.signal.addEventListener('abort', onAbort, { once: true });
+    child.on('error', (error) => finish(error.message));
+    child.on('exit', (code) => {
+      exitCode = code ?? undefined;
+      timers.push(setTimeout(() => finish(), DRAIN_MS));
+    });
+    child.on('close', () => finish());
+  });
+}

@@ -1,0 +1,53 @@
+import type { Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** Folders a search passes over unless the search names them. */
+export const SKIPPED_FOLDERS: readonly string[] = ['.git', 'node_modules'];
+
+/** The most folder entries one search looks at. */
+export const MAX_WALKED_ENTRIES = 200_000;
+
+/** One entry met while walking: its path relative to the start (with `/`), and what it is. */
+export interface WalkedEntry {
+  readonly rel: string;
+  readonly full: string;
+  readonly entry: Dirent;
+}
+
+/** How a walk went: whether it stopped early because it met too many entries. */
+export interface WalkBudget {
+  visited: number;
+  cut: boolean;
+}
+
+/**
+ * Walks a folder depth-first in name order, yielding every entry below it. Links are yielded but never
+ * followed (so a walk cannot leave the folder or loop); `skip` folders are not entered; unreadable folders
+ * are passed over. Stops after MAX_WALKED_ENTRIES, marking the budget as cut.
+ */
+export async function* walkFiles(
+  start: string,
+  budget: WalkBudget,
+  skip: ReadonlySet<string> = new Set(SKIPPED_FOLDERS),
+  signal?: AbortSignal,
+  rel = '',
+): AsyncGenerator<WalkedEntry> {
+  const entries = await readdir(join(start, rel), { withFileTypes: true }).catch(() => [] as Dirent[]);
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    if (signal?.aborted || budget.visited >= MAX_WALKED_ENTRIES) {
+      budget.cut = budget.cut || budget.visited >= MAX_WALKED_ENTRIES;
+      return;
+    }
+    budget.visited++;
+    const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+    yield { rel: path, full: join(start, path), entry };
+    if (entry.isDirectory() && !skip.has(entry.name)) yield* walkFiles(start, budget, skip, signal, path);
+  }
+}
+
+/** The skipped folders a search does not name (a pattern mentioning `node_modules` searches it). */
+export function skippedFor(pattern: string): Set<string> {
+  return new Set(SKIPPED_FOLDERS.filter((name) => !pattern.includes(name)));
+}

@@ -1,0 +1,58 @@
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { ToolContext } from '../../core/tool.js';
+import { defineTool } from '../define-tool.js';
+import { type ArgsOf, field } from '../field.js';
+import { BUILTIN_GROUPS } from './builtin-groups.js';
+import { checkedWork, ready, refuse } from './checked-work.js';
+import { type FileScope, locate } from './file-scope.js';
+import { linesOf, PATH_TEXT } from './file-text.js';
+import { markRead } from './read-gate.js';
+
+const fields = {
+  path: field.string({
+    description: 'The file to write: relative to the first workspace folder, or absolute.',
+    ...PATH_TEXT,
+    minLength: 1,
+  }),
+  content: field.string({ description: 'The whole new content of the file.' }),
+};
+
+type Args = ArgsOf<typeof fields>;
+
+/** `write_file`: creates a file, or replaces all of one, inside the folders the call may change. */
+export function writeFileTool(scope: FileScope) {
+  const check = async (args: Args, ctx: ToolContext) => {
+    const located = await locate(args.path, ctx, scope, 'write');
+    if ('refusal' in located) return located;
+    const found = located.ready.stat;
+    if (found?.isDirectory()) {
+      return refuse('is_folder', `${args.path} is a folder; write_file writes files.`, [
+        'Name a file inside it instead.',
+      ]);
+    }
+    if (found !== undefined && !found.isFile()) {
+      return refuse('not_a_file', `${args.path} is not a regular file, so write_file will not replace it.`);
+    }
+    return ready(located.ready);
+  };
+  return defineTool({
+    name: 'write_file',
+    description:
+      'Writes a text file in the workspace: creates it (and any missing folders) or replaces its whole ' +
+      'content. To change part of an existing file, read it and use edit_file instead.',
+    risk: 'caution',
+    group: BUILTIN_GROUPS.files,
+    fields,
+    ...checkedWork(check, async (located, args, ctx) => {
+      await mkdir(dirname(located.real), { recursive: true });
+      await writeFile(located.real, args.content, 'utf8');
+      const { mtimeMs } = await stat(located.real);
+      // The model knows what it just wrote, so an edit later in this turn needs no fresh read.
+      markRead(ctx, located.real, mtimeMs);
+      const lines = linesOf(args.content).length;
+      const verb = located.stat === undefined ? 'Created' : 'Replaced the content of';
+      return `${verb} ${args.path}: ${lines} line${lines === 1 ? '' : 's'}, ${Buffer.byteLength(args.content)} bytes.`;
+    }),
+  });
+}
