@@ -4,6 +4,7 @@ import { type Logger, silentLogger } from '../core/logger.js';
 import type { ToolContext, ToolDefinition, ToolGroup, ToolProvider, ToolResult } from '../core/tool.js';
 import { DeadlineExceeded, formatMs, withDeadline } from './registry-deadline.js';
 import { errorText, FailureLedger, type LoadFailure, type LoadFailureKind } from './registry-failures.js';
+import { RelistScheduler } from './registry-relist.js';
 import { tagTools, toolResultOf } from './registry-tagging.js';
 
 /** How a provider was registered: under which app, with what purpose for its default group. */
@@ -41,6 +42,11 @@ export interface ToolRegistryOptions {
   readonly logger?: Logger;
   /** Longest wait for one provider's tool list (default 60 s); a slower one is a load failure. */
   readonly listTimeoutMs?: number;
+  /**
+   * First wait before listing a failed provider again in the background (default 30 s, doubling up to
+   * 5 minutes); when that works the surface stamp moves. 0 turns it off.
+   */
+  readonly relistAfterMs?: number;
   /** Tool names switched off from the start (e.g. from the config). */
   readonly switchedOff?: Iterable<string>;
 }
@@ -66,11 +72,13 @@ export class ToolRegistry {
   private routes = new Map<string, Entry>();
   private served = false;
   private closed = false;
+  private readonly relists: RelistScheduler;
 
   constructor(options: ToolRegistryOptions = {}) {
     this.logger = options.logger ?? silentLogger;
     this.listTimeoutMs = options.listTimeoutMs ?? 60_000;
     this.off = new Set(options.switchedOff ?? []);
+    this.relists = new RelistScheduler(options.relistAfterMs ?? 30_000, 300_000, (name) => this.relist(name));
   }
 
   /** Adds a provider under its app's name; a second provider with the same name is refused. */
@@ -94,6 +102,7 @@ export class ToolRegistry {
     if (!entry) return false;
     this.entries.delete(name);
     entry.unsubscribe?.();
+    this.relists.cancel(name);
     this.ledger.forget(name);
     this.touch();
     await this.closeOne(entry);
@@ -230,6 +239,7 @@ export class ToolRegistry {
   /** Closes every provider (child processes, connections); the registry takes no more providers. */
   async close(): Promise<void> {
     this.closed = true;
+    this.relists.stop();
     const entries = [...this.entries.values()];
     this.entries.clear();
     this.routes = new Map();
@@ -264,6 +274,7 @@ export class ToolRegistry {
             ? error.message
             : `${provider.name} could not list its tools: ${errorText(error)}`;
       this.ledger.record(provider.name, entry.app, 'list', message);
+      this.relists.schedule(provider.name);
       this.logger.log({
         level: 'warn',
         scope: 'registry',
@@ -273,11 +284,26 @@ export class ToolRegistry {
       return [];
     }
     this.ledger.clear(provider.name, 'list');
+    this.relists.cancel(provider.name);
     const tagged = tagTools(listed, { provider, app: entry.app, purpose: entry.purpose });
     const problems = [...tagged.problems, ...listingProblems(provider)];
     if (problems.length > 0) this.ledger.record(provider.name, entry.app, 'listing', problems.join(' '));
     else this.ledger.clear(provider.name, 'listing');
     return tagged.tools;
+  }
+
+  /** A background attempt at a failed provider's list; when it works, the next serve picks it up. */
+  private async relist(name: string): Promise<boolean> {
+    const entry = this.entries.get(name);
+    if (!entry || this.closed) return true;
+    try {
+      await withDeadline(this.listTimeoutMs, (s) => entry.provider.listTools(s));
+    } catch {
+      return false;
+    }
+    this.logger.log({ level: 'info', scope: 'registry', message: `${name} lists its tools again.` });
+    this.touch();
+    return true;
   }
 
   private noteClashes(entry: Entry, clashes: readonly string[]): void {

@@ -168,6 +168,51 @@ describe('the tool registry', () => {
     expect(served.tools.map((t) => t.name)).toEqual(['t']);
   });
 
+  it('lists a failed provider again in the background and moves the stamp when it comes back', async () => {
+    let attempts = 0;
+    const r = registry({ relistAfterMs: 20 });
+    r.register(
+      fixed('late', [tool('late_tool')], {
+        list: async () => {
+          attempts += 1;
+          if (attempts < 3) throw new Error('warming up');
+          return [tool('late_tool')];
+        },
+      }).provider,
+    );
+    const first = await r.serve();
+    expect(first.tools).toEqual([]);
+    expect(first.failures).toHaveLength(1);
+    await expect.poll(() => r.surfaceStamp(), { timeout: 2000 }).not.toBe(first.stamp);
+    expect(attempts).toBe(3);
+    const again = await r.serve();
+    expect(again.tools.map((t) => t.name)).toEqual(['late_tool']);
+    expect(again.failures).toEqual([]);
+  });
+
+  it('brings back an MCP server that crashed at start once it starts cleanly', async () => {
+    let crash = true;
+    const target = inProcess('phoenix');
+    const r = registry({ relistAfterMs: 20 });
+    r.register(
+      createMcpProvider(
+        {
+          ...target,
+          connect: () => {
+            if (crash) throw new Error('port in use');
+            return target.connect();
+          },
+        },
+        { backoff: { initialMs: 1, maxMs: 1 } },
+      ),
+    );
+    const first = await r.serve();
+    expect(first.failures[0]?.message).toContain('port in use');
+    crash = false;
+    await expect.poll(() => r.surfaceStamp(), { timeout: 2000 }).not.toBe(first.stamp);
+    expect((await r.serve()).tools.map((t) => t.name)).toContain('mcp/phoenix/lookup');
+  });
+
   it("records the malformed entries of a listing as the provider's failure", async () => {
     const r = registry();
     r.register(fixed('messy', [{ name: '' } as ToolDefinition, tool('a'), tool('a')]).provider);
