@@ -66,7 +66,8 @@ export interface SessionLog {
   listTurns(filter?: TurnFilter): TurnRecord[];
   /**
    * Moves a turn to `state` when it is in one of `move.from`; returns false, changing nothing, when it is
-   * not. A final state sets `endedAt`. Compare-and-set: two processes resuming one turn cannot both win.
+   * not. A final state sets `endedAt` and cancels the turn's pending approvals. Compare-and-set: two
+   * processes resuming one turn cannot both win.
    */
   setTurnStatus(turnId: string, state: TurnState, move?: TurnMove): boolean;
 

@@ -9,6 +9,7 @@ import type { AuditTable } from './audit-table.js';
 import type { GrantsTable } from './grants-table.js';
 import {
   fromJson,
+  inSet,
   iso,
   msFrom,
   mustRead,
@@ -20,6 +21,7 @@ import {
   requireText,
   rowReader,
   statusFilter,
+  statusSet,
 } from './rows.js';
 import type { StoreContext } from './store-context.js';
 import type { ToolCallsTable } from './tool-calls-table.js';
@@ -100,10 +102,10 @@ export function approvalsTable(
   const list = db.prepare(
     `SELECT * FROM approvals WHERE (@sessionId IS NULL OR session_id = @sessionId)
        AND (@turnId IS NULL OR turn_id = @turnId)
-       AND (@statuses IS NULL OR status IN (SELECT value FROM json_each(@statuses)))
+       AND (@statuses IS NULL OR ${inSet('@statuses')})
      ORDER BY created_at, rowid`,
   );
-  const close = db.prepare(
+  const closeRow = db.prepare(
     `UPDATE approvals SET status = @status, scope = @scope, reason = @reason, answered_by = @answeredBy,
        answered_at = @now
      WHERE id = @id AND status = 'pending'`,
@@ -126,6 +128,18 @@ export function approvalsTable(
         ...(a.answeredBy ? { answeredBy: a.answeredBy } : {}),
       },
     });
+  function close(id: string, status: 'expired' | 'cancelled', reason?: string): boolean {
+    requireOneOf(status, ['expired', 'cancelled'] as const, 'A closing status');
+    return ctx.write(() => {
+      const params = { id, status, scope: null, reason: orNull(reason), answeredBy: null, now: ctx.now() };
+      if (closeRow.run(params).changes === 0) {
+        mustGet(id);
+        return false;
+      }
+      note('approval.closed', mustGet(id));
+      return true;
+    });
+  }
 
   return {
     request(input: NewApproval): ApprovalRecord {
@@ -186,7 +200,7 @@ export function approvalsTable(
         if (options.digest !== undefined && options.digest !== current.digest) {
           throw new ApprovalMismatchError(id, current.digest, options.digest);
         }
-        close.run({
+        closeRow.run({
           id,
           status: scope ? 'approved' : 'denied',
           scope: orNull(scope),
@@ -207,16 +221,13 @@ export function approvalsTable(
         return answered;
       });
     },
-    close(id: string, status: 'expired' | 'cancelled', reason?: string): boolean {
-      requireOneOf(status, ['expired', 'cancelled'] as const, 'A closing status');
+    close,
+    /** Cancels whatever a turn still waits on (its turn has ended); returns how many. */
+    cancelForTurn(turnId: string, reason: string): number {
       return ctx.write(() => {
-        const params = { id, status, scope: null, reason: orNull(reason), answeredBy: null, now: ctx.now() };
-        if (close.run(params).changes === 0) {
-          mustGet(id);
-          return false;
-        }
-        note('approval.closed', mustGet(id));
-        return true;
+        const open = list.all({ sessionId: null, turnId, statuses: statusSet(['pending']) }) as ApprovalRow[];
+        for (const row of open) close(row.id, 'cancelled', reason);
+        return open.length;
       });
     },
   };

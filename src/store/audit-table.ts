@@ -28,8 +28,9 @@ function toRecord(row: AuditRow): AuditRecord {
 export function auditTable(ctx: StoreContext) {
   const { db } = ctx;
   const insert = db.prepare(
-    'INSERT INTO audit (kind, session_id, turn_id, detail, created_at) VALUES (?, ?, ?, ?, ?) RETURNING *',
+    'INSERT INTO audit (kind, session_id, turn_id, detail, created_at) VALUES (?, ?, ?, ?, ?)',
   );
+  const byId = db.prepare('SELECT * FROM audit WHERE id = ?');
   // The newest `limit` matching rows, handed back oldest first.
   const list = db.prepare(
     `SELECT * FROM (
@@ -42,14 +43,14 @@ export function auditTable(ctx: StoreContext) {
   return {
     add(input: NewAuditEvent): AuditRecord {
       const detail = input.detail === undefined ? {} : requireObject(input.detail, 'An audit detail');
-      const row = insert.get(
+      const { lastInsertRowid } = insert.run(
         requireText(input.kind, 'An audit kind'),
         orNull(input.sessionId),
         orNull(input.turnId),
         JSON.stringify(detail),
         ctx.now(),
       );
-      return toRecord(row as AuditRow);
+      return toRecord(byId.get(lastInsertRowid) as AuditRow);
     },
     list(filter: AuditFilter = {}): AuditRecord[] {
       const rows = list.all({

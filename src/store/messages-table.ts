@@ -65,9 +65,9 @@ export function messagesTable(ctx: StoreContext) {
   const insert = db.prepare(
     `INSERT INTO messages (session_id, turn_id, role, content, tool_calls, tool_call_id, wire_name, tool_name,
        is_error, created_at)
-     VALUES (@sessionId, @turnId, @role, @content, @toolCalls, @toolCallId, @wireName, @toolName, @isError, @now)
-     RETURNING *`,
+     VALUES (@sessionId, @turnId, @role, @content, @toolCalls, @toolCallId, @wireName, @toolName, @isError, @now)`,
   );
+  const bySeq = db.prepare('SELECT * FROM messages WHERE seq = ?');
   const list = db.prepare('SELECT * FROM messages WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?');
 
   return {
@@ -76,7 +76,7 @@ export function messagesTable(ctx: StoreContext) {
       checkMessage(message);
       const calls = message.role === 'assistant' ? (message.toolCalls ?? []) : [];
       const result = message.role === 'tool' ? message : undefined;
-      const row = insert.get({
+      const { lastInsertRowid } = insert.run({
         sessionId,
         turnId,
         role: message.role,
@@ -90,8 +90,8 @@ export function messagesTable(ctx: StoreContext) {
         toolName: result ? (tool ?? result.name) : null,
         isError: result ? (result.isError ? 1 : 0) : null,
         now: ctx.now(),
-      }) as MessageRow;
-      return toRecord(row);
+      });
+      return toRecord(bySeq.get(lastInsertRowid) as MessageRow);
     },
     list(sessionId: string, options: MessagePage = {}): StoredMessage[] {
       return (list.all(sessionId, options.afterSeq ?? 0, sqlLimit(options.limit)) as MessageRow[]).map(

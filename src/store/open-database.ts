@@ -30,7 +30,8 @@ export interface DatabaseOptions {
 export function openDatabase(path: string, options: DatabaseOptions = {}): Database.Database {
   const file = resolve(path);
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    // Conversations can hold private things: a folder we create is the user's alone.
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   } catch (cause) {
     throw new StoreOpenError(
       `Cannot create the folder for the session store ${file}: ${(cause as Error).message}. ` +

@@ -1,3 +1,4 @@
+import { FINAL_TURN_STATES } from '../core/session-records.js';
 import type { SessionStore } from '../core/session-store.js';
 import { approvalsTable } from './approvals-table.js';
 import { auditTable } from './audit-table.js';
@@ -42,7 +43,7 @@ export function openSessionStore(options: SessionStoreOptions = {}): SessionStor
 
   const store: SessionStore = {
     path: db.name,
-    transaction: ctx.write,
+    transaction: ctx.transaction,
     close: () => db.close(),
 
     createSession: sessions.create,
@@ -53,7 +54,13 @@ export function openSessionStore(options: SessionStoreOptions = {}): SessionStor
     startTurn: turns.start,
     getTurn: turns.get,
     listTurns: turns.list,
-    setTurnStatus: turns.setStatus,
+    setTurnStatus: (turnId, state, move) =>
+      ctx.write(() => {
+        const moved = turns.setStatus(turnId, state, move);
+        if (moved && FINAL_TURN_STATES.includes(state))
+          approvals.cancelForTurn(turnId, `the turn ended (${state})`);
+        return moved;
+      }),
     appendMessage: (turnId, message, opts) => turns.append(turnId, message, opts?.tool),
     listMessages: messages.list,
 

@@ -7,8 +7,13 @@ export interface StoreContext {
   readonly now: () => number;
   /** A short random id such as `ap-7k3m9q2xhd`. */
   readonly newId: (prefix: string) => string;
-  /** Runs `work` in an IMMEDIATE transaction (a savepoint when already inside one). */
+  /**
+   * Runs one store method's writes in an IMMEDIATE transaction. Inside a caller's `transaction` it is
+   * a savepoint (the method stays all-or-nothing); inside another store method it simply joins.
+   */
   readonly write: <T>(work: () => T) => T;
+  /** The public `transaction`: the caller's work as one transaction. */
+  readonly transaction: <T>(work: () => T) => T;
   /** Runs `work` in a read transaction, so several selects see one snapshot. */
   readonly read: <T>(work: () => T) => T;
 }
@@ -28,11 +33,32 @@ export function storeContext(db: Database.Database, now: () => number = Date.now
   // IMMEDIATE takes the write lock up front: a deferred transaction that reads and then writes can
   // fail at once (SQLITE_BUSY) instead of waiting when another process wrote in between.
   const run = db.transaction((work: () => unknown) => work());
+  // How many store methods are running their writes right now; nested ones need no savepoint of their own.
+  let depth = 0;
+  const inMethod =
+    <T>(work: () => T) =>
+    () => {
+      depth += 1;
+      try {
+        return work();
+      } finally {
+        depth -= 1;
+      }
+    };
   return {
     db,
     now,
     newId,
-    write: <T>(work: () => T) => run.immediate(work) as T,
+    write: <T>(work: () => T) => (depth > 0 ? work() : (run.immediate(inMethod(work)) as T)),
+    transaction: <T>(work: () => T) => {
+      const outer = depth;
+      depth = 0;
+      try {
+        return run.immediate(work) as T;
+      } finally {
+        depth = outer;
+      }
+    },
     read: <T>(work: () => T) => run.deferred(work) as T,
   };
 }

@@ -1,7 +1,7 @@
 import type { NewTask, TaskFilter, TaskPatch } from '../core/session-inputs.js';
 import type { TaskRecord, TaskStatus } from '../core/session-records.js';
 import { StoreNotFoundError } from '../core/store-errors.js';
-import { iso, opt, orNull, requireOneOf, requireText, rowReader, statusFilter } from './rows.js';
+import { inSet, iso, opt, orNull, requireOneOf, requireText, rowReader, statusFilter } from './rows.js';
 import type { StoreContext } from './store-context.js';
 
 interface TaskRow {
@@ -37,7 +37,7 @@ export function tasksTable(ctx: StoreContext) {
   const byId = db.prepare('SELECT * FROM tasks WHERE id = ?');
   const list = db.prepare(
     `SELECT * FROM tasks WHERE (@sessionId IS NULL OR session_id = @sessionId)
-       AND (@statuses IS NULL OR status IN (SELECT value FROM json_each(@statuses)))
+       AND (@statuses IS NULL OR ${inSet('@statuses')})
      ORDER BY created_at, rowid`,
   );
   const patch = db.prepare(

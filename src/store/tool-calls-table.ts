@@ -4,6 +4,7 @@ import type { StoredMessage, ToolCallRecord, ToolCallStatus } from '../core/sess
 import { StoreConflictError, StoreNotFoundError } from '../core/store-errors.js';
 import type { NotRunReason, RefusedBy } from '../core/tool.js';
 import {
+  inSet,
   iso,
   opt,
   optObject,
@@ -12,6 +13,7 @@ import {
   requireOneOf,
   requireText,
   statusFilter,
+  statusSet,
 } from './rows.js';
 import type { SessionsTable } from './sessions-table.js';
 import type { StoreContext } from './store-context.js';
@@ -75,14 +77,13 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
     `INSERT INTO tool_calls (turn_id, call_id, session_id, idx, tool_name, wire_name, raw_arguments, arguments,
        digest, status, created_at, updated_at)
      VALUES (@turnId, @id, @sessionId, (SELECT count(*) FROM tool_calls WHERE turn_id = @turnId), @tool,
-       @wireName, @rawArguments, @arguments, @digest, @status, @now, @now)
-     RETURNING *`,
+       @wireName, @rawArguments, @arguments, @digest, @status, @now, @now)`,
   );
   const byKey = db.prepare('SELECT * FROM tool_calls WHERE turn_id = ? AND call_id = ?');
   const list = db.prepare(
     `SELECT * FROM tool_calls WHERE (@turnId IS NULL OR turn_id = @turnId)
        AND (@sessionId IS NULL OR session_id = @sessionId)
-       AND (@statuses IS NULL OR status IN (SELECT value FROM json_each(@statuses)))
+       AND (@statuses IS NULL OR ${inSet('@statuses')})
      ORDER BY created_at, idx`,
   );
   const approve = db.prepare(
@@ -95,8 +96,7 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
   const settle = db.prepare(
     `UPDATE tool_calls SET status = @status, result = @content, is_error = @isError, not_run = @notRun,
        refused_by = @refusedBy, updated_at = @now
-     WHERE turn_id = @turnId AND call_id = @callId AND status IN (SELECT value FROM json_each(@from))
-     RETURNING *`,
+     WHERE turn_id = @turnId AND call_id = @callId AND ${inSet('@from')}`,
   );
 
   const get = (turnId: string, callId: string): ToolCallRecord | undefined => {
@@ -127,7 +127,7 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
         `Turn ${turnId} already has a call with id ${JSON.stringify(id)}; call ids must be unique in a turn.`,
       );
     }
-    const row = insert.get({
+    insert.run({
       turnId,
       id,
       sessionId,
@@ -142,8 +142,8 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
         `The first status of call ${id}`,
       ),
       now: ctx.now(),
-    }) as CallRow;
-    return toRecord(row);
+    });
+    return mustGet(turnId, id);
   }
 
   return {
@@ -183,7 +183,7 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
           `A call outcome must be done, refused or failed, got ${JSON.stringify(outcome.status)}.`,
         );
       return ctx.write(() => {
-        const row = settle.get({
+        const settled = settle.run({
           turnId,
           callId,
           status: outcome.status,
@@ -192,13 +192,12 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
           notRun: orNull(outcome.notRun),
           refusedBy: orNull(outcome.refusedBy),
           now: ctx.now(),
-          from: JSON.stringify(from),
-        }) as CallRow | undefined;
-        if (!row) {
-          const current = mustGet(turnId, callId);
-          throw new StoreConflictError('tool call', `${turnId}/${callId}`, current.status, outcome.status);
+          from: statusSet(from),
+        });
+        const call = mustGet(turnId, callId);
+        if (settled.changes === 0) {
+          throw new StoreConflictError('tool call', `${turnId}/${callId}`, call.status, outcome.status);
         }
-        const call = toRecord(row);
         const message = turns.append(
           turnId,
           {

@@ -5,7 +5,19 @@ import type { StoredMessage, TurnRecord, TurnState } from '../core/session-recor
 import { FINAL_TURN_STATES } from '../core/session-records.js';
 import { StoreNotFoundError } from '../core/store-errors.js';
 import type { MessagesTable } from './messages-table.js';
-import { iso, mustRead, opt, optIso, orNull, pickId, requireOneOf, rowReader, statusFilter } from './rows.js';
+import {
+  inSet,
+  iso,
+  mustRead,
+  opt,
+  optIso,
+  orNull,
+  pickId,
+  requireOneOf,
+  rowReader,
+  statusFilter,
+  statusSet,
+} from './rows.js';
 import type { SessionsTable } from './sessions-table.js';
 import type { StoreContext } from './store-context.js';
 
@@ -21,7 +33,7 @@ interface TurnRow {
 }
 
 const STATES: readonly TurnState[] = ['running', 'waiting_approval', ...FINAL_TURN_STATES];
-const UNFINISHED = JSON.stringify(['running', 'waiting_approval']);
+const UNFINISHED = statusSet(['running', 'waiting_approval']);
 
 function toRecord(row: TurnRow): TurnRecord {
   return {
@@ -46,13 +58,13 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
   const byId = db.prepare('SELECT * FROM turns WHERE id = ?');
   const list = db.prepare(
     `SELECT * FROM turns WHERE (@sessionId IS NULL OR session_id = @sessionId)
-       AND (@statuses IS NULL OR status IN (SELECT value FROM json_each(@statuses)))
+       AND (@statuses IS NULL OR ${inSet('@statuses')})
      ORDER BY started_at, rowid`,
   );
   const move = db.prepare(
     `UPDATE turns SET status = @status, owner = coalesce(@owner, owner), error = coalesce(@error, error),
        ended_at = CASE WHEN @final THEN @now ELSE ended_at END
-     WHERE id = @id AND status IN (SELECT value FROM json_each(@from))`,
+     WHERE id = @id AND ${inSet('@from')}`,
   );
 
   const get = rowReader(byId, toRecord);

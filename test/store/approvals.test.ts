@@ -174,3 +174,24 @@ describe('approvals', () => {
     expect(store.listApprovals({ turnId: turn.id, status: ['pending', 'approved'] })).toHaveLength(1);
   });
 });
+
+describe('approvals when their turn ends', () => {
+  it('are cancelled with the turn, so no one is asked about a turn that is over', () => {
+    const { store, turn, approval } = waiting();
+    expect(store.setTurnStatus(turn.id, 'stopped', { error: 'stopped by the person' })).toBe(true);
+    expect(store.getApproval(approval.id)).toMatchObject({
+      status: 'cancelled',
+      reason: 'the turn ended (stopped)',
+    });
+    expect(store.listApprovals({ status: 'pending' })).toEqual([]);
+    expect(() => store.answerApproval(approval.id, { kind: 'approve' })).toThrow(/already cancelled/);
+  });
+
+  it('stay pending while the turn only changes hands', () => {
+    const { store, turn, approval } = waiting();
+    expect(
+      store.setTurnStatus(turn.id, 'waiting_approval', { from: ['waiting_approval'], owner: 'host:9' }),
+    ).toBe(true);
+    expect(store.getApproval(approval.id)?.status).toBe('pending');
+  });
+});

@@ -56,6 +56,23 @@ describe('several processes on one file', () => {
     }
   });
 
+  it("inside a caller's transaction, a store method that fails undoes only its own writes", () => {
+    const store = openTestStore();
+    const { session, turn } = turnWithCalls(store, []);
+    const before = store.listMessages(session.id).length;
+    store.transaction(() => {
+      store.createTask({ title: 'kept' });
+      const twice = [newCall('same', 'grep', { p: 1 }), newCall('same', 'grep', { p: 2 })];
+      expect(() => store.recordModelReply(turn.id, { content: 'half', calls: twice })).toThrow(
+        /unique in a turn/,
+      );
+      store.createTask({ title: 'also kept' });
+    });
+    expect(store.listTasks().map((t) => t.title)).toEqual(['kept', 'also kept']);
+    expect(store.listMessages(session.id)).toHaveLength(before);
+    expect(store.listToolCalls({ turnId: turn.id })).toEqual([]);
+  });
+
   it('a failed transaction leaves nothing behind', () => {
     const store = openTestStore();
     const session = store.createSession({ title: 'kept' });

@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { StoreOpenError, StoreSchemaTooNewError } from '../../src/core/store-errors.js';
@@ -150,9 +151,38 @@ describe('schema migrations', () => {
     }
   });
 
-  it('creates the folders of a path that does not exist yet', () => {
+  it('creates the folders of a path that does not exist yet, readable by the user alone', () => {
     const path = tempDbPath().replace(/toolseam\.db$/, 'deeper/still/toolseam.db');
     const store = openTestStore(path);
     expect(store.path).toBe(path);
+    expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
+  });
+
+  it('builds no temporary table for the writes every turn makes', () => {
+    const db = openDatabase(tempDbPath());
+    try {
+      const writes = [
+        "INSERT INTO turns (id, session_id, status, user_text, started_at) VALUES ('t', 's', 'running', '', 1)",
+        "INSERT INTO messages (session_id, turn_id, role, content, created_at) VALUES ('s', 't', 'user', '', 1)",
+        `INSERT INTO tool_calls (turn_id, call_id, session_id, idx, tool_name, wire_name, raw_arguments, digest,
+           status, created_at, updated_at) VALUES ('t', 'c', 's', 0, 'x', 'x', '{}', 'd', 'pending', 1, 1)`,
+        "UPDATE tool_calls SET status = 'running' WHERE turn_id = 't' AND call_id = 'c' AND status = 'approved'",
+        "UPDATE turns SET status = 'done' WHERE id = 't'",
+        `INSERT INTO approvals (id, session_id, turn_id, call_id, tool_name, arguments, digest, risk, meaning, status,
+           created_at) VALUES ('a', 's', 't', 'c', 'x', '{}', 'd', 'caution', 'm', 'pending', 1)`,
+        "UPDATE approvals SET status = 'approved', scope = 'once' WHERE id = 'a'",
+        "UPDATE leaves SET status = 'running' WHERE id = 'l' AND status = 'queued'",
+        "INSERT INTO tasks (id, title, status, created_at, updated_at) VALUES ('k', 'x', 'pending', 1, 1)",
+      ];
+      for (const sql of writes) {
+        const opcodes = db
+          .prepare(`EXPLAIN ${sql}`)
+          .all()
+          .map((row) => (row as { opcode: string }).opcode);
+        expect(opcodes, sql).not.toContain('OpenEphemeral');
+      }
+    } finally {
+      db.close();
+    }
   });
 });

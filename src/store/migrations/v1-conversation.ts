@@ -4,6 +4,8 @@ import type { Migration } from '../migrate.js';
 export const v1Conversation: Migration = {
   version: 1,
   name: 'sessions, turns and messages',
+  // Lists of allowed values are OR chains: SQLite evaluates `IN (…)` lists of three or more through a
+  // temporary table built on every insert and update.
   sql: `
     CREATE TABLE sessions (
       id TEXT PRIMARY KEY,
@@ -28,7 +30,8 @@ export const v1Conversation: Migration = {
       id TEXT PRIMARY KEY,
       session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
       status TEXT NOT NULL
-        CHECK (status IN ('running', 'waiting_approval', 'done', 'failed', 'stopped', 'interrupted')),
+        CHECK (status = 'running' OR status = 'waiting_approval' OR status = 'done' OR status = 'failed' OR
+          status = 'stopped' OR status = 'interrupted'),
       user_text TEXT NOT NULL,
       owner TEXT,
       error TEXT,
@@ -36,13 +39,13 @@ export const v1Conversation: Migration = {
       ended_at INTEGER
     ) STRICT;
     CREATE INDEX turns_by_session ON turns (session_id, started_at);
-    CREATE INDEX turns_unfinished ON turns (status) WHERE status IN ('running', 'waiting_approval');
+    CREATE INDEX turns_unfinished ON turns (status) WHERE (status = 'running' OR status = 'waiting_approval');
 
     CREATE TABLE messages (
       seq INTEGER PRIMARY KEY,
       session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
       turn_id TEXT NOT NULL REFERENCES turns (id) ON DELETE CASCADE,
-      role TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'tool')),
+      role TEXT NOT NULL CHECK (role = 'user' OR role = 'assistant' OR role = 'tool'),
       content TEXT NOT NULL,
       tool_calls TEXT,
       tool_call_id TEXT,

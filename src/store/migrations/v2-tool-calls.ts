@@ -4,6 +4,8 @@ import type { Migration } from '../migrate.js';
 export const v2ToolCalls: Migration = {
   version: 2,
   name: 'tool calls',
+  // Lists of allowed values are OR chains: SQLite evaluates `IN (…)` lists of three or more through a
+  // temporary table built on every insert and update.
   sql: `
     CREATE TABLE tool_calls (
       turn_id TEXT NOT NULL REFERENCES turns (id) ON DELETE CASCADE,
@@ -16,7 +18,8 @@ export const v2ToolCalls: Migration = {
       arguments TEXT,
       digest TEXT NOT NULL,
       status TEXT NOT NULL
-        CHECK (status IN ('pending', 'approved', 'running', 'done', 'refused', 'failed')),
+        CHECK (status = 'pending' OR status = 'approved' OR status = 'running' OR status = 'done' OR
+          status = 'refused' OR status = 'failed'),
       claimed_by TEXT,
       result TEXT,
       is_error INTEGER,
@@ -28,6 +31,6 @@ export const v2ToolCalls: Migration = {
     ) STRICT;
     CREATE INDEX tool_calls_by_session ON tool_calls (session_id, created_at);
     CREATE INDEX tool_calls_unfinished ON tool_calls (status)
-      WHERE status IN ('pending', 'approved', 'running');
+      WHERE (status = 'pending' OR status = 'approved' OR status = 'running');
   `,
 };

@@ -4,6 +4,8 @@ import type { Migration } from '../migrate.js';
 export const v3Approvals: Migration = {
   version: 3,
   name: 'approvals',
+  // Lists of allowed values are OR chains: SQLite evaluates `IN (…)` lists of three or more through a
+  // temporary table built on every insert and update.
   sql: `
     CREATE TABLE approvals (
       id TEXT PRIMARY KEY,
@@ -13,11 +15,12 @@ export const v3Approvals: Migration = {
       tool_name TEXT NOT NULL,
       arguments TEXT NOT NULL,
       digest TEXT NOT NULL,
-      risk TEXT NOT NULL CHECK (risk IN ('safe', 'caution', 'destructive')),
+      risk TEXT NOT NULL CHECK (risk = 'safe' OR risk = 'caution' OR risk = 'destructive'),
       meaning TEXT NOT NULL,
       leaf_title TEXT,
-      status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'denied', 'expired', 'cancelled')),
-      scope TEXT CHECK (scope IN ('once', 'session', 'forever')),
+      status TEXT NOT NULL CHECK (status = 'pending' OR status = 'approved' OR status = 'denied' OR
+        status = 'expired' OR status = 'cancelled'),
+      scope TEXT CHECK (scope = 'once' OR scope = 'session' OR scope = 'forever'),
       reason TEXT,
       answered_by TEXT,
       created_at INTEGER NOT NULL,

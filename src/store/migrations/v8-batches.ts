@@ -4,6 +4,8 @@ import type { Migration } from '../migrate.js';
 export const v8Batches: Migration = {
   version: 8,
   name: 'subagent batches',
+  // Lists of allowed values are OR chains: SQLite evaluates `IN (…)` lists of three or more through a
+  // temporary table built on every insert and update.
   sql: `
     CREATE TABLE batches (
       id TEXT PRIMARY KEY,
@@ -11,7 +13,7 @@ export const v8Batches: Migration = {
       turn_id TEXT,
       call_id TEXT,
       title TEXT NOT NULL DEFAULT '',
-      status TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed')),
+      status TEXT NOT NULL CHECK (status = 'running' OR status = 'done' OR status = 'failed'),
       created_at INTEGER NOT NULL,
       ended_at INTEGER
     ) STRICT;
@@ -25,7 +27,8 @@ export const v8Batches: Migration = {
       title TEXT NOT NULL,
       contract TEXT NOT NULL,
       agent TEXT,
-      status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'failed', 'timed_out')),
+      status TEXT NOT NULL CHECK (status = 'queued' OR status = 'running' OR status = 'done' OR
+        status = 'failed' OR status = 'timed_out'),
       output TEXT,
       errors TEXT NOT NULL DEFAULT '[]',
       child_session_id TEXT REFERENCES sessions (id) ON DELETE SET NULL,
