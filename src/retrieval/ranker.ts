@@ -2,10 +2,12 @@ import { addDense, type DenseQuery } from './dense-fusion.js';
 import { expandQuery } from './query-expansion.js';
 import { DEFAULT_RANKING, type RankingSettings } from './ranking-settings.js';
 import { terms } from './tokenize.js';
-import { ScoreBuffer, type ToolIndex, type WeightedTerms } from './tool-index.js';
+import { type FieldWeights, ScoreBuffer, type ToolIndex, type WeightedTerms } from './tool-index.js';
 import { FIELDS } from './tool-text.js';
 
 const NF = FIELDS.length;
+/** Tools (best first) that the name-coverage bonus is computed for. */
+const NAME_COVERAGE_READ = 256;
 
 /** One ranked tool: its index slot and score. */
 export interface Ranked {
@@ -42,13 +44,17 @@ export class Ranker {
   private readonly combined = new ScoreBuffer();
   private readonly second = new ScoreBuffer();
   private scratch = new Float64Array(0);
+  /** One object for the ranker's life: the index caches per-term work while it stays the same. */
+  private readonly weights: FieldWeights;
 
   constructor(
     readonly index: ToolIndex,
     readonly settings: RankingSettings = DEFAULT_RANKING,
     /** Orders two slots whose scores tie (negative: `a` first). */
     private readonly tie: (a: number, b: number) => number = (a, b) => a - b,
-  ) {}
+  ) {
+    this.weights = { weight: settings.fieldWeight, b: settings.fieldB, k1: settings.k1 };
+  }
 
   /**
    * The tools whose score is above zero, best first; at most `limit` of them. With `dense` (an
@@ -108,14 +114,7 @@ export class Ranker {
     const order = (a: Ranked, b: Ranked): number => b.score - a.score || this.tie(a.slot, b.slot);
     const touched = buf.touched;
     if (n <= 0 || touched.length === 0) return [];
-    let threshold = Number.NEGATIVE_INFINITY;
-    if (n < touched.length) {
-      if (this.scratch.length < touched.length) this.scratch = new Float64Array(touched.length * 2);
-      const view = this.scratch.subarray(0, touched.length);
-      for (let i = 0; i < touched.length; i += 1) view[i] = buf.scores[touched[i] as number] as number;
-      view.sort();
-      threshold = view[touched.length - n] as number;
-    }
+    const threshold = this.kthScore(buf, n);
     const out: Ranked[] = [];
     for (const slot of touched) {
       const score = buf.scores[slot] as number;
@@ -134,22 +133,33 @@ export class Ranker {
   /** BM25F over the index into `buf`, times a bonus for tools whose name the query covers. */
   private score(q: WeightedTerms, buf: ScoreBuffer): void {
     const s = this.settings;
-    this.index.accumulate(q, { weight: s.fieldWeight, b: s.fieldB, k1: s.k1 }, buf);
+    this.index.accumulate(q, this.weights, buf);
     if (s.nameCoverage <= 0) return;
+    // The bonus only lifts scores, so it decides order among the leaders alone: only they get it.
+    const floor = this.kthScore(buf, NAME_COVERAGE_READ);
     for (const slot of buf.touched) {
-      const counts = this.index.termsOf(slot);
-      if (!counts) continue;
+      if ((buf.scores[slot] as number) < floor) continue;
+      const nameTerms = this.index.nameTermsOf(slot);
+      if (!nameTerms) continue;
       let all = 0;
       let hit = 0;
-      for (let i = 0; i < counts.terms.length; i += 1) {
-        if ((counts.tfs[i * NF] ?? 0) === 0) continue;
-        const id = counts.terms[i] as number;
+      for (const id of nameTerms) {
         const idf = this.index.idf(id);
         all += idf;
         hit += idf * Math.min(1, q.get(id) ?? 0);
       }
       if (all > 0) buf.scores[slot] = (buf.scores[slot] ?? 0) * (1 + (s.nameCoverage * hit) / all);
     }
+  }
+
+  /** The n-th highest score in a buffer (-∞ when it holds fewer than n). */
+  private kthScore(buf: ScoreBuffer, n: number): number {
+    const touched = buf.touched;
+    if (n >= touched.length) return Number.NEGATIVE_INFINITY;
+    if (this.scratch.length < touched.length) this.scratch = new Float64Array(touched.length * 2);
+    const view = this.scratch.subarray(0, touched.length);
+    for (let i = 0; i < touched.length; i += 1) view[i] = buf.scores[touched[i] as number] as number;
+    return nthLargest(view, n);
   }
 
   /** Words the best-ranked tools share, weighted by rank and rarity, that the query does not hold. */
@@ -181,6 +191,33 @@ export class Ranker {
     const max = picked[0]?.[1] ?? 1;
     return new Map(picked.map(([id, w]) => [id, (s.feedbackWeight * w) / max]));
   }
+}
+
+/** The n-th largest value (1-based) of `a`, found in linear expected time; reorders `a`. */
+export function nthLargest(a: Float64Array, n: number): number {
+  const k = a.length - n;
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1] as number;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((a[i] as number) < pivot) i += 1;
+      while ((a[j] as number) > pivot) j -= 1;
+      if (i <= j) {
+        const t = a[i] as number;
+        a[i] = a[j] as number;
+        a[j] = t;
+        i += 1;
+        j -= 1;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return a[k] as number;
 }
 
 /** Adds `from`'s scores into `into`, scaled so `from`'s best tool adds `weight`. */

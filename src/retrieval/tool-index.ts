@@ -12,6 +12,8 @@ interface Entry {
   /** The tool's distinct term ids, and their counts per field (NF numbers per term, in term order). */
   readonly terms: Int32Array;
   readonly tfs: Float64Array;
+  /** The distinct terms of the name field. */
+  readonly nameTerms: Int32Array;
 }
 
 /** A tool's distinct term ids with their per-field counts (NF numbers per term, in term order). */
@@ -55,6 +57,11 @@ export class ToolIndex {
   private readonly pairTerm: boolean[] = [];
   private readonly lengthSums = new Float64Array(NF);
   private live = 0;
+  /** Bumped by every change to the index or to the weights; saturated frequencies older than it are stale. */
+  private version = 0;
+  private cachedWeights: FieldWeights | undefined;
+  private readonly satCache: (Float64Array | undefined)[] = [];
+  private readonly satVersion: number[] = [];
   /** Scratch for upsert: which terms the tool being added has (by stamp) and where in its list. */
   private seenStamp = new Int32Array(0);
   private seenAt = new Int32Array(0);
@@ -133,12 +140,14 @@ export class ToolIndex {
     }
     const slot = this.free.pop() ?? this.slots.length;
     const tfs = counts.slice(0, termList.length * NF);
-    this.slots[slot] = { tool, lengths, terms: Int32Array.from(termList), tfs };
+    const nameTerms = Int32Array.from(termList.filter((_, i) => (tfs[i * NF] as number) > 0));
+    this.slots[slot] = { tool, lengths, terms: Int32Array.from(termList), tfs, nameTerms };
     this.bySlotName.set(tool.name, slot);
     for (let f = 0; f < NF; f += 1) this.lengthSums[f] = (this.lengthSums[f] ?? 0) + (lengths[f] ?? 0);
     for (let i = 0; i < termList.length; i += 1)
       (this.postings[termList[i] as number] as Posting).push(slot, i);
     this.live += 1;
+    this.version += 1;
   }
 
   /** Removes a tool by name; returns false when no such tool was indexed. */
@@ -160,6 +169,7 @@ export class ToolIndex {
     this.free.push(slot);
     this.bySlotName.delete(name);
     this.live -= 1;
+    this.version += 1;
     return true;
   }
 
@@ -195,18 +205,44 @@ export class ToolIndex {
     return Math.log(1 + (this.live - df + 0.5) / (df + 0.5));
   }
 
-  /** A tool's term ids with their field counts (for feedback and name coverage). */
+  /** The distinct term ids of a tool's name. */
+  nameTermsOf(slot: number): Int32Array | undefined {
+    return this.slots[slot]?.nameTerms;
+  }
+
+  /** A tool's term ids with their field counts (for feedback). */
   termsOf(slot: number): TermCounts | undefined {
     return this.slots[slot];
   }
 
   /**
    * Adds each weighted query term's BM25F contribution into the buffer (indexed by slot). Terms no
-   * tool holds cost nothing.
+   * tool holds cost nothing. A term's saturated term frequencies are computed once and reused until
+   * the index or the weights change, so a query costs one multiply-add per matching tool.
    */
   accumulate(query: WeightedTerms, fw: FieldWeights, into: ScoreBuffer): void {
     if (this.live === 0) return;
     into.ensure(this.slots.length);
+    if (fw !== this.cachedWeights) {
+      this.cachedWeights = fw;
+      this.version += 1;
+    }
+    for (const [id, qw] of query) {
+      const p = this.postings[id];
+      if (!p || qw === 0 || p.length === 0) continue;
+      const sat = this.saturated(id, p, fw);
+      const w = qw * this.idf(id);
+      for (let i = 0, j = 0; i < p.length; i += 2, j += 1) {
+        const v = sat[j] as number;
+        if (v > 0) into.add(p[i] as number, w * v);
+      }
+    }
+  }
+
+  /** BM25F's saturated, length-normalised term frequency of a term in each tool holding it (cached). */
+  private saturated(id: number, p: Posting, fw: FieldWeights): Float64Array {
+    const cached = this.satCache[id];
+    if (cached && this.satVersion[id] === this.version) return cached;
     const norm = new Float64Array(NF);
     const keep = new Float64Array(NF);
     const weight = new Float64Array(NF);
@@ -218,25 +254,23 @@ export class ToolIndex {
       weight[f] = fw.weight[f] ?? 0;
     }
     const k1 = fw.k1;
-    for (const [id, qw] of query) {
-      const p = this.postings[id];
-      if (!p || qw === 0 || p.length === 0) continue;
-      const w = qw * this.idf(id) * (k1 + 1);
-      for (let i = 0; i < p.length; i += 2) {
-        const slot = p[i] as number;
-        const entry = this.slots[slot] as Entry;
-        const base = (p[i + 1] as number) * NF;
-        let tf = 0;
-        for (let f = 0; f < NF; f += 1) {
-          const c = entry.tfs[base + f] as number;
-          if (c !== 0)
-            tf +=
-              ((weight[f] as number) * c) /
-              ((keep[f] as number) + (norm[f] as number) * (entry.lengths[f] as number));
-        }
-        if (tf > 0) into.add(slot, (w * tf) / (k1 + tf));
+    const out = cached && cached.length === p.length / 2 ? cached : new Float64Array(p.length / 2);
+    for (let i = 0, j = 0; i < p.length; i += 2, j += 1) {
+      const entry = this.slots[p[i] as number] as Entry;
+      const base = (p[i + 1] as number) * NF;
+      let tf = 0;
+      for (let f = 0; f < NF; f += 1) {
+        const c = entry.tfs[base + f] as number;
+        if (c !== 0)
+          tf +=
+            ((weight[f] as number) * c) /
+            ((keep[f] as number) + (norm[f] as number) * (entry.lengths[f] as number));
       }
+      out[j] = tf > 0 ? (tf * (k1 + 1)) / (k1 + tf) : 0;
     }
+    this.satCache[id] = out;
+    this.satVersion[id] = this.version;
+    return out;
   }
 
   /** Makes the per-upsert scratch arrays big enough for the vocabulary and `terms` term occurrences. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Ranker } from '../../src/retrieval/ranker.js';
+import { nthLargest, Ranker } from '../../src/retrieval/ranker.js';
 import type { RetrievalTool } from '../../src/retrieval/retrieval-tool.js';
 import { terms, words } from '../../src/retrieval/tokenize.js';
 import { ToolIndex } from '../../src/retrieval/tool-index.js';
@@ -89,5 +89,21 @@ describe('tokenizer', () => {
 
   it('drops stop words and request filler, and stems the rest', () => {
     expect(terms('Can you please help me find the running meetings?')).toEqual(['find', 'run', 'meet']);
+  });
+});
+
+describe('nthLargest', () => {
+  it('agrees with a full sort on random arrays with many ties', () => {
+    let seed = 3;
+    const rnd = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let trial = 0; trial < 500; trial += 1) {
+      const values = Array.from({ length: 1 + Math.floor(rnd() * 200) }, () => Math.floor(rnd() * 15));
+      const n = 1 + Math.floor(rnd() * values.length);
+      const sorted = [...values].sort((a, b) => b - a);
+      expect(nthLargest(Float64Array.from(values), n)).toBe(sorted[n - 1]);
+    }
   });
 });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { CATALOG_CHARS, catalog } from '../../src/retrieval/catalog.js';
 import { isCore } from '../../src/retrieval/core-tools.js';
 import { schemaBudgetChars, schemaSize } from '../../src/retrieval/schema-size.js';
 import { ToolRetriever } from '../../src/retrieval/tool-retriever.js';
-import { names, numbered, own, server, tool } from './fixtures.js';
+import { names, numbered, own, server, serverTools, tool } from './fixtures.js';
 
 describe('ToolRetriever.select', () => {
   it('offers every tool when the catalog fits in K', () => {
@@ -243,4 +244,53 @@ describe('embedding fusion', () => {
     expect(await r.embedQuery('weather')).toBeUndefined();
     expect(names(r.select('weather forecast'))).toContain('weather_lookup');
   });
+});
+
+describe('requests a personal assistant gets', () => {
+  const platform = [
+    tool(
+      'automation_list',
+      'List the automations you have set up, with their schedules.',
+      own('platform-automation'),
+    ),
+    tool(
+      'automation_create',
+      'Create an automation that runs on a schedule or an event.',
+      own('platform-automation'),
+    ),
+    tool('task_ready', 'List the tasks whose prerequisites are done, ready to start.', own('platform-tasks')),
+    tool('task_create', 'Create a task.', own('platform-tasks')),
+    tool('decision_list', 'List the decisions you logged, newest first.', own('platform-knowledge')),
+    tool(
+      'artifact_list',
+      'List the artifacts you saved: documents, images and files.',
+      own('platform-artifacts'),
+    ),
+    tool(
+      'project_run_list',
+      'List project runs and their state (running, finished, failed).',
+      own('platform-projects'),
+    ),
+    tool('chat_search', 'Search earlier conversations.', own('platform-memory')),
+  ];
+  const servers = ['code-host', 'file-shelf', 'error-feed', 'repo-wiki'].flatMap((s) => serverTools(s, 60));
+  const r = new ToolRetriever([...platform, ...servers]);
+  const cases: [string, string][] = [
+    ['Run my weekly review from my notes.', 'automation_list'],
+    ['Which of my tasks are ready to start?', 'task_ready'],
+    ['What decisions did I log last month?', 'decision_list'],
+    ['Show me my saved artifacts.', 'artifact_list'],
+    ['Which project runs are going right now?', 'project_run_list'],
+  ];
+  for (const [request, expected] of cases) {
+    it(`offers ${expected} for "${request}", or names it in the catalog`, () => {
+      const offered = names(r.select(request));
+      const deferred = r.tools().filter((t) => !offered.includes(t.name));
+      const listing = catalog(deferred, CATALOG_CHARS, { relevance: r.lastRelevance });
+      expect(listing.length).toBeLessThanOrEqual(CATALOG_CHARS);
+      expect(offered.includes(expected) || new RegExp(`(^|[ ,])${expected}(:|,|$)`, 'm').test(listing)).toBe(
+        true,
+      );
+    });
+  }
 });
