@@ -12,6 +12,18 @@ export interface CommandEntry {
  * start. Add a command with one line here and its own `<name>-command.ts` file.
  */
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  chat: {
+    summary: 'talk to the assistant with every configured tool (-m TEXT for one message)',
+    load: async () => (await import('./chat-command.js')).chatCommand,
+  },
+  sessions: {
+    summary: 'list sessions, waiting approvals and interrupted turns',
+    load: async () => (await import('./sessions-command.js')).sessionsCommand,
+  },
+  approve: {
+    summary: 'answer a waiting approval from any terminal (approve ID yes|no|always)',
+    load: async () => (await import('./approve-command.js')).approveCommand,
+  },
   conform: {
     summary: 'show what every model provider is sent for a tool list (conform FILE)',
     load: async () => (await import('./conform-command.js')).conformCommand,

@@ -33,7 +33,7 @@ export async function preflightCall(ctx: TurnContext, call: PlannedCall): Promis
 /** One sentence saying what approving a call will do. */
 export function approvalMeaning(ctx: TurnContext, call: PlannedCall): string {
   const def = ctx.surface.byName.get(call.tool)?.definition;
-  const by = def?.app && def.app !== def.provider ? ` (from ${def.app})` : '';
+  const by = def?.app && def.group?.own !== true ? ` (from ${def.app})` : '';
   const risk = def?.risk === 'destructive' ? ' It can delete or overwrite things.' : '';
   return `Approving runs ${call.tool}${by} once with the arguments shown.${risk}`;
 }

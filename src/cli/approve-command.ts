@@ -1,0 +1,81 @@
+import { parseArgs } from 'node:util';
+import type { ApprovalDecision } from '../core/approval.js';
+import { InputError } from '../core/errors.js';
+import { ownerAlive } from '../runtime/turn-owner.js';
+import { openSessionStore } from '../store/index.js';
+import type { Command } from './commands.js';
+import { printEvent } from './event-printer.js';
+import { RUNTIME_FLAGS, runtimeFromFlags } from './runtime-flags.js';
+
+const USAGE = `usage: toolseam approve ID yes|no|always [--reason TEXT] [--db FILE] [model flags as for chat]
+
+Answers a waiting approval from any terminal. When the process that asked is still running, it
+goes on by itself; when it stopped (a crash, a closed terminal), this command resumes the turn and
+prints its answer, so give it the same model flags or --config as the chat had.`;
+
+/** `toolseam approve ID yes|no|always`: answers an approval, resuming its turn when its process is gone. */
+export const approveCommand: Command = async (argv) => {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { ...RUNTIME_FLAGS, reason: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const [id, word] = positionals;
+  if (!id || !word)
+    throw new InputError('give the approval id and yes, no or always, e.g. `toolseam approve ap_123 yes`.');
+  const decision = decisionOf(word, values.reason);
+  const store = openSessionStore(values.db ? { path: values.db } : {});
+  const record = store.getApproval(id);
+  if (!record) {
+    store.close();
+    throw new InputError(`there is no approval ${id}; \`toolseam sessions\` lists the waiting ones.`);
+  }
+  const turn = store.getTurn(record.turnId);
+  const answered = store.answerApproval(id, decision, { digest: record.digest, answeredBy: 'cli' });
+  store.close();
+  process.stderr.write(`${answered.tool}: ${answered.status}\n`);
+  if (turn && ownerAlive(turn.owner)) {
+    process.stderr.write(`the turn goes on in the process that asked (${turn.owner}).\n`);
+    return 0;
+  }
+  const runtime = await runtimeFromFlags(values);
+  try {
+    const state = { midLine: false };
+    let status = 'done';
+    for await (const event of runtime.resumeTurn(record.turnId)) {
+      printEvent(event, { out: process.stdout, info: process.stderr }, state);
+      if (event.type === 'approval-request') {
+        process.stderr.write(
+          `another approval is waiting: toolseam approve ${event.request.id} yes|no|always\n`,
+        );
+      }
+      if (event.type === 'turn-end') {
+        status = event.status;
+        if (event.status !== 'done') process.stderr.write(`${event.message}\n`);
+      }
+    }
+    return status === 'done' ? 0 : 1;
+  } finally {
+    await runtime.close();
+  }
+};
+
+function decisionOf(word: string, reason: string | undefined): ApprovalDecision {
+  switch (word.toLowerCase()) {
+    case 'yes':
+    case 'y':
+      return { kind: 'approve' };
+    case 'always':
+    case 'a':
+      return { kind: 'approve', always: 'session' };
+    case 'no':
+    case 'n':
+      return reason ? { kind: 'deny', reason } : { kind: 'deny' };
+    default:
+      throw new InputError(`answer yes, no or always, not "${word}".`);
+  }
+}

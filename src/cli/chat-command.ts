@@ -1,0 +1,147 @@
+import { createInterface, type Interface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import type { ApprovalDecision } from '../core/approval.js';
+import { InputError } from '../core/errors.js';
+import type { RuntimeEvent } from '../core/events.js';
+import type { Runtime, Session } from '../runtime/runtime.js';
+import type { Command } from './commands.js';
+import { describeApproval, printEvent } from './event-printer.js';
+import { RUNTIME_FLAGS, runtimeFromFlags } from './runtime-flags.js';
+
+const USAGE = `usage: toolseam chat [-m TEXT] [--session ID] [--provider NAME] [--model ID] [--base-url URL]
+                     [--config FILE] [--db FILE] [--approve ask|auto|deny] [--agent NAME] [--plan]
+
+Talks to the configured model with every configured tool. Interactive by default: answers stream,
+tool calls show as they run, calls that need approval ask y / n / always. Ctrl-C stops the turn.
+  -m TEXT       send one message, print the answer and exit (0 done, 1 refused or failed)
+  --session ID  continue a session (see \`toolseam sessions\`)
+  --approve     ask (default), auto (approve every call) or deny (refuse every call that asks)
+  --plan        plan mode: only read-only tools run`;
+
+/** `toolseam chat`: the assistant in a terminal. */
+export const chatCommand: Command = async (argv) => {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      ...RUNTIME_FLAGS,
+      message: { type: 'string', short: 'm' },
+      session: { type: 'string' },
+      agent: { type: 'string' },
+      plan: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const interactive = values.message === undefined;
+  const tty = process.stdin.isTTY === true;
+  const rl =
+    interactive || tty ? createInterface({ input: process.stdin, output: process.stderr }) : undefined;
+  const askUser = rl
+    ? async (question: string, choices: readonly string[] | undefined) => {
+        const hint = choices?.length ? ` (${choices.join(' / ')})` : '';
+        return (await rl.question(`\n? ${question}${hint}\n> `)).trim();
+      }
+    : undefined;
+  let runtime: Runtime;
+  try {
+    runtime = await runtimeFromFlags(values, askUser ? { askUser } : {});
+  } catch (error) {
+    rl?.close();
+    throw error;
+  }
+  const session = runtime.session(values.session, {
+    ...(values.agent ? { agent: values.agent } : {}),
+    ...(values.plan ? { mode: 'plan' as const } : {}),
+  });
+  try {
+    if (!interactive) return await oneShot(runtime, session, values.message as string, rl);
+    return await converse(runtime, session, rl as Interface);
+  } finally {
+    rl?.close();
+    await runtime.close();
+  }
+};
+
+async function oneShot(
+  runtime: Runtime,
+  session: Session,
+  text: string,
+  rl: Interface | undefined,
+): Promise<number> {
+  if (text.trim() === '') throw new InputError('-m needs a message to send.');
+  const end = await runTurn(runtime, session, text, rl);
+  if (end.status === 'done') return 0;
+  process.stderr.write(`${end.message}\n`);
+  return 1;
+}
+
+async function converse(runtime: Runtime, session: Session, rl: Interface): Promise<number> {
+  process.stderr.write(`toolseam chat — session ${session.id} (Ctrl-C stops a turn, Ctrl-D leaves)\n`);
+  rl.on('SIGINT', () => {
+    if (busy) session.stop();
+    else rl.close();
+  });
+  let busy = false;
+  for (;;) {
+    let text: string;
+    try {
+      text = await rl.question('\n> ');
+    } catch {
+      return 0; // the input closed (Ctrl-D)
+    }
+    if (text.trim() === '') continue;
+    busy = true;
+    const end = await runTurn(runtime, session, text, rl);
+    busy = false;
+    if (end.status !== 'done') process.stderr.write(`${end.message}\n`);
+  }
+}
+
+/** Runs one turn, printing its events and putting approval requests to the person. */
+async function runTurn(
+  runtime: Runtime,
+  session: Session,
+  text: string,
+  rl: Interface | undefined,
+): Promise<Extract<RuntimeEvent, { type: 'turn-end' }>> {
+  const state = { midLine: false };
+  const streams = { out: process.stdout, info: process.stderr };
+  let end: Extract<RuntimeEvent, { type: 'turn-end' }> | undefined;
+  for await (const event of session.send(text)) {
+    printEvent(event, streams, state);
+    if (event.type === 'approval-request') void answer(runtime, event.request, rl);
+    if (event.type === 'turn-end') end = event;
+  }
+  return end as Extract<RuntimeEvent, { type: 'turn-end' }>;
+}
+
+async function answer(
+  runtime: Runtime,
+  request: Extract<RuntimeEvent, { type: 'approval-request' }>['request'],
+  rl: Interface | undefined,
+): Promise<void> {
+  process.stderr.write(`${describeApproval(request)}\n`);
+  if (!rl) {
+    process.stderr.write(
+      `  waiting: answer it with \`toolseam approve ${request.id} yes|no|always\` from another terminal\n`,
+    );
+    return;
+  }
+  const reply = (await rl.question('  allow? [y]es / [n]o / [a]lways: ')).trim().toLowerCase();
+  let decision: ApprovalDecision;
+  if (reply === 'a' || reply === 'always') decision = { kind: 'approve', always: 'session' };
+  else if (reply === 'y' || reply === 'yes') decision = { kind: 'approve' };
+  else {
+    const reason = reply === 'n' || reply === 'no' || reply === '' ? '' : reply;
+    decision = reason ? { kind: 'deny', reason } : { kind: 'deny' };
+  }
+  try {
+    runtime.respond(request.id, decision, { digest: request.digest, answeredBy: 'terminal' });
+  } catch (error) {
+    process.stderr.write(`  (${(error as Error).message})\n`);
+  }
+}

@@ -1,0 +1,66 @@
+import type { ApprovalRequest } from '../core/approval.js';
+import type { RuntimeEvent } from '../core/events.js';
+
+/** Where the printer writes: the answer to `out`, everything about tools and approvals to `info`. */
+export interface PrinterStreams {
+  readonly out: NodeJS.WritableStream;
+  readonly info: NodeJS.WritableStream;
+}
+
+const MAX_ARGS = 160;
+
+/** Arguments in one short line. */
+export function shortArgs(args: unknown): string {
+  const text = JSON.stringify(args) ?? '';
+  return text.length > MAX_ARGS ? `${text.slice(0, MAX_ARGS - 1)}…` : text;
+}
+
+/** The lines a person reads for an approval request. */
+export function describeApproval(request: ApprovalRequest): string {
+  const who = request.leafTitle ? ` [subagent: ${request.leafTitle}]` : '';
+  return [
+    `\n? ${request.tool} wants to run${who} (risk: ${request.risk})`,
+    `  arguments: ${JSON.stringify(request.arguments, null, 2).split('\n').join('\n  ')}`,
+    `  ${request.meaning}`,
+    `  approval id: ${request.id}`,
+  ].join('\n');
+}
+
+/** Prints a turn's events as they arrive; returns the turn-end event when it comes. */
+export function printEvent(event: RuntimeEvent, streams: PrinterStreams, state: { midLine: boolean }): void {
+  const { out, info } = streams;
+  const line = (text: string): void => {
+    if (state.midLine) out.write('\n');
+    state.midLine = false;
+    info.write(`${text}\n`);
+  };
+  switch (event.type) {
+    case 'text-delta':
+      out.write(event.text);
+      state.midLine = !event.text.endsWith('\n');
+      return;
+    case 'tool-call-start':
+      line(`· ${event.tool} ${shortArgs(event.arguments)}`);
+      return;
+    case 'tool-call-end': {
+      if (event.refusedBy || event.notRun) {
+        const why = event.content.replace(/^Error: /, '').split('\n')[0] ?? '';
+        line(`  ✗ ${event.tool} not run: ${why}`);
+      } else if (event.isError) line(`  ✗ ${event.tool} failed: ${event.content.split('\n')[0] ?? ''}`);
+      else line(`  ✓ ${event.tool}`);
+      return;
+    }
+    case 'notice':
+      line(`(${event.message})`);
+      return;
+    case 'leaf':
+      line(`  ◦ [${event.title}] ${event.state}${event.detail ? `: ${event.detail}` : ''}`);
+      return;
+    case 'turn-end':
+      if (state.midLine) out.write('\n');
+      state.midLine = false;
+      return;
+    default:
+      return;
+  }
+}

@@ -1,0 +1,115 @@
+import { readConfig, type ToolseamConfig } from '../config.js';
+import { InputError } from '../core/errors.js';
+import { createLogger, type LogLevel } from '../core/logger.js';
+import { createRuntime } from '../create-runtime.js';
+import { PROVIDER_NAMES, type ProviderConfig, type ProviderName } from '../providers/index.js';
+import type { Runtime } from '../runtime/runtime.js';
+import type { AskUser } from '../tools/builtin/ask-user-tool.js';
+
+/** The flags every command that runs a model shares. */
+export const RUNTIME_FLAGS = {
+  provider: { type: 'string' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  config: { type: 'string' },
+  db: { type: 'string' },
+  approve: { type: 'string' },
+  verbose: { type: 'boolean' },
+} as const;
+
+/** Parsed values of `RUNTIME_FLAGS`. */
+export interface RuntimeFlagValues {
+  readonly provider?: string | undefined;
+  readonly model?: string | undefined;
+  readonly 'base-url'?: string | undefined;
+  readonly config?: string | undefined;
+  readonly db?: string | undefined;
+  readonly approve?: string | undefined;
+  readonly verbose?: boolean | undefined;
+}
+
+/** A sensible default model for each provider a key can select. */
+const DEFAULT_MODELS: Partial<Record<ProviderName, string>> = {
+  openai: 'gpt-4.1-mini',
+  anthropic: 'claude-sonnet-4-5',
+  openrouter: 'openai/gpt-4.1-mini',
+  gemini: 'gemini-2.5-flash',
+  mistral: 'mistral-medium-latest',
+};
+
+/** Which provider the environment's API keys point at, in this order. */
+const KEY_ORDER: ReadonlyArray<readonly [string, ProviderName]> = [
+  ['OPENAI_API_KEY', 'openai'],
+  ['ANTHROPIC_API_KEY', 'anthropic'],
+  ['OPENROUTER_API_KEY', 'openrouter'],
+  ['GEMINI_API_KEY', 'gemini'],
+  ['MISTRAL_API_KEY', 'mistral'],
+];
+
+/** The config file named by --config, else `./toolseam.json` when it exists. */
+export function configFromFlags(flags: RuntimeFlagValues): ToolseamConfig {
+  return flags.config ? readConfig(flags.config) : readConfig('toolseam.json', { optional: true });
+}
+
+/** The model to talk to: flags win over the config file, which wins over what the environment's keys suggest. */
+export function providerConfigFrom(
+  flags: RuntimeFlagValues,
+  config: ToolseamConfig,
+  env = process.env,
+): ProviderConfig {
+  const fromFile = config.model ?? {};
+  let provider = (flags.provider ?? fromFile.provider) as string | undefined;
+  if (provider === undefined && flags['base-url']) provider = 'openai-compatible';
+  if (provider === undefined) provider = KEY_ORDER.find(([key]) => env[key])?.[1];
+  if (provider === undefined) {
+    throw new InputError(
+      'no model is configured: set OPENAI_API_KEY or ANTHROPIC_API_KEY (or OPENROUTER_API_KEY, GEMINI_API_KEY, ' +
+        'MISTRAL_API_KEY, AWS_REGION with --provider bedrock), or pass --provider and --model, or --base-url for a ' +
+        'local OpenAI-compatible server such as `toolseam dev-provider`.',
+    );
+  }
+  if (!(PROVIDER_NAMES as readonly string[]).includes(provider)) {
+    throw new InputError(`unknown provider "${provider}"; use one of ${PROVIDER_NAMES.join(', ')}.`);
+  }
+  const name = provider as ProviderName;
+  const model = flags.model ?? fromFile.model ?? DEFAULT_MODELS[name];
+  if (!model) throw new InputError(`give a model id for ${name} with --model (or "model" in toolseam.json).`);
+  const { contextWindow: _window, ...rest } = fromFile;
+  const baseURL = flags['base-url'] ?? fromFile.baseURL;
+  // A local server behind --base-url usually wants no key; the SDK still needs a value to send.
+  const apiKey =
+    rest.apiKey ?? (name === 'openai-compatible' && !env.OPENAI_API_KEY ? 'not-needed' : undefined);
+  return {
+    ...rest,
+    provider: name,
+    model,
+    ...(baseURL ? { baseURL } : {}),
+    ...(apiKey ? { apiKey } : {}),
+  } as ProviderConfig;
+}
+
+/** Builds the runtime a command runs: config file, flags, store, tools. */
+export async function runtimeFromFlags(
+  flags: RuntimeFlagValues,
+  extra: { askUser?: AskUser; unattended?: boolean } = {},
+): Promise<Runtime> {
+  const config = configFromFlags(flags);
+  const model = providerConfigFrom(flags, config);
+  const policy = flags.approve;
+  if (policy !== undefined && !['ask', 'auto', 'deny'].includes(policy)) {
+    throw new InputError(`--approve takes ask, auto or deny, not "${policy}".`);
+  }
+  const level: LogLevel = flags.verbose ? 'info' : 'warn';
+  return createRuntime({
+    model,
+    config,
+    ...(flags.db ? { store: flags.db } : {}),
+    ...(extra.askUser ? { askUser: extra.askUser } : {}),
+    logger: createLogger({ level }),
+    approvals: {
+      ...config.approvals,
+      ...(policy ? { policy: policy as 'ask' | 'auto' | 'deny' } : {}),
+      ...(extra.unattended ? { unattended: true } : {}),
+    },
+  });
+}

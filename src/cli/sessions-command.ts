@@ -1,0 +1,59 @@
+import { parseArgs } from 'node:util';
+import { ownerAlive } from '../runtime/turn-owner.js';
+import { openSessionStore } from '../store/index.js';
+import type { Command } from './commands.js';
+import { shortArgs } from './event-printer.js';
+
+const USAGE = `usage: toolseam sessions [--db FILE] [--json]
+
+Lists sessions (newest first), the approvals waiting for an answer, and turns whose process stopped
+while they were unfinished.`;
+
+/** `toolseam sessions`: sessions, pending approvals and interrupted turns. */
+export const sessionsCommand: Command = async (argv) => {
+  const { values } = parseArgs({
+    args: argv,
+    options: { db: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const store = openSessionStore(values.db ? { path: values.db } : {});
+  try {
+    const sessions = store.listSessions({ limit: 50 });
+    const pending = store.listApprovals({ status: 'pending' });
+    const orphaned = store
+      .listTurns({ status: ['running', 'waiting_approval'] })
+      .filter((t) => !ownerAlive(t.owner));
+    if (values.json) {
+      process.stdout.write(
+        `${JSON.stringify({ sessions, pendingApprovals: pending, interruptedTurns: orphaned }, null, 2)}\n`,
+      );
+      return 0;
+    }
+    const lines = [`sessions (${store.path}):`];
+    if (sessions.length === 0) lines.push('  none yet — start one with `toolseam chat`');
+    for (const s of sessions) lines.push(`  ${s.id}  ${s.updatedAt}  ${s.title || '(untitled)'}`);
+    lines.push('', 'approvals waiting for an answer:');
+    if (pending.length === 0) lines.push('  none');
+    for (const a of pending) {
+      lines.push(
+        `  ${a.id}  ${a.tool} ${shortArgs(a.arguments)}  (session ${a.sessionId}, asked ${a.createdAt})`,
+      );
+      lines.push(`      answer: toolseam approve ${a.id} yes|no|always`);
+    }
+    if (orphaned.length > 0) {
+      lines.push('', 'turns interrupted when their process stopped:');
+      for (const t of orphaned)
+        lines.push(`  ${t.id}  session ${t.sessionId}  "${t.userText.slice(0, 60)}"  (${t.status})`);
+      lines.push(
+        '  resume one with: toolseam approve <approval id> … (or `toolseam chat --session ID` to move on)',
+      );
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  } finally {
+    store.close();
+  }
+};

@@ -1,0 +1,196 @@
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { InputError } from './core/errors.js';
+import { isPlainObject } from './core/json.js';
+import type { ProviderConfig } from './providers/index.js';
+import type { PreToolHook } from './runtime/pre-tool-hooks.js';
+import type { AgentConfig, ApprovalOptions, DenyRule, TurnLimits } from './runtime/runtime-options.js';
+import { parseToolsConfig, type ToolsConfig } from './tools/registry-config.js';
+
+/** Everything `toolseam.json` says, checked. */
+export interface ToolseamConfig {
+  /** The file it came from (absent for defaults). */
+  readonly file?: string;
+  /** The model to talk to; absent means "choose from the command line or the environment". */
+  readonly model?: Partial<ProviderConfig> & { readonly contextWindow?: number };
+  readonly system?: string;
+  readonly approvals: ApprovalOptions;
+  readonly workspace: readonly string[];
+  readonly denyList: readonly DenyRule[];
+  readonly hooks: readonly PreToolHook[];
+  readonly agents: Readonly<Record<string, AgentConfig>>;
+  /** Secret name → value, read from the environment variables the config names. */
+  readonly secrets: ReadonlyMap<string, string>;
+  readonly limits: TurnLimits;
+  /** The SQLite file; absent means the user's data folder. */
+  readonly db?: string;
+  readonly tools: ToolsConfig;
+}
+
+const KNOWN_KEYS = [
+  'model',
+  'system',
+  'approvals',
+  'workspace',
+  'denyList',
+  'hooks',
+  'agents',
+  'secrets',
+  'limits',
+  'db',
+  'mcpServers',
+  'apps',
+  'disabledTools',
+  'mcpTimeouts',
+];
+
+/** Reads and checks a config file; with `optional`, a missing file gives the defaults. */
+export function readConfig(
+  file: string,
+  options: { optional?: boolean; env?: NodeJS.ProcessEnv } = {},
+): ToolseamConfig {
+  const path = resolve(file);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && options.optional)
+      return parseConfig({}, { baseDir: process.cwd(), env: options.env });
+    throw new InputError(
+      code === 'ENOENT'
+        ? `the config file ${path} does not exist; create it or pass --config with the right path.`
+        : `the config file ${path} could not be read: ${(error as Error).message}`,
+      path,
+    );
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`the config file ${path} is not valid JSON: ${(error as Error).message}`, path);
+  }
+  return { ...parseConfig(data, { source: path, baseDir: dirname(path), env: options.env }), file: path };
+}
+
+/** Checks an already-parsed config; every problem names the key and what to write instead. */
+export function parseConfig(
+  data: unknown,
+  options: { source?: string; baseDir: string; env?: NodeJS.ProcessEnv | undefined },
+): ToolseamConfig {
+  const where = options.source ?? 'the config';
+  if (!isPlainObject(data)) throw new InputError(`${where} must hold a JSON object.`);
+  const unknown = Object.keys(data).filter((k) => !KNOWN_KEYS.includes(k));
+  if (unknown.length > 0) {
+    throw new InputError(
+      `${where} has unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}; the keys are ${KNOWN_KEYS.join(', ')}.`,
+    );
+  }
+  const fail = (key: string, what: string): never => {
+    throw new InputError(`"${key}" in ${where} ${what}`);
+  };
+  const model = data.model;
+  if (model !== undefined && !isPlainObject(model))
+    fail('model', 'must be an object such as {"provider": "openai", "model": "gpt-4.1-mini"}.');
+  if (data.system !== undefined && typeof data.system !== 'string') fail('system', 'must be a string.');
+  if (data.db !== undefined && typeof data.db !== 'string') fail('db', 'must be a file path.');
+  return {
+    ...(model ? { model: model as ToolseamConfig['model'] & object } : {}),
+    ...(typeof data.system === 'string' ? { system: data.system } : {}),
+    approvals: readApprovals(data.approvals, fail),
+    workspace: readStrings(data.workspace, 'workspace', fail).map((p) =>
+      isAbsolute(p) ? p : resolve(options.baseDir, p),
+    ),
+    denyList: readDenyList(data.denyList, fail),
+    hooks: readHooks(data.hooks, fail),
+    agents: readAgents(data.agents, fail),
+    secrets: readSecrets(data.secrets, options.env ?? process.env, fail),
+    limits: (isPlainObject(data.limits)
+      ? data.limits
+      : data.limits === undefined
+        ? {}
+        : fail('limits', 'must be an object.')) as TurnLimits,
+    ...(typeof data.db === 'string'
+      ? { db: isAbsolute(data.db) ? data.db : resolve(options.baseDir, data.db) }
+      : {}),
+    tools: parseToolsConfig(data, {
+      ...(options.source ? { source: options.source } : {}),
+      baseDir: options.baseDir,
+    }),
+  };
+}
+
+type Fail = (key: string, what: string) => never;
+
+function readStrings(value: unknown, key: string, fail: Fail): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+    return fail(key, 'must be a list of strings.');
+  return value as string[];
+}
+
+function readApprovals(value: unknown, fail: Fail): ApprovalOptions {
+  if (value === undefined) return {};
+  const v = typeof value === 'string' ? { policy: value } : value;
+  if (!isPlainObject(v))
+    return fail('approvals', 'must be "ask", "auto", "deny" or {"policy", "timeoutMs"}.');
+  if (v.policy !== undefined && !['ask', 'auto', 'deny'].includes(v.policy as string)) {
+    return fail('approvals', `has policy "${String(v.policy)}"; use "ask", "auto" or "deny".`);
+  }
+  if (v.timeoutMs !== undefined && (typeof v.timeoutMs !== 'number' || v.timeoutMs <= 0)) {
+    return fail('approvals', 'has a timeoutMs that is not a positive number of milliseconds.');
+  }
+  return v as ApprovalOptions;
+}
+
+function readDenyList(value: unknown, fail: Fail): DenyRule[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value))
+    return fail('denyList', 'must be a list of tool name patterns or {"tool", "reason"}.');
+  return value.map((item, i) => {
+    const rule = typeof item === 'string' ? { tool: item } : item;
+    if (!isPlainObject(rule) || typeof rule.tool !== 'string')
+      return fail(`denyList[${i}]`, 'needs a "tool" pattern.');
+    return rule as unknown as DenyRule;
+  });
+}
+
+function readHooks(value: unknown, fail: Fail): PreToolHook[] {
+  if (value === undefined) return [];
+  if (!isPlainObject(value)) return fail('hooks', 'must be {"preToolUse": [{"match", "command"}]}.');
+  const list = value.preToolUse ?? [];
+  if (!Array.isArray(list)) return fail('hooks.preToolUse', 'must be a list of {"match", "command"}.');
+  return list.map((item, i) => {
+    if (!isPlainObject(item) || typeof item.command !== 'string')
+      return fail(`hooks.preToolUse[${i}]`, 'needs a "command".');
+    return item as unknown as PreToolHook;
+  });
+}
+
+function readAgents(value: unknown, fail: Fail): Record<string, AgentConfig> {
+  if (value === undefined) return {};
+  if (!isPlainObject(value))
+    return fail('agents', 'must map agent names to {"tools", "mode", "instructions"}.');
+  for (const [name, agent] of Object.entries(value)) {
+    if (!isPlainObject(agent)) fail(`agents.${name}`, 'must be an object.');
+    const a = agent as Record<string, unknown>;
+    if (a.tools !== undefined) readStrings(a.tools, `agents.${name}.tools`, fail);
+    if (a.mode !== undefined && a.mode !== 'agent' && a.mode !== 'plan')
+      fail(`agents.${name}.mode`, 'must be "agent" or "plan".');
+  }
+  return value as Record<string, AgentConfig>;
+}
+
+function readSecrets(value: unknown, env: NodeJS.ProcessEnv, fail: Fail): Map<string, string> {
+  const secrets = new Map<string, string>();
+  if (value === undefined) return secrets;
+  if (!isPlainObject(value)) return fail('secrets', 'must map secret names to {"env": "VARIABLE"}.');
+  for (const [name, spec] of Object.entries(value)) {
+    const variable = isPlainObject(spec) && typeof spec.env === 'string' ? spec.env : undefined;
+    if (!variable)
+      fail(`secrets.${name}`, 'must be {"env": "VARIABLE"} (secret values never live in the config).');
+    const secret = env[variable as string];
+    if (secret) secrets.set(name, secret);
+  }
+  return secrets;
+}

@@ -1,0 +1,83 @@
+import type { ToolseamConfig } from './config.js';
+import { type Logger, silentLogger } from './core/logger.js';
+import type { ModelAdapter } from './core/model.js';
+import type { SessionStore } from './core/session-store.js';
+import type { ToolProvider } from './core/tool.js';
+import { createModelAdapter, type ProviderConfig } from './providers/index.js';
+import { Runtime } from './runtime/runtime.js';
+import type { ApprovalOptions } from './runtime/runtime-options.js';
+import { openSessionStore } from './store/index.js';
+import type { AskUser } from './tools/builtin/ask-user-tool.js';
+import { builtinProviders } from './tools/builtin/builtin-providers.js';
+import { EMPTY_TOOLS_CONFIG, registryFromConfig } from './tools/registry-config.js';
+
+/** What a runtime is built from; everything but the model has a default. */
+export interface CreateRuntimeOptions {
+  /** A model adapter, or the provider config to build one. */
+  readonly model: ModelAdapter | ProviderConfig;
+  /** The checked `toolseam.json` (MCP servers, apps, policies); defaults to none. */
+  readonly config?: ToolseamConfig;
+  /** More tool providers of the host's own, registered after the built-ins. */
+  readonly tools?: readonly ToolProvider[];
+  /** The store, or the SQLite file to open (default: the config's `db`, else the user's data folder). */
+  readonly store?: SessionStore | string;
+  /** Offer the platform's own tools (files, shell, memory, tasks, ask_user); default true. */
+  readonly builtins?: boolean;
+  /** How `ask_user` reaches the person; without it, `ask_user` refuses (an unattended run). */
+  readonly askUser?: AskUser;
+  /** Overrides the config's approval settings. */
+  readonly approvals?: ApprovalOptions;
+  readonly logger?: Logger;
+  /** Context window in tokens, to bound the schemas each turn sends (overrides the config's). */
+  readonly contextWindow?: number;
+}
+
+function isAdapter(model: ModelAdapter | ProviderConfig): model is ModelAdapter {
+  return typeof (model as ModelAdapter).stream === 'function';
+}
+
+/** Builds a runtime: model, store, the platform's tools, MCP servers and apps from the config. */
+export async function createRuntime(options: CreateRuntimeOptions): Promise<Runtime> {
+  const config = options.config;
+  const logger = options.logger ?? silentLogger;
+  const model = isAdapter(options.model) ? options.model : createModelAdapter(options.model);
+  const store =
+    typeof options.store === 'object'
+      ? options.store
+      : openSessionStore(
+          typeof options.store === 'string' ? { path: options.store } : config?.db ? { path: config.db } : {},
+        );
+  const workspace = config?.workspace.length ? config.workspace : [process.cwd()];
+  const secrets = config?.secrets ?? new Map<string, string>();
+  const builtins =
+    options.builtins === false
+      ? []
+      : builtinProviders({
+          workspace,
+          memory: store,
+          tasks: store,
+          secrets,
+          configPaths: config?.file ? [config.file] : [],
+          ...(options.askUser ? { askUser: options.askUser } : {}),
+        });
+  const registry = await registryFromConfig(config?.tools ?? EMPTY_TOOLS_CONFIG, {
+    logger,
+    providers: [...builtins, ...(options.tools ?? [])],
+  });
+  const contextWindow = options.contextWindow ?? config?.model?.contextWindow;
+  return new Runtime({
+    model,
+    registry,
+    store,
+    logger,
+    workspace,
+    secrets,
+    approvals: { ...config?.approvals, ...options.approvals },
+    ...(config?.system ? { system: config.system } : {}),
+    ...(config?.limits ? { limits: config.limits } : {}),
+    ...(config?.agents ? { agents: config.agents } : {}),
+    ...(config?.denyList ? { denyList: config.denyList } : {}),
+    ...(config?.hooks ? { hooks: config.hooks } : {}),
+    ...(contextWindow ? { contextWindow } : {}),
+  });
+}

@@ -1,0 +1,341 @@
+import { isAbsolute, join, normalize, relative, sep } from 'node:path';
+import { describeValue, nearMiss } from '../../tools/index.js';
+import {
+  type BatchFinding,
+  CONTRACT_THRESHOLD,
+  error,
+  MAX_LEAVES,
+  MAX_TITLE_CHARS,
+  MIN_DECLARATION_CHARS,
+  warning,
+} from './batch-finding.js';
+import { DECLARATIONS, type LeafContract, LONE_LEAF_DEFAULTS, titleFromTask } from './leaf-contract.js';
+import { readLeafItem, readList } from './read-declarations.js';
+import { type LeafDraft, readLeaf } from './read-leaf.js';
+
+/** The arguments `subagent_run` takes at the top level. */
+export const BATCH_ARGUMENTS = ['task', 'tasks', 'agents'] as const;
+
+/** What the compiler needs to know besides the arguments. */
+export interface CompileOptions {
+  /** Agent names the configuration knows; a leaf may name only these. */
+  readonly knownAgents: readonly string[];
+  /** True when the call comes from inside a leaf (a batch may not start batches). */
+  readonly nested?: boolean;
+  /** The folder relative paths are read against (the first workspace folder). */
+  readonly base: string;
+  /** The folder `~` stands for. */
+  readonly home?: string;
+}
+
+/** One leaf, ready to run. */
+export interface CompiledLeaf {
+  readonly index: number;
+  readonly title: string;
+  readonly agent?: string;
+  readonly contract: LeafContract;
+}
+
+/** What compiling gave: the leaves and every finding; `ok` when no finding is an error. */
+export interface CompiledBatch {
+  readonly ok: boolean;
+  readonly leaves: readonly CompiledLeaf[];
+  readonly findings: readonly BatchFinding[];
+  /** Titles by leaf index, for messages (undefined where a leaf has none). */
+  readonly titles: readonly (string | undefined)[];
+}
+
+/**
+ * Compiles `subagent_run`'s arguments into leaves with explicit contracts, collecting every finding at
+ * once. Pure: it reads nothing but its inputs.
+ */
+export function compileBatch(args: Record<string, unknown>, options: CompileOptions): CompiledBatch {
+  const findings: BatchFinding[] = [];
+  if (options.nested) {
+    findings.push(
+      error(
+        'nested_batch',
+        'this call comes from inside a leaf of another batch, and leaves may not start batches of their own.',
+        'Do the work in this leaf directly, or finish and let the assistant that started it split the work.',
+      ),
+    );
+  }
+  checkTopKeys(args, findings);
+  const items = readItems(args, findings);
+  const agents = readAgents(args, items.length, options.knownAgents, findings);
+  if (items.length > MAX_LEAVES) {
+    findings.push(
+      error(
+        'too_many_leaves',
+        `the batch has ${items.length} leaves; one call starts at most ${MAX_LEAVES}.`,
+        `Merge related leaves, or start the work in batches of up to ${MAX_LEAVES}.`,
+      ),
+    );
+  }
+  const drafts = items.map((item, i) => {
+    const read = readLeafItem(item);
+    if (read.ok) return readLeaf(read.value, i, findings);
+    findings.push(
+      error(
+        'leaf_declaration_type',
+        `it ${read.why}.`,
+        'Send each leaf as an object with task, title, objective, output_format and boundary.',
+        i,
+      ),
+    );
+    return undefined;
+  });
+  const full = items.length >= CONTRACT_THRESHOLD;
+  const leaves: CompiledLeaf[] = [];
+  drafts.forEach((draft, i) => {
+    if (!draft) return;
+    const leaf = contractOf(draft, i, full, options, findings);
+    const agent = agents[i];
+    if (leaf) leaves.push(agent ? { ...leaf, agent } : leaf);
+  });
+  findOverlappingWrites(leaves, options, findings);
+  const titles = drafts.map((d) => d?.title);
+  return { ok: !findings.some((f) => f.severity === 'error'), leaves, findings: sorted(findings), titles };
+}
+
+function checkTopKeys(args: Record<string, unknown>, findings: BatchFinding[]): void {
+  const accepted = BATCH_ARGUMENTS.join(', ');
+  for (const key of Object.keys(args)) {
+    if ((BATCH_ARGUMENTS as readonly string[]).includes(key)) continue;
+    const near = nearMiss(key, BATCH_ARGUMENTS);
+    findings.push(
+      error(
+        'unknown_argument',
+        `subagent_run takes ${accepted}; "${key}" is none of them.`,
+        near
+          ? `Did you mean "${near}"? Rename it.`
+          : 'Drop it; a leaf\'s details go inside its item of "tasks".',
+      ),
+    );
+  }
+}
+
+function readItems(args: Record<string, unknown>, findings: BatchFinding[]): unknown[] {
+  const task = args['task'];
+  const hasTask = task !== undefined && task !== null && !(typeof task === 'string' && task.trim() === '');
+  const tasks = readList(args['tasks']);
+  if (!tasks.ok) {
+    findings.push(
+      error('argument_type', `"tasks" ${tasks.why}.`, 'Send "tasks" as a list with one item per leaf.'),
+    );
+    return hasTask ? [task] : [];
+  }
+  if (hasTask && tasks.value.length > 0) {
+    findings.push(
+      error(
+        'task_and_tasks',
+        'the call gives both "task" and "tasks".',
+        'Put every leaf in "tasks" (or send one leaf alone as "task").',
+      ),
+    );
+  }
+  if (tasks.value.length > 0) return tasks.value;
+  if (hasTask) return [task];
+  findings.push(
+    error(
+      'no_task',
+      'the call gives no task, so there is nothing to start.',
+      'Send "task" with one piece of work, or "tasks" with one item per leaf.',
+    ),
+  );
+  return [];
+}
+
+function readAgents(
+  args: Record<string, unknown>,
+  count: number,
+  known: readonly string[],
+  findings: BatchFinding[],
+): (string | undefined)[] {
+  if (args['agents'] === undefined || args['agents'] === null) return [];
+  const list = readList(args['agents']);
+  if (!list.ok) {
+    findings.push(
+      error(
+        'argument_type',
+        `"agents" ${list.why}.`,
+        'Send "agents" as a list of agent names, one per task.',
+      ),
+    );
+    return [];
+  }
+  if (list.value.length !== count) {
+    findings.push(
+      error(
+        'agents_mismatch',
+        `"agents" names ${list.value.length} agent${list.value.length === 1 ? '' : 's'} for ${count} task${count === 1 ? '' : 's'}.`,
+        'Give exactly one agent per task, in the same order (an empty text keeps the default agent).',
+      ),
+    );
+  }
+  const knownList = known.length > 0 ? known.join(', ') : 'none are configured';
+  return list.value.map((name, i) => {
+    if (name === null || (typeof name === 'string' && name.trim() === '')) return undefined;
+    if (typeof name !== 'string') {
+      findings.push(
+        error(
+          'argument_type',
+          `agent ${i + 1} is ${describeValue(name)}, not a name.`,
+          'Send agent names as text.',
+        ),
+      );
+      return undefined;
+    }
+    const trimmed = name.trim();
+    if (!known.includes(trimmed)) {
+      findings.push(
+        error(
+          'unknown_agent',
+          `there is no agent named "${trimmed}" (known agents: ${knownList}).`,
+          'Use one of the known agents, or an empty text for the default agent.',
+          i < count ? i : undefined,
+        ),
+      );
+      return undefined;
+    }
+    return trimmed;
+  });
+}
+
+function contractOf(
+  draft: LeafDraft,
+  i: number,
+  full: boolean,
+  options: CompileOptions,
+  findings: BatchFinding[],
+): CompiledLeaf | undefined {
+  const missing: string[] = [];
+  if (!draft.task) missing.push('task');
+  if (full && !draft.title) missing.push('title');
+  for (const key of DECLARATIONS) if (full && !draft[key]) missing.push(key);
+  if (missing.length > 0) {
+    findings.push(
+      error(
+        'leaf_contract_missing',
+        `it does not declare its ${listed(missing)}.`,
+        full
+          ? `Give every leaf of a batch a task, a short title, an objective, an output_format and a boundary (each declaration at least ${MIN_DECLARATION_CHARS} characters).`
+          : 'Say what the leaf should do in "task".',
+        i,
+      ),
+    );
+  }
+  for (const key of DECLARATIONS) {
+    const value = draft[key];
+    if (value !== undefined && value.length < MIN_DECLARATION_CHARS) {
+      findings.push(
+        error(
+          'leaf_contract_thin',
+          `its ${key} "${value}" is under ${MIN_DECLARATION_CHARS} characters, too thin to hold the leaf to.`,
+          `Write the ${key} out as a full sentence of at least ${MIN_DECLARATION_CHARS} characters.`,
+          i,
+        ),
+      );
+    }
+  }
+  if (draft.title && draft.title.length > MAX_TITLE_CHARS) {
+    findings.push(
+      error(
+        'leaf_title_long',
+        `its title is ${draft.title.length} characters; a title is a name of at most ${MAX_TITLE_CHARS}.`,
+        'Shorten the title to a few words and put the detail in the task.',
+        i,
+      ),
+    );
+  }
+  if (draft.capability === 'research' && draft.writes.length > 0) {
+    findings.push(
+      error(
+        'research_leaf_writes',
+        `it is declared research (it only looks things up) but writes ${draft.writes.join(', ')}.`,
+        'Declare it "mutating" if it must change those paths, or drop "writes".',
+        i,
+      ),
+    );
+  }
+  for (const path of draft.writes) {
+    const fence = draft.off_limits.find((off) => within(at(off, options), at(path, options)));
+    if (fence !== undefined) {
+      findings.push(
+        error(
+          'write_off_limits',
+          `it writes ${path}, which lies inside ${fence}, a path it declares off limits.`,
+          'Take the path out of "writes" or out of "off_limits": a leaf cannot both change and keep clear of it.',
+          i,
+        ),
+      );
+    }
+  }
+  if (!draft.task) return undefined;
+  const capability = draft.capability ?? (draft.writes.length > 0 ? 'mutating' : 'research');
+  return {
+    index: i,
+    title: draft.title ?? titleFromTask(draft.task),
+    contract: {
+      task: draft.task,
+      objective: draft.objective ?? LONE_LEAF_DEFAULTS.objective,
+      output_format: draft.output_format ?? LONE_LEAF_DEFAULTS.output_format,
+      boundary: draft.boundary ?? LONE_LEAF_DEFAULTS.boundary,
+      capability,
+      writes: draft.writes,
+      off_limits: draft.off_limits,
+    },
+  };
+}
+
+function findOverlappingWrites(
+  leaves: readonly CompiledLeaf[],
+  options: CompileOptions,
+  findings: BatchFinding[],
+): void {
+  const seen: { leaf: CompiledLeaf; path: string; real: string }[] = [];
+  for (const leaf of leaves) {
+    for (const path of new Set(leaf.contract.writes)) {
+      const real = at(path, options);
+      const other = seen.find(
+        (s) => s.leaf.index !== leaf.index && (within(s.real, real) || within(real, s.real)),
+      );
+      if (other) {
+        findings.push(
+          warning(
+            'multi_writer',
+            `it writes ${path}, and leaf ${other.leaf.index + 1} ("${other.leaf.title}") writes ${other.path}: running side by side, they may overwrite each other.`,
+            'Give each path to one leaf, or have one leaf write and the other only read.',
+            leaf.index,
+          ),
+        );
+      }
+      seen.push({ leaf, path, real });
+    }
+  }
+}
+
+/** A declared path as an absolute, normalized path. */
+function at(path: string, options: CompileOptions): string {
+  let p = path;
+  if (options.home !== undefined && (p === '~' || p.startsWith('~/'))) p = options.home + p.slice(1);
+  const full = isAbsolute(p) ? normalize(p) : join(options.base, p);
+  return full.length > 1 && full.endsWith(sep) ? full.slice(0, -1) : full;
+}
+
+function within(outer: string, inner: string): boolean {
+  const rel = relative(outer, inner);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+function listed(keys: readonly string[]): string {
+  if (keys.length <= 1) return keys.join('');
+  return `${keys.slice(0, -1).join(', ')} and ${keys.at(-1)}`;
+}
+
+function sorted(findings: BatchFinding[]): BatchFinding[] {
+  return findings
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => (a.f.leaf ?? -1) - (b.f.leaf ?? -1) || a.i - b.i)
+    .map((x) => x.f);
+}

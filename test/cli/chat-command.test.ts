@@ -1,0 +1,111 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type StandIn, startStandIn } from '../../src/testing/index.js';
+import { TSX_LOADER } from '../support/tsx-loader.js';
+
+const bin = join(import.meta.dirname, '..', '..', 'src', 'cli', 'bin.ts');
+let dir: string;
+let standIn: StandIn | undefined;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'toolseam-cli-'));
+});
+afterEach(async () => {
+  await standIn?.close();
+  standIn = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs the CLI from source in `dir`; resolves with exit code and output. */
+function cli(args: string[], env: Record<string, string | undefined> = {}) {
+  const proc = spawn(process.execPath, ['--import', TSX_LOADER, bin, ...args], {
+    cwd: dir,
+    env: {
+      ...process.env,
+      OPENAI_API_KEY: '',
+      ANTHROPIC_API_KEY: '',
+      OPENROUTER_API_KEY: '',
+      GEMINI_API_KEY: '',
+      MISTRAL_API_KEY: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  proc.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    proc.on('exit', (code) => resolve({ code, stdout, stderr })),
+  );
+  return { proc, done, stderr: () => stderr };
+}
+
+describe('toolseam chat', () => {
+  it('with no key and no model configured, says in one line what to set (exit 2)', async () => {
+    const { done } = cli(['chat', '-m', 'hi', '--db', join(dir, 't.db')]);
+    const r = await done;
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/OPENAI_API_KEY/);
+  });
+
+  it('-m prints the answer and exits 0; a failed turn prints why and exits 1', async () => {
+    standIn = await startStandIn({
+      family: 'openai',
+      script: [{ text: 'Hello from the model.' }, { error: { status: 400, message: 'bad request' } }],
+    });
+    const base = ['--base-url', standIn.baseURL, '--model', 'demo', '--db', join(dir, 't.db')];
+    const ok = await cli(['chat', '-m', 'hi', ...base]).done;
+    expect(ok.code).toBe(0);
+    expect(ok.stdout.trim()).toBe('Hello from the model.');
+    const failed = await cli(['chat', '-m', 'again', ...base]).done;
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/400/);
+  });
+
+  it('an approval can be answered from another terminal with `toolseam approve`', async () => {
+    standIn = await startStandIn({
+      family: 'openai',
+      script: [
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'buy milk' } }] },
+        { echo: 'lastToolResult' },
+      ],
+    });
+    const db = join(dir, 't.db');
+    const chat = cli([
+      'chat',
+      '-m',
+      'save a note',
+      '--base-url',
+      standIn.baseURL,
+      '--model',
+      'demo',
+      '--db',
+      db,
+    ]);
+    const id = await new Promise<string>((resolve) => {
+      const timer = setInterval(() => {
+        const m = /approve (ap-\S+) yes/.exec(chat.stderr());
+        if (m) {
+          clearInterval(timer);
+          resolve(m[1] as string);
+        }
+      }, 100);
+    });
+    const listed = await cli(['sessions', '--db', db, '--json']).done;
+    expect(JSON.parse(listed.stdout).pendingApprovals[0]).toMatchObject({ id, tool: 'write_file' });
+    const approved = await cli(['approve', id, 'yes', '--db', db]).done;
+    expect(approved.code).toBe(0);
+    const r = await chat.done;
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('buy milk');
+  });
+});
