@@ -1,0 +1,47 @@
+/**
+ * toolseam's public API: build a runtime, talk to it, answer its approvals; the seam, the tool
+ * boundary, the providers and the stand-ins for hosts and app authors who need the parts.
+ */
+export { parseConfig, readConfig, type ToolseamConfig } from './config.js';
+export * from './core/index.js';
+export type * from './core/session-store.js';
+export { type CreateRuntimeOptions, createRuntime } from './create-runtime.js';
+export { createModelAdapter, type ProviderConfig, type ProviderName } from './providers/index.js';
+export { catalog, type RetrievalTool, ToolRetriever } from './retrieval/index.js';
+export type { PreToolHook } from './runtime/pre-tool-hooks.js';
+export { Runtime, type SendOptions, type Session, type SessionOptions } from './runtime/runtime.js';
+export type {
+  AgentConfig,
+  ApprovalOptions,
+  DenyRule,
+  RuntimeOptions,
+  TaskMode,
+  TurnLimits,
+} from './runtime/runtime-options.js';
+export type { RuntimeTool } from './runtime/runtime-tool.js';
+export {
+  conformParameters,
+  createToolSeam,
+  decodeLiftedArguments,
+  nameCensus,
+  offerTool,
+  offerTools,
+  RESERVED_TOOL_NAMES,
+  wireName,
+} from './seam/index.js';
+export { openSessionStore, type SessionStoreOptions } from './store/index.js';
+export { type StandIn, type StandInOptions, startStandIn } from './testing/index.js';
+export { appToolkit, loadApp } from './tools/apps/index.js';
+export { type BuiltinOptions, builtinProviders } from './tools/builtin/builtin-providers.js';
+export {
+  defineTool,
+  field,
+  inProcessProvider,
+  missingArguments,
+  mistypedArguments,
+} from './tools/index.js';
+export { createMcpProvider, parseMcpServers } from './tools/mcp/index.js';
+export { createToolRegistry, ToolRegistry } from './tools/registry.js';
+export { readToolsConfig, registryFromConfig } from './tools/registry-config.js';
+export { type ToolsPage, toolsPage, toolsPageJson } from './tools/tools-page.js';
+export { renderToolsPage } from './tools/tools-page-text.js';
