@@ -1,4 +1,4 @@
-import { redactable, redactSecrets, secretSpans } from './redact-secrets.js';
+import { redactable, redactSecrets, type SecretSpan, secretSpans } from './redact-secrets.js';
 
 /** What a command printed, as the model may read it. */
 export interface BoundedText {
@@ -10,11 +10,7 @@ export interface BoundedText {
 }
 
 /** Moves a cut at `at` back (or on) until no secret occurrence crosses it. */
-function clearOfSecrets(
-  spans: ReadonlyArray<readonly [number, number]>,
-  at: number,
-  way: 'back' | 'on',
-): number {
+function clearOfSecrets(spans: readonly SecretSpan[], at: number, way: 'back' | 'on'): number {
   let cut = at;
   for (let moved = true; moved; ) {
     moved = false;

@@ -1,30 +1,46 @@
 /** A secret shorter than this would hide ordinary words; it is not one worth hiding (as the runtime does). */
 export const MIN_REDACTED_LENGTH = 4;
 
-/** The secret values worth hiding, longest first (so a value inside another cannot leave part of it). */
+/** Where a secret occurs in a text: [start, end) and its name. */
+export type SecretSpan = readonly [start: number, end: number, name: string];
+
+/** The stored secrets worth hiding (name, value). */
 export function redactable(secrets: ReadonlyMap<string, string>): Array<readonly [string, string]> {
-  return [...secrets]
-    .filter(([, value]) => value.length >= MIN_REDACTED_LENGTH)
-    .sort((a, b) => b[1].length - a[1].length);
+  return [...secrets].filter(([, value]) => value.length >= MIN_REDACTED_LENGTH);
 }
 
-/** Replaces every stored secret value in `text` with a marker naming the secret. */
-export function redactSecrets(text: string, secrets: ReadonlyMap<string, string>): string {
-  let out = text;
-  for (const [name, value] of redactable(secrets)) out = out.split(value).join(`[secret:${name}]`);
-  return out;
-}
-
-/** Where the secret occurrences of `text` lie, as [start, end) spans. */
-export function secretSpans(
-  text: string,
-  secrets: ReadonlyMap<string, string>,
-): Array<readonly [number, number]> {
-  const spans: Array<readonly [number, number]> = [];
-  for (const [, value] of redactable(secrets)) {
+/** Every occurrence of every secret in `text`, overlapping ones included, by start. */
+export function secretSpans(text: string, secrets: ReadonlyMap<string, string>): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  for (const [name, value] of redactable(secrets)) {
     for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + 1)) {
-      spans.push([at, at + value.length]);
+      spans.push([at, at + value.length, name]);
     }
   }
-  return spans;
+  return spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+}
+
+/**
+ * Replaces every stored secret value in `text` with a marker naming it. Occurrences that overlap (one secret
+ * running into another) are hidden together, under one marker naming each, so no part of either shows.
+ */
+export function redactSecrets(text: string, secrets: ReadonlyMap<string, string>): string {
+  const spans = secretSpans(text, secrets);
+  if (spans.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (let i = 0; i < spans.length; ) {
+    let [start, end] = spans[i] as SecretSpan;
+    const names = new Set<string>();
+    while (i < spans.length && (spans[i] as SecretSpan)[0] < end) {
+      const [, spanEnd, name] = spans[i] as SecretSpan;
+      end = Math.max(end, spanEnd);
+      names.add(name);
+      i++;
+    }
+    start = Math.max(start, at);
+    out += `${text.slice(at, start)}[secret:${[...names].join(',')}]`;
+    at = end;
+  }
+  return out + text.slice(at);
 }
