@@ -5,7 +5,7 @@ import { defineTool } from '../define-tool.js';
 import { type ArgsOf, field } from '../field.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';
-import { displayPath, type FileScope, locate } from './file-scope.js';
+import { displayPath, type FileScope, type Located, locate } from './file-scope.js';
 import { cutLine, linesOf, looksBinary, MAX_FILE_BYTES, PATH_TEXT } from './file-text.js';
 import { globRegExp } from './glob-pattern.js';
 import { skippedFor, type WalkBudget, walkFiles } from './walk-files.js';
@@ -61,6 +61,42 @@ function includeOf(include: string | undefined): ((rel: string) => boolean) | st
   }
 }
 
+/** The files a search reads: the target itself, or every file below it that `include` admits. */
+async function filesUnder(
+  target: Located,
+  include: (rel: string) => boolean,
+  skip: ReadonlySet<string>,
+  budget: WalkBudget,
+  signal: AbortSignal,
+): Promise<string[]> {
+  if (!target.stat?.isDirectory()) return [target.real];
+  const files: string[] = [];
+  for await (const { rel, full, entry } of walkFiles(target.real, budget, skip, signal)) {
+    if (entry.isFile() && include(rel)) files.push(full);
+  }
+  return files;
+}
+
+/** The first `limit` matching lines of the text files among `files` (binary and huge files passed over). */
+async function matchingLines(files: readonly string[], matcher: RegExp, limit: number, signal: AbortSignal) {
+  const lines: Array<{ readonly file: string; readonly line: number; readonly text: string }> = [];
+  let searched = 0;
+  for (const file of files) {
+    if (signal.aborted) break;
+    const bytes = await readFile(file).catch(() => undefined);
+    if (bytes === undefined || bytes.length > MAX_FILE_BYTES || looksBinary(bytes)) continue;
+    searched++;
+    const text = linesOf(bytes.toString('utf8'));
+    for (let i = 0; i < text.length; i++) {
+      const line = text[i] as string;
+      if (!matcher.test(line)) continue;
+      if (lines.length === limit) return { lines, searched, more: true };
+      lines.push({ file, line: i + 1, text: cutLine(line, MAX_SHOWN_LINE) });
+    }
+  }
+  return { lines, searched, more: false };
+}
+
 /** `grep`: shows the lines of workspace files that contain a text or match a regular expression. */
 export function grepTool(scope: FileScope) {
   const check = async (args: Args, ctx: ToolContext) => {
@@ -90,40 +126,25 @@ export function grepTool(scope: FileScope) {
     group: BUILTIN_GROUPS.files,
     fields,
     ...checkedWork(check, async ({ target, matcher, include }, args, ctx) => {
-      const files: Array<{ readonly full: string }> = [];
       const budget: WalkBudget = { visited: 0, cut: false };
-      if (target.stat?.isDirectory()) {
-        const skip = skippedFor(`${args.path ?? ''} ${args.include ?? ''}`);
-        for await (const { rel, full, entry } of walkFiles(target.real, budget, skip, ctx.signal)) {
-          if (entry.isFile() && include(rel)) files.push({ full });
-        }
-      } else files.push({ full: target.real });
-      const shown: string[] = [];
-      let more = false;
-      let searched = 0;
-      for (const { full } of files) {
-        if (more || ctx.signal.aborted) break;
-        const bytes = await readFile(full).catch(() => undefined);
-        if (bytes === undefined || bytes.length > MAX_FILE_BYTES || looksBinary(bytes)) continue;
-        searched++;
-        const lines = linesOf(bytes.toString('utf8'));
-        for (let i = 0; i < lines.length; i++) {
-          const line = lines[i] as string;
-          if (!matcher.test(line)) continue;
-          if (shown.length === args.limit) {
-            more = true;
-            break;
-          }
-          const text = cutLine(line, MAX_SHOWN_LINE);
-          shown.push(`${displayPath(full, target.roots)}:${i + 1}: ${text}`);
-        }
-      }
-      const where = `${searched} file${searched === 1 ? '' : 's'} searched`;
+      const files = await filesUnder(
+        target,
+        include,
+        skippedFor(`${args.path ?? ''} ${args.include ?? ''}`),
+        budget,
+        ctx.signal,
+      );
+      const found = await matchingLines(files, matcher, args.limit, ctx.signal);
+      const shown = found.lines.map(
+        ({ file, line, text }) => `${displayPath(file, target.roots)}:${line}: ${text}`,
+      );
+      const where = `${found.searched} file${found.searched === 1 ? '' : 's'} searched`;
       if (shown.length === 0) return `No line matches (${where}).`;
-      if (more)
+      if (found.more) {
         shown.push(
           `[only the first ${args.limit} matching lines are shown; narrow the search to see others]`,
         );
+      }
       if (budget.cut) shown.push('[the search stopped after too many folder entries; narrow it with path]');
       return shown.join('\n');
     }),

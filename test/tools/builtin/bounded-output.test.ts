@@ -58,6 +58,17 @@ describe('secret placeholders', () => {
     expect(placeholderNames('a {{secret:B}} {{ secret:A }} {{secret:B}}')).toEqual(['B', 'A']);
   });
 
+  it('leaves a command without placeholders exactly as written', () => {
+    const secretsByName = new Map([['A', 'alpha-value']]);
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (command) => {
+        fc.pre(!command.includes('{{'));
+        expect(fillSecrets(command, secretsByName)).toEqual({ command, env: {} });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('turns each filled placeholder into a variable reference and leaves unknown ones as written', () => {
     const filled = fillSecrets(
       `x {{secret:A}} '{{secret:A}}' "{{secret:B}}" {{secret:C}}`,

@@ -3,15 +3,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BUILTIN_GROUPS } from '../../../src/tools/builtin/index.js';
 import { assertPortableAsDeclared, declaredBooleans, type InProcessTool } from '../../../src/tools/index.js';
-import { type Bench, makeBench, type Tools, toolsOn } from './builtin-fixture.js';
+import { type Bench, freshBench, type Tools } from './builtin-fixture.js';
 
 let bench: Bench;
 let tools: Tools;
-
-beforeEach(() => {
-  bench = makeBench();
-  tools = toolsOn(bench);
-});
+beforeEach(() => ({ bench, tools } = freshBench()));
 afterEach(() => bench.cleanup());
 
 function allTools(): InProcessTool[] {

@@ -75,3 +75,9 @@ export function toolsOn(bench: Bench, options: Partial<BuiltinOptions> = {}): To
     preflight: (name, args, ctx) => providerOf(name).preflight(name, args as JsonObject, ctx),
   };
 }
+
+/** A fresh bench and its tools, for a `beforeEach`. */
+export function freshBench(options: Partial<BuiltinOptions> = {}): { bench: Bench; tools: Tools } {
+  const bench = makeBench();
+  return { bench, tools: toolsOn(bench, options) };
+}

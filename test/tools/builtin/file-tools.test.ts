@@ -1,15 +1,11 @@
 import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Bench, makeBench, type Tools, toolsOn } from './builtin-fixture.js';
+import { type Bench, freshBench, type Tools, toolsOn } from './builtin-fixture.js';
 
 let bench: Bench;
 let tools: Tools;
-
-beforeEach(() => {
-  bench = makeBench();
-  tools = toolsOn(bench);
-});
+beforeEach(() => ({ bench, tools } = freshBench()));
 afterEach(() => bench.cleanup());
 
 function put(rel: string, text: string | Uint8Array): string {
@@ -192,6 +188,22 @@ describe('edit_file', () => {
     );
     expect(crossing.isError).toBe(false);
     expect(readFileSync(full, 'utf8')).toBe('1\r\n2\r\n');
+  });
+
+  it('gates each edit on a read in this turn, also for a file in another workspace folder', async () => {
+    const extra = join(bench.dir, 'extra');
+    mkdirSync(extra);
+    writeFileSync(join(extra, 'plan.md'), 'step one\n');
+    const two = toolsOn(bench, { workspace: [bench.ws, extra] });
+    const ctx = two.turn();
+    const path = join(extra, 'plan.md');
+    const edit = (n: number) =>
+      two.invoke('edit_file', { path, old_text: 'step', new_text: `step ${n}` }, ctx);
+    expect((await edit(1)).data).toEqual({ code: 'not_read' });
+    expect((await edit(2)).data).toEqual({ code: 'not_read' });
+    await two.invoke('read_file', { path }, ctx);
+    expect((await edit(3)).isError).toBe(false);
+    expect(readFileSync(path, 'utf8')).toBe('step 3 one\n');
   });
 
   it('counts a file it wrote itself as read', async () => {

@@ -1,13 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Bench, makeBench, type Tools, toolsOn } from './builtin-fixture.js';
+import { type Bench, freshBench, type Tools, toolsOn } from './builtin-fixture.js';
 
 let bench: Bench;
 let tools: Tools;
-
-beforeEach(() => {
-  bench = makeBench();
-  tools = toolsOn(bench);
-});
+beforeEach(() => ({ bench, tools } = freshBench()));
 afterEach(() => bench.cleanup());
 
 describe('memory tools on the SQLite store', () => {
