@@ -1,18 +1,25 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { ToolseamConfig } from '../config.js';
 import { InputError } from '../core/errors.js';
 import { createLogger } from '../core/logger.js';
-import { DEFAULT_CONFIG_FILE, readToolsConfig, registryFromConfig } from '../tools/registry-config.js';
+import { openSessionStore } from '../store/index.js';
+import { builtinProviders } from '../tools/builtin/builtin-providers.js';
+import { registryFromConfig } from '../tools/registry-config.js';
 import { toolsPage, toolsPageJson } from '../tools/tools-page.js';
 import { renderToolsPage } from '../tools/tools-page-text.js';
 import type { Command } from './commands.js';
+import { configFromFlags } from './runtime-flags.js';
 
 const USAGE = `usage: toolseam tools [--config FILE] [--json]
 
-Starts every configured tool provider (MCP servers, installed apps) and shows, by group, each tool's
-real and wire name, its provider and app, whether models are offered it as declared, repaired, with
-arguments carried as JSON text, or not at all (and why), the description models see, and each
-provider's load failures.
-  --config FILE  the config to read (default: ./${DEFAULT_CONFIG_FILE}, if there is one)
+Starts every tool provider a chat would have (the platform's own tools, the configured MCP servers and
+installed apps) and shows, by group: each tool's real and wire name, its provider and app, whether
+models are offered it as declared, repaired, with arguments carried as JSON text, or not at all (and
+why), the description models see, and each provider's load failures.
+  --config FILE  the config to read (default: ./toolseam.json, if there is one)
   --json         print {"tools": [...], "failures": [...]} instead of the page`;
 
 /** `toolseam tools`: the Tools page. */
@@ -39,19 +46,35 @@ export const toolsCommand: Command = async (argv) => {
   }
   if (values.config !== undefined && values.config.trim() === '')
     throw new InputError('--config needs a file path.');
-  const config =
-    values.config === undefined
-      ? await readToolsConfig(DEFAULT_CONFIG_FILE, { optional: true })
-      : await readToolsConfig(values.config);
+  const config = configFromFlags({ config: values.config });
+  // The page lists tools and runs none, so the memory and task tools get a scratch store, not the user's.
+  const scratch = mkdtempSync(join(tmpdir(), 'toolseam-tools-'));
+  const store = openSessionStore({ path: join(scratch, 'store.db') });
   // The page itself reports every failure; stderr gets only what the page cannot show.
   const logger = createLogger({ level: 'error' });
-  const registry = await registryFromConfig(config, { logger });
   try {
-    const page = await toolsPage(registry, { logger });
-    const text = values.json ? JSON.stringify(toolsPageJson(page), null, 2) : renderToolsPage(page);
-    process.stdout.write(`${text}\n`);
-    return 0;
+    const registry = await registryFromConfig(config.tools, { logger, providers: builtins(config, store) });
+    try {
+      const page = await toolsPage(registry, { logger });
+      const text = values.json ? JSON.stringify(toolsPageJson(page), null, 2) : renderToolsPage(page);
+      process.stdout.write(`${text}\n`);
+      return 0;
+    } finally {
+      await registry.close();
+    }
   } finally {
-    await registry.close();
+    store.close();
+    rmSync(scratch, { recursive: true, force: true });
   }
 };
+
+/** The platform's own providers, built as a chat builds them from the same config. */
+function builtins(config: ToolseamConfig, store: ReturnType<typeof openSessionStore>) {
+  return builtinProviders({
+    workspace: config.workspace.length > 0 ? config.workspace : [process.cwd()],
+    memory: store,
+    tasks: store,
+    secrets: config.secrets,
+    configPaths: config.file ? [config.file] : [],
+  });
+}

@@ -80,19 +80,29 @@ describe('toolseam tools', () => {
   it('reads ./toolseam.json by default and prints a readable page', async () => {
     const { code, stdout } = await toolseam([], dir);
     expect(code).toBe(0);
-    expect(stdout).toContain('mcp/notes — Keeps short notes and finds them again.');
+    expect(stdout.indexOf('files (platform) — ')).toBeLessThan(
+      stdout.indexOf('mcp/notes — Keeps short notes and finds them again.'),
+    );
     expect(stdout).toContain('  mcp/notes/lookup  (sent as mcp_notes_lookup)');
     expect(stdout).toMatch(
       /Load failures\n {2}mcp\/crashy \(app crashy\): MCP server "crashy" exited while starting/,
     );
   });
 
-  it('shows an empty page when there is no config at all', async () => {
+  it('shows the platform’s own tools first, and only them when there is no config at all', async () => {
     const empty = await mkdtemp(join(tmpdir(), 'toolseam-empty-'));
     try {
       const { code, stdout } = await toolseam(['--json'], empty);
       expect(code).toBe(0);
-      expect(JSON.parse(stdout)).toEqual({ tools: [], failures: [] });
+      const page = JSON.parse(stdout) as {
+        tools: Array<{ name: string; app: string; status: string }>;
+        failures: unknown[];
+      };
+      expect(page.failures).toEqual([]);
+      expect(page.tools.map((t) => t.name)).toEqual(
+        expect.arrayContaining(['read_file', 'bash', 'memory_save', 'task_create', 'ask_user']),
+      );
+      expect(page.tools.every((t) => t.app === 'toolseam' && t.status === 'offered')).toBe(true);
     } finally {
       await rm(empty, { recursive: true, force: true });
     }
