@@ -209,10 +209,8 @@ function contractOf(
   options: CompileOptions,
   findings: BatchFinding[],
 ): CompiledLeaf | undefined {
-  const missing: string[] = [];
-  if (!draft.task) missing.push('task');
-  if (full && !draft.title) missing.push('title');
-  for (const key of DECLARATIONS) if (full && !draft[key]) missing.push(key);
+  const required = full ? (['task', 'title', ...DECLARATIONS] as const) : (['task'] as const);
+  const missing = required.filter((key) => !draft[key] && !draft.unreadable.includes(key));
   if (missing.length > 0) {
     findings.push(
       error(

@@ -13,6 +13,8 @@ export interface LeafDraft {
   readonly capability?: LeafCapability | undefined;
   readonly writes: readonly string[];
   readonly off_limits: readonly string[];
+  /** Keys given but unreadable (already reported; not reported again as missing). */
+  readonly unreadable: readonly string[];
 }
 
 type TextKey = 'task' | 'title' | 'objective' | 'output_format' | 'boundary';
@@ -26,7 +28,9 @@ const ACCEPTED = LEAF_KEYS.join(', ');
 export function readLeaf(item: Record<string, unknown>, leaf: number, out: BatchFinding[]): LeafDraft {
   const draft: {
     -readonly [K in keyof LeafDraft]: LeafDraft[K];
-  } = { writes: [], off_limits: [] };
+  } = { writes: [], off_limits: [], unreadable: [] };
+  const unreadable: string[] = [];
+  draft.unreadable = unreadable;
   for (const key of Object.keys(item)) {
     if ((LEAF_KEYS as readonly string[]).includes(key)) continue;
     const near = nearMiss(key, LEAF_KEYS);
@@ -42,7 +46,10 @@ export function readLeaf(item: Record<string, unknown>, leaf: number, out: Batch
   for (const key of TEXT_KEYS) {
     const read = readText(item[key]);
     if (read.ok) draft[key] = read.value;
-    else out.push(mistyped(key, read.why, 'Send it as text.', leaf));
+    else {
+      unreadable.push(key);
+      out.push(mistyped(key, read.why, 'Send it as text.', leaf));
+    }
   }
   const capability = readText(item['capability']);
   if (!capability.ok) out.push(mistyped('capability', capability.why, CAPABILITY_FIX, leaf));

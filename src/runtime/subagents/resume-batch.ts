@@ -1,0 +1,148 @@
+import { ToolseamError } from '../../core/errors.js';
+import type { RuntimeEvent } from '../../core/events.js';
+import type { BatchRecord, LeafRecord, SessionStore } from '../../core/session-store.js';
+import type { ToolResult } from '../../core/tool.js';
+import { boundResult, redactSecrets } from '../bound-result.js';
+import type { Runtime } from '../runtime.js';
+import { modelText } from '../settle-call.js';
+import { ownerAlive } from '../turn-owner.js';
+import { batchResult, statusCounts } from './batch-result.js';
+import { leafGrants, servedNames } from './leaf-grants.js';
+import { isBatchActive, type LeafWork, runBatch } from './run-batch.js';
+import { childSessionId, finishLeaf, type LeafEnv } from './run-leaf.js';
+import { resolveSubagentOptions, type SubagentOptions } from './subagent-options.js';
+
+/** Options of `resumeBatch`. */
+export interface ResumeBatchOptions extends SubagentOptions {
+  /** Receives the leaves' progress and their approval requests (answer them with `runtime.respond`). */
+  readonly onEvent?: (event: RuntimeEvent) => void;
+  /** Stops the resumed leaves. */
+  readonly signal?: AbortSignal;
+}
+
+/** What resuming gave: the finished batch, the result its parent reads, and whether that was delivered. */
+export interface ResumedBatch {
+  readonly batch: BatchRecord;
+  readonly result: ToolResult;
+  /**
+   * True when the parent's `subagent_run` call was still open and now carries this result: resume the
+   * parent turn (`runtime.resumeTurn(batch.turnId)`) and its model reads it.
+   */
+  readonly deliveredToParent: boolean;
+}
+
+const UNFINISHED_TURN = new Set(['running', 'waiting_approval']);
+
+/** Who runs a batch now, if anyone but this runtime: its parent turn's live owner. */
+function ownerElsewhere(runtime: Runtime, batch: BatchRecord): string | undefined {
+  const turn = batch.turnId === undefined ? undefined : runtime.options.store.getTurn(batch.turnId);
+  if (!turn || !UNFINISHED_TURN.has(turn.status)) return undefined;
+  return turn.owner !== runtime.owner && ownerAlive(turn.owner) ? turn.owner : undefined;
+}
+
+/** Batches left unfinished by a process that is gone (nobody runs them): resume each with `resumeBatch`. */
+export function unfinishedBatches(runtime: Runtime): BatchRecord[] {
+  return runtime.options.store
+    .listBatches({ unfinished: true })
+    .filter((b) => !isBatchActive(runtime, b.id) && ownerElsewhere(runtime, b) === undefined);
+}
+
+/** One line naming a batch and where its leaves stand, e.g. for a list of unfinished batches. */
+export function batchSummary(batch: BatchRecord): string {
+  const title = batch.title ? ` "${batch.title}"` : '';
+  return `${batch.id}${title}: ${statusCounts(batch.leaves)}`;
+}
+
+/**
+ * Finishes a batch a dead process left: leaves that finished are kept as they are (never re-run); a
+ * leaf whose child turn was cut short is taken over where it stopped (its pending approvals asked
+ * again, a started call never run twice); leaves that never started run now. The parent's open
+ * `subagent_run` call then gets the batch's result.
+ */
+export async function resumeBatch(
+  runtime: Runtime,
+  batchId: string,
+  options: ResumeBatchOptions = {},
+): Promise<ResumedBatch> {
+  const store = runtime.options.store;
+  const batch = store.getBatch(batchId);
+  if (!batch) throw new ToolseamError('unknown_batch', `There is no batch with id ${batchId}.`);
+  if (batch.status !== 'running') {
+    throw new ToolseamError('batch_finished', `Batch ${batchId} has already finished (${batch.status}).`);
+  }
+  const elsewhere = ownerElsewhere(runtime, batch);
+  if (isBatchActive(runtime, batchId) || elsewhere !== undefined) {
+    const where = elsewhere === undefined ? 'this process' : `another process (${elsewhere})`;
+    throw new ToolseamError('batch_busy', `Batch ${batchId} is still running in ${where}.`);
+  }
+  const settings = resolveSubagentOptions(runtime, options);
+  const env: LeafEnv = {
+    runtime,
+    batchId,
+    grants: leafGrants(await servedNames(runtime.options.registry, options.signal)),
+    parentMode: 'agent',
+    timeoutMs: settings.leafTimeoutMs,
+    signal: options.signal ?? new AbortController().signal,
+    emit: options.onEvent ?? (() => {}),
+  };
+  const work: LeafWork[] = [];
+  for (const leaf of batch.leaves) {
+    const item = plan(env, leaf);
+    if (item) work.push(item);
+  }
+  const finished = await runBatch(env, work, settings.concurrency);
+  const result = batchResult(finished, [], runtime.limits.resultChars);
+  return { batch: finished, result, deliveredToParent: deliver(runtime, finished, result) };
+}
+
+/** How one leaf goes on: kept, run afresh, taken over, or settled from what its child session shows. */
+function plan(env: LeafEnv, leaf: LeafRecord): LeafWork | undefined {
+  if (leaf.status === 'queued') return { leaf, start: { kind: 'fresh' } };
+  if (leaf.status !== 'running') return undefined;
+  const store = env.runtime.options.store;
+  const sessionId = leaf.childSessionId ?? childSessionId(leaf);
+  const turn = store.listTurns({ sessionId }).at(-1);
+  if (!turn) {
+    store.requeueLeaf(leaf.id);
+    return { leaf, start: { kind: 'fresh' } };
+  }
+  if (UNFINISHED_TURN.has(turn.status)) {
+    if (turn.owner !== env.runtime.owner && ownerAlive(turn.owner)) {
+      throw new ToolseamError(
+        'batch_busy',
+        `Leaf "${leaf.title}" of batch ${leaf.batchId} is still running in another process (${turn.owner}).`,
+      );
+    }
+    return { leaf, start: { kind: 'resume', turnId: turn.id } };
+  }
+  // The child turn ended but the process died before the leaf was recorded: record it from the turn.
+  if (turn.status === 'done') {
+    const output = lastAnswer(store, sessionId, turn.id);
+    finishLeaf(env, leaf, { status: 'done', ...(output === undefined ? {} : { output }) });
+  } else {
+    finishLeaf(env, leaf, {
+      status: 'failed',
+      errors: [turn.error ?? `its session's turn ended ${turn.status}`],
+    });
+  }
+  return undefined;
+}
+
+function lastAnswer(store: SessionStore, sessionId: string, turnId: string): string | undefined {
+  const answers = store
+    .listMessages(sessionId)
+    .filter((m) => m.turnId === turnId && m.message.role === 'assistant');
+  return answers.at(-1)?.message.content;
+}
+
+/** Gives the parent's still-open `subagent_run` call the batch's result, as the call runner would. */
+function deliver(runtime: Runtime, batch: BatchRecord, result: ToolResult): boolean {
+  const { turnId, callId } = batch;
+  if (turnId === undefined || callId === undefined) return false;
+  const store = runtime.options.store;
+  if (store.getToolCall(turnId, callId)?.status !== 'running') return false;
+  const secrets = runtime.options.secrets ?? new Map<string, string>();
+  const content = boundResult(redactSecrets(modelText(result), secrets), runtime.limits.resultChars);
+  store.recordToolResult(turnId, callId, { status: 'done', content, isError: result.isError });
+  return true;
+}

@@ -1,0 +1,70 @@
+import { ToolseamError } from '../../core/errors.js';
+import type { BatchRecord, LeafRecord } from '../../core/session-store.js';
+import type { Runtime } from '../runtime.js';
+import {
+  childSessionId,
+  finishLeaf,
+  type LeafEnv,
+  type LeafStart,
+  leafSessionOptions,
+  runLeaf,
+} from './run-leaf.js';
+
+/** One leaf to run and how it starts. */
+export interface LeafWork {
+  readonly leaf: LeafRecord;
+  readonly start: LeafStart;
+}
+
+const active = new WeakMap<Runtime, Set<string>>();
+
+/** True while this runtime is running batch `id`. */
+export function isBatchActive(runtime: Runtime, id: string): boolean {
+  return active.get(runtime)?.has(id) ?? false;
+}
+
+/**
+ * Runs a batch's leaves side by side, at most `concurrency` at once, then marks the batch finished
+ * (`done` when every leaf is done, else `failed`) and returns it as stored.
+ */
+export async function runBatch(
+  env: LeafEnv,
+  work: readonly LeafWork[],
+  concurrency: number,
+): Promise<BatchRecord> {
+  const store = env.runtime.options.store;
+  const running = active.get(env.runtime) ?? new Set<string>();
+  active.set(env.runtime, running);
+  if (running.has(env.batchId)) {
+    throw new ToolseamError('batch_busy', `Batch ${env.batchId} is already running in this process.`);
+  }
+  running.add(env.batchId);
+  try {
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      for (let item = work[next++]; item !== undefined; item = work[next++]) await runOne(env, item);
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, work.length) }, worker));
+    const batch = store.getBatch(env.batchId) as BatchRecord;
+    if (batch.leaves.every((l) => l.status !== 'queued' && l.status !== 'running')) {
+      store.finishBatch(env.batchId, batch.leaves.every((l) => l.status === 'done') ? 'done' : 'failed');
+    }
+    return store.getBatch(env.batchId) as BatchRecord;
+  } finally {
+    running.delete(env.batchId);
+  }
+}
+
+async function runOne(env: LeafEnv, { leaf, start }: LeafWork): Promise<void> {
+  if (env.signal.aborted) {
+    // Stopped before this leaf's turn came: it never starts.
+    finishLeaf(env, leaf, { status: 'failed', errors: ['the batch was stopped before this leaf started'] });
+    return;
+  }
+  if (start.kind === 'fresh') {
+    const session = env.runtime.session(childSessionId(leaf), leafSessionOptions(env, leaf));
+    // Another runner claimed it first: that runner reports it.
+    if (!env.runtime.options.store.claimLeaf(leaf.id, session.id)) return;
+  }
+  await runLeaf(env, leaf, start);
+}

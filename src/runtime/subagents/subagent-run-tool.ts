@@ -1,0 +1,61 @@
+import type { JsonObject } from '../../core/json.js';
+import type { Runtime } from '../runtime.js';
+import type { RuntimeTool } from '../runtime-tool.js';
+import type { TurnContext } from '../turn-context.js';
+import { batchRefusal } from './batch-refusal.js';
+import { batchResult } from './batch-result.js';
+import { type CompiledBatch, compileBatch } from './compile-batch.js';
+import { contractJson } from './leaf-contract.js';
+import { leafGrants, surfaceNames } from './leaf-grants.js';
+import { runBatch } from './run-batch.js';
+import { compileOptionsFor, resolveSubagentOptions, type SubagentOptions } from './subagent-options.js';
+import { SUBAGENT_RUN_DEFINITION } from './subagent-run-definition.js';
+
+/**
+ * `subagent_run` for `runtime`: its preflight is the batch compiler (a batch that does not compile is
+ * refused with every finding before anything starts, and the call asks nobody); running it starts
+ * each leaf as a child session of the same runtime and answers with every leaf's result.
+ */
+export function subagentRunTool(runtime: Runtime, options: SubagentOptions = {}): RuntimeTool {
+  const settings = resolveSubagentOptions(runtime, options);
+  const compile = (args: JsonObject, ctx: TurnContext): CompiledBatch =>
+    compileBatch(args, compileOptionsFor(runtime, settings, ctx.leaf !== undefined));
+  return {
+    definition: SUBAGENT_RUN_DEFINITION,
+    preflight(args, ctx) {
+      const compiled = compile(args, ctx);
+      return compiled.ok ? undefined : batchRefusal(compiled);
+    },
+    async run(args, ctx, callId) {
+      const compiled = compile(args, ctx);
+      if (!compiled.ok) return batchRefusal(compiled);
+      const batch = ctx.store.createBatch({
+        parentSessionId: ctx.sessionId,
+        turnId: ctx.turnId,
+        callId,
+        title: compiled.leaves
+          .map((l) => l.title)
+          .join(' · ')
+          .slice(0, 200),
+        leaves: compiled.leaves.map((l) => ({
+          title: l.title,
+          contract: contractJson(l.contract),
+          ...(l.agent !== undefined ? { agent: l.agent } : {}),
+        })),
+      });
+      const env = {
+        runtime,
+        batchId: batch.id,
+        grants: leafGrants(surfaceNames(ctx.surface)),
+        parentMode: ctx.gates.mode,
+        timeoutMs: settings.leafTimeoutMs,
+        signal: ctx.signal,
+        emit: ctx.emit,
+      };
+      const work = batch.leaves.map((leaf) => ({ leaf, start: { kind: 'fresh' as const } }));
+      const finished = await runBatch(env, work, settings.concurrency);
+      const warnings = compiled.findings.filter((f) => f.severity === 'warning');
+      return batchResult(finished, warnings, runtime.limits.resultChars);
+    },
+  };
+}

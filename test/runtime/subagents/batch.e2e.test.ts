@@ -1,0 +1,188 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RuntimeEvent } from '../../../src/core/events.js';
+import { enableSubagents } from '../../../src/runtime/subagents/index.js';
+import type { ScriptTurn } from '../../../src/testing/index.js';
+import { demoProvider, type RunCounts } from '../../support/demo-tools.js';
+import { callEnds, type RuntimeHarness, startHarness, turnEnd } from '../../support/runtime-harness.js';
+import { contract, fromLeaf, leafStates, scopeProvider } from './subagent-fixtures.js';
+
+let h: RuntimeHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const ARCHIVE = 'Archive mail number 7 from the inbox';
+const WEATHER = 'Look up the weather in Paris for tomorrow';
+const CALENDAR = 'Read every calendar entry of next week';
+
+const parentAsks = (args: Record<string, unknown>): ScriptTurn => ({
+  match: { lastUserIncludes: 'morning round' },
+  toolCalls: [{ name: 'subagent_run', arguments: args }],
+});
+const parentEchoes: ScriptTurn = { match: { lastUserIncludes: 'morning round' }, echo: 'lastToolResult' };
+
+/** Runs a turn to its end, answering every approval request with `answer`. */
+async function drive(
+  events: AsyncIterable<RuntimeEvent>,
+  answer: (e: Extract<RuntimeEvent, { type: 'approval-request' }>) => void = () => {},
+): Promise<RuntimeEvent[]> {
+  const out: RuntimeEvent[] = [];
+  for await (const event of events) {
+    out.push(event);
+    if (event.type === 'approval-request') answer(event);
+  }
+  return out;
+}
+
+describe('subagent_run end to end (real SDK, loopback stand-in, SQLite)', () => {
+  it('runs three leaves: one approved through the parent stream, one failing, one timing out', async () => {
+    const counts: RunCounts = new Map();
+    h = await startHarness({
+      providers: [demoProvider(counts)],
+      script: [
+        parentAsks({
+          tasks: [
+            contract(ARCHIVE, 'Archive', { capability: 'mutating' }),
+            contract(WEATHER, 'Weather'),
+            contract(CALENDAR, 'Calendar'),
+          ],
+        }),
+        { when: fromLeaf(ARCHIVE), toolCalls: [{ name: 'archive_mail', arguments: { id: 7 } }] },
+        { when: fromLeaf(ARCHIVE), echo: 'lastToolResult' },
+        { when: fromLeaf(WEATHER), error: { status: 500, message: 'the weather model is down' } },
+        { when: fromLeaf(CALENDAR), delayMs: 20_000, text: 'too late' },
+        parentEchoes,
+      ],
+    });
+    enableSubagents(h.runtime, { leafTimeoutMs: 4_000 });
+    const runtime = h.runtime;
+    const events = await drive(runtime.session('parent').send('do the morning round'), (e) =>
+      runtime.respond(e.request.id, { kind: 'approve' }, { digest: e.request.digest }),
+    );
+
+    const asks = events.filter((e) => e.type === 'approval-request');
+    expect(asks).toHaveLength(1);
+    expect(asks[0]).toMatchObject({
+      request: { tool: 'archive_mail', leafTitle: 'Archive', arguments: { id: 7 } },
+    });
+    expect(counts.get('archive_mail')).toBe(1);
+
+    expect(leafStates(events, 'Archive')).toEqual(['started', 'approval-needed', 'tool-call', 'done']);
+    expect(leafStates(events, 'Weather')).toEqual(['started', 'failed']);
+    expect(leafStates(events, 'Calendar')).toEqual(['started', 'timed_out']);
+
+    const [call] = callEnds(events);
+    expect(call).toMatchObject({ tool: 'subagent_run', isError: false });
+    const text = call?.content ?? '';
+    expect(text).toMatch(/^Batch \S+: 3 leaves \(1 done, 1 failed, 1 timed out\)\./);
+    expect(text).toContain(
+      '## 1. Archive: done\nOutput (declared format: One short sentence of plain text):\narchived 7',
+    );
+    expect(text).toContain('## 2. Weather: failed');
+    expect(text).toContain('the weather model is down');
+    expect(text).toContain('## 3. Calendar: timed out');
+    expect(text).toContain('did not finish within its time limit of 4 seconds');
+    expect(turnEnd(events)).toMatchObject({ status: 'done', message: text });
+
+    const [batch] = runtime.options.store.listBatches({ parentSessionId: 'parent' });
+    expect(batch?.status).toBe('failed');
+    expect(batch?.leaves.map((l) => l.status)).toEqual(['done', 'failed', 'timed_out']);
+    expect(batch?.leaves[0]?.output).toBe('archived 7');
+    expect(batch?.leaves.every((l) => l.childSessionId !== undefined)).toBe(true);
+
+    const requests = h.standIn.requests;
+    const parentTools = requests.find((r) => r.lastUserMessage.includes('morning round'))?.tools ?? [];
+    expect(parentTools.map((t) => t.name)).toContain('subagent_run');
+    for (const leafRequest of requests.filter((r) => r.lastUserMessage.includes('Task: '))) {
+      expect(leafRequest.tools.map((t) => t.name)).not.toContain('subagent_run');
+    }
+  }, 30_000);
+
+  it('refuses a batch without contracts before anything starts, asking nobody', async () => {
+    h = await startHarness({
+      providers: [demoProvider()],
+      script: [parentAsks({ tasks: ['check the inbox', 'check the calendar'] }), parentEchoes],
+    });
+    enableSubagents(h.runtime);
+    const events = await drive(h.runtime.session('parent').send('the morning round'));
+    expect(events.some((e) => e.type === 'approval-request' || e.type === 'leaf')).toBe(false);
+    const [call] = callEnds(events);
+    expect(call).toMatchObject({ isError: true, notRun: 'refused_by_tool', refusedBy: 'preflight' });
+    expect(call?.content).toContain('the batch did not compile');
+    expect(call?.content).toContain('[leaf_contract_missing]');
+    expect(h.runtime.options.store.listBatches()).toEqual([]);
+    expect(h.standIn.requests).toHaveLength(2);
+  });
+
+  it("confines a leaf's file tools to its writes, keeps them out of off_limits, and leaves research leaves nothing", async () => {
+    const probe = { toolCalls: [{ name: 'where_may_i_write', arguments: {} }] };
+    h = await startHarness({
+      providers: [scopeProvider()],
+      script: [
+        parentAsks({
+          tasks: [
+            contract('Write the summary note', 'Writer', {
+              capability: 'mutating',
+              writes: ['notes/summary'],
+              off_limits: 'notes/private',
+            }),
+            contract('Study the archive folder', 'Reader', { off_limits: ['archive/locked'] }),
+          ],
+        }),
+        { when: fromLeaf('Write the summary note'), ...probe },
+        { when: fromLeaf('Write the summary note'), echo: 'lastToolResult' },
+        { when: fromLeaf('Study the archive folder'), ...probe },
+        {
+          when: fromLeaf('Study the archive folder'),
+          toolCalls: [{ name: 'save_note', arguments: { text: 'x' } }],
+        },
+        { when: fromLeaf('Study the archive folder'), echo: 'lastToolResult' },
+        parentEchoes,
+      ],
+    });
+    enableSubagents(h.runtime, { concurrency: 1 });
+    const events = await drive(h.runtime.session('parent').send('the morning round'));
+    const [batch] = h.runtime.options.store.listBatches();
+    expect(batch?.leaves[0]?.output).toBe('writable=["notes/summary"] offLimits=["notes/private"]');
+    // A research leaf runs in plan mode: it may write nowhere, and a tool that changes things is refused.
+    expect(batch?.leaves[1]?.output).toContain('read-only gate');
+    const readerProbe = h.standIn.requests.find(
+      (r) =>
+        r.lastUserMessage.includes('Study the archive') && r.lastToolResult?.name === 'where_may_i_write',
+    );
+    expect(readerProbe?.lastToolResult?.content).toBe('writable=[] offLimits=["archive/locked"]');
+    expect(turnEnd(events).status).toBe('done');
+  });
+
+  it('runs at most `concurrency` leaves at once and stops every leaf when the parent turn is stopped', async () => {
+    const tasks = Array.from({ length: 5 }, (_, i) => contract(`Slow job number ${i}`, `Job ${i}`));
+    h = await startHarness({
+      script: [
+        parentAsks({ tasks }),
+        ...tasks.map((t) => ({ when: fromLeaf(t['task'] as string), delayMs: 20_000, text: 'late' })),
+        parentEchoes,
+      ],
+    });
+    enableSubagents(h.runtime, { concurrency: 2 });
+    const session = h.runtime.session('parent');
+    let running = 0;
+    let most = 0;
+    const events: RuntimeEvent[] = [];
+    for await (const event of session.send('the morning round')) {
+      events.push(event);
+      if (event.type !== 'leaf') continue;
+      if (event.state === 'started') running += 1;
+      if (['done', 'failed', 'timed_out'].includes(event.state)) running -= 1;
+      most = Math.max(most, running);
+      if (event.state === 'started' && event.title === 'Job 1') setTimeout(() => session.stop(), 100);
+    }
+    expect(most).toBe(2);
+    const [batch] = h.runtime.options.store.listBatches();
+    expect(batch?.status).toBe('failed');
+    expect(batch?.leaves.map((l) => l.status)).toEqual(Array(5).fill('failed'));
+    expect(batch?.leaves[0]?.errors[0]).toBe('the batch was stopped before this leaf finished');
+    expect(batch?.leaves[4]?.errors[0]).toBe('the batch was stopped before this leaf started');
+    expect(turnEnd(events).status).toBe('stopped');
+  }, 30_000);
+});
