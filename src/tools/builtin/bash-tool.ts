@@ -4,6 +4,7 @@ import { type ArgsOf, field } from '../field.js';
 import { BoundedOutput } from './bounded-output.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork } from './checked-work.js';
+import { credentialVariables } from './redact-secrets.js';
 import { type CommandEnd, runCommand } from './run-command.js';
 import { checkCommand, type ShellSetup } from './shell-check.js';
 
@@ -51,7 +52,8 @@ export function bashTool(setup: ShellSetup) {
     name: 'bash',
     description:
       'Runs a bash command in the first workspace folder and shows its output (stdout and stderr together; ' +
-      'a long output keeps its start and end). No input can be typed into it. Credential files, the system ' +
+      'a long output keeps its start and end; secret values are hidden). No input can be typed into it. ' +
+      'Credential files, the system ' +
       "scheduler and toolseam's own configuration are off limits.",
     risk: 'destructive',
     group: BUILTIN_GROUPS.shell,
@@ -59,13 +61,15 @@ export function bashTool(setup: ShellSetup) {
     ...checkedWork(
       (args: ArgsOf<typeof fields>, ctx) => checkCommand(args.command, ctx, setup),
       async ({ cwd, filled }, args, ctx) => {
+        // Stored secrets win over a same-named variable, so the marker names what the person stored.
+        const hidden = new Map([...credentialVariables(process.env), ...setup.secrets]);
         const end = await runCommand({
           command: filled.command,
           cwd,
           env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...filled.env },
           timeoutMs: args.timeout_seconds * 1000,
           signal: ctx.signal,
-          output: new BoundedOutput(setup.secrets),
+          output: new BoundedOutput(hidden),
         });
         return resultOf(end, args.timeout_seconds);
       },

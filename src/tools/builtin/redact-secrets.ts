@@ -44,3 +44,19 @@ export function redactSecrets(text: string, secrets: ReadonlyMap<string, string>
   }
   return out + text.slice(at);
 }
+
+const CREDENTIAL_NAME =
+  /(?:^|_)(?:API_?KEY|TOKEN|SECRET|SECRET_KEY|PASSWORD|PASSWD|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)(?:_|$)/i;
+
+/**
+ * The environment variables whose names say they hold a credential (`OPENAI_API_KEY`, `GITHUB_TOKEN`,
+ * `AWS_SECRET_ACCESS_KEY`…), name → value: a command may use them, but their values are hidden in its output
+ * like stored secrets.
+ */
+export function credentialVariables(env: NodeJS.ProcessEnv): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && value.length >= 8 && CREDENTIAL_NAME.test(name)) found.set(name, value);
+  }
+  return found;
+}

@@ -206,6 +206,20 @@ describe('bash fills secrets at run time and never shows them', () => {
     expect(result.content).toBe('key=[secret:Github_Key]');
   });
 
+  it('hides the values of environment variables named as credentials', async () => {
+    process.env.TOOLSEAM_TEST_API_KEY = 'sk-test-0123456789';
+    try {
+      const result = await tools.invoke(
+        'bash',
+        { command: 'echo "key: $TOOLSEAM_TEST_API_KEY"' },
+        tools.turn(),
+      );
+      expect(result.content).toBe('key: [secret:TOOLSEAM_TEST_API_KEY]');
+    } finally {
+      delete process.env.TOOLSEAM_TEST_API_KEY;
+    }
+  });
+
   it('hands the exact value to the command, whatever quoting the placeholder stands in', async () => {
     const value = `p@ss 'w"o$rd\`x\\y`;
     const quoted = toolsOn(bench, { secrets: new Map([['PW', value]]) });
