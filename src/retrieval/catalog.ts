@@ -24,8 +24,12 @@ export interface CatalogOptions {
 interface Block {
   readonly group: ToolGroup;
   readonly header: string;
-  /** Tools in the order their lines appear: most relevant first, then by name. */
-  readonly tools: readonly RetrievalTool[];
+  /**
+   * Tools in the order their lines appear: most relevant first, then by name. Only the first
+   * `sorted` are in order (see `toolAt`): a server's tools are put in order only as far as needed.
+   */
+  readonly tools: RetrievalTool[];
+  sorted: number;
   readonly described: Set<string>;
   /** Own groups: listed means the header and every tool name are shown. */
   listed: boolean;
@@ -71,13 +75,12 @@ export function catalog(
   // 2. Tools relevant to this request get a description line, whatever their group.
   let top = 0;
   for (const r of relOf.values()) if (r <= 1 && r > top) top = r;
-  const blockOf = new Map<string, Block>();
-  for (const b of blocks) for (const t of b.tools) blockOf.set(t.name, b);
+  const blockOf = new Map<string, Block>(blocks.map((b) => [b.group.key, b]));
   const relevant = [...relOf.keys()]
     .filter((t) => rel(t) > 1 || (top > 0 && rel(t) >= top * RELEVANT_SHARE))
     .sort(byRelevance)
     .slice(0, RELEVANT_MAX);
-  for (const t of relevant) layout.tryDescribe(blockOf.get(t.name) as Block, t);
+  for (const t of relevant) layout.tryDescribe(blockOf.get(groupOf(t).key) as Block, t);
 
   // 3. Servers and apps in turn, one more described tool each per round; 4. then own groups.
   layout.roundRobin(blocks.filter((b) => !b.group.own));
@@ -105,7 +108,8 @@ function makeBlocks(
     // the full order, the rest by name alone (thousands of them, so the cheap comparison matters).
     const relevant = all.filter(isRelevant).sort(order);
     const rest = relevant.length === 0 ? all : all.filter((t) => !isRelevant(t));
-    rest.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    // Own groups show every name, so they are sorted whole; other groups lazily (`toolAt`).
+    if (group.own) rest.sort((a, b) => compareText(a.name, b.name));
     const tools = relevant.length === 0 ? rest : [...relevant, ...rest];
     const purpose = group.purpose.trim();
     let names = 0;
@@ -114,6 +118,7 @@ function makeBlocks(
       group,
       header: purpose ? `[${group.key}] ${purpose}` : `[${group.key}]`,
       tools,
+      sorted: group.own ? tools.length : relevant.length,
       described: new Set(),
       listed: false,
       describedLength: 0,
@@ -180,7 +185,10 @@ class Layout {
     return false;
   }
 
-  /** One more described tool per block per round, until a whole round adds nothing. */
+  /**
+   * One more described tool per block per round. A tool whose line does not fit is passed over (a
+   * shorter one may follow); a round that adds nothing ends the fill.
+   */
   roundRobin(blocks: readonly Block[]): void {
     const next = blocks.map(() => 0);
     let added = true;
@@ -188,14 +196,11 @@ class Layout {
       added = false;
       blocks.forEach((b, i) => {
         let at = next[i] as number;
-        while (at < b.tools.length && b.described.has((b.tools[at] as RetrievalTool).name)) at += 1;
+        while (at < b.tools.length && b.described.has(toolAt(b, at).name)) at += 1;
         if (at >= b.tools.length) return;
-        // A tool whose line does not fit is skipped; a shorter one may fit on a later round.
-        if (this.tryDescribe(b, b.tools[at] as RetrievalTool)) added = true;
+        if (this.tryDescribe(b, toolAt(b, at))) added = true;
         next[i] = at + 1;
       });
-      // A round that added nothing still moved past the lines that did not fit; go on while any remain.
-      if (!added) added = blocks.some((b, i) => (next[i] as number) < b.tools.length);
     }
   }
 
@@ -245,6 +250,22 @@ class Layout {
       this.entries += sign;
     }
   }
+}
+
+/** The block's i-th tool in order, putting the unsorted rest in order one pick at a time. */
+function toolAt(b: Block, i: number): RetrievalTool {
+  const tools = b.tools;
+  while (b.sorted <= i) {
+    let min = b.sorted;
+    for (let j = min + 1; j < tools.length; j += 1) {
+      if ((tools[j] as RetrievalTool).name < (tools[min] as RetrievalTool).name) min = j;
+    }
+    const t = tools[min] as RetrievalTool;
+    tools[min] = tools[b.sorted] as RetrievalTool;
+    tools[b.sorted] = t;
+    b.sorted += 1;
+  }
+  return tools[i] as RetrievalTool;
 }
 
 /** Marks a tool described (or not), moving its name between the described lines and the name list. */

@@ -1,7 +1,10 @@
 /** Text with its whitespace collapsed, cut at a word to at most `max` characters ("…" marks a cut). */
 export function cutText(text: string, max: number): string {
-  const line = (text ?? '').replace(/\s+/g, ' ').trim();
-  if (line.length <= max) return line;
+  const whole = text ?? '';
+  // Only the head can be shown: collapsing whitespace in the rest of a long text is wasted work.
+  const head = whole.length > 2 * max + 40 ? whole.slice(0, 2 * max + 40) : whole;
+  const line = head.replace(/\s+/g, ' ').trim();
+  if (line.length <= max && head.length === whole.length) return line;
   if (max <= 1) return '';
   const room = line.slice(0, max - 1);
   const space = room.lastIndexOf(' ');
@@ -10,5 +13,7 @@ export function cutText(text: string, max: number): string {
 
 /** The first line of a description, cut to at most `max` characters. */
 export function firstLine(text: string, max: number): string {
-  return cutText((text ?? '').trim().split('\n')[0] ?? '', max);
+  const trimmed = (text ?? '').trim();
+  const eol = trimmed.indexOf('\n');
+  return cutText(eol < 0 ? trimmed : trimmed.slice(0, eol), max);
 }

@@ -104,7 +104,7 @@ export class ToolIndex {
   /** Adds a tool, or replaces the one with the same name. */
   upsert(tool: RetrievalTool): void {
     if (this.bySlotName.has(tool.name)) this.remove(tool.name);
-    const texts = toolText(tool);
+    const texts = toolText(tool, this.analyzer === 'plain');
     const fieldIds: number[][] =
       this.analyzer === 'plain'
         ? [[], this.intern(words(texts.slice(0, PAIRS_FIELD).join(' ')), false)]

@@ -29,10 +29,14 @@ const STRUCTURAL = new Set([
 /** Longest parameter text read per tool, so one huge schema cannot swamp the index. */
 const MAX_PARAMETER_TEXT = 4000;
 
-/** Splits a tool into the texts the index reads: name, description, parameters, group. */
-export function toolText(tool: RetrievalTool): FieldTexts {
+/**
+ * Splits a tool into the texts the index reads: name, description, parameters, group. `baseline`
+ * reads parameters the textbook way (names and descriptions only), for the plain BM25 comparison.
+ */
+export function toolText(tool: RetrievalTool, baseline = false): FieldTexts {
   const parts: string[] = [];
-  collectSchemaText(tool.parameters, parts, 0);
+  if (baseline) collectNamesAndDescriptions(tool.parameters, parts, 0);
+  else collectSchemaText(tool.parameters, parts, 0);
   let params = parts.join(' ');
   if (params.length > MAX_PARAMETER_TEXT) params = params.slice(0, MAX_PARAMETER_TEXT);
   const { server, local } = splitServerName(tool.name);
@@ -75,5 +79,24 @@ function collectSchemaText(node: unknown, out: string[], depth: number): void {
       continue;
     }
     collectSchemaText(value, out, depth + 1);
+  }
+}
+
+/** Property names and descriptions, recursively, plus free text under `x-` keys. */
+function collectNamesAndDescriptions(node: unknown, out: string[], depth: number): void {
+  if (depth > 8 || node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const item of node) collectNamesAndDescriptions(item, out, depth + 1);
+    return;
+  }
+  for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+    if (key === 'description' && typeof value === 'string') out.push(value);
+    else if (key.startsWith('x-')) collectSchemaText(value, out, depth + 1);
+    else if (key === 'properties' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [prop, schema] of Object.entries(value as Record<string, unknown>)) {
+        out.push(prop);
+        collectNamesAndDescriptions(schema, out, depth + 1);
+      }
+    } else if (typeof value === 'object') collectNamesAndDescriptions(value, out, depth + 1);
   }
 }
