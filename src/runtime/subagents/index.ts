@@ -19,7 +19,7 @@ export {
   type CompileOptions,
   compileBatch,
 } from './compile-batch.js';
-export { type LeafCapability, type LeafContract, leafPrompt } from './leaf-contract.js';
+export { contractJson, type LeafCapability, type LeafContract, leafPrompt } from './leaf-contract.js';
 export { leafGrants } from './leaf-grants.js';
 export {
   batchSummary,

@@ -1,0 +1,85 @@
+import { hostname } from 'node:os';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  batchSummary,
+  compileBatch,
+  contractJson,
+  resumeBatch,
+  unfinishedBatches,
+} from '../../../src/runtime/subagents/index.js';
+import { type RuntimeHarness, startHarness } from '../../support/runtime-harness.js';
+import { contract, fromLeaf } from './subagent-fixtures.js';
+
+let h: RuntimeHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** A process that is alive and is not this one: the parent of the test runner. */
+const LIVE_OTHER = `${hostname()}:${process.ppid}`;
+/** A process id no process has. */
+const DEAD = `${hostname()}:2147483646`;
+
+/** Stores a batch of `tasks` for session `parent`, its parent turn owned by `owner`. */
+function storeBatch(harness: RuntimeHarness, tasks: string[], owner: string) {
+  const store = harness.runtime.options.store;
+  const parent = store.createSession({ id: 'parent' });
+  const turn = store.startTurn({ sessionId: parent.id, userText: 'the morning round', owner });
+  const compiled = compileBatch(
+    { tasks: tasks.map((t, i) => contract(t, `Leaf ${i}`)) },
+    { knownAgents: [], base: harness.dir },
+  );
+  return store.createBatch({
+    parentSessionId: parent.id,
+    turnId: turn.id,
+    title: 'morning',
+    leaves: compiled.leaves.map((l) => ({
+      title: l.title,
+      contract: contractJson(l.contract),
+    })),
+  });
+}
+
+describe('resuming a batch', () => {
+  it('records a leaf whose child turn ended before the crash, re-runs one that never began, keeps finished ones', async () => {
+    h = await startHarness({ script: [{ when: fromLeaf('Second task to do'), text: 'second answer' }] });
+    const store = h.runtime.options.store;
+    const batch = storeBatch(h, ['First task to do', 'Second task to do', 'Third task to do'], DEAD);
+    const [a, b, c] = batch.leaves;
+    // Leaf 0 finished its child turn, but the process died before recording the leaf.
+    const childA = store.createSession({ id: 'child-a' });
+    store.claimLeaf(a?.id as string, childA.id);
+    const turnA = store.startTurn({ sessionId: childA.id, userText: 'Task: First task to do', owner: DEAD });
+    store.appendMessage(turnA.id, { role: 'assistant', content: 'first answer' });
+    store.setTurnStatus(turnA.id, 'done');
+    // Leaf 1 was claimed but its child turn never began.
+    store.claimLeaf(b?.id as string, store.createSession({ id: 'child-b' }).id);
+    // Leaf 2 had finished.
+    store.claimLeaf(c?.id as string, store.createSession({ id: 'child-c' }).id);
+    store.finishLeaf(c?.id as string, { status: 'failed', errors: ['it broke'] });
+
+    const [found] = unfinishedBatches(h.runtime);
+    expect(found?.id).toBe(batch.id);
+    expect(batchSummary(found as never)).toBe(`${batch.id} "morning": 2 unfinished, 1 failed`);
+
+    const resumed = await resumeBatch(h.runtime, batch.id);
+    expect(resumed.batch.leaves.map((l) => [l.status, l.output ?? l.errors[0]])).toEqual([
+      ['done', 'first answer'],
+      ['done', 'second answer'],
+      ['failed', 'it broke'],
+    ]);
+    expect(resumed.batch.status).toBe('failed');
+    expect(resumed.result.content).toContain('## 3. Leaf 2: failed\nErrors:\n- it broke');
+    expect(resumed.deliveredToParent).toBe(false);
+    expect(h.standIn.requests).toHaveLength(1);
+  });
+
+  it('leaves alone a batch whose parent turn still runs in another live process', async () => {
+    h = await startHarness();
+    const batch = storeBatch(h, ['First task to do', 'Second task to do'], LIVE_OTHER);
+    expect(unfinishedBatches(h.runtime)).toEqual([]);
+    await expect(resumeBatch(h.runtime, batch.id)).rejects.toMatchObject({ code: 'batch_busy' });
+    await expect(resumeBatch(h.runtime, 'b-none')).rejects.toMatchObject({ code: 'unknown_batch' });
+  });
+});
