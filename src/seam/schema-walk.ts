@@ -49,6 +49,8 @@ export interface RefWalk {
   readonly nodes: number;
   /** How much deeper than the reference the walk went. */
   readonly height: number;
+  /** Set once its issues are in the walk's list (they are reported once, where first inlined). */
+  reported: boolean;
 }
 
 /** A fresh walk over `root`. */

@@ -111,7 +111,8 @@ export function offerWith(
     description: wireDescription(description),
     parameters: result.parameters,
   };
-  if (derived || result.issues.length > 0) logOffered(logger, origin, name, result, derived);
+  if ((derived || result.issues.length > 0) && logger !== silentLogger)
+    logOffered(logger, origin, name, result, derived);
   return {
     kind: 'offered',
     definition,
@@ -144,16 +145,15 @@ function unportable(
   logger: Logger,
   issues: readonly SchemaIssue[],
 ): ExcludedTool {
+  const name = definition.name;
   const blocking = issues.filter((i) => i.action === 'blocking');
   const message = `its parameter schema has no portable form: ${describeIssues(blocking)}`;
-  const line =
-    `${describeOrigin(origin)}: tool ${JSON.stringify(definition.name)} is NOT offered to models, because ${message}. ` +
-    `To offer it, its author should ${adviceFor(blocking)}.`;
-  logOnce(logger, origin, definition.name, `excluded ${issues.length}`, line, {
-    reason: 'no_portable_form',
-    issues,
-  });
-  const name = definition.name;
+  if (logger !== silentLogger) {
+    const line =
+      `${describeOrigin(origin)}: tool ${JSON.stringify(name)} is NOT offered to models, because ${message}. ` +
+      `To offer it, its author should ${adviceFor(blocking)}.`;
+    logOnce(logger, origin, name, `excluded ${issues.length}`, line, { reason: 'no_portable_form', issues });
+  }
   return { kind: 'excluded', definition, name, reason: 'no_portable_form', message, issues, origin };
 }
 

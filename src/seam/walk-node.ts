@@ -1,5 +1,6 @@
 import { isPlainObject } from '../core/json.js';
 import { takesOf } from './lift-summary.js';
+import { type NodeScan, scanNode } from './node-scan.js';
 import { isPortableType, MAX_DEPTH, MAX_NODES } from './profile.js';
 import { mergeSchemas, put, without } from './schema-merge.js';
 import { Lift, liftHere, pathHere, repaired, type Walk } from './schema-walk.js';
@@ -31,17 +32,9 @@ export function walkNode(w: Walk, raw: unknown, depth: number, atRoot = false): 
   }
   if (!isPlainObject(raw)) return notASchema(w, raw);
   const mark = w.chain.length;
-  try {
-    return shapeNode(w, raw, depth, atRoot);
-  } finally {
-    w.chain.length = mark;
-  }
-}
-
-function isOnlyRef(node: Schema): boolean {
-  let keys = 0;
-  for (const _ in node) keys += 1;
-  return keys === 1;
+  const out = shapeNode(w, raw, scanNode(raw), depth, atRoot);
+  if (w.chain.length !== mark) w.chain.length = mark;
+  return out;
 }
 
 function notASchema(w: Walk, raw: unknown): Lift {
@@ -51,27 +44,51 @@ function notASchema(w: Walk, raw: unknown): Lift {
   return liftHere(w, 'node_not_schema', `a schema must be an object, not ${shown.slice(0, 40)}`, undefined);
 }
 
-function shapeNode(w: Walk, raw: Schema, depth: number, atRoot: boolean): unknown {
+function shapeNode(w: Walk, raw: Schema, first: NodeScan, depth: number, atRoot: boolean): unknown {
   let node = raw;
+  let scan = first;
   for (let round = 0; round < MAX_REWRITES; round += 1) {
-    let next: Schema | Lift | undefined;
-    if (node.$ref !== undefined) {
-      if (typeof node.$ref === 'string' && isOnlyRef(node)) return walkRefOnly(w, node.$ref, depth);
-      next = inlineRef(w, node);
-    } else if (node.allOf !== undefined) next = mergeAllOf(w, node);
-    else if (node.oneOf !== undefined) next = oneOfToAnyOf(w, node);
-    else if (node.anyOf !== undefined) {
-      const shaped = shapeAnyOf(w, node, depth, atRoot);
-      if (!(shaped instanceof Collapsed)) return shaped;
-      next = shaped.node;
-    } else if (Array.isArray(node.type)) next = typeListToNodes(w, node);
-    else if (node.const !== undefined) next = constToEnum(w, node);
-    else if (node.type === undefined && Array.isArray(node.enum) && !atRoot) next = enumByValueType(w, node);
+    const next = rewrite(w, node, scan, depth, atRoot);
     if (next === undefined) break;
+    if (next instanceof Offered) return next.node;
     if (next instanceof Lift) return next;
     node = next;
+    scan = scanNode(node);
   }
-  return shapeTyped(w, node, depth, atRoot);
+  return shapeTyped(w, node, scan, depth, atRoot);
+}
+
+/** A node the rewrite step already offers (a walked `anyOf` or reference). */
+class Offered {
+  constructor(readonly node: unknown) {}
+}
+
+/** One rewrite of a node with a structural keyword, a type list or an untyped mixed enum; undefined when none applies. */
+function rewrite(
+  w: Walk,
+  node: Schema,
+  scan: NodeScan,
+  depth: number,
+  atRoot: boolean,
+): Schema | Lift | Offered | undefined {
+  if (!scan.structural) {
+    if (Array.isArray(scan.type) && nullablePair(scan.type) === undefined) return typeListToNodes(w, node);
+    if (scan.type === undefined && Array.isArray(scan.enumValues) && !atRoot) return enumByValueType(w, node);
+    return undefined;
+  }
+  if (node.$ref !== undefined) {
+    if (typeof node.$ref === 'string' && scan.keys === 1)
+      return new Offered(walkRefOnly(w, node.$ref, depth));
+    return inlineRef(w, node);
+  }
+  if (node.allOf !== undefined) return mergeAllOf(w, node);
+  if (node.oneOf !== undefined) return oneOfToAnyOf(w, node);
+  if (node.anyOf !== undefined) {
+    const shaped = shapeAnyOf(w, node, depth, atRoot);
+    return shaped instanceof Collapsed ? shaped.node : new Offered(shaped);
+  }
+  if (Array.isArray(scan.type) && nullablePair(scan.type) === undefined) return typeListToNodes(w, node);
+  return constToEnum(w, node);
 }
 
 /** A `$ref` with sibling keywords: the target merged under the siblings, then walked as one node. */
@@ -267,16 +284,15 @@ function mergeRootBranches(w: Walk, node: Schema, kept: unknown[]): Schema | Lif
   return mergeSchemas(without(node, 'anyOf'), merged);
 }
 
+/** The one portable type of a `[T, "null"]` list (either order), else undefined. */
+export function nullablePair(listed: unknown[]): string | undefined {
+  if (listed.length !== 2) return undefined;
+  const other = listed[0] === 'null' ? listed[1] : listed[1] === 'null' ? listed[0] : undefined;
+  return isPortableType(other) ? other : undefined;
+}
+
 function typeListToNodes(w: Walk, node: Schema): Schema | Lift {
   const listed = node.type as unknown[];
-  if (listed.length === 2 && (listed[1] === 'null' || listed[0] === 'null')) {
-    const only = listed[0] === 'null' ? listed[1] : listed[0];
-    if (isPortableType(only)) {
-      const fix = `narrowed it to "${only}" (the argument is omitted instead of null)`;
-      repaired(w, 'type_invalid', `a type list ["${only}", "null"] is not portable`, fix, 'type');
-      return { ...node, type: only };
-    }
-  }
   const names = [...new Set(listed)];
   const bad = names.find((t) => t !== 'null' && !isPortableType(t));
   if (bad !== undefined) {

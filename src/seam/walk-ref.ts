@@ -41,8 +41,8 @@ const INLINE_FIX = 'inlined what it points at';
 
 /**
  * Walks a node that is only `{ "$ref": … }`. The target is walked once with paths relative to the
- * reference; when it holds no further reference the walk is kept and every later reference to it
- * costs a copy of its issues (generated API schemas point at the same few definitions many times).
+ * reference; when it holds no further reference the walk is kept, and every later reference to it
+ * costs its lifted arguments' paths (generated API schemas point at the same definitions many times).
  */
 export function walkRefOnly(w: Walk, ref: string, depth: number): unknown {
   const kept = w.refWalks.get(ref);
@@ -85,6 +85,7 @@ function walkRelative(w: Walk, ref: string, target: unknown, depth: number): Ref
     lifted: w.lifted.splice(liftMark),
     nodes: w.nodes - nodes,
     height: w.deepest - depth,
+    reported: false,
   };
   if (w.lookups === lookups && w.limited === limited) w.refWalks.set(ref, walked);
   w.deepest = Math.max(deepest, w.deepest);
@@ -95,7 +96,11 @@ function walkRelative(w: Walk, ref: string, target: unknown, depth: number): Ref
 
 /** A relative walk seen from the current node: issues, lifted arguments and the offered node. */
 function place(w: Walk, walked: RefWalk): unknown {
-  for (const issue of walked.issues) w.issues.push({ ...issue, path: joinPath(w.path, issue.path) });
+  // A defect inside a definition is one defect of the declared schema: reported where it is first inlined.
+  if (!walked.reported) {
+    for (const issue of walked.issues) w.issues.push({ ...issue, path: joinPath(w.path, issue.path) });
+    walked.reported = true;
+  }
   if (walked.lifted.length > 0) {
     const base = argumentSteps(w);
     for (const lift of walked.lifted) {

@@ -1,6 +1,7 @@
 import { isPlainObject } from '../core/json.js';
 import { liftedSchema, sentences, takesOf } from './lift-summary.js';
 import { EVERY_ELEMENT } from './lifted-argument.js';
+import type { NodeScan } from './node-scan.js';
 import {
   appliesTo,
   COUNT_BOUNDS,
@@ -12,25 +13,45 @@ import {
 import type { RuleId } from './schema-issue.js';
 import { put } from './schema-merge.js';
 import { Lift, liftHere, pathHere, recordLift, repaired, type Walk } from './schema-walk.js';
-import { walkNode } from './walk-node.js';
+import { nullablePair, walkNode } from './walk-node.js';
 
 type Schema = Record<string, unknown>;
 
-/** The changes a typed node needs: keys to leave out and keys to (re)set, in order. */
-interface Edits {
-  drop: string[];
-  set: Array<[string, unknown]>;
+/** The changes a typed node needs: keys to leave out, and keys to (re)set with their values. */
+class Edits {
+  readonly dropped: string[] = [];
+  readonly keys: string[] = [];
+  readonly values: unknown[] = [];
+
+  drop(key: string): this {
+    this.dropped.push(key);
+    return this;
+  }
+
+  set(key: string, value: unknown): this {
+    this.keys.push(key);
+    this.values.push(value);
+    return this;
+  }
 }
 
 function edit(edits: Edits | undefined): Edits {
-  return edits ?? { drop: [], set: [] };
+  return edits ?? new Edits();
 }
 
 /** Walks a node that has no combinator left: checks its type and keywords, then its children. */
-export function shapeTyped(w: Walk, node: Schema, depth: number, atRoot: boolean): unknown {
-  let type = node.type;
+export function shapeTyped(w: Walk, node: Schema, scan: NodeScan, depth: number, atRoot: boolean): unknown {
+  let type = scan.type;
   let edits: Edits | undefined;
-  if (type === undefined) {
+  if (Array.isArray(type)) {
+    const only = nullablePair(type) as PortableType | undefined;
+    if (only === undefined)
+      return liftHere(w, 'type_invalid', 'a type list is not portable', undefined, 'type');
+    const fix = `narrowed it to "${only}" (the argument is omitted instead of null)`;
+    repaired(w, 'type_invalid', `a type list ["${only}", "null"] is not portable`, fix, 'type');
+    edits = new Edits().set('type', only);
+    type = only;
+  } else if (type === undefined) {
     const inferred = atRoot ? 'object' : inferType(node);
     if (inferred === undefined) {
       return liftHere(w, 'type_missing', 'declares no `type`, so any value fits', undefined);
@@ -38,7 +59,7 @@ export function shapeTyped(w: Walk, node: Schema, depth: number, atRoot: boolean
     const rule = atRoot ? 'root_not_object' : 'type_missing';
     repaired(w, rule, 'declares no `type`', `read it as "${inferred}" from its keywords`);
     edits = edit(edits);
-    edits.set.push(['type', inferred]);
+    edits.set('type', inferred);
     type = inferred;
   }
   if (!isPortableType(type)) {
@@ -56,14 +77,20 @@ export function shapeTyped(w: Walk, node: Schema, depth: number, atRoot: boolean
   if (atRoot && type !== 'object') {
     return liftHere(w, 'root_not_object', `the root must be an object, not "${type}"`, undefined);
   }
-  const result = checkKeywords(w, node, type, atRoot, edits);
-  if (result instanceof Lift) return result;
-  edits = result;
+  const misplaced =
+    (type !== 'object' && (scan.properties !== undefined || scan.required !== undefined)) ||
+    (type !== 'array' && scan.items !== undefined);
+  if (scan.other || misplaced) {
+    const result = checkKeywords(w, node, scan, type, atRoot, edits);
+    if (result instanceof Lift) return result;
+    edits = result;
+  }
+  if (scan.enumValues !== undefined) edits = checkEnum(w, node, scan.enumValues, type, edits);
   const children =
     type === 'object'
-      ? shapeObject(w, node, depth, atRoot, edits)
+      ? shapeObject(w, node, scan, depth, atRoot, edits)
       : type === 'array'
-        ? shapeArray(w, node, depth, edits)
+        ? shapeArray(w, node, scan, depth, edits)
         : edits;
   if (children instanceof Lift) return children;
   return children === undefined ? node : rebuild(node, children);
@@ -104,7 +131,7 @@ function dropKey(
 ): Edits {
   repaired(w, rule, detail, fix, key);
   const out = edit(edits);
-  out.drop.push(key);
+  out.drop(key);
   return out;
 }
 
@@ -112,6 +139,7 @@ function dropKey(
 function checkKeywords(
   w: Walk,
   node: Schema,
+  scan: NodeScan,
   type: PortableType,
   atRoot: boolean,
   edits: Edits | undefined,
@@ -148,7 +176,7 @@ function checkKeywords(
         edits = dropKey(w, edits, key, 'keyword_unsupported', `\`${key}\` is not portable`, INLINED);
         break;
       case 'map':
-        edits = checkMapKeyword(w, node, key, type, atRoot, edits);
+        edits = checkMapKeyword(w, key, value, scan, type, atRoot, edits);
         break;
       default:
         if (key === 'prefixItems' && type === 'array') {
@@ -163,7 +191,6 @@ function checkKeywords(
         edits = dropKey(w, edits, key, 'keyword_unsupported', `\`${key}\` is not portable`);
     }
   }
-  if (node.enum !== undefined) return checkEnum(w, node, type, edits);
   return edits;
 }
 
@@ -176,16 +203,16 @@ function isFiniteNumber(value: unknown): boolean {
 /** `additionalProperties` / `patternProperties`: dropped beside properties; a map otherwise. */
 function checkMapKeyword(
   w: Walk,
-  node: Schema,
   key: string,
+  value: unknown,
+  scan: NodeScan,
   type: PortableType,
   atRoot: boolean,
   edits: Edits | undefined,
 ): Edits | undefined {
-  const value = node[key];
   if (type !== 'object')
     return dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` does not apply to a ${type}`);
-  if (hasProperties(node) || (atRoot && (value === false || !isPlainObject(value)))) {
+  if (hasKeys(scan.properties) || (atRoot && (value === false || !isPlainObject(value)))) {
     return dropKey(w, edits, key, 'keyword_unsupported', `\`${key}\` is not portable`);
   }
   if (!atRoot) return edits;
@@ -193,14 +220,20 @@ function checkMapKeyword(
   return dropKey(w, edits, key, 'object_properties_missing', 'a map at the root has no portable schema', fix);
 }
 
-function hasProperties(node: Schema): boolean {
-  if (!isPlainObject(node.properties)) return false;
-  for (const _ in node.properties) return true;
+/** True for an object with at least one key. */
+function hasKeys(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  for (const _ in value) return true;
   return false;
 }
 
-function checkEnum(w: Walk, node: Schema, type: PortableType, edits: Edits | undefined): Edits | undefined {
-  const values = node.enum;
+function checkEnum(
+  w: Walk,
+  node: Schema,
+  values: unknown,
+  type: PortableType,
+  edits: Edits | undefined,
+): Edits | undefined {
   if (type !== 'string')
     return dropKey(w, edits, 'enum', 'enum_invalid', `an \`enum\` on a ${type} is not portable`);
   if (!Array.isArray(values)) return dropKey(w, edits, 'enum', 'enum_invalid', '`enum` must be a list');
@@ -221,7 +254,7 @@ function checkEnum(w: Walk, node: Schema, type: PortableType, edits: Edits | und
       'an empty string is not a portable enum value',
       fix,
     );
-    out.set.push(['description', describeChoices(node, listed)]);
+    out.set('description', describeChoices(node, listed));
     return out;
   }
   if (kept.length === 0)
@@ -235,7 +268,7 @@ function checkEnum(w: Walk, node: Schema, type: PortableType, edits: Edits | und
     'enum',
   );
   const out = edit(edits);
-  out.set.push(['enum', kept]);
+  out.set('enum', kept);
   return out;
 }
 
@@ -248,17 +281,18 @@ function describeChoices(node: Schema, listed: string[]): string {
 function shapeObject(
   w: Walk,
   node: Schema,
+  scan: NodeScan,
   depth: number,
   atRoot: boolean,
   edits: Edits | undefined,
 ): Edits | Lift | undefined {
-  const props = node.properties;
+  const props = scan.properties;
   if (props !== undefined && !isPlainObject(props)) {
     repaired(w, 'node_not_schema', '`properties` must be an object', 'dropped it', 'properties');
     edits = edit(edits);
-    edits.drop.push('properties');
+    edits.drop('properties');
   }
-  if (!isPlainObject(props) || !hasProperties(node)) {
+  if (!isPlainObject(props) || !hasKeys(props)) {
     if (!atRoot) {
       const map = node.additionalProperties !== undefined || node.patternProperties !== undefined;
       const detail = map
@@ -270,17 +304,27 @@ function shapeObject(
       const fix = 'added an empty `properties` (the tool takes no named arguments)';
       repaired(w, 'object_properties_missing', 'the root declares no `properties`', fix);
       edits = edit(edits);
-      edits.set.push(['properties', {}]);
+      edits.set('properties', {});
     }
-    return checkRequired(w, node, {}, edits);
+    return checkRequired(w, scan.required, {}, edits);
   }
+  const shaped = shapeProperties(w, props, depth);
+  if (shaped !== undefined) {
+    edits = edit(edits);
+    edits.set('properties', shaped);
+  }
+  return checkRequired(w, scan.required, props, edits);
+}
+
+/** Walks each property; returns the offered properties when any changed, else undefined. */
+function shapeProperties(w: Walk, props: Schema, depth: number): Schema | undefined {
   let shaped: Schema | undefined;
   const parent = w.path;
-  const names = Object.keys(props);
-  for (let i = 0; i < names.length; i += 1) {
-    const name = names[i] as string;
+  const prefix = parent === '' ? 'properties.' : `${parent}.properties.`;
+  let index = 0;
+  for (const name in props) {
     const declared = props[name];
-    w.path = parent === '' ? `properties.${name}` : `${parent}.properties.${name}`;
+    w.path = prefix + name;
     w.args.push(name);
     const issueMark = w.issues.length;
     const liftMark = w.lifted.length;
@@ -293,23 +337,33 @@ function shapeObject(
       w.liftedNodes.add(text);
       result = text;
     }
-    w.path = parent;
     w.args.pop();
-    if (result !== declared && shaped === undefined) {
-      shaped = {};
-      for (let j = 0; j < i; j += 1) put(shaped, names[j] as string, props[names[j] as string]);
-    }
+    if (result !== declared && shaped === undefined) shaped = copyFirst(props, index);
     if (shaped !== undefined) put(shaped, name, result);
+    index += 1;
   }
-  if (shaped !== undefined) {
-    edits = edit(edits);
-    edits.set.push(['properties', shaped]);
-  }
-  return checkRequired(w, node, props, edits);
+  w.path = parent;
+  return shaped;
 }
 
-function checkRequired(w: Walk, node: Schema, props: Schema, edits: Edits | undefined): Edits | undefined {
-  const required = node.required;
+/** The first `count` entries of `props`, copied. */
+function copyFirst(props: Schema, count: number): Schema {
+  const out: Schema = {};
+  let index = 0;
+  for (const name in props) {
+    if (index === count) break;
+    put(out, name, props[name]);
+    index += 1;
+  }
+  return out;
+}
+
+function checkRequired(
+  w: Walk,
+  required: unknown,
+  props: Schema,
+  edits: Edits | undefined,
+): Edits | undefined {
   if (required === undefined) return edits;
   let listed: unknown[];
   let changed = false;
@@ -351,18 +405,19 @@ function checkRequired(w: Walk, node: Schema, props: Schema, edits: Edits | unde
   }
   if (!changed) return edits;
   edits = edit(edits);
-  if (kept.length === 0) edits.drop.push('required');
-  else edits.set.push(['required', kept]);
+  if (kept.length === 0) edits.drop('required');
+  else edits.set('required', kept);
   return edits;
 }
 
 function shapeArray(
   w: Walk,
   node: Schema,
+  scan: NodeScan,
   depth: number,
   edits: Edits | undefined,
 ): Edits | Lift | undefined {
-  const items = node.items;
+  const items = scan.items;
   if (
     items === undefined ||
     items === true ||
@@ -396,19 +451,24 @@ function shapeArray(
   if (result instanceof Lift) return result.widen(takesOf(w.resolve, node));
   if (result === items) return edits;
   edits = edit(edits);
-  edits.set.push(['items', result]);
+  edits.set('items', result);
   return edits;
 }
 
 /** A copy of `node` with the edits applied; `type` first when it was set. */
 function rebuild(node: Schema, edits: Edits): Schema {
   const out: Schema = {};
-  const sets = new Map(edits.set);
-  if (sets.has('type') && !Object.hasOwn(node, 'type')) out.type = sets.get('type');
+  const { dropped, keys, values } = edits;
+  const typeAt = keys.indexOf('type');
+  if (typeAt >= 0 && node.type === undefined) out.type = values[typeAt];
   for (const key in node) {
-    if (edits.drop.includes(key)) continue;
-    put(out, key, sets.has(key) ? sets.get(key) : node[key]);
+    if (dropped.length > 0 && dropped.includes(key)) continue;
+    const at = keys.indexOf(key);
+    put(out, key, at >= 0 ? values[at] : node[key]);
   }
-  for (const [key, value] of sets) if (!Object.hasOwn(out, key)) put(out, key, value);
+  for (let i = 0; i < keys.length; i += 1) {
+    const key = keys[i] as string;
+    if (!Object.hasOwn(out, key)) put(out, key, values[i]);
+  }
   return out;
 }

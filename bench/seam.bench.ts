@@ -1,0 +1,167 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { toolDefinitionsFrom } from '../src/cli/conform-command.js';
+import type { ToolDefinition } from '../src/core/tool.js';
+import { createToolSeam, nameCensus, offerTools } from '../src/seam/index.js';
+import type { BenchFigure } from './run.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+// Compiled to dist/bench; the source tree is two levels up either way.
+const root = [resolve(here, '..'), resolve(here, '..', '..')].find((r) =>
+  existsSync(join(r, 'test', 'seam', 'corpus')),
+);
+const corpusDir = join(root ?? '.', 'test', 'seam', 'corpus', 'mcp-tools');
+const run = promisify(execFile);
+
+interface Server {
+  readonly stem: string;
+  readonly definitions: ToolDefinition[];
+}
+
+/** Every corpus server's tools as the runtime names them (mcp/<server>/<tool>). */
+function loadCorpus(): Server[] {
+  return readdirSync(corpusDir)
+    .filter((f) => f.endsWith('.json.gz') && !f.startsWith('reference-verdicts'))
+    .sort()
+    .map((f) => {
+      const stem = f.replace(/\.json\.gz$/, '');
+      const doc = JSON.parse(gunzipSync(readFileSync(join(corpusDir, f))).toString('utf8'));
+      const origin = { server: stem, provider: `mcp/${stem}`, app: 'mcp' };
+      return { stem, definitions: toolDefinitionsFrom(doc, origin, f) };
+    });
+}
+
+function median(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+function conformAll(servers: readonly Server[]): number {
+  let offered = 0;
+  for (const s of servers)
+    offered += offerTools(s.definitions, { provider: `mcp/${s.stem}`, app: 'mcp' }).offered.length;
+  return offered;
+}
+
+/** The script a fresh process runs: load the corpus (untimed), then conform it once, timed. */
+function coldScript(): string {
+  const bench = pathToFileURL(join(here, 'seam.bench.js')).href;
+  const seam = pathToFileURL(join(here, '..', 'src', 'seam', 'index.js')).href;
+  return [
+    `const { loadCorpusForCold, conformAllForCold } = await import(${JSON.stringify(bench)});`,
+    'const servers = loadCorpusForCold();',
+    'const t0 = performance.now();',
+    `await import(${JSON.stringify(seam)});`,
+    'const t1 = performance.now();',
+    'const offered = conformAllForCold(servers);',
+    'const t2 = performance.now();',
+    'process.stdout.write(JSON.stringify({ load: t1 - t0, conform: t2 - t1, offered }));',
+  ].join('\n');
+}
+
+/** For the cold run's child process. */
+export const loadCorpusForCold = loadCorpus;
+/** For the cold run's child process. */
+export const conformAllForCold = conformAll;
+
+async function cold(): Promise<{ conform: number; load: number }> {
+  const conform: number[] = [];
+  const load: number[] = [];
+  for (let i = 0; i < 7; i += 1) {
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', coldScript()], {
+      maxBuffer: 1 << 20,
+    });
+    const figures = JSON.parse(stdout) as { load: number; conform: number };
+    conform.push(figures.conform);
+    load.push(figures.load);
+  }
+  return { conform: median(conform), load: median(load) };
+}
+
+function warm(servers: readonly Server[], tools: number): number {
+  for (let i = 0; i < 30; i += 1) conformAll(servers);
+  const samples: number[] = [];
+  for (let i = 0; i < 30; i += 1) {
+    const t0 = performance.now();
+    conformAll(servers);
+    samples.push(performance.now() - t0);
+  }
+  return (median(samples) * 1000) / tools;
+}
+
+/** 2,000 definitions: the corpus plus renamed copies (new objects sharing their schemas). */
+function twoThousand(servers: readonly Server[]): ToolDefinition[] {
+  const all = servers.flatMap((s) => s.definitions);
+  const out = [...all];
+  for (let i = 0; out.length < 2000; i += 1) {
+    const d = all[i % all.length] as ToolDefinition;
+    out.push({ ...d, name: `${d.name}_copy${i}` });
+  }
+  return out;
+}
+
+function perTurn(definitions: readonly ToolDefinition[]): { unchanged: number; oneChanged: number } {
+  const seam = createToolSeam();
+  seam.prepare(definitions);
+  const unchanged: number[] = [];
+  for (let i = 0; i < 300; i += 1) {
+    const t0 = performance.now();
+    seam.prepare(definitions);
+    unchanged.push(performance.now() - t0);
+  }
+  const changed: number[] = [];
+  for (let i = 0; i < 50; i += 1) {
+    const next = [...definitions];
+    next[i] = { ...(next[i] as ToolDefinition), description: `changed ${i}` };
+    const t0 = performance.now();
+    seam.prepare(next);
+    changed.push(performance.now() - t0);
+    seam.prepare(definitions);
+  }
+  return { unchanged: median(unchanged), oneChanged: median(changed) };
+}
+
+/** The seam's figures: corpus cold and warm, and the per-turn cached path. */
+export async function bench(): Promise<BenchFigure[]> {
+  const servers = loadCorpus();
+  const tools = servers.reduce((n, s) => n + s.definitions.length, 0);
+  const coldRun = await cold();
+  const warmUs = warm(servers, tools);
+  const census = (() => {
+    const offered = servers.flatMap((s) => offerTools(s.definitions).offered);
+    const t0 = performance.now();
+    for (let i = 0; i < 20; i += 1) nameCensus(offered);
+    return (performance.now() - t0) / 20;
+  })();
+  const turn = perTurn(twoThousand(servers));
+  return [
+    {
+      name: `conform the corpus (${tools} tools) cold, fresh process, median of 7`,
+      value: coldRun.conform,
+      unit: 'ms',
+      target: '< 50 ms',
+      ok: coldRun.conform < 50,
+    },
+    { name: 'load the seam module in that fresh process', value: coldRun.load, unit: 'ms' },
+    {
+      name: 'conform warm, per tool (median of 30 corpus passes)',
+      value: warmUs,
+      unit: 'µs',
+      target: '< 10 µs',
+      ok: warmUs < 10,
+    },
+    { name: `name census over the corpus's offered tools`, value: census, unit: 'ms' },
+    {
+      name: 'per-turn seam, 2,000 unchanged tools (median of 300)',
+      value: turn.unchanged,
+      unit: 'ms',
+      target: '< 1 ms',
+      ok: turn.unchanged < 1,
+    },
+    { name: 'per-turn seam, 2,000 tools with one changed', value: turn.oneChanged, unit: 'ms' },
+  ];
+}
