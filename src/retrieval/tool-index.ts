@@ -1,3 +1,4 @@
+import { PairTable } from './pair-table.js';
 import type { RetrievalTool } from './retrieval-tool.js';
 import { termOf, terms, words } from './tokenize.js';
 import { FIELDS, PAIRS_FIELD, toolText } from './tool-text.js';
@@ -38,9 +39,6 @@ export interface FieldWeights {
 /** Query terms by id, with their weights. */
 export type WeightedTerms = Map<number, number>;
 
-/** Room for term ids in a pair key (ids stay far below 2^26 in any catalog). */
-const PAIR_SHIFT = 2 ** 26;
-
 /**
  * An inverted index over tools with BM25F scoring. Tools are added, replaced and removed one at a time
  * (an MCP server's list changing) without rebuilding; statistics (document frequency, field lengths)
@@ -52,7 +50,7 @@ export class ToolIndex {
   private readonly bySlotName = new Map<string, number>();
   /** Term text → id; a pair of terms has an id too (see `pairId`), but no text. */
   private readonly ids = new Map<string, number>();
-  private readonly pairIds = new Map<number, number>();
+  private readonly pairIds = new PairTable();
   private readonly postings: Posting[] = [];
   private readonly pairTerm: boolean[] = [];
   private readonly lengthSums = new Float64Array(NF);
@@ -87,8 +85,8 @@ export class ToolIndex {
 
   /** The id of an adjacent pair of terms some tool holds in its name or description. */
   pairId(first: number, second: number): number | undefined {
-    const id = this.pairIds.get(first * PAIR_SHIFT + second);
-    return id !== undefined && (this.postings[id]?.length ?? 0) > 0 ? id : undefined;
+    const id = this.pairIds.get(first, second);
+    return id >= 0 && (this.postings[id]?.length ?? 0) > 0 ? id : undefined;
   }
 
   /** True for the id of a term pair (not a word). */
@@ -308,11 +306,12 @@ export class ToolIndex {
   private internPairs(ids: readonly number[]): number[] {
     const out: number[] = [];
     for (let i = 1; i < ids.length; i += 1) {
-      const key = (ids[i - 1] as number) * PAIR_SHIFT + (ids[i] as number);
-      let id = this.pairIds.get(key);
-      if (id === undefined) {
+      const a = ids[i - 1] as number;
+      const b = ids[i] as number;
+      let id = this.pairIds.get(a, b);
+      if (id < 0) {
         id = this.newTerm(true);
-        this.pairIds.set(key, id);
+        this.pairIds.set(a, b, id);
       }
       out.push(id);
     }

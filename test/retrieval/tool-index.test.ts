@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nthLargest, Ranker } from '../../src/retrieval/ranker.js';
+import { DEFAULT_RANKING } from '../../src/retrieval/ranking-settings.js';
 import type { RetrievalTool } from '../../src/retrieval/retrieval-tool.js';
 import { terms, words } from '../../src/retrieval/tokenize.js';
 import { ToolIndex } from '../../src/retrieval/tool-index.js';
@@ -15,7 +16,10 @@ const QUERIES = [
 ];
 
 function rankedNames(index: ToolIndex, query: string): [string, number][] {
-  return new Ranker(index)
+  const nameAt = (slot: number) => (index.toolAt(slot) as RetrievalTool).name;
+  // Ties broken by name, as the retriever does: slots differ between the two indexes.
+  const byName = (a: number, b: number) => (nameAt(a) < nameAt(b) ? -1 : nameAt(a) > nameAt(b) ? 1 : 0);
+  return new Ranker(index, DEFAULT_RANKING, byName)
     .rank(query)
     .map((r) => [(index.toolAt(r.slot) as RetrievalTool).name, r.score] as [string, number])
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
