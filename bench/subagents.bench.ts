@@ -43,12 +43,15 @@ function leafContracts(round: string) {
   }));
 }
 
-/** One parent turn that fans out to 10 leaves through `subagent_run`. */
-async function batchRound(runtime: Runtime, standIn: StandIn, round: string): Promise<number> {
-  const tasks = leafContracts(round);
-  const parent = `batch ${round}`;
+/** Queues a round: the parent's call, one answer per leaf (after the model delay), the parent's last answer. */
+function queue(
+  standIn: StandIn,
+  parent: string,
+  call: { name: string; arguments: Record<string, unknown> },
+  tasks: readonly { task: string }[],
+): void {
   standIn.push(
-    { match: { lastUserIncludes: parent }, toolCalls: [{ name: 'subagent_run', arguments: { tasks } }] },
+    { match: { lastUserIncludes: parent }, toolCalls: [call] },
     ...tasks.map(
       (t): ScriptTurn => ({
         match: { lastUserIncludes: `Task: ${t.task}` },
@@ -58,6 +61,13 @@ async function batchRound(runtime: Runtime, standIn: StandIn, round: string): Pr
     ),
     { match: { lastUserIncludes: parent }, text: 'all done' },
   );
+}
+
+/** One parent turn that fans out to 10 leaves through `subagent_run`. */
+async function batchRound(runtime: Runtime, standIn: StandIn, round: string): Promise<number> {
+  const tasks = leafContracts(round);
+  const parent = `batch ${round}`;
+  queue(standIn, parent, { name: 'subagent_run', arguments: { tasks } }, tasks);
   const start = performance.now();
   for await (const _ of runtime.session(`p-${round}`).send(parent)) {
     // drain
@@ -71,17 +81,7 @@ async function plainRound(runtime: Runtime, standIn: StandIn, round: string): Pr
   const compiled = compileBatch({ tasks }, { knownAgents: [], base: process.cwd() });
   const prompts = compiled.leaves.map((l) => leafPrompt(l.title, l.contract));
   const parent = `plain ${round}`;
-  standIn.push(
-    { match: { lastUserIncludes: parent }, toolCalls: [{ name: 'bench_tool_0', arguments: { query: 'x' } }] },
-    ...tasks.map(
-      (t): ScriptTurn => ({
-        match: { lastUserIncludes: `Task: ${t.task}` },
-        delayMs: MODEL_DELAY_MS,
-        text: 'ok',
-      }),
-    ),
-    { match: { lastUserIncludes: parent }, text: 'all done' },
-  );
+  queue(standIn, parent, { name: 'bench_tool_0', arguments: { query: 'x' } }, tasks);
   const start = performance.now();
   for await (const _ of runtime.session(`q-${round}`).send(parent)) {
     // drain

@@ -155,6 +155,26 @@ describe('subagent_run end to end (real SDK, loopback stand-in, SQLite)', () => 
     expect(turnEnd(events).status).toBe('done');
   });
 
+  it('a lone task runs as one leaf; a leaf that tries to start a batch of its own is refused', async () => {
+    const nested = 'Split the filing into two more leaves';
+    h = await startHarness({
+      script: [
+        parentAsks({ task: { task: nested, capability: 'mutating' } }),
+        { when: fromLeaf(nested), toolCalls: [{ name: 'subagent_run', arguments: { task: 'go deeper' } }] },
+        { when: fromLeaf(nested), echo: 'lastToolResult' },
+        parentEchoes,
+      ],
+    });
+    enableSubagents(h.runtime);
+    const events = await drive(h.runtime.session('parent').send('the morning round'));
+    const [batch] = h.runtime.options.store.listBatches();
+    expect(batch?.leaves).toHaveLength(1);
+    expect(batch?.leaves[0]).toMatchObject({ title: nested, status: 'done' });
+    expect(batch?.leaves[0]?.errors[0]).toMatch(/^subagent_run: .*tool grants do not allow it/);
+    expect(h.runtime.options.store.listBatches()).toHaveLength(1);
+    expect(turnEnd(events).status).toBe('done');
+  });
+
   it('runs at most `concurrency` leaves at once and stops every leaf when the parent turn is stopped', async () => {
     const tasks = Array.from({ length: 5 }, (_, i) => contract(`Slow job number ${i}`, `Job ${i}`));
     h = await startHarness({

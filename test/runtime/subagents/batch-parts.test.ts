@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import type { BatchRecord, LeafRecord } from '../../../src/core/session-store.js';
+import { globMatch } from '../../../src/runtime/glob-match.js';
+import { batchResult, leafGrants, leafPrompt } from '../../../src/runtime/subagents/index.js';
+
+function leafRecord(index: number, over: Partial<LeafRecord>): LeafRecord {
+  return {
+    id: `leaf-${index}`,
+    batchId: 'b-1',
+    index,
+    title: `Leaf ${index}`,
+    contract: { task: 't', output_format: 'A numbered list of findings' },
+    status: 'done',
+    errors: [],
+    ...over,
+  };
+}
+
+function batchOf(leaves: LeafRecord[]): BatchRecord {
+  return { id: 'b-1', parentSessionId: 'p', title: '', status: 'done', createdAt: '', leaves };
+}
+
+describe('leaf grants', () => {
+  it('grant every served tool by its exact name except orchestration and reserved tools', () => {
+    const grants = leafGrants([
+      'read_file',
+      'subagent_run',
+      'workflow_start',
+      'reset_tools',
+      'odd*name',
+      'read_file',
+    ]);
+    expect(grants).toEqual(['read_file', 'odd[*]name']);
+    expect(grants.some((g) => globMatch(g, 'odd*name'))).toBe(true);
+    expect(grants.some((g) => globMatch(g, 'odd-other-name'))).toBe(false);
+  });
+});
+
+describe('the batch result', () => {
+  it('gives each leaf its status, its output under the declared format, and its errors', () => {
+    const result = batchResult(
+      batchOf([
+        leafRecord(0, { output: '1. inbox is empty' }),
+        leafRecord(1, { status: 'timed_out', errors: ['it ran out of time'] }),
+      ]),
+      [],
+      20_000,
+    );
+    expect(result.isError).toBe(false);
+    expect(result.content).toBe(
+      [
+        'Batch b-1: 2 leaves (1 done, 1 timed out).',
+        '',
+        '## 1. Leaf 0: done',
+        'Output (declared format: A numbered list of findings):',
+        '1. inbox is empty',
+        '',
+        '## 2. Leaf 1: timed out',
+        'Errors:',
+        '- it ran out of time',
+      ].join('\n'),
+    );
+    expect(result.data).toMatchObject({
+      batchId: 'b-1',
+      leaves: [{ status: 'done' }, { status: 'timed_out' }],
+    });
+  });
+
+  it('shares the budget so one long output cannot crowd out the others; no leaf done is an error', () => {
+    const long = 'x'.repeat(50_000);
+    const result = batchResult(
+      batchOf([leafRecord(0, { output: long }), leafRecord(1, { output: 'short' })]),
+      [],
+      20_000,
+    );
+    expect(result.content.length).toBeLessThan(20_000);
+    expect(result.content).toContain('[this output was cut to');
+    expect(result.content).toContain('short');
+    const failed = batchResult(batchOf([leafRecord(0, { status: 'failed', errors: ['no'] })]), [], 20_000);
+    expect(failed.isError).toBe(true);
+  });
+});
+
+describe('the leaf prompt', () => {
+  it('spells out the contract, and what a leaf may change', () => {
+    const prompt = leafPrompt('Draft', {
+      task: 'Draft the summary',
+      objective: 'A summary of the week exists',
+      output_format: 'The path of the file written',
+      boundary: 'Only the summary file',
+      capability: 'mutating',
+      writes: ['notes/summary.md'],
+      off_limits: ['notes/private'],
+    });
+    expect(prompt).toContain('Task: Draft the summary');
+    expect(prompt).toContain('only inside: notes/summary.md');
+    expect(prompt).toContain('Never change anything inside: notes/private');
+  });
+});
