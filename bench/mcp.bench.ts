@@ -115,6 +115,21 @@ export async function bench(): Promise<BenchFigure[]> {
     })),
   );
 
+  // The client side of a start (connect, initialize, tools/list), without any child process.
+  const starts: number[] = [];
+  for (let round = 0; round < 50; round++) {
+    const fresh = createMcpProvider({ kind: 'in-process', name: `start${round}`, connect: inMemoryPair });
+    const start = process.hrtime.bigint();
+    await fresh.listTools();
+    starts.push(ms(start));
+    await fresh.close();
+  }
+  figures.push({
+    name: 'in-process server: connect + initialize + list tools, p50',
+    value: median(starts),
+    unit: 'ms',
+  });
+
   const provider = createMcpProvider({ kind: 'in-process', name: 'bench', connect: inMemoryPair });
   await provider.listTools();
   const signal = new AbortController().signal;
@@ -136,7 +151,7 @@ export async function bench(): Promise<BenchFigure[]> {
   });
   figures.push({ name: 'same round trip on the bare SDK client, p50', value: raw, unit: 'µs/call' });
   figures.push({
-    name: 'toolseam overhead per call (preflight check, coercion, result text)',
+    name: 'provider minus bare client (toolseam work per call; noise ±40 µs)',
     value: viaProvider - raw,
     unit: 'µs/call',
   });
