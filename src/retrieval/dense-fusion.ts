@@ -1,4 +1,4 @@
-import type { ScoreBuffer } from './tool-index.js';
+import type { ScoreBuffer } from './score-buffer.js';
 
 /**
  * Turns texts into vectors, e.g. the configured provider's embeddings endpoint. Optional: ranking

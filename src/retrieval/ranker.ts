@@ -1,8 +1,9 @@
 import { addDense, type DenseQuery } from './dense-fusion.js';
 import { expandQuery } from './query-expansion.js';
 import { DEFAULT_RANKING, type RankingSettings } from './ranking-settings.js';
+import { ScoreBuffer } from './score-buffer.js';
 import { terms } from './tokenize.js';
-import { type FieldWeights, ScoreBuffer, type ToolIndex, type WeightedTerms } from './tool-index.js';
+import type { FieldWeights, ToolIndex, WeightedTerms } from './tool-index.js';
 import { FIELDS } from './tool-text.js';
 
 const NF = FIELDS.length;
