@@ -20,13 +20,20 @@ describe('a process killed while an approval waits', () => {
     const counter = join(dir, 'runs.log');
     const standIn = await startStandIn({
       family: 'openai',
-      script: [{ toolCalls: [{ name: 'append_line', arguments: { text: 'hello' } }] }, { echo: 'lastToolResult' }],
+      script: [
+        { toolCalls: [{ name: 'append_line', arguments: { text: 'hello' } }] },
+        { echo: 'lastToolResult' },
+      ],
     });
     const config = { ...standIn.modelConfig(), retry: { maxRetries: 0 } };
     try {
-      const proc = spawn(process.execPath, ['--import', 'tsx', child, dbPath, counter, JSON.stringify(config)], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const proc = spawn(
+        process.execPath,
+        ['--import', 'tsx', child, dbPath, counter, JSON.stringify(config)],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       const approvalId = await new Promise<string>((resolve, reject) => {
         let out = '';
         proc.stdout.on('data', (d: Buffer) => {

@@ -11,7 +11,18 @@ afterEach(async () => {
 
 /** `n` tools of one MCP-like group, each about a distinct subject. */
 function manyTools(n: number) {
-  const subjects = ['invoice', 'calendar', 'ticket', 'playlist', 'garden', 'recipe', 'budget', 'flight', 'parcel', 'lesson'];
+  const subjects = [
+    'invoice',
+    'calendar',
+    'ticket',
+    'playlist',
+    'garden',
+    'recipe',
+    'budget',
+    'flight',
+    'parcel',
+    'lesson',
+  ];
   return inProcessProvider({
     name: 'mcp/bulk',
     group: { key: 'mcp/bulk', own: false, purpose: '' },
@@ -58,14 +69,20 @@ describe('the tool surface', () => {
   it('answers tool_search over the whole catalog', async () => {
     h = await startHarness({
       providers: [demoProvider(), manyTools(120)],
-      script: [{ toolCalls: [{ name: 'tool_search', arguments: { query: 'parcel records' } }] }, { echo: 'lastToolResult' }],
+      script: [
+        { toolCalls: [{ name: 'tool_search', arguments: { query: 'parcel records' } }] },
+        { echo: 'lastToolResult' },
+      ],
     });
     const events = await collect(h.runtime.session('s').send('hello'));
     expect(callEnds(events)[0]?.content).toMatch(/manage_parcel_\d+/);
   });
 
   it('rebuilds the catalog at the next turn when the tools changed, never mid-turn', async () => {
-    h = await startHarness({ providers: [demoProvider()], script: [{ text: 'one' }, { text: 'two' }, { text: 'three' }] });
+    h = await startHarness({
+      providers: [demoProvider()],
+      script: [{ text: 'one' }, { text: 'two' }, { text: 'three' }],
+    });
     const session = h.runtime.session('s');
     await collect(session.send('first'));
     h.registry.setEnabled('archive_mail', false);
