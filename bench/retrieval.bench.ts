@@ -73,9 +73,9 @@ function pick<T>(items: readonly T[], rnd: () => number): T {
   return items[Math.floor(rnd() * items.length)] as T;
 }
 
-/** 2,000 tools: 4 platform groups of 25 and 38 servers of 50, named and described like real ones. */
-function catalogOf2000(): RetrievalTool[] {
-  const rnd = random(7);
+/** 4 platform groups of 25 tools and `servers` servers of 50, named and described like real ones. */
+function catalogOf(servers: number, seed: number): RetrievalTool[] {
+  const rnd = random(seed);
   const tools: RetrievalTool[] = [];
   const groups: ToolGroup[] = [
     ...['files', 'automation', 'tasks', 'memory'].map((k) => ({
@@ -83,7 +83,7 @@ function catalogOf2000(): RetrievalTool[] {
       own: true,
       purpose: `The platform’s ${k} tools`,
     })),
-    ...Array.from({ length: 38 }, (_, i) => ({ key: `mcp/server-${i}`, own: false, purpose: '' })),
+    ...Array.from({ length: servers }, (_, i) => ({ key: `mcp/server-${i}`, own: false, purpose: '' })),
   ];
   for (const group of groups) {
     const count = group.own ? 25 : 50;
@@ -122,12 +122,18 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 }
 
-/** Selection + catalog per turn over 2,000 tools, and the index build. */
+/** Index build for 7,200 tools (the four benchmark pools' size), and selection + catalog per turn over 2,000. */
 export async function bench(): Promise<BenchFigure[]> {
-  const tools = catalogOf2000();
-  const t0 = performance.now();
+  const large = catalogOf(142, 5);
+  const c0 = performance.now();
+  new ToolRetriever(large);
+  const coldMs = performance.now() - c0;
+  const w0 = performance.now();
+  new ToolRetriever(large);
+  const warmMs = performance.now() - w0;
+
+  const tools = catalogOf(38, 7);
   const retriever = new ToolRetriever(tools);
-  const buildMs = performance.now() - t0;
 
   const qs = requests(600);
   for (const q of qs.slice(0, 100)) retriever.select(q);
@@ -151,12 +157,13 @@ export async function bench(): Promise<BenchFigure[]> {
   const p95 = quantile(turn, 0.95);
   return [
     {
-      name: 'retrieval: index build, 2,000 tools',
-      value: buildMs,
+      name: `retrieval: index build, ${large.length} tools, first in the process`,
+      value: coldMs,
       unit: 'ms',
       target: '≤ 500 ms',
-      ok: buildMs <= 500,
+      ok: coldMs <= 500,
     },
+    { name: `retrieval: index build, ${large.length} tools, again`, value: warmMs, unit: 'ms' },
     { name: 'retrieval: select, 2,000 tools, p50', value: quantile(select, 0.5), unit: 'ms' },
     {
       name: 'retrieval: select + catalog per turn, 2,000 tools, p50',

@@ -109,10 +109,10 @@ export class ToolIndex {
         ? [[], this.intern(words(texts.slice(0, PAIRS_FIELD).join(' ')), false)]
         : texts.map((text) => this.intern(words(text), true));
     if (this.analyzer === 'standard') {
-      fieldIds[PAIRS_FIELD] = [
-        ...this.internPairs(fieldIds[0] ?? []),
-        ...this.internPairs(fieldIds[1] ?? []),
-      ];
+      const pairIds: number[] = [];
+      this.internPairs(fieldIds[0] ?? [], pairIds);
+      this.internPairs(fieldIds[1] ?? [], pairIds);
+      fieldIds[PAIRS_FIELD] = pairIds;
     }
     const lengths = new Float64Array(NF);
     let total = 0;
@@ -304,8 +304,7 @@ export class ToolIndex {
     return out;
   }
 
-  private internPairs(ids: readonly number[]): number[] {
-    const out: number[] = [];
+  private internPairs(ids: readonly number[], out: number[]): void {
     for (let i = 1; i < ids.length; i += 1) {
       const a = ids[i - 1] as number;
       const b = ids[i] as number;
@@ -316,7 +315,6 @@ export class ToolIndex {
       }
       out.push(id);
     }
-    return out;
   }
 
   private newTerm(pair: boolean): number {
