@@ -6,6 +6,7 @@ import type { ToolProvider } from './core/tool.js';
 import { createModelAdapter, type ProviderConfig } from './providers/index.js';
 import { Runtime } from './runtime/runtime.js';
 import type { ApprovalOptions } from './runtime/runtime-options.js';
+import { enableSubagents } from './runtime/subagents/index.js';
 import { openSessionStore } from './store/index.js';
 import type { AskUser } from './tools/builtin/ask-user-tool.js';
 import { builtinProviders } from './tools/builtin/builtin-providers.js';
@@ -30,6 +31,8 @@ export interface CreateRuntimeOptions {
   readonly logger?: Logger;
   /** Context window in tokens, to bound the schemas each turn sends (overrides the config's). */
   readonly contextWindow?: number;
+  /** Offer `subagent_run` (batches of leaves run as child sessions); default true. */
+  readonly subagents?: boolean;
 }
 
 function isAdapter(model: ModelAdapter | ProviderConfig): model is ModelAdapter {
@@ -65,7 +68,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     providers: [...builtins, ...(options.tools ?? [])],
   });
   const contextWindow = options.contextWindow ?? config?.model?.contextWindow;
-  return new Runtime({
+  const runtime = new Runtime({
     model,
     registry,
     store,
@@ -80,4 +83,6 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     ...(config?.hooks ? { hooks: config.hooks } : {}),
     ...(contextWindow ? { contextWindow } : {}),
   });
+  if (options.subagents !== false) enableSubagents(runtime);
+  return runtime;
 }

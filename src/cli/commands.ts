@@ -20,6 +20,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'list sessions, waiting approvals and interrupted turns',
     load: async () => (await import('./sessions-command.js')).sessionsCommand,
   },
+  resume: {
+    summary: 'continue a turn (or subagent batch) whose process stopped before it finished',
+    load: async () => (await import('./resume-command.js')).resumeCommand,
+  },
   approve: {
     summary: 'answer a waiting approval from any terminal (approve ID yes|no|always)',
     load: async () => (await import('./approve-command.js')).approveCommand,

@@ -43,6 +43,16 @@ export const sessionsCommand: Command = async (argv) => {
       );
       lines.push(`      answer: toolseam approve ${a.id} yes|no|always`);
     }
+    const batches = store.listBatches({ unfinished: true });
+    if (batches.length > 0) {
+      lines.push('', 'subagent batches not finished:');
+      for (const b of batches) {
+        const left = b.leaves.filter((l) => l.status === 'queued' || l.status === 'running').length;
+        lines.push(
+          `  ${b.id}  ${b.title}  (${left} of ${b.leaves.length} leaves left; parent turn ${b.turnId ?? '?'})`,
+        );
+      }
+    }
     if (orphaned.length > 0) {
       lines.push('', 'turns interrupted when their process stopped:');
       for (const t of orphaned)

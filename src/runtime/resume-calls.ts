@@ -19,6 +19,28 @@ export function plannedFromRecord(record: ToolCallRecord): PlannedCall {
   };
 }
 
+/** Lets a runtime tool take over its own interrupted call; true when the call is settled now. */
+async function resumedByTool(ctx: TurnContext, call: PlannedCall): Promise<boolean> {
+  const tool = ctx.runtimeTools.get(call.tool);
+  if (!tool?.resume) return false;
+  const result = await tool.resume(call.id, ctx);
+  const after = ctx.store.getToolCall(ctx.turnId, call.id);
+  if (after && after.status !== 'running') {
+    // The tool recorded the result itself: tell the host what the model will read.
+    ctx.emit({
+      type: 'tool-call-end',
+      callId: call.id,
+      tool: call.tool,
+      content: after.result ?? '',
+      isError: after.isError ?? false,
+    });
+    return true;
+  }
+  if (!result) return false;
+  settleCall(ctx, call, result, 'done');
+  return true;
+}
+
 /**
  * Settles the calls a dead process left unfinished, in the model's order: an approval answered while
  * it was gone is acted on, one still pending is waited on again, an approved call runs (exactly once,
@@ -31,6 +53,7 @@ export async function resumeCalls(ctx: TurnContext): Promise<void> {
   for (const record of loose) {
     const call = plannedFromRecord(record);
     if (record.status === 'running') {
+      if (await resumedByTool(ctx, call)) continue;
       const lost = {
         content:
           `Error: ${call.tool} was started before toolseam stopped, and whether it finished is unknown. ` +

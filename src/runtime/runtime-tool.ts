@@ -15,6 +15,12 @@ export interface RuntimeTool {
   preflight?(args: JsonObject, ctx: TurnContext): ToolResult | undefined | Promise<ToolResult | undefined>;
   /** Runs the call; failures the model should read come back as `isError` results. */
   run(args: JsonObject, ctx: TurnContext, callId: string): Promise<ToolResult>;
+  /**
+   * Takes over a call whose process died while it ran (e.g. a batch with leaves still to do), when
+   * the work can be picked up where it stopped. May record the call's result itself; undefined means
+   * it cannot be resumed (the call is then reported as lost).
+   */
+  resume?(callId: string, ctx: TurnContext): Promise<ToolResult | undefined>;
 }
 
 /** A runtime tool as a request carries it. */

@@ -7,6 +7,7 @@ import { batchResult } from './batch-result.js';
 import { type CompiledBatch, compileBatch } from './compile-batch.js';
 import { contractJson } from './leaf-contract.js';
 import { leafGrants, surfaceNames } from './leaf-grants.js';
+import { resumeBatch } from './resume-batch.js';
 import { runBatch } from './run-batch.js';
 import { compileOptionsFor, resolveSubagentOptions, type SubagentOptions } from './subagent-options.js';
 import { SUBAGENT_RUN_DEFINITION } from './subagent-run-definition.js';
@@ -56,6 +57,18 @@ export function subagentRunTool(runtime: Runtime, options: SubagentOptions = {})
       const finished = await runBatch(env, work, settings.concurrency);
       const warnings = compiled.findings.filter((f) => f.severity === 'warning');
       return batchResult(finished, warnings, runtime.limits.resultChars);
+    },
+    async resume(callId, ctx) {
+      const batch = ctx.store
+        .listBatches({ parentSessionId: ctx.sessionId, unfinished: true })
+        .find((b) => b.turnId === ctx.turnId && b.callId === callId);
+      if (!batch) return undefined;
+      const resumed = await resumeBatch(runtime, batch.id, {
+        ...options,
+        onEvent: ctx.emit,
+        signal: ctx.signal,
+      });
+      return resumed.result;
     },
   };
 }

@@ -1,0 +1,65 @@
+import { parseArgs } from 'node:util';
+import { InputError } from '../core/errors.js';
+import type { Runtime } from '../runtime/runtime.js';
+import type { Command } from './commands.js';
+import { printEvent } from './event-printer.js';
+import { RUNTIME_FLAGS, runtimeFromFlags } from './runtime-flags.js';
+
+const USAGE = `usage: toolseam resume [TURN_ID] [--db FILE] [model flags as for chat]
+
+Takes over a turn whose process stopped before it finished (a crash, a closed terminal): answers
+what was decided meanwhile, asks again what was not, finishes a subagent batch's unfinished leaves
+(finished ones are kept), then lets the model continue. Without an id it lists the turns it can resume.`;
+
+/** The interrupted turns a person would resume: not the child sessions of subagent leaves (their batch resumes them). */
+export function resumableTurns(runtime: Runtime): ReturnType<Runtime['orphanedTurns']> {
+  const store = runtime.options.store;
+  const leafSessions = new Set(
+    store
+      .listBatches()
+      .flatMap((b) => b.leaves.map((l) => l.childSessionId).filter((id) => id !== undefined)),
+  );
+  return runtime.orphanedTurns().filter((t) => !leafSessions.has(t.sessionId));
+}
+
+/** `toolseam resume [TURN_ID]`: continues an interrupted turn. */
+export const resumeCommand: Command = async (argv) => {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { ...RUNTIME_FLAGS, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const runtime = await runtimeFromFlags(values);
+  try {
+    const [turnId] = positionals;
+    if (turnId === undefined) {
+      const turns = resumableTurns(runtime);
+      if (turns.length === 0) process.stdout.write('no interrupted turns\n');
+      for (const t of turns)
+        process.stdout.write(`${t.id}  session ${t.sessionId}  "${t.userText.slice(0, 60)}"\n`);
+      return 0;
+    }
+    if (!runtime.options.store.getTurn(turnId)) {
+      throw new InputError(`there is no turn ${turnId}; \`toolseam resume\` lists the interrupted ones.`);
+    }
+    const state = { midLine: false };
+    let status = 'done';
+    for await (const event of runtime.resumeTurn(turnId)) {
+      printEvent(event, { out: process.stdout, info: process.stderr }, state);
+      if (event.type === 'approval-request') {
+        process.stderr.write(`waiting for approval: toolseam approve ${event.request.id} yes|no|always\n`);
+      }
+      if (event.type === 'turn-end') {
+        status = event.status;
+        if (event.status !== 'done') process.stderr.write(`${event.message}\n`);
+      }
+    }
+    return status === 'done' ? 0 : 1;
+  } finally {
+    await runtime.close();
+  }
+};
