@@ -32,6 +32,8 @@ function declaredTypes(node: Schema): string[] | undefined {
   if (typeof node.type === 'string') return [node.type];
   if (Array.isArray(node.type)) return node.type.filter((t): t is string => typeof t === 'string');
   if (isPlainObject(node.properties)) return ['object'];
+  if (node.const !== undefined)
+    return [node.const === null ? 'null' : Array.isArray(node.const) ? 'array' : typeof node.const];
   if (node.items !== undefined) return ['array'];
   return undefined;
 }
@@ -41,8 +43,8 @@ function isJsonType(t: string): t is JsonType {
 }
 
 /**
- * The JSON types a declared node accepts at its top level (its `type`, or the union of its `anyOf`
- * / `oneOf` branches); `undefined` when it accepts any value or nothing says.
+ * The JSON types a declared node accepts at its top level (its `type` and `nullable`, or the union
+ * of its `anyOf` / `oneOf` branches); `undefined` when it accepts any value or nothing says.
  */
 export function takesOf(resolve: Resolve, raw: unknown, depth = 0): readonly JsonType[] | undefined {
   const node = deref(resolve, raw);
@@ -60,7 +62,9 @@ export function takesOf(resolve: Resolve, raw: unknown, depth = 0): readonly Jso
   }
   if (own === undefined) return undefined;
   const known = own.filter(isJsonType);
-  return known.length === own.length && known.length > 0 ? known : undefined;
+  if (known.length !== own.length || known.length === 0) return undefined;
+  // OpenAPI's `nullable: true` (which validators such as Ajv honour) also takes null.
+  return node.nullable === true && !known.includes('null') ? [...known, 'null'] : known;
 }
 
 const ARTICLE: Record<string, string> = {

@@ -1,10 +1,10 @@
+import { takesOf } from './lift-summary.js';
 import {
   type ArgumentStep,
   EVERY_ELEMENT,
   type LiftedArgument,
   renderArgumentPath,
 } from './lifted-argument.js';
-import type { JsonType } from './profile.js';
 import type { RuleId, SchemaIssue } from './schema-issue.js';
 import { resolvePointer } from './schema-pointer.js';
 
@@ -91,14 +91,7 @@ export class Lift {
     /** Schema path of the defect that caused it. */
     readonly path: string,
     readonly detail: string,
-    /** JSON types the declared schema accepts at the lifted node; `undefined` means any. */
-    readonly takes: readonly JsonType[] | undefined,
   ) {}
-
-  /** The same cause, carried by a wider node that accepts `takes`. */
-  widen(takes: readonly JsonType[] | undefined): Lift {
-    return new Lift(this.rule, this.path, this.detail, takes);
-  }
 }
 
 /** The schema path of the current node, with an optional trailing segment. */
@@ -113,14 +106,8 @@ export function repaired(w: Walk, rule: RuleId, detail: string, fix: string, ext
 }
 
 /** A lift caused at the current node (or its `extra` keyword). */
-export function liftHere(
-  w: Walk,
-  rule: RuleId,
-  detail: string,
-  takes: readonly JsonType[] | undefined,
-  extra?: string,
-): Lift {
-  return new Lift(rule, pathHere(w, extra), detail, takes);
+export function liftHere(w: Walk, rule: RuleId, detail: string, extra?: string): Lift {
+  return new Lift(rule, pathHere(w, extra), detail);
 }
 
 /** The current argument path as steps. */
@@ -128,11 +115,11 @@ export function argumentSteps(w: Walk): ArgumentStep[] {
   return w.args.map((s) => (typeof s === 'string' ? { kind: 'property', name: s } : EVERY_ELEMENT));
 }
 
-/** Records `lift` as carried as JSON text at the current argument. */
-export function recordLift(w: Walk, lift: Lift): void {
+/** Records `lift` as carried as JSON text at the current argument, whose declared schema is `declared`. */
+export function recordLift(w: Walk, lift: Lift, declared: unknown): void {
   const steps = argumentSteps(w);
   w.issues.push({ rule: lift.rule, path: lift.path, detail: lift.detail, action: 'lifted', fix: LIFTED });
-  w.lifted.push({ steps, path: renderArgumentPath(steps), takes: lift.takes });
+  w.lifted.push({ steps, path: renderArgumentPath(steps), takes: takesOf(w.resolve, declared) });
 }
 
 const LIFTED = 'offered it as JSON text, decoded before the call is checked';

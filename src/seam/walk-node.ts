@@ -1,5 +1,4 @@
 import { isPlainObject } from '../core/json.js';
-import { takesOf } from './lift-summary.js';
 import { type NodeScan, scanNode } from './node-scan.js';
 import { isPortableType, MAX_DEPTH, MAX_NODES } from './profile.js';
 import { mergeSchemas, put, without } from './schema-merge.js';
@@ -23,12 +22,7 @@ export function walkNode(w: Walk, raw: unknown, depth: number, atRoot = false): 
   if (depth > w.deepest) w.deepest = depth;
   if (depth > MAX_DEPTH || w.nodes > MAX_NODES) {
     w.limited += 1;
-    return liftHere(
-      w,
-      'node_not_schema',
-      'the schema is too deep or too large to carry node by node',
-      undefined,
-    );
+    return liftHere(w, 'node_not_schema', 'the schema is too deep or too large to carry node by node');
   }
   if (!isPlainObject(raw)) return notASchema(w, raw);
   const mark = w.chain.length;
@@ -38,10 +32,10 @@ export function walkNode(w: Walk, raw: unknown, depth: number, atRoot = false): 
 }
 
 function notASchema(w: Walk, raw: unknown): Lift {
-  if (raw === true) return liftHere(w, 'type_missing', 'the schema `true` accepts any value', undefined);
-  if (raw === false) return liftHere(w, 'node_not_schema', 'the schema `false` accepts no value', undefined);
+  if (raw === true) return liftHere(w, 'type_missing', 'the schema `true` accepts any value');
+  if (raw === false) return liftHere(w, 'node_not_schema', 'the schema `false` accepts no value');
   const shown = JSON.stringify(raw) ?? String(raw);
-  return liftHere(w, 'node_not_schema', `a schema must be an object, not ${shown.slice(0, 40)}`, undefined);
+  return liftHere(w, 'node_not_schema', `a schema must be an object, not ${shown.slice(0, 40)}`);
 }
 
 function shapeNode(w: Walk, raw: Schema, first: NodeScan, depth: number, atRoot: boolean): unknown {
@@ -94,8 +88,7 @@ function rewrite(
 /** A `$ref` with sibling keywords: the target merged under the siblings, then walked as one node. */
 function inlineRef(w: Walk, node: Schema): Schema | Lift {
   const ref = node.$ref;
-  if (typeof ref !== 'string')
-    return liftHere(w, 'keyword_unsupported', '`$ref` must be a string', undefined);
+  if (typeof ref !== 'string') return liftHere(w, 'keyword_unsupported', '`$ref` must be a string');
   const target = resolveRef(w, ref);
   const problem = refProblem(w, ref, target);
   if (problem !== undefined) return problem;
@@ -165,7 +158,7 @@ function shapeAnyOf(w: Walk, node: Schema, depth: number, atRoot: boolean): unkn
   const kept = branches.filter((b) => !isNullSchema(b));
   if (kept.length < branches.length) {
     if (kept.length === 0) {
-      return liftHere(w, 'type_invalid', 'an `anyOf` of only `null` accepts nothing but null', ['null']);
+      return liftHere(w, 'type_invalid', 'an `anyOf` of only `null` accepts nothing but null');
     }
     repaired(
       w,
@@ -216,7 +209,7 @@ function shapeBranches(w: Walk, node: Schema, kept: unknown[], depth: number, ch
     if (result instanceof Lift) {
       w.issues.length = issueMark;
       w.lifted.length = liftMark;
-      return result.widen(takesOf(w.resolve, node));
+      return result;
     }
     if (result !== declared) changed = true;
     if (isPlainObject(result) && result.type === undefined && Array.isArray(result.anyOf)) {
@@ -253,13 +246,7 @@ function mergeRootBranches(w: Walk, node: Schema, kept: unknown[]): Schema | Lif
     if (isPlainObject(at) && (at.type === undefined || at.type === 'object')) shapes.push(at);
   }
   if (shapes.length === 0) {
-    return liftHere(
-      w,
-      'root_combinator',
-      'no branch of the top-level `anyOf` is an object',
-      undefined,
-      'anyOf',
-    );
+    return liftHere(w, 'root_combinator', 'no branch of the top-level `anyOf` is an object', 'anyOf');
   }
   const props = new Map<string, unknown[]>();
   let required: string[] | undefined;
@@ -296,11 +283,11 @@ function typeListToNodes(w: Walk, node: Schema): Schema | Lift {
   const names = [...new Set(listed)];
   const bad = names.find((t) => t !== 'null' && !isPortableType(t));
   if (bad !== undefined) {
-    return liftHere(w, 'type_invalid', `\`type\` ${JSON.stringify(bad)} is not portable`, undefined, 'type');
+    return liftHere(w, 'type_invalid', `\`type\` ${JSON.stringify(bad)} is not portable`, 'type');
   }
   const types = names.filter(isPortableType);
   if (types.length === 0) {
-    return liftHere(w, 'type_invalid', 'a `type` of only `null` accepts nothing but null', ['null'], 'type');
+    return liftHere(w, 'type_invalid', 'a `type` of only `null` accepts nothing but null', 'type');
   }
   const shown = JSON.stringify(listed);
   if (types.length === 1) {
@@ -366,17 +353,10 @@ function constToEnum(w: Walk, node: Schema): Schema | Lift {
     );
     return rest.type === undefined ? { ...rest, type: kind } : rest;
   }
-  const takes =
-    value === null
-      ? (['null'] as const)
-      : Array.isArray(value)
-        ? (['array'] as const)
-        : (['object'] as const);
   return liftHere(
     w,
     'keyword_unsupported',
     `a \`const\` of ${JSON.stringify(value).slice(0, 40)} has no portable form`,
-    takes,
     'const',
   );
 }

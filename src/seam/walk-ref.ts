@@ -1,5 +1,4 @@
 import { isPlainObject } from '../core/json.js';
-import { takesOf } from './lift-summary.js';
 import { renderArgumentPath } from './lifted-argument.js';
 import { MAX_DEPTH, MAX_INLINED, MAX_NODES } from './profile.js';
 import { argumentSteps, joinPath, Lift, liftHere, type RefWalk, repaired, type Walk } from './schema-walk.js';
@@ -17,22 +16,17 @@ export function resolveRef(w: Walk, ref: string): unknown {
  */
 export function refProblem(w: Walk, ref: string, target: unknown): Lift | undefined {
   if (target === undefined) {
-    return liftHere(
-      w,
-      'keyword_unsupported',
-      `\`$ref\` "${ref}" does not resolve inside this schema`,
-      undefined,
-    );
+    return liftHere(w, 'keyword_unsupported', `\`$ref\` "${ref}" does not resolve inside this schema`);
   }
   if (w.chain.includes(ref)) {
-    return liftHere(w, 'keyword_unsupported', `\`$ref\` "${ref}" is recursive`, takesOf(w.resolve, target));
+    return liftHere(w, 'keyword_unsupported', `\`$ref\` "${ref}" is recursive`);
   }
   if (target !== true && !isPlainObject(target)) {
-    return liftHere(w, 'node_not_schema', `\`$ref\` "${ref}" does not point at a schema object`, undefined);
+    return liftHere(w, 'node_not_schema', `\`$ref\` "${ref}" does not point at a schema object`);
   }
   if (w.inlined >= MAX_INLINED) {
     const detail = `\`$ref\` "${ref}" is one reference too many to inline in this schema`;
-    return liftHere(w, 'keyword_unsupported', detail, takesOf(w.resolve, target));
+    return liftHere(w, 'keyword_unsupported', detail);
   }
   return undefined;
 }
@@ -109,5 +103,5 @@ function place(w: Walk, walked: RefWalk): unknown {
     }
   }
   const out = walked.out;
-  return out instanceof Lift ? new Lift(out.rule, joinPath(w.path, out.path), out.detail, out.takes) : out;
+  return out instanceof Lift ? new Lift(out.rule, joinPath(w.path, out.path), out.detail) : out;
 }

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../core/json.js';
-import { liftedSchema, sentences, takesOf } from './lift-summary.js';
+import { liftedSchema, sentences } from './lift-summary.js';
 import { EVERY_ELEMENT } from './lifted-argument.js';
 import type { NodeScan } from './node-scan.js';
 import {
@@ -45,8 +45,7 @@ export function shapeTyped(w: Walk, node: Schema, scan: NodeScan, depth: number,
   let edits: Edits | undefined;
   if (Array.isArray(type)) {
     const only = nullablePair(type) as PortableType | undefined;
-    if (only === undefined)
-      return liftHere(w, 'type_invalid', 'a type list is not portable', undefined, 'type');
+    if (only === undefined) return liftHere(w, 'type_invalid', 'a type list is not portable', 'type');
     const fix = `narrowed it to "${only}" (the argument is omitted instead of null)`;
     repaired(w, 'type_invalid', `a type list ["${only}", "null"] is not portable`, fix, 'type');
     edits = new Edits().set('type', only);
@@ -54,7 +53,7 @@ export function shapeTyped(w: Walk, node: Schema, scan: NodeScan, depth: number,
   } else if (type === undefined) {
     const inferred = atRoot ? 'object' : inferType(node);
     if (inferred === undefined) {
-      return liftHere(w, 'type_missing', 'declares no `type`, so any value fits', undefined);
+      return liftHere(w, 'type_missing', 'declares no `type`, so any value fits');
     }
     const rule = atRoot ? 'root_not_object' : 'type_missing';
     repaired(w, rule, 'declares no `type`', `read it as "${inferred}" from its keywords`);
@@ -64,18 +63,12 @@ export function shapeTyped(w: Walk, node: Schema, scan: NodeScan, depth: number,
   }
   if (!isPortableType(type)) {
     if (atRoot)
-      return liftHere(
-        w,
-        'root_not_object',
-        `the root must be an object, not ${JSON.stringify(type)}`,
-        undefined,
-      );
-    if (type === 'null')
-      return liftHere(w, 'type_invalid', 'a `null` type accepts nothing but null', ['null']);
-    return liftHere(w, 'type_invalid', `\`type\` ${JSON.stringify(type)} is not portable`, undefined, 'type');
+      return liftHere(w, 'root_not_object', `the root must be an object, not ${JSON.stringify(type)}`);
+    if (type === 'null') return liftHere(w, 'type_invalid', 'a `null` type accepts nothing but null');
+    return liftHere(w, 'type_invalid', `\`type\` ${JSON.stringify(type)} is not portable`, 'type');
   }
   if (atRoot && type !== 'object') {
-    return liftHere(w, 'root_not_object', `the root must be an object, not "${type}"`, undefined);
+    return liftHere(w, 'root_not_object', `the root must be an object, not "${type}"`);
   }
   const misplaced =
     (type !== 'object' && (scan.properties !== undefined || scan.required !== undefined)) ||
@@ -90,7 +83,7 @@ export function shapeTyped(w: Walk, node: Schema, scan: NodeScan, depth: number,
     type === 'object'
       ? shapeObject(w, node, scan, depth, atRoot, edits)
       : type === 'array'
-        ? shapeArray(w, node, scan, depth, edits)
+        ? shapeArray(w, scan, depth, edits)
         : edits;
   if (children instanceof Lift) return children;
   return children === undefined ? node : rebuild(node, children);
@@ -180,13 +173,7 @@ function checkKeywords(
         break;
       default:
         if (key === 'prefixItems' && type === 'array') {
-          return liftHere(
-            w,
-            'keyword_unsupported',
-            'a tuple (`prefixItems`) has no portable form',
-            ['array'],
-            key,
-          );
+          return liftHere(w, 'keyword_unsupported', 'a tuple (`prefixItems`) has no portable form', key);
         }
         edits = dropKey(w, edits, key, 'keyword_unsupported', `\`${key}\` is not portable`);
     }
@@ -298,7 +285,7 @@ function shapeObject(
       const detail = map
         ? 'a map (an object with no declared property, keyed freely) has no portable schema'
         : 'an object with no declared property (free-form) has no portable schema';
-      return liftHere(w, 'object_properties_missing', detail, ['object']);
+      return liftHere(w, 'object_properties_missing', detail);
     }
     if (!isPlainObject(props)) {
       const fix = 'added an empty `properties` (the tool takes no named arguments)';
@@ -332,7 +319,7 @@ function shapeProperties(w: Walk, props: Schema, depth: number): Schema | undefi
     if (result instanceof Lift) {
       w.issues.length = issueMark;
       w.lifted.length = liftMark;
-      recordLift(w, result);
+      recordLift(w, result, declared);
       const text = liftedSchema(w.resolve, declared);
       w.liftedNodes.add(text);
       result = text;
@@ -412,7 +399,6 @@ function checkRequired(
 
 function shapeArray(
   w: Walk,
-  node: Schema,
   scan: NodeScan,
   depth: number,
   edits: Edits | undefined,
@@ -425,20 +411,13 @@ function shapeArray(
     (isPlainObject(items) && Object.keys(items).length === 0)
   ) {
     const extra = items === undefined ? undefined : 'items';
-    return liftHere(
-      w,
-      'array_items_missing',
-      'a list must declare the schema of its `items`',
-      ['array'],
-      extra,
-    );
+    return liftHere(w, 'array_items_missing', 'a list must declare the schema of its `items`', extra);
   }
   if (Array.isArray(items)) {
     return liftHere(
       w,
       'keyword_unsupported',
       'a tuple (`items` as a list of schemas) has no portable form',
-      ['array'],
       'items',
     );
   }
@@ -448,7 +427,7 @@ function shapeArray(
   const result = walkNode(w, items, depth + 1);
   w.path = parent;
   w.args.pop();
-  if (result instanceof Lift) return result.widen(takesOf(w.resolve, node));
+  if (result instanceof Lift) return result;
   if (result === items) return edits;
   edits = edit(edits);
   edits.set('items', result);
