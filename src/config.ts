@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { InputError } from './core/errors.js';
 import { isPlainObject } from './core/json.js';
+import { readJsonFile } from './core/read-json-file.js';
 import type { ProviderConfig } from './providers/index.js';
 import type { PreToolHook } from './runtime/pre-tool-hooks.js';
 import type { AgentConfig, ApprovalOptions, DenyRule, TurnLimits } from './runtime/runtime-options.js';
@@ -49,28 +49,12 @@ export function readConfig(
   file: string,
   options: { optional?: boolean; env?: NodeJS.ProcessEnv } = {},
 ): ToolseamConfig {
-  const path = resolve(file);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && options.optional)
-      return parseConfig({}, { baseDir: process.cwd(), env: options.env });
-    throw new InputError(
-      code === 'ENOENT'
-        ? `the config file ${path} does not exist; create it or pass --config with the right path.`
-        : `the config file ${path} could not be read: ${(error as Error).message}`,
-      path,
-    );
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new InputError(`the config file ${path} is not valid JSON: ${(error as Error).message}`, path);
-  }
-  return { ...parseConfig(data, { source: path, baseDir: dirname(path), env: options.env }), file: path };
+  const read = readJsonFile(file, 'config file', options);
+  if (!read) return parseConfig({}, { baseDir: process.cwd(), env: options.env });
+  return {
+    ...parseConfig(read.data, { source: read.path, baseDir: dirname(read.path), env: options.env }),
+    file: read.path,
+  };
 }
 
 /** Checks an already-parsed config; every problem names the key and what to write instead. */

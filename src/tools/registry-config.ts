@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { InputError } from '../core/errors.js';
 import { isPlainObject } from '../core/json.js';
 import { type Logger, silentLogger } from '../core/logger.js';
+import { readJsonFile } from '../core/read-json-file.js';
 import type { ToolProvider } from '../core/tool.js';
 import { loadApp } from './apps/load-app.js';
 import {
@@ -46,27 +46,12 @@ export async function readToolsConfig(
   file: string,
   options: { optional?: boolean } = {},
 ): Promise<ToolsConfig> {
-  const path = resolve(file);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && options.optional) return EMPTY_TOOLS_CONFIG;
-    throw new InputError(
-      code === 'ENOENT'
-        ? `the config file ${path} does not exist; create it or pass --config with the right path.`
-        : `the config file ${path} could not be read: ${(error as Error).message}`,
-      path,
-    );
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new InputError(`the config file ${path} is not valid JSON: ${(error as Error).message}`, path);
-  }
-  return { ...parseToolsConfig(data, { source: path, baseDir: dirname(path) }), file: path };
+  const read = readJsonFile(file, 'config file', options);
+  if (!read) return EMPTY_TOOLS_CONFIG;
+  return {
+    ...parseToolsConfig(read.data, { source: read.path, baseDir: dirname(read.path) }),
+    file: read.path,
+  };
 }
 
 /** Checks the tool-hosting keys of an already-parsed config; relative app folders are read from `baseDir`. */
