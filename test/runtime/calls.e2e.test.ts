@@ -1,0 +1,121 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../src/core/json.js';
+import type { ToolProvider } from '../../src/core/tool.js';
+import { demoProvider, type RunCounts } from '../support/demo-tools.js';
+import { callEnds, collect, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
+
+let h: RuntimeHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** A provider with a raw declared schema the seam must lift: a free-form `filter` object. */
+function rawProvider(seen: JsonObject[]): ToolProvider {
+  return {
+    name: 'mcp/records',
+    app: 'records',
+    own: false,
+    async listTools() {
+      return [
+        {
+          name: 'mcp/records/search',
+          description: 'Search records with a filter object.',
+          parameters: {
+            type: 'object',
+            properties: {
+              filter: { type: 'object', description: 'Any filter.' },
+              limit: { type: 'integer' },
+            },
+            required: ['filter'],
+          },
+          risk: 'safe',
+          requiresApproval: false,
+        },
+      ];
+    },
+    async invoke(_name, args) {
+      seen.push(args);
+      return { content: `found with ${JSON.stringify(args.filter)}`, isError: false };
+    },
+  };
+}
+
+describe('calls', () => {
+  it('a free-form object is offered as JSON text and decoded back before the tool sees it', async () => {
+    const seen: JsonObject[] = [];
+    h = await startHarness({
+      providers: [rawProvider(seen)],
+      script: [
+        { toolCalls: [{ name: 'mcp_records_search', arguments: { filter: '{"owner":"ana","open":true}' } }] },
+        { echo: 'lastToolResult' },
+      ],
+    });
+    const events = await collect(h.runtime.session('s').send('find records'));
+    const offered = h.standIn.requests[0]?.tools.find((t) => t.name === 'mcp_records_search');
+    expect((offered?.parameters as { properties: { filter: { type: string } } }).properties.filter.type).toBe(
+      'string',
+    );
+    expect(seen).toEqual([{ filter: { owner: 'ana', open: true } }]);
+    expect(turnEnd(events).message).toBe('found with {"owner":"ana","open":true}');
+  });
+
+  it('JSON text that does not parse is not run, and the model is told which argument and why', async () => {
+    const seen: JsonObject[] = [];
+    h = await startHarness({
+      providers: [rawProvider(seen)],
+      script: [
+        { toolCalls: [{ name: 'mcp_records_search', arguments: { filter: '{"owner": "ana"' } }] },
+        { echo: 'lastToolResult' },
+      ],
+    });
+    const events = await collect(h.runtime.session('s').send('find records'));
+    expect(seen).toEqual([]);
+    expect(callEnds(events)[0]).toMatchObject({ notRun: 'unreadable_arguments' });
+    expect(callEnds(events)[0]?.content).toContain('filter');
+  });
+
+  it('the loop breaker refuses the same call with the same arguments after the repeat limit', async () => {
+    const counts: RunCounts = new Map();
+    const same = { toolCalls: [{ name: 'lookup_weather', arguments: { city: 'Oslo' } }] };
+    h = await startHarness({
+      providers: [demoProvider(counts)],
+      limits: { repeatLimit: 2 },
+      script: [same, same, same, { text: 'ok' }],
+    });
+    const events = await collect(h.runtime.session('s').send('weather'));
+    expect(counts.get('lookup_weather')).toBe(2);
+    expect(callEnds(events)[2]).toMatchObject({ notRun: 'loop_breaker', refusedBy: 'loop_breaker' });
+  });
+
+  it('a turn stops calling tools at its limit and stops calling the model at its own', async () => {
+    const counts: RunCounts = new Map();
+    const call = (city: string) => ({ toolCalls: [{ name: 'lookup_weather', arguments: { city } }] });
+    h = await startHarness({
+      providers: [demoProvider(counts)],
+      limits: { maxToolCalls: 2, maxModelCalls: 3 },
+      script: [call('A'), call('B'), call('C'), { text: 'never' }],
+    });
+    const events = await collect(h.runtime.session('s').send('weather everywhere'));
+    expect(counts.get('lookup_weather')).toBe(2);
+    expect(callEnds(events)[2]).toMatchObject({ notRun: 'limit_reached' });
+    expect(turnEnd(events)).toMatchObject({ status: 'limit' });
+  });
+
+  it('a call may use the wire name or the real name, in any turn', async () => {
+    const seen: JsonObject[] = [];
+    h = await startHarness({
+      providers: [rawProvider(seen)],
+      script: [
+        { toolCalls: [{ name: 'mcp_records_search', arguments: { filter: '{}' } }] },
+        { text: 'one' },
+        { toolCalls: [{ name: 'mcp/records/search', arguments: { filter: '{"a":1}' } }] },
+        { text: 'two' },
+      ],
+    });
+    const session = h.runtime.session('s');
+    await collect(session.send('first'));
+    await collect(session.send('second'));
+    expect(seen).toEqual([{ filter: {} }, { filter: { a: 1 } }]);
+  });
+});
