@@ -8,7 +8,7 @@ import { FIELDS } from './tool-text.js';
 
 const NF = FIELDS.length;
 /** Tools (best first) that the name-coverage bonus is computed for. */
-const NAME_COVERAGE_READ = 256;
+const NAME_COVERAGE_READ = 128;
 
 /** One ranked tool: its index slot and score. */
 export interface Ranked {
@@ -89,18 +89,46 @@ export class Ranker {
       if (scores === this.pass) scores = this.normalised(this.pass);
       addDense(this.combined, dense, s.embeddingWeight);
     }
-    if (s.feedbackDocs > 0 && s.feedbackWeight > 0 && scores.touched.length > 0) {
+    const head = this.leaders(scores, q, limit);
+    if (s.feedbackDocs > 0 && s.feedbackWeight > 0 && head.length > 0) {
       // Feedback finds tools the words missed, but reorders the head badly: the head stays as it is.
-      const keep = this.top(scores, Math.min(limit, s.feedbackKeep));
-      const readFrom = s.feedbackDocs <= keep.length ? keep : this.top(scores, s.feedbackDocs);
-      for (const [id, w] of this.feedback(readFrom, q)) q.set(id, w);
+      const keep = head.slice(0, Math.min(limit, s.feedbackKeep));
+      for (const [id, w] of this.feedback(head.slice(0, s.feedbackDocs), q)) q.set(id, w);
       this.second.reset();
       this.score(q, this.second);
       const kept = new Set(keep.map((r) => r.slot));
-      const rest = this.top(this.second, limit + keep.length).filter((r) => !kept.has(r.slot));
+      const rest = this.leaders(this.second, q, limit + keep.length).filter((r) => !kept.has(r.slot));
       return [...keep, ...rest].slice(0, limit);
     }
-    return this.top(scores, limit);
+    return head.slice(0, limit);
+  }
+
+  /**
+   * The best `limit` tools of a buffer, after the bonus for tools whose name the query covers. The
+   * bonus only lifts scores, so it can only reorder the leaders: only they are read.
+   */
+  private leaders(buf: ScoreBuffer, q: WeightedTerms, limit: number): Ranked[] {
+    const s = this.settings;
+    if (s.nameCoverage <= 0) return this.top(buf, limit);
+    const out = this.top(buf, Math.max(limit, NAME_COVERAGE_READ));
+    const covered = out.map((r) => ({
+      slot: r.slot,
+      score: r.score * (1 + s.nameCoverage * this.coverage(r.slot, q)),
+    }));
+    return covered.sort((a, b) => b.score - a.score || this.tie(a.slot, b.slot)).slice(0, limit);
+  }
+
+  /** Share (by rarity) of a tool's name words that the query holds. */
+  private coverage(slot: number, q: WeightedTerms): number {
+    const nameTerms = this.index.nameTermsOf(slot);
+    const all = this.index.nameIdf(slot);
+    if (!nameTerms || all <= 0) return 0;
+    let hit = 0;
+    for (const id of nameTerms) {
+      const w = q.get(id);
+      if (w !== undefined) hit += this.index.idf(id) * Math.min(1, w);
+    }
+    return hit / all;
   }
 
   /** Copies a pass into the combined buffer scaled so its best tool scores 1. */
@@ -131,26 +159,9 @@ export class Ranker {
     return q;
   }
 
-  /** BM25F over the index into `buf`, times a bonus for tools whose name the query covers. */
+  /** BM25F over the index into `buf`. */
   private score(q: WeightedTerms, buf: ScoreBuffer): void {
-    const s = this.settings;
     this.index.accumulate(q, this.weights, buf);
-    if (s.nameCoverage <= 0) return;
-    // The bonus only lifts scores, so it decides order among the leaders alone: only they get it.
-    const floor = this.kthScore(buf, NAME_COVERAGE_READ);
-    for (const slot of buf.touched) {
-      if ((buf.scores[slot] as number) < floor) continue;
-      const nameTerms = this.index.nameTermsOf(slot);
-      if (!nameTerms) continue;
-      let all = 0;
-      let hit = 0;
-      for (const id of nameTerms) {
-        const idf = this.index.idf(id);
-        all += idf;
-        hit += idf * Math.min(1, q.get(id) ?? 0);
-      }
-      if (all > 0) buf.scores[slot] = (buf.scores[slot] ?? 0) * (1 + (s.nameCoverage * hit) / all);
-    }
   }
 
   /** The n-th highest score in a buffer (-∞ when it holds fewer than n). */

@@ -61,6 +61,11 @@ export class ToolIndex {
   private cachedWeights: FieldWeights | undefined;
   private readonly satCache: (Float64Array | undefined)[] = [];
   private readonly satVersion: number[] = [];
+  /** idf by term id and name-idf sums by slot, each valid while its stamp equals `version`. */
+  private idfCache = new Float64Array(0);
+  private idfStamp = new Int32Array(0);
+  private nameSums = new Float64Array(0);
+  private nameStamp = new Int32Array(0);
   /** Scratch for upsert: which terms the tool being added has (by stamp) and where in its list. */
   private seenStamp = new Int32Array(0);
   private seenAt = new Int32Array(0);
@@ -200,8 +205,41 @@ export class ToolIndex {
 
   /** Inverse document frequency (BM25's, always positive). */
   idf(id: number): number {
+    if (this.idfStamp.length <= id) this.growIdfCache();
+    if (this.idfStamp[id] === this.version) return this.idfCache[id] as number;
     const df = this.df(id);
-    return Math.log(1 + (this.live - df + 0.5) / (df + 0.5));
+    const idf = Math.log(1 + (this.live - df + 0.5) / (df + 0.5));
+    this.idfCache[id] = idf;
+    this.idfStamp[id] = this.version;
+    return idf;
+  }
+
+  /** Sum of the idf of a tool's name terms (cached until the index changes). */
+  nameIdf(slot: number): number {
+    if (this.nameStamp.length <= slot) {
+      const stamps = new Int32Array(Math.max(this.slots.length, 64) * 2).fill(-1);
+      stamps.set(this.nameStamp);
+      const sums = new Float64Array(stamps.length);
+      sums.set(this.nameSums);
+      this.nameStamp = stamps;
+      this.nameSums = sums;
+    }
+    if (this.nameStamp[slot] === this.version) return this.nameSums[slot] as number;
+    let sum = 0;
+    for (const id of this.slots[slot]?.nameTerms ?? []) sum += this.idf(id);
+    this.nameSums[slot] = sum;
+    this.nameStamp[slot] = this.version;
+    return sum;
+  }
+
+  private growIdfCache(): void {
+    const size = Math.max(this.postings.length, 1024) * 2;
+    const stamps = new Int32Array(size).fill(-1);
+    stamps.set(this.idfStamp);
+    const values = new Float64Array(size);
+    values.set(this.idfCache);
+    this.idfStamp = stamps;
+    this.idfCache = values;
   }
 
   /** The distinct term ids of a tool's name. */
