@@ -47,26 +47,41 @@ function conformAll(servers: readonly Server[]): number {
   return offered;
 }
 
-/** The script a fresh process runs: load the corpus (untimed), then conform it once, timed. */
+/**
+ * The script a fresh process runs: read the corpus (untimed, without loading the seam), then load
+ * the seam and conform every server's tools once, each timed.
+ */
 function coldScript(): string {
-  const bench = pathToFileURL(join(here, 'seam.bench.js')).href;
   const seam = pathToFileURL(join(here, '..', 'src', 'seam', 'index.js')).href;
-  return [
-    `const { loadCorpusForCold, conformAllForCold } = await import(${JSON.stringify(bench)});`,
-    'const servers = loadCorpusForCold();',
-    'const t0 = performance.now();',
-    `await import(${JSON.stringify(seam)});`,
-    'const t1 = performance.now();',
-    'const offered = conformAllForCold(servers);',
-    'const t2 = performance.now();',
-    'process.stdout.write(JSON.stringify({ load: t1 - t0, conform: t2 - t1, offered }));',
-  ].join('\n');
+  return `
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+const dir = ${JSON.stringify(corpusDir)};
+const servers = readdirSync(dir)
+  .filter((f) => f.endsWith('.json.gz') && !f.startsWith('reference-verdicts'))
+  .sort()
+  .map((f) => {
+    const stem = f.replace(/.json.gz$/, '');
+    const tools = JSON.parse(gunzipSync(readFileSync(join(dir, f))).toString('utf8')).tools;
+    const definitions = tools.map((t) => ({
+      name: 'mcp/' + stem + '/' + t.name,
+      description: typeof t.description === 'string' ? t.description : '',
+      parameters: t.inputSchema,
+      risk: 'caution',
+      requiresApproval: true,
+    }));
+    return { stem, definitions };
+  });
+const t0 = performance.now();
+const { offerTools } = await import(${JSON.stringify(seam)});
+const t1 = performance.now();
+let offered = 0;
+for (const s of servers) offered += offerTools(s.definitions, { provider: 'mcp/' + s.stem, app: 'mcp' }).offered.length;
+const t2 = performance.now();
+process.stdout.write(JSON.stringify({ load: t1 - t0, conform: t2 - t1, offered }));
+`;
 }
-
-/** For the cold run's child process. */
-export const loadCorpusForCold = loadCorpus;
-/** For the cold run's child process. */
-export const conformAllForCold = conformAll;
 
 async function cold(): Promise<{ conform: number; load: number }> {
   const conform: number[] = [];

@@ -20,8 +20,8 @@ type Schema = Record<string, unknown>;
 /** The changes a typed node needs: keys to leave out, and keys to (re)set with their values. */
 class Edits {
   readonly dropped: string[] = [];
-  readonly keys: string[] = [];
-  readonly values: unknown[] = [];
+  /** Key, value, key, value, … */
+  readonly sets: unknown[] = [];
 
   drop(key: string): this {
     this.dropped.push(key);
@@ -29,9 +29,14 @@ class Edits {
   }
 
   set(key: string, value: unknown): this {
-    this.keys.push(key);
-    this.values.push(value);
+    this.sets.push(key, value);
     return this;
+  }
+
+  /** Where `key`'s new value sits in `sets`, or -1. */
+  valueAt(key: string): number {
+    for (let i = 0; i < this.sets.length; i += 2) if (this.sets[i] === key) return i + 1;
+    return -1;
   }
 }
 
@@ -225,10 +230,14 @@ function checkEnum(
     return dropKey(w, edits, 'enum', 'enum_invalid', `an \`enum\` on a ${type} is not portable`);
   if (!Array.isArray(values)) return dropKey(w, edits, 'enum', 'enum_invalid', '`enum` must be a list');
   const kept: string[] = [];
+  const seen = new Set<unknown>();
   let changed = false;
   for (const v of values) {
-    if (typeof v !== 'string' || kept.includes(v)) changed = true;
-    else kept.push(v);
+    if (typeof v !== 'string' || seen.has(v)) changed = true;
+    else {
+      kept.push(v);
+      seen.add(v);
+    }
   }
   if (kept.includes('')) {
     const listed = kept.filter((v) => v !== '').map((v) => JSON.stringify(v));
@@ -326,7 +335,10 @@ function shapeProperties(w: Walk, props: Schema, depth: number): Schema | undefi
     }
     w.args.pop();
     if (result !== declared && shaped === undefined) shaped = copyFirst(props, index);
-    if (shaped !== undefined) put(shaped, name, result);
+    if (shaped !== undefined) {
+      if (name === '__proto__') put(shaped, name, result);
+      else shaped[name] = result;
+    }
     index += 1;
   }
   w.path = parent;
@@ -437,17 +449,21 @@ function shapeArray(
 /** A copy of `node` with the edits applied; `type` first when it was set. */
 function rebuild(node: Schema, edits: Edits): Schema {
   const out: Schema = {};
-  const { dropped, keys, values } = edits;
-  const typeAt = keys.indexOf('type');
-  if (typeAt >= 0 && node.type === undefined) out.type = values[typeAt];
+  const { dropped, sets } = edits;
+  if (node.type === undefined) {
+    const at = edits.valueAt('type');
+    if (at > 0) out.type = sets[at];
+  }
   for (const key in node) {
     if (dropped.length > 0 && dropped.includes(key)) continue;
-    const at = keys.indexOf(key);
-    put(out, key, at >= 0 ? values[at] : node[key]);
+    const at = sets.length > 0 ? edits.valueAt(key) : -1;
+    const value = at > 0 ? sets[at] : node[key];
+    if (key === '__proto__') put(out, key, value);
+    else out[key] = value;
   }
-  for (let i = 0; i < keys.length; i += 1) {
-    const key = keys[i] as string;
-    if (!Object.hasOwn(out, key)) put(out, key, values[i]);
+  for (let i = 0; i < sets.length; i += 2) {
+    const key = sets[i] as string;
+    if (!Object.hasOwn(out, key)) put(out, key, sets[i + 1]);
   }
   return out;
 }

@@ -3,6 +3,9 @@ import { createHash } from 'node:crypto';
 /** A name every provider accepts for a function (Gemini also wants a letter or `_` first). */
 export const WIRE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
+/** One unsafe character (a whole code point, so an emoji becomes one `_`). */
+const UNSAFE = /[^A-Za-z0-9_-]/gu;
+
 const MAX_LENGTH = 64;
 const HASH_LENGTH = 8;
 
@@ -14,8 +17,7 @@ const HASH_LENGTH = 8;
  */
 export function wireName(realName: string): string {
   if (WIRE_NAME_PATTERN.test(realName)) return realName;
-  let safe = '';
-  for (const ch of realName) safe += /^[A-Za-z0-9_-]$/.test(ch) ? ch : '_';
+  let safe = realName.replace(UNSAFE, '_');
   if (!/^[A-Za-z_]/.test(safe)) safe = `_${safe}`;
   if (safe.length <= MAX_LENGTH) return safe;
   const hash = createHash('sha256').update(realName).digest('hex').slice(0, HASH_LENGTH);
