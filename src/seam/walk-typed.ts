@@ -8,6 +8,7 @@ import {
   isPortableType,
   keywordKind,
   PORTABLE_FORMAT,
+  PORTABLE_TYPES,
   type PortableType,
 } from './profile.js';
 import type { RuleId } from './schema-issue.js';
@@ -16,6 +17,29 @@ import { Lift, liftHere, pathHere, recordLift, repaired, type Walk } from './sch
 import { nullablePair, walkNode } from './walk-node.js';
 
 type Schema = Record<string, unknown>;
+
+/** What is said about a `[T, "null"]` type list, per T (the most frequent repair there is). */
+const NULLABLE_WORDS = Object.fromEntries(
+  PORTABLE_TYPES.map((t) => [
+    t,
+    {
+      detail: `a type list ["${t}", "null"] is not portable`,
+      fix: `narrowed it to "${t}" (the argument is omitted instead of null)`,
+    },
+  ]),
+) as Record<PortableType, { detail: string; fix: string }>;
+
+const NOT_PORTABLE = new Map<string, string>();
+
+/** "`key` is not portable", built once per keyword. */
+function notPortable(key: string): string {
+  let text = NOT_PORTABLE.get(key);
+  if (text === undefined) {
+    text = `\`${key}\` is not portable`;
+    if (NOT_PORTABLE.size < 256) NOT_PORTABLE.set(key, text);
+  }
+  return text;
+}
 
 /** The changes a typed node needs: keys to leave out, and keys to (re)set with their values. */
 class Edits {
@@ -51,8 +75,8 @@ export function shapeTyped(w: Walk, node: Schema, scan: NodeScan, depth: number,
   if (Array.isArray(type)) {
     const only = nullablePair(type) as PortableType | undefined;
     if (only === undefined) return liftHere(w, 'type_invalid', 'a type list is not portable', 'type');
-    const fix = `narrowed it to "${only}" (the argument is omitted instead of null)`;
-    repaired(w, 'type_invalid', `a type list ["${only}", "null"] is not portable`, fix, 'type');
+    const words = NULLABLE_WORDS[only];
+    repaired(w, 'type_invalid', words.detail, words.fix, 'type');
     edits = new Edits().set('type', only);
     type = only;
   } else if (type === undefined) {
@@ -180,7 +204,7 @@ function checkKeywords(
         if (key === 'prefixItems' && type === 'array') {
           return liftHere(w, 'keyword_unsupported', 'a tuple (`prefixItems`) has no portable form', key);
         }
-        edits = dropKey(w, edits, key, 'keyword_unsupported', `\`${key}\` is not portable`);
+        edits = dropKey(w, edits, key, 'keyword_unsupported', notPortable(key));
     }
   }
   return edits;
@@ -205,7 +229,7 @@ function checkMapKeyword(
   if (type !== 'object')
     return dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` does not apply to a ${type}`);
   if (hasKeys(scan.properties) || (atRoot && (value === false || !isPlainObject(value)))) {
-    return dropKey(w, edits, key, 'keyword_unsupported', `\`${key}\` is not portable`);
+    return dropKey(w, edits, key, 'keyword_unsupported', notPortable(key));
   }
   if (!atRoot) return edits;
   const fix = 'offered an object that takes any keys (the tool still checks them)';
