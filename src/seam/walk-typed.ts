@@ -1,17 +1,10 @@
 import { isPlainObject } from '../core/json.js';
-import { liftedSchema, sentences } from './lift-summary.js';
+import { checkEnum, checkKeywords, checkRequired, hasKeys } from './check-keywords.js';
+import { liftedSchema } from './lift-summary.js';
 import { EVERY_ELEMENT } from './lifted-argument.js';
+import { Edits, edit, rebuild } from './node-edits.js';
 import type { NodeScan } from './node-scan.js';
-import {
-  appliesTo,
-  COUNT_BOUNDS,
-  isPortableType,
-  keywordKind,
-  PORTABLE_FORMAT,
-  PORTABLE_TYPES,
-  type PortableType,
-} from './profile.js';
-import type { RuleId } from './schema-issue.js';
+import { appliesTo, isPortableType, keywordKind, PORTABLE_TYPES, type PortableType } from './profile.js';
 import { put } from './schema-merge.js';
 import { Lift, liftHere, pathHere, recordLift, repaired, type Walk } from './schema-walk.js';
 import { nullablePair, walkNode } from './walk-node.js';
@@ -28,45 +21,6 @@ const NULLABLE_WORDS = Object.fromEntries(
     },
   ]),
 ) as Record<PortableType, { detail: string; fix: string }>;
-
-const NOT_PORTABLE = new Map<string, string>();
-
-/** "`key` is not portable", built once per keyword. */
-function notPortable(key: string): string {
-  let text = NOT_PORTABLE.get(key);
-  if (text === undefined) {
-    text = `\`${key}\` is not portable`;
-    if (NOT_PORTABLE.size < 256) NOT_PORTABLE.set(key, text);
-  }
-  return text;
-}
-
-/** The changes a typed node needs: keys to leave out, and keys to (re)set with their values. */
-class Edits {
-  readonly dropped: string[] = [];
-  /** Key, value, key, value, … */
-  readonly sets: unknown[] = [];
-
-  drop(key: string): this {
-    this.dropped.push(key);
-    return this;
-  }
-
-  set(key: string, value: unknown): this {
-    this.sets.push(key, value);
-    return this;
-  }
-
-  /** Where `key`'s new value sits in `sets`, or -1. */
-  valueAt(key: string): number {
-    for (let i = 0; i < this.sets.length; i += 2) if (this.sets[i] === key) return i + 1;
-    return -1;
-  }
-}
-
-function edit(edits: Edits | undefined): Edits {
-  return edits ?? new Edits();
-}
 
 /** Walks a node that has no combinator left: checks its type and keywords, then its children. */
 export function shapeTyped(w: Walk, node: Schema, scan: NodeScan, depth: number, atRoot: boolean): unknown {
@@ -136,166 +90,6 @@ function inferType(node: Schema): PortableType | undefined {
     found = owner;
   }
   return found;
-}
-
-function isCount(value: unknown): boolean {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
-}
-
-/** Leaves `key` out of the offered node, recording why. */
-function dropKey(
-  w: Walk,
-  edits: Edits | undefined,
-  key: string,
-  rule: RuleId,
-  detail: string,
-  fix = 'dropped it',
-): Edits {
-  repaired(w, rule, detail, fix, key);
-  const out = edit(edits);
-  out.drop(key);
-  return out;
-}
-
-/** The keyword pass: every key is kept, or dropped with an issue saying why. */
-function checkKeywords(
-  w: Walk,
-  node: Schema,
-  scan: NodeScan,
-  type: PortableType,
-  atRoot: boolean,
-  edits: Edits | undefined,
-): Edits | Lift | undefined {
-  for (const key in node) {
-    const value = node[key];
-    switch (keywordKind(key)) {
-      case 'common':
-        if ((key === 'description' || key === 'title') && typeof value !== 'string') {
-          edits = dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` must be a string`);
-        } else if (key === 'format' && !(type === 'string' && value === PORTABLE_FORMAT)) {
-          const detail = `format ${JSON.stringify(value)} on a ${type} is not portable`;
-          edits = dropKey(w, edits, key, 'format_unsupported', detail);
-        }
-        break;
-      case 'per-type':
-        if (!appliesTo(key, type)) {
-          edits = dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` does not apply to a ${type}`);
-        } else if (COUNT_BOUNDS.has(key) && !isCount(value)) {
-          edits = dropKey(
-            w,
-            edits,
-            key,
-            'keyword_misplaced',
-            `\`${key}\` must be a whole number of at least 0`,
-          );
-        } else if ((key === 'minimum' || key === 'maximum') && !isFiniteNumber(value)) {
-          edits = dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` must be a number`);
-        } else if (key === 'pattern' && typeof value !== 'string') {
-          edits = dropKey(w, edits, key, 'keyword_misplaced', '`pattern` must be a string');
-        }
-        break;
-      case 'definitions':
-        edits = dropKey(w, edits, key, 'keyword_unsupported', `\`${key}\` is not portable`, INLINED);
-        break;
-      case 'map':
-        edits = checkMapKeyword(w, key, value, scan, type, atRoot, edits);
-        break;
-      default:
-        if (key === 'prefixItems' && type === 'array') {
-          return liftHere(w, 'keyword_unsupported', 'a tuple (`prefixItems`) has no portable form', key);
-        }
-        edits = dropKey(w, edits, key, 'keyword_unsupported', notPortable(key));
-    }
-  }
-  return edits;
-}
-
-const INLINED = 'dropped it (every reference into it is inlined)';
-
-function isFiniteNumber(value: unknown): boolean {
-  return typeof value === 'number' && Number.isFinite(value);
-}
-
-/** `additionalProperties` / `patternProperties`: dropped beside properties; a map otherwise. */
-function checkMapKeyword(
-  w: Walk,
-  key: string,
-  value: unknown,
-  scan: NodeScan,
-  type: PortableType,
-  atRoot: boolean,
-  edits: Edits | undefined,
-): Edits | undefined {
-  if (type !== 'object')
-    return dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` does not apply to a ${type}`);
-  if (hasKeys(scan.properties) || (atRoot && (value === false || !isPlainObject(value)))) {
-    return dropKey(w, edits, key, 'keyword_unsupported', notPortable(key));
-  }
-  if (!atRoot) return edits;
-  const fix = 'offered an object that takes any keys (the tool still checks them)';
-  return dropKey(w, edits, key, 'object_properties_missing', 'a map at the root has no portable schema', fix);
-}
-
-/** True for an object with at least one key. */
-function hasKeys(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
-  for (const _ in value) return true;
-  return false;
-}
-
-function checkEnum(
-  w: Walk,
-  node: Schema,
-  values: unknown,
-  type: PortableType,
-  edits: Edits | undefined,
-): Edits | undefined {
-  if (type !== 'string')
-    return dropKey(w, edits, 'enum', 'enum_invalid', `an \`enum\` on a ${type} is not portable`);
-  if (!Array.isArray(values)) return dropKey(w, edits, 'enum', 'enum_invalid', '`enum` must be a list');
-  const kept: string[] = [];
-  const seen = new Set<unknown>();
-  let changed = false;
-  for (const v of values) {
-    if (typeof v !== 'string' || seen.has(v)) changed = true;
-    else {
-      kept.push(v);
-      seen.add(v);
-    }
-  }
-  if (kept.includes('')) {
-    const listed = kept.filter((v) => v !== '').map((v) => JSON.stringify(v));
-    const fix = 'dropped the `enum` and listed its values in the description';
-    const out = dropKey(
-      w,
-      edits,
-      'enum',
-      'enum_invalid',
-      'an empty string is not a portable enum value',
-      fix,
-    );
-    out.set('description', describeChoices(node, listed));
-    return out;
-  }
-  if (kept.length === 0)
-    return dropKey(w, edits, 'enum', 'enum_invalid', 'no portable (non-empty string) enum value is left');
-  if (!changed) return edits;
-  repaired(
-    w,
-    'enum_invalid',
-    'an `enum` must hold distinct strings',
-    'dropped the repeated and non-string values',
-    'enum',
-  );
-  const out = edit(edits);
-  out.set('enum', kept);
-  return out;
-}
-
-function describeChoices(node: Schema, listed: string[]): string {
-  const own = typeof node.description === 'string' ? node.description.trim() : '';
-  const choices = `One of ${listed.slice(0, 20).join(', ')}${listed.length > 20 ? ', …' : ''}, or an empty string.`;
-  return sentences(own, choices);
 }
 
 function shapeObject(
@@ -381,58 +175,6 @@ function copyFirst(props: Schema, count: number): Schema {
   return out;
 }
 
-function checkRequired(
-  w: Walk,
-  required: unknown,
-  props: Schema,
-  edits: Edits | undefined,
-): Edits | undefined {
-  if (required === undefined) return edits;
-  let listed: unknown[];
-  let changed = false;
-  if (typeof required === 'string') {
-    repaired(w, 'required_invalid', '`required` must be a list', 'wrapped the name in a list', 'required');
-    listed = [required];
-    changed = true;
-  } else if (Array.isArray(required)) {
-    listed = required;
-  } else {
-    repaired(w, 'required_invalid', '`required` must be a list', 'dropped it', 'required');
-    listed = [];
-    changed = true;
-  }
-  const kept: string[] = [];
-  for (const name of listed) {
-    if (typeof name === 'string' && kept.includes(name)) {
-      repaired(
-        w,
-        'required_invalid',
-        `${JSON.stringify(name)} is listed twice`,
-        'dropped the repeat',
-        'required',
-      );
-    } else if (typeof name !== 'string' || !Object.hasOwn(props, name)) {
-      const shown = JSON.stringify(name) ?? String(name);
-      repaired(
-        w,
-        'required_invalid',
-        `${shown} is required but is not a declared property`,
-        'dropped it',
-        'required',
-      );
-    } else {
-      kept.push(name);
-      continue;
-    }
-    changed = true;
-  }
-  if (!changed) return edits;
-  edits = edit(edits);
-  if (kept.length === 0) edits.drop('required');
-  else edits.set('required', kept);
-  return edits;
-}
-
 function shapeArray(
   w: Walk,
   scan: NodeScan,
@@ -468,26 +210,4 @@ function shapeArray(
   edits = edit(edits);
   edits.set('items', result);
   return edits;
-}
-
-/** A copy of `node` with the edits applied; `type` first when it was set. */
-function rebuild(node: Schema, edits: Edits): Schema {
-  const out: Schema = {};
-  const { dropped, sets } = edits;
-  if (node.type === undefined) {
-    const at = edits.valueAt('type');
-    if (at > 0) out.type = sets[at];
-  }
-  for (const key in node) {
-    if (dropped.length > 0 && dropped.includes(key)) continue;
-    const at = sets.length > 0 ? edits.valueAt(key) : -1;
-    const value = at > 0 ? sets[at] : node[key];
-    if (key === '__proto__') put(out, key, value);
-    else out[key] = value;
-  }
-  for (let i = 0; i < sets.length; i += 2) {
-    const key = sets[i] as string;
-    if (!Object.hasOwn(out, key)) put(out, key, sets[i + 1]);
-  }
-  return out;
 }
