@@ -243,7 +243,7 @@ function mergeRootBranches(w: Walk, node: Schema, kept: unknown[]): Schema | Lif
       const target = resolveRef(w, at.$ref);
       at = isPlainObject(target) ? mergeSchemas(without(at, '$ref'), target) : undefined;
     }
-    if (isPlainObject(at) && (at.type === undefined || at.type === 'object')) shapes.push(at);
+    if (isPlainObject(at) && mayBeObject(at.type)) shapes.push(at);
   }
   if (shapes.length === 0) {
     return liftHere(w, 'root_combinator', 'no branch of the top-level `anyOf` is an object', 'anyOf');
@@ -269,6 +269,10 @@ function mergeRootBranches(w: Walk, node: Schema, kept: unknown[]): Schema | Lif
   const merged: Schema = { type: 'object', properties };
   if (required !== undefined && required.length > 0) merged.required = required;
   return mergeSchemas(without(node, 'anyOf'), merged);
+}
+
+function mayBeObject(type: unknown): boolean {
+  return type === undefined || type === 'object' || (Array.isArray(type) && type.includes('object'));
 }
 
 /** The one portable type of a `[T, "null"]` list (either order), else undefined. */

@@ -56,7 +56,7 @@ export function shapeTyped(w: Walk, node: Schema, scan: NodeScan, depth: number,
   const misplaced =
     (type !== 'object' && (scan.properties !== undefined || scan.required !== undefined)) ||
     (type !== 'array' && scan.items !== undefined);
-  if (scan.other || misplaced) {
+  if (scan.other || scan.structural || misplaced) {
     const result = checkKeywords(w, node, scan, type, atRoot, edits);
     if (result instanceof Lift) return result;
     edits = result;
