@@ -71,7 +71,7 @@ function rewrite(
     return undefined;
   }
   if (node.$ref !== undefined) {
-    if (typeof node.$ref === 'string' && scan.keys === 1)
+    if (typeof node.$ref === 'string' && scan.keys === 1 && !atRoot)
       return new Offered(walkRefOnly(w, node.$ref, depth));
     return inlineRef(w, node);
   }

@@ -397,6 +397,15 @@ describe('a tool is left out only when nothing can carry it', () => {
     expect(rules({ type: 'string' })).toEqual([['root_not_object', '', 'blocking']]);
   });
 
+  it('follows a root reference, reading what it points at as the root', () => {
+    const result = conform({
+      $ref: '#/definitions/Args',
+      definitions: { Args: { additionalProperties: { type: 'string' } } },
+    });
+    expect(result.parameters).toEqual({ type: 'object', properties: {} });
+    expect(result.verdict).toBe('repaired');
+  });
+
   it('leaves out a root reference that points nowhere', () => {
     expect(rules({ $ref: '#/$defs/Missing' })).toEqual([['keyword_unsupported', '', 'blocking']]);
   });
