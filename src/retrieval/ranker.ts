@@ -77,7 +77,7 @@ export class Ranker {
     this.score(q, this.pass);
     let scores = this.pass;
     const parts = s.clauseWeight > 0 ? clauses(query) : [];
-    if (parts.length >= 2 && scores.touched.length > 0) {
+    if (parts.length >= 2 && scores.count > 0) {
       scores = this.normalised(this.pass);
       for (const part of parts) {
         this.second.reset();
@@ -124,7 +124,8 @@ export class Ranker {
     const all = this.index.nameIdf(slot);
     if (!nameTerms || all <= 0) return 0;
     let hit = 0;
-    for (const id of nameTerms) {
+    for (let i = 0; i < nameTerms.length; i += 1) {
+      const id = nameTerms[i] as number;
       const w = q.get(id);
       if (w !== undefined) hit += this.index.idf(id) * Math.min(1, w);
     }
@@ -141,13 +142,25 @@ export class Ranker {
   /** The `n` best scored slots of a buffer, sorted (score, then the tie-break). */
   private top(buf: ScoreBuffer, n: number): Ranked[] {
     const order = (a: Ranked, b: Ranked): number => b.score - a.score || this.tie(a.slot, b.slot);
-    const touched = buf.touched;
-    if (n <= 0 || touched.length === 0) return [];
+    if (n <= 0 || buf.count === 0) return [];
     const threshold = this.kthScore(buf, n);
     const out: Ranked[] = [];
-    for (const slot of touched) {
+    // Near-identical tools tie in numbers: those at the threshold are ordered by the tie-break alone,
+    // and only as many as there is room for become results.
+    const atThreshold: number[] = [];
+    for (let i = 0; i < buf.count; i += 1) {
+      const slot = buf.slots[i] as number;
       const score = buf.scores[slot] as number;
-      if (score >= threshold && score > 0) out.push({ slot, score });
+      if (score <= 0 || score < threshold) continue;
+      if (score > threshold) out.push({ slot, score });
+      else atThreshold.push(slot);
+    }
+    if (atThreshold.length > 0) {
+      const room = n - out.length;
+      if (atThreshold.length > room) atThreshold.sort((a, b) => this.tie(a, b));
+      for (let i = 0; i < Math.min(room, atThreshold.length); i += 1) {
+        out.push({ slot: atThreshold[i] as number, score: threshold });
+      }
     }
     return out.sort(order).slice(0, n);
   }
@@ -166,11 +179,11 @@ export class Ranker {
 
   /** The n-th highest score in a buffer (-∞ when it holds fewer than n). */
   private kthScore(buf: ScoreBuffer, n: number): number {
-    const touched = buf.touched;
-    if (n >= touched.length) return Number.NEGATIVE_INFINITY;
-    if (this.scratch.length < touched.length) this.scratch = new Float64Array(touched.length * 2);
-    const view = this.scratch.subarray(0, touched.length);
-    for (let i = 0; i < touched.length; i += 1) view[i] = buf.scores[touched[i] as number] as number;
+    const count = buf.count;
+    if (n >= count) return Number.NEGATIVE_INFINITY;
+    if (this.scratch.length < count) this.scratch = new Float64Array(count * 2);
+    const view = this.scratch.subarray(0, count);
+    for (let i = 0; i < count; i += 1) view[i] = buf.scores[buf.slots[i] as number] as number;
     return nthLargest(view, n);
   }
 
@@ -235,10 +248,14 @@ export function nthLargest(a: Float64Array, n: number): number {
 /** Adds `from`'s scores into `into`, scaled so `from`'s best tool adds `weight`. */
 function addScaled(into: ScoreBuffer, from: ScoreBuffer, weight: number): void {
   let best = 0;
-  for (const slot of from.touched) best = Math.max(best, from.scores[slot] as number);
+  for (let i = 0; i < from.count; i += 1)
+    best = Math.max(best, from.scores[from.slots[i] as number] as number);
   if (best <= 0) return;
   into.ensure(from.scores.length);
-  for (const slot of from.touched) into.add(slot, (weight * (from.scores[slot] as number)) / best);
+  for (let i = 0; i < from.count; i += 1) {
+    const slot = from.slots[i] as number;
+    into.add(slot, (weight * (from.scores[slot] as number)) / best);
+  }
 }
 
 /** Splits a request into its sentences and `then`/`also`-joined parts (at least two words each). */

@@ -1,9 +1,13 @@
-/** Scores by slot, reusable across queries: only the touched slots are cleared. */
+/**
+ * Scores by slot, reusable across queries: only the touched slots are cleared, and nothing is
+ * allocated per query once the buffer has grown to the catalog (a ranking makes several passes).
+ */
 export class ScoreBuffer {
   scores = new Float64Array(0);
   private seen = new Uint8Array(0);
-  /** Slots with a score, in first-touched order. */
-  readonly touched: number[] = [];
+  /** Slots with a score, in first-touched order: the first `count` entries. */
+  slots = new Int32Array(0);
+  count = 0;
 
   /** Grows the buffer to hold `n` slots, keeping what it holds. */
   ensure(n: number): void {
@@ -13,25 +17,30 @@ export class ScoreBuffer {
     scores.set(this.scores);
     const seen = new Uint8Array(size);
     seen.set(this.seen);
+    const slots = new Int32Array(size);
+    slots.set(this.slots);
     this.scores = scores;
     this.seen = seen;
+    this.slots = slots;
   }
 
   /** Adds to a slot's score. */
   add(slot: number, value: number): void {
     if (this.seen[slot] === 0) {
       this.seen[slot] = 1;
-      this.touched.push(slot);
+      this.slots[this.count] = slot;
+      this.count += 1;
     }
-    this.scores[slot] = (this.scores[slot] ?? 0) + value;
+    this.scores[slot] = (this.scores[slot] as number) + value;
   }
 
   /** Clears every touched slot. */
   reset(): void {
-    for (const s of this.touched) {
+    for (let i = 0; i < this.count; i += 1) {
+      const s = this.slots[i] as number;
       this.scores[s] = 0;
       this.seen[s] = 0;
     }
-    this.touched.length = 0;
+    this.count = 0;
   }
 }

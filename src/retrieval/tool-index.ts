@@ -105,6 +105,11 @@ export class ToolIndex {
     return this.live;
   }
 
+  /** Highest slot in use + 1. */
+  get capacity(): number {
+    return this.slots.length;
+  }
+
   /** Adds a tool, or replaces the one with the same name. */
   upsert(tool: RetrievalTool): void {
     if (this.bySlotName.has(tool.name)) this.remove(tool.name);
@@ -226,7 +231,8 @@ export class ToolIndex {
     }
     if (this.nameStamp[slot] === this.version) return this.nameSums[slot] as number;
     let sum = 0;
-    for (const id of this.slots[slot]?.nameTerms ?? []) sum += this.idf(id);
+    const nameTerms = this.slots[slot]?.nameTerms;
+    if (nameTerms) for (let i = 0; i < nameTerms.length; i += 1) sum += this.idf(nameTerms[i] as number);
     this.nameSums[slot] = sum;
     this.nameStamp[slot] = this.version;
     return sum;

@@ -66,6 +66,7 @@ export class ToolRetriever {
   private readonly order = new Map<string, number>();
   private nextOrder = 0;
   private ordered: RetrievalTool[] | undefined;
+  private tieRanks: Int32Array | undefined;
   private readonly coreNames = new Set<string>();
   private readonly partsByName = new Map<string, NameParts>();
   private readonly used = new Set<string>();
@@ -94,6 +95,7 @@ export class ToolRetriever {
     if (!this.order.has(tool.name)) this.order.set(tool.name, this.nextOrder++);
     this.index.upsert(tool);
     this.ordered = undefined;
+    this.tieRanks = undefined;
     if (isCore(tool)) this.coreNames.add(tool.name);
     else this.coreNames.delete(tool.name);
   }
@@ -104,6 +106,7 @@ export class ToolRetriever {
     this.used.delete(name);
     this.relevance.delete(name);
     this.ordered = undefined;
+    this.tieRanks = undefined;
     this.coreNames.delete(name);
     this.partsByName.delete(name);
     this.vectors.delete(name);
@@ -363,10 +366,19 @@ export class ToolRetriever {
     return Number(isOwn(b)) - Number(isOwn(a)) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   }
 
+  /** Ties in the ranking: by each slot's place in (platform first, then name) order. */
   private tieBreak(a: number, b: number): number {
-    const ta = this.index.toolAt(a);
-    const tb = this.index.toolAt(b);
-    return ta && tb ? this.compareTools(ta, tb) : a - b;
+    if (!this.tieRanks) {
+      // Rebuilt only after the catalog changed: a numeric comparison per tie instead of two lookups
+      // and a string comparison (near-identical tools tie often).
+      const ranks = new Int32Array(this.index.capacity);
+      const sorted = this.tools().sort((x, y) => this.compareTools(x, y));
+      sorted.forEach((t, i) => {
+        ranks[this.index.slotOf(t.name) as number] = i;
+      });
+      this.tieRanks = ranks;
+    }
+    return (this.tieRanks[a] ?? 0) - (this.tieRanks[b] ?? 0) || a - b;
   }
 }
 
