@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 /** A name every provider accepts for a function (Gemini also wants a letter or `_` first). */
 export const WIRE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
@@ -20,6 +18,15 @@ export function wireName(realName: string): string {
   let safe = realName.replace(UNSAFE, '_');
   if (!/^[A-Za-z_]/.test(safe)) safe = `_${safe}`;
   if (safe.length <= MAX_LENGTH) return safe;
-  const hash = createHash('sha256').update(realName).digest('hex').slice(0, HASH_LENGTH);
-  return `${safe.slice(0, MAX_LENGTH - HASH_LENGTH - 1)}_${hash}`;
+  return `${safe.slice(0, MAX_LENGTH - HASH_LENGTH - 1)}_${shortHash(realName)}`;
+}
+
+/** 32-bit FNV-1a of the name's UTF-16 code units, as 8 hex digits: stable across runs and machines. */
+function shortHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(HASH_LENGTH, '0');
 }
