@@ -142,7 +142,9 @@ export async function bench(): Promise<BenchFigure[]> {
   const turn: number[] = [];
   const select: number[] = [];
   const listing: number[] = [];
+  const cpu: number[] = [];
   for (const q of qs) {
+    const cpu0 = process.cpuUsage();
     const start = performance.now();
     const chosen = new Set(retriever.select(q).map((t) => t.name));
     const mid = performance.now();
@@ -152,6 +154,8 @@ export async function bench(): Promise<BenchFigure[]> {
       { relevance: retriever.lastRelevance },
     );
     const end = performance.now();
+    const used = process.cpuUsage(cpu0);
+    cpu.push((used.user + used.system) / 1000);
     select.push(mid - start);
     listing.push(end - mid);
     turn.push(end - start);
@@ -160,7 +164,9 @@ export async function bench(): Promise<BenchFigure[]> {
   turn.sort((a, b) => a - b);
   select.sort((a, b) => a - b);
   listing.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
   const p95 = quantile(turn, 0.95);
+  // On a shared machine wall time includes time the process waited for a core; CPU time does not.
   return [
     {
       name: `retrieval: index build, ${large.length} tools, first in the process`,
@@ -184,6 +190,11 @@ export async function bench(): Promise<BenchFigure[]> {
       unit: 'ms',
       target: '≤ 2 ms',
       ok: p95 <= 2,
+    },
+    {
+      name: 'retrieval: select + catalog per turn, 2,000 tools, CPU time p95',
+      value: quantile(cpu, 0.95),
+      unit: 'ms',
     },
   ];
 }

@@ -71,12 +71,27 @@ export function nameParts(toolName: string): NameParts {
   return { lower, last: lower.split(/\/|__/).pop() ?? lower, words: words(toolName) };
 }
 
+/** Fragments prepared for matching many tool names: the fragments, and every word form they accept. */
+export interface FragmentMatcher {
+  readonly fragments: ReadonlySet<string>;
+  readonly words: ReadonlySet<string>;
+}
+
+/** Prepares fragments once per request (a plural of a fragment names a tool too). */
+export function fragmentMatcher(fragments: readonly string[]): FragmentMatcher {
+  const words = new Set<string>();
+  for (const f of fragments) words.add(f).add(`${f}s`).add(`${f}es`);
+  return { fragments: new Set(fragments), words };
+}
+
 /**
  * True when a fragment names the tool: the whole name, its last segment after `/` or `__`, or one of
  * its words (a plural counts). Words, never substrings: `read` does not name `task_ready`.
  */
-export function fragmentNames(fragment: string, name: string | NameParts): boolean {
+export function fragmentNames(fragment: string | FragmentMatcher, name: string | NameParts): boolean {
   const parts = typeof name === 'string' ? nameParts(name) : name;
-  if (parts.lower === fragment || parts.last === fragment) return true;
-  return parts.words.some((w) => w === fragment || w === `${fragment}s` || w === `${fragment}es`);
+  const m = typeof fragment === 'string' ? fragmentMatcher([fragment]) : fragment;
+  if (m.fragments.has(parts.lower) || m.fragments.has(parts.last)) return true;
+  for (const w of parts.words) if (m.words.has(w)) return true;
+  return false;
 }

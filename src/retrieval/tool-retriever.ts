@@ -4,7 +4,13 @@ import { type Ranked, Ranker } from './ranker.js';
 import { DEFAULT_RANKING, type RankingSettings } from './ranking-settings.js';
 import { isOwn, type RetrievalTool } from './retrieval-tool.js';
 import { schemaSize } from './schema-size.js';
-import { fragmentNames, hintedFragments, type NameParts, nameParts } from './structural-hints.js';
+import {
+  fragmentMatcher,
+  fragmentNames,
+  hintedFragments,
+  type NameParts,
+  nameParts,
+} from './structural-hints.js';
 import { cutText } from './text-cut.js';
 import { ToolIndex } from './tool-index.js';
 
@@ -289,6 +295,7 @@ export class ToolRetriever {
     this.carriedHints = fragments;
     const sticky = pool.filter((t) => this.used.has(t.name) && !this.coreNames.has(t.name));
     const stickyNames = new Set(sticky.map((t) => t.name));
+    const matcher = fragmentMatcher(hints);
     const hinted =
       hints.length === 0
         ? []
@@ -296,7 +303,7 @@ export class ToolRetriever {
             (t) =>
               !this.coreNames.has(t.name) &&
               !stickyNames.has(t.name) &&
-              hints.some((f) => fragmentNames(f, this.nameParts(t.name))),
+              fragmentNames(matcher, this.nameParts(t.name)),
           );
 
     // Only the head of the ranking is admitted or described first in the catalog; a budget may skip
