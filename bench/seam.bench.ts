@@ -62,7 +62,7 @@ const servers = readdirSync(dir)
   .filter((f) => f.endsWith('.json.gz') && !f.startsWith('reference-verdicts'))
   .sort()
   .map((f) => {
-    const stem = f.replace(/.json.gz$/, '');
+    const stem = f.slice(0, -'.json.gz'.length);
     const tools = JSON.parse(gunzipSync(readFileSync(join(dir, f))).toString('utf8')).tools;
     const definitions = tools.map((t) => ({
       name: 'mcp/' + stem + '/' + t.name,
