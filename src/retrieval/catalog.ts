@@ -95,25 +95,30 @@ function makeBlocks(
   order: (a: RetrievalTool, b: RetrievalTool) => number,
   isRelevant: (t: RetrievalTool) => boolean,
 ): Block[] {
-  const byKey = new Map<string, { group: ToolGroup; tools: RetrievalTool[] }>();
+  // One pass: each group's relevant tools apart from the rest, and the length of all their names.
+  const byKey = new Map<
+    string,
+    { group: ToolGroup; relevant: RetrievalTool[]; rest: RetrievalTool[]; names: number }
+  >();
   for (const t of deferred) {
     const g = groupOf(t);
-    const entry = byKey.get(g.key) ?? { group: g, tools: [] };
-    entry.tools.push(t);
-    byKey.set(g.key, entry);
+    let entry = byKey.get(g.key);
+    if (!entry) {
+      entry = { group: g, relevant: [], rest: [], names: 0 };
+      byKey.set(g.key, entry);
+    }
+    (isRelevant(t) ? entry.relevant : entry.rest).push(t);
+    entry.names += t.name.length;
   }
   const blocks: Block[] = [];
-  for (const { group, tools: all } of byKey.values()) {
+  for (const { group, relevant, rest, names } of byKey.values()) {
     // Tools of one group differ only by relevance and name: the few relevant ones are sorted with
-    // the full order, the rest by name alone (thousands of them, so the cheap comparison matters).
-    const relevant = all.filter(isRelevant).sort(order);
-    const rest = relevant.length === 0 ? all : all.filter((t) => !isRelevant(t));
-    // Own groups show every name, so they are sorted whole; other groups lazily (`toolAt`).
+    // the full order; own groups show every name, so the rest is sorted whole, by name alone; other
+    // groups' rest is put in order lazily, only as far as the listing reaches (`toolAt`).
+    relevant.sort(order);
     if (group.own) rest.sort((a, b) => compareText(a.name, b.name));
-    const tools = relevant.length === 0 ? rest : [...relevant, ...rest];
+    const tools = relevant.length === 0 ? rest : relevant.concat(rest);
     const purpose = group.purpose.trim();
-    let names = 0;
-    for (const t of tools) names += t.name.length;
     blocks.push({
       group,
       header: purpose ? `[${group.key}] ${purpose}` : `[${group.key}]`,
