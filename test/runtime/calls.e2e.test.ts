@@ -53,9 +53,7 @@ describe('calls', () => {
     });
     const events = await collect(h.runtime.session('s').send('find records'));
     const offered = h.standIn.requests[0]?.tools.find((t) => t.name === 'mcp_records_search');
-    expect((offered?.parameters as { properties: { filter: { type: string } } }).properties.filter.type).toBe(
-      'string',
-    );
+    expect(offered?.parameters).toMatchObject({ properties: { filter: { type: 'string' } } });
     expect(seen).toEqual([{ filter: { owner: 'ana', open: true } }]);
     expect(turnEnd(events).message).toBe('found with {"owner":"ana","open":true}');
   });
