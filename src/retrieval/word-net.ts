@@ -56,6 +56,7 @@ export class WordNet {
   private readonly cache = new Map<string, readonly RelatedWord[]>();
   private readonly synsets = new Map<string, Synset>();
   private readonly data = new Map<Pos, Buffer>();
+  private readonly members = new Map<string, readonly string[]>();
 
   private constructor(
     private readonly dict: string,
@@ -96,8 +97,7 @@ export class WordNet {
                   ? 'derived'
                   : undefined;
             if (!relation) continue;
-            const target = this.synset(targetPos, targetOffset);
-            if (target) for (const w of target.words) out.push({ word: w, relation, sense });
+            for (const w of this.membersOf(targetPos, targetOffset)) out.push({ word: w, relation, sense });
           }
           for (const w of syn.gloss) out.push({ word: w, relation: 'gloss', sense });
         });
@@ -138,13 +138,12 @@ export class WordNet {
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const start = text.lastIndexOf('\n', mid - 1) + 1;
-      const end = text.indexOf(' ', start);
-      const key = text.slice(start, end < 0 ? text.length : end);
-      if (key === lemma) {
+      const order = text.charCodeAt(start) === 32 ? -1 : compareKey(text, start, lemma);
+      if (order === 0) {
         const eol = text.indexOf('\n', start);
         return text.slice(start, eol < 0 ? text.length : eol);
       }
-      if (key < lemma || text.charCodeAt(start) === 32) {
+      if (order < 0) {
         const eol = text.indexOf('\n', start);
         if (eol < 0) return undefined;
         lo = eol + 1;
@@ -166,16 +165,39 @@ export class WordNet {
     return syn;
   }
 
+  /**
+   * Only the member words of a synset (what a pointer to it contributes): read from the head of its
+   * line, without splitting the pointers and gloss that follow (cached).
+   */
+  private membersOf(pos: Pos, offset: string): readonly string[] {
+    const key = `${pos}${offset}`;
+    const full = this.synsets.get(key);
+    if (full) return full.words;
+    const known = this.members.get(key);
+    if (known) return known;
+    const words: string[] = [];
+    const head = this.readLine(pos, Number(offset), MEMBERS_HEAD);
+    if (head) {
+      const f = head.split(' ', 4 + 2 * 64);
+      const count = Number.parseInt(f[3] ?? '0', 16);
+      for (let i = 0; i < count && 4 + 2 * i < f.length; i += 1) addMember(words, f[4 + 2 * i] ?? '');
+    }
+    if (this.members.size > 100_000) this.members.clear();
+    this.members.set(key, words);
+    return words;
+  }
+
   /** The data-file line at a byte offset (each data file is read once, on first use). */
-  private readLine(pos: Pos, offset: number): string | undefined {
+  private readLine(pos: Pos, offset: number, max = Number.POSITIVE_INFINITY): string | undefined {
     let data = this.data.get(pos);
     if (!data) {
       data = readFileSync(join(this.dict, `data.${pos}`));
       this.data.set(pos, data);
     }
     if (offset < 0 || offset >= data.length) return undefined;
+    const end = Math.min(data.length, offset + Math.min(max, data.length));
     const eol = data.indexOf(10, offset);
-    return data.toString('latin1', offset, eol < 0 ? data.length : eol);
+    return data.toString('latin1', offset, eol < 0 || eol > end ? end : eol);
   }
 }
 
@@ -186,15 +208,36 @@ interface Synset {
   readonly gloss: readonly string[];
 }
 
+/**
+ * Compares the key of an index line (the text from `start` up to a space) with `lemma`, as string
+ * comparison would, without cutting the key out of the text.
+ */
+function compareKey(text: string, start: number, lemma: string): number {
+  for (let i = 0; ; i += 1) {
+    const k = start + i < text.length ? text.charCodeAt(start + i) : 32;
+    const keyEnded = k === 32 || k === 10;
+    const lemmaEnded = i >= lemma.length;
+    if (keyEnded || lemmaEnded) return keyEnded && lemmaEnded ? 0 : keyEnded ? -1 : 1;
+    const c = k - lemma.charCodeAt(i);
+    if (c !== 0) return c;
+  }
+}
+
+/** Bytes of a synset line read for its member words alone (they come first). */
+const MEMBERS_HEAD = 600;
+
+/** Adds a member lemma's words ("credit_card(a)" → credit, card), each once. */
+function addMember(words: string[], lemma: string): void {
+  const w = lemma.toLowerCase().replace(/\(.*\)$/, '');
+  for (const part of w.split('_')) if (part && !words.includes(part)) words.push(part);
+}
+
 function parseSynset(line: string): Synset {
   const bar = line.indexOf(' | ');
   const f = (bar < 0 ? line : line.slice(0, bar)).split(' ');
   const wordCount = Number.parseInt(f[3] ?? '0', 16);
   const words: string[] = [];
-  for (let i = 0; i < wordCount; i += 1) {
-    const w = (f[4 + 2 * i] ?? '').toLowerCase().replace(/\(.*\)$/, '');
-    for (const part of w.split('_')) if (part && !words.includes(part)) words.push(part);
-  }
+  for (let i = 0; i < wordCount; i += 1) addMember(words, f[4 + 2 * i] ?? '');
   const at = 4 + 2 * wordCount;
   const pointerCount = Number(f[at]);
   const pointers: [string, Pos, string][] = [];
