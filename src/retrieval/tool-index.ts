@@ -13,7 +13,7 @@ interface Entry {
   readonly lengths: Float64Array;
   /** The tool's distinct term ids, and their counts per field (NF numbers per term, in term order). */
   readonly terms: Int32Array;
-  readonly tfs: Float64Array;
+  readonly tfs: Uint16Array;
   /** The distinct terms of the name field. */
   readonly nameTerms: Int32Array;
 }
@@ -21,7 +21,7 @@ interface Entry {
 /** A tool's distinct term ids with their per-field counts (NF numbers per term, in term order). */
 export interface TermCounts {
   readonly terms: Int32Array;
-  readonly tfs: Float64Array;
+  readonly tfs: Uint16Array;
 }
 
 /**
@@ -69,7 +69,7 @@ export class ToolIndex {
   /** Scratch for upsert: which terms the tool being added has (by stamp) and where in its list. */
   private seenStamp = new Int32Array(0);
   private seenAt = new Int32Array(0);
-  private scratchCounts = new Float64Array(0);
+  private scratchCounts = new Uint16Array(0);
   private stamp = 0;
 
   /**
@@ -144,7 +144,8 @@ export class ToolIndex {
           termList.push(t);
           counts.fill(0, i * NF, i * NF + NF);
         }
-        counts[i * NF + f] = (counts[i * NF + f] as number) + 1;
+        // Counts saturate at the 16-bit limit; BM25 saturates far sooner anyway.
+        if ((counts[i * NF + f] as number) < 65_535) counts[i * NF + f] = (counts[i * NF + f] as number) + 1;
       }
     }
     const slot = this.free.pop() ?? this.slots.length;
@@ -329,7 +330,7 @@ export class ToolIndex {
       this.seenAt = at;
     }
     if (this.scratchCounts.length < terms * NF)
-      this.scratchCounts = new Float64Array(Math.max(terms * NF, this.scratchCounts.length * 2));
+      this.scratchCounts = new Uint16Array(Math.max(terms * NF, this.scratchCounts.length * 2));
   }
 
   /** Term ids of words: stop words dropped and the rest stemmed when `analyse` is set. */
