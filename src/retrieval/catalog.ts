@@ -52,31 +52,30 @@ export function catalog(
 ): string {
   if (deferred.length === 0 || maxChars <= 0) return '';
   const relevance = options.relevance ?? new Map<string, number>();
-  // Relevance read once per tool: the sorts below compare thousands of pairs.
-  const relOf = new Map<RetrievalTool, number>();
-  for (const t of deferred) {
-    const r = relevance.get(t.name);
-    if (r !== undefined && r > 0) relOf.set(t, r);
-  }
-  const rel = (t: RetrievalTool): number => relOf.get(t) ?? 0;
+  const rel = (t: RetrievalTool): number => relevance.get(t.name) ?? 0;
   const byRelevance = (a: RetrievalTool, b: RetrievalTool): number =>
     rel(b) - rel(a) || Number(isOwn(b)) - Number(isOwn(a)) || compareText(a.name, b.name);
 
-  const blocks = makeBlocks(deferred, byRelevance, (t) => relOf.has(t));
+  const relevantTools: RetrievalTool[] = [];
+  const blocks = makeBlocks(deferred, byRelevance, (t) => {
+    if (rel(t) <= 0) return false;
+    relevantTools.push(t);
+    return true;
+  });
   const layout = new Layout(blocks, maxChars);
 
-  // 1. The platform's own groups, each in full by name; the most relevant group first.
+  // 1. The platform's own groups, each in full by name; the most relevant group first (a block's
+  // first tool is its most relevant).
   const own = blocks.filter((b) => b.group.own);
-  const ownByRelevance = [...own].sort(
-    (a, b) => maxRelevance(b, rel) - maxRelevance(a, rel) || compareText(a.group.key, b.group.key),
-  );
+  const lead = (b: Block): number => (b.tools[0] ? rel(b.tools[0]) : 0);
+  const ownByRelevance = [...own].sort((a, b) => lead(b) - lead(a) || compareText(a.group.key, b.group.key));
   for (const b of ownByRelevance) layout.tryList(b);
 
   // 2. Tools relevant to this request get a description line, whatever their group.
   let top = 0;
-  for (const r of relOf.values()) if (r <= 1 && r > top) top = r;
+  for (const t of relevantTools) if (rel(t) <= 1 && rel(t) > top) top = rel(t);
   const blockOf = new Map<string, Block>(blocks.map((b) => [b.group.key, b]));
-  const relevant = [...relOf.keys()]
+  const relevant = relevantTools
     .filter((t) => rel(t) > 1 || (top > 0 && rel(t) >= top * RELEVANT_SHARE))
     .sort(byRelevance)
     .slice(0, RELEVANT_MAX);
@@ -300,10 +299,6 @@ function blockLength(b: Block): number {
     return b.header.length + b.describedLength + names;
   }
   return b.described.size === 0 ? 0 : b.header.length + b.describedLength;
-}
-
-function maxRelevance(b: Block, rel: (t: RetrievalTool) => number): number {
-  return Math.max(0, ...b.tools.map(rel));
 }
 
 /** Cuts text to the room at the last ", " that fits and marks the cut; "" when not even the prefix fits. */
