@@ -39,14 +39,14 @@ export function toolText(tool: RetrievalTool, baseline = false): FieldTexts {
   else collectSchemaText(tool.parameters, parts, 0);
   let params = parts.join(' ');
   if (params.length > MAX_PARAMETER_TEXT) params = params.slice(0, MAX_PARAMETER_TEXT);
-  const { server, local } = splitServerName(tool.name);
-  const group = tool.group ? `${tool.group.key} ${tool.group.purpose}` : server;
-  return [local, tool.description ?? '', params, group];
+  // The name keeps an MCP server's part ("mcp/repo-wiki/…"): requests often name the server.
+  const group = tool.group ? `${tool.group.key} ${tool.group.purpose}` : splitServerName(tool.name).server;
+  return [tool.name, tool.description ?? '', params, group];
 }
 
 /**
  * Splits an MCP-style name (`mcp/<server>/<tool>`, `mcp__<server>__<tool>`) into the server and the
- * tool's own name: the server says where a tool lives, not what it does, so it is read with the group.
+ * tool's own name (the server stands in for the group of a tool that has none).
  */
 export function splitServerName(name: string): { server: string; local: string } {
   const m = /^mcp(?:\/([^/]+)\/|__(.+?)__)(.+)$/.exec(name);

@@ -294,3 +294,14 @@ describe('requests a personal assistant gets', () => {
     });
   }
 });
+
+describe('server names', () => {
+  it('a request naming an MCP server ranks that server’s tools first', () => {
+    const tools = ['code-host', 'error-feed', 'file-shelf', 'repo-wiki'].flatMap((s) => serverTools(s, 40));
+    const picked = names(
+      new ToolRetriever(tools, { k: 10 }).select('archive the old pages in the repo wiki'),
+    );
+    expect(picked).toContain('mcp/repo-wiki/archive_pages_23');
+    expect(picked.every((n) => n.startsWith('mcp/repo-wiki/'))).toBe(true);
+  });
+});
