@@ -1,6 +1,6 @@
 import type { ToolGroup } from '../core/tool.js';
 import { groupOf, isOwn, type RetrievalTool } from './retrieval-tool.js';
-import { firstLine } from './text-cut.js';
+import { cutText, firstLine } from './text-cut.js';
 
 /** Room for the deferred catalog, in characters, last line included. */
 export const CATALOG_CHARS = 6000;
@@ -117,7 +117,7 @@ function makeBlocks(
     relevant.sort(order);
     if (group.own) rest.sort((a, b) => compareText(a.name, b.name));
     const tools = relevant.length === 0 ? rest : relevant.concat(rest);
-    const purpose = group.purpose.trim();
+    const purpose = cutText(group.purpose ?? '', CATALOG_LINE_CHARS);
     blocks.push({
       group,
       header: purpose ? `[${group.key}] ${purpose}` : `[${group.key}]`,

@@ -147,3 +147,14 @@ describe('catalog', () => {
     expect(text).toContain('[mcp/server-00]');
   });
 });
+
+describe('catalog headers', () => {
+  it('keeps a group’s purpose on its header line, cut to one line', () => {
+    const g = own('notes', `Keep notes\nand find them again. ${'More words. '.repeat(20)}`);
+    const text = catalog([tool('note_add', 'Add a note.', g), tool('note_find', 'Find notes.', g)]);
+    const header = text.split('\n')[0] ?? '';
+    expect(header.startsWith('[notes] Keep notes and find them again.')).toBe(true);
+    expect(header.length).toBeLessThanOrEqual('[notes] '.length + 100);
+    expect(text).toContain('note_add');
+  });
+});
