@@ -41,7 +41,7 @@ export function evaluate(data: RetrievalDataset, opts: EvalOptions): EvalReport 
   const pool = mergePools(data.tools, opts.extraTools ?? []);
   const t0 = performance.now();
   const index = new ToolIndex(opts.baseline ? 'plain' : 'standard');
-  for (const tool of pool) index.upsert(tool);
+  index.upsertMany(pool);
   const buildMs = performance.now() - t0;
   const every = Math.max(1, opts.every ?? 1);
   const queries = data.queries.filter(

@@ -1,4 +1,5 @@
 import { PairTable } from './pair-table.js';
+import { PostingStore } from './posting-store.js';
 import type { RetrievalTool } from './retrieval-tool.js';
 import type { ScoreBuffer } from './score-buffer.js';
 import { termOf, terms, words } from './tokenize.js';
@@ -24,12 +25,6 @@ export interface TermCounts {
   readonly tfs: Uint16Array;
 }
 
-/**
- * The tools holding one term, two numbers per tool: its slot, and where the term sits in that
- * tool's term list (one array per term keeps the garbage collector's work small).
- */
-type Posting = number[];
-
 /** BM25F weights: how much a match in each field counts, and how strongly each field's length damps it. */
 export interface FieldWeights {
   readonly weight: readonly number[];
@@ -52,7 +47,9 @@ export class ToolIndex {
   /** Term text → id; a pair of terms has an id too (see `pairId`), but no text. */
   private readonly ids = new Map<string, number>();
   private readonly pairIds = new PairTable();
-  private readonly postings: Posting[] = [];
+  private readonly store = new PostingStore();
+  /** Set while `upsertMany` loads an empty index: posting lists are laid out once at the end. */
+  private loading = false;
   private readonly pairTerm: boolean[] = [];
   private readonly lengthSums = new Float64Array(NF);
   private live = 0;
@@ -86,13 +83,13 @@ export class ToolIndex {
   /** The id of a term some tool holds; undefined when no tool does. */
   termId(term: string): number | undefined {
     const id = this.ids.get(term);
-    return id !== undefined && (this.postings[id]?.length ?? 0) > 0 ? id : undefined;
+    return id !== undefined && this.store.df(id) > 0 ? id : undefined;
   }
 
   /** The id of an adjacent pair of terms some tool holds in its name or description. */
   pairId(first: number, second: number): number | undefined {
     const id = this.pairIds.get(first, second);
-    return id >= 0 && (this.postings[id]?.length ?? 0) > 0 ? id : undefined;
+    return id >= 0 && this.store.df(id) > 0 ? id : undefined;
   }
 
   /** True for the id of a term pair (not a word). */
@@ -155,9 +152,28 @@ export class ToolIndex {
     this.bySlotName.set(tool.name, slot);
     for (let f = 0; f < NF; f += 1) this.lengthSums[f] = (this.lengthSums[f] ?? 0) + (lengths[f] ?? 0);
     for (let i = 0; i < termList.length; i += 1)
-      (this.postings[termList[i] as number] as Posting).push(slot, i);
+      if (!this.loading) this.store.add(termList[i] as number, slot, i);
     this.live += 1;
     this.version += 1;
+  }
+
+  /**
+   * Adds many tools. Into an empty index they are loaded in bulk: every posting list is laid out
+   * once at the end, in one flat array, instead of growing one list per term.
+   */
+  upsertMany(tools: Iterable<RetrievalTool>): void {
+    if (this.live > 0) {
+      for (const t of tools) this.upsert(t);
+      return;
+    }
+    this.loading = true;
+    try {
+      for (const t of tools) this.upsert(t);
+    } finally {
+      this.loading = false;
+      this.store.load(this.slots.map((e) => e?.terms));
+      this.version += 1;
+    }
   }
 
   /** Removes a tool by name; returns false when no such tool was indexed. */
@@ -165,15 +181,7 @@ export class ToolIndex {
     const slot = this.bySlotName.get(name);
     if (slot === undefined) return false;
     const entry = this.slots[slot] as Entry;
-    for (const t of entry.terms) {
-      const p = this.postings[t] as Posting;
-      let i = 0;
-      while (i < p.length && p[i] !== slot) i += 2;
-      if (i >= p.length) continue;
-      p[i] = p[p.length - 2] as number;
-      p[i + 1] = p[p.length - 1] as number;
-      p.length -= 2;
-    }
+    for (const t of entry.terms) this.store.remove(t, slot);
     for (let f = 0; f < NF; f += 1) this.lengthSums[f] = (this.lengthSums[f] ?? 0) - (entry.lengths[f] ?? 0);
     this.slots[slot] = undefined;
     this.free.push(slot);
@@ -206,7 +214,7 @@ export class ToolIndex {
 
   /** How many tools hold the term. */
   df(id: number): number {
-    return (this.postings[id]?.length ?? 0) / 2;
+    return this.store.df(id);
   }
 
   /** Inverse document frequency (BM25's, always positive). */
@@ -240,7 +248,7 @@ export class ToolIndex {
   }
 
   private growIdfCache(): void {
-    const size = Math.max(this.postings.length, 1024) * 2;
+    const size = Math.max(this.store.termCount, 1024) * 2;
     const stamps = new Int32Array(size).fill(-1);
     stamps.set(this.idfStamp);
     const values = new Float64Array(size);
@@ -272,19 +280,26 @@ export class ToolIndex {
       this.version += 1;
     }
     for (const [id, qw] of query) {
-      const p = this.postings[id];
-      if (!p || qw === 0 || p.length === 0) continue;
-      const sat = this.saturated(id, p, fw);
+      if (qw === 0 || this.store.df(id) === 0) continue;
+      const sat = this.saturated(id, fw);
       const w = qw * this.idf(id);
-      for (let i = 0, j = 0; i < p.length; i += 2, j += 1) {
+      const { flat, begin, length, extra } = this.store.segment(id);
+      let j = 0;
+      for (let i = begin; i < begin + length; i += 2, j += 1) {
         const v = sat[j] as number;
-        if (v > 0) into.add(p[i] as number, w * v);
+        if (v > 0) into.add(flat[i] as number, w * v);
+      }
+      if (extra) {
+        for (let i = 0; i < extra.length; i += 2, j += 1) {
+          const v = sat[j] as number;
+          if (v > 0) into.add(extra[i] as number, w * v);
+        }
       }
     }
   }
 
   /** BM25F's saturated, length-normalised term frequency of a term in each tool holding it (cached). */
-  private saturated(id: number, p: Posting, fw: FieldWeights): Float64Array {
+  private saturated(id: number, fw: FieldWeights): Float64Array {
     const cached = this.satCache[id];
     if (cached && this.satVersion[id] === this.version) return cached;
     const norm = new Float64Array(NF);
@@ -298,10 +313,11 @@ export class ToolIndex {
       weight[f] = fw.weight[f] ?? 0;
     }
     const k1 = fw.k1;
-    const out = cached && cached.length === p.length / 2 ? cached : new Float64Array(p.length / 2);
-    for (let i = 0, j = 0; i < p.length; i += 2, j += 1) {
-      const entry = this.slots[p[i] as number] as Entry;
-      const base = (p[i + 1] as number) * NF;
+    const n = this.store.df(id);
+    const out = cached && cached.length === n ? cached : new Float64Array(n);
+    this.store.forEach(id, (slot, at, k) => {
+      const entry = this.slots[slot] as Entry;
+      const base = at * NF;
       let tf = 0;
       for (let f = 0; f < NF; f += 1) {
         const c = entry.tfs[base + f] as number;
@@ -310,8 +326,8 @@ export class ToolIndex {
             ((weight[f] as number) * c) /
             ((keep[f] as number) + (norm[f] as number) * (entry.lengths[f] as number));
       }
-      out[j] = tf > 0 ? (tf * (k1 + 1)) / (k1 + tf) : 0;
-    }
+      out[k] = tf > 0 ? (tf * (k1 + 1)) / (k1 + tf) : 0;
+    });
     this.satCache[id] = out;
     this.satVersion[id] = this.version;
     return out;
@@ -319,7 +335,7 @@ export class ToolIndex {
 
   /** Makes the per-upsert scratch arrays big enough for the vocabulary and `terms` term occurrences. */
   private growScratch(terms: number): void {
-    const vocab = this.postings.length;
+    const vocab = this.store.termCount;
     if (this.seenStamp.length < vocab) {
       const size = Math.max(vocab, this.seenStamp.length * 2, 1024);
       const stamps = new Int32Array(size);
@@ -363,8 +379,8 @@ export class ToolIndex {
   }
 
   private newTerm(pair: boolean): number {
-    this.postings.push([]);
+    this.store.newTerm();
     this.pairTerm.push(pair);
-    return this.postings.length - 1;
+    return this.store.termCount - 1;
   }
 }

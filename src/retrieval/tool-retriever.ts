@@ -88,7 +88,7 @@ export class ToolRetriever {
     this.onFailOpen = options.onFailOpen;
     this.embeddings = options.embeddings;
     this.ranker = new Ranker(this.index, options.settings ?? DEFAULT_RANKING, (a, b) => this.tieBreak(a, b));
-    for (const t of tools) this.upsert(t);
+    this.upsertAll(tools);
   }
 
   /** Number of tools in the catalog. */
@@ -104,6 +104,19 @@ export class ToolRetriever {
     this.tieRanks = undefined;
     if (isCore(tool)) this.coreNames.add(tool.name);
     else this.coreNames.delete(tool.name);
+  }
+
+  /** Adds or replaces many tools (into an empty catalog in bulk, which is faster). */
+  upsertAll(tools: Iterable<RetrievalTool>): void {
+    const list = [...tools];
+    for (const tool of list) {
+      if (!this.order.has(tool.name)) this.order.set(tool.name, this.nextOrder++);
+      if (isCore(tool)) this.coreNames.add(tool.name);
+      else this.coreNames.delete(tool.name);
+    }
+    this.index.upsertMany(list);
+    this.ordered = undefined;
+    this.tieRanks = undefined;
   }
 
   /** Removes a tool; returns false when it was not in the catalog. */

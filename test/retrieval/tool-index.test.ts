@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PostingStore } from '../../src/retrieval/posting-store.js';
 import { nthLargest, Ranker } from '../../src/retrieval/ranker.js';
 import { DEFAULT_RANKING } from '../../src/retrieval/ranking-settings.js';
 import type { RetrievalTool } from '../../src/retrieval/retrieval-tool.js';
@@ -41,8 +42,9 @@ describe('ToolIndex', () => {
   it('scores the same after adds, replacements and removals as an index built from scratch', () => {
     const first = [...serverTools('code-host', 18), ...serverTools('wiki', 12)];
     const changed = serverTools('docs', 10);
+    // The incremental index is loaded in bulk, then changed tool by tool; the other is built anew.
     const incremental = new ToolIndex();
-    for (const t of first) incremental.upsert(t);
+    incremental.upsertMany(first);
     // The wiki server drops five tools, renames one's description, and a new server arrives.
     for (const t of first.slice(18, 23)) incremental.remove(t.name);
     const renamed = {
@@ -108,6 +110,45 @@ describe('nthLargest', () => {
       const n = 1 + Math.floor(rnd() * values.length);
       const sorted = [...values].sort((a, b) => b - a);
       expect(nthLargest(Float64Array.from(values), n)).toBe(sorted[n - 1]);
+    }
+  });
+});
+
+describe('PostingStore', () => {
+  it('agrees with a plain list per term through a bulk load and random adds and removals', () => {
+    let seed = 11;
+    const rnd = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return Math.floor((seed / 2 ** 31) * n);
+    };
+    const store = new PostingStore();
+    const ids = Array.from({ length: 30 }, () => store.newTerm());
+    const model = new Map<number, Map<number, number>>(ids.map((id) => [id, new Map()]));
+    const lists: Int32Array[] = [];
+    for (let slot = 0; slot < 60; slot += 1) {
+      const terms = [...new Set(Array.from({ length: 1 + rnd(8) }, () => ids[rnd(ids.length)] as number))];
+      lists.push(Int32Array.from(terms));
+      terms.forEach((id, at) => model.get(id)?.set(slot, at));
+    }
+    store.load(lists);
+    for (let step = 0; step < 2000; step += 1) {
+      const id = rnd(ids.length + 3) < ids.length ? (ids[rnd(ids.length)] as number) : store.newTerm();
+      if (!model.has(id)) model.set(id, new Map());
+      const postings = model.get(id) as Map<number, number>;
+      const slot = rnd(80);
+      if (postings.has(slot)) {
+        store.remove(id, slot);
+        postings.delete(slot);
+      } else {
+        store.add(id, slot, step);
+        postings.set(slot, step);
+      }
+    }
+    for (const [id, postings] of model) {
+      const seen = new Map<number, number>();
+      store.forEach(id, (slot, at) => seen.set(slot, at));
+      expect(seen).toEqual(postings);
+      expect(store.df(id)).toBe(postings.size);
     }
   });
 });
