@@ -4,14 +4,14 @@ import type { RuntimeEvent } from '../core/events.js';
 import { type Logger, silentLogger } from '../core/logger.js';
 import type { ApprovalRecord, SessionRecord, TurnRecord } from '../core/session-store.js';
 import { schemaBudgetChars } from '../retrieval/index.js';
-import { createToolSeam, type ToolSeam } from '../seam/index.js';
+import { interruptAbandoned } from './abandoned-turns.js';
 import { ApprovalBroker } from './approval-broker.js';
 import { EventChannel } from './event-channel.js';
-import { agentAllows, type GatePolicy } from './gates.js';
+import type { GatePolicy } from './gates.js';
 import { resumeCalls } from './resume-calls.js';
 import { type ResolvedLimits, type RuntimeOptions, resolveLimits, type TaskMode } from './runtime-options.js';
 import type { RuntimeTool } from './runtime-tool.js';
-import { buildSurface, ServedCache, surfaceChange, type ToolSurface } from './tool-surface.js';
+import { SessionSurfaces } from './session-surfaces.js';
 import type { TurnContext } from './turn-context.js';
 import { runTurnLoop, type TurnEnd } from './turn-loop.js';
 import { ownerAlive, processOwner } from './turn-owner.js';
@@ -54,9 +54,7 @@ export class Runtime {
   readonly limits: ResolvedLimits;
   readonly broker: ApprovalBroker;
   readonly owner: string;
-  private readonly seam: ToolSeam;
-  private readonly served: ServedCache;
-  private readonly surfaces = new Map<string, ToolSurface>();
+  private readonly surfaces: SessionSurfaces;
   private readonly running = new Map<string, AbortController>();
   private readonly runtimeTools = new Map<string, RuntimeTool>();
 
@@ -66,8 +64,12 @@ export class Runtime {
     this.limits = resolveLimits(options.limits);
     this.broker = new ApprovalBroker(options.store, options.approvals?.pollMs ?? 250);
     this.owner = options.owner ?? processOwner();
-    this.seam = createToolSeam({ logger: this.logger });
-    this.served = new ServedCache(options.registry);
+    this.surfaces = new SessionSurfaces({
+      registry: options.registry,
+      store: options.store,
+      logger: this.logger,
+      ...(options.k ? { k: options.k } : {}),
+    });
   }
 
   /** Adds a tool the runtime answers itself (e.g. `subagent_run`); offered from the next turn. */
@@ -164,7 +166,7 @@ export class Runtime {
       );
     }
     const store = this.options.store;
-    this.interruptAbandoned(sessionId);
+    interruptAbandoned(store, sessionId, this.owner);
     const turn = store.startTurn({ sessionId, userText: text, owner: this.owner });
     const session = store.getSession(sessionId) as SessionRecord;
     if (!session.title) store.updateSession(sessionId, { title: text.trim().slice(0, 80) });
@@ -225,34 +227,6 @@ export class Runtime {
     this.options.store.setTurnStatus(turnId, stored, error === undefined ? {} : { error });
   }
 
-  /** A new turn in a session whose previous turn's process died: that turn's loose calls are settled first. */
-  private interruptAbandoned(sessionId: string): void {
-    const store = this.options.store;
-    for (const turn of store.listTurns({ sessionId, status: ['running', 'waiting_approval'] })) {
-      if (turn.owner !== this.owner && ownerAlive(turn.owner)) {
-        throw new ToolseamError(
-          'turn_busy',
-          `Session ${sessionId} has a turn running in another process (${turn.owner}).`,
-        );
-      }
-      for (const approval of store.listApprovals({ turnId: turn.id, status: 'pending' })) {
-        store.closeApproval(approval.id, 'cancelled', 'a new message was sent before it was answered');
-      }
-      for (const call of store.listToolCalls({
-        turnId: turn.id,
-        status: ['pending', 'approved', 'running'],
-      })) {
-        store.recordToolResult(turn.id, call.id, {
-          status: 'failed',
-          content: `Error: ${call.tool} was not run: its turn was interrupted and a new message came first.`,
-          isError: true,
-          notRun: 'stopped',
-        });
-      }
-      store.setTurnStatus(turn.id, 'interrupted', { error: 'a new message was sent before it finished' });
-    }
-  }
-
   private async turnContext(
     session: SessionRecord,
     turn: TurnRecord,
@@ -276,7 +250,7 @@ export class Runtime {
       grants: options.grants,
       hooks: o.hooks ?? [],
     };
-    const surface = await this.surfaceFor(session, gates, emit);
+    const surface = await this.surfaces.forSession(session, gates.agent, emit);
     const system = [o.system ?? DEFAULT_SYSTEM, agentConfig?.instructions].filter(Boolean).join('\n\n');
     return {
       model: o.model,
@@ -308,36 +282,5 @@ export class Runtime {
       ...(options.leaf ? { leaf: options.leaf } : {}),
       toolCalls: 0,
     };
-  }
-
-  /** The session's tool surface, rebuilt (never mid-turn) when the registry's surface changed. */
-  private async surfaceFor(
-    session: SessionRecord,
-    gates: GatePolicy,
-    emit: (event: RuntimeEvent) => void,
-  ): Promise<ToolSurface> {
-    const served = await this.served.current();
-    const key = `${session.id}\u0000${gates.agent?.name ?? ''}`;
-    const previous = this.surfaces.get(key);
-    if (previous && previous.stamp === served.stamp) return previous;
-    const surface = buildSurface(
-      {
-        served,
-        seam: this.seam,
-        allows: (name) => agentAllows(gates.agent, name),
-        ...(this.options.k ? { k: this.options.k } : {}),
-      },
-      previous,
-    );
-    if (!previous) for (const name of session.toolsUsed) surface.retriever.markUsed(name);
-    else {
-      const { added, removed } = surfaceChange(previous, surface);
-      const message = `The tools changed since this session's last turn: ${added.length} added, ${removed.length} removed.`;
-      this.logger.log({ level: 'info', scope: 'runtime', message, fields: { added, removed } });
-      emit({ type: 'notice', message });
-    }
-    this.surfaces.set(key, surface);
-    this.options.store.updateSession(session.id, { surfaceStamp: surface.stamp });
-    return surface;
   }
 }

@@ -1,0 +1,57 @@
+import type { RuntimeEvent } from '../core/events.js';
+import { type Logger, silentLogger } from '../core/logger.js';
+import type { SessionRecord, SessionStore } from '../core/session-store.js';
+import { createToolSeam, type ToolSeam } from '../seam/index.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { agentAllows, type GatePolicy } from './gates.js';
+import { buildSurface, ServedCache, surfaceChange, type ToolSurface } from './tool-surface.js';
+
+/** What the surfaces are built from. */
+export interface SessionSurfacesOptions {
+  readonly registry: ToolRegistry;
+  readonly store: SessionStore;
+  readonly logger?: Logger;
+  readonly k?: number;
+}
+
+/**
+ * Every session's tool surface, one per session and agent: built at a session's first turn and
+ * rebuilt at the start of a turn (never mid-turn) when the registry's surface stamp moved.
+ */
+export class SessionSurfaces {
+  private readonly seam: ToolSeam;
+  private readonly served: ServedCache;
+  private readonly surfaces = new Map<string, ToolSurface>();
+  private readonly logger: Logger;
+
+  constructor(private readonly options: SessionSurfacesOptions) {
+    this.logger = options.logger ?? silentLogger;
+    this.seam = createToolSeam({ logger: this.logger });
+    this.served = new ServedCache(options.registry);
+  }
+
+  /** The session's surface for this turn; a rebuild is told to the host as a notice. */
+  async forSession(
+    session: SessionRecord,
+    agent: GatePolicy['agent'],
+    emit: (event: RuntimeEvent) => void,
+  ): Promise<ToolSurface> {
+    const served = await this.served.current();
+    const key = `${session.id}\u0000${agent?.name ?? ''}`;
+    const previous = this.surfaces.get(key);
+    if (previous && previous.stamp === served.stamp) return previous;
+    const allows = (name: string): boolean => agentAllows(agent, name);
+    const k = this.options.k;
+    const surface = buildSurface({ served, seam: this.seam, allows, ...(k ? { k } : {}) }, previous);
+    if (!previous) for (const name of session.toolsUsed) surface.retriever.markUsed(name);
+    else {
+      const { added, removed } = surfaceChange(previous, surface);
+      const message = `The tools changed since this session's last turn: ${added.length} added, ${removed.length} removed.`;
+      this.logger.log({ level: 'info', scope: 'runtime', message, fields: { added, removed } });
+      emit({ type: 'notice', message });
+    }
+    this.surfaces.set(key, surface);
+    this.options.store.updateSession(session.id, { surfaceStamp: surface.stamp });
+    return surface;
+  }
+}
