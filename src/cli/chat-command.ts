@@ -81,11 +81,11 @@ async function oneShot(
 
 async function converse(runtime: Runtime, session: Session, rl: Interface): Promise<number> {
   process.stderr.write(`toolseam chat — session ${session.id} (Ctrl-C stops a turn, Ctrl-D leaves)\n`);
+  let busy = false;
   rl.on('SIGINT', () => {
     if (busy) session.stop();
     else rl.close();
   });
-  let busy = false;
   for (;;) {
     let text: string;
     try {
