@@ -1,6 +1,6 @@
 import { isPlainObject } from '../core/json.js';
 import { sentences } from './lift-summary.js';
-import { dropKey, type Edits, edit } from './node-edits.js';
+import { dropKey, type Edits } from './node-edits.js';
 import type { NodeScan } from './node-scan.js';
 import { appliesTo, COUNT_BOUNDS, keywordKind, PORTABLE_FORMAT, type PortableType } from './profile.js';
 import { type Lift, liftHere, repaired, type Walk } from './schema-walk.js';
@@ -19,57 +19,51 @@ function notPortable(key: string): string {
   return text;
 }
 
-/** The keyword pass: every key is kept, or dropped with an issue saying why. */
+/** The keyword pass: every key is kept, or dropped with an issue saying why; a `Lift` for a tuple. */
 export function checkKeywords(
   w: Walk,
   node: Schema,
   scan: NodeScan,
   type: PortableType,
   atRoot: boolean,
-  edits: Edits | undefined,
-): Edits | Lift | undefined {
+  edits: Edits,
+): Lift | undefined {
   for (const key in node) {
     const value = node[key];
     switch (keywordKind(key)) {
       case 'common':
         if ((key === 'description' || key === 'title') && typeof value !== 'string') {
-          edits = dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` must be a string`);
+          dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` must be a string`);
         } else if (key === 'format' && !(type === 'string' && value === PORTABLE_FORMAT)) {
           const detail = `format ${JSON.stringify(value)} on a ${type} is not portable`;
-          edits = dropKey(w, edits, key, 'format_unsupported', detail);
+          dropKey(w, edits, key, 'format_unsupported', detail);
         }
         break;
       case 'per-type':
         if (!appliesTo(key, type)) {
-          edits = dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` does not apply to a ${type}`);
+          dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` does not apply to a ${type}`);
         } else if (COUNT_BOUNDS.has(key) && !isCount(value)) {
-          edits = dropKey(
-            w,
-            edits,
-            key,
-            'keyword_misplaced',
-            `\`${key}\` must be a whole number of at least 0`,
-          );
+          dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` must be a whole number of at least 0`);
         } else if ((key === 'minimum' || key === 'maximum') && !isFiniteNumber(value)) {
-          edits = dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` must be a number`);
+          dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` must be a number`);
         } else if (key === 'pattern' && typeof value !== 'string') {
-          edits = dropKey(w, edits, key, 'keyword_misplaced', '`pattern` must be a string');
+          dropKey(w, edits, key, 'keyword_misplaced', '`pattern` must be a string');
         }
         break;
       case 'definitions':
-        edits = dropKey(w, edits, key, 'keyword_unsupported', `\`${key}\` is not portable`, INLINED);
+        dropKey(w, edits, key, 'keyword_unsupported', `\`${key}\` is not portable`, INLINED);
         break;
       case 'map':
-        edits = checkMapKeyword(w, key, value, scan, type, atRoot, edits);
+        checkMapKeyword(w, key, value, scan, type, atRoot, edits);
         break;
       default:
         if (key === 'prefixItems' && type === 'array') {
           return liftHere(w, 'keyword_unsupported', 'a tuple (`prefixItems`) has no portable form', key);
         }
-        edits = dropKey(w, edits, key, 'keyword_unsupported', notPortable(key));
+        dropKey(w, edits, key, 'keyword_unsupported', notPortable(key));
     }
   }
-  return edits;
+  return undefined;
 }
 
 const INLINED = 'dropped it (every reference into it is inlined)';
@@ -86,16 +80,16 @@ function checkMapKeyword(
   scan: NodeScan,
   type: PortableType,
   atRoot: boolean,
-  edits: Edits | undefined,
-): Edits | undefined {
-  if (type !== 'object')
-    return dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` does not apply to a ${type}`);
-  if (hasKeys(scan.properties) || (atRoot && (value === false || !isPlainObject(value)))) {
-    return dropKey(w, edits, key, 'keyword_unsupported', notPortable(key));
+  edits: Edits,
+): void {
+  if (type !== 'object') {
+    dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` does not apply to a ${type}`);
+  } else if (hasKeys(scan.properties) || (atRoot && (value === false || !isPlainObject(value)))) {
+    dropKey(w, edits, key, 'keyword_unsupported', notPortable(key));
+  } else if (atRoot) {
+    const fix = 'offered an object that takes any keys (the tool still checks them)';
+    dropKey(w, edits, key, 'object_properties_missing', 'a map at the root has no portable schema', fix);
   }
-  if (!atRoot) return edits;
-  const fix = 'offered an object that takes any keys (the tool still checks them)';
-  return dropKey(w, edits, key, 'object_properties_missing', 'a map at the root has no portable schema', fix);
 }
 
 function isCount(value: unknown): boolean {
@@ -109,44 +103,47 @@ export function hasKeys(value: unknown): boolean {
   return false;
 }
 
-/** The `enum` of a node of type `type`: kept, repaired or dropped. */
-export function checkEnum(
-  w: Walk,
-  node: Schema,
-  values: unknown,
-  type: PortableType,
-  edits: Edits | undefined,
-): Edits | undefined {
-  if (type !== 'string')
-    return dropKey(w, edits, 'enum', 'enum_invalid', `an \`enum\` on a ${type} is not portable`);
-  if (!Array.isArray(values)) return dropKey(w, edits, 'enum', 'enum_invalid', '`enum` must be a list');
-  const kept: string[] = [];
-  const seen = new Set<unknown>();
-  let changed = false;
-  for (const v of values) {
-    if (typeof v !== 'string' || seen.has(v)) changed = true;
-    else {
-      kept.push(v);
+/** True when every value is a string and none repeats (the enum is kept as declared). */
+function distinctStrings(values: unknown[]): boolean {
+  // A short list is searched; a long one (time zones, locales) gets a set.
+  const seen = values.length > 32 ? new Set<unknown>() : undefined;
+  for (let i = 0; i < values.length; i += 1) {
+    const v = values[i];
+    if (typeof v !== 'string') return false;
+    if (seen === undefined) {
+      if (values.indexOf(v) !== i) return false;
+    } else {
+      if (seen.has(v)) return false;
       seen.add(v);
     }
   }
+  return true;
+}
+
+/** The `enum` of a node of type `type`: kept, repaired or dropped. */
+export function checkEnum(w: Walk, node: Schema, values: unknown, type: PortableType, edits: Edits): void {
+  if (type !== 'string') {
+    dropKey(w, edits, 'enum', 'enum_invalid', `an \`enum\` on a ${type} is not portable`);
+    return;
+  }
+  if (!Array.isArray(values)) {
+    dropKey(w, edits, 'enum', 'enum_invalid', '`enum` must be a list');
+    return;
+  }
+  const changed = !distinctStrings(values);
+  const kept: string[] = changed ? [...new Set(values.filter((v) => typeof v === 'string'))] : values;
   if (kept.includes('')) {
     const listed = kept.filter((v) => v !== '').map((v) => JSON.stringify(v));
     const fix = 'dropped the `enum` and listed its values in the description';
-    const out = dropKey(
-      w,
-      edits,
-      'enum',
-      'enum_invalid',
-      'an empty string is not a portable enum value',
-      fix,
-    );
-    out.set('description', describeChoices(node, listed));
-    return out;
+    dropKey(w, edits, 'enum', 'enum_invalid', 'an empty string is not a portable enum value', fix);
+    edits.set('description', describeChoices(node, listed));
+    return;
   }
-  if (kept.length === 0)
-    return dropKey(w, edits, 'enum', 'enum_invalid', 'no portable (non-empty string) enum value is left');
-  if (!changed) return edits;
+  if (kept.length === 0) {
+    dropKey(w, edits, 'enum', 'enum_invalid', 'no portable (non-empty string) enum value is left');
+    return;
+  }
+  if (!changed) return;
   repaired(
     w,
     'enum_invalid',
@@ -154,9 +151,7 @@ export function checkEnum(
     'dropped the repeated and non-string values',
     'enum',
   );
-  const out = edit(edits);
-  out.set('enum', kept);
-  return out;
+  edits.set('enum', kept);
 }
 
 function describeChoices(node: Schema, listed: string[]): string {
@@ -165,29 +160,32 @@ function describeChoices(node: Schema, listed: string[]): string {
   return sentences(own, choices);
 }
 
+/** True when `required` lists distinct names, each a declared property (kept as declared). */
+function requiresDeclared(required: unknown[], props: Schema): boolean {
+  for (let i = 0; i < required.length; i += 1) {
+    const name = required[i];
+    if (typeof name !== 'string' || !Object.hasOwn(props, name) || required.indexOf(name) !== i) return false;
+  }
+  return true;
+}
+
 /** `required`: a list of declared property names, repaired when it is not. */
-export function checkRequired(
-  w: Walk,
-  required: unknown,
-  props: Schema,
-  edits: Edits | undefined,
-): Edits | undefined {
-  if (required === undefined) return edits;
+export function checkRequired(w: Walk, required: unknown, props: Schema, edits: Edits): void {
+  if (required === undefined) return;
+  if (Array.isArray(required) && requiresDeclared(required, props)) return;
   let listed: unknown[];
-  let changed = false;
   if (typeof required === 'string') {
     repaired(w, 'required_invalid', '`required` must be a list', 'wrapped the name in a list', 'required');
     listed = [required];
-    changed = true;
   } else if (Array.isArray(required)) {
     listed = required;
   } else {
     repaired(w, 'required_invalid', '`required` must be a list', 'dropped it', 'required');
     listed = [];
-    changed = true;
   }
   const kept: string[] = [];
-  for (const name of listed) {
+  for (let i = 0; i < listed.length; i += 1) {
+    const name = listed[i];
     if (typeof name === 'string' && kept.includes(name)) {
       repaired(
         w,
@@ -207,13 +205,8 @@ export function checkRequired(
       );
     } else {
       kept.push(name);
-      continue;
     }
-    changed = true;
   }
-  if (!changed) return edits;
-  edits = edit(edits);
   if (kept.length === 0) edits.drop('required');
   else edits.set('required', kept);
-  return edits;
 }

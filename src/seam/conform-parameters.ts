@@ -1,9 +1,10 @@
 import { isPlainObject, type JsonSchema } from '../core/json.js';
+import { hasKeys } from './check-keywords.js';
 import { settleLifts } from './lift-paths.js';
 import type { LiftedArgument } from './lifted-argument.js';
 import { emptyObjectSchema } from './profile.js';
 import type { SchemaIssue } from './schema-issue.js';
-import { Lift, newWalk } from './schema-walk.js';
+import { endWalk, Lift, newWalk } from './schema-walk.js';
 import { walkNode } from './walk-node.js';
 
 /** What the seam made of a declared schema. */
@@ -49,18 +50,21 @@ export function conformParameters(declared: unknown): ConformResult {
     const detail = `the parameters must be an object schema, not ${shown}`;
     return excluded([{ rule: 'root_not_object', path: '', detail, action: 'blocking' }]);
   }
-  if (Object.keys(declared).length === 0) return argumentless(NONE);
+  if (!hasKeys(declared)) return argumentless(NONE);
   const w = newWalk(declared);
   const offered = walkNode(w, declared, 0, true);
+  const issues = w.issues;
   if (offered instanceof Lift) {
+    endWalk(w);
     return excluded([
-      ...w.issues,
+      ...issues,
       { rule: offered.rule, path: offered.path, detail: offered.detail, action: 'blocking' },
     ]);
   }
   const lifted = settleLifts(w, offered as JsonSchema);
-  const verdict = w.issues.length === 0 ? 'portable' : lifted.length > 0 ? 'lifted' : 'repaired';
-  return { verdict, parameters: offered as JsonSchema, issues: w.issues, lifted };
+  endWalk(w);
+  const verdict = issues.length === 0 ? 'portable' : lifted.length > 0 ? 'lifted' : 'repaired';
+  return { verdict, parameters: offered as JsonSchema, issues, lifted };
 }
 
 /** Every defect of a declared schema against the portable profile (empty when it is portable as declared). */

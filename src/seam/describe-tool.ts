@@ -11,8 +11,11 @@ const LISTED_INPUTS = 12;
 
 /** True when `text` is a string with something other than whitespace. */
 export function hasDescription(text: unknown): text is string {
-  return typeof text === 'string' && text.trim() !== '';
+  // `\s` is exactly what `trim` removes; testing for anything else copies nothing.
+  return typeof text === 'string' && NOT_BLANK.test(text);
 }
+
+const NOT_BLANK = /\S/;
 
 /** `text` cut to at most `limit` characters (whole code points), ending in `…` when cut. */
 export function cutText(text: string, limit: number): string {

@@ -4,67 +4,109 @@ import { repaired, type Walk } from './schema-walk.js';
 
 type Schema = Record<string, unknown>;
 
-/** The changes a typed node needs: keys to leave out, and keys to (re)set with their values. */
+/** The value that marks a key left out of the offered node. */
+const DROPPED: unique symbol = Symbol('dropped');
+
+/**
+ * The changes a typed node needs, in the order they were decided: key, value, key, value, … where
+ * the value `DROPPED` leaves the key out. Empty when the node is offered as declared.
+ */
 export class Edits {
-  readonly dropped: string[] = [];
-  /** Key, value, key, value, … */
-  readonly sets: unknown[] = [];
+  /** The first `size` entries are this node's; the array is kept (not shrunk) between nodes. */
+  readonly pairs: unknown[] = [];
+  size = 0;
 
-  drop(key: string): this {
-    this.dropped.push(key);
-    return this;
+  /** Sets `key` to `value` on the offered node. */
+  set(key: string, value: unknown): void {
+    this.pairs[this.size] = key;
+    this.pairs[this.size + 1] = value;
+    this.size += 2;
   }
 
-  set(key: string, value: unknown): this {
-    this.sets.push(key, value);
-    return this;
+  /** Leaves `key` out of the offered node. */
+  drop(key: string): void {
+    this.set(key, DROPPED);
   }
 
-  /** Where `key`'s new value sits in `sets`, or -1. */
-  valueAt(key: string): number {
-    for (let i = 0; i < this.sets.length; i += 2) if (this.sets[i] === key) return i + 1;
-    return -1;
+  /** Empties the edits for the next node (letting go of the last node's values). */
+  clear(): void {
+    for (let i = 0; i < this.size; i += 1) this.pairs[i] = undefined;
+    this.size = 0;
   }
 }
 
-/** `edits`, or new ones. */
-export function edit(edits: Edits | undefined): Edits {
-  return edits ?? new Edits();
+/**
+ * One set of edits per depth, reused for each node: a typed node's edits are only written while it
+ * is shaped, and meanwhile only nodes one level deeper are shaped. (A cold pass over a large tool
+ * list would otherwise allocate them for most of its nodes.)
+ */
+const byDepth: Edits[] = [];
+
+/** Empty edits for the node being shaped at `depth`. */
+export function editsAt(depth: number): Edits {
+  let edits = byDepth[depth];
+  if (edits === undefined) {
+    edits = new Edits();
+    byDepth[depth] = edits;
+  } else {
+    edits.clear();
+  }
+  return edits;
 }
 
 /** Leaves `key` out of the offered node, recording why. */
 export function dropKey(
   w: Walk,
-  edits: Edits | undefined,
+  edits: Edits,
   key: string,
   rule: RuleId,
   detail: string,
   fix = 'dropped it',
-): Edits {
+): void {
   repaired(w, rule, detail, fix, key);
-  const out = edit(edits);
-  out.drop(key);
-  return out;
+  edits.drop(key);
 }
 
-/** A copy of `node` with the edits applied; `type` first when it was set. */
-export function rebuild(node: Schema, edits: Edits): Schema {
+/** Where the first value set for `key` sits in `pairs` (of `size` entries), or -1. */
+function valueAt(pairs: unknown[], size: number, key: string): number {
+  for (let i = 0; i < size; i += 2) if (pairs[i] === key && pairs[i + 1] !== DROPPED) return i + 1;
+  return -1;
+}
+
+/** `valueAt`, or -2 when `key` is left out (whether or not it is also set). */
+function editOf(pairs: unknown[], size: number, key: string): number {
+  let at = -1;
+  for (let i = 0; i < size; i += 2) {
+    if (pairs[i] !== key) continue;
+    if (pairs[i + 1] === DROPPED) return -2;
+    if (at < 0) at = i + 1;
+  }
+  return at;
+}
+
+/**
+ * `node` itself when there are no edits, else a copy with them applied: `type` first when it was
+ * set on an untyped node, the node's own keys in order, then new keys in the order they were set.
+ */
+export function applyEdits(node: Schema, edits: Edits): Schema {
+  const { pairs, size } = edits;
+  if (size === 0) return node;
   const out: Schema = {};
-  const { dropped, sets } = edits;
   if (node.type === undefined) {
-    const at = edits.valueAt('type');
-    if (at > 0) out.type = sets[at];
+    const at = valueAt(pairs, size, 'type');
+    if (at > 0) out.type = pairs[at];
   }
   for (const key in node) {
-    if (dropped.length > 0 && dropped.includes(key)) continue;
-    const at = sets.length > 0 ? edits.valueAt(key) : -1;
-    const value = at > 0 ? sets[at] : node[key];
+    const at = editOf(pairs, size, key);
+    if (at === -2) continue;
+    const value = at > 0 ? pairs[at] : node[key];
     if (key === '__proto__') put(out, key, value);
     else out[key] = value;
   }
-  for (let i = 0; i < sets.length; i += 2) {
-    const key = sets[i] as string;
-    if (!Object.hasOwn(out, key)) put(out, key, sets[i + 1]);
+  for (let i = 0; i < size; i += 2) {
+    const key = pairs[i] as string;
+    const value = pairs[i + 1];
+    if (value !== DROPPED && !Object.hasOwn(out, key)) put(out, key, value);
   }
   return out;
 }

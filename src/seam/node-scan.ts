@@ -17,9 +17,29 @@ export class NodeScan {
   keys = 0;
 }
 
-/** Scans `node`'s keys once. */
-export function scanNode(node: Record<string, unknown>): NodeScan {
-  const scan = new NodeScan();
+/**
+ * One scan per depth, reused. A node's scan is read while its own node is walked, and only nodes
+ * one level deeper are walked meanwhile; the next node at its depth starts once it is done. (A
+ * cold pass over a large tool list would otherwise allocate one scan per schema node.)
+ */
+const byDepth: NodeScan[] = [];
+
+/** Scans `node`'s keys once, into the scan kept for `depth`. */
+export function scanNode(node: Record<string, unknown>, depth: number): NodeScan {
+  let scan = byDepth[depth];
+  if (scan === undefined) {
+    scan = new NodeScan();
+    byDepth[depth] = scan;
+  } else {
+    scan.type = undefined;
+    scan.enumValues = undefined;
+    scan.properties = undefined;
+    scan.required = undefined;
+    scan.items = undefined;
+    scan.structural = false;
+    scan.other = false;
+    scan.keys = 0;
+  }
   for (const key in node) {
     const value = node[key];
     scan.keys += 1;

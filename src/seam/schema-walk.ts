@@ -11,31 +11,43 @@ import { resolvePointer } from './schema-pointer.js';
 /** The state of one conform pass over one declared schema. */
 export interface Walk {
   /** The declared root, for local `$ref`s. */
-  readonly root: unknown;
-  readonly issues: SchemaIssue[];
-  readonly lifted: LiftedArgument[];
-  /** Dotted schema path of the node being walked (`properties.tags.items`, `anyOf[1]`; "" at the root). */
+  root: unknown;
+  issues: SchemaIssue[];
+  lifted: LiftedArgument[];
+  /**
+   * Dotted schema path of the node being walked (`properties.tags.items`, `anyOf[1]`; "" at the
+   * root) once a pending property name is joined to it: read it with `pathOf`.
+   */
   path: string;
+  /**
+   * Set while the node being walked is the property `pendingName` of an object whose properties
+   * sit at `pendingPrefix` (e.g. `properties.`): most properties record nothing, so their path is
+   * only joined when something needs it.
+   */
+  pendingName: string | undefined;
+  pendingPrefix: string;
   /** Argument path of the node being walked: property names, or `EVERY_ELEMENT` for list elements. */
   readonly args: Array<string | ArgumentStep>;
   /** `$ref`s being expanded on the way to this node (a repeat is a recursion). */
   readonly chain: string[];
   /** Nodes visited so far (bounded by MAX_NODES). */
   nodes: number;
-  /** Looks up a local `$ref`, once per reference and walk. */
-  readonly resolve: (ref: string) => unknown;
+  /** What each local `$ref` looked up so far points at (created on the first look-up). */
+  refs: Map<string, unknown> | undefined;
+  /** `lookUp` bound to this walk, for summaries (created on the first lift). */
+  resolver: ((ref: string) => unknown) | undefined;
   /** Nodes visited inside inlined `$ref`s so far (bounded by MAX_INLINED). */
   inlined: number;
-  /** Walks of pure `{ "$ref" }` nodes whose target holds no further reference, by reference. */
-  readonly refWalks: Map<string, RefWalk>;
+  /** Walks of pure `{ "$ref" }` nodes whose target holds no further reference, by reference (created on the first). */
+  refWalks: Map<string, RefWalk> | undefined;
   /** `$ref` look-ups so far (a walk that made none inside a target can be reused). */
   lookups: number;
   /** Nodes carried as JSON text because the walk hit its depth or size bound. */
   limited: number;
   /** Deepest depth reached so far. */
   deepest: number;
-  /** The string nodes offered in place of lifted ones (to tell them from declared strings). */
-  readonly liftedNodes: Set<object>;
+  /** The string nodes offered in place of lifted ones (to tell them from declared strings; created on the first). */
+  liftedNodes: Set<object> | undefined;
   /** True once an `anyOf` with several branches was offered (lifted paths may then overlap). */
   branched: boolean;
 }
@@ -53,32 +65,80 @@ export interface RefWalk {
   reported: boolean;
 }
 
-/** A fresh walk over `root`. */
+/** A walk left by the last finished conform pass, to be reset for the next (see `newWalk`). */
+let spare: Walk | undefined;
+
+/**
+ * A fresh walk over `root`: the last finished one reset, or a new one (when none was handed back,
+ * or one is still in use). Most schemas hold no `$ref` and lift nothing, so the look-up tables are
+ * only made when first needed: a cold pass over many tools pays for every allocation.
+ */
 export function newWalk(root: unknown): Walk {
-  const refs = new Map<string, unknown>();
-  const resolve = (ref: string): unknown => {
-    if (refs.has(ref)) return refs.get(ref);
-    const target = resolvePointer(root, ref);
-    refs.set(ref, target);
-    return target;
-  };
-  return {
-    root,
-    issues: [],
-    lifted: [],
-    path: '',
-    args: [],
-    chain: [],
-    resolve,
-    nodes: 0,
-    inlined: 0,
-    refWalks: new Map(),
-    lookups: 0,
-    limited: 0,
-    deepest: 0,
-    liftedNodes: new Set(),
-    branched: false,
-  };
+  const w = spare;
+  if (w === undefined) {
+    return {
+      root,
+      issues: [],
+      lifted: [],
+      path: '',
+      pendingName: undefined,
+      pendingPrefix: '',
+      args: [],
+      chain: [],
+      nodes: 0,
+      refs: undefined,
+      resolver: undefined,
+      inlined: 0,
+      refWalks: undefined,
+      lookups: 0,
+      limited: 0,
+      deepest: 0,
+      liftedNodes: undefined,
+      branched: false,
+    };
+  }
+  spare = undefined;
+  w.root = root;
+  w.issues = [];
+  w.lifted = [];
+  w.path = '';
+  w.pendingName = undefined;
+  w.pendingPrefix = '';
+  // Both stacks are empty after a finished walk; emptying them again would give up their storage.
+  if (w.args.length !== 0) w.args.length = 0;
+  if (w.chain.length !== 0) w.chain.length = 0;
+  w.nodes = 0;
+  w.refs = undefined;
+  w.resolver = undefined;
+  w.inlined = 0;
+  w.refWalks = undefined;
+  w.lookups = 0;
+  w.limited = 0;
+  w.deepest = 0;
+  w.liftedNodes = undefined;
+  w.branched = false;
+  return w;
+}
+
+/** Hands a finished walk back for the next `newWalk` (its issues and lifted lists now belong to the caller). */
+export function endWalk(w: Walk): void {
+  w.root = undefined;
+  spare = w;
+}
+
+/** What the local `$ref` points at, looked up once per reference and walk. */
+export function lookUp(w: Walk, ref: string): unknown {
+  if (w.refs === undefined) w.refs = new Map();
+  else if (w.refs.has(ref)) return w.refs.get(ref);
+  const target = resolvePointer(w.root, ref);
+  w.refs.set(ref, target);
+  return target;
+}
+
+/** `lookUp` bound to `w`, for the lifted-value summaries. */
+export function resolverOf(w: Walk): (ref: string) => unknown {
+  if (w.resolver === undefined) w.resolver = (ref) => lookUp(w, ref);
+  return w.resolver;
 }
 
 /**
@@ -94,10 +154,38 @@ export class Lift {
   ) {}
 }
 
+/** The schema path of the current node. */
+export function pathOf(w: Walk): string {
+  if (w.pendingName !== undefined) {
+    w.path = w.pendingPrefix + w.pendingName;
+    w.pendingName = undefined;
+  }
+  return w.path;
+}
+
+/** Sets the current node's path (a nested walk puts its parent's back this way). */
+export function setPath(w: Walk, path: string): void {
+  w.path = path;
+  w.pendingName = undefined;
+}
+
+const DOTTED = new Map<string, string>();
+
+/** `.segment`, built once per keyword. */
+function dotted(segment: string): string {
+  let text = DOTTED.get(segment);
+  if (text === undefined) {
+    text = `.${segment}`;
+    if (DOTTED.size < 256) DOTTED.set(segment, text);
+  }
+  return text;
+}
+
 /** The schema path of the current node, with an optional trailing segment. */
 export function pathHere(w: Walk, extra?: string): string {
-  if (extra === undefined) return w.path;
-  return w.path === '' ? extra : `${w.path}.${extra}`;
+  const path = pathOf(w);
+  if (extra === undefined) return path;
+  return path === '' ? extra : path + dotted(extra);
 }
 
 /** Records a repair at the current node (or its `extra` keyword). */
@@ -112,14 +200,19 @@ export function liftHere(w: Walk, rule: RuleId, detail: string, extra?: string):
 
 /** The current argument path as steps. */
 export function argumentSteps(w: Walk): ArgumentStep[] {
-  return w.args.map((s) => (typeof s === 'string' ? { kind: 'property', name: s } : EVERY_ELEMENT));
+  const steps: ArgumentStep[] = [];
+  for (let i = 0; i < w.args.length; i += 1) {
+    const s = w.args[i] as string | ArgumentStep;
+    steps.push(typeof s === 'string' ? { kind: 'property', name: s } : EVERY_ELEMENT);
+  }
+  return steps;
 }
 
 /** Records `lift` as carried as JSON text at the current argument, whose declared schema is `declared`. */
 export function recordLift(w: Walk, lift: Lift, declared: unknown): void {
   const steps = argumentSteps(w);
   w.issues.push({ rule: lift.rule, path: lift.path, detail: lift.detail, action: 'lifted', fix: LIFTED });
-  w.lifted.push({ steps, path: renderArgumentPath(steps), takes: takesOf(w.resolve, declared) });
+  w.lifted.push({ steps, path: renderArgumentPath(steps), takes: takesOf(resolverOf(w), declared) });
 }
 
 const LIFTED = 'offered it as JSON text, decoded before the call is checked';

@@ -2,7 +2,7 @@ import { isPlainObject } from '../core/json.js';
 import { scanNode } from './node-scan.js';
 import { isPortableType, MAX_DEPTH, MAX_NODES } from './profile.js';
 import { mergeSchemas, put, without } from './schema-merge.js';
-import { Lift, liftHere, pathHere, repaired, type Walk } from './schema-walk.js';
+import { Lift, liftHere, pathHere, pathOf, repaired, setPath, type Walk } from './schema-walk.js';
 import { refProblem, resolveRef, walkRefOnly } from './walk-ref.js';
 import { shapeTyped } from './walk-typed.js';
 
@@ -31,7 +31,7 @@ export function walkNode(w: Walk, raw: unknown, depth: number, atRoot = false): 
   if (!isPlainObject(raw)) return notASchema(w, raw);
   const mark = w.chain.length;
   let node = raw;
-  let scan = scanNode(raw);
+  let scan = scanNode(raw, depth);
   let out: unknown;
   for (let round = 0; out === undefined; round += 1) {
     let next: Schema | Lift | undefined;
@@ -62,7 +62,7 @@ export function walkNode(w: Walk, raw: unknown, depth: number, atRoot = false): 
     if (next instanceof Lift) out = next;
     else if (next !== undefined) {
       node = next;
-      scan = scanNode(node);
+      scan = scanNode(node, depth);
     }
   }
   if (w.chain.length !== mark) w.chain.length = mark;
@@ -140,13 +140,24 @@ function isNullSchema(branch: unknown): boolean {
   return t === 'null' || (Array.isArray(t) && t.length > 0 && t.every((x) => x === 'null'));
 }
 
+/** `branches` without its `null` schemas and holes (the list itself when it has none). */
+function withoutNullBranches(branches: unknown[]): unknown[] {
+  for (let i = 0; i < branches.length; i += 1) {
+    const branch = branches[i];
+    if (isNullSchema(branch) || (branch === undefined && !(i in branches))) {
+      return branches.filter((b) => !isNullSchema(b));
+    }
+  }
+  return branches;
+}
+
 function shapeAnyOf(w: Walk, node: Schema, depth: number, atRoot: boolean): unknown {
   const branches = node.anyOf;
   if (!Array.isArray(branches) || branches.length === 0) {
     repaired(w, 'node_not_schema', '`anyOf` must be a non-empty list of schemas', 'dropped it');
     return new Collapsed(without(node, 'anyOf'));
   }
-  const kept = branches.filter((b) => !isNullSchema(b));
+  const kept = withoutNullBranches(branches);
   if (kept.length < branches.length) {
     if (kept.length === 0) {
       return liftHere(w, 'type_invalid', 'an `anyOf` of only `null` accepts nothing but null');
@@ -193,10 +204,10 @@ function shapeBranches(w: Walk, node: Schema, kept: unknown[], depth: number, ch
   for (let i = 0; i < kept.length; i += 1) {
     const declared = kept[i];
     const branch = sharing && isPlainObject(declared) ? mergeSchemas(declared, shared) : declared;
-    const parent = w.path;
-    w.path = pathHere(w, `anyOf[${i}]`);
+    const parent = pathOf(w);
+    setPath(w, pathHere(w, `anyOf[${i}]`));
     const result = walkNode(w, branch, depth + 1);
-    w.path = parent;
+    setPath(w, parent);
     if (result instanceof Lift) {
       w.issues.length = issueMark;
       w.lifted.length = liftMark;

@@ -1,13 +1,25 @@
 import { isPlainObject } from '../core/json.js';
-import { renderArgumentPath } from './lifted-argument.js';
+import { type LiftedArgument, renderArgumentPath } from './lifted-argument.js';
 import { MAX_DEPTH, MAX_INLINED, MAX_NODES } from './profile.js';
-import { argumentSteps, joinPath, Lift, liftHere, type RefWalk, repaired, type Walk } from './schema-walk.js';
+import type { SchemaIssue } from './schema-issue.js';
+import {
+  argumentSteps,
+  joinPath,
+  Lift,
+  liftHere,
+  lookUp,
+  pathOf,
+  type RefWalk,
+  repaired,
+  setPath,
+  type Walk,
+} from './schema-walk.js';
 import { walkNode } from './walk-node.js';
 
 /** What a local `$ref` points at, looked up once per walk. */
 export function resolveRef(w: Walk, ref: string): unknown {
   w.lookups += 1;
-  return w.resolve(ref);
+  return lookUp(w, ref);
 }
 
 /**
@@ -39,7 +51,7 @@ const INLINE_FIX = 'inlined what it points at';
  * costs its lifted arguments' paths (generated API schemas point at the same definitions many times).
  */
 export function walkRefOnly(w: Walk, ref: string, depth: number): unknown {
-  const kept = w.refWalks.get(ref);
+  const kept = w.refWalks?.get(ref);
   if (
     kept !== undefined &&
     depth + kept.height <= MAX_DEPTH &&
@@ -60,7 +72,7 @@ export function walkRefOnly(w: Walk, ref: string, depth: number): unknown {
 }
 
 function walkRelative(w: Walk, ref: string, target: unknown, depth: number): RefWalk {
-  const path = w.path;
+  const path = pathOf(w);
   const args = w.args.splice(0);
   const issueMark = w.issues.length;
   const liftMark = w.lifted.length;
@@ -68,7 +80,7 @@ function walkRelative(w: Walk, ref: string, target: unknown, depth: number): Ref
   const lookups = w.lookups;
   const limited = w.limited;
   const deepest = w.deepest;
-  w.path = '';
+  setPath(w, '');
   w.deepest = depth;
   w.chain.push(ref);
   const out = walkNode(w, target === true ? {} : target, depth);
@@ -81,9 +93,12 @@ function walkRelative(w: Walk, ref: string, target: unknown, depth: number): Ref
     height: w.deepest - depth,
     reported: false,
   };
-  if (w.lookups === lookups && w.limited === limited) w.refWalks.set(ref, walked);
+  if (w.lookups === lookups && w.limited === limited) {
+    if (w.refWalks === undefined) w.refWalks = new Map();
+    w.refWalks.set(ref, walked);
+  }
   w.deepest = Math.max(deepest, w.deepest);
-  w.path = path;
+  setPath(w, path);
   w.args.push(...args);
   return walked;
 }
@@ -92,16 +107,27 @@ function walkRelative(w: Walk, ref: string, target: unknown, depth: number): Ref
 function place(w: Walk, walked: RefWalk): unknown {
   // A defect inside a definition is one defect of the declared schema: reported where it is first inlined.
   if (!walked.reported) {
-    for (const issue of walked.issues) w.issues.push({ ...issue, path: joinPath(w.path, issue.path) });
+    const issues = walked.issues;
+    const base = pathOf(w);
+    for (let i = 0; i < issues.length; i += 1) w.issues.push(rebased(issues[i] as SchemaIssue, base));
     walked.reported = true;
   }
   if (walked.lifted.length > 0) {
     const base = argumentSteps(w);
-    for (const lift of walked.lifted) {
-      const steps = [...base, ...lift.steps];
+    const lifted = walked.lifted;
+    for (let i = 0; i < lifted.length; i += 1) {
+      const lift = lifted[i] as LiftedArgument;
+      const steps = base.concat(lift.steps);
       w.lifted.push({ steps, path: renderArgumentPath(steps), takes: lift.takes });
     }
   }
   const out = walked.out;
-  return out instanceof Lift ? new Lift(out.rule, joinPath(w.path, out.path), out.detail) : out;
+  return out instanceof Lift ? new Lift(out.rule, joinPath(pathOf(w), out.path), out.detail) : out;
+}
+
+/** `issue` with its path seen from `base`. */
+function rebased(issue: SchemaIssue, base: string): SchemaIssue {
+  const path = joinPath(base, issue.path);
+  if (issue.fix === undefined) return { ...issue, path };
+  return { rule: issue.rule, path, detail: issue.detail, action: issue.action, fix: issue.fix };
 }

@@ -2,11 +2,21 @@ import { isPlainObject } from '../core/json.js';
 import { checkEnum, checkKeywords, checkRequired, hasKeys } from './check-keywords.js';
 import { liftedSchema } from './lift-summary.js';
 import { EVERY_ELEMENT } from './lifted-argument.js';
-import { Edits, edit, rebuild } from './node-edits.js';
+import { applyEdits, type Edits, editsAt } from './node-edits.js';
 import type { NodeScan } from './node-scan.js';
 import { appliesTo, isPortableType, keywordKind, PORTABLE_TYPES, type PortableType } from './profile.js';
 import { put } from './schema-merge.js';
-import { Lift, liftHere, pathHere, recordLift, repaired, type Walk } from './schema-walk.js';
+import {
+  Lift,
+  liftHere,
+  pathHere,
+  pathOf,
+  recordLift,
+  repaired,
+  resolverOf,
+  setPath,
+  type Walk,
+} from './schema-walk.js';
 import { nullablePair, walkNode } from './walk-node.js';
 
 type Schema = Record<string, unknown>;
@@ -25,13 +35,13 @@ const NULLABLE_WORDS = Object.fromEntries(
 /** Walks a node that has no combinator left: checks its type and keywords, then its children. */
 export function shapeTyped(w: Walk, node: Schema, scan: NodeScan, depth: number, atRoot: boolean): unknown {
   let type = scan.type;
-  let edits: Edits | undefined;
+  const edits = editsAt(depth);
   if (Array.isArray(type)) {
     const only = nullablePair(type) as PortableType | undefined;
     if (only === undefined) return liftHere(w, 'type_invalid', 'a type list is not portable', 'type');
     const words = NULLABLE_WORDS[only];
     repaired(w, 'type_invalid', words.detail, words.fix, 'type');
-    edits = new Edits().set('type', only);
+    edits.set('type', only);
     type = only;
   } else if (type === undefined) {
     const inferred = atRoot ? 'object' : inferType(node);
@@ -40,7 +50,6 @@ export function shapeTyped(w: Walk, node: Schema, scan: NodeScan, depth: number,
     }
     const rule = atRoot ? 'root_not_object' : 'type_missing';
     repaired(w, rule, 'declares no `type`', `read it as "${inferred}" from its keywords`);
-    edits = edit(edits);
     edits.set('type', inferred);
     type = inferred;
   }
@@ -57,19 +66,18 @@ export function shapeTyped(w: Walk, node: Schema, scan: NodeScan, depth: number,
     (type !== 'object' && (scan.properties !== undefined || scan.required !== undefined)) ||
     (type !== 'array' && scan.items !== undefined);
   if (scan.other || scan.structural || misplaced) {
-    const result = checkKeywords(w, node, scan, type, atRoot, edits);
-    if (result instanceof Lift) return result;
-    edits = result;
+    const lift = checkKeywords(w, node, scan, type, atRoot, edits);
+    if (lift !== undefined) return lift;
   }
-  if (scan.enumValues !== undefined) edits = checkEnum(w, node, scan.enumValues, type, edits);
-  const children =
-    type === 'object'
-      ? shapeObject(w, node, scan, depth, atRoot, edits)
-      : type === 'array'
-        ? shapeArray(w, scan, depth, edits)
-        : edits;
-  if (children instanceof Lift) return children;
-  return children === undefined ? node : rebuild(node, children);
+  if (scan.enumValues !== undefined) checkEnum(w, node, scan.enumValues, type, edits);
+  if (type === 'object' || type === 'array') {
+    const lift =
+      type === 'object'
+        ? shapeObject(w, node, scan, depth, atRoot, edits)
+        : shapeArray(w, scan, depth, edits);
+    if (lift !== undefined) return lift;
+  }
+  return applyEdits(node, edits);
 }
 
 /** The one type an untyped node's keywords belong to, if they agree. */
@@ -92,18 +100,18 @@ function inferType(node: Schema): PortableType | undefined {
   return found;
 }
 
+/** An object's properties and `required`; a `Lift` when it has no declared property (below the root). */
 function shapeObject(
   w: Walk,
   node: Schema,
   scan: NodeScan,
   depth: number,
   atRoot: boolean,
-  edits: Edits | undefined,
-): Edits | Lift | undefined {
+  edits: Edits,
+): Lift | undefined {
   const props = scan.properties;
   if (props !== undefined && !isPlainObject(props)) {
     repaired(w, 'node_not_schema', '`properties` must be an object', 'dropped it', 'properties');
-    edits = edit(edits);
     edits.drop('properties');
   }
   if (!isPlainObject(props) || !hasKeys(props)) {
@@ -117,28 +125,27 @@ function shapeObject(
     if (!isPlainObject(props)) {
       const fix = 'added an empty `properties` (the tool takes no named arguments)';
       repaired(w, 'object_properties_missing', 'the root declares no `properties`', fix);
-      edits = edit(edits);
       edits.set('properties', {});
     }
-    return checkRequired(w, scan.required, {}, edits);
+    checkRequired(w, scan.required, {}, edits);
+    return undefined;
   }
   const shaped = shapeProperties(w, props, depth);
-  if (shaped !== undefined) {
-    edits = edit(edits);
-    edits.set('properties', shaped);
-  }
-  return checkRequired(w, scan.required, props, edits);
+  if (shaped !== undefined) edits.set('properties', shaped);
+  checkRequired(w, scan.required, props, edits);
+  return undefined;
 }
 
 /** Walks each property; returns the offered properties when any changed, else undefined. */
 function shapeProperties(w: Walk, props: Schema, depth: number): Schema | undefined {
   let shaped: Schema | undefined;
-  const parent = w.path;
+  const parent = pathOf(w);
   const prefix = parent === '' ? 'properties.' : `${parent}.properties.`;
   let index = 0;
   for (const name in props) {
     const declared = props[name];
-    w.path = prefix + name;
+    w.pendingPrefix = prefix;
+    w.pendingName = name;
     w.args.push(name);
     const issueMark = w.issues.length;
     const liftMark = w.lifted.length;
@@ -147,24 +154,30 @@ function shapeProperties(w: Walk, props: Schema, depth: number): Schema | undefi
       w.issues.length = issueMark;
       w.lifted.length = liftMark;
       recordLift(w, result, declared);
-      const text = liftedSchema(w.resolve, declared);
+      const text = liftedSchema(resolverOf(w), declared);
+      if (w.liftedNodes === undefined) w.liftedNodes = new Set();
       w.liftedNodes.add(text);
       result = text;
     }
     w.args.pop();
-    if (result !== declared && shaped === undefined) shaped = copyFirst(props, index);
+    if (result !== declared && shaped === undefined) shaped = copyOf(props, index);
     if (shaped !== undefined) {
       if (name === '__proto__') put(shaped, name, result);
       else shaped[name] = result;
     }
     index += 1;
   }
-  w.path = parent;
+  setPath(w, parent);
   return shaped;
 }
 
-/** The first `count` entries of `props`, copied. */
-function copyFirst(props: Schema, count: number): Schema {
+/**
+ * A copy of `props` to write the offered properties into: every key (values replaced as they are
+ * walked). A plain object is cloned whole, keeping its shape; any other holds its first `count`
+ * keys (the loop adds the rest, inherited enumerable keys included, as before).
+ */
+function copyOf(props: Schema, count: number): Schema {
+  if (Object.getPrototypeOf(props) === Object.prototype) return { ...props };
   const out: Schema = {};
   let index = 0;
   for (const name in props) {
@@ -175,19 +188,10 @@ function copyFirst(props: Schema, count: number): Schema {
   return out;
 }
 
-function shapeArray(
-  w: Walk,
-  scan: NodeScan,
-  depth: number,
-  edits: Edits | undefined,
-): Edits | Lift | undefined {
+/** A list's `items`; a `Lift` when it has none, or a tuple. */
+function shapeArray(w: Walk, scan: NodeScan, depth: number, edits: Edits): Lift | undefined {
   const items = scan.items;
-  if (
-    items === undefined ||
-    items === true ||
-    items === false ||
-    (isPlainObject(items) && Object.keys(items).length === 0)
-  ) {
+  if (items === undefined || items === true || items === false || (isPlainObject(items) && !hasKeys(items))) {
     const extra = items === undefined ? undefined : 'items';
     return liftHere(w, 'array_items_missing', 'a list must declare the schema of its `items`', extra);
   }
@@ -199,15 +203,13 @@ function shapeArray(
       'items',
     );
   }
-  const parent = w.path;
-  w.path = pathHere(w, 'items');
+  const parent = pathOf(w);
+  setPath(w, pathHere(w, 'items'));
   w.args.push(EVERY_ELEMENT);
   const result = walkNode(w, items, depth + 1);
-  w.path = parent;
+  setPath(w, parent);
   w.args.pop();
   if (result instanceof Lift) return result;
-  if (result === items) return edits;
-  edits = edit(edits);
-  edits.set('items', result);
-  return edits;
+  if (result !== items) edits.set('items', result);
+  return undefined;
 }
