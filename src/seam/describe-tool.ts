@@ -11,7 +11,12 @@ const LISTED_INPUTS = 12;
 
 /** True when `text` is a string with something other than whitespace. */
 export function hasDescription(text: unknown): text is string {
-  // `\s` is exactly what `trim` removes; testing for anything else copies nothing.
+  return hasText(text);
+}
+
+/** True for a string with something other than whitespace (what `trim` leaves), without copying it. */
+export function hasText(text: unknown): text is string {
+  // `\s` is exactly what `trim` removes.
   return typeof text === 'string' && NOT_BLANK.test(text);
 }
 

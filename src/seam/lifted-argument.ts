@@ -28,7 +28,8 @@ const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
 export function renderArgumentPath(steps: readonly ArgumentStep[], indexes: readonly number[] = []): string {
   let text = '';
   let element = 0;
-  for (const step of steps) {
+  for (let i = 0; i < steps.length; i += 1) {
+    const step = steps[i] as ArgumentStep;
     if (step.kind === 'element') {
       const index = indexes[element];
       element += 1;

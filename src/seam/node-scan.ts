@@ -13,6 +13,8 @@ export class NodeScan {
   structural = false;
   /** A key the keyword pass must look at: a bound, `format`, `pattern`, a non-text annotation, anything else. */
   other = false;
+  /** Only `type`, text `description` / `title` and `default`: a node of a scalar type is portable as declared. */
+  plain = true;
   /** How many keys the node has. */
   keys = 0;
 }
@@ -38,6 +40,7 @@ export function scanNode(node: Record<string, unknown>, depth: number): NodeScan
     scan.items = undefined;
     scan.structural = false;
     scan.other = false;
+    scan.plain = true;
     scan.keys = 0;
   }
   for (const key in node) {
@@ -49,21 +52,28 @@ export function scanNode(node: Record<string, unknown>, depth: number): NodeScan
         break;
       case 'description':
       case 'title':
-        if (typeof value !== 'string') scan.other = true;
+        if (typeof value !== 'string') {
+          scan.other = true;
+          scan.plain = false;
+        }
         break;
       case 'default':
         break;
       case 'enum':
         scan.enumValues = value;
+        scan.plain = false;
         break;
       case 'properties':
         scan.properties = value;
+        scan.plain = false;
         break;
       case 'required':
         scan.required = value;
+        scan.plain = false;
         break;
       case 'items':
         scan.items = value;
+        scan.plain = false;
         break;
       case '$ref':
       case 'allOf':
@@ -71,9 +81,11 @@ export function scanNode(node: Record<string, unknown>, depth: number): NodeScan
       case 'oneOf':
       case 'const':
         scan.structural = true;
+        scan.plain = false;
         break;
       default:
         scan.other = true;
+        scan.plain = false;
     }
   }
   return scan;

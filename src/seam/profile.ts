@@ -79,6 +79,11 @@ export function isPortableType(value: unknown): value is PortableType {
   );
 }
 
+/** True for a portable type other than `object` and `array` (a node with no children). */
+export function isScalarType(value: unknown): boolean {
+  return value === 'string' || value === 'number' || value === 'integer' || value === 'boolean';
+}
+
 /** The only `format` the profile keeps (on strings). */
 export const PORTABLE_FORMAT = 'date-time';
 

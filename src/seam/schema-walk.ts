@@ -26,8 +26,14 @@ export interface Walk {
    */
   pendingName: string | undefined;
   pendingPrefix: string;
-  /** Argument path of the node being walked: property names, or `EVERY_ELEMENT` for list elements. */
+  /**
+   * Argument path of the node being walked: property names, or `EVERY_ELEMENT` for list elements,
+   * in `args[argBase]` to `args[argTop - 1]` (a stack that keeps its storage between nodes and walks).
+   */
   readonly args: Array<string | ArgumentStep>;
+  argTop: number;
+  /** Where the current argument path starts (inside a `$ref` target walked on its own, past the reference's). */
+  argBase: number;
   /** `$ref`s being expanded on the way to this node (a repeat is a recursion). */
   readonly chain: string[];
   /** Nodes visited so far (bounded by MAX_NODES). */
@@ -52,17 +58,18 @@ export interface Walk {
   branched: boolean;
 }
 
-/** One walk of a `$ref` target, with paths relative to the reference, reusable at any later reference. */
+/**
+ * One walk of a `$ref` target, reusable at any later reference to it. Its defects are reported once,
+ * where it was first inlined, so only what a later reference needs is kept, relative to it.
+ */
 export interface RefWalk {
   /** The offered node, or a `Lift` whose path is relative. */
   readonly out: unknown;
-  readonly issues: readonly SchemaIssue[];
+  /** Lifted arguments, with steps relative to the reference. */
   readonly lifted: readonly LiftedArgument[];
   readonly nodes: number;
   /** How much deeper than the reference the walk went. */
   readonly height: number;
-  /** Set once its issues are in the walk's list (they are reported once, where first inlined). */
-  reported: boolean;
 }
 
 /** A walk left by the last finished conform pass, to be reset for the next (see `newWalk`). */
@@ -84,6 +91,8 @@ export function newWalk(root: unknown): Walk {
       pendingName: undefined,
       pendingPrefix: '',
       args: [],
+      argTop: 0,
+      argBase: 0,
       chain: [],
       nodes: 0,
       refs: undefined,
@@ -104,8 +113,9 @@ export function newWalk(root: unknown): Walk {
   w.path = '';
   w.pendingName = undefined;
   w.pendingPrefix = '';
-  // Both stacks are empty after a finished walk; emptying them again would give up their storage.
-  if (w.args.length !== 0) w.args.length = 0;
+  w.argTop = 0;
+  w.argBase = 0;
+  // Empty after a finished walk; emptying it again would give up its storage.
   if (w.chain.length !== 0) w.chain.length = 0;
   w.nodes = 0;
   w.refs = undefined;
@@ -198,10 +208,21 @@ export function liftHere(w: Walk, rule: RuleId, detail: string, extra?: string):
   return new Lift(rule, pathHere(w, extra), detail);
 }
 
+/** Steps into argument `step` (a property name or `EVERY_ELEMENT`) for the node walked next. */
+export function enterArgument(w: Walk, step: string | ArgumentStep): void {
+  w.args[w.argTop] = step;
+  w.argTop += 1;
+}
+
+/** Steps back out of the last argument entered. */
+export function leaveArgument(w: Walk): void {
+  w.argTop -= 1;
+}
+
 /** The current argument path as steps. */
 export function argumentSteps(w: Walk): ArgumentStep[] {
   const steps: ArgumentStep[] = [];
-  for (let i = 0; i < w.args.length; i += 1) {
+  for (let i = w.argBase; i < w.argTop; i += 1) {
     const s = w.args[i] as string | ArgumentStep;
     steps.push(typeof s === 'string' ? { kind: 'property', name: s } : EVERY_ELEMENT);
   }

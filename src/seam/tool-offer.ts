@@ -3,7 +3,7 @@ import { type Logger, silentLogger } from '../core/logger.js';
 import type { WireTool } from '../core/model.js';
 import type { ToolDefinition } from '../core/tool.js';
 import { type ConformResult, conformParameters, type Verdict } from './conform-parameters.js';
-import { derivedDescription, hasDescription, wireDescription } from './describe-tool.js';
+import { derivedDescription, hasDescription, hasText, wireDescription } from './describe-tool.js';
 import type { LiftedArgument } from './lifted-argument.js';
 import type { SchemaIssue } from './schema-issue.js';
 import { adviceFor, describeIssues, describeOrigin, logOnce, type ToolOrigin } from './seam-log.js';
@@ -78,8 +78,8 @@ export function offerTool(
 export function offerTools(definitions: readonly ToolDefinition[], options: OfferOptions = {}): ToolOffer {
   const offered: OfferedTool[] = [];
   const excluded: ExcludedTool[] = [];
-  for (const definition of definitions) {
-    const item = offerTool(definition, options);
+  for (let i = 0; i < definitions.length; i += 1) {
+    const item = offerTool(definitions[i] as ToolDefinition, options);
     if (item.kind === 'offered') offered.push(item);
     else excluded.push(item);
   }
@@ -98,7 +98,7 @@ export function offerWith(
   };
   const logger = options.logger ?? silentLogger;
   const name = definition.name;
-  if (typeof name !== 'string' || name.trim() === '') return nameless(definition, origin, logger);
+  if (!hasText(name)) return nameless(definition, origin, logger);
   const result = conform(definition.parameters);
   if (result.parameters === undefined || result.verdict === 'excluded') {
     return unportable(definition, origin, logger, result.issues);

@@ -1,6 +1,6 @@
 import { isPlainObject } from '../core/json.js';
 import { scanNode } from './node-scan.js';
-import { isPortableType, MAX_DEPTH, MAX_NODES } from './profile.js';
+import { isPortableType, isScalarType, MAX_DEPTH, MAX_NODES } from './profile.js';
 import { mergeSchemas, put, without } from './schema-merge.js';
 import { Lift, liftHere, pathHere, pathOf, repaired, setPath, type Walk } from './schema-walk.js';
 import { refProblem, resolveRef, walkRefOnly } from './walk-ref.js';
@@ -29,9 +29,11 @@ export function walkNode(w: Walk, raw: unknown, depth: number, atRoot = false): 
     return liftHere(w, 'node_not_schema', 'the schema is too deep or too large to carry node by node');
   }
   if (!isPlainObject(raw)) return notASchema(w, raw);
+  let scan = scanNode(raw, depth);
+  // Most nodes are a string, number or flag with a description: portable as declared.
+  if (scan.plain && !atRoot && isScalarType(scan.type)) return raw;
   const mark = w.chain.length;
   let node = raw;
-  let scan = scanNode(raw, depth);
   let out: unknown;
   for (let round = 0; out === undefined; round += 1) {
     let next: Schema | Lift | undefined;

@@ -1,7 +1,6 @@
 import { isPlainObject } from '../core/json.js';
 import { type LiftedArgument, renderArgumentPath } from './lifted-argument.js';
 import { MAX_DEPTH, MAX_INLINED, MAX_NODES } from './profile.js';
-import type { SchemaIssue } from './schema-issue.js';
 import {
   argumentSteps,
   joinPath,
@@ -11,7 +10,6 @@ import {
   pathOf,
   type RefWalk,
   repaired,
-  setPath,
   type Walk,
 } from './schema-walk.js';
 import { walkNode } from './walk-node.js';
@@ -46,9 +44,9 @@ export function refProblem(w: Walk, ref: string, target: unknown): Lift | undefi
 const INLINE_FIX = 'inlined what it points at';
 
 /**
- * Walks a node that is only `{ "$ref": … }`. The target is walked once with paths relative to the
- * reference; when it holds no further reference the walk is kept, and every later reference to it
- * costs its lifted arguments' paths (generated API schemas point at the same definitions many times).
+ * Walks a node that is only `{ "$ref": … }`. The target is walked in place; when it holds no further
+ * reference the walk is kept, and every later reference to it costs its lifted arguments' paths
+ * (generated API schemas point at the same definitions many times).
  */
 export function walkRefOnly(w: Walk, ref: string, depth: number): unknown {
   const kept = w.refWalks?.get(ref);
@@ -61,73 +59,61 @@ export function walkRefOnly(w: Walk, ref: string, depth: number): unknown {
     repaired(w, 'keyword_unsupported', '`$ref` is not portable', INLINE_FIX);
     w.nodes += kept.nodes;
     w.inlined += kept.nodes;
-    return place(w, kept);
+    placeLifted(w, kept.lifted);
+    const out = kept.out;
+    return out instanceof Lift ? new Lift(out.rule, joinPath(pathOf(w), out.path), out.detail) : out;
   }
   const target = resolveRef(w, ref);
   const problem = refProblem(w, ref, target);
   if (problem !== undefined) return problem;
   repaired(w, 'keyword_unsupported', '`$ref` is not portable', INLINE_FIX);
-  const walked = walkRelative(w, ref, target, depth);
-  return place(w, walked);
+  return walkTarget(w, ref, target, depth);
 }
 
-function walkRelative(w: Walk, ref: string, target: unknown, depth: number): RefWalk {
-  const path = pathOf(w);
-  const args = w.args.splice(0);
-  const issueMark = w.issues.length;
+/**
+ * Walks a `$ref` target where the reference is: its defects are recorded here (a defect inside a
+ * definition is one defect of the declared schema, reported where it is first inlined), its lifted
+ * arguments are gathered relative to the reference, and the walk is kept for later references.
+ */
+function walkTarget(w: Walk, ref: string, target: unknown, depth: number): unknown {
+  const base = pathOf(w);
+  const argBase = w.argBase;
   const liftMark = w.lifted.length;
   const nodes = w.nodes;
   const lookups = w.lookups;
   const limited = w.limited;
   const deepest = w.deepest;
-  setPath(w, '');
+  w.argBase = w.argTop;
   w.deepest = depth;
   w.chain.push(ref);
   const out = walkNode(w, target === true ? {} : target, depth);
   w.chain.pop();
-  const walked: RefWalk = {
-    out,
-    issues: w.issues.splice(issueMark),
-    lifted: w.lifted.splice(liftMark),
-    nodes: w.nodes - nodes,
-    height: w.deepest - depth,
-    reported: false,
-  };
+  const lifted = w.lifted.splice(liftMark);
   if (w.lookups === lookups && w.limited === limited) {
+    const relative = out instanceof Lift ? new Lift(out.rule, relativeTo(base, out.path), out.detail) : out;
+    const walked: RefWalk = { out: relative, lifted, nodes: w.nodes - nodes, height: w.deepest - depth };
     if (w.refWalks === undefined) w.refWalks = new Map();
     w.refWalks.set(ref, walked);
   }
   w.deepest = Math.max(deepest, w.deepest);
-  setPath(w, path);
-  w.args.push(...args);
-  return walked;
+  w.argBase = argBase;
+  placeLifted(w, lifted);
+  return out;
 }
 
-/** A relative walk seen from the current node: issues, lifted arguments and the offered node. */
-function place(w: Walk, walked: RefWalk): unknown {
-  // A defect inside a definition is one defect of the declared schema: reported where it is first inlined.
-  if (!walked.reported) {
-    const issues = walked.issues;
-    const base = pathOf(w);
-    for (let i = 0; i < issues.length; i += 1) w.issues.push(rebased(issues[i] as SchemaIssue, base));
-    walked.reported = true;
-  }
-  if (walked.lifted.length > 0) {
-    const base = argumentSteps(w);
-    const lifted = walked.lifted;
-    for (let i = 0; i < lifted.length; i += 1) {
-      const lift = lifted[i] as LiftedArgument;
-      const steps = base.concat(lift.steps);
-      w.lifted.push({ steps, path: renderArgumentPath(steps), takes: lift.takes });
-    }
-  }
-  const out = walked.out;
-  return out instanceof Lift ? new Lift(out.rule, joinPath(pathOf(w), out.path), out.detail) : out;
+/** `path`, a path inside the node at `base`, seen from that node. */
+function relativeTo(base: string, path: string): string {
+  if (base === '') return path;
+  return path === base ? '' : path.slice(base.length + 1);
 }
 
-/** `issue` with its path seen from `base`. */
-function rebased(issue: SchemaIssue, base: string): SchemaIssue {
-  const path = joinPath(base, issue.path);
-  if (issue.fix === undefined) return { ...issue, path };
-  return { rule: issue.rule, path, detail: issue.detail, action: issue.action, fix: issue.fix };
+/** Lifted arguments gathered relative to the current argument, placed under it. */
+function placeLifted(w: Walk, lifted: readonly LiftedArgument[]): void {
+  if (lifted.length === 0) return;
+  const base = argumentSteps(w);
+  for (let i = 0; i < lifted.length; i += 1) {
+    const lift = lifted[i] as LiftedArgument;
+    const steps = base.concat(lift.steps);
+    w.lifted.push({ steps, path: renderArgumentPath(steps), takes: lift.takes });
+  }
 }

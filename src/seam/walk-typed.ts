@@ -7,7 +7,9 @@ import type { NodeScan } from './node-scan.js';
 import { appliesTo, isPortableType, keywordKind, PORTABLE_TYPES, type PortableType } from './profile.js';
 import { put } from './schema-merge.js';
 import {
+  enterArgument,
   Lift,
+  leaveArgument,
   liftHere,
   pathHere,
   pathOf,
@@ -146,7 +148,7 @@ function shapeProperties(w: Walk, props: Schema, depth: number): Schema | undefi
     const declared = props[name];
     w.pendingPrefix = prefix;
     w.pendingName = name;
-    w.args.push(name);
+    enterArgument(w, name);
     const issueMark = w.issues.length;
     const liftMark = w.lifted.length;
     let result = walkNode(w, declared, depth + 1);
@@ -159,7 +161,7 @@ function shapeProperties(w: Walk, props: Schema, depth: number): Schema | undefi
       w.liftedNodes.add(text);
       result = text;
     }
-    w.args.pop();
+    leaveArgument(w);
     if (result !== declared && shaped === undefined) shaped = copyOf(props, index);
     if (shaped !== undefined) {
       if (name === '__proto__') put(shaped, name, result);
@@ -205,10 +207,10 @@ function shapeArray(w: Walk, scan: NodeScan, depth: number, edits: Edits): Lift 
   }
   const parent = pathOf(w);
   setPath(w, pathHere(w, 'items'));
-  w.args.push(EVERY_ELEMENT);
+  enterArgument(w, EVERY_ELEMENT);
   const result = walkNode(w, items, depth + 1);
   setPath(w, parent);
-  w.args.pop();
+  leaveArgument(w);
   if (result instanceof Lift) return result;
   if (result !== items) edits.set('items', result);
   return undefined;
