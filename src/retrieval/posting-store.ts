@@ -1,3 +1,5 @@
+import type { ToolTerms } from './tool-terms.js';
+
 /**
  * Posting lists of the index: for each term, the tools holding it, two numbers per tool (its slot,
  * and where the term sits in that tool's term list). Loaded in bulk, the lists live in one flat
@@ -103,12 +105,19 @@ export class PostingStore {
   }
 
   /**
-   * Lays out every term's list at once from the tools' term lists (slot → term ids), replacing what
-   * the store held. Each segment keeps a little spare room for tools added later.
+   * Lays out every term's list at once from the tools' term runs (slots below `slots`), replacing
+   * what the store held. Each segment keeps a little spare room for tools added later.
    */
-  load(termLists: ReadonlyArray<Int32Array | undefined>): void {
+  load(slots: number, held: ToolTerms): void {
+    const { terms, start, count } = held;
     const counts = new Int32Array(this.terms);
-    for (const list of termLists) if (list) for (const id of list) counts[id] = (counts[id] as number) + 2;
+    for (let s = 0; s < slots; s += 1) {
+      const from = start[s] as number;
+      for (let i = from; i < from + (count[s] as number); i += 1) {
+        const id = terms[i] as number;
+        counts[id] = (counts[id] as number) + 2;
+      }
+    }
     let total = 0;
     for (let id = 0; id < this.terms; id += 1) {
       const c = counts[id] as number;
@@ -120,9 +129,10 @@ export class PostingStore {
       total += this.room[id] as number;
     }
     this.flat = new Int32Array(total);
-    termLists.forEach((list, slot) => {
-      if (list) list.forEach((id, at) => this.add(id, slot, at));
-    });
+    for (let s = 0; s < slots; s += 1) {
+      const from = start[s] as number;
+      for (let i = 0; i < (count[s] as number); i += 1) this.add(terms[from + i] as number, s, i);
+    }
   }
 
   private growTerms(size: number): void {

@@ -21,6 +21,7 @@ export function expandQuery(index: ToolIndex, query: string, q: WeightedTerms, s
     synonym: s.synonymWeight,
     derived: s.derivedWeight,
     broader: s.broaderWeight,
+    instance: s.instanceWeight,
     gloss: s.glossWeight,
   };
   if (!Object.values(weights).some((w) => w > 0)) return;
@@ -30,10 +31,12 @@ export function expandQuery(index: ToolIndex, query: string, q: WeightedTerms, s
   for (const w of new Set(words(query))) {
     const own = termOf(w);
     if (own === '' || /\d/.test(w)) continue;
-    const factor = index.termId(own) !== undefined ? s.presentWordExpansion : 1;
-    if (factor <= 0) continue;
+    const present = index.termId(own) !== undefined;
+    const factor = present ? s.presentWordExpansion : 1;
+    if (factor <= 0 && !(s.instanceWeight > 0)) continue;
     for (const r of lexicon.related(w, s.synonymSenses)) {
-      const weight = factor * weights[r.relation] * s.senseDecay ** r.sense;
+      const f = r.relation === 'instance' ? 1 : factor;
+      const weight = f * weights[r.relation] * s.senseDecay ** r.sense;
       if (weight <= 0 || isStopWord(r.word)) continue;
       const id = index.termId(termOf(r.word));
       if (id === undefined || q.has(id)) continue;

@@ -2,9 +2,10 @@ import { addDense, type DenseQuery } from './dense-fusion.js';
 import { expandQuery } from './query-expansion.js';
 import { DEFAULT_RANKING, type RankingSettings } from './ranking-settings.js';
 import { ScoreBuffer } from './score-buffer.js';
-import { terms } from './tokenize.js';
+import { termOf, terms, words } from './tokenize.js';
 import type { FieldWeights, ToolIndex, WeightedTerms } from './tool-index.js';
 import { FIELDS } from './tool-text.js';
+import { valueTypeWords } from './value-types.js';
 
 const NF = FIELDS.length;
 /** Tools (best first) that the name-coverage bonus is computed for. */
@@ -31,6 +32,15 @@ export function queryTerms(index: ToolIndex, text: string, settings: RankingSett
       if (pair !== undefined) out.set(pair, settings.pairWeight);
     }
   }
+  if (settings.compoundWeight > 0 && index.analyzer === 'standard') {
+    // "data base", "log in", "e mail": the two words written as one, when some tool writes them so.
+    const ws = words(text);
+    for (let i = 1; i < ws.length; i += 1) {
+      const t = termOf(`${ws[i - 1]}${ws[i]}`);
+      const id = t === '' ? undefined : index.termId(t);
+      if (id !== undefined && !out.has(id)) out.set(id, settings.compoundWeight);
+    }
+  }
   return out;
 }
 
@@ -44,6 +54,7 @@ export class Ranker {
   private readonly pass = new ScoreBuffer();
   private readonly combined = new ScoreBuffer();
   private readonly second = new ScoreBuffer();
+  private readonly extra = new ScoreBuffer();
   private scratch = new Float64Array(0);
   /** One object for the ranker's life: the index caches per-term work while it stays the same. */
   private readonly weights: FieldWeights;
@@ -68,6 +79,7 @@ export class Ranker {
       this.pass.reset();
       this.combined.reset();
       this.second.reset();
+      this.extra.reset();
     }
   }
 
@@ -75,32 +87,49 @@ export class Ranker {
     const s = this.settings;
     const q = this.weighted(query);
     this.score(q, this.pass);
-    let scores = this.pass;
     const parts = s.clauseWeight > 0 ? clauses(query) : [];
-    if (parts.length >= 2 && scores.count > 0) {
-      scores = this.normalised(this.pass);
+    // Clause rankings and embedding similarity are summed once and fused into every pass.
+    let fused = false;
+    if (parts.length >= 2 && this.pass.count > 0) {
+      fused = true;
       for (const part of parts) {
         this.second.reset();
-        this.score(this.weighted(part), this.second);
-        addScaled(this.combined, this.second, s.clauseWeight);
+        const pq = this.weighted(part);
+        this.score(pq, this.second);
+        addScaled(this.extra, this.second, s.clauseWeight);
       }
     }
     if (dense && s.embeddingWeight > 0) {
-      if (scores === this.pass) scores = this.normalised(this.pass);
-      addDense(this.combined, dense, s.embeddingWeight);
+      fused = true;
+      addDense(this.extra, dense, s.embeddingWeight);
     }
-    const head = this.leaders(scores, q, limit);
+    const head = this.leaders(fused ? this.fuse(this.pass) : this.pass, q, limit);
     if (s.feedbackDocs > 0 && s.feedbackWeight > 0 && head.length > 0) {
       // Feedback finds tools the words missed, but reorders the head badly: the head stays as it is.
-      const keep = head.slice(0, Math.min(limit, s.feedbackKeep));
+      const keep = head.slice(0, Math.min(limit, Math.max(s.feedbackKeep, parts.length * s.clauseKeep)));
       for (const [id, w] of this.feedback(head.slice(0, s.feedbackDocs), q)) q.set(id, w);
       this.second.reset();
       this.score(q, this.second);
       const kept = new Set(keep.map((r) => r.slot));
       const rest = this.leaders(this.second, q, limit + keep.length).filter((r) => !kept.has(r.slot));
-      return [...keep, ...rest].slice(0, limit);
+      // Deeper places weigh each clause's own ranking too, so every part of a many-part request
+      // reaches the list; the places above follow the whole request, which ranks its head better.
+      const from = s.clauseTailFrom - keep.length;
+      if (!fused || from >= rest.length || from >= limit) return stitch([keep, rest], limit);
+      const near = rest.slice(0, Math.max(0, from));
+      for (const r of near) kept.add(r.slot);
+      const far = this.leaders(this.fuse(this.second), q, limit + kept.size).filter((r) => !kept.has(r.slot));
+      return stitch([keep, near, far], limit);
     }
     return head.slice(0, limit);
+  }
+
+  /** The combined buffer: a pass scaled so its best tool scores 1, plus the clause and embedding sums. */
+  private fuse(from: ScoreBuffer): ScoreBuffer {
+    this.combined.reset();
+    addScaled(this.combined, from, 1);
+    addScaled(this.combined, this.extra, Number.NaN);
+    return this.combined;
   }
 
   /**
@@ -113,30 +142,9 @@ export class Ranker {
     const out = this.top(buf, Math.max(limit, NAME_COVERAGE_READ));
     const covered = out.map((r) => ({
       slot: r.slot,
-      score: r.score * (1 + s.nameCoverage * this.coverage(r.slot, q)),
+      score: r.score * (1 + s.nameCoverage * this.index.nameCoverage(r.slot, q)),
     }));
     return covered.sort((a, b) => b.score - a.score || this.tie(a.slot, b.slot)).slice(0, limit);
-  }
-
-  /** Share (by rarity) of a tool's name words that the query holds. */
-  private coverage(slot: number, q: WeightedTerms): number {
-    const nameTerms = this.index.nameTermsOf(slot);
-    const all = this.index.nameIdf(slot);
-    if (!nameTerms || all <= 0) return 0;
-    let hit = 0;
-    for (let i = 0; i < nameTerms.length; i += 1) {
-      const id = nameTerms[i] as number;
-      const w = q.get(id);
-      if (w !== undefined) hit += this.index.idf(id) * Math.min(1, w);
-    }
-    return hit / all;
-  }
-
-  /** Copies a pass into the combined buffer scaled so its best tool scores 1. */
-  private normalised(from: ScoreBuffer): ScoreBuffer {
-    this.combined.reset();
-    addScaled(this.combined, from, 1);
-    return this.combined;
   }
 
   /** The `n` best scored slots of a buffer, sorted (score, then the tie-break). */
@@ -169,6 +177,12 @@ export class Ranker {
   private weighted(text: string): WeightedTerms {
     const q = queryTerms(this.index, text, this.settings);
     expandQuery(this.index, text, q, this.settings);
+    if (this.settings.valueTypeWeight > 0)
+      for (const w of valueTypeWords(text)) {
+        const t = this.index.terms(w)[0];
+        const id = t === undefined ? undefined : this.index.termId(t);
+        if (id !== undefined && !q.has(id)) q.set(id, this.settings.valueTypeWeight);
+      }
     return q;
   }
 
@@ -195,17 +209,18 @@ export class Ranker {
     for (const r of top.slice(0, s.feedbackDocs)) {
       const counts = this.index.termsOf(r.slot);
       if (!counts) continue;
-      const weighted = new Float64Array(counts.terms.length);
+      const { terms, tfs, start, count } = counts;
+      const weighted = new Float64Array(count);
       let total = 0;
-      for (let j = 0; j < counts.terms.length; j += 1) {
+      for (let j = 0; j < count; j += 1) {
         let c = 0;
-        for (let f = 0; f < NF; f += 1) c += (counts.tfs[j * NF + f] ?? 0) * (s.fieldWeight[f] ?? 0);
+        for (let f = 0; f < NF; f += 1) c += (tfs[(start + j) * NF + f] ?? 0) * (s.fieldWeight[f] ?? 0);
         weighted[j] = c;
         total += c;
       }
       if (total === 0) continue;
-      for (let j = 0; j < counts.terms.length; j += 1) {
-        const id = counts.terms[j] as number;
+      for (let j = 0; j < count; j += 1) {
+        const id = terms[start + j] as number;
         if (q.has(id) || this.index.isPair(id)) continue;
         acc.set(id, (acc.get(id) ?? 0) + ((r.score / best) * (weighted[j] ?? 0)) / total);
       }
@@ -245,8 +260,42 @@ export function nthLargest(a: Float64Array, n: number): number {
   return a[k] as number;
 }
 
+/**
+ * Joins ranked runs in order (skipping what an earlier run holds), up to `limit`. Runs come from
+ * passes with different scales: each is scaled so it starts no higher than the one before ends, and
+ * scores never rise along the list.
+ */
+function stitch(runs: readonly (readonly Ranked[])[], limit: number): Ranked[] {
+  const out: Ranked[] = [];
+  let last = Number.POSITIVE_INFINITY;
+  for (const run of runs) {
+    const first = run[0]?.score ?? 0;
+    const scale = first > last && first > 0 ? last / first : 1;
+    for (const r of run) {
+      if (out.length >= limit) return out;
+      last = Math.min(last, r.score * scale);
+      out.push(
+        r.score * scale === last
+          ? scale === 1
+            ? r
+            : { slot: r.slot, score: last }
+          : { slot: r.slot, score: last },
+      );
+    }
+  }
+  return out;
+}
+
 /** Adds `from`'s scores into `into`, scaled so `from`'s best tool adds `weight`. */
 function addScaled(into: ScoreBuffer, from: ScoreBuffer, weight: number): void {
+  if (Number.isNaN(weight)) {
+    into.ensure(from.scores.length);
+    for (let i = 0; i < from.count; i += 1) {
+      const slot = from.slots[i] as number;
+      into.add(slot, from.scores[slot] as number);
+    }
+    return;
+  }
   let best = 0;
   for (let i = 0; i < from.count; i += 1)
     best = Math.max(best, from.scores[from.slots[i] as number] as number);

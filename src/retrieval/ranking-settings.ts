@@ -11,12 +11,18 @@ export interface RankingSettings {
   readonly fieldB: readonly number[];
   /** Weight of a pair of adjacent query terms found as a pair in a tool's name or description. */
   readonly pairWeight: number;
+  /** Weight of two adjacent request words written as one word some tool holds ("data base" → database). */
+  readonly compoundWeight: number;
+  /** Weight of the words naming the kinds of value a request holds (a date, a time, an amount…). */
+  readonly valueTypeWeight: number;
   /** Weight of a query term seen n times: n ** queryTfPower. */
   readonly queryTfPower: number;
   /** Weight of lexicon expansions relative to the word they expand, per relation. */
   readonly synonymWeight: number;
   readonly derivedWeight: number;
   readonly broaderWeight: number;
+  /** Weight of the category a named thing belongs to ("France" → country), even for a word tools hold. */
+  readonly instanceWeight: number;
   readonly glossWeight: number;
   /** Senses of a query word whose relations are used, most frequent first. */
   readonly synonymSenses: number;
@@ -32,8 +38,12 @@ export interface RankingSettings {
   readonly feedbackKeep: number;
   /** Bonus factor for a tool whose name words the query covers (scaled by the covered share). */
   readonly nameCoverage: number;
-  /** Weight of the best single clause's ranking fused into a multi-clause query's ranking. */
+  /** Weight of each clause's own ranking (its best tool scaled to this) in a many-part request's. */
   readonly clauseWeight: number;
+  /** First-pass places kept per clause of a many-part request before feedback re-ranks the rest. */
+  readonly clauseKeep: number;
+  /** From this place on, the feedback pass is fused with each clause's ranking as well. */
+  readonly clauseTailFrom: number;
   /**
    * Weight of embedding cosine similarity when an embedding source is attached (the best lexical
    * match counts 1). Not tuned: no embedding model is available here; a middle value.
@@ -48,9 +58,12 @@ export const DEFAULT_RANKING: RankingSettings = {
   fieldB: [0.75, 0.75, 0.5, 0.75, 0.75],
   queryTfPower: 0,
   pairWeight: 0.6,
+  compoundWeight: 0.7,
+  valueTypeWeight: 0.6,
   synonymWeight: 0.15,
   derivedWeight: 0.15,
   broaderWeight: 0.1,
+  instanceWeight: 0.3,
   glossWeight: 0.1,
   synonymSenses: 2,
   senseDecay: 0.7,
@@ -61,6 +74,8 @@ export const DEFAULT_RANKING: RankingSettings = {
   feedbackKeep: 5,
   nameCoverage: 0.5,
   clauseWeight: 0.25,
+  clauseKeep: 2,
+  clauseTailFrom: 20,
   embeddingWeight: 0.5,
 };
 
@@ -71,9 +86,12 @@ export const PLAIN_BM25: RankingSettings = {
   fieldWeight: [0, 1, 0, 0, 0],
   fieldB: [0.75, 0.75, 0.75, 0.75, 0.75],
   pairWeight: 0,
+  compoundWeight: 0,
+  valueTypeWeight: 0,
   synonymWeight: 0,
   derivedWeight: 0,
   broaderWeight: 0,
+  instanceWeight: 0,
   glossWeight: 0,
   feedbackWeight: 0,
   nameCoverage: 0,

@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { ABBREVIATIONS } from './abbreviations.js';
 import { STOP_WORDS } from './stop-words.js';
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
@@ -15,7 +16,7 @@ function classOf(code: number, ch: string): number {
   return UPPER.test(ch) ? 2 : DIGIT.test(ch) ? 3 : 1;
 }
 
-const RUN = /[\p{L}\p{N}]+/gu;
+const RUN = /[\p{L}\p{N}]+/uy;
 /** A run that is one plain word: optionally capitalised, then lowercase letters only. */
 const PLAIN_WORD = /^[A-Z]?[a-z]+$/;
 
@@ -25,13 +26,108 @@ const PLAIN_WORD = /^[A-Z]?[a-z]+$/;
  */
 export function words(text: string): string[] {
   const out: string[] = [];
-  const runs = text.match(RUN);
-  if (!runs) return out;
-  for (const run of runs) {
-    if (PLAIN_WORD.test(run)) out.push(run.toLowerCase());
-    else splitRun(run, out);
-  }
+  eachWord(text, out);
   return out;
+}
+
+/** Collects words as strings (the sink `words` scans into; `into` is set per call). */
+const collect = {
+  into: [] as string[],
+  span(text: string, start: number, end: number): void {
+    this.into.push(text.slice(start, end).toLowerCase());
+  },
+  word(word: string): void {
+    this.into.push(word);
+  },
+};
+
+/** Pushes the words of `text` onto `out`. */
+export function eachWord(text: string, out: string[]): void {
+  const outer = collect.into;
+  collect.into = out;
+  try {
+    scanWords(text, collect);
+  } finally {
+    collect.into = outer;
+  }
+}
+
+/** Receives a text's words: ASCII words as spans of the text (to be read lowercase), others as strings. */
+export interface WordSink {
+  span(text: string, start: number, end: number): void;
+  word(word: string): void;
+}
+
+/**
+ * The words of `text`, as `words` finds them, handed to a sink without making a string for an ASCII
+ * word: an index that has seen the word before looks it up by its characters.
+ */
+export function scanWords(text: string, sink: WordSink): void {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let c = text.charCodeAt(i);
+    if (c < 128 && !isAsciiAlnum(c)) {
+      i += 1;
+      continue;
+    }
+    const start = i;
+    let simple = c >= 97 ? c <= 122 : c >= 65 && c <= 90;
+    let ascii = c < 128;
+    i += 1;
+    while (ascii && i < n) {
+      c = text.charCodeAt(i);
+      if (c >= 97 && c <= 122) i += 1;
+      else if (c < 128) {
+        if (!isAsciiAlnum(c)) break;
+        simple = false;
+        i += 1;
+      } else ascii = false;
+    }
+    if (!ascii) {
+      RUN.lastIndex = start;
+      const run = RUN.exec(text)?.[0];
+      if (run === undefined) {
+        i = start + 1;
+        continue;
+      }
+      i = start + run.length;
+      if (PLAIN_WORD.test(run)) sink.word(run.toLowerCase());
+      else {
+        const pieces: string[] = [];
+        splitRun(run, pieces);
+        for (const w of pieces) sink.word(w);
+      }
+    } else if (simple) sink.span(text, start, i);
+    else splitSpan(text, start, i, sink);
+  }
+}
+
+/** `splitRun` over an ASCII span of a text: the pieces go to the sink as spans. */
+function splitSpan(text: string, from: number, to: number, sink: WordSink): void {
+  let start = from;
+  let prev = asciiClass(text.charCodeAt(from));
+  for (let i = from + 1; i < to; i += 1) {
+    const cls = asciiClass(text.charCodeAt(i));
+    if ((prev === 1 && cls === 2) || (prev === 3) !== (cls === 3)) {
+      sink.span(text, start, i);
+      start = i;
+    } else if (prev === 2 && cls === 1 && i - start >= 2) {
+      sink.span(text, start, i - 1);
+      start = i - 1;
+    }
+    prev = cls;
+  }
+  sink.span(text, start, to);
+}
+
+/** 1 lowercase letter, 2 uppercase letter, 3 digit (for ASCII letters and digits only). */
+function asciiClass(c: number): number {
+  return c >= 97 ? 1 : c >= 65 ? 2 : 3;
+}
+
+function isAsciiAlnum(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
 }
 
 /** Splits one run of letters and digits at case and digit boundaries, pushing lowercase words. */
@@ -83,7 +179,7 @@ const termCache = new Map<string, string>();
 export function termOf(word: string): string {
   let t = termCache.get(word);
   if (t === undefined) {
-    t = isStopWord(word) ? '' : stem(word);
+    t = isStopWord(word) ? '' : stem(ABBREVIATIONS.get(word) ?? word);
     if (termCache.size > 200_000) termCache.clear();
     termCache.set(word, t);
   }

@@ -2,27 +2,22 @@ import { PairTable } from './pair-table.js';
 import { PostingStore } from './posting-store.js';
 import type { RetrievalTool } from './retrieval-tool.js';
 import type { ScoreBuffer } from './score-buffer.js';
-import { termOf, terms, words } from './tokenize.js';
+import { scanWords, termOf, terms, type WordSink, words } from './tokenize.js';
+import { ToolTerms } from './tool-terms.js';
 import { FIELDS, PAIRS_FIELD, toolText } from './tool-text.js';
+import { WordTable } from './word-table.js';
 
 const NF = FIELDS.length;
 
-/** One indexed tool. */
-interface Entry {
-  readonly tool: RetrievalTool;
-  /** Term count per field. */
-  readonly lengths: Float64Array;
-  /** The tool's distinct term ids, and their counts per field (NF numbers per term, in term order). */
-  readonly terms: Int32Array;
-  readonly tfs: Uint16Array;
-  /** The distinct terms of the name field. */
-  readonly nameTerms: Int32Array;
-}
-
-/** A tool's distinct term ids with their per-field counts (NF numbers per term, in term order). */
+/**
+ * A tool's distinct term ids with their per-field counts: entries `start` to `start + count` of
+ * `terms`, and `fields` counts per entry in `tfs` (the index's shared arrays; read, never change).
+ */
 export interface TermCounts {
   readonly terms: Int32Array;
   readonly tfs: Uint16Array;
+  readonly start: number;
+  readonly count: number;
 }
 
 /** BM25F weights: how much a match in each field counts, and how strongly each field's length damps it. */
@@ -41,7 +36,8 @@ export type WeightedTerms = Map<number, number>;
  * are kept current, so scores equal those of an index built from scratch over the same tools.
  */
 export class ToolIndex {
-  private readonly slots: (Entry | undefined)[] = [];
+  private readonly slots: (RetrievalTool | undefined)[] = [];
+  private readonly held = new ToolTerms(NF);
   private readonly free: number[] = [];
   private readonly bySlotName = new Map<string, number>();
   /** Term text → id; a pair of terms has an id too (see `pairId`), but no text. */
@@ -68,6 +64,20 @@ export class ToolIndex {
   private seenAt = new Int32Array(0);
   private scratchCounts = new Uint16Array(0);
   private stamp = 0;
+  private readonly termScratch: number[] = [];
+  private readonly scratchLengths = new Float64Array(NF);
+  private readonly pairScratch: number[] = [];
+  /** Word → term id (-1 for a stop word), for every word a tool text has held. */
+  private readonly wordIds = new WordTable();
+  /** Where the text being read stands: its field, the previous term (for pairs), the count so far. */
+  private readonly reading = { stamp: 0, analyse: true, field: 0, prev: -1, length: 0 };
+  private readonly sink: WordSink = {
+    span: (text, start, end) =>
+      this.take(
+        this.wordIds.getSpan(text, start, end) ?? this.internWord(text.slice(start, end).toLowerCase()),
+      ),
+    word: (word) => this.take(this.wordIds.get(word) ?? this.internWord(word)),
+  };
 
   /**
    * `plain` reads every field as one text with no stop words and no stemming: the textbook BM25
@@ -110,51 +120,72 @@ export class ToolIndex {
   /** Adds a tool, or replaces the one with the same name. */
   upsert(tool: RetrievalTool): void {
     if (this.bySlotName.has(tool.name)) this.remove(tool.name);
-    const texts = toolText(tool, this.analyzer === 'plain');
-    const fieldIds: number[][] =
-      this.analyzer === 'plain'
-        ? [[], this.intern(words(texts.slice(0, PAIRS_FIELD).join(' ')), false)]
-        : texts.map((text) => this.intern(words(text), true));
-    if (this.analyzer === 'standard') {
-      const pairIds: number[] = [];
-      this.internPairs(fieldIds[0] ?? [], pairIds);
-      this.internPairs(fieldIds[1] ?? [], pairIds);
-      fieldIds[PAIRS_FIELD] = pairIds;
-    }
-    const lengths = new Float64Array(NF);
-    let total = 0;
-    for (let f = 0; f < NF; f += 1) total += fieldIds[f]?.length ?? 0;
-    this.growScratch(total);
+    const plain = this.analyzer === 'plain';
+    const texts = toolText(tool, plain);
     const stamp = ++this.stamp;
-    const termList: number[] = [];
-    const counts = this.scratchCounts;
-    for (let f = 0; f < NF; f += 1) {
-      const ts = fieldIds[f] ?? [];
-      lengths[f] = ts.length;
-      for (const t of ts) {
-        let i: number;
-        if (this.seenStamp[t] === stamp) i = this.seenAt[t] as number;
-        else {
-          i = termList.length;
-          this.seenStamp[t] = stamp;
-          this.seenAt[t] = i;
-          termList.push(t);
-          counts.fill(0, i * NF, i * NF + NF);
-        }
-        // Counts saturate at the 16-bit limit; BM25 saturates far sooner anyway.
-        if ((counts[i * NF + f] as number) < 65_535) counts[i * NF + f] = (counts[i * NF + f] as number) + 1;
-      }
+    const termList = this.termScratch;
+    termList.length = 0;
+    const pairs = this.pairScratch;
+    pairs.length = 0;
+    const lengths = this.scratchLengths;
+    lengths.fill(0);
+    const reading = this.reading;
+    reading.stamp = stamp;
+    reading.analyse = !plain;
+    // The plain baseline reads every field as one text (in the description's place), unanalysed.
+    for (let f = 0; f < (plain ? 1 : PAIRS_FIELD); f += 1) {
+      reading.field = plain ? 1 : f;
+      reading.prev = -1;
+      reading.length = 0;
+      scanWords(plain ? texts.join(' ') : (texts[f] as string), this.sink);
+      lengths[reading.field] = reading.length;
     }
+    for (let k = 0; k < pairs.length; k += 1) this.count(pairs[k] as number, PAIRS_FIELD, stamp, termList);
+    lengths[PAIRS_FIELD] = pairs.length;
     const slot = this.free.pop() ?? this.slots.length;
-    const tfs = counts.slice(0, termList.length * NF);
-    const nameTerms = Int32Array.from(termList.filter((_, i) => (tfs[i * NF] as number) > 0));
-    this.slots[slot] = { tool, lengths, terms: Int32Array.from(termList), tfs, nameTerms };
+    this.held.set(slot, termList, this.scratchCounts, lengths);
+    this.slots[slot] = tool;
     this.bySlotName.set(tool.name, slot);
     for (let f = 0; f < NF; f += 1) this.lengthSums[f] = (this.lengthSums[f] ?? 0) + (lengths[f] ?? 0);
-    for (let i = 0; i < termList.length; i += 1)
-      if (!this.loading) this.store.add(termList[i] as number, slot, i);
+    if (!this.loading)
+      for (let i = 0; i < termList.length; i += 1) this.store.add(termList[i] as number, slot, i);
     this.live += 1;
     this.version += 1;
+  }
+
+  /** One word of the text being read: counted in its field, and paired with the word before it. */
+  private take(id: number): void {
+    if (id < 0) return;
+    const r = this.reading;
+    this.count(id, r.field, r.stamp, this.termScratch);
+    r.length += 1;
+    if (r.field <= 1 && r.analyse) {
+      if (r.prev >= 0) this.pairScratch.push(this.internPair(r.prev, id));
+      r.prev = id;
+    }
+  }
+
+  /** Counts one occurrence of a term in a field of the tool being added (first sight appends it). */
+  private count(id: number, field: number, stamp: number, termList: number[]): void {
+    if (id >= this.seenStamp.length) this.growSeen(id + 1);
+    let i: number;
+    if (this.seenStamp[id] === stamp) i = this.seenAt[id] as number;
+    else {
+      i = termList.length;
+      this.seenStamp[id] = stamp;
+      this.seenAt[id] = i;
+      termList.push(id);
+      if ((i + 1) * NF > this.scratchCounts.length) {
+        const grown = new Uint16Array(Math.max(1024, this.scratchCounts.length * 2));
+        grown.set(this.scratchCounts);
+        this.scratchCounts = grown;
+      }
+      for (let f = i * NF; f < i * NF + NF; f += 1) this.scratchCounts[f] = 0;
+    }
+    const at = i * NF + field;
+    // Counts saturate at the 16-bit limit; BM25 saturates far sooner anyway.
+    if ((this.scratchCounts[at] as number) < 65_535)
+      this.scratchCounts[at] = (this.scratchCounts[at] as number) + 1;
   }
 
   /**
@@ -171,7 +202,7 @@ export class ToolIndex {
       for (const t of tools) this.upsert(t);
     } finally {
       this.loading = false;
-      this.store.load(this.slots.map((e) => e?.terms));
+      this.store.load(this.slots.length, this.held);
       this.version += 1;
     }
   }
@@ -180,9 +211,12 @@ export class ToolIndex {
   remove(name: string): boolean {
     const slot = this.bySlotName.get(name);
     if (slot === undefined) return false;
-    const entry = this.slots[slot] as Entry;
-    for (const t of entry.terms) this.store.remove(t, slot);
-    for (let f = 0; f < NF; f += 1) this.lengthSums[f] = (this.lengthSums[f] ?? 0) - (entry.lengths[f] ?? 0);
+    const held = this.held;
+    const start = held.start[slot] as number;
+    for (let i = start; i < start + (held.count[slot] as number); i += 1)
+      this.store.remove(held.terms[i] as number, slot);
+    for (let f = 0; f < NF; f += 1) this.lengthSums[f] = (this.lengthSums[f] ?? 0) - held.length(slot, f);
+    held.release(slot);
     this.slots[slot] = undefined;
     this.free.push(slot);
     this.bySlotName.delete(name);
@@ -194,12 +228,12 @@ export class ToolIndex {
   /** The indexed tool with this name. */
   get(name: string): RetrievalTool | undefined {
     const slot = this.bySlotName.get(name);
-    return slot === undefined ? undefined : this.slots[slot]?.tool;
+    return slot === undefined ? undefined : this.slots[slot];
   }
 
   /** The tool in a slot (as returned by `accumulate`). */
   toolAt(slot: number): RetrievalTool | undefined {
-    return this.slots[slot]?.tool;
+    return this.slots[slot];
   }
 
   /** The slot of a named tool. */
@@ -209,7 +243,7 @@ export class ToolIndex {
 
   /** Every indexed tool, in slot order. */
   *tools(): IterableIterator<RetrievalTool> {
-    for (const e of this.slots) if (e) yield e.tool;
+    for (const t of this.slots) if (t) yield t;
   }
 
   /** How many tools hold the term. */
@@ -240,8 +274,9 @@ export class ToolIndex {
     }
     if (this.nameStamp[slot] === this.version) return this.nameSums[slot] as number;
     let sum = 0;
-    const nameTerms = this.slots[slot]?.nameTerms;
-    if (nameTerms) for (let i = 0; i < nameTerms.length; i += 1) sum += this.idf(nameTerms[i] as number);
+    const { names, nameStart, nameCount } = this.held;
+    const from = nameStart[slot] as number;
+    for (let i = from; i < from + (nameCount[slot] as number); i += 1) sum += this.idf(names[i] as number);
     this.nameSums[slot] = sum;
     this.nameStamp[slot] = this.version;
     return sum;
@@ -257,14 +292,26 @@ export class ToolIndex {
     this.idfCache = values;
   }
 
-  /** The distinct term ids of a tool's name. */
-  nameTermsOf(slot: number): Int32Array | undefined {
-    return this.slots[slot]?.nameTerms;
+  /** Share (by idf) of a tool's name terms that the query holds, each counted up to its weight 1. */
+  nameCoverage(slot: number, query: WeightedTerms): number {
+    const all = this.nameIdf(slot);
+    if (all <= 0) return 0;
+    const { names, nameStart, nameCount } = this.held;
+    const from = nameStart[slot] as number;
+    let hit = 0;
+    for (let i = from; i < from + (nameCount[slot] as number); i += 1) {
+      const id = names[i] as number;
+      const w = query.get(id);
+      if (w !== undefined) hit += this.idf(id) * Math.min(1, w);
+    }
+    return hit / all;
   }
 
-  /** A tool's term ids with their field counts (for feedback). */
+  /** A tool's term ids with their field counts (for feedback); undefined for an empty slot. */
   termsOf(slot: number): TermCounts | undefined {
-    return this.slots[slot];
+    if (this.slots[slot] === undefined) return undefined;
+    const h = this.held;
+    return { terms: h.terms, tfs: h.tfs, start: h.start[slot] as number, count: h.count[slot] as number };
   }
 
   /**
@@ -315,16 +362,16 @@ export class ToolIndex {
     const k1 = fw.k1;
     const n = this.store.df(id);
     const out = cached && cached.length === n ? cached : new Float64Array(n);
+    const { tfs, lengths, start } = this.held;
     this.store.forEach(id, (slot, at, k) => {
-      const entry = this.slots[slot] as Entry;
-      const base = at * NF;
+      const base = ((start[slot] as number) + at) * NF;
       let tf = 0;
       for (let f = 0; f < NF; f += 1) {
-        const c = entry.tfs[base + f] as number;
+        const c = tfs[base + f] as number;
         if (c !== 0)
           tf +=
             ((weight[f] as number) * c) /
-            ((keep[f] as number) + (norm[f] as number) * (entry.lengths[f] as number));
+            ((keep[f] as number) + (norm[f] as number) * (lengths[slot * NF + f] as number));
       }
       out[k] = tf > 0 ? (tf * (k1 + 1)) / (k1 + tf) : 0;
     });
@@ -333,49 +380,45 @@ export class ToolIndex {
     return out;
   }
 
-  /** Makes the per-upsert scratch arrays big enough for the vocabulary and `terms` term occurrences. */
-  private growScratch(terms: number): void {
-    const vocab = this.store.termCount;
-    if (this.seenStamp.length < vocab) {
-      const size = Math.max(vocab, this.seenStamp.length * 2, 1024);
-      const stamps = new Int32Array(size);
-      stamps.set(this.seenStamp);
-      this.seenStamp = stamps;
-      const at = new Int32Array(size);
-      at.set(this.seenAt);
-      this.seenAt = at;
-    }
-    if (this.scratchCounts.length < terms * NF)
-      this.scratchCounts = new Uint16Array(Math.max(terms * NF, this.scratchCounts.length * 2));
+  /** Makes the per-upsert "seen" arrays cover term ids below `n`. */
+  private growSeen(n: number): void {
+    const size = Math.max(n, this.seenStamp.length * 2, 1024);
+    const stamps = new Int32Array(size);
+    stamps.set(this.seenStamp);
+    this.seenStamp = stamps;
+    const at = new Int32Array(size);
+    at.set(this.seenAt);
+    this.seenAt = at;
   }
 
-  /** Term ids of words: stop words dropped and the rest stemmed when `analyse` is set. */
-  private intern(ws: readonly string[], analyse: boolean): number[] {
-    const out: number[] = [];
-    for (const w of ws) {
-      const t = analyse ? termOf(w) : w;
-      if (t === '') continue;
-      let id = this.ids.get(t);
+  /**
+   * The term id of a word (stemmed when `analyse` is set), created when new; -1 for a stop word.
+   * Words map straight to ids, so a word seen before costs one look-up.
+   */
+  private internWord(word: string): number {
+    let id = this.wordIds.get(word);
+    if (id !== undefined) return id;
+    const t = this.reading.analyse ? termOf(word) : word;
+    if (t === '') id = -1;
+    else {
+      id = this.ids.get(t);
       if (id === undefined) {
         id = this.newTerm(false);
         this.ids.set(t, id);
       }
-      out.push(id);
     }
-    return out;
+    this.wordIds.set(word, id);
+    return id;
   }
 
-  private internPairs(ids: readonly number[], out: number[]): void {
-    for (let i = 1; i < ids.length; i += 1) {
-      const a = ids[i - 1] as number;
-      const b = ids[i] as number;
-      let id = this.pairIds.get(a, b);
-      if (id < 0) {
-        id = this.newTerm(true);
-        this.pairIds.set(a, b, id);
-      }
-      out.push(id);
+  /** The id of an adjacent pair of terms, created when new. */
+  private internPair(a: number, b: number): number {
+    let id = this.pairIds.get(a, b);
+    if (id < 0) {
+      id = this.newTerm(true);
+      this.pairIds.set(a, b, id);
     }
+    return id;
   }
 
   private newTerm(pair: boolean): number {

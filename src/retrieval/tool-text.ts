@@ -69,12 +69,17 @@ function collectSchemaText(node: unknown, out: string[], depth: number): void {
     for (const item of node) collectSchemaText(item, out, depth + 1);
     return;
   }
-  for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
-    if (STRUCTURAL.has(key)) continue;
+  const record = node as Record<string, unknown>;
+  // for…in over parsed JSON: no entry arrays per object (schemas are walked for every tool).
+  for (const key in record) {
+    if (!Object.hasOwn(record, key) || STRUCTURAL.has(key)) continue;
+    const value = record[key];
     if (key === 'properties' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      for (const [prop, schema] of Object.entries(value as Record<string, unknown>)) {
+      const props = value as Record<string, unknown>;
+      for (const prop in props) {
+        if (!Object.hasOwn(props, prop)) continue;
         out.push(prop);
-        collectSchemaText(schema, out, depth + 1);
+        collectSchemaText(props[prop], out, depth + 1);
       }
       continue;
     }

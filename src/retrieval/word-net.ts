@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /** How one word relates to another in the lexicon. */
-export type Relation = 'synonym' | 'derived' | 'broader' | 'gloss';
+export type Relation = 'synonym' | 'derived' | 'broader' | 'instance' | 'gloss';
 
 /** A word related to a looked-up word, with the sense rank it came from (0 = most common sense). */
 export interface RelatedWord {
@@ -91,11 +91,13 @@ export class WordNet {
           for (const w of syn.words) if (w !== lemma) out.push({ word: w, relation: 'synonym', sense });
           for (const [symbol, targetPos, targetOffset] of syn.pointers) {
             const relation =
-              symbol === '@' || symbol === '@i'
-                ? 'broader'
-                : symbol === '+' || symbol === '\\' || symbol === '&'
-                  ? 'derived'
-                  : undefined;
+              symbol === '@i'
+                ? 'instance'
+                : symbol === '@'
+                  ? 'broader'
+                  : symbol === '+' || symbol === '\\' || symbol === '&'
+                    ? 'derived'
+                    : undefined;
             if (!relation) continue;
             for (const w of this.membersOf(targetPos, targetOffset)) out.push({ word: w, relation, sense });
           }

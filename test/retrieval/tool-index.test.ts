@@ -6,6 +6,7 @@ import type { RetrievalTool } from '../../src/retrieval/retrieval-tool.js';
 import { terms, words } from '../../src/retrieval/tokenize.js';
 import { ToolIndex } from '../../src/retrieval/tool-index.js';
 import { ToolRetriever } from '../../src/retrieval/tool-retriever.js';
+import { ToolTerms } from '../../src/retrieval/tool-terms.js';
 import { serverTools, tool } from './fixtures.js';
 
 const QUERIES = [
@@ -63,6 +64,31 @@ describe('ToolIndex', () => {
     for (const t of final) rebuilt.upsert(t);
     expectSameRankings(incremental, rebuilt);
     expect(incremental.remove('no_such_tool')).toBe(false);
+  });
+
+  it('stays equal to a fresh index through heavy churn (its shared term arrays compact and grow)', () => {
+    const servers = ['code-host', 'wiki', 'docs', 'mail', 'calendar', 'crm'];
+    const live = new Map<string, RetrievalTool>();
+    const incremental = new ToolIndex();
+    incremental.upsertMany(serverTools('code-host', 40));
+    for (const t of serverTools('code-host', 40)) live.set(t.name, t);
+    // Whole servers come and go, and single tools change their descriptions, many times over.
+    for (let round = 0; round < 60; round += 1) {
+      const name = servers[round % servers.length] as string;
+      const tools = serverTools(name, 20 + (round % 7) * 5);
+      if (round % 3 === 2) {
+        for (const t of tools) if (incremental.remove(t.name)) live.delete(t.name);
+      } else {
+        for (const t of tools) {
+          const changed = { ...t, description: `${t.description} Round ${round} of weather forecast.` };
+          incremental.upsert(changed);
+          live.set(t.name, changed);
+        }
+      }
+    }
+    const rebuilt = new ToolIndex();
+    rebuilt.upsertMany(live.values());
+    expectSameRankings(incremental, rebuilt);
   });
 
   it('a retriever updated with setTools answers as a fresh one', () => {
@@ -124,13 +150,13 @@ describe('PostingStore', () => {
     const store = new PostingStore();
     const ids = Array.from({ length: 30 }, () => store.newTerm());
     const model = new Map<number, Map<number, number>>(ids.map((id) => [id, new Map()]));
-    const lists: Int32Array[] = [];
+    const held = new ToolTerms(5);
     for (let slot = 0; slot < 60; slot += 1) {
       const terms = [...new Set(Array.from({ length: 1 + rnd(8) }, () => ids[rnd(ids.length)] as number))];
-      lists.push(Int32Array.from(terms));
-      terms.forEach((id, at) => model.get(id)?.set(slot, at));
+      held.set(slot, terms, new Uint16Array(terms.length * 5).fill(1), new Float64Array(5));
+      for (const [at, id] of terms.entries()) model.get(id)?.set(slot, at);
     }
-    store.load(lists);
+    store.load(60, held);
     for (let step = 0; step < 2000; step += 1) {
       const id = rnd(ids.length + 3) < ids.length ? (ids[rnd(ids.length)] as number) : store.newTerm();
       if (!model.has(id)) model.set(id, new Map());
