@@ -57,6 +57,8 @@ export class Runtime {
   private readonly surfaces: SessionSurfaces;
   private readonly running = new Map<string, AbortController>();
   private readonly runtimeTools = new Map<string, RuntimeTool>();
+  /** Turns under way, so `close` can let them record how they ended. */
+  private readonly turns = new Set<Promise<void>>();
 
   constructor(options: RuntimeOptions) {
     this.options = options;
@@ -147,9 +149,11 @@ export class Runtime {
     );
   }
 
-  /** Closes the tool providers and the store. */
+  /** Stops running turns (waiting up to 5 s for them to record how they ended), then closes the tools and the store. */
   async close(): Promise<void> {
     for (const controller of this.running.values()) controller.abort();
+    const ending = Promise.allSettled(this.turns);
+    await Promise.race([ending, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
     await this.options.registry.close();
     this.options.store.close();
   }
@@ -186,10 +190,11 @@ export class Runtime {
   ): AsyncIterable<RuntimeEvent> {
     const channel = new EventChannel<RuntimeEvent>();
     const controller = new AbortController();
-    options.signal?.addEventListener('abort', () => controller.abort(), { once: true });
+    if (options.signal?.aborted) controller.abort();
+    else options.signal?.addEventListener('abort', () => controller.abort(), { once: true });
     this.running.set(session.id, controller);
     const emit = (event: RuntimeEvent): void => channel.push(event);
-    void (async () => {
+    const done = (async () => {
       let end: TurnEnd;
       try {
         emit({ type: 'turn-start', sessionId: session.id, turnId: turn.id });
@@ -208,11 +213,22 @@ export class Runtime {
           errorCode: 'internal',
         };
       }
-      this.finish(turn.id, end);
+      try {
+        this.finish(turn.id, end);
+      } catch (error) {
+        // The store may be closing under us; the turn stays unfinished and resumable.
+        this.logger.log({
+          level: 'warn',
+          scope: 'runtime',
+          message: `turn ${turn.id}: ${(error as Error).message}`,
+        });
+      }
       this.running.delete(session.id);
       emit({ type: 'turn-end', turnId: turn.id, ...end });
       channel.close();
     })();
+    this.turns.add(done);
+    void done.finally(() => this.turns.delete(done));
     return channel;
   }
 

@@ -145,4 +145,16 @@ describe('approvals', () => {
     });
     expect(String(refusal)).toMatch(/digest|different call|does not match/i);
   });
+
+  it('closing the runtime while a turn waits ends the turn cleanly, recorded as stopped', async () => {
+    h = await startHarness({ providers: [demoProvider()], script: [archive, echo] });
+    const runtime = h.runtime;
+    const events = await runAnswering(runtime.session('s').send('archive'), () => {
+      void runtime.close();
+    });
+    expect(turnEnd(events).status).toBe('stopped');
+    const store = openSessionStore({ path: h.dbPath });
+    expect(store.listTurns({ sessionId: 's' }).map((t) => t.status)).toEqual(['stopped']);
+    store.close();
+  });
 });
