@@ -16,8 +16,10 @@ export function hasDescription(text: unknown): text is string {
 
 /** True for a string with something other than whitespace (what `trim` leaves), without copying it. */
 export function hasText(text: unknown): text is string {
-  // `\s` is exactly what `trim` removes.
-  return typeof text === 'string' && NOT_BLANK.test(text);
+  if (typeof text !== 'string' || text.length === 0) return false;
+  // Most texts start with a visible ASCII character; otherwise `\s` is exactly what `trim` removes.
+  const first = text.charCodeAt(0);
+  return (first > 32 && first < 127) || NOT_BLANK.test(text);
 }
 
 const NOT_BLANK = /\S/;

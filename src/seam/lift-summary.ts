@@ -129,5 +129,8 @@ export function liftedSchema(resolve: Resolve, declared: unknown): Schema {
 /** Two texts as sentences: `first` gets a full stop when it has no closing punctuation. */
 export function sentences(first: string, second: string): string {
   if (first === '') return second;
-  return /[.!?:;…)]$/.test(first) ? `${first} ${second}` : `${first}. ${second}`;
+  return CLOSING.includes(first[first.length - 1] as string) ? `${first} ${second}` : `${first}. ${second}`;
 }
+
+/** Characters that already close a sentence. */
+const CLOSING = '.!?:;…)';

@@ -42,3 +42,11 @@ export function renderArgumentPath(steps: readonly ArgumentStep[], indexes: read
   }
   return text;
 }
+
+/** The rendered path `relative` (rendered on its own) placed after the rendered path `base`. */
+export function joinArgumentPaths(base: string, relative: string): string {
+  if (base === '') return relative;
+  if (relative === '') return base;
+  // A rendered path starts with `[` unless its first step is a plain property name.
+  return relative.startsWith('[') ? base + relative : `${base}.${relative}`;
+}

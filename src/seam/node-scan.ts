@@ -13,8 +13,6 @@ export class NodeScan {
   structural = false;
   /** A key the keyword pass must look at: a bound, `format`, `pattern`, a non-text annotation, anything else. */
   other = false;
-  /** Only `type`, text `description` / `title` and `default`: a node of a scalar type is portable as declared. */
-  plain = true;
   /** How many keys the node has. */
   keys = 0;
 }
@@ -28,65 +26,62 @@ const byDepth: NodeScan[] = [];
 
 /** Scans `node`'s keys once, into the scan kept for `depth`. */
 export function scanNode(node: Record<string, unknown>, depth: number): NodeScan {
-  let scan = byDepth[depth];
-  if (scan === undefined) {
-    scan = new NodeScan();
-    byDepth[depth] = scan;
-  } else {
-    scan.type = undefined;
-    scan.enumValues = undefined;
-    scan.properties = undefined;
-    scan.required = undefined;
-    scan.items = undefined;
-    scan.structural = false;
-    scan.other = false;
-    scan.plain = true;
-    scan.keys = 0;
-  }
+  // Gathered in locals and stored once: each store into the scan costs far more than a local.
+  let type: unknown;
+  let enumValues: unknown;
+  let properties: unknown;
+  let required: unknown;
+  let items: unknown;
+  let structural = false;
+  let other = false;
+  let keys = 0;
   for (const key in node) {
-    const value = node[key];
-    scan.keys += 1;
+    keys += 1;
     switch (key) {
       case 'type':
-        scan.type = value;
+        type = node.type;
         break;
       case 'description':
       case 'title':
-        if (typeof value !== 'string') {
-          scan.other = true;
-          scan.plain = false;
-        }
-        break;
-      case 'default':
-        break;
-      case 'enum':
-        scan.enumValues = value;
-        scan.plain = false;
+        if (typeof node[key] !== 'string') other = true;
         break;
       case 'properties':
-        scan.properties = value;
-        scan.plain = false;
+        properties = node.properties;
         break;
       case 'required':
-        scan.required = value;
-        scan.plain = false;
+        required = node.required;
         break;
       case 'items':
-        scan.items = value;
-        scan.plain = false;
+        items = node.items;
+        break;
+      case 'enum':
+        enumValues = node.enum;
+        break;
+      case 'default':
         break;
       case '$ref':
       case 'allOf':
       case 'anyOf':
       case 'oneOf':
       case 'const':
-        scan.structural = true;
-        scan.plain = false;
+        structural = true;
         break;
       default:
-        scan.other = true;
-        scan.plain = false;
+        other = true;
     }
   }
+  let scan = byDepth[depth];
+  if (scan === undefined) {
+    scan = new NodeScan();
+    byDepth[depth] = scan;
+  }
+  scan.type = type;
+  scan.enumValues = enumValues;
+  scan.properties = properties;
+  scan.required = required;
+  scan.items = items;
+  scan.structural = structural;
+  scan.other = other;
+  scan.keys = keys;
   return scan;
 }

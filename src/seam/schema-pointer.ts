@@ -1,15 +1,18 @@
 import { isPlainObject } from '../core/json.js';
 
+/** `#/$defs/Name` or `#/definitions/Name` with nothing to unescape: the common case, looked up directly. */
+const PLAIN_DEFINITION = /^#\/(\$defs|definitions)\/([^/~%]+)$/;
+
 /**
  * Resolves a local `$ref` (`#`, `#/$defs/Name`, any `#/…` JSON pointer, percent-encoded or not)
  * against the schema's root. Returns `undefined` for a reference that points outside the document
  * or at nothing.
  */
 export function resolvePointer(root: unknown, ref: string): unknown {
-  const plain = plainDefinition(ref);
-  if (plain !== undefined && isPlainObject(root)) {
-    const table = root[plain];
-    const name = ref.slice(plain.length + 3);
+  const plain = PLAIN_DEFINITION.exec(ref);
+  if (plain !== null && isPlainObject(root)) {
+    const table = root[plain[1] as string];
+    const name = plain[2] as string;
     return isPlainObject(table) && Object.hasOwn(table, name) ? table[name] : undefined;
   }
   if (!ref.startsWith('#')) return undefined;
@@ -34,22 +37,4 @@ export function resolvePointer(root: unknown, ref: string): unknown {
     }
   }
   return at;
-}
-
-/**
- * `$defs` or `definitions` for `#/$defs/Name` or `#/definitions/Name` with nothing to unescape
- * (the common case, looked up directly), else undefined.
- */
-function plainDefinition(ref: string): string | undefined {
-  const table = ref.startsWith('#/$defs/')
-    ? '$defs'
-    : ref.startsWith('#/definitions/')
-      ? 'definitions'
-      : undefined;
-  if (table === undefined) return undefined;
-  for (let i = table.length + 3; i < ref.length; i += 1) {
-    const c = ref[i];
-    if (c === '/' || c === '~' || c === '%') return undefined;
-  }
-  return ref.length > table.length + 3 ? table : undefined;
 }

@@ -40,7 +40,7 @@ export interface Walk {
   nodes: number;
   /** What each local `$ref` looked up so far points at (created on the first look-up). */
   refs: Map<string, unknown> | undefined;
-  /** `lookUp` bound to this walk, for summaries (created on the first lift). */
+  /** `lookUp` bound to this walk object, for summaries (created on the first lift; it outlives a reset). */
   resolver: ((ref: string) => unknown) | undefined;
   /** Nodes visited inside inlined `$ref`s so far (bounded by MAX_INLINED). */
   inlined: number;
@@ -119,7 +119,6 @@ export function newWalk(root: unknown): Walk {
   if (w.chain.length !== 0) w.chain.length = 0;
   w.nodes = 0;
   w.refs = undefined;
-  w.resolver = undefined;
   w.inlined = 0;
   w.refWalks = undefined;
   w.lookups = 0;
@@ -200,7 +199,12 @@ export function pathHere(w: Walk, extra?: string): string {
 
 /** Records a repair at the current node (or its `extra` keyword). */
 export function repaired(w: Walk, rule: RuleId, detail: string, fix: string, extra?: string): void {
-  w.issues.push({ rule, path: pathHere(w, extra), detail, action: 'repaired', fix });
+  repairedAt(w, rule, detail, fix, pathHere(w, extra));
+}
+
+/** Records a repair at the schema path `path`. */
+export function repairedAt(w: Walk, rule: RuleId, detail: string, fix: string, path: string): void {
+  w.issues.push({ rule, path, detail, action: 'repaired', fix });
 }
 
 /** A lift caused at the current node (or its `extra` keyword). */

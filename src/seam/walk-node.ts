@@ -1,8 +1,9 @@
 import { isPlainObject } from '../core/json.js';
 import { scanNode } from './node-scan.js';
-import { isPortableType, isScalarType, MAX_DEPTH, MAX_NODES } from './profile.js';
+import { isPortableType, MAX_DEPTH, MAX_NODES } from './profile.js';
 import { mergeSchemas, put, without } from './schema-merge.js';
 import { Lift, liftHere, pathHere, pathOf, repaired, setPath, type Walk } from './schema-walk.js';
+import { KEEP, narrowLeaf, plainLeaf } from './walk-leaf.js';
 import { refProblem, resolveRef, walkRefOnly } from './walk-ref.js';
 import { shapeTyped } from './walk-typed.js';
 
@@ -21,17 +22,14 @@ const MAX_REWRITES = 64;
  * pass over the corpus measured at about half the time).
  */
 export function walkNode(w: Walk, raw: unknown, depth: number, atRoot = false): unknown {
-  w.nodes += 1;
-  if (w.chain.length > 0) w.inlined += 1;
-  if (depth > w.deepest) w.deepest = depth;
-  if (depth > MAX_DEPTH || w.nodes > MAX_NODES) {
+  if (!countNode(w, depth)) {
     w.limited += 1;
     return liftHere(w, 'node_not_schema', 'the schema is too deep or too large to carry node by node');
   }
   if (!isPlainObject(raw)) return notASchema(w, raw);
+  const leaf = atRoot ? undefined : plainLeaf(raw);
+  if (leaf !== undefined) return leaf === KEEP ? raw : narrowLeaf(w, raw, leaf, pathHere(w, 'type'));
   let scan = scanNode(raw, depth);
-  // Most nodes are a string, number or flag with a description: portable as declared.
-  if (scan.plain && !atRoot && isScalarType(scan.type)) return raw;
   const mark = w.chain.length;
   let node = raw;
   let out: unknown;
@@ -69,6 +67,19 @@ export function walkNode(w: Walk, raw: unknown, depth: number, atRoot = false): 
   }
   if (w.chain.length !== mark) w.chain.length = mark;
   return out;
+}
+
+/** Counts a node about to be walked at `depth`; false when it is past the walk's bounds. */
+export function countNode(w: Walk, depth: number): boolean {
+  w.nodes += 1;
+  if (w.chain.length > 0) w.inlined += 1;
+  if (depth > w.deepest) w.deepest = depth;
+  return depth <= MAX_DEPTH && w.nodes <= MAX_NODES;
+}
+
+/** True when one more node at `depth` stays within the walk's bounds. */
+export function canTake(w: Walk, depth: number): boolean {
+  return depth <= MAX_DEPTH && w.nodes < MAX_NODES;
 }
 
 function notASchema(w: Walk, raw: unknown): Lift {

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../core/json.js';
-import { type LiftedArgument, renderArgumentPath } from './lifted-argument.js';
+import { joinArgumentPaths, type LiftedArgument, renderArgumentPath } from './lifted-argument.js';
 import { MAX_DEPTH, MAX_INLINED, MAX_NODES } from './profile.js';
 import {
   argumentSteps,
@@ -111,9 +111,10 @@ function relativeTo(base: string, path: string): string {
 function placeLifted(w: Walk, lifted: readonly LiftedArgument[]): void {
   if (lifted.length === 0) return;
   const base = argumentSteps(w);
+  const rendered = renderArgumentPath(base);
   for (let i = 0; i < lifted.length; i += 1) {
     const lift = lifted[i] as LiftedArgument;
     const steps = base.concat(lift.steps);
-    w.lifted.push({ steps, path: renderArgumentPath(steps), takes: lift.takes });
+    w.lifted.push({ steps, path: joinArgumentPaths(rendered, lift.path), takes: lift.takes });
   }
 }

@@ -4,7 +4,7 @@ import { liftedSchema } from './lift-summary.js';
 import { EVERY_ELEMENT } from './lifted-argument.js';
 import { applyEdits, type Edits, editsAt } from './node-edits.js';
 import type { NodeScan } from './node-scan.js';
-import { appliesTo, isPortableType, keywordKind, PORTABLE_TYPES, type PortableType } from './profile.js';
+import { appliesTo, isPortableType, keywordKind, type PortableType } from './profile.js';
 import { put } from './schema-merge.js';
 import {
   enterArgument,
@@ -19,20 +19,10 @@ import {
   setPath,
   type Walk,
 } from './schema-walk.js';
-import { nullablePair, walkNode } from './walk-node.js';
+import { KEEP, NULLABLE_WORDS, narrowLeaf, plainLeaf } from './walk-leaf.js';
+import { canTake, countNode, nullablePair, walkNode } from './walk-node.js';
 
 type Schema = Record<string, unknown>;
-
-/** What is said about a `[T, "null"]` type list, per T (the most frequent repair there is). */
-const NULLABLE_WORDS = Object.fromEntries(
-  PORTABLE_TYPES.map((t) => [
-    t,
-    {
-      detail: `a type list ["${t}", "null"] is not portable`,
-      fix: `narrowed it to "${t}" (the argument is omitted instead of null)`,
-    },
-  ]),
-) as Record<PortableType, { detail: string; fix: string }>;
 
 /** Walks a node that has no combinator left: checks its type and keywords, then its children. */
 export function shapeTyped(w: Walk, node: Schema, scan: NodeScan, depth: number, atRoot: boolean): unknown {
@@ -146,9 +136,24 @@ function shapeProperties(w: Walk, props: Schema, depth: number): Schema | undefi
   let index = 0;
   for (const name in props) {
     const declared = props[name];
+    // Plain leaves (most properties) are taken here, without the per-property bookkeeping below.
+    const leaf = isPlainObject(declared) && canTake(w, depth + 1) ? plainLeaf(declared) : undefined;
+    if (leaf !== undefined) {
+      countNode(w, depth + 1);
+      if (leaf !== KEEP) {
+        const narrowed = narrowLeaf(w, declared as Schema, leaf, `${prefix}${name}.type`);
+        if (shaped === undefined) shaped = copyOf(props, index);
+        put(shaped, name, narrowed);
+      } else if (shaped !== undefined) {
+        put(shaped, name, declared);
+      }
+      index += 1;
+      continue;
+    }
     w.pendingPrefix = prefix;
     w.pendingName = name;
-    enterArgument(w, name);
+    w.args[w.argTop] = name;
+    w.argTop += 1;
     const issueMark = w.issues.length;
     const liftMark = w.lifted.length;
     let result = walkNode(w, declared, depth + 1);
@@ -161,7 +166,7 @@ function shapeProperties(w: Walk, props: Schema, depth: number): Schema | undefi
       w.liftedNodes.add(text);
       result = text;
     }
-    leaveArgument(w);
+    w.argTop -= 1;
     if (result !== declared && shaped === undefined) shaped = copyOf(props, index);
     if (shaped !== undefined) {
       if (name === '__proto__') put(shaped, name, result);
