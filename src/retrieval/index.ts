@@ -17,7 +17,6 @@ export {
   TOOL_SCHEMA,
   TOOL_SEARCH,
 } from './meta-tools.js';
-export type { Ranked } from './ranker.js';
 export { Ranker } from './ranker.js';
 export type { RankingSettings } from './ranking-settings.js';
 export { DEFAULT_RANKING, PLAIN_BM25 } from './ranking-settings.js';
@@ -28,3 +27,4 @@ export { fragmentNames, hintedFragments } from './structural-hints.js';
 export { ToolIndex } from './tool-index.js';
 export type { RetrieverOptions, SearchHit, SearchOptions, SelectOptions } from './tool-retriever.js';
 export { DEFAULT_K, ToolRetriever } from './tool-retriever.js';
+export type { Ranked } from './top-k.js';

@@ -11,37 +11,90 @@ export function sharedWordNet(): WordNet | undefined {
   return wordNet ?? undefined;
 }
 
+/** A word's expansion: term ids and their weights (flat pairs). */
+type Expansion = readonly number[];
+
+/** Words whose expansion is remembered at most; the memory starts over past it. */
+const MAX_REMEMBERED = 50_000;
+
 /**
- * Adds to `q` the lexicon relatives (synonyms, derived forms, broader terms, gloss words) of the
- * query's words that some tool holds. A word no tool holds is expanded in full; one that tools
- * already hold only by `presentWordExpansion`, since its own matches already speak for it.
+ * A capitalised word inside a sentence: a name ("Paris", "Beethoven") more likely than not. A
+ * sentence's first word is capitalised anyway, so it is not read as a name.
  */
-export function expandQuery(index: ToolIndex, query: string, q: WeightedTerms, s: RankingSettings): void {
-  const weights: Record<Relation, number> = {
-    synonym: s.synonymWeight,
-    derived: s.derivedWeight,
-    broader: s.broaderWeight,
-    instance: s.instanceWeight,
-    gloss: s.glossWeight,
-  };
-  if (!Object.values(weights).some((w) => w > 0)) return;
-  const lexicon = sharedWordNet();
-  if (!lexicon) return;
-  const added = new Map<number, number>();
-  for (const w of new Set(words(query))) {
-    const own = termOf(w);
-    if (own === '' || /\d/.test(w)) continue;
-    const present = index.termId(own) !== undefined;
-    const factor = present ? s.presentWordExpansion : 1;
-    if (factor <= 0 && !(s.instanceWeight > 0)) continue;
-    for (const r of lexicon.related(w, s.synonymSenses)) {
-      const f = r.relation === 'instance' ? 1 : factor;
-      const weight = f * weights[r.relation] * s.senseDecay ** r.sense;
-      if (weight <= 0 || isStopWord(r.word)) continue;
-      const id = index.termId(termOf(r.word));
-      if (id === undefined || q.has(id)) continue;
-      if ((added.get(id) ?? 0) < weight) added.set(id, weight);
-    }
+const CAPITALISED = /(?<=[^\s.!?:"'(]\s+)[A-Z][a-z]+/g;
+
+/**
+ * Adds to a query the lexicon relatives (synonyms, derived forms, broader terms, gloss words) of its
+ * words that some tool holds. A word no tool holds is expanded in full; one that tools already hold
+ * only by `presentWordExpansion`, since its own matches already speak for it. A capitalised word
+ * also brings the category it is an instance of ("France" → country), whether tools hold it or not.
+ * Each word's expansion is worked out once and remembered until the index changes.
+ */
+export class QueryExpander {
+  private readonly weights: Record<Relation, number>;
+  private readonly remembered = new Map<string, Expansion>();
+  private generation = -1;
+  private readonly enabled: boolean;
+
+  constructor(
+    private readonly index: ToolIndex,
+    private readonly s: RankingSettings,
+  ) {
+    this.weights = {
+      synonym: s.synonymWeight,
+      derived: s.derivedWeight,
+      broader: s.broaderWeight,
+      instance: s.instanceWeight,
+      gloss: s.glossWeight,
+    };
+    this.enabled = Object.values(this.weights).some((w) => w > 0);
   }
-  for (const [id, w] of added) q.set(id, w);
+
+  /** Adds the expansions of `query`'s words to `q` (terms `q` holds already are left as they are). */
+  expand(query: string, q: WeightedTerms): void {
+    if (!this.enabled || !sharedWordNet()) return;
+    if (this.generation !== this.index.generation) {
+      this.remembered.clear();
+      this.generation = this.index.generation;
+    }
+    const names = new Set<string>();
+    for (const m of query.match(CAPITALISED) ?? []) names.add(m.toLowerCase());
+    const added = new Map<number, number>();
+    for (const w of new Set(words(query))) {
+      const named = names.has(w);
+      const key = named ? `${w}\u0000` : w;
+      let e = this.remembered.get(key);
+      if (e === undefined) {
+        e = this.expansionOf(w, named);
+        if (this.remembered.size >= MAX_REMEMBERED) this.remembered.clear();
+        this.remembered.set(key, e);
+      }
+      for (let i = 0; i < e.length; i += 2) {
+        const id = e[i] as number;
+        const weight = e[i + 1] as number;
+        if (!q.has(id) && (added.get(id) ?? 0) < weight) added.set(id, weight);
+      }
+    }
+    for (const [id, w] of added) q.set(id, w);
+  }
+
+  /** The expansion of one word: ids of related terms some tool holds, each with its best weight. */
+  private expansionOf(w: string, named: boolean): Expansion {
+    const s = this.s;
+    const own = termOf(w);
+    const lexicon = sharedWordNet();
+    if (own === '' || /\d/.test(w) || !lexicon) return [];
+    const factor = this.index.termId(own) !== undefined ? s.presentWordExpansion : 1;
+    if (factor <= 0 && !named) return [];
+    const best = new Map<number, number>();
+    for (const r of lexicon.related(w, s.synonymSenses)) {
+      const f = r.relation === 'instance' && named ? 1 : factor;
+      const weight = f * this.weights[r.relation] * s.senseDecay ** r.sense;
+      if (weight <= 0 || isStopWord(r.word)) continue;
+      const id = this.index.termId(termOf(r.word));
+      if (id === undefined || id === this.index.termId(own)) continue;
+      if ((best.get(id) ?? 0) < weight) best.set(id, weight);
+    }
+    return [...best].flat();
+  }
 }

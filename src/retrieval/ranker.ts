@@ -1,21 +1,16 @@
 import { addDense, type DenseQuery } from './dense-fusion.js';
-import { expandQuery } from './query-expansion.js';
+import { QueryExpander } from './query-expansion.js';
 import { DEFAULT_RANKING, type RankingSettings } from './ranking-settings.js';
 import { ScoreBuffer } from './score-buffer.js';
-import { termOf, terms, words } from './tokenize.js';
+import { terms, words } from './tokenize.js';
 import type { FieldWeights, ToolIndex, WeightedTerms } from './tool-index.js';
 import { FIELDS } from './tool-text.js';
+import { type Ranked, TopK } from './top-k.js';
 import { valueTypeWords } from './value-types.js';
 
 const NF = FIELDS.length;
 /** Tools (best first) that the name-coverage bonus is computed for. */
 const NAME_COVERAGE_READ = 128;
-
-/** One ranked tool: its index slot and score. */
-export interface Ranked {
-  readonly slot: number;
-  readonly score: number;
-}
 
 /** The weighted term ids of a query text (terms no tool holds are dropped), plus adjacent pairs. */
 export function queryTerms(index: ToolIndex, text: string, settings: RankingSettings): WeightedTerms {
@@ -36,8 +31,7 @@ export function queryTerms(index: ToolIndex, text: string, settings: RankingSett
     // "data base", "log in", "e mail": the two words written as one, when some tool writes them so.
     const ws = words(text);
     for (let i = 1; i < ws.length; i += 1) {
-      const t = termOf(`${ws[i - 1]}${ws[i]}`);
-      const id = t === '' ? undefined : index.termId(t);
+      const id = index.wordTermId(`${ws[i - 1]}${ws[i]}`);
       if (id !== undefined && !out.has(id)) out.set(id, settings.compoundWeight);
     }
   }
@@ -50,22 +44,34 @@ export function queryTerms(index: ToolIndex, text: string, settings: RankingSett
  * multi-part request ranked too; pseudo-relevance feedback for the tail of the list.
  */
 export class Ranker {
-  /** One pass's scores, the combined scores, and a second pass's (clauses, feedback): no allocation per tool. */
+  /**
+   * The whole request's scores (feedback terms are added into it), one clause's, and the clause and
+   * embedding sums fused in: reused, so nothing is allocated per tool.
+   */
   private readonly pass = new ScoreBuffer();
-  private readonly combined = new ScoreBuffer();
   private readonly second = new ScoreBuffer();
   private readonly extra = new ScoreBuffer();
-  private scratch = new Float64Array(0);
+  private readonly picker: TopK;
+  /** Query weight by term id, filled while name coverage is read (zero otherwise). */
+  private queryWeight = new Float64Array(0);
+  /** Feedback scratch: weight per term id (valid where the stamp is this round's), per-term weights. */
+  private acc = new Float64Array(0);
+  private accStamp = new Int32Array(0);
+  private accRound = 0;
+  private perTerm = new Float64Array(0);
   /** One object for the ranker's life: the index caches per-term work while it stays the same. */
   private readonly weights: FieldWeights;
+  private readonly expander: QueryExpander;
 
   constructor(
     readonly index: ToolIndex,
     readonly settings: RankingSettings = DEFAULT_RANKING,
     /** Orders two slots whose scores tie (negative: `a` first). */
-    private readonly tie: (a: number, b: number) => number = (a, b) => a - b,
+    tie: (a: number, b: number) => number = (a, b) => a - b,
   ) {
     this.weights = { weight: settings.fieldWeight, b: settings.fieldB, k1: settings.k1 };
+    this.expander = new QueryExpander(index, settings);
+    this.picker = new TopK(tie);
   }
 
   /**
@@ -77,7 +83,6 @@ export class Ranker {
       return this.rankInto(query, limit, dense);
     } finally {
       this.pass.reset();
-      this.combined.reset();
       this.second.reset();
       this.extra.reset();
     }
@@ -103,80 +108,52 @@ export class Ranker {
       fused = true;
       addDense(this.extra, dense, s.embeddingWeight);
     }
-    const head = this.leaders(fused ? this.fuse(this.pass) : this.pass, q, limit);
+    const head = this.leaders(this.pass, q, limit, fused);
     if (s.feedbackDocs > 0 && s.feedbackWeight > 0 && head.length > 0) {
       // Feedback finds tools the words missed, but reorders the head badly: the head stays as it is.
       const keep = head.slice(0, Math.min(limit, Math.max(s.feedbackKeep, parts.length * s.clauseKeep)));
-      for (const [id, w] of this.feedback(head.slice(0, s.feedbackDocs), q)) q.set(id, w);
-      this.second.reset();
-      this.score(q, this.second);
+      const added = this.feedback(head.slice(0, s.feedbackDocs), q);
+      for (const [id, w] of added) q.set(id, w);
+      // BM25 sums over terms: the first pass plus the added terms is the expanded query's score.
+      this.score(added, this.pass);
       const kept = new Set(keep.map((r) => r.slot));
-      const rest = this.leaders(this.second, q, limit + keep.length).filter((r) => !kept.has(r.slot));
+      const rest = this.leaders(this.pass, q, limit + keep.length, false).filter((r) => !kept.has(r.slot));
       // Deeper places weigh each clause's own ranking too, so every part of a many-part request
       // reaches the list; the places above follow the whole request, which ranks its head better.
       const from = s.clauseTailFrom - keep.length;
       if (!fused || from >= rest.length || from >= limit) return stitch([keep, rest], limit);
       const near = rest.slice(0, Math.max(0, from));
       for (const r of near) kept.add(r.slot);
-      const far = this.leaders(this.fuse(this.second), q, limit + kept.size).filter((r) => !kept.has(r.slot));
+      const far = this.leaders(this.pass, q, limit + kept.size, true).filter((r) => !kept.has(r.slot));
       return stitch([keep, near, far], limit);
     }
     return head.slice(0, limit);
-  }
-
-  /** The combined buffer: a pass scaled so its best tool scores 1, plus the clause and embedding sums. */
-  private fuse(from: ScoreBuffer): ScoreBuffer {
-    this.combined.reset();
-    addScaled(this.combined, from, 1);
-    addScaled(this.combined, this.extra, Number.NaN);
-    return this.combined;
   }
 
   /**
    * The best `limit` tools of a buffer, after the bonus for tools whose name the query covers. The
    * bonus only lifts scores, so it can only reorder the leaders: only they are read.
    */
-  private leaders(buf: ScoreBuffer, q: WeightedTerms, limit: number): Ranked[] {
+  private leaders(buf: ScoreBuffer, q: WeightedTerms, limit: number, fused: boolean): Ranked[] {
     const s = this.settings;
-    if (s.nameCoverage <= 0) return this.top(buf, limit);
-    const out = this.top(buf, Math.max(limit, NAME_COVERAGE_READ));
-    const covered = out.map((r) => ({
-      slot: r.slot,
-      score: r.score * (1 + s.nameCoverage * this.index.nameCoverage(r.slot, q)),
-    }));
-    return covered.sort((a, b) => b.score - a.score || this.tie(a.slot, b.slot)).slice(0, limit);
-  }
-
-  /** The `n` best scored slots of a buffer, sorted (score, then the tie-break). */
-  private top(buf: ScoreBuffer, n: number): Ranked[] {
-    const order = (a: Ranked, b: Ranked): number => b.score - a.score || this.tie(a.slot, b.slot);
-    if (n <= 0 || buf.count === 0) return [];
-    const threshold = this.kthScore(buf, n);
-    const out: Ranked[] = [];
-    // Near-identical tools tie in numbers: those at the threshold are ordered by the tie-break alone,
-    // and only as many as there is room for become results.
-    const atThreshold: number[] = [];
-    for (let i = 0; i < buf.count; i += 1) {
-      const slot = buf.slots[i] as number;
-      const score = buf.scores[slot] as number;
-      if (score <= 0 || score < threshold) continue;
-      if (score > threshold) out.push({ slot, score });
-      else atThreshold.push(slot);
-    }
-    if (atThreshold.length > 0) {
-      const room = n - out.length;
-      if (atThreshold.length > room) atThreshold.sort((a, b) => this.tie(a, b));
-      for (let i = 0; i < Math.min(room, atThreshold.length); i += 1) {
-        out.push({ slot: atThreshold[i] as number, score: threshold });
-      }
-    }
-    return out.sort(order).slice(0, n);
+    // Fused: the pass scaled so its best tool scores 1, plus the clause and embedding sums.
+    const divisor = fused ? bestOf(buf) : 1;
+    const plus = fused ? this.extra : undefined;
+    if (s.nameCoverage <= 0) return this.picker.best(this.picker.gather(buf, limit, divisor, plus));
+    this.picker.gather(buf, Math.max(limit, NAME_COVERAGE_READ), divisor, plus);
+    const n = this.index.termCount;
+    if (this.queryWeight.length < n) this.queryWeight = new Float64Array(n * 2);
+    const weight = this.queryWeight;
+    for (const [id, w] of q) weight[id] = w;
+    this.picker.rescore((slot) => 1 + s.nameCoverage * this.index.nameCoverage(slot, weight));
+    for (const id of q.keys()) weight[id] = 0;
+    return this.picker.best(limit);
   }
 
   /** The query's own terms plus lexicon expansions. */
   private weighted(text: string): WeightedTerms {
     const q = queryTerms(this.index, text, this.settings);
-    expandQuery(this.index, text, q, this.settings);
+    this.expander.expand(text, q);
     if (this.settings.valueTypeWeight > 0)
       for (const w of valueTypeWords(text)) {
         const t = this.index.terms(w)[0];
@@ -191,30 +168,29 @@ export class Ranker {
     this.index.accumulate(q, this.weights, buf);
   }
 
-  /** The n-th highest score in a buffer (-∞ when it holds fewer than n). */
-  private kthScore(buf: ScoreBuffer, n: number): number {
-    const count = buf.count;
-    if (n >= count) return Number.NEGATIVE_INFINITY;
-    if (this.scratch.length < count) this.scratch = new Float64Array(count * 2);
-    const view = this.scratch.subarray(0, count);
-    for (let i = 0; i < count; i += 1) view[i] = buf.scores[buf.slots[i] as number] as number;
-    return nthLargest(view, n);
-  }
-
   /** Words the best-ranked tools share, weighted by rank and rarity, that the query does not hold. */
   private feedback(top: readonly Ranked[], q: WeightedTerms): WeightedTerms {
     const s = this.settings;
-    const acc = new Map<number, number>();
+    const n = this.index.termCount;
+    if (this.acc.length < n) {
+      this.acc = new Float64Array(n * 2);
+      this.accStamp = new Int32Array(n * 2);
+    }
+    const { acc, accStamp } = this;
+    const stamp = ++this.accRound;
+    // First-touched order, as the terms are met: equal weights keep it when sorted.
+    const touched: number[] = [];
     const best = top[0]?.score ?? 1;
     for (const r of top.slice(0, s.feedbackDocs)) {
       const counts = this.index.termsOf(r.slot);
       if (!counts) continue;
       const { terms, tfs, start, count } = counts;
-      const weighted = new Float64Array(count);
+      if (this.perTerm.length < count) this.perTerm = new Float64Array(count * 2);
+      const weighted = this.perTerm;
       let total = 0;
       for (let j = 0; j < count; j += 1) {
         let c = 0;
-        for (let f = 0; f < NF; f += 1) c += (tfs[(start + j) * NF + f] ?? 0) * (s.fieldWeight[f] ?? 0);
+        for (let f = 0; f < NF; f += 1) c += (tfs[(start + j) * NF + f] as number) * (s.fieldWeight[f] ?? 0);
         weighted[j] = c;
         total += c;
       }
@@ -222,42 +198,28 @@ export class Ranker {
       for (let j = 0; j < count; j += 1) {
         const id = terms[start + j] as number;
         if (q.has(id) || this.index.isPair(id)) continue;
-        acc.set(id, (acc.get(id) ?? 0) + ((r.score / best) * (weighted[j] ?? 0)) / total);
+        if (accStamp[id] !== stamp) {
+          accStamp[id] = stamp;
+          acc[id] = 0;
+          touched.push(id);
+        }
+        acc[id] = (acc[id] as number) + ((r.score / best) * (weighted[j] as number)) / total;
       }
     }
-    const scored = [...acc].map(([id, w]) => [id, w * this.index.idf(id)] as const);
-    scored.sort((a, b) => b[1] - a[1]);
-    const picked = scored.slice(0, s.feedbackTerms);
-    const max = picked[0]?.[1] ?? 1;
-    return new Map(picked.map(([id, w]) => [id, (s.feedbackWeight * w) / max]));
-  }
-}
-
-/** The n-th largest value (1-based) of `a`, found in linear expected time; reorders `a`. */
-export function nthLargest(a: Float64Array, n: number): number {
-  const k = a.length - n;
-  let lo = 0;
-  let hi = a.length - 1;
-  while (lo < hi) {
-    const pivot = a[(lo + hi) >>> 1] as number;
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while ((a[i] as number) < pivot) i += 1;
-      while ((a[j] as number) > pivot) j -= 1;
-      if (i <= j) {
-        const t = a[i] as number;
-        a[i] = a[j] as number;
-        a[j] = t;
-        i += 1;
-        j -= 1;
-      }
+    const weightOf = new Float64Array(touched.length);
+    for (let i = 0; i < touched.length; i += 1) {
+      const id = touched[i] as number;
+      weightOf[i] = (acc[id] as number) * this.index.idf(id);
     }
-    if (k <= j) hi = j;
-    else if (k >= i) lo = i;
-    else break;
+    const order = Array.from(touched.keys()).sort(
+      (a, b) => (weightOf[b] as number) - (weightOf[a] as number),
+    );
+    const picked = order.slice(0, s.feedbackTerms);
+    const max = picked.length > 0 ? (weightOf[picked[0] as number] as number) : 1;
+    const out: WeightedTerms = new Map();
+    for (const i of picked) out.set(touched[i] as number, (s.feedbackWeight * (weightOf[i] as number)) / max);
+    return out;
   }
-  return a[k] as number;
 }
 
 /**
@@ -286,16 +248,16 @@ function stitch(runs: readonly (readonly Ranked[])[], limit: number): Ranked[] {
   return out;
 }
 
+/** The highest score in a buffer (1 when it holds none above zero, so dividing by it is safe). */
+function bestOf(from: ScoreBuffer): number {
+  let best = 0;
+  for (let i = 0; i < from.count; i += 1)
+    best = Math.max(best, from.scores[from.slots[i] as number] as number);
+  return best > 0 ? best : 1;
+}
+
 /** Adds `from`'s scores into `into`, scaled so `from`'s best tool adds `weight`. */
 function addScaled(into: ScoreBuffer, from: ScoreBuffer, weight: number): void {
-  if (Number.isNaN(weight)) {
-    into.ensure(from.scores.length);
-    for (let i = 0; i < from.count; i += 1) {
-      const slot = from.slots[i] as number;
-      into.add(slot, from.scores[slot] as number);
-    }
-    return;
-  }
   let best = 0;
   for (let i = 0; i < from.count; i += 1)
     best = Math.max(best, from.scores[from.slots[i] as number] as number);

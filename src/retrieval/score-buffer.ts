@@ -34,6 +34,11 @@ export class ScoreBuffer {
     this.scores[slot] = (this.scores[slot] as number) + value;
   }
 
+  /** True when a slot has been touched since the last reset. */
+  has(slot: number): boolean {
+    return this.seen[slot] === 1;
+  }
+
   /** Clears every touched slot. */
   reset(): void {
     for (let i = 0; i < this.count; i += 1) {

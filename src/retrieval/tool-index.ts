@@ -49,6 +49,7 @@ export class ToolIndex {
   private readonly pairTerm: boolean[] = [];
   private readonly lengthSums = new Float64Array(NF);
   private live = 0;
+  private changes = 0;
   /** Bumped by every change to the index or to the weights; saturated frequencies older than it are stale. */
   private version = 0;
   private cachedWeights: FieldWeights | undefined;
@@ -96,6 +97,12 @@ export class ToolIndex {
     return id !== undefined && this.store.df(id) > 0 ? id : undefined;
   }
 
+  /** The term id of a word as some tool's text writes it (lowercase); undefined when none does. */
+  wordTermId(word: string): number | undefined {
+    const id = this.wordIds.get(word);
+    return id !== undefined && id >= 0 && this.store.df(id) > 0 ? id : undefined;
+  }
+
   /** The id of an adjacent pair of terms some tool holds in its name or description. */
   pairId(first: number, second: number): number | undefined {
     const id = this.pairIds.get(first, second);
@@ -105,6 +112,11 @@ export class ToolIndex {
   /** True for the id of a term pair (not a word). */
   isPair(id: number): boolean {
     return this.pairTerm[id] === true;
+  }
+
+  /** Changes with every tool added, replaced or removed (what a term matches may have changed). */
+  get generation(): number {
+    return this.changes;
   }
 
   /** Number of tools indexed. */
@@ -150,6 +162,7 @@ export class ToolIndex {
     if (!this.loading)
       for (let i = 0; i < termList.length; i += 1) this.store.add(termList[i] as number, slot, i);
     this.live += 1;
+    this.changes += 1;
     this.version += 1;
   }
 
@@ -221,6 +234,7 @@ export class ToolIndex {
     this.free.push(slot);
     this.bySlotName.delete(name);
     this.live -= 1;
+    this.changes += 1;
     this.version += 1;
     return true;
   }
@@ -292,8 +306,16 @@ export class ToolIndex {
     this.idfCache = values;
   }
 
-  /** Share (by idf) of a tool's name terms that the query holds, each counted up to its weight 1. */
-  nameCoverage(slot: number, query: WeightedTerms): number {
+  /** Number of term ids handed out (words and pairs); every id is below it. */
+  get termCount(): number {
+    return this.store.termCount;
+  }
+
+  /**
+   * Share (by idf) of a tool's name terms that a query holds, each counted up to weight 1; `weight`
+   * holds the query's weight by term id (zero for terms it lacks).
+   */
+  nameCoverage(slot: number, weight: Float64Array): number {
     const all = this.nameIdf(slot);
     if (all <= 0) return 0;
     const { names, nameStart, nameCount } = this.held;
@@ -301,8 +323,8 @@ export class ToolIndex {
     let hit = 0;
     for (let i = from; i < from + (nameCount[slot] as number); i += 1) {
       const id = names[i] as number;
-      const w = query.get(id);
-      if (w !== undefined) hit += this.idf(id) * Math.min(1, w);
+      const w = weight[id] as number;
+      if (w !== 0) hit += this.idf(id) * Math.min(1, w);
     }
     return hit / all;
   }

@@ -1,6 +1,6 @@
 import { isCore } from './core-tools.js';
 import type { DenseQuery, EmbeddingSource } from './dense-fusion.js';
-import { type Ranked, Ranker } from './ranker.js';
+import { Ranker } from './ranker.js';
 import { DEFAULT_RANKING, type RankingSettings } from './ranking-settings.js';
 import { isOwn, type RetrievalTool } from './retrieval-tool.js';
 import { schemaSize } from './schema-size.js';
@@ -13,6 +13,7 @@ import {
 } from './structural-hints.js';
 import { cutText } from './text-cut.js';
 import { ToolIndex } from './tool-index.js';
+import type { Ranked } from './top-k.js';
 
 /** Full schemas offered per turn at most (core, sticky and hinted tools may add to it). */
 export const DEFAULT_K = 48;

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { PostingStore } from '../../src/retrieval/posting-store.js';
-import { nthLargest, Ranker } from '../../src/retrieval/ranker.js';
+import { Ranker } from '../../src/retrieval/ranker.js';
 import { DEFAULT_RANKING } from '../../src/retrieval/ranking-settings.js';
 import type { RetrievalTool } from '../../src/retrieval/retrieval-tool.js';
+import { ScoreBuffer } from '../../src/retrieval/score-buffer.js';
 import { terms, words } from '../../src/retrieval/tokenize.js';
 import { ToolIndex } from '../../src/retrieval/tool-index.js';
 import { ToolRetriever } from '../../src/retrieval/tool-retriever.js';
 import { ToolTerms } from '../../src/retrieval/tool-terms.js';
+import { TopK } from '../../src/retrieval/top-k.js';
 import { serverTools, tool } from './fixtures.js';
 
 const QUERIES = [
@@ -124,18 +126,30 @@ describe('tokenizer', () => {
   });
 });
 
-describe('nthLargest', () => {
-  it('agrees with a full sort on random arrays with many ties', () => {
+describe('TopK', () => {
+  it('agrees with a full sort (score, then tie-break) on random scores with many ties and zeros', () => {
     let seed = 3;
     const rnd = () => {
       seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
       return seed / 2 ** 31;
     };
+    // Ties go to the higher slot first, so the tie-break is visibly not slot order.
+    const picker = new TopK((a, b) => b - a);
+    const buf = new ScoreBuffer();
     for (let trial = 0; trial < 500; trial += 1) {
-      const values = Array.from({ length: 1 + Math.floor(rnd() * 200) }, () => Math.floor(rnd() * 15));
-      const n = 1 + Math.floor(rnd() * values.length);
-      const sorted = [...values].sort((a, b) => b - a);
-      expect(nthLargest(Float64Array.from(values), n)).toBe(sorted[n - 1]);
+      buf.reset();
+      const size = 1 + Math.floor(rnd() * 200);
+      buf.ensure(size);
+      for (let slot = 0; slot < size; slot += 1) buf.add(slot, Math.floor(rnd() * 15) - 2);
+      const n = 1 + Math.floor(rnd() * (size + 5));
+      const expected = Array.from({ length: size }, (_, slot) => ({
+        slot,
+        score: buf.scores[slot] as number,
+      }))
+        .filter((r) => r.score > 0)
+        .sort((a, b) => b.score - a.score || b.slot - a.slot)
+        .slice(0, n);
+      expect(picker.select(buf, n)).toEqual(expected);
     }
   });
 });

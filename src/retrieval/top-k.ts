@@ -1,0 +1,144 @@
+import type { ScoreBuffer } from './score-buffer.js';
+
+/** One ranked tool: its index slot and score. */
+export interface Ranked {
+  readonly slot: number;
+  readonly score: number;
+}
+
+/**
+ * Picks the best few of the scored slots of a buffer: one pass over them through a bounded heap
+ * whose root is the worst kept so far, so a slot below it costs one comparison. Reused across
+ * queries (its arrays only grow). Order: score, then the tie-break (negative: `a` first).
+ */
+export class TopK {
+  private slots = new Int32Array(64);
+  private scores = new Float64Array(64);
+  private order = new Int32Array(64);
+  private size = 0;
+
+  constructor(private readonly tie: (a: number, b: number) => number) {}
+
+  /** The `n` best slots of `buf` whose score is above zero, best first. */
+  select(buf: ScoreBuffer, n: number): Ranked[] {
+    return this.best(this.gather(buf, n));
+  }
+
+  /**
+   * Keeps the `n` best slots of `buf` whose score is above zero and returns how many were kept;
+   * `rescore` may then change their scores before `best` reads them out.
+   */
+  gather(buf: ScoreBuffer, n: number, divisor = 1, plus?: ScoreBuffer): number {
+    this.size = 0;
+    const cap = Math.min(n, buf.count + (plus?.count ?? 0));
+    if (cap <= 0) return 0;
+    if (this.slots.length < cap) {
+      this.slots = new Int32Array(cap * 2);
+      this.scores = new Float64Array(cap * 2);
+      this.order = new Int32Array(cap * 2);
+    }
+    this.offer(buf, cap, divisor, plus);
+    // Slots only `plus` scores (an embedding's neighbours no word matched) are read too.
+    if (plus) this.offer(plus, cap, 1, undefined, buf);
+    return this.size;
+  }
+
+  /**
+   * Offers each slot `buf` touched, scored `buf / divisor + plus`, to a heap of at most `cap`;
+   * slots `skip` touched are passed over.
+   */
+  private offer(
+    buf: ScoreBuffer,
+    cap: number,
+    divisor: number,
+    plus?: ScoreBuffer,
+    skip?: ScoreBuffer,
+  ): void {
+    const all = buf.scores;
+    const extra = plus?.scores;
+    const touched = buf.slots;
+    const count = buf.count;
+    for (let i = 0; i < count; i += 1) {
+      const slot = touched[i] as number;
+      if (skip?.has(slot)) continue;
+      let score = (all[slot] as number) / divisor;
+      if (extra) score += extra[slot] as number;
+      if (!(score > 0)) continue;
+      if (this.size < cap) this.push(slot, score);
+      else {
+        // The heap is full: most slots fall below its worst and cost this one comparison.
+        const floor = this.scores[0] as number;
+        if (score < floor || (score === floor && this.tie(slot, this.slots[0] as number) >= 0)) continue;
+        this.replaceRoot(slot, score);
+      }
+    }
+  }
+
+  /** Multiplies the score of each kept slot by `factor(slot)` (the heap order is no longer kept). */
+  rescore(factor: (slot: number) => number): void {
+    for (let i = 0; i < this.size; i += 1)
+      this.scores[i] = (this.scores[i] as number) * factor(this.slots[i] as number);
+  }
+
+  /** The best `limit` of the kept slots, best first. */
+  best(limit = this.size): Ranked[] {
+    const { slots, scores, order } = this;
+    for (let i = 0; i < this.size; i += 1) order[i] = i;
+    const view = order.subarray(0, this.size);
+    view.sort(
+      (a, b) =>
+        (scores[b] as number) - (scores[a] as number) || this.tie(slots[a] as number, slots[b] as number),
+    );
+    const n = Math.min(limit, this.size);
+    const out: Ranked[] = new Array(n);
+    for (let i = 0; i < n; i += 1) {
+      const at = view[i] as number;
+      out[i] = { slot: slots[at] as number, score: scores[at] as number };
+    }
+    return out;
+  }
+
+  /** True when (a, aScore) ranks above (b, bScore). */
+  private above(a: number, aScore: number, b: number, bScore: number): boolean {
+    return aScore > bScore || (aScore === bScore && this.tie(a, b) < 0);
+  }
+
+  private push(slot: number, score: number): void {
+    const { slots, scores } = this;
+    let i = this.size;
+    this.size += 1;
+    // Sift up: a parent that ranks above the newcomer moves down (the root stays the worst).
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.above(slots[p] as number, scores[p] as number, slot, score)) break;
+      slots[i] = slots[p] as number;
+      scores[i] = scores[p] as number;
+      i = p;
+    }
+    slots[i] = slot;
+    scores[i] = score;
+  }
+
+  /** Puts (slot, score) in the root's place and sifts it down below every worse child. */
+  private replaceRoot(slot: number, score: number): void {
+    const { slots, scores, size } = this;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= size) break;
+      const r = l + 1;
+      // The worse child: the one the other ranks above.
+      const c =
+        r < size &&
+        this.above(slots[l] as number, scores[l] as number, slots[r] as number, scores[r] as number)
+          ? r
+          : l;
+      if (!this.above(slot, score, slots[c] as number, scores[c] as number)) break;
+      slots[i] = slots[c] as number;
+      scores[i] = scores[c] as number;
+      i = c;
+    }
+    slots[i] = slot;
+    scores[i] = score;
+  }
+}
