@@ -1,5 +1,5 @@
 import type { RankingSettings } from './ranking-settings.js';
-import { isStopWord, termOf, words } from './tokenize.js';
+import { isStopWord, termOf } from './tokenize.js';
 import type { ToolIndex, WeightedTerms } from './tool-index.js';
 import { type Relation, WordNet } from './word-net.js';
 
@@ -50,8 +50,8 @@ export class QueryExpander {
     this.enabled = Object.values(this.weights).some((w) => w > 0);
   }
 
-  /** Adds the expansions of `query`'s words to `q` (terms `q` holds already are left as they are). */
-  expand(query: string, q: WeightedTerms): void {
+  /** Adds the expansions of a query's words to `q` (terms `q` holds already are left as they are). */
+  expand(query: string, queryWords: readonly string[], q: WeightedTerms): void {
     if (!this.enabled || !sharedWordNet()) return;
     if (this.generation !== this.index.generation) {
       this.remembered.clear();
@@ -60,7 +60,7 @@ export class QueryExpander {
     const names = new Set<string>();
     for (const m of query.match(CAPITALISED) ?? []) names.add(m.toLowerCase());
     const added = new Map<number, number>();
-    for (const w of new Set(words(query))) {
+    for (const w of new Set(queryWords)) {
       const named = names.has(w);
       const key = named ? `${w}\u0000` : w;
       let e = this.remembered.get(key);

@@ -3,7 +3,7 @@ import { QueryExpander } from './query-expansion.js';
 import { DEFAULT_RANKING, type RankingSettings } from './ranking-settings.js';
 import { ScoreBuffer } from './score-buffer.js';
 import { terms, words } from './tokenize.js';
-import type { FieldWeights, ToolIndex, WeightedTerms } from './tool-index.js';
+import { type FieldWeights, STOP, type ToolIndex, type WeightedTerms } from './tool-index.js';
 import { FIELDS } from './tool-text.js';
 import { type Ranked, TopK } from './top-k.js';
 import { valueTypeWords } from './value-types.js';
@@ -12,24 +12,32 @@ const NF = FIELDS.length;
 /** Tools (best first) that the name-coverage bonus is computed for. */
 const NAME_COVERAGE_READ = 128;
 
-/** The weighted term ids of a query text (terms no tool holds are dropped), plus adjacent pairs. */
-export function queryTerms(index: ToolIndex, text: string, settings: RankingSettings): WeightedTerms {
-  const ids: (number | undefined)[] = index.terms(text).map((t) => index.termId(t));
+/** The weighted term ids of a query's words (words no tool holds are dropped), plus adjacent pairs. */
+export function queryTerms(
+  index: ToolIndex,
+  ws: readonly string[],
+  settings: RankingSettings,
+): WeightedTerms {
+  // -1 marks a word no tool holds: it breaks a pair. Stop words are left out altogether.
+  const ids: number[] = [];
+  for (const w of ws) {
+    const id = index.queryTermId(w);
+    if (id !== STOP) ids.push(id);
+  }
   const counts = new Map<number, number>();
-  for (const id of ids) if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
+  for (const id of ids) if (id >= 0) counts.set(id, (counts.get(id) ?? 0) + 1);
   const out: WeightedTerms = new Map();
   for (const [id, n] of counts) out.set(id, n ** settings.queryTfPower);
   if (settings.pairWeight > 0) {
     for (let i = 1; i < ids.length; i += 1) {
-      const a = ids[i - 1];
-      const b = ids[i];
-      const pair = a === undefined || b === undefined ? undefined : index.pairId(a, b);
+      const a = ids[i - 1] as number;
+      const b = ids[i] as number;
+      const pair = a < 0 || b < 0 ? undefined : index.pairId(a, b);
       if (pair !== undefined) out.set(pair, settings.pairWeight);
     }
   }
   if (settings.compoundWeight > 0 && index.analyzer === 'standard') {
     // "data base", "log in", "e mail": the two words written as one, when some tool writes them so.
-    const ws = words(text);
     for (let i = 1; i < ws.length; i += 1) {
       const id = index.wordTermId(`${ws[i - 1]}${ws[i]}`);
       if (id !== undefined && !out.has(id)) out.set(id, settings.compoundWeight);
@@ -52,6 +60,7 @@ export class Ranker {
   private readonly second = new ScoreBuffer();
   private readonly extra = new ScoreBuffer();
   private readonly picker: TopK;
+  private readonly farPicker: TopK;
   /** Query weight by term id, filled while name coverage is read (zero otherwise). */
   private queryWeight = new Float64Array(0);
   /** Feedback scratch: weight per term id (valid where the stamp is this round's), per-term weights. */
@@ -72,6 +81,7 @@ export class Ranker {
     this.weights = { weight: settings.fieldWeight, b: settings.fieldB, k1: settings.k1 };
     this.expander = new QueryExpander(index, settings);
     this.picker = new TopK(tie);
+    this.farPicker = new TopK(tie);
   }
 
   /**
@@ -117,14 +127,26 @@ export class Ranker {
       // BM25 sums over terms: the first pass plus the added terms is the expanded query's score.
       this.score(added, this.pass);
       const kept = new Set(keep.map((r) => r.slot));
-      const rest = this.leaders(this.pass, q, limit + keep.length, false).filter((r) => !kept.has(r.slot));
       // Deeper places weigh each clause's own ranking too, so every part of a many-part request
       // reaches the list; the places above follow the whole request, which ranks its head better.
       const from = s.clauseTailFrom - keep.length;
+      const farLimit = limit + keep.length + Math.max(0, from);
+      // Both orders of the pass are read in one sweep when the second needs no more than the first.
+      const together = fused && from < limit && s.nameCoverage > 0 && farLimit <= NAME_COVERAGE_READ;
+      if (together) this.gatherBoth(Math.max(limit + keep.length, NAME_COVERAGE_READ));
+      const rest = (
+        together
+          ? this.covered(this.picker, q, limit + keep.length)
+          : this.leaders(this.pass, q, limit + keep.length, false)
+      ).filter((r) => !kept.has(r.slot));
       if (!fused || from >= rest.length || from >= limit) return stitch([keep, rest], limit);
       const near = rest.slice(0, Math.max(0, from));
       for (const r of near) kept.add(r.slot);
-      const far = this.leaders(this.pass, q, limit + kept.size, true).filter((r) => !kept.has(r.slot));
+      const far = (
+        together
+          ? this.covered(this.farPicker, q, limit + kept.size)
+          : this.leaders(this.pass, q, limit + kept.size, true)
+      ).filter((r) => !kept.has(r.slot));
       return stitch([keep, near, far], limit);
     }
     return head.slice(0, limit);
@@ -141,19 +163,49 @@ export class Ranker {
     const plus = fused ? this.extra : undefined;
     if (s.nameCoverage <= 0) return this.picker.best(this.picker.gather(buf, limit, divisor, plus));
     this.picker.gather(buf, Math.max(limit, NAME_COVERAGE_READ), divisor, plus);
+    return this.covered(this.picker, q, limit);
+  }
+
+  /** The best `limit` of what a picker gathered, after the name-coverage bonus. */
+  private covered(picker: TopK, q: WeightedTerms, limit: number): Ranked[] {
+    const s = this.settings;
     const n = this.index.termCount;
     if (this.queryWeight.length < n) this.queryWeight = new Float64Array(n * 2);
     const weight = this.queryWeight;
     for (const [id, w] of q) weight[id] = w;
-    this.picker.rescore((slot) => 1 + s.nameCoverage * this.index.nameCoverage(slot, weight));
+    picker.rescore((slot) => 1 + s.nameCoverage * this.index.nameCoverage(slot, weight));
     for (const id of q.keys()) weight[id] = 0;
-    return this.picker.best(limit);
+    return picker.best(limit);
+  }
+
+  /**
+   * One sweep of the whole request's pass into two pickers: its own scores (`picker`) and the same
+   * fused with the clause and embedding sums (`farPicker`), `cap` each.
+   */
+  private gatherBoth(cap: number): void {
+    const { pass, extra, picker, farPicker } = this;
+    const divisor = bestOf(pass);
+    picker.begin(cap);
+    farPicker.begin(cap);
+    const all = pass.scores;
+    const plus = extra.scores;
+    for (let i = 0; i < pass.count; i += 1) {
+      const slot = pass.slots[i] as number;
+      const score = all[slot] as number;
+      picker.consider(slot, score);
+      farPicker.consider(slot, score / divisor + (plus[slot] as number));
+    }
+    for (let i = 0; i < extra.count; i += 1) {
+      const slot = extra.slots[i] as number;
+      if (!pass.has(slot)) farPicker.consider(slot, plus[slot] as number);
+    }
   }
 
   /** The query's own terms plus lexicon expansions. */
   private weighted(text: string): WeightedTerms {
-    const q = queryTerms(this.index, text, this.settings);
-    this.expander.expand(text, q);
+    const ws = words(text);
+    const q = queryTerms(this.index, ws, this.settings);
+    this.expander.expand(text, ws, q);
     if (this.settings.valueTypeWeight > 0)
       for (const w of valueTypeWords(text)) {
         const t = this.index.terms(w)[0];

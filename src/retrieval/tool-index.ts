@@ -27,6 +27,9 @@ export interface FieldWeights {
   readonly k1: number;
 }
 
+/** What `queryTermId` answers for a word the analysis drops (a stop word). */
+export const STOP = -2;
+
 /** Query terms by id, with their weights. */
 export type WeightedTerms = Map<number, number>;
 
@@ -95,6 +98,19 @@ export class ToolIndex {
   termId(term: string): number | undefined {
     const id = this.ids.get(term);
     return id !== undefined && this.store.df(id) > 0 ? id : undefined;
+  }
+
+  /**
+   * The term id of a query word: `STOP` for a word the analysis drops, -1 when no tool holds its
+   * term. A word some tool's text holds as written costs one look-up.
+   */
+  queryTermId(word: string): number {
+    const known = this.wordIds.get(word);
+    if (known !== undefined) return known < 0 ? STOP : this.store.df(known) > 0 ? known : -1;
+    const t = this.analyzer === 'plain' ? word : termOf(word);
+    if (t === '') return STOP;
+    const id = this.ids.get(t);
+    return id !== undefined && this.store.df(id) > 0 ? id : -1;
   }
 
   /** The term id of a word as some tool's text writes it (lowercase); undefined when none does. */

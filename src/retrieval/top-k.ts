@@ -16,6 +16,7 @@ export class TopK {
   private scores = new Float64Array(64);
   private order = new Int32Array(64);
   private size = 0;
+  private cap = 0;
 
   constructor(private readonly tie: (a: number, b: number) => number) {}
 
@@ -29,48 +30,44 @@ export class TopK {
    * `rescore` may then change their scores before `best` reads them out.
    */
   gather(buf: ScoreBuffer, n: number, divisor = 1, plus?: ScoreBuffer): number {
-    this.size = 0;
-    const cap = Math.min(n, buf.count + (plus?.count ?? 0));
-    if (cap <= 0) return 0;
-    if (this.slots.length < cap) {
-      this.slots = new Int32Array(cap * 2);
-      this.scores = new Float64Array(cap * 2);
-      this.order = new Int32Array(cap * 2);
-    }
-    this.offer(buf, cap, divisor, plus);
-    // Slots only `plus` scores (an embedding's neighbours no word matched) are read too.
-    if (plus) this.offer(plus, cap, 1, undefined, buf);
-    return this.size;
-  }
-
-  /**
-   * Offers each slot `buf` touched, scored `buf / divisor + plus`, to a heap of at most `cap`;
-   * slots `skip` touched are passed over.
-   */
-  private offer(
-    buf: ScoreBuffer,
-    cap: number,
-    divisor: number,
-    plus?: ScoreBuffer,
-    skip?: ScoreBuffer,
-  ): void {
+    this.begin(Math.min(n, buf.count + (plus?.count ?? 0)));
     const all = buf.scores;
     const extra = plus?.scores;
     const touched = buf.slots;
-    const count = buf.count;
-    for (let i = 0; i < count; i += 1) {
+    for (let i = 0; i < buf.count; i += 1) {
       const slot = touched[i] as number;
-      if (skip?.has(slot)) continue;
-      let score = (all[slot] as number) / divisor;
-      if (extra) score += extra[slot] as number;
-      if (!(score > 0)) continue;
-      if (this.size < cap) this.push(slot, score);
-      else {
-        // The heap is full: most slots fall below its worst and cost this one comparison.
-        const floor = this.scores[0] as number;
-        if (score < floor || (score === floor && this.tie(slot, this.slots[0] as number) >= 0)) continue;
-        this.replaceRoot(slot, score);
+      this.consider(slot, (all[slot] as number) / divisor + (extra ? (extra[slot] as number) : 0));
+    }
+    // Slots only `plus` scores (an embedding's neighbours no word matched) are read too.
+    if (plus) {
+      for (let i = 0; i < plus.count; i += 1) {
+        const slot = plus.slots[i] as number;
+        if (!buf.has(slot)) this.consider(slot, plus.scores[slot] as number);
       }
+    }
+    return this.size;
+  }
+
+  /** Starts a selection of at most `cap` slots (then `consider` each candidate). */
+  begin(cap: number): void {
+    this.size = 0;
+    this.cap = Math.max(0, cap);
+    if (this.slots.length < this.cap) {
+      this.slots = new Int32Array(this.cap * 2);
+      this.scores = new Float64Array(this.cap * 2);
+      this.order = new Int32Array(this.cap * 2);
+    }
+  }
+
+  /** Offers one candidate; kept when its score is above zero and among the best so far. */
+  consider(slot: number, score: number): void {
+    if (!(score > 0)) return;
+    if (this.size < this.cap) this.push(slot, score);
+    else if (this.size > 0) {
+      // The heap is full: most slots fall below its worst and cost this one comparison.
+      const floor = this.scores[0] as number;
+      if (score < floor || (score === floor && this.tie(slot, this.slots[0] as number) >= 0)) return;
+      this.replaceRoot(slot, score);
     }
   }
 
