@@ -1,8 +1,8 @@
 import { isPlainObject } from '../core/json.js';
 import { sentences } from './lift-summary.js';
 import { dropKey, type Edits } from './node-edits.js';
-import type { NodeScan } from './node-scan.js';
-import { appliesTo, COUNT_BOUNDS, keywordKind, PORTABLE_FORMAT, type PortableType } from './profile.js';
+import { declaresProperties, type NodeScan } from './node-scan.js';
+import { COUNT_BOUNDS, PER_TYPE, PORTABLE_FORMAT, type PortableType } from './profile.js';
 import { type Lift, liftHere, repaired, type Walk } from './schema-walk.js';
 
 type Schema = Record<string, unknown>;
@@ -19,6 +19,30 @@ function notPortable(key: string): string {
   return text;
 }
 
+/**
+ * What the keyword pass does with each keyword, looked up once per key (cheaper than asking the
+ * profile's tables one by one): `kept` (always fine here), `text`, `format`, `definitions`, `map`,
+ * `shape` (a node's children, fine on the type they belong to), or the type any other per-type
+ * keyword belongs to (`object`, `array`, `string`, `number-like`). Any other keyword (structural
+ * ones included) only narrows or annotates, and is dropped.
+ */
+const CHECKS = new Map<string, string>([
+  ...PER_TYPE,
+  ['type', 'kept'],
+  ['default', 'kept'],
+  ['enum', 'kept'],
+  ['description', 'text'],
+  ['title', 'text'],
+  ['format', 'format'],
+  ['$defs', 'definitions'],
+  ['definitions', 'definitions'],
+  ['additionalProperties', 'map'],
+  ['patternProperties', 'map'],
+  ['properties', 'shape'],
+  ['required', 'shape'],
+  ['items', 'shape'],
+]);
+
 /** The keyword pass: every key is kept, or dropped with an issue saying why; a `Lift` for a tuple. */
 export function checkKeywords(
   w: Walk,
@@ -29,41 +53,56 @@ export function checkKeywords(
   edits: Edits,
 ): Lift | undefined {
   for (const key in node) {
+    const check = CHECKS.get(key);
+    if (check === 'kept') continue;
+    if (check === 'shape') {
+      if (PER_TYPE.get(key) !== type) {
+        dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` does not apply to a ${type}`);
+      }
+      continue;
+    }
     const value = node[key];
-    switch (keywordKind(key)) {
-      case 'common':
-        if ((key === 'description' || key === 'title') && typeof value !== 'string') {
-          dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` must be a string`);
-        } else if (key === 'format' && !(type === 'string' && value === PORTABLE_FORMAT)) {
-          const detail = `format ${JSON.stringify(value)} on a ${type} is not portable`;
-          dropKey(w, edits, key, 'format_unsupported', detail);
-        }
-        break;
-      case 'per-type':
-        if (!appliesTo(key, type)) {
-          dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` does not apply to a ${type}`);
-        } else if (COUNT_BOUNDS.has(key) && !isCount(value)) {
-          dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` must be a whole number of at least 0`);
-        } else if ((key === 'minimum' || key === 'maximum') && !isFiniteNumber(value)) {
-          dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` must be a number`);
-        } else if (key === 'pattern' && typeof value !== 'string') {
-          dropKey(w, edits, key, 'keyword_misplaced', '`pattern` must be a string');
-        }
-        break;
-      case 'definitions':
-        dropKey(w, edits, key, 'keyword_unsupported', `\`${key}\` is not portable`, INLINED);
-        break;
-      case 'map':
-        checkMapKeyword(w, key, value, scan, type, atRoot, edits);
-        break;
-      default:
-        if (key === 'prefixItems' && type === 'array') {
-          return liftHere(w, 'keyword_unsupported', 'a tuple (`prefixItems`) has no portable form', key);
-        }
-        dropKey(w, edits, key, 'keyword_unsupported', notPortable(key));
+    if (check === 'map') {
+      checkMapKeyword(w, key, value, scan, type, atRoot, edits);
+    } else if (check === 'text') {
+      if (typeof value !== 'string')
+        dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` must be a string`);
+    } else if (check === 'format') {
+      if (!(type === 'string' && value === PORTABLE_FORMAT)) {
+        const detail = `format ${JSON.stringify(value)} on a ${type} is not portable`;
+        dropKey(w, edits, key, 'format_unsupported', detail);
+      }
+    } else if (check === 'definitions') {
+      dropKey(w, edits, key, 'keyword_unsupported', `\`${key}\` is not portable`, INLINED);
+    } else if (check !== undefined) {
+      checkPerType(w, key, value, check, type, edits);
+    } else if (key === 'prefixItems' && type === 'array') {
+      return liftHere(w, 'keyword_unsupported', 'a tuple (`prefixItems`) has no portable form', key);
+    } else {
+      dropKey(w, edits, key, 'keyword_unsupported', notPortable(key));
     }
   }
   return undefined;
+}
+
+/** A keyword that belongs to the type `owner`: dropped on another type, or when its value is not one. */
+function checkPerType(
+  w: Walk,
+  key: string,
+  value: unknown,
+  owner: string,
+  type: PortableType,
+  edits: Edits,
+): void {
+  if (!(owner === type || (owner === 'number-like' && (type === 'number' || type === 'integer')))) {
+    dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` does not apply to a ${type}`);
+  } else if (COUNT_BOUNDS.has(key) && !isCount(value)) {
+    dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` must be a whole number of at least 0`);
+  } else if ((key === 'minimum' || key === 'maximum') && !isFiniteNumber(value)) {
+    dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` must be a number`);
+  } else if (key === 'pattern' && typeof value !== 'string') {
+    dropKey(w, edits, key, 'keyword_misplaced', '`pattern` must be a string');
+  }
 }
 
 const INLINED = 'dropped it (every reference into it is inlined)';
@@ -84,7 +123,7 @@ function checkMapKeyword(
 ): void {
   if (type !== 'object') {
     dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` does not apply to a ${type}`);
-  } else if (hasKeys(scan.properties) || (atRoot && (value === false || !isPlainObject(value)))) {
+  } else if (declaresProperties(scan) || (atRoot && (value === false || !isPlainObject(value)))) {
     dropKey(w, edits, key, 'keyword_unsupported', notPortable(key));
   } else if (atRoot) {
     const fix = 'offered an object that takes any keys (the tool still checks them)';
@@ -94,13 +133,6 @@ function checkMapKeyword(
 
 function isCount(value: unknown): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
-}
-
-/** True for an object with at least one key. */
-export function hasKeys(value: unknown): boolean {
-  if (!isPlainObject(value)) return false;
-  for (const _ in value) return true;
-  return false;
 }
 
 /** True when every value is a string and none repeats (the enum is kept as declared). */

@@ -1,7 +1,7 @@
 import { isPlainObject, type JsonSchema } from '../core/json.js';
-import { hasKeys } from './check-keywords.js';
 import { settleLifts } from './lift-paths.js';
 import type { LiftedArgument } from './lifted-argument.js';
+import { hasKeys } from './node-scan.js';
 import { emptyObjectSchema } from './profile.js';
 import type { SchemaIssue } from './schema-issue.js';
 import { endWalk, Lift, newWalk } from './schema-walk.js';

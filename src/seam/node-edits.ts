@@ -1,6 +1,6 @@
 import type { RuleId } from './schema-issue.js';
 import { put } from './schema-merge.js';
-import { repaired, type Walk } from './schema-walk.js';
+import { pathHere, type Walk } from './schema-walk.js';
 
 type Schema = Record<string, unknown>;
 
@@ -25,13 +25,9 @@ export class Edits {
 
   /** Leaves `key` out of the offered node. */
   drop(key: string): void {
-    this.set(key, DROPPED);
-  }
-
-  /** Empties the edits for the next node (letting go of the last node's values). */
-  clear(): void {
-    for (let i = 0; i < this.size; i += 1) this.pairs[i] = undefined;
-    this.size = 0;
+    this.pairs[this.size] = key;
+    this.pairs[this.size + 1] = DROPPED;
+    this.size += 2;
   }
 }
 
@@ -48,8 +44,11 @@ export function editsAt(depth: number): Edits {
   if (edits === undefined) {
     edits = new Edits();
     byDepth[depth] = edits;
-  } else {
-    edits.clear();
+  } else if (edits.size > 0) {
+    // Let go of the last node's values.
+    const { pairs, size } = edits;
+    for (let i = 0; i < size; i += 1) pairs[i] = undefined;
+    edits.size = 0;
   }
   return edits;
 }
@@ -63,7 +62,7 @@ export function dropKey(
   detail: string,
   fix = 'dropped it',
 ): void {
-  repaired(w, rule, detail, fix, key);
+  w.issues.push({ rule, path: pathHere(w, key), detail, action: 'repaired', fix });
   edits.drop(key);
 }
 
@@ -71,17 +70,6 @@ export function dropKey(
 function valueAt(pairs: unknown[], size: number, key: string): number {
   for (let i = 0; i < size; i += 2) if (pairs[i] === key && pairs[i + 1] !== DROPPED) return i + 1;
   return -1;
-}
-
-/** `valueAt`, or -2 when `key` is left out (whether or not it is also set). */
-function editOf(pairs: unknown[], size: number, key: string): number {
-  let at = -1;
-  for (let i = 0; i < size; i += 2) {
-    if (pairs[i] !== key) continue;
-    if (pairs[i + 1] === DROPPED) return -2;
-    if (at < 0) at = i + 1;
-  }
-  return at;
 }
 
 /**
@@ -97,7 +85,16 @@ export function applyEdits(node: Schema, edits: Edits): Schema {
     if (at > 0) out.type = pairs[at];
   }
   for (const key in node) {
-    const at = editOf(pairs, size, key);
+    // Where the first value set for `key` sits, or -1; -2 when it is left out.
+    let at = -1;
+    for (let i = 0; i < size; i += 2) {
+      if (pairs[i] !== key) continue;
+      if (pairs[i + 1] === DROPPED) {
+        at = -2;
+        break;
+      }
+      if (at < 0) at = i + 1;
+    }
     if (at === -2) continue;
     const value = at > 0 ? pairs[at] : node[key];
     if (key === '__proto__') put(out, key, value);

@@ -1,3 +1,5 @@
+import { isPlainObject } from '../core/json.js';
+
 /**
  * What one pass over a schema node's keys found. Reading every key once, in order, is much cheaper
  * than asking a node of unknown shape for each keyword by name (generated schemas come in hundreds
@@ -15,6 +17,21 @@ export class NodeScan {
   other = false;
   /** How many keys the node has. */
   keys = 0;
+  /** Whether `properties` is an object with a key (worked out once, by `declaresProperties`). */
+  declared: boolean | undefined = undefined;
+}
+
+/** True when the scanned node's `properties` is an object with at least one key. */
+export function declaresProperties(scan: NodeScan): boolean {
+  if (scan.declared === undefined) scan.declared = hasKeys(scan.properties);
+  return scan.declared;
+}
+
+/** True for an object with at least one key. */
+export function hasKeys(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  for (const _ in value) return true;
+  return false;
 }
 
 /**
@@ -83,5 +100,6 @@ export function scanNode(node: Record<string, unknown>, depth: number): NodeScan
   scan.structural = structural;
   scan.other = other;
   scan.keys = keys;
+  scan.declared = undefined;
   return scan;
 }

@@ -13,12 +13,13 @@ export const KEEP = 'keep';
  * Undefined for any other node, which the general walk takes. One pass over the keys, nothing
  * allocated: a cold pass over many tools meets such leaves more than anything else.
  */
-export function plainLeaf(node: Schema): string | undefined {
+export function plainLeaf(node: unknown): string | undefined {
+  if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;
   let type: unknown;
   for (const key in node) {
-    if (key === 'type') type = node.type;
+    if (key === 'type') type = (node as Schema).type;
     else if (key === 'description' || key === 'title') {
-      if (typeof node[key] !== 'string') return undefined;
+      if (typeof (node as Schema)[key] !== 'string') return undefined;
     } else if (key !== 'default') return undefined;
   }
   if (isScalarType(type)) return KEEP;

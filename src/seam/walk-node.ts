@@ -15,19 +15,20 @@ const MAX_REWRITES = 64;
 /**
  * Walks one declared node and returns the node to offer: the SAME object when it is portable, a
  * repaired copy, or a `Lift` when it has no portable form (the caller carries it as JSON text).
- * Never mutates its input; bounded in depth and size.
+ * Never mutates its input; bounded in depth and size. `leafTried`: the caller already knows it is
+ * not a plain leaf.
  *
  * The rewrite loop lives here rather than in helpers on purpose: a function this size is not
  * inlined into its recursive callers, which keeps the optimizing compiler's units small (a cold
  * pass over the corpus measured at about half the time).
  */
-export function walkNode(w: Walk, raw: unknown, depth: number, atRoot = false): unknown {
+export function walkNode(w: Walk, raw: unknown, depth: number, atRoot = false, leafTried = false): unknown {
   if (!countNode(w, depth)) {
     w.limited += 1;
     return liftHere(w, 'node_not_schema', 'the schema is too deep or too large to carry node by node');
   }
   if (!isPlainObject(raw)) return notASchema(w, raw);
-  const leaf = atRoot ? undefined : plainLeaf(raw);
+  const leaf = atRoot || leafTried ? undefined : plainLeaf(raw);
   if (leaf !== undefined) return leaf === KEEP ? raw : narrowLeaf(w, raw, leaf, pathHere(w, 'type'));
   let scan = scanNode(raw, depth);
   const mark = w.chain.length;
@@ -75,11 +76,6 @@ export function countNode(w: Walk, depth: number): boolean {
   if (w.chain.length > 0) w.inlined += 1;
   if (depth > w.deepest) w.deepest = depth;
   return depth <= MAX_DEPTH && w.nodes <= MAX_NODES;
-}
-
-/** True when one more node at `depth` stays within the walk's bounds. */
-export function canTake(w: Walk, depth: number): boolean {
-  return depth <= MAX_DEPTH && w.nodes < MAX_NODES;
 }
 
 function notASchema(w: Walk, raw: unknown): Lift {

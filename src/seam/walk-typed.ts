@@ -1,10 +1,17 @@
 import { isPlainObject } from '../core/json.js';
-import { checkEnum, checkKeywords, checkRequired, hasKeys } from './check-keywords.js';
+import { checkEnum, checkKeywords, checkRequired } from './check-keywords.js';
 import { liftedSchema } from './lift-summary.js';
 import { EVERY_ELEMENT } from './lifted-argument.js';
 import { applyEdits, type Edits, editsAt } from './node-edits.js';
-import type { NodeScan } from './node-scan.js';
-import { appliesTo, isPortableType, keywordKind, type PortableType } from './profile.js';
+import { declaresProperties, hasKeys, type NodeScan } from './node-scan.js';
+import {
+  appliesTo,
+  isPortableType,
+  keywordKind,
+  MAX_DEPTH,
+  MAX_NODES,
+  type PortableType,
+} from './profile.js';
 import { put } from './schema-merge.js';
 import {
   enterArgument,
@@ -20,7 +27,7 @@ import {
   type Walk,
 } from './schema-walk.js';
 import { KEEP, NULLABLE_WORDS, narrowLeaf, plainLeaf } from './walk-leaf.js';
-import { canTake, countNode, nullablePair, walkNode } from './walk-node.js';
+import { countNode, nullablePair, walkNode } from './walk-node.js';
 
 type Schema = Record<string, unknown>;
 
@@ -106,7 +113,7 @@ function shapeObject(
     repaired(w, 'node_not_schema', '`properties` must be an object', 'dropped it', 'properties');
     edits.drop('properties');
   }
-  if (!isPlainObject(props) || !hasKeys(props)) {
+  if (!declaresProperties(scan)) {
     if (!atRoot) {
       const map = node.additionalProperties !== undefined || node.patternProperties !== undefined;
       const detail = map
@@ -122,9 +129,10 @@ function shapeObject(
     checkRequired(w, scan.required, {}, edits);
     return undefined;
   }
-  const shaped = shapeProperties(w, props, depth);
+  const declared = props as Schema;
+  const shaped = shapeProperties(w, declared, depth);
   if (shaped !== undefined) edits.set('properties', shaped);
-  checkRequired(w, scan.required, props, edits);
+  checkRequired(w, scan.required, declared, edits);
   return undefined;
 }
 
@@ -136,16 +144,19 @@ function shapeProperties(w: Walk, props: Schema, depth: number): Schema | undefi
   let index = 0;
   for (const name in props) {
     const declared = props[name];
-    // Plain leaves (most properties) are taken here, without the per-property bookkeeping below.
-    const leaf = isPlainObject(declared) && canTake(w, depth + 1) ? plainLeaf(declared) : undefined;
+    // Plain leaves (most properties) are taken here, without the per-property bookkeeping below
+    // (while the walk's bounds leave room for one more node).
+    const leaf = depth < MAX_DEPTH && w.nodes < MAX_NODES ? plainLeaf(declared) : undefined;
     if (leaf !== undefined) {
       countNode(w, depth + 1);
+      let result = declared;
       if (leaf !== KEEP) {
-        const narrowed = narrowLeaf(w, declared as Schema, leaf, `${prefix}${name}.type`);
+        result = narrowLeaf(w, declared as Schema, leaf, `${prefix}${name}.type`);
         if (shaped === undefined) shaped = copyOf(props, index);
-        put(shaped, name, narrowed);
-      } else if (shaped !== undefined) {
-        put(shaped, name, declared);
+      }
+      if (shaped !== undefined) {
+        if (name === '__proto__') put(shaped, name, result);
+        else shaped[name] = result;
       }
       index += 1;
       continue;
@@ -156,7 +167,7 @@ function shapeProperties(w: Walk, props: Schema, depth: number): Schema | undefi
     w.argTop += 1;
     const issueMark = w.issues.length;
     const liftMark = w.lifted.length;
-    let result = walkNode(w, declared, depth + 1);
+    let result = walkNode(w, declared, depth + 1, false, true);
     if (result instanceof Lift) {
       w.issues.length = issueMark;
       w.lifted.length = liftMark;
