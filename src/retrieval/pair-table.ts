@@ -44,11 +44,18 @@ export class PairTable {
     return this.count;
   }
 
-  private grow(): void {
+  /** Makes room for `n` pairs in all without growing again. */
+  reserve(n: number): void {
+    let size = this.first.length;
+    while (n * 2 > size) size *= 2;
+    if (size > this.first.length) this.grow(size);
+  }
+
+  private grow(size = this.first.length * 2): void {
     const { first, second, values } = this;
-    this.first = new Int32Array(first.length * 2).fill(-1);
-    this.second = new Int32Array(first.length * 2);
-    this.values = new Int32Array(first.length * 2);
+    this.first = new Int32Array(size).fill(-1);
+    this.second = new Int32Array(size);
+    this.values = new Int32Array(size);
     this.count = 0;
     for (let i = 0; i < first.length; i += 1) {
       const f = first[i] as number;

@@ -20,6 +20,11 @@ export class PostingStore {
     return this.terms;
   }
 
+  /** Makes room for `n` terms in all without growing again. */
+  reserveTerms(n: number): void {
+    if (n > this.start.length) this.growTerms(n);
+  }
+
   /** A new, empty term; returns its id. */
   newTerm(): number {
     if (this.terms >= this.start.length) this.growTerms(Math.max(1024, this.terms * 2));

@@ -226,9 +226,18 @@ export class ToolIndex {
       for (const t of tools) this.upsert(t);
       return;
     }
+    const list = Array.isArray(tools) ? (tools as readonly RetrievalTool[]) : [...tools];
+    // Sized once from typical catalogs (per tool: ~4 distinct words, ~8 word pairs, ~40 terms),
+    // so the tables are not rehashed and copied again and again while they fill.
+    const n = list.length;
+    this.wordIds.reserve(n * 4);
+    this.pairIds.reserve(n * 8);
+    this.store.reserveTerms(n * 12);
+    this.held.expect(n, 40);
+    this.growSeen(n * 12);
     this.loading = true;
     try {
-      for (const t of tools) this.upsert(t);
+      for (const t of list) this.upsert(t);
     } finally {
       this.loading = false;
       this.store.load(this.slots.length, this.held);

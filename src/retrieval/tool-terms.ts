@@ -56,6 +56,13 @@ export class ToolTerms {
     this.lengths.set(lengths, slot * nf);
   }
 
+  /** Makes room for `tools` more tools of about `perTool` terms each (a bulk load sizes once). */
+  expect(tools: number, perTool: number): void {
+    this.growSlots(tools);
+    this.reserve(tools * perTool);
+    this.reserveNames(tools * 4);
+  }
+
   /** Forgets the tool in `slot` (its runs become gaps). */
   release(slot: number): void {
     this.gap += this.count[slot] as number;

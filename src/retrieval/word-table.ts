@@ -58,9 +58,15 @@ export class WordTable {
     }
   }
 
-  private grow(): void {
+  /** Makes room for `n` words in all without growing again. */
+  reserve(n: number): void {
+    let size = this.hashes.length;
+    while (n * 2 > size) size *= 2;
+    if (size > this.hashes.length) this.grow(size);
+  }
+
+  private grow(size = this.hashes.length * 2): void {
     const { keys, hashes, values } = this;
-    const size = hashes.length * 2;
     this.keys = new Array(size);
     this.hashes = new Int32Array(size);
     this.values = new Int32Array(size);
