@@ -53,8 +53,9 @@ export function catalog(
   if (deferred.length === 0 || maxChars <= 0) return '';
   const relevance = options.relevance ?? new Map<string, number>();
   const rel = (t: RetrievalTool): number => relevance.get(t.name) ?? 0;
+  // -1, 0 or 1 (a fractional difference would be boxed on every call from the sort).
   const byRelevance = (a: RetrievalTool, b: RetrievalTool): number =>
-    rel(b) - rel(a) || Number(isOwn(b)) - Number(isOwn(a)) || compareText(a.name, b.name);
+    Math.sign(rel(b) - rel(a)) || Number(isOwn(b)) - Number(isOwn(a)) || compareText(a.name, b.name);
 
   const relevantTools: RetrievalTool[] = [];
   const blocks = makeBlocks(deferred, byRelevance, (t) => {
@@ -95,17 +96,17 @@ function makeBlocks(
   isRelevant: (t: RetrievalTool) => boolean,
 ): Block[] {
   // One pass: each group's relevant tools apart from the rest, and the length of all their names.
-  const byKey = new Map<
-    string,
-    { group: ToolGroup; relevant: RetrievalTool[]; rest: RetrievalTool[]; names: number }
-  >();
+  const byKey = new Map<string, Gathering>();
+  let last: Gathering | undefined;
   for (const t of deferred) {
     const g = groupOf(t);
-    let entry = byKey.get(g.key);
+    // A server's tools usually come one after another: the same group object needs no look-up.
+    let entry = last?.group === g ? last : byKey.get(g.key);
     if (!entry) {
       entry = { group: g, relevant: [], rest: [], names: 0 };
       byKey.set(g.key, entry);
     }
+    last = entry;
     (isRelevant(t) ? entry.relevant : entry.rest).push(t);
     entry.names += t.name.length;
   }
@@ -117,10 +118,9 @@ function makeBlocks(
     relevant.sort(order);
     if (group.own) rest.sort((a, b) => compareText(a.name, b.name));
     const tools = relevant.length === 0 ? rest : relevant.concat(rest);
-    const purpose = cutText(group.purpose ?? '', CATALOG_LINE_CHARS);
     blocks.push({
       group,
-      header: purpose ? `[${group.key}] ${purpose}` : `[${group.key}]`,
+      header: headerOf(group),
       tools,
       sorted: group.own ? tools.length : relevant.length,
       described: new Set(),
@@ -135,10 +135,40 @@ function makeBlocks(
   );
 }
 
+/** One group's tools as `makeBlocks` gathers them. */
+interface Gathering {
+  readonly group: ToolGroup;
+  readonly relevant: RetrievalTool[];
+  readonly rest: RetrievalTool[];
+  names: number;
+}
+
+/** Group headers worked out before: a group's key and purpose do not change. */
+const headers = new WeakMap<ToolGroup, string>();
+
+/** A block's first line: the group's key and what it is for. */
+function headerOf(group: ToolGroup): string {
+  let header = headers.get(group);
+  if (header === undefined) {
+    const purpose = cutText(group.purpose ?? '', CATALOG_LINE_CHARS);
+    header = purpose ? `[${group.key}] ${purpose}` : `[${group.key}]`;
+    headers.set(group, header);
+  }
+  return header;
+}
+
+/** Catalog lines of tools seen before: a tool (its name and description fixed) is cut once, not every turn. */
+const linesByTool = new WeakMap<RetrievalTool, string>();
+
 /** A tool's catalog line. */
 function lineOf(t: RetrievalTool): string {
-  const line = firstLine(t.description, CATALOG_LINE_CHARS);
-  return line ? `- ${t.name}: ${line}` : `- ${t.name}`;
+  let line = linesByTool.get(t);
+  if (line === undefined) {
+    const first = firstLine(t.description, CATALOG_LINE_CHARS);
+    line = first ? `- ${t.name}: ${first}` : `- ${t.name}`;
+    linesByTool.set(t, line);
+  }
+  return line;
 }
 
 /**
@@ -223,7 +253,11 @@ class Layout {
       if (entry) left.push(entry);
       if (blockLength(b) === 0) continue;
       const lines = [b.header];
-      for (const t of b.tools) if (b.described.has(t.name)) lines.push(this.lines.get(t.name) as string);
+      // Described tools all sit in the part of the block already put in order.
+      for (let i = 0; i < b.sorted; i += 1) {
+        const t = b.tools[i] as RetrievalTool;
+        if (b.described.has(t.name)) lines.push(this.lines.get(t.name) as string);
+      }
       if (b.group.own && b.undescribedCount > 0) {
         const names = b.tools.filter((t) => !b.described.has(t.name)).map((t) => t.name);
         lines.push(`- ${names.sort(compareText).join(', ')}`);
@@ -248,7 +282,7 @@ class Layout {
       this.blockChars += sign * len;
       this.shown += sign;
     }
-    const entry = entryOf(b).length;
+    const entry = entryLength(b);
     if (entry > 0) {
       this.entryChars += sign * entry;
       this.entries += sign;
@@ -289,6 +323,21 @@ function entryOf(b: Block): string {
   if (b.group.own) return b.listed ? '' : whole;
   if (b.described.size === 0) return whole;
   return b.undescribedCount > 0 ? `${b.group.key} (+${b.undescribedCount} more)` : '';
+}
+
+/** Length of `entryOf(b)`, worked out without building the text (the totals ask for it often). */
+function entryLength(b: Block): number {
+  const n = b.tools.length;
+  const key = b.group.key.length;
+  // "<key> (<n> tool|tools)" or "<key> (+<n> more)"
+  const whole = key + 2 + digits(n) + (n === 1 ? 5 : 6) + 1;
+  if (b.group.own) return b.listed ? 0 : whole;
+  if (b.described.size === 0) return whole;
+  return b.undescribedCount > 0 ? key + 3 + digits(b.undescribedCount) + 6 : 0;
+}
+
+function digits(n: number): number {
+  return String(n).length;
 }
 
 /** Characters a block renders to (0 when it is not shown). */

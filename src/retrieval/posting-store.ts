@@ -8,7 +8,7 @@ import type { ToolTerms } from './tool-terms.js';
  * per-term overflow list once it is full; removals swap the last entry into the gap.
  */
 export class PostingStore {
-  private flat = new Int32Array(0);
+  private entries = new Int32Array(0);
   private start = new Int32Array(0);
   private used = new Int32Array(0);
   private room = new Int32Array(0);
@@ -47,8 +47,8 @@ export class PostingStore {
     const used = this.used[id] as number;
     if (used + 2 <= (this.room[id] as number)) {
       const base = (this.start[id] as number) + used;
-      this.flat[base] = slot;
-      this.flat[base + 1] = at;
+      this.entries[base] = slot;
+      this.entries[base + 1] = at;
       this.used[id] = used + 2;
       return;
     }
@@ -75,9 +75,9 @@ export class PostingStore {
     const begin = this.start[id] as number;
     const end = begin + (this.used[id] as number);
     for (let i = begin; i < end; i += 2) {
-      if (this.flat[i] !== slot) continue;
-      this.flat[i] = this.flat[end - 2] as number;
-      this.flat[i + 1] = this.flat[end - 1] as number;
+      if (this.entries[i] !== slot) continue;
+      this.entries[i] = this.entries[end - 2] as number;
+      this.entries[i + 1] = this.entries[end - 1] as number;
       this.used[id] = (this.used[id] as number) - 2;
       return;
     }
@@ -88,25 +88,30 @@ export class PostingStore {
     const begin = this.start[id] as number;
     const end = begin + (this.used[id] as number);
     let k = 0;
-    for (let i = begin; i < end; i += 2) visit(this.flat[i] as number, this.flat[i + 1] as number, k++);
+    for (let i = begin; i < end; i += 2) visit(this.entries[i] as number, this.entries[i + 1] as number, k++);
     const extra = this.overflow[id];
     if (extra)
       for (let i = 0; i < extra.length; i += 2) visit(extra[i] as number, extra[i + 1] as number, k++);
   }
 
-  /** The flat segment of a term: the array, where its entries begin, and how many numbers they take. */
-  segment(id: number): {
-    flat: Int32Array;
-    begin: number;
-    length: number;
-    extra: readonly number[] | undefined;
-  } {
-    return {
-      flat: this.flat,
-      begin: this.start[id] as number,
-      length: this.used[id] as number,
-      extra: this.overflow[id],
-    };
+  /** All terms' flat segments (read with `begin` and `length`; replaced when the store is loaded). */
+  get flat(): Int32Array {
+    return this.entries;
+  }
+
+  /** Where a term's entries begin in `flat`. */
+  begin(id: number): number {
+    return this.start[id] as number;
+  }
+
+  /** How many numbers a term's entries take in `flat` (two per tool). */
+  length(id: number): number {
+    return this.used[id] as number;
+  }
+
+  /** A term's entries past its segment's room (slot, position pairs), if any. */
+  extra(id: number): readonly number[] | undefined {
+    return this.overflow[id];
   }
 
   /**
@@ -133,7 +138,7 @@ export class PostingStore {
       this.overflow[id] = undefined;
       total += this.room[id] as number;
     }
-    this.flat = new Int32Array(total);
+    this.entries = new Int32Array(total);
     for (let s = 0; s < slots; s += 1) {
       const from = start[s] as number;
       for (let i = 0; i < (count[s] as number); i += 1) this.add(terms[from + i] as number, s, i);

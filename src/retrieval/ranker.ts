@@ -118,10 +118,13 @@ export class Ranker {
       fused = true;
       addDense(this.extra, dense, s.embeddingWeight);
     }
-    const head = this.leaders(this.pass, q, limit, fused);
-    if (s.feedbackDocs > 0 && s.feedbackWeight > 0 && head.length > 0) {
+    const feedback = s.feedbackDocs > 0 && s.feedbackWeight > 0;
+    const keepCount = Math.min(limit, Math.max(s.feedbackKeep, parts.length * s.clauseKeep));
+    // With feedback only the kept places and the tools feedback reads are taken from the head.
+    const head = this.leaders(this.pass, q, feedback ? Math.max(keepCount, s.feedbackDocs) : limit, fused);
+    if (feedback && head.length > 0) {
       // Feedback finds tools the words missed, but reorders the head badly: the head stays as it is.
-      const keep = head.slice(0, Math.min(limit, Math.max(s.feedbackKeep, parts.length * s.clauseKeep)));
+      const keep = head.slice(0, keepCount);
       const added = this.feedback(head.slice(0, s.feedbackDocs), q);
       for (const [id, w] of added) q.set(id, w);
       // BM25 sums over terms: the first pass plus the added terms is the expanded query's score.
@@ -172,7 +175,9 @@ export class Ranker {
     const n = this.index.termCount;
     if (this.queryWeight.length < n) this.queryWeight = new Float64Array(n * 2);
     const weight = this.queryWeight;
-    for (const [id, w] of q) weight[id] = w;
+    q.forEach((w, id) => {
+      weight[id] = w;
+    });
     picker.rescore((slot) => 1 + s.nameCoverage * this.index.nameCoverage(slot, weight));
     for (const id of q.keys()) weight[id] = 0;
     return picker.best(limit);

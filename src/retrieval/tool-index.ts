@@ -373,11 +373,15 @@ export class ToolIndex {
       this.cachedWeights = fw;
       this.version += 1;
     }
+    const store = this.store;
     for (const [id, qw] of query) {
-      if (qw === 0 || this.store.df(id) === 0) continue;
+      if (qw === 0 || store.df(id) === 0) continue;
       const sat = this.saturated(id, fw);
       const w = qw * this.idf(id);
-      const { flat, begin, length, extra } = this.store.segment(id);
+      const flat = store.flat;
+      const begin = store.begin(id);
+      const length = store.length(id);
+      const extra = store.extra(id);
       let j = 0;
       for (let i = begin; i < begin + length; i += 2, j += 1) {
         const v = sat[j] as number;

@@ -74,6 +74,7 @@ export class ToolRetriever {
   private nextOrder = 0;
   private ordered: RetrievalTool[] | undefined;
   private tieRanks: Int32Array | undefined;
+  private readonly hintedBy = new Map<string, readonly RetrievalTool[]>();
   private readonly coreNames = new Set<string>();
   private readonly partsByName = new Map<string, NameParts>();
   private readonly used = new Set<string>();
@@ -101,8 +102,7 @@ export class ToolRetriever {
   upsert(tool: RetrievalTool): void {
     if (!this.order.has(tool.name)) this.order.set(tool.name, this.nextOrder++);
     this.index.upsert(tool);
-    this.ordered = undefined;
-    this.tieRanks = undefined;
+    this.changed();
     if (isCore(tool)) this.coreNames.add(tool.name);
     else this.coreNames.delete(tool.name);
   }
@@ -116,8 +116,7 @@ export class ToolRetriever {
       else this.coreNames.delete(tool.name);
     }
     this.index.upsertMany(list);
-    this.ordered = undefined;
-    this.tieRanks = undefined;
+    this.changed();
   }
 
   /** Removes a tool; returns false when it was not in the catalog. */
@@ -125,8 +124,7 @@ export class ToolRetriever {
     this.order.delete(name);
     this.used.delete(name);
     this.relevance.delete(name);
-    this.ordered = undefined;
-    this.tieRanks = undefined;
+    this.changed();
     this.coreNames.delete(name);
     this.partsByName.delete(name);
     this.vectors.delete(name);
@@ -154,8 +152,33 @@ export class ToolRetriever {
 
   /** Every tool, in catalog order. */
   tools(): RetrievalTool[] {
+    return [...this.orderedTools()];
+  }
+
+  /** The catalog in order, shared by the steps of a turn (never handed out: callers get copies). */
+  private orderedTools(): readonly RetrievalTool[] {
     this.ordered ??= [...this.index.tools()].sort((a, b) => this.orderOf(a.name) - this.orderOf(b.name));
-    return [...this.ordered];
+    return this.ordered;
+  }
+
+  /** Forgets what was worked out from the catalog (its order, tie ranks, hinted tools). */
+  private changed(): void {
+    this.ordered = undefined;
+    this.tieRanks = undefined;
+    this.hintedBy.clear();
+  }
+
+  /** Tools whose names the hint fragments point at, in catalog order (remembered per fragment set). */
+  private hintedTools(hints: readonly string[]): readonly RetrievalTool[] {
+    const key = hints.join('\u0000');
+    let tools = this.hintedBy.get(key);
+    if (!tools) {
+      const matcher = fragmentMatcher(hints);
+      tools = this.orderedTools().filter((t) => fragmentNames(matcher, this.nameParts(t.name)));
+      if (this.hintedBy.size >= 256) this.hintedBy.clear();
+      this.hintedBy.set(key, tools);
+    }
+    return tools;
   }
 
   /**
@@ -244,7 +267,7 @@ export class ToolRetriever {
       this.onFailOpen?.(error);
       this.relevance = new Map();
       this.surfaced = this.index.size;
-      return pool;
+      return [...pool];
     }
   }
 
@@ -290,7 +313,7 @@ export class ToolRetriever {
   /** The steps of `select`, unguarded. */
   private choose(
     query: string,
-    pool: RetrievalTool[],
+    pool: readonly RetrievalTool[],
     budget: number | undefined,
     restricted: boolean,
     queryVector: Float32Array | undefined,
@@ -301,23 +324,25 @@ export class ToolRetriever {
     if (pool.length <= this.k && fitsWhole()) {
       this.carriedHints = fragments;
       this.relevance = new Map();
-      return pool;
+      return [...pool];
     }
     const inPool = restricted ? new Set(pool.map((t) => t.name)) : undefined;
-    const core = pool.filter((t) => this.coreNames.has(t.name));
+    const allowed = (name: string): boolean => inPool === undefined || inPool.has(name);
+    const core: RetrievalTool[] = [];
+    for (const name of this.coreNames) if (allowed(name)) core.push(this.index.get(name) as RetrievalTool);
     const hints = fragments.length > 0 ? fragments : this.carriedHints;
     this.carriedHints = fragments;
-    const sticky = pool.filter((t) => this.used.has(t.name) && !this.coreNames.has(t.name));
-    const stickyNames = new Set(sticky.map((t) => t.name));
-    const matcher = fragmentMatcher(hints);
+    // Sticky and hinted tools are sorted by rank below: the order they are found in does not matter.
+    const sticky: RetrievalTool[] = [];
+    for (const name of this.used) {
+      const t = this.index.get(name);
+      if (t && !this.coreNames.has(name) && allowed(name)) sticky.push(t);
+    }
     const hinted =
       hints.length === 0
         ? []
-        : pool.filter(
-            (t) =>
-              !this.coreNames.has(t.name) &&
-              !stickyNames.has(t.name) &&
-              fragmentNames(matcher, this.nameParts(t.name)),
+        : this.hintedTools(hints).filter(
+            (t) => !this.coreNames.has(t.name) && !this.used.has(t.name) && allowed(t.name),
           );
 
     // Only the head of the ranking is admitted or described first in the catalog; a budget may skip
@@ -357,12 +382,15 @@ export class ToolRetriever {
       if (budget !== undefined) used += schemaSize(t);
       room -= 1;
     }
-    if (chosen.size >= pool.length) return pool;
-    return pool.filter((t) => chosen.has(t.name));
+    if (chosen.size >= pool.length) return [...pool];
+    // In catalog order, as the pool lists them.
+    const out: RetrievalTool[] = [];
+    for (const name of chosen) out.push(this.index.get(name) as RetrievalTool);
+    return out.sort((a, b) => this.orderOf(a.name) - this.orderOf(b.name));
   }
 
-  private pool(restrict: Iterable<string> | undefined): RetrievalTool[] {
-    const all = this.tools();
+  private pool(restrict: Iterable<string> | undefined): readonly RetrievalTool[] {
+    const all = this.orderedTools();
     if (restrict === undefined) return all;
     const allowed = new Set(restrict);
     return all.filter((t) => allowed.has(t.name));

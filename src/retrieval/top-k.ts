@@ -14,7 +14,16 @@ export interface Ranked {
 export class TopK {
   private slots = new Int32Array(64);
   private scores = new Float64Array(64);
-  private order = new Int32Array(64);
+  private readonly order: number[] = [];
+  /**
+   * Orders positions of the kept entries: score, then the tie-break. It answers -1, 0 or 1, not a
+   * difference of scores: a fractional answer is boxed on every call from the sort.
+   */
+  private readonly byScore = (a: number, b: number): number => {
+    const x = this.scores[a] as number;
+    const y = this.scores[b] as number;
+    return x > y ? -1 : x < y ? 1 : this.tie(this.slots[a] as number, this.slots[b] as number);
+  };
   private size = 0;
   private cap = 0;
 
@@ -55,7 +64,6 @@ export class TopK {
     if (this.slots.length < this.cap) {
       this.slots = new Int32Array(this.cap * 2);
       this.scores = new Float64Array(this.cap * 2);
-      this.order = new Int32Array(this.cap * 2);
     }
   }
 
@@ -80,16 +88,15 @@ export class TopK {
   /** The best `limit` of the kept slots, best first. */
   best(limit = this.size): Ranked[] {
     const { slots, scores, order } = this;
+    // A plain array of small integers: a typed array sorted with a comparator is copied to boxed
+    // numbers first.
+    order.length = this.size;
     for (let i = 0; i < this.size; i += 1) order[i] = i;
-    const view = order.subarray(0, this.size);
-    view.sort(
-      (a, b) =>
-        (scores[b] as number) - (scores[a] as number) || this.tie(slots[a] as number, slots[b] as number),
-    );
+    order.sort(this.byScore);
     const n = Math.min(limit, this.size);
     const out: Ranked[] = new Array(n);
     for (let i = 0; i < n; i += 1) {
-      const at = view[i] as number;
+      const at = order[i] as number;
       out[i] = { slot: slots[at] as number, score: scores[at] as number };
     }
     return out;
