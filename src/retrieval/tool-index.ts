@@ -58,6 +58,8 @@ export class ToolIndex {
   private cachedWeights: FieldWeights | undefined;
   private readonly satCache: (Float64Array | undefined)[] = [];
   private readonly satVersion: number[] = [];
+  private denom = new Float64Array(0);
+  private denomVersion = -1;
   /** idf by term id and name-idf sums by slot, each valid while its stamp equals `version`. */
   private idfCache = new Float64Array(0);
   private idfStamp = new Int32Array(0);
@@ -400,35 +402,56 @@ export class ToolIndex {
   private saturated(id: number, fw: FieldWeights): Float64Array {
     const cached = this.satCache[id];
     if (cached && this.satVersion[id] === this.version) return cached;
+    const denom = this.denominators(fw);
+    const weight = fw.weight;
+    const k1 = fw.k1;
+    const n = this.store.df(id);
+    const out = cached && cached.length === n ? cached : new Float64Array(n);
+    const { tfs, start } = this.held;
+    const flat = this.store.flat;
+    const begin = this.store.begin(id);
+    const end = begin + this.store.length(id);
+    const extra = this.store.extra(id);
+    let k = 0;
+    for (let i = begin; i < end + (extra?.length ?? 0); i += 2, k += 1) {
+      const slot = (i < end ? flat[i] : extra?.[i - end]) as number;
+      const at = (i < end ? flat[i + 1] : extra?.[i - end + 1]) as number;
+      const base = ((start[slot] as number) + at) * NF;
+      let tf = 0;
+      for (let f = 0; f < NF; f += 1) {
+        const c = tfs[base + f] as number;
+        if (c !== 0) tf += ((weight[f] ?? 0) * c) / (denom[slot * NF + f] as number);
+      }
+      out[k] = tf > 0 ? (tf * (k1 + 1)) / (k1 + tf) : 0;
+    }
+    this.satCache[id] = out;
+    this.satVersion[id] = this.version;
+    return out;
+  }
+
+  /**
+   * BM25F's length normalisation per slot and field, `(1 - b) + b * length / average`, worked out
+   * once per index version for every tool instead of for every posting of every term.
+   */
+  private denominators(fw: FieldWeights): Float64Array {
+    if (this.denomVersion === this.version) return this.denom;
+    const size = this.slots.length * NF;
+    if (this.denom.length < size) this.denom = new Float64Array(size * 2);
     const norm = new Float64Array(NF);
     const keep = new Float64Array(NF);
-    const weight = new Float64Array(NF);
     for (let f = 0; f < NF; f += 1) {
       const avg = (this.lengthSums[f] ?? 0) / this.live;
       const b = fw.b[f] ?? 0;
       norm[f] = avg > 0 ? b / avg : 0;
       keep[f] = 1 - b;
-      weight[f] = fw.weight[f] ?? 0;
     }
-    const k1 = fw.k1;
-    const n = this.store.df(id);
-    const out = cached && cached.length === n ? cached : new Float64Array(n);
-    const { tfs, lengths, start } = this.held;
-    this.store.forEach(id, (slot, at, k) => {
-      const base = ((start[slot] as number) + at) * NF;
-      let tf = 0;
-      for (let f = 0; f < NF; f += 1) {
-        const c = tfs[base + f] as number;
-        if (c !== 0)
-          tf +=
-            ((weight[f] as number) * c) /
-            ((keep[f] as number) + (norm[f] as number) * (lengths[slot * NF + f] as number));
-      }
-      out[k] = tf > 0 ? (tf * (k1 + 1)) / (k1 + tf) : 0;
-    });
-    this.satCache[id] = out;
-    this.satVersion[id] = this.version;
-    return out;
+    const lengths = this.held.lengths;
+    for (let slot = 0; slot < this.slots.length; slot += 1)
+      for (let f = 0; f < NF; f += 1)
+        this.denom[slot * NF + f] =
+          (keep[f] as number) + (norm[f] as number) * (lengths[slot * NF + f] as number);
+    this.denomVersion = this.version;
+    return this.denom;
   }
 
   /** Makes the per-upsert "seen" arrays cover term ids below `n`. */
