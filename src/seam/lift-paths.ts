@@ -18,7 +18,7 @@ export function settleLifts(w: Walk, offered: JsonSchema): readonly LiftedArgume
   const settled: LiftedArgument[] = [];
   for (const lift of byPath.values()) {
     const declaredText = nodesAt(offered, lift.steps).some(
-      (n) => n.type === 'string' && w.liftedNodes?.has(n) !== true,
+      (n) => n.type === 'string' && !w.liftedNodes.has(n),
     );
     settled.push(declaredText ? { ...lift, takes: unite(lift.takes, ['string']) } : lift);
   }

@@ -8,54 +8,57 @@ import {
 import type { RuleId, SchemaIssue } from './schema-issue.js';
 import { resolvePointer } from './schema-pointer.js';
 
-/** The state of one conform pass over one declared schema. */
-export interface Walk {
+/**
+ * The state of one conform pass over one declared schema. One object serves pass after pass (see
+ * `newWalk`), and every field keeps one kind of value, so the engine's view of it never changes.
+ */
+export class Walk {
   /** The declared root, for local `$ref`s. */
-  root: unknown;
-  issues: SchemaIssue[];
-  lifted: LiftedArgument[];
+  root: unknown = undefined;
+  issues: SchemaIssue[] = [];
+  lifted: LiftedArgument[] = [];
   /**
    * Dotted schema path of the node being walked (`properties.tags.items`, `anyOf[1]`; "" at the
    * root) once a pending property name is joined to it: read it with `pathOf`.
    */
-  path: string;
+  path = '';
   /**
    * Set while the node being walked is the property `pendingName` of an object whose properties
    * sit at `pendingPrefix` (e.g. `properties.`): most properties record nothing, so their path is
    * only joined when something needs it.
    */
-  pendingName: string | undefined;
-  pendingPrefix: string;
+  pendingName: string | undefined = undefined;
+  pendingPrefix = '';
   /**
    * Argument path of the node being walked: property names, or `EVERY_ELEMENT` for list elements,
    * in `args[argBase]` to `args[argTop - 1]` (a stack that keeps its storage between nodes and walks).
    */
-  readonly args: Array<string | ArgumentStep>;
-  argTop: number;
+  readonly args: Array<string | ArgumentStep> = [];
+  argTop = 0;
   /** Where the current argument path starts (inside a `$ref` target walked on its own, past the reference's). */
-  argBase: number;
+  argBase = 0;
   /** `$ref`s being expanded on the way to this node (a repeat is a recursion). */
-  readonly chain: string[];
+  readonly chain: string[] = emptyStringList();
   /** Nodes visited so far (bounded by MAX_NODES). */
-  nodes: number;
-  /** What each local `$ref` looked up so far points at (created on the first look-up). */
-  refs: Map<string, unknown> | undefined;
-  /** `lookUp` bound to this walk object, for summaries (created on the first lift; it outlives a reset). */
-  resolver: ((ref: string) => unknown) | undefined;
+  nodes = 0;
+  /** What each local `$ref` looked up so far points at. */
+  readonly refs = new Map<string, unknown>();
+  /** `lookUp` bound to this walk, for the lifted-value summaries. */
+  readonly resolver = (ref: string): unknown => lookUp(this, ref);
   /** Nodes visited inside inlined `$ref`s so far (bounded by MAX_INLINED). */
-  inlined: number;
-  /** Walks of pure `{ "$ref" }` nodes whose target holds no further reference, by reference (created on the first). */
-  refWalks: Map<string, RefWalk> | undefined;
+  inlined = 0;
+  /** Walks of pure `{ "$ref" }` nodes whose target holds no further reference, by reference. */
+  readonly refWalks = new Map<string, RefWalk>();
   /** `$ref` look-ups so far (a walk that made none inside a target can be reused). */
-  lookups: number;
+  lookups = 0;
   /** Nodes carried as JSON text because the walk hit its depth or size bound. */
-  limited: number;
+  limited = 0;
   /** Deepest depth reached so far. */
-  deepest: number;
-  /** The string nodes offered in place of lifted ones (to tell them from declared strings; created on the first). */
-  liftedNodes: Set<object> | undefined;
+  deepest = 0;
+  /** The string nodes offered in place of lifted ones (to tell them from declared strings). */
+  readonly liftedNodes = new Set<object>();
   /** True once an `anyOf` with several branches was offered (lifted paths may then overlap). */
-  branched: boolean;
+  branched = false;
 }
 
 /**
@@ -72,40 +75,25 @@ export interface RefWalk {
   readonly height: number;
 }
 
+/**
+ * An empty list made to hold strings from the start: the engine then never has to change how it
+ * stores the list when the first string arrives (which would undo code compiled for the empty one).
+ */
+function emptyStringList(): string[] {
+  const list = [''];
+  list.pop();
+  return list;
+}
+
 /** A walk left by the last finished conform pass, to be reset for the next (see `newWalk`). */
 let spare: Walk | undefined;
 
 /**
- * A fresh walk over `root`: the last finished one reset, or a new one (when none was handed back,
- * or one is still in use). Most schemas hold no `$ref` and lift nothing, so the look-up tables are
- * only made when first needed: a cold pass over many tools pays for every allocation.
+ * A fresh walk over `root`: the last finished one reset (a cold pass over many tools pays for every
+ * allocation), or a new one when none was handed back or one is still in use.
  */
 export function newWalk(root: unknown): Walk {
-  const w = spare;
-  if (w === undefined) {
-    return {
-      root,
-      issues: [],
-      lifted: [],
-      path: '',
-      pendingName: undefined,
-      pendingPrefix: '',
-      args: [],
-      argTop: 0,
-      argBase: 0,
-      chain: [],
-      nodes: 0,
-      refs: undefined,
-      resolver: undefined,
-      inlined: 0,
-      refWalks: undefined,
-      lookups: 0,
-      limited: 0,
-      deepest: 0,
-      liftedNodes: undefined,
-      branched: false,
-    };
-  }
+  const w = spare ?? new Walk();
   spare = undefined;
   w.root = root;
   w.issues = [];
@@ -115,16 +103,16 @@ export function newWalk(root: unknown): Walk {
   w.pendingPrefix = '';
   w.argTop = 0;
   w.argBase = 0;
-  // Empty after a finished walk; emptying it again would give up its storage.
+  // Empty after a finished walk; emptying them again would give up their storage.
   if (w.chain.length !== 0) w.chain.length = 0;
+  if (w.refs.size !== 0) w.refs.clear();
+  if (w.refWalks.size !== 0) w.refWalks.clear();
+  if (w.liftedNodes.size !== 0) w.liftedNodes.clear();
   w.nodes = 0;
-  w.refs = undefined;
   w.inlined = 0;
-  w.refWalks = undefined;
   w.lookups = 0;
   w.limited = 0;
   w.deepest = 0;
-  w.liftedNodes = undefined;
   w.branched = false;
   return w;
 }
@@ -137,17 +125,10 @@ export function endWalk(w: Walk): void {
 
 /** What the local `$ref` points at, looked up once per reference and walk. */
 export function lookUp(w: Walk, ref: string): unknown {
-  if (w.refs === undefined) w.refs = new Map();
-  else if (w.refs.has(ref)) return w.refs.get(ref);
+  if (w.refs.has(ref)) return w.refs.get(ref);
   const target = resolvePointer(w.root, ref);
   w.refs.set(ref, target);
   return target;
-}
-
-/** `lookUp` bound to `w`, for the lifted-value summaries. */
-export function resolverOf(w: Walk): (ref: string) => unknown {
-  if (w.resolver === undefined) w.resolver = (ref) => lookUp(w, ref);
-  return w.resolver;
 }
 
 /**
@@ -178,28 +159,25 @@ export function setPath(w: Walk, path: string): void {
   w.pendingName = undefined;
 }
 
+/** `.segment` per keyword, built once (a path of an issue about a keyword ends in one). */
 const DOTTED = new Map<string, string>();
-
-/** `.segment`, built once per keyword. */
-function dotted(segment: string): string {
-  let text = DOTTED.get(segment);
-  if (text === undefined) {
-    text = `.${segment}`;
-    if (DOTTED.size < 256) DOTTED.set(segment, text);
-  }
-  return text;
-}
 
 /** The schema path of the current node, with an optional trailing segment. */
 export function pathHere(w: Walk, extra?: string): string {
-  const path = pathOf(w);
+  const path = w.pendingName === undefined ? w.path : pathOf(w);
   if (extra === undefined) return path;
-  return path === '' ? extra : path + dotted(extra);
+  if (path === '') return extra;
+  let dotted = DOTTED.get(extra);
+  if (dotted === undefined) {
+    dotted = `.${extra}`;
+    if (DOTTED.size < 256) DOTTED.set(extra, dotted);
+  }
+  return path + dotted;
 }
 
 /** Records a repair at the current node (or its `extra` keyword). */
 export function repaired(w: Walk, rule: RuleId, detail: string, fix: string, extra?: string): void {
-  repairedAt(w, rule, detail, fix, pathHere(w, extra));
+  w.issues.push({ rule, path: pathHere(w, extra), detail, action: 'repaired', fix });
 }
 
 /** Records a repair at the schema path `path`. */
@@ -237,7 +215,7 @@ export function argumentSteps(w: Walk): ArgumentStep[] {
 export function recordLift(w: Walk, lift: Lift, declared: unknown): void {
   const steps = argumentSteps(w);
   w.issues.push({ rule: lift.rule, path: lift.path, detail: lift.detail, action: 'lifted', fix: LIFTED });
-  w.lifted.push({ steps, path: renderArgumentPath(steps), takes: takesOf(resolverOf(w), declared) });
+  w.lifted.push({ steps, path: renderArgumentPath(steps), takes: takesOf(w.resolver, declared) });
 }
 
 const LIFTED = 'offered it as JSON text, decoded before the call is checked';

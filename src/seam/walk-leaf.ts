@@ -22,7 +22,8 @@ export function plainLeaf(node: unknown): string | undefined {
       if (typeof (node as Schema)[key] !== 'string') return undefined;
     } else if (key !== 'default') return undefined;
   }
-  if (isScalarType(type)) return KEEP;
+  // The scalar types, spelled out: this runs for most nodes of every schema.
+  if (type === 'string' || type === 'boolean' || type === 'number' || type === 'integer') return KEEP;
   if (!Array.isArray(type) || type.length !== 2) return undefined;
   const other = type[0] === 'null' ? type[1] : type[1] === 'null' ? type[0] : undefined;
   return isScalarType(other) ? (other as string) : undefined;

@@ -49,7 +49,7 @@ const INLINE_FIX = 'inlined what it points at';
  * (generated API schemas point at the same definitions many times).
  */
 export function walkRefOnly(w: Walk, ref: string, depth: number): unknown {
-  const kept = w.refWalks?.get(ref);
+  const kept = w.refWalks.get(ref);
   if (
     kept !== undefined &&
     depth + kept.height <= MAX_DEPTH &&
@@ -92,7 +92,6 @@ function walkTarget(w: Walk, ref: string, target: unknown, depth: number): unkno
   if (w.lookups === lookups && w.limited === limited) {
     const relative = out instanceof Lift ? new Lift(out.rule, relativeTo(base, out.path), out.detail) : out;
     const walked: RefWalk = { out: relative, lifted, nodes: w.nodes - nodes, height: w.deepest - depth };
-    if (w.refWalks === undefined) w.refWalks = new Map();
     w.refWalks.set(ref, walked);
   }
   w.deepest = Math.max(deepest, w.deepest);

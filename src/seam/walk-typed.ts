@@ -22,7 +22,6 @@ import {
   pathOf,
   recordLift,
   repaired,
-  resolverOf,
   setPath,
   type Walk,
 } from './schema-walk.js';
@@ -172,8 +171,7 @@ function shapeProperties(w: Walk, props: Schema, depth: number): Schema | undefi
       w.issues.length = issueMark;
       w.lifted.length = liftMark;
       recordLift(w, result, declared);
-      const text = liftedSchema(resolverOf(w), declared);
-      if (w.liftedNodes === undefined) w.liftedNodes = new Set();
+      const text = liftedSchema(w.resolver, declared);
       w.liftedNodes.add(text);
       result = text;
     }
@@ -190,12 +188,11 @@ function shapeProperties(w: Walk, props: Schema, depth: number): Schema | undefi
 }
 
 /**
- * A copy of `props` to write the offered properties into: every key (values replaced as they are
- * walked). A plain object is cloned whole, keeping its shape; any other holds its first `count`
- * keys (the loop adds the rest, inherited enumerable keys included, as before).
+ * The first `count` entries of `props`, copied (the loop adds the rest with their offered values).
+ * Adding each value as it will stay, rather than cloning and replacing, leaves the declared
+ * objects' shapes as the engine knows them.
  */
 function copyOf(props: Schema, count: number): Schema {
-  if (Object.getPrototypeOf(props) === Object.prototype) return { ...props };
   const out: Schema = {};
   let index = 0;
   for (const name in props) {
