@@ -1,3 +1,4 @@
+import { Bm25fScorer } from './bm25f-scorer.js';
 import { PairTable } from './pair-table.js';
 import { PostingStore } from './posting-store.js';
 import type { RetrievalTool } from './retrieval-tool.js';
@@ -53,18 +54,16 @@ export class ToolIndex {
   private readonly lengthSums = new Float64Array(NF);
   private live = 0;
   private changes = 0;
-  /** Bumped by every change to the index or to the weights; saturated frequencies older than it are stale. */
+  /** Bumped by every change to the index; the scorer's caches older than it are stale. */
   private version = 0;
-  private cachedWeights: FieldWeights | undefined;
-  private readonly satCache: (Float64Array | undefined)[] = [];
-  private readonly satVersion: number[] = [];
-  private denom = new Float64Array(0);
-  private denomVersion = -1;
-  /** idf by term id and name-idf sums by slot, each valid while its stamp equals `version`. */
-  private idfCache = new Float64Array(0);
-  private idfStamp = new Int32Array(0);
-  private nameSums = new Float64Array(0);
-  private nameStamp = new Int32Array(0);
+  private readonly scorer = new Bm25fScorer({
+    store: this.store,
+    held: this.held,
+    lengthSums: this.lengthSums,
+    live: () => this.live,
+    capacity: () => this.slots.length,
+    version: () => this.version,
+  });
   /** Scratch for upsert: which terms the tool being added has (by stamp) and where in its list. */
   private seenStamp = new Int32Array(0);
   private seenAt = new Int32Array(0);
@@ -294,48 +293,12 @@ export class ToolIndex {
 
   /** Inverse document frequency (BM25's, always positive). */
   idf(id: number): number {
-    if (this.idfStamp.length <= id) this.growIdfCache();
-    if (this.idfStamp[id] === this.version) return this.idfCache[id] as number;
-    const df = this.df(id);
-    const idf = Math.log(1 + (this.live - df + 0.5) / (df + 0.5));
-    this.idfCache[id] = idf;
-    this.idfStamp[id] = this.version;
-    return idf;
+    return this.scorer.idf(id);
   }
 
   /** Sum of the idf of a tool's name terms (cached until the index changes). */
   nameIdf(slot: number): number {
-    if (this.nameStamp.length <= slot) {
-      const stamps = new Int32Array(Math.max(this.slots.length, 64) * 2).fill(-1);
-      stamps.set(this.nameStamp);
-      const sums = new Float64Array(stamps.length);
-      sums.set(this.nameSums);
-      this.nameStamp = stamps;
-      this.nameSums = sums;
-    }
-    if (this.nameStamp[slot] === this.version) return this.nameSums[slot] as number;
-    let sum = 0;
-    const { names, nameStart, nameCount } = this.held;
-    const from = nameStart[slot] as number;
-    for (let i = from; i < from + (nameCount[slot] as number); i += 1) sum += this.idf(names[i] as number);
-    this.nameSums[slot] = sum;
-    this.nameStamp[slot] = this.version;
-    return sum;
-  }
-
-  private growIdfCache(): void {
-    const size = Math.max(this.store.termCount, 1024) * 2;
-    const stamps = new Int32Array(size).fill(-1);
-    stamps.set(this.idfStamp);
-    const values = new Float64Array(size);
-    values.set(this.idfCache);
-    this.idfStamp = stamps;
-    this.idfCache = values;
-  }
-
-  /** Number of term ids handed out (words and pairs); every id is below it. */
-  get termCount(): number {
-    return this.store.termCount;
+    return this.scorer.nameIdf(slot);
   }
 
   /**
@@ -343,17 +306,20 @@ export class ToolIndex {
    * holds the query's weight by term id (zero for terms it lacks).
    */
   nameCoverage(slot: number, weight: Float64Array): number {
-    const all = this.nameIdf(slot);
-    if (all <= 0) return 0;
-    const { names, nameStart, nameCount } = this.held;
-    const from = nameStart[slot] as number;
-    let hit = 0;
-    for (let i = from; i < from + (nameCount[slot] as number); i += 1) {
-      const id = names[i] as number;
-      const w = weight[id] as number;
-      if (w !== 0) hit += this.idf(id) * Math.min(1, w);
-    }
-    return hit / all;
+    return this.scorer.nameCoverage(slot, weight);
+  }
+
+  /**
+   * Adds each weighted query term's BM25F contribution into the buffer (indexed by slot). Terms no
+   * tool holds cost nothing; see `Bm25fScorer`.
+   */
+  accumulate(query: WeightedTerms, fw: FieldWeights, into: ScoreBuffer): void {
+    this.scorer.accumulate(query, fw, into);
+  }
+
+  /** Number of term ids handed out (words and pairs); every id is below it. */
+  get termCount(): number {
+    return this.store.termCount;
   }
 
   /** A tool's term ids with their field counts (for feedback); undefined for an empty slot. */
@@ -361,97 +327,6 @@ export class ToolIndex {
     if (this.slots[slot] === undefined) return undefined;
     const h = this.held;
     return { terms: h.terms, tfs: h.tfs, start: h.start[slot] as number, count: h.count[slot] as number };
-  }
-
-  /**
-   * Adds each weighted query term's BM25F contribution into the buffer (indexed by slot). Terms no
-   * tool holds cost nothing. A term's saturated term frequencies are computed once and reused until
-   * the index or the weights change, so a query costs one multiply-add per matching tool.
-   */
-  accumulate(query: WeightedTerms, fw: FieldWeights, into: ScoreBuffer): void {
-    if (this.live === 0) return;
-    into.ensure(this.slots.length);
-    if (fw !== this.cachedWeights) {
-      this.cachedWeights = fw;
-      this.version += 1;
-    }
-    const store = this.store;
-    for (const [id, qw] of query) {
-      if (qw === 0 || store.df(id) === 0) continue;
-      const sat = this.saturated(id, fw);
-      const w = qw * this.idf(id);
-      const flat = store.flat;
-      const begin = store.begin(id);
-      const length = store.length(id);
-      const extra = store.extra(id);
-      let j = 0;
-      for (let i = begin; i < begin + length; i += 2, j += 1) {
-        const v = sat[j] as number;
-        if (v > 0) into.add(flat[i] as number, w * v);
-      }
-      if (extra) {
-        for (let i = 0; i < extra.length; i += 2, j += 1) {
-          const v = sat[j] as number;
-          if (v > 0) into.add(extra[i] as number, w * v);
-        }
-      }
-    }
-  }
-
-  /** BM25F's saturated, length-normalised term frequency of a term in each tool holding it (cached). */
-  private saturated(id: number, fw: FieldWeights): Float64Array {
-    const cached = this.satCache[id];
-    if (cached && this.satVersion[id] === this.version) return cached;
-    const denom = this.denominators(fw);
-    const weight = fw.weight;
-    const k1 = fw.k1;
-    const n = this.store.df(id);
-    const out = cached && cached.length === n ? cached : new Float64Array(n);
-    const { tfs, start } = this.held;
-    const flat = this.store.flat;
-    const begin = this.store.begin(id);
-    const end = begin + this.store.length(id);
-    const extra = this.store.extra(id);
-    let k = 0;
-    for (let i = begin; i < end + (extra?.length ?? 0); i += 2, k += 1) {
-      const slot = (i < end ? flat[i] : extra?.[i - end]) as number;
-      const at = (i < end ? flat[i + 1] : extra?.[i - end + 1]) as number;
-      const base = ((start[slot] as number) + at) * NF;
-      let tf = 0;
-      for (let f = 0; f < NF; f += 1) {
-        const c = tfs[base + f] as number;
-        if (c !== 0) tf += ((weight[f] ?? 0) * c) / (denom[slot * NF + f] as number);
-      }
-      out[k] = tf > 0 ? (tf * (k1 + 1)) / (k1 + tf) : 0;
-    }
-    this.satCache[id] = out;
-    this.satVersion[id] = this.version;
-    return out;
-  }
-
-  /**
-   * BM25F's length normalisation per slot and field, `(1 - b) + b * length / average`, worked out
-   * once per index version for every tool instead of for every posting of every term.
-   */
-  private denominators(fw: FieldWeights): Float64Array {
-    if (this.denomVersion === this.version) return this.denom;
-    const size = this.slots.length * NF;
-    if (this.denom.length < size) this.denom = new Float64Array(size * 2);
-    const norm = new Float64Array(NF);
-    const keep = new Float64Array(NF);
-    for (let f = 0; f < NF; f += 1) {
-      const avg = (this.lengthSums[f] ?? 0) / this.live;
-      const b = fw.b[f] ?? 0;
-      norm[f] = avg > 0 ? b / avg : 0;
-      keep[f] = 1 - b;
-    }
-    const lengths = this.held.lengths;
-    for (let slot = 0; slot < this.slots.length; slot += 1)
-      for (let f = 0; f < NF; f += 1)
-        this.denom[slot * NF + f] =
-          (keep[f] as number) + (norm[f] as number) * (lengths[slot * NF + f] as number);
-    this.denomVersion = this.version;
-    return this.denom;
   }
 
   /** Makes the per-upsert "seen" arrays cover term ids below `n`. */

@@ -13,6 +13,7 @@ import {
 } from './structural-hints.js';
 import { cutText } from './text-cut.js';
 import { ToolIndex } from './tool-index.js';
+import { ToolVectors } from './tool-vectors.js';
 import type { Ranked } from './top-k.js';
 
 /** Full schemas offered per turn at most (core, sticky and hinted tools may add to it). */
@@ -82,13 +83,12 @@ export class ToolRetriever {
   private relevance = new Map<string, number>();
   private surfaced = 0;
   private readonly onFailOpen: ((error: unknown) => void) | undefined;
-  private readonly embeddings: EmbeddingSource | undefined;
-  private readonly vectors = new Map<string, { text: string; vector: Float32Array }>();
+  private readonly vectors: ToolVectors;
 
   constructor(tools: Iterable<RetrievalTool> = [], options: RetrieverOptions = {}) {
     this.k = options.k ?? DEFAULT_K;
     this.onFailOpen = options.onFailOpen;
-    this.embeddings = options.embeddings;
+    this.vectors = new ToolVectors(options.embeddings);
     this.ranker = new Ranker(this.index, options.settings ?? DEFAULT_RANKING, (a, b) => this.tieBreak(a, b));
     this.upsertAll(tools);
   }
@@ -185,38 +185,13 @@ export class ToolRetriever {
    * Embeds the tools that have no vector yet (or whose text changed) with the embedding source, in
    * batches; returns how many were embedded. A failing batch is skipped: those tools rank by words.
    */
-  async embedTools(batchSize = 64): Promise<number> {
-    if (!this.embeddings) return 0;
-    const todo = this.tools().filter((t) => this.vectors.get(t.name)?.text !== embeddingText(t));
-    let done = 0;
-    for (let i = 0; i < todo.length; i += batchSize) {
-      const batch = todo.slice(i, i + batchSize);
-      const texts = batch.map(embeddingText);
-      try {
-        const out = await this.embeddings(texts);
-        batch.forEach((t, j) => {
-          const v = out[j];
-          if (v && v.length > 0 && this.index.get(t.name) === t) {
-            this.vectors.set(t.name, { text: texts[j] as string, vector: Float32Array.from(v) });
-            done += 1;
-          }
-        });
-      } catch {
-        // Fail soft: the tools of this batch keep ranking by their words.
-      }
-    }
-    return done;
+  embedTools(batchSize = 64): Promise<number> {
+    return this.vectors.embed(this.tools(), (t) => this.index.get(t.name) === t, batchSize);
   }
 
   /** The request's embedding for `select`/`search`; undefined without a source or when it fails. */
-  async embedQuery(query: string): Promise<Float32Array | undefined> {
-    if (!this.embeddings || query.trim() === '') return undefined;
-    try {
-      const [v] = await this.embeddings([query]);
-      return v && v.length > 0 ? Float32Array.from(v) : undefined;
-    } catch {
-      return undefined;
-    }
+  embedQuery(query: string): Promise<Float32Array | undefined> {
+    return this.vectors.embedQuery(query);
   }
 
   /** Records that this session called a tool: it is offered every turn from now on. */
@@ -301,13 +276,7 @@ export class ToolRetriever {
 
   /** The tools' vectors by slot, with the query's, for the ranker; undefined without both. */
   private dense(queryVector: Float32Array | undefined): DenseQuery | undefined {
-    if (!queryVector || this.vectors.size === 0) return undefined;
-    const tools: [number, Float32Array][] = [];
-    for (const [name, { vector }] of this.vectors) {
-      const slot = this.index.slotOf(name);
-      if (slot !== undefined) tools.push([slot, vector]);
-    }
-    return { vector: queryVector, tools };
+    return this.vectors.dense(queryVector, (name) => this.index.slotOf(name));
   }
 
   /** The steps of `select`, unguarded. */
@@ -433,11 +402,6 @@ export class ToolRetriever {
 
 function nameAt(index: ToolIndex, r: Ranked): string {
   return (index.toolAt(r.slot) as RetrievalTool).name;
-}
-
-/** The text a tool is embedded by: its name and description. */
-function embeddingText(t: RetrievalTool): string {
-  return `${t.name}: ${t.description ?? ''}`.trim();
 }
 
 function sameTool(a: RetrievalTool, b: RetrievalTool): boolean {

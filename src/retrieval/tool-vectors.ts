@@ -1,0 +1,79 @@
+import type { DenseQuery, EmbeddingSource } from './dense-fusion.js';
+import type { RetrievalTool } from './retrieval-tool.js';
+
+/** The text a tool is embedded by: its name and description. */
+function embeddingText(t: RetrievalTool): string {
+  return `${t.name}: ${t.description ?? ''}`.trim();
+}
+
+/**
+ * The tools' embeddings from an optional source (the configured provider's embeddings endpoint),
+ * by tool name, with the text each was made from so a changed tool is embedded again.
+ */
+export class ToolVectors {
+  private readonly byName = new Map<string, { text: string; vector: Float32Array }>();
+
+  constructor(private readonly source: EmbeddingSource | undefined) {}
+
+  /**
+   * Embeds the tools that have no vector yet (or whose text changed), in batches; returns how many
+   * were embedded. A vector is kept only while `current(tool)` holds (the catalog may change while
+   * a batch is out). A failing batch is skipped: those tools rank by words.
+   */
+  async embed(
+    tools: readonly RetrievalTool[],
+    current: (tool: RetrievalTool) => boolean,
+    batchSize = 64,
+  ): Promise<number> {
+    if (!this.source) return 0;
+    const todo = tools.filter((t) => this.byName.get(t.name)?.text !== embeddingText(t));
+    let done = 0;
+    for (let i = 0; i < todo.length; i += batchSize) {
+      const batch = todo.slice(i, i + batchSize);
+      const texts = batch.map(embeddingText);
+      try {
+        const out = await this.source(texts);
+        batch.forEach((t, j) => {
+          const v = out[j];
+          if (v && v.length > 0 && current(t)) {
+            this.byName.set(t.name, { text: texts[j] as string, vector: Float32Array.from(v) });
+            done += 1;
+          }
+        });
+      } catch {
+        // Fail soft: the tools of this batch keep ranking by their words.
+      }
+    }
+    return done;
+  }
+
+  /** A request's embedding; undefined without a source, for an empty request, or when it fails. */
+  async embedQuery(query: string): Promise<Float32Array | undefined> {
+    if (!this.source || query.trim() === '') return undefined;
+    try {
+      const [v] = await this.source([query]);
+      return v && v.length > 0 ? Float32Array.from(v) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Forgets a tool's vector. */
+  delete(name: string): void {
+    this.byName.delete(name);
+  }
+
+  /** The tools' vectors by slot (`slotOf`), with the query's; undefined without both. */
+  dense(
+    queryVector: Float32Array | undefined,
+    slotOf: (name: string) => number | undefined,
+  ): DenseQuery | undefined {
+    if (!queryVector || this.byName.size === 0) return undefined;
+    const tools: [number, Float32Array][] = [];
+    for (const [name, { vector }] of this.byName) {
+      const slot = slotOf(name);
+      if (slot !== undefined) tools.push([slot, vector]);
+    }
+    return { vector: queryVector, tools };
+  }
+}
