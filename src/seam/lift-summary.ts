@@ -7,7 +7,7 @@ type Schema = Record<string, unknown>;
 export type Resolve = (ref: string) => unknown;
 
 /** Follows `$ref`s (a few hops) so a summary describes what the reference points at. */
-function deref(resolve: Resolve, node: unknown): unknown {
+export function deref(resolve: Resolve, node: unknown): unknown {
   let at = node;
   for (let hop = 0; hop < 8 && isPlainObject(at) && typeof at.$ref === 'string'; hop += 1) {
     const target = resolve(at.$ref);
@@ -47,7 +47,11 @@ function isJsonType(t: string): t is JsonType {
  * of its `anyOf` / `oneOf` branches); `undefined` when it accepts any value or nothing says.
  */
 export function takesOf(resolve: Resolve, raw: unknown, depth = 0): readonly JsonType[] | undefined {
-  const node = deref(resolve, raw);
+  return takesOfResolved(resolve, deref(resolve, raw), depth);
+}
+
+/** `takesOf` for a node whose own `$ref`s are already followed (see `deref`). */
+export function takesOfResolved(resolve: Resolve, node: unknown, depth = 0): readonly JsonType[] | undefined {
   if (!isPlainObject(node) || depth > 8) return undefined;
   const branches = branchesOf(node);
   const own = declaredTypes(node);
@@ -60,9 +64,8 @@ export function takesOf(resolve: Resolve, raw: unknown, depth = 0): readonly Jso
     }
     return [...all];
   }
-  if (own === undefined) return undefined;
-  const known = own.filter(isJsonType);
-  if (known.length !== own.length || known.length === 0) return undefined;
+  if (own === undefined || own.length === 0 || !own.every(isJsonType)) return undefined;
+  const known = own as JsonType[];
   // OpenAPI's `nullable: true` (which validators such as Ajv honour) also takes null.
   return node.nullable === true && !known.includes('null') ? [...known, 'null'] : known;
 }
@@ -116,9 +119,11 @@ function summarizeType(resolve: Resolve, node: Schema, type: string, depth: numb
   return ARTICLE[type] ?? 'any JSON value';
 }
 
-/** The schema offered in place of a node carried as JSON text: a string that says what to send. */
-export function liftedSchema(resolve: Resolve, declared: unknown): Schema {
-  const node = deref(resolve, declared);
+/**
+ * The schema offered in place of a node carried as JSON text: a string that says what to send.
+ * `node` is the declared node with its own `$ref`s already followed (see `deref`).
+ */
+export function liftedSchema(resolve: Resolve, node: unknown): Schema {
   const own = isPlainObject(node) && typeof node.description === 'string' ? node.description.trim() : '';
   const hint = `Send it as JSON text: ${summarize(resolve, node)}.`;
   const out: Schema = { type: 'string', description: sentences(own, hint) };

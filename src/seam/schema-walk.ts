@@ -1,4 +1,4 @@
-import { takesOf } from './lift-summary.js';
+import { takesOfResolved } from './lift-summary.js';
 import {
   type ArgumentStep,
   EVERY_ELEMENT,
@@ -211,11 +211,14 @@ export function argumentSteps(w: Walk): ArgumentStep[] {
   return steps;
 }
 
-/** Records `lift` as carried as JSON text at the current argument, whose declared schema is `declared`. */
+/**
+ * Records `lift` as carried as JSON text at the current argument, whose declared schema is
+ * `declared` (its own `$ref`s already followed, see `deref`).
+ */
 export function recordLift(w: Walk, lift: Lift, declared: unknown): void {
   const steps = argumentSteps(w);
   w.issues.push({ rule: lift.rule, path: lift.path, detail: lift.detail, action: 'lifted', fix: LIFTED });
-  w.lifted.push({ steps, path: renderArgumentPath(steps), takes: takesOf(w.resolver, declared) });
+  w.lifted.push({ steps, path: renderArgumentPath(steps), takes: takesOfResolved(w.resolver, declared) });
 }
 
 const LIFTED = 'offered it as JSON text, decoded before the call is checked';

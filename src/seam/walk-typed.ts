@@ -1,6 +1,6 @@
 import { isPlainObject } from '../core/json.js';
 import { checkEnum, checkKeywords, checkRequired } from './check-keywords.js';
-import { liftedSchema } from './lift-summary.js';
+import { deref, liftedSchema } from './lift-summary.js';
 import { EVERY_ELEMENT } from './lifted-argument.js';
 import { applyEdits, type Edits, editsAt } from './node-edits.js';
 import { declaresProperties, hasKeys, type NodeScan } from './node-scan.js';
@@ -170,8 +170,9 @@ function shapeProperties(w: Walk, props: Schema, depth: number): Schema | undefi
     if (result instanceof Lift) {
       w.issues.length = issueMark;
       w.lifted.length = liftMark;
-      recordLift(w, result, declared);
-      const text = liftedSchema(w.resolver, declared);
+      const resolved = deref(w.resolver, declared);
+      recordLift(w, result, resolved);
+      const text = liftedSchema(w.resolver, resolved);
       w.liftedNodes.add(text);
       result = text;
     }
