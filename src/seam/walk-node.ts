@@ -73,7 +73,8 @@ export function walkNode(w: Walk, raw: unknown, depth: number, atRoot = false, l
 /** Counts a node about to be walked at `depth`; false when it is past the walk's bounds. */
 export function countNode(w: Walk, depth: number): boolean {
   w.nodes += 1;
-  if (w.chain.length > 0) w.inlined += 1;
+  // Added on every node (0 outside a `$ref`): code compiled before the first `$ref` stays valid.
+  w.inlined += w.chain.length > 0 ? 1 : 0;
   if (depth > w.deepest) w.deepest = depth;
   return depth <= MAX_DEPTH && w.nodes <= MAX_NODES;
 }
