@@ -12,9 +12,16 @@ export function deref(resolve: Resolve, node: unknown): unknown {
   for (let hop = 0; hop < 8 && isPlainObject(at) && typeof at.$ref === 'string'; hop += 1) {
     const target = resolve(at.$ref);
     if (!isPlainObject(target)) return at;
-    at = { ...target, ...withoutRef(at) };
+    // Summaries only read what they follow, so a bare reference needs no merged copy.
+    at = onlyRef(at) ? target : { ...target, ...withoutRef(at) };
   }
   return at;
+}
+
+/** True when `node`'s only key is `$ref`. */
+function onlyRef(node: Schema): boolean {
+  for (const key in node) if (key !== '$ref') return false;
+  return true;
 }
 
 function withoutRef(node: Schema): Schema {
