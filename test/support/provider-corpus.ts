@@ -16,9 +16,9 @@ export interface CorpusEntry {
 
 const root = resolve(import.meta.dirname, '..', '..');
 
-/** The 50 real rejection bodies, read from the shared corpus beside the checkout. */
+/** The 50 real rejection bodies (a copy of `shared/corpus/provider-errors.json`, so a clean checkout has them). */
 export function loadProviderCorpus(): CorpusEntry[] {
-  const path = resolve(root, '..', 'shared', 'corpus', 'provider-errors.json');
+  const path = resolve(root, 'test', 'providers', 'corpus', 'provider-errors.json');
   return JSON.parse(readFileSync(path, 'utf8')) as CorpusEntry[];
 }
 
