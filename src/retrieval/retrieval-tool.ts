@@ -27,3 +27,14 @@ export const OTHER_GROUP: ToolGroup = { key: 'other', own: false, purpose: '' };
 export function isOwn(tool: RetrievalTool): boolean {
   return tool.group?.own === true;
 }
+
+/** True when two tools would be indexed alike (same name, description, core mark, group and inputs). */
+export function sameTool(a: RetrievalTool, b: RetrievalTool): boolean {
+  return (
+    a.name === b.name &&
+    a.description === b.description &&
+    a.core === b.core &&
+    JSON.stringify(a.group ?? null) === JSON.stringify(b.group ?? null) &&
+    JSON.stringify(a.parameters ?? null) === JSON.stringify(b.parameters ?? null)
+  );
+}

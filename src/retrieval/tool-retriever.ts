@@ -1,8 +1,9 @@
+import { admitTools } from './admit-tools.js';
 import { isCore } from './core-tools.js';
 import type { DenseQuery, EmbeddingSource } from './dense-fusion.js';
 import { Ranker } from './ranker.js';
 import { DEFAULT_RANKING, type RankingSettings } from './ranking-settings.js';
-import { isOwn, type RetrievalTool } from './retrieval-tool.js';
+import { isOwn, type RetrievalTool, sameTool } from './retrieval-tool.js';
 import { schemaSize } from './schema-size.js';
 import {
   fragmentMatcher,
@@ -330,27 +331,15 @@ export class ToolRetriever {
 
     const byRank = (a: RetrievalTool, b: RetrievalTool): number =>
       (relevance.get(b.name) ?? 0) - (relevance.get(a.name) ?? 0) || this.compareTools(a, b);
-    const chosen = new Set<string>();
-    let used = 0;
-    for (const t of core) {
-      chosen.add(t.name);
-      if (budget !== undefined) used += schemaSize(t);
-    }
-    const fits = (t: RetrievalTool): boolean => budget === undefined || used + schemaSize(t) <= budget;
-    for (const t of [...sticky.sort(byRank), ...hinted.sort(byRank)]) {
-      if (!fits(t)) continue;
-      chosen.add(t.name);
-      if (budget !== undefined) used += schemaSize(t);
-    }
-    let room = Math.max(0, this.k - chosen.size);
-    for (const r of ranked) {
-      if (room <= 0) break;
-      const t = this.index.toolAt(r.slot) as RetrievalTool;
-      if (chosen.has(t.name) || !fits(t)) continue;
-      chosen.add(t.name);
-      if (budget !== undefined) used += schemaSize(t);
-      room -= 1;
-    }
+    const chosen = admitTools(
+      {
+        core,
+        preferred: [...sticky.sort(byRank), ...hinted.sort(byRank)],
+        ranked: ranked.map((r) => this.index.toolAt(r.slot) as RetrievalTool),
+      },
+      this.k,
+      budget,
+    );
     if (chosen.size >= pool.length) return [...pool];
     // In catalog order, as the pool lists them.
     const out: RetrievalTool[] = [];
@@ -402,14 +391,4 @@ export class ToolRetriever {
 
 function nameAt(index: ToolIndex, r: Ranked): string {
   return (index.toolAt(r.slot) as RetrievalTool).name;
-}
-
-function sameTool(a: RetrievalTool, b: RetrievalTool): boolean {
-  return (
-    a.name === b.name &&
-    a.description === b.description &&
-    a.core === b.core &&
-    JSON.stringify(a.group ?? null) === JSON.stringify(b.group ?? null) &&
-    JSON.stringify(a.parameters ?? null) === JSON.stringify(b.parameters ?? null)
-  );
 }
