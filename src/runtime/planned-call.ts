@@ -2,7 +2,7 @@ import type { JsonObject } from '../core/json.js';
 import type { AssistantToolCall } from '../core/model.js';
 import type { ToolCallRecord } from '../core/session-store.js';
 import type { ToolResult } from '../core/tool.js';
-import { decodeLiftedArguments, describeLiftFailures } from '../seam/index.js';
+import { decodeLiftedArguments, describeLiftFailures, fillOmittedNulls } from '../seam/index.js';
 import { callDigest } from './call-digest.js';
 import { readArguments } from './read-arguments.js';
 import { resolveToolName, type ToolSurface } from './tool-surface.js';
@@ -66,5 +66,9 @@ export function readCall(
       },
     };
   }
-  return { ...base, args: decoded.arguments, digest: callDigest(tool, decoded.arguments) };
+  // A required argument that takes null is offered as optional (no provider carries null): left out, it is null.
+  const args = offered
+    ? fillOmittedNulls(offered.definition.parameters, decoded.arguments)
+    : decoded.arguments;
+  return { ...base, args, digest: callDigest(tool, args) };
 }

@@ -201,10 +201,19 @@ function requiresDeclared(required: unknown[], props: Schema): boolean {
   return true;
 }
 
-/** `required`: a list of declared property names, repaired when it is not. */
-export function checkRequired(w: Walk, required: unknown, props: Schema, edits: Edits): void {
+/**
+ * `required`: a list of declared property names, repaired when it is not. Names in `optional` (their
+ * argument takes null, which the offer cannot carry) are left out, so leaving them out stands for null.
+ */
+export function checkRequired(
+  w: Walk,
+  required: unknown,
+  props: Schema,
+  edits: Edits,
+  optional?: readonly string[],
+): void {
   if (required === undefined) return;
-  if (Array.isArray(required) && requiresDeclared(required, props)) return;
+  if (optional === undefined && Array.isArray(required) && requiresDeclared(required, props)) return;
   let listed: unknown[];
   if (typeof required === 'string') {
     repaired(w, 'required_invalid', '`required` must be a list', 'wrapped the name in a list', 'required');
@@ -233,6 +242,14 @@ export function checkRequired(w: Walk, required: unknown, props: Schema, edits: 
         'required_invalid',
         `${shown} is required but is not a declared property`,
         'dropped it',
+        'required',
+      );
+    } else if (optional?.includes(name)) {
+      repaired(
+        w,
+        'type_invalid',
+        `${JSON.stringify(name)} is required and takes null, which no provider can send`,
+        'made it optional: leaving it out sends null',
         'required',
       );
     } else {

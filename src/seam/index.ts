@@ -31,6 +31,7 @@ export {
   RESERVED_TOOL_NAMES,
   realNameOf,
 } from './name-census.js';
+export { fillOmittedNulls } from './omitted-nulls.js';
 export { emptyObjectSchema, type JsonType, PORTABLE_TYPES, type PortableType } from './profile.js';
 export { describeIssue, type IssueAction, type RuleId, type SchemaIssue } from './schema-issue.js';
 export { describeOrigin, type ToolOrigin } from './seam-log.js';

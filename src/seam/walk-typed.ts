@@ -1,6 +1,6 @@
 import { isPlainObject } from '../core/json.js';
 import { checkEnum, checkKeywords, checkRequired } from './check-keywords.js';
-import { deref, liftedSchema } from './lift-summary.js';
+import { deref, liftedSchema, takesOf } from './lift-summary.js';
 import { EVERY_ELEMENT } from './lifted-argument.js';
 import { applyEdits, type Edits, editsAt } from './node-edits.js';
 import { declaresProperties, hasKeys, type NodeScan } from './node-scan.js';
@@ -131,8 +131,35 @@ function shapeObject(
   const declared = props as Schema;
   const shaped = shapeProperties(w, declared, depth);
   if (shaped !== undefined) edits.set('properties', shaped);
-  checkRequired(w, scan.required, declared, edits);
+  const optional = shaped === undefined ? undefined : requiredNullTakers(w, scan.required, declared, shaped);
+  checkRequired(w, scan.required, declared, edits, optional);
   return undefined;
+}
+
+/**
+ * Required properties whose declared schema takes null but whose offered one cannot (no provider
+ * carries null): they are offered as optional, and the runtime sends null when one is left out
+ * (see `fillOmittedNulls`). Only properties the walk changed can be among them.
+ */
+function requiredNullTakers(
+  w: Walk,
+  required: unknown,
+  declared: Schema,
+  shaped: Schema,
+): string[] | undefined {
+  if (!Array.isArray(required)) return undefined;
+  let found: string[] | undefined;
+  for (const name of required) {
+    if (typeof name !== 'string' || !Object.hasOwn(declared, name)) continue;
+    const offered = shaped[name];
+    // A lifted argument travels as JSON text, which carries null as it is.
+    if (offered === declared[name] || w.liftedNodes.has(offered as object)) continue;
+    if (takesOf(w.resolver, declared[name])?.includes('null')) {
+      found ??= [];
+      found.push(name);
+    }
+  }
+  return found;
 }
 
 /** Walks each property; returns the offered properties when any changed, else undefined. */

@@ -73,6 +73,52 @@ describe('calls', () => {
     expect(callEnds(events)[0]?.content).toContain('filter');
   });
 
+  it('a required argument that takes null is offered as optional, and left out it reaches the tool as null', async () => {
+    const seen: JsonObject[] = [];
+    const provider: ToolProvider = {
+      name: 'mcp/tasks',
+      app: 'tasks',
+      own: false,
+      async listTools() {
+        return [
+          {
+            name: 'mcp/tasks/add',
+            description: 'Add a task.',
+            parameters: {
+              type: 'object',
+              properties: {
+                title: { type: 'string' },
+                due: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+              },
+              required: ['title', 'due'],
+            },
+            risk: 'safe',
+            requiresApproval: false,
+          },
+        ];
+      },
+      async invoke(_name, args) {
+        seen.push(args);
+        return { content: `added ${JSON.stringify(args)}`, isError: false };
+      },
+    };
+    h = await startHarness({
+      providers: [provider],
+      script: [
+        { toolCalls: [{ name: 'mcp_tasks_add', arguments: { title: 'call Ana' } }] },
+        { echo: 'lastToolResult' },
+      ],
+    });
+    const events = await collect(h.runtime.session('s').send('add a task'));
+    const offered = h.standIn.requests[0]?.tools.find((t) => t.name === 'mcp_tasks_add');
+    expect(offered?.parameters).toMatchObject({
+      properties: { due: { type: 'string' } },
+      required: ['title'],
+    });
+    expect(seen).toEqual([{ title: 'call Ana', due: null }]);
+    expect(turnEnd(events).message).toBe('added {"title":"call Ana","due":null}');
+  });
+
   it('the loop breaker refuses the same call with the same arguments after the repeat limit', async () => {
     const counts: RunCounts = new Map();
     const same = { toolCalls: [{ name: 'lookup_weather', arguments: { city: 'Oslo' } }] };

@@ -3,9 +3,9 @@
  * deliberately simple: the test keeps only values Ajv confirms the declared schema accepts.
  *
  * Two readings are the seam's documented ones: an untyped node whose keywords belong to one type
- * is read as that type, and null appears only where the wire carries it — as an argument that can
- * be omitted (an optional property); a required property or a list element that may be null is
- * drawn from its other alternatives.
+ * is read as that type, and null appears only where the wire carries it — as a property, which the
+ * model leaves out (a required one that takes null is offered as optional, and the runtime fills the
+ * null back in); a list element that may be null is drawn from its other alternatives.
  */
 export const NONE = Symbol('no value');
 
@@ -31,7 +31,7 @@ interface Ctx {
   readonly root: unknown;
   readonly rng: () => number;
   readonly depth: number;
-  /** The value may be left out (an optional property), so null is fair. */
+  /** The value is a property, which can be left out to stand for null, so null is fair. */
   readonly omittable: boolean;
 }
 
@@ -185,7 +185,7 @@ function drawObject(schema: Schema, ctx: Ctx, inner: Ctx): Draw {
   for (const key of keys) {
     const isRequired = required.includes(key);
     if (!isRequired && ctx.rng() < 0.35) continue;
-    const v = draw(props[key], { ...inner, omittable: !isRequired });
+    const v = draw(props[key], { ...inner, omittable: true });
     if (v === NONE) {
       if (isRequired) return NONE;
       continue;

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { conformParameters, fillOmittedNulls } from '../../src/seam/index.js';
+import { deepFreeze, obj } from './support.js';
+
+describe('a required argument that takes null', () => {
+  it('is offered as optional, with a repair that says leaving it out sends null', () => {
+    const declared = deepFreeze(
+      obj(
+        {
+          a: { type: ['string', 'null'] },
+          b: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
+          c: { type: 'boolean', nullable: true },
+          d: { type: 'string' },
+          e: { type: ['number', 'null'] },
+        },
+        { required: ['a', 'b', 'c', 'd'] },
+      ),
+    );
+    const result = conformParameters(declared);
+    expect(result.parameters).toEqual(
+      obj(
+        {
+          a: { type: 'string' },
+          b: { type: 'integer' },
+          c: { type: 'boolean' },
+          d: { type: 'string' },
+          e: { type: 'number' },
+        },
+        { required: ['d'] },
+      ),
+    );
+    const made = result.issues.filter((i) => i.path === 'required');
+    expect(made.map((i) => [i.rule, i.detail, i.fix])).toEqual(
+      ['a', 'b', 'c'].map((n) => [
+        'type_invalid',
+        `"${n}" is required and takes null, which no provider can send`,
+        'made it optional: leaving it out sends null',
+      ]),
+    );
+  });
+
+  it('is found inside nested objects, list elements and $ref targets', () => {
+    const declared = deepFreeze({
+      type: 'object',
+      properties: {
+        rows: { type: 'array', items: { $ref: '#/$defs/Row' } },
+        meta: obj({ note: { type: ['string', 'null'] } }, { required: ['note'] }),
+      },
+      required: ['rows'],
+      $defs: {
+        Row: obj({ id: { type: 'string' }, tag: { type: ['string', 'null'] } }, { required: ['id', 'tag'] }),
+      },
+    });
+    const offered = JSON.stringify(conformParameters(declared).parameters);
+    const { required, properties } = JSON.parse(offered);
+    expect(required).toEqual(['rows']);
+    expect(properties.rows.items.required).toEqual(['id']);
+    expect(properties.meta.required).toBeUndefined();
+  });
+
+  it('stays required when it travels as JSON text (which carries null itself)', () => {
+    const result = conformParameters(obj({ v: { type: ['object', 'null'] } }, { required: ['v'] }));
+    expect(result.lifted.map((l) => l.path)).toEqual(['v']);
+    expect(result.parameters?.required).toEqual(['v']);
+  });
+});
+
+describe('fillOmittedNulls', () => {
+  const declared = deepFreeze({
+    type: 'object',
+    properties: {
+      title: { type: 'string' },
+      due: { type: ['string', 'null'] },
+      rows: { type: 'array', items: { $ref: '#/$defs/Row' } },
+      meta: obj(
+        { note: { anyOf: [{ type: 'string' }, { type: 'null' }] }, size: { type: 'integer' } },
+        { required: ['note', 'size'] },
+      ),
+    },
+    required: ['title', 'due', 'rows'],
+    $defs: {
+      Row: obj({ id: { type: 'string' }, tag: { type: ['string', 'null'] } }, { required: ['id', 'tag'] }),
+    },
+  });
+
+  it('fills null where a required argument that takes null was left out, at any depth', () => {
+    const args = deepFreeze({ title: 't', rows: [{ id: '1' }, { id: '2', tag: 'x' }], meta: {} });
+    expect(fillOmittedNulls(declared, args)).toEqual({
+      title: 't',
+      due: null,
+      rows: [
+        { id: '1', tag: null },
+        { id: '2', tag: 'x' },
+      ],
+      meta: { note: null },
+    });
+  });
+
+  it('leaves alone what was sent, what cannot be null, and arguments that need nothing', () => {
+    const complete = deepFreeze({ title: 't', due: '2026-01-01', rows: [] });
+    expect(fillOmittedNulls(declared, complete)).toBe(complete);
+    // `title` and `size` are missing but do not take null: the preflight reports them as missing.
+    expect(fillOmittedNulls(declared, { rows: [], due: 'x', meta: { note: 'n' } })).toEqual({
+      rows: [],
+      due: 'x',
+      meta: { note: 'n' },
+    });
+    expect(fillOmittedNulls(undefined, { a: 1 })).toEqual({ a: 1 });
+  });
+
+  it('fills a property named __proto__ as an own property', () => {
+    const schema = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":["string","null"]}},"required":["__proto__"]}',
+    );
+    const filled = fillOmittedNulls(schema, {});
+    expect(Object.hasOwn(filled, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(filled)).toBe(Object.prototype);
+  });
+});
