@@ -8,7 +8,7 @@ interface CredentialPlace {
 const START = String.raw`(?:^|[\s'"=:(/<>~])`;
 const END = String.raw`(?=$|[\s'";|&)<>])`;
 
-/** Where credentials live: read or written by no command the bash tool runs. */
+/** Where credentials live: read or written by no command the bash tool runs and by no file tool. */
 const CREDENTIAL_PLACES: readonly CredentialPlace[] = [
   { what: 'SSH keys', pattern: new RegExp(`${START}\\.ssh(?=$|[\\s'";|&)<>/])`) },
   { what: 'an SSH private key', pattern: /\bid_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?\b(?!\.pub)/ },
@@ -35,7 +35,11 @@ const CREDENTIAL_PLACES: readonly CredentialPlace[] = [
   { what: 'the system password file', pattern: /\/etc\/(?:g?shadow|master\.passwd)\b/ },
 ];
 
-/** The kind of credential place a command reaches, and the text that gave it away, if any. */
+/** What a refusal at a credential place tells the model to do instead. */
+export const CREDENTIAL_HINT =
+  'If the work needs a credential, the person stores it as a secret and a bash command uses {{secret:NAME}}; its value is filled in when the command runs and never shown.';
+
+/** The kind of credential place a command (or a path) reaches, and the text that gave it away, if any. */
 export function credentialPlace(
   command: string,
 ): { readonly what: string; readonly found: string } | undefined {

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ToolContext } from '../../core/tool.js';
 import { type Checked, ready, refuse } from './checked-work.js';
+import { CREDENTIAL_HINT, credentialPlace } from './credential-paths.js';
 import { realPathOf } from './real-path.js';
 
 /** The name of toolseam's own configuration file, which only the person changes. */
@@ -124,7 +125,8 @@ async function writeRefusal(
 
 /**
  * Resolves a path a call named and checks it stays inside the workspace folders: `..`, absolute paths and
- * symbolic links (also those a not-yet-existing file would be created through) cannot lead out. For a write,
+ * symbolic links (also those a not-yet-existing file would be created through) cannot lead out, and places
+ * where credentials are kept (`.env`, SSH keys, cloud logins…) are refused whatever the purpose. For a write,
  * also the leaf's writable and off-limits folders and the runtime's own config files.
  */
 export async function locate(
@@ -164,6 +166,15 @@ export async function locate(
       `${path} is outside every folder the file tools may use (${roots.join(', ')}).`,
       [scope.addFolderHint],
       { path: lexical },
+    );
+  }
+  const place = credentialPlace(real);
+  if (place !== undefined) {
+    return refuse(
+      'credential_path',
+      `${path} is ${place.what}, where credentials are kept; the file tools never read or change those.`,
+      [CREDENTIAL_HINT],
+      { path: real, what: place.what },
     );
   }
   const located: Located = { real, shown: path, stat: await lstat(real).catch(() => undefined), roots };

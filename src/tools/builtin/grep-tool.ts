@@ -5,6 +5,7 @@ import { defineTool } from '../define-tool.js';
 import { type ArgsOf, field } from '../field.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';
+import { credentialPlace } from './credential-paths.js';
 import { displayPath, type FileScope, type Located, locate } from './file-scope.js';
 import { cutLine, linesOf, looksBinary, MAX_FILE_BYTES, PATH_TEXT } from './file-text.js';
 import { globRegExp } from './glob-pattern.js';
@@ -72,7 +73,8 @@ async function filesUnder(
   if (!target.stat?.isDirectory()) return [target.real];
   const files: string[] = [];
   for await (const { rel, full, entry } of walkFiles(target.real, budget, skip, signal)) {
-    if (entry.isFile() && include(rel)) files.push(full);
+    // A credential file is passed over as read_file would refuse it: its lines never reach the model.
+    if (entry.isFile() && include(rel) && credentialPlace(full) === undefined) files.push(full);
   }
   return files;
 }
@@ -120,7 +122,7 @@ export function grepTool(scope: FileScope) {
     name: 'grep',
     description:
       'Searches the text files in a workspace file or folder for a text (or a regular expression) and shows ' +
-      'each matching line as path:line: text. Binary files, .git and node_modules are passed over.',
+      'each matching line as path:line: text. Binary files, credential files (.env, keys), .git and node_modules are passed over.',
     risk: 'safe',
     readOnly: true,
     group: BUILTIN_GROUPS.files,

@@ -1,7 +1,7 @@
 import type { ToolContext } from '../../core/tool.js';
 import { type Checked, ready, refuse } from './checked-work.js';
 import { configEdit } from './config-edits.js';
-import { credentialPlace } from './credential-paths.js';
+import { CREDENTIAL_HINT, credentialPlace } from './credential-paths.js';
 import type { DeniedPattern } from './denied-commands.js';
 import { type FileScope, realRoots } from './file-scope.js';
 import { schedulerUse } from './scheduler-commands.js';
@@ -58,9 +58,7 @@ export async function checkCommand(
     return refuse(
       'credential_path',
       `The command reaches ${place.what} (${place.found}), where credentials are kept; the shell never reads or changes those. Nothing was run.`,
-      [
-        'If the work needs a credential, the person stores it as a secret and the command uses {{secret:NAME}}; its value is filled in when the command runs and never shown.',
-      ],
+      [CREDENTIAL_HINT],
       { what: place.what },
     );
   }

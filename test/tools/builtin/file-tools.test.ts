@@ -45,6 +45,31 @@ describe('read_file', () => {
     }
   });
 
+  it('refuses credential files, as the shell does, and grep passes over their lines', async () => {
+    put('.env', 'OPENAI_API_KEY=sk-secret-value\n');
+    put('app/.env.local', 'KEY=sk-local-secret\n');
+    put('.ssh/id_ed25519', 'KEY private\n');
+    put('.env.example', 'OPENAI_API_KEY=\n');
+    put('notes.txt', 'KEY points\n');
+    const ctx = tools.turn();
+    for (const path of ['.env', 'app/.env.local', '.ssh/id_ed25519']) {
+      const result = await tools.invoke('read_file', { path }, ctx);
+      expect(result.data, path).toMatchObject({ code: 'credential_path' });
+      expect(result.content).not.toContain('secret');
+    }
+    const refusal = await tools.invoke('read_file', { path: '.env' }, ctx);
+    expect(refusal.content).toContain('.env is a .env file, where credentials are kept');
+    const write = await tools.invoke('write_file', { path: '.env', content: 'X=1' }, ctx);
+    expect(write.data).toMatchObject({ code: 'credential_path' });
+    expect(readFileSync(join(bench.ws, '.env'), 'utf8')).toContain('sk-secret-value');
+    expect((await tools.invoke('read_file', { path: '.env.example' }, ctx)).isError).toBe(false);
+    const found = await tools.invoke('grep', { pattern: 'KEY' }, ctx);
+    expect(found.content).toContain('notes.txt:1: KEY points');
+    expect(found.content).toContain('.env.example:1: OPENAI_API_KEY=');
+    expect(found.content).not.toContain('secret');
+    expect(found.content).not.toContain('private');
+  });
+
   it('says an empty file is empty and cuts very long lines', async () => {
     put('empty.txt', '');
     put('long.txt', `${'x'.repeat(2500)}\n`);
