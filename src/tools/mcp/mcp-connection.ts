@@ -8,6 +8,7 @@ import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.j
 import { errorText } from '../registry-failures.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { McpServerError } from './mcp-server-error.js';
+import { shownCommand } from './shown-command.js';
 
 /** A server the host runs in its own process, reached through a transport it hands over (e.g. an InMemoryTransport). */
 export interface McpInProcessServer {
@@ -191,7 +192,7 @@ export class McpConnection {
     const target = this.target;
     const hint =
       target.kind === 'stdio'
-        ? ` Run ${JSON.stringify([target.command, ...target.args].join(' '))} in a terminal to see it start.`
+        ? ` Run ${JSON.stringify(shownCommand(target.command, target.args))} in a terminal to see it start.`
         : target.kind === 'http'
           ? ` Check that ${target.url} is up and takes the configured headers.`
           : '';

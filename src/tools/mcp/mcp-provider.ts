@@ -212,42 +212,41 @@ class McpProvider implements McpToolProvider {
     ) {
       return cached;
     }
-    this.fetching ??= this.fetchListing(signal).finally(() => {
+    // One fetch serves every caller meanwhile, so only its own deadline bounds it: a caller that is
+    // stopped stops waiting, without failing the others' wait.
+    this.fetching ??= this.fetchListing().finally(() => {
       this.fetching = undefined;
     });
-    return this.fetching;
+    if (signal === undefined) return this.fetching;
+    return untilAborted(this.fetching, signal, () => this.listFailure(signal.reason));
   }
 
-  private async fetchListing(signal?: AbortSignal): Promise<Listing> {
+  private async fetchListing(): Promise<Listing> {
     const client = await this.connection.client();
     const generation = this.connection.generation;
     this.listingStale = false;
     const raw: unknown[] = [];
     try {
-      await withDeadline(
-        this.timeouts.listMs,
-        async (deadline) => {
-          let cursor: string | undefined;
-          for (let page = 0; page < MAX_PAGES; page += 1) {
-            const answer = await client.request(
-              { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-              LooseResult,
-              { timeout: this.timeouts.listMs, signal: deadline },
+      await withDeadline(this.timeouts.listMs, async (deadline) => {
+        let cursor: string | undefined;
+        for (let page = 0; page < MAX_PAGES; page += 1) {
+          const answer = await client.request(
+            { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+            LooseResult,
+            { timeout: this.timeouts.listMs, signal: deadline },
+          );
+          if (!Array.isArray(answer.tools)) {
+            throw new McpServerError(
+              this.server,
+              'bad_listing',
+              `MCP server "${this.server}" answered tools/list without a list of tools, so none of its tools can be offered.`,
             );
-            if (!Array.isArray(answer.tools)) {
-              throw new McpServerError(
-                this.server,
-                'bad_listing',
-                `MCP server "${this.server}" answered tools/list without a list of tools, so none of its tools can be offered.`,
-              );
-            }
-            raw.push(...answer.tools);
-            if (typeof answer.nextCursor !== 'string' || answer.nextCursor === cursor) break;
-            cursor = answer.nextCursor;
           }
-        },
-        signal,
-      );
+          raw.push(...answer.tools);
+          if (typeof answer.nextCursor !== 'string' || answer.nextCursor === cursor) break;
+          cursor = answer.nextCursor;
+        }
+      });
     } catch (error) {
       throw this.listFailure(error);
     }
@@ -327,6 +326,16 @@ class McpProvider implements McpToolProvider {
     }
     return failure(`Error: the call to ${name} could not be completed: ${errorText(error)}`);
   }
+}
+
+/** `work`, or the error `stopped` makes once `signal` aborts first (the work itself goes on). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal, stopped: () => Error): Promise<T> {
+  if (signal.aborted) return Promise.reject(stopped());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(stopped());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** A signal aborted with `parent`, whose link to it is dropped by `release`. */

@@ -37,6 +37,18 @@ describe('an MCP server as a tool provider', () => {
     expect(provider.loadProblems()).toEqual([]);
   });
 
+  it('a caller that stops waiting for a listing does not fail the others waiting for the same one', async () => {
+    const provider = track(createMcpProvider(inProcess('notes')));
+    const stop = new AbortController();
+    const first = provider.listTools(stop.signal);
+    const second = provider.listTools();
+    stop.abort(new Error('the turn was stopped'));
+    await expect(first).rejects.toMatchObject({ kind: 'list_failed' });
+    expect((await second).map((t) => t.name)).toContain('mcp/notes/lookup');
+    const result = await provider.invoke('mcp/notes/lookup', { query: 'plans' }, toolContext());
+    expect(result.isError).toBe(false);
+  });
+
   it('calls a tool and joins its text content', async () => {
     const provider = track(createMcpProvider(inProcess('notes')));
     await provider.listTools();
