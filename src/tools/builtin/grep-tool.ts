@@ -9,6 +9,7 @@ import { credentialPlace } from './credential-paths.js';
 import { displayPath, type FileScope, type Located, locate } from './file-scope.js';
 import { cutLine, linesOf, looksBinary, MAX_FILE_BYTES, PATH_TEXT } from './file-text.js';
 import { globRegExp } from './glob-pattern.js';
+import { RegexTooSlow, RegexWorker } from './regex-worker.js';
 import { skippedFor, type WalkBudget, walkFiles } from './walk-files.js';
 
 /** A matching line longer than this is cut when shown. */
@@ -79,8 +80,20 @@ async function filesUnder(
   return files;
 }
 
+/** The indexes of the lines that match (in a worker for a model's regular expression; see `RegexWorker`). */
+type LineTest = (lines: readonly string[]) => Promise<number[]>;
+
+/** A line test run here: for the literal text search, whose expression cannot backtrack without end. */
+function testHere(matcher: RegExp): LineTest {
+  return async (lines) => {
+    const hits: number[] = [];
+    for (let i = 0; i < lines.length; i++) if (matcher.test(lines[i] as string)) hits.push(i);
+    return hits;
+  };
+}
+
 /** The first `limit` matching lines of the text files among `files` (binary and huge files passed over). */
-async function matchingLines(files: readonly string[], matcher: RegExp, limit: number, signal: AbortSignal) {
+async function matchingLines(files: readonly string[], test: LineTest, limit: number, signal: AbortSignal) {
   const lines: Array<{ readonly file: string; readonly line: number; readonly text: string }> = [];
   let searched = 0;
   for (const file of files) {
@@ -89,11 +102,9 @@ async function matchingLines(files: readonly string[], matcher: RegExp, limit: n
     if (bytes === undefined || bytes.length > MAX_FILE_BYTES || looksBinary(bytes)) continue;
     searched++;
     const text = linesOf(bytes.toString('utf8'));
-    for (let i = 0; i < text.length; i++) {
-      const line = text[i] as string;
-      if (!matcher.test(line)) continue;
+    for (const i of await test(text)) {
       if (lines.length === limit) return { lines, searched, more: true };
-      lines.push({ file, line: i + 1, text: cutLine(line, MAX_SHOWN_LINE) });
+      lines.push({ file, line: i + 1, text: cutLine(text[i] as string, MAX_SHOWN_LINE) });
     }
   }
   return { lines, searched, more: false };
@@ -136,7 +147,24 @@ export function grepTool(scope: FileScope) {
         budget,
         ctx.signal,
       );
-      const found = await matchingLines(files, matcher, args.limit, ctx.signal);
+      const worker = args.regex ? new RegexWorker(matcher) : undefined;
+      const test: LineTest = worker ? (lines) => worker.matchLines(lines, ctx.signal) : testHere(matcher);
+      let found: Awaited<ReturnType<typeof matchingLines>>;
+      try {
+        found = await matchingLines(files, test, args.limit, ctx.signal);
+      } catch (error) {
+        if (!(error instanceof RegexTooSlow)) throw error;
+        return {
+          content:
+            `Error: the regular expression ran for more than ${error.ms / 1000} s on one file and was stopped; ` +
+            'it most likely backtracks without end (nested repeats such as (a+)+ do). Simplify it, or send ' +
+            'regex: false to look for the text as written.',
+          isError: true,
+          data: { code: error.code },
+        };
+      } finally {
+        await worker?.close();
+      }
       const shown = found.lines.map(
         ({ file, line, text }) => `${displayPath(file, target.roots)}:${line}: ${text}`,
       );

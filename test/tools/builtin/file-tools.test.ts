@@ -70,6 +70,14 @@ describe('read_file', () => {
     expect(found.content).not.toContain('private');
   });
 
+  it('grep stops a regular expression that backtracks without end, and says so', async () => {
+    put('evil.txt', `${'a'.repeat(40)}b\n`);
+    const result = await tools.invoke('grep', { pattern: '^(a+)+$', regex: true }, tools.turn());
+    expect(result.isError).toBe(true);
+    expect(result.data).toEqual({ code: 'regex_too_slow' });
+    expect(result.content).toContain('ran for more than 5 s on one file and was stopped');
+  }, 20_000);
+
   it('says an empty file is empty and cuts very long lines', async () => {
     put('empty.txt', '');
     put('long.txt', `${'x'.repeat(2500)}\n`);
