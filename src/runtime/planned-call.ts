@@ -33,6 +33,7 @@ export function readCall(
   stoppedByLength: boolean,
   runtimeTools: ReadonlyMap<string, unknown>,
 ): ReadCall {
+  if (call.name.trim() === '') return nameless(call);
   const tool = resolveToolName(surface, call.name, runtimeTools);
   const base = { id: call.id, wireName: call.name, tool, rawArguments: call.arguments };
   const read = readArguments(call.arguments);
@@ -71,4 +72,27 @@ export function readCall(
     ? fillOmittedNulls(offered.definition.parameters, decoded.arguments)
     : decoded.arguments;
   return { ...base, args, digest: callDigest(tool, args) };
+}
+
+/**
+ * The name a call without one is recorded and replayed under: the store keeps a name for every call,
+ * and the provider reads it back in the history, so it must be a valid wire name.
+ */
+const NAMELESS = 'unnamed_tool';
+
+/** A call the model sent without a tool name: answered, never run. */
+function nameless(call: AssistantToolCall): ReadCall {
+  return {
+    id: call.id,
+    wireName: NAMELESS,
+    tool: NAMELESS,
+    rawArguments: call.arguments,
+    digest: callDigest(NAMELESS, call.arguments),
+    unreadable: {
+      content:
+        'Error: a tool call came without a tool name, so nothing was run. Call a tool by one of the names offered.',
+      isError: true,
+      notRun: 'unreadable_arguments',
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AssistantToolCall } from '../core/model.js';
 import { askAndRun } from './ask-call.js';
 import { classifyCall } from './classify-call.js';
@@ -14,7 +15,9 @@ export function recordReply(
   calls: readonly AssistantToolCall[],
   stoppedByLength: boolean,
 ): PlannedCall[] {
-  const read = calls.map((c) => readCall(ctx.surface, c, stoppedByLength, ctx.runtimeTools));
+  const read = withUniqueIds(ctx, calls).map((c) =>
+    readCall(ctx.surface, c, stoppedByLength, ctx.runtimeTools),
+  );
   const { calls: records } = ctx.store.recordModelReply(ctx.turnId, {
     content: text,
     calls: read.map((c) => ({
@@ -27,6 +30,21 @@ export function recordReply(
     })),
   });
   return read.map((c, i) => ({ ...c, record: records[i] as PlannedCall['record'] }));
+}
+
+/**
+ * The reply's calls, each with an id no other call of the turn has: a provider that leaves ids out
+ * (or repeats them) would otherwise pair a result with the wrong call, or collide with an earlier
+ * reply's call in the store. A new id is only given where needed.
+ */
+function withUniqueIds(ctx: TurnContext, calls: readonly AssistantToolCall[]): AssistantToolCall[] {
+  const taken = new Set(ctx.store.listToolCalls({ turnId: ctx.turnId }).map((c) => c.id));
+  return calls.map((call) => {
+    let id = call.id.trim();
+    if (id === '' || taken.has(id)) id = `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
+    taken.add(id);
+    return id === call.id ? call : { ...call, id };
+  });
 }
 
 /**

@@ -4,7 +4,7 @@ import type { RuntimeEvent } from '../core/events.js';
 import { type Logger, silentLogger } from '../core/logger.js';
 import type { ApprovalRecord, SessionRecord, TurnRecord } from '../core/session-store.js';
 import { schemaBudgetChars } from '../retrieval/index.js';
-import { interruptAbandoned } from './abandoned-turns.js';
+import { answerLooseCalls, interruptAbandoned } from './abandoned-turns.js';
 import { ApprovalBroker } from './approval-broker.js';
 import { EventChannel } from './event-channel.js';
 import type { GatePolicy } from './gates.js';
@@ -214,6 +214,14 @@ export class Runtime {
         };
       }
       try {
+        // Calls the failure left unanswered are answered now: the model must find a result for each.
+        if (end.errorCode === 'internal') {
+          answerLooseCalls(
+            this.options.store,
+            { turnId: turn.id },
+            'the turn failed inside toolseam before it ran',
+          );
+        }
         this.finish(turn.id, end);
       } catch (error) {
         // The store may be closing under us; the turn stays unfinished and resumable.

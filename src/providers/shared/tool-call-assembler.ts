@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ModelEvent } from '../../core/model.js';
 
 interface Slot {
@@ -18,7 +19,6 @@ type ToolCallEvent = Extract<ModelEvent, { type: 'tool-call' }>;
 export class ToolCallAssembler {
   private readonly slots = new Map<string, Slot>();
   private lastKey: string | undefined;
-  private generated = 0;
 
   /** Opens (or updates) the call in `key`; a missing id is generated. */
   start(key: string, id: string | undefined, name: string | undefined, initial = ''): void {
@@ -27,9 +27,9 @@ export class ToolCallAssembler {
       if (id) existing.id = id;
       if (name && !existing.name) existing.name = name;
     } else {
-      this.generated += 1;
       this.slots.set(key, {
-        id: id || `call_${this.generated}`,
+        // Unique across replies: the ids of one turn's calls must never repeat.
+        id: id || `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`,
         name: name ?? '',
         fragments: [],
         initial,

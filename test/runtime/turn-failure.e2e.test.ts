@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { demoProvider, type RunCounts } from '../support/demo-tools.js';
+import { callEnds, collect, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
+
+let h: RuntimeHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** An OpenAI reply with a call reusing the id `call_1` and a call with an empty tool name. */
+function twoCalls(stream: boolean): { status: number; headers: Record<string, string>; body: string } {
+  const calls = [
+    {
+      index: 0,
+      id: 'call_1',
+      type: 'function',
+      function: { name: 'lookup_weather', arguments: '{"city":"Rome"}' },
+    },
+    { index: 1, id: 'call_2', type: 'function', function: { name: '', arguments: '{}' } },
+  ];
+  const base = { id: 'chatcmpl-1', created: 1, model: 'stand-in-model' };
+  if (!stream) {
+    const message = { role: 'assistant', content: null, tool_calls: calls.map(({ index: _i, ...c }) => c) };
+    const body = {
+      ...base,
+      object: 'chat.completion',
+      choices: [{ index: 0, message, finish_reason: 'tool_calls' }],
+    };
+    return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+  }
+  const chunk = (delta: object, finish: string | null) =>
+    `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const body =
+    chunk({ role: 'assistant', tool_calls: calls }, null) + chunk({}, 'tool_calls') + 'data: [DONE]\n\n';
+  return { status: 200, headers: { 'content-type': 'text/event-stream' }, body };
+}
+
+describe('a turn that fails inside toolseam', () => {
+  for (const family of ['openai', 'anthropic'] as const) {
+    it(`answers the calls it left behind, so the session goes on (${family})`, async () => {
+      const counts: RunCounts = new Map();
+      h = await startHarness({
+        family,
+        providers: [demoProvider(counts)],
+        // A glob no engine can compile makes the deny gate throw while the reply's calls are run.
+        denyList: [{ tool: 'shell.[z-a]' }],
+        script: [
+          { toolCalls: [{ name: 'lookup_weather', arguments: { city: 'Oslo' } }] },
+          { text: 'Still here.' },
+        ],
+      });
+      const session = h.runtime.session('s');
+      const first = await collect(session.send('weather?'));
+      expect(turnEnd(first)).toMatchObject({ status: 'failed', errorCode: 'internal' });
+      const second = await collect(session.send('are you there?'));
+      expect(turnEnd(second)).toMatchObject({ status: 'done', message: 'Still here.' });
+      expect(callEnds(second)).toEqual([]);
+      const history = h.standIn.requests[1]?.messages ?? [];
+      const answer = history.find((m) => m.role === 'tool');
+      expect(JSON.stringify(answer)).toContain('was not run: the turn failed inside toolseam before it ran');
+      expect(counts.get('lookup_weather') ?? 0).toBe(0);
+    });
+  }
+
+  it('gives a call with a repeated id a new one, and answers a call without a tool name', async () => {
+    const counts: RunCounts = new Map();
+    h = await startHarness({
+      providers: [demoProvider(counts)],
+      script: [
+        { toolCalls: [{ name: 'lookup_weather', arguments: { city: 'Oslo' }, id: 'call_1' }] },
+        // The script refuses a nameless call, so this reply is sent as raw wire text.
+        { respond: (request) => ({ raw: twoCalls(request.stream) }) },
+        { text: 'Done.' },
+      ],
+    });
+    const events = await collect(h.runtime.session('s').send('weather in two places'));
+    expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'Done.' });
+    const ends = callEnds(events);
+    expect(ends).toHaveLength(3);
+    const nameless = ends.filter((e) => e.isError);
+    expect(nameless.map((e) => e.content)).toEqual([
+      'Error: a tool call came without a tool name, so nothing was run. Call a tool by one of the names offered.',
+    ]);
+    const ids = ends.map((e) => e.callId);
+    expect(new Set(ids).size).toBe(3);
+    expect(ids[0]).toBe('call_1');
+    expect(counts.get('lookup_weather')).toBe(2);
+  });
+});
