@@ -1,5 +1,6 @@
 import type { ApprovalDecision } from '../core/approval.js';
 import type { ApprovalRecord, SessionStore } from '../core/session-store.js';
+import { StoreBusyError } from '../core/store-errors.js';
 
 /** How a wait for an answer ended. */
 export type ApprovalOutcome =
@@ -32,30 +33,46 @@ export class ApprovalBroker {
     return record;
   }
 
-  /** Waits until approval `id` is answered, expires after `timeoutMs`, or `signal` aborts. */
+  /**
+   * Waits until approval `id` is answered, expires after `timeoutMs`, or `signal` aborts. Rejects
+   * when the store fails (other than being busy for a moment, which the next poll retries): these
+   * run on timers, where a throw would take the process down.
+   */
   wait(id: string, timeoutMs: number, signal: AbortSignal): Promise<ApprovalOutcome> {
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       let done = false;
-      const finish = (outcome: ApprovalOutcome): void => {
+      const settle = (end: () => void): void => {
         if (done) return;
         done = true;
         clearInterval(poller);
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
         this.wakers.get(id)?.delete(check);
-        resolve(outcome);
+        end();
       };
+      const finish = (outcome: ApprovalOutcome): void => settle(() => resolve(outcome));
+      const fail = (error: unknown): void => settle(() => reject(error));
       const check = (): void => {
-        const record = this.store.getApproval(id);
+        let record: ApprovalRecord | undefined;
+        try {
+          record = this.store.getApproval(id);
+        } catch (error) {
+          if (!(error instanceof StoreBusyError)) fail(error);
+          return;
+        }
         if (!record || record.status === 'pending') return;
         if (record.status === 'approved') finish({ kind: 'approved', record });
         else if (record.status === 'denied') finish({ kind: 'denied', record });
         else finish({ kind: record.status });
       };
       const close = (status: 'expired' | 'cancelled', reason: string): void => {
-        // Closing loses to an answer that just landed: re-read and honour the answer then.
-        if (this.store.closeApproval(id, status, reason)) finish({ kind: status });
-        else check();
+        try {
+          // Closing loses to an answer that just landed: re-read and honour the answer then.
+          if (this.store.closeApproval(id, status, reason)) finish({ kind: status });
+          else check();
+        } catch (error) {
+          fail(error);
+        }
       };
       const onAbort = (): void => close('cancelled', 'the turn was stopped');
       const poller = setInterval(check, this.pollMs);

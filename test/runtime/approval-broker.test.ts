@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { ApprovalBroker } from '../../src/runtime/approval-broker.js';
+import { newCall, openTestStore, turnWithCalls } from '../store/store-fixtures.js';
+
+function pending() {
+  const store = openTestStore();
+  const { turn } = turnWithCalls(store, [newCall('c1', 'write_file', { path: 'a.txt', content: 'x' })]);
+  const approval = store.requestApproval({
+    turnId: turn.id,
+    callId: 'c1',
+    risk: 'caution',
+    meaning: 'Writes a.txt',
+  });
+  return { store, approval };
+}
+
+describe('ApprovalBroker', () => {
+  it('ends a wait with the answer another process wrote to the store', async () => {
+    const { store, approval } = pending();
+    const broker = new ApprovalBroker(store, 10);
+    const waiting = broker.wait(approval.id, 5000, new AbortController().signal);
+    store.answerApproval(approval.id, { kind: 'approve' }, {});
+    expect(await waiting).toMatchObject({ kind: 'approved' });
+    store.close();
+  });
+
+  it('rejects the wait, rather than throwing on a timer, when the store fails under it', async () => {
+    const { store, approval } = pending();
+    const broker = new ApprovalBroker(store, 10);
+    const waiting = broker.wait(approval.id, 5000, new AbortController().signal);
+    store.close();
+    await expect(waiting).rejects.toThrow();
+  });
+
+  it('rejects the wait when the stop arrives after the store closed', async () => {
+    const { store, approval } = pending();
+    const broker = new ApprovalBroker(store, 60_000);
+    const stop = new AbortController();
+    const waiting = broker.wait(approval.id, 60_000, stop.signal);
+    store.close();
+    stop.abort();
+    await expect(waiting).rejects.toThrow();
+  });
+});
