@@ -1,12 +1,13 @@
 import { createInterface, type Interface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import type { ApprovalDecision } from '../core/approval.js';
 import { InputError } from '../core/errors.js';
 import type { RuntimeEvent } from '../core/events.js';
 import type { Runtime, Session } from '../runtime/runtime.js';
 import type { Command } from './commands.js';
-import { describeApproval, printEvent } from './event-printer.js';
+import { printEvent } from './event-printer.js';
+import { QuestionQueue } from './question-queue.js';
 import { RUNTIME_FLAGS, runtimeFromFlags } from './runtime-flags.js';
+import { TurnApprovals } from './turn-approvals.js';
 
 const USAGE = `usage: toolseam chat [-m TEXT] [--session ID] [--provider NAME] [--model ID] [--base-url URL]
                      [--config FILE] [--db FILE] [--approve ask|auto|deny] [--agent NAME] [--plan]
@@ -40,10 +41,13 @@ export const chatCommand: Command = async (argv) => {
   const tty = process.stdin.isTTY === true;
   const rl =
     interactive || tty ? createInterface({ input: process.stdin, output: process.stderr }) : undefined;
-  const askUser = rl
-    ? async (question: string, choices: readonly string[] | undefined) => {
+  // Every question (approvals, ask_user, the next message) goes through one queue: readline ignores a
+  // second question while one is pending, which would leave a prompt that never answers.
+  const questions = rl ? new QuestionQueue(rl) : undefined;
+  const askUser = questions
+    ? async (question: string, choices: readonly string[] | undefined, signal: AbortSignal) => {
         const hint = choices?.length ? ` (${choices.join(' / ')})` : '';
-        return (await rl.question(`\n? ${question}${hint}\n> `)).trim();
+        return (await questions.ask(`\n? ${question}${hint}\n> `, { signal }))?.trim();
       }
     : undefined;
   let runtime: Runtime;
@@ -58,8 +62,8 @@ export const chatCommand: Command = async (argv) => {
     ...(values.plan ? { mode: 'plan' as const } : {}),
   });
   try {
-    if (!interactive) return await oneShot(runtime, session, values.message as string, rl);
-    return await converse(runtime, session, rl as Interface);
+    if (!interactive) return await oneShot(runtime, session, values.message as string, questions);
+    return await converse(runtime, session, rl as Interface, questions as QuestionQueue);
   } finally {
     rl?.close();
     await runtime.close();
@@ -70,16 +74,21 @@ async function oneShot(
   runtime: Runtime,
   session: Session,
   text: string,
-  rl: Interface | undefined,
+  questions: QuestionQueue | undefined,
 ): Promise<number> {
   if (text.trim() === '') throw new InputError('-m needs a message to send.');
-  const end = await runTurn(runtime, session, text, rl);
+  const end = await runTurn(runtime, session, text, questions);
   if (end.status === 'done') return 0;
   process.stderr.write(`${end.message}\n`);
   return 1;
 }
 
-async function converse(runtime: Runtime, session: Session, rl: Interface): Promise<number> {
+async function converse(
+  runtime: Runtime,
+  session: Session,
+  rl: Interface,
+  questions: QuestionQueue,
+): Promise<number> {
   process.stderr.write(`toolseam chat — session ${session.id} (Ctrl-C stops a turn, Ctrl-D leaves)\n`);
   let busy = false;
   rl.on('SIGINT', () => {
@@ -87,61 +96,43 @@ async function converse(runtime: Runtime, session: Session, rl: Interface): Prom
     else rl.close();
   });
   for (;;) {
-    let text: string;
-    try {
-      text = await rl.question('\n> ');
-    } catch {
-      return 0; // the input closed (Ctrl-D)
-    }
+    const text = await questions.ask('\n> ');
+    if (text === undefined) return 0; // the input closed (Ctrl-D)
     if (text.trim() === '') continue;
     busy = true;
-    const end = await runTurn(runtime, session, text, rl);
+    const end = await runTurn(runtime, session, text, questions);
     busy = false;
     if (end.status !== 'done') process.stderr.write(`${end.message}\n`);
   }
 }
 
-/** Runs one turn, printing its events and putting approval requests to the person. */
+/** Runs one turn, printing its events and putting approval requests to the person one at a time. */
 async function runTurn(
   runtime: Runtime,
   session: Session,
   text: string,
-  rl: Interface | undefined,
+  questions: QuestionQueue | undefined,
 ): Promise<Extract<RuntimeEvent, { type: 'turn-end' }>> {
   const state = { midLine: false };
   const streams = { out: process.stdout, info: process.stderr };
+  const approvals = new TurnApprovals(
+    (id, decision, options) => runtime.respond(id, decision, options),
+    questions,
+    process.stderr,
+  );
   let end: Extract<RuntimeEvent, { type: 'turn-end' }> | undefined;
-  for await (const event of session.send(text)) {
-    printEvent(event, streams, state);
-    if (event.type === 'approval-request') void answer(runtime, event.request, rl);
-    if (event.type === 'turn-end') end = event;
+  try {
+    for await (const event of session.send(text)) {
+      printEvent(event, streams, state);
+      if (event.type === 'approval-request') approvals.request(event.request);
+      if (event.type === 'approval-resolved') approvals.resolved(event.approvalId, event.decision);
+      if (event.type === 'turn-end') {
+        approvals.close();
+        end = event;
+      }
+    }
+  } finally {
+    approvals.close();
   }
   return end as Extract<RuntimeEvent, { type: 'turn-end' }>;
-}
-
-async function answer(
-  runtime: Runtime,
-  request: Extract<RuntimeEvent, { type: 'approval-request' }>['request'],
-  rl: Interface | undefined,
-): Promise<void> {
-  process.stderr.write(`${describeApproval(request)}\n`);
-  if (!rl) {
-    process.stderr.write(
-      `  waiting: answer it with \`toolseam approve ${request.id} yes|no|always\` from another terminal\n`,
-    );
-    return;
-  }
-  const reply = (await rl.question('  allow? [y]es / [n]o / [a]lways: ')).trim().toLowerCase();
-  let decision: ApprovalDecision;
-  if (reply === 'a' || reply === 'always') decision = { kind: 'approve', always: 'session' };
-  else if (reply === 'y' || reply === 'yes') decision = { kind: 'approve' };
-  else {
-    const reason = reply === 'n' || reply === 'no' || reply === '' ? '' : reply;
-    decision = reason ? { kind: 'deny', reason } : { kind: 'deny' };
-  }
-  try {
-    runtime.respond(request.id, decision, { digest: request.digest, answeredBy: 'terminal' });
-  } catch (error) {
-    process.stderr.write(`  (${(error as Error).message})\n`);
-  }
 }

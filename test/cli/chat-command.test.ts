@@ -19,8 +19,8 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs the CLI from source in `dir`; resolves with exit code and output. */
-function cli(args: string[], env: Record<string, string | undefined> = {}) {
+/** Runs the CLI from source in `dir`; resolves with exit code and output (`input` gives it a stdin to type into). */
+function cli(args: string[], env: Record<string, string | undefined> = {}, input = false) {
   const proc = spawn(process.execPath, ['--import', TSX_LOADER, bin, ...args], {
     cwd: dir,
     env: {
@@ -32,8 +32,9 @@ function cli(args: string[], env: Record<string, string | undefined> = {}) {
       MISTRAL_API_KEY: '',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  if (!input) proc.stdin.end();
   let stdout = '';
   let stderr = '';
   proc.stdout.on('data', (d: Buffer) => {
@@ -45,7 +46,21 @@ function cli(args: string[], env: Record<string, string | undefined> = {}) {
   const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
     proc.on('exit', (code) => resolve({ code, stdout, stderr })),
   );
-  return { proc, done, stderr: () => stderr };
+  return { proc, done, stdout: () => stdout, stderr: () => stderr };
+}
+
+/** Polls `check` until it holds; fails naming `what` after 20 s. */
+async function until(what: string, check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** How many `> ` message prompts the interactive chat has shown. */
+function prompts(stderr: string): number {
+  return stderr.split('\n> ').length - 1;
 }
 
 describe('toolseam chat', () => {
@@ -107,5 +122,38 @@ describe('toolseam chat', () => {
     const r = await chat.done;
     expect(r.code).toBe(0);
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('buy milk');
+  });
+
+  it('interactive: an approval answered from another terminal leaves the prompt free for the next message', async () => {
+    standIn = await startStandIn({
+      family: 'openai',
+      script: [
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'buy milk' } }] },
+        { text: 'Saved it.' },
+        { text: 'Second answer.' },
+      ],
+    });
+    const db = join(dir, 't.db');
+    const chat = cli(['chat', '--base-url', standIn.baseURL, '--model', 'demo', '--db', db], {}, true);
+    const stdin = chat.proc.stdin;
+    try {
+      await until('the first prompt', () => prompts(chat.stderr()) === 1);
+      stdin.write('save a note\n');
+      await until('the approval question', () => chat.stderr().includes('allow?'));
+      const id = /approval id: (ap-\S+)/.exec(chat.stderr())?.[1] as string;
+      const approved = await cli(['approve', id, 'yes', '--db', db]).done;
+      expect(approved.code).toBe(0);
+      await until('the end of the first turn', () => chat.stdout().includes('Saved it.'));
+      await until('the next prompt', () => prompts(chat.stderr()) === 2);
+      expect(chat.stderr()).toContain(`approval ${id} is no longer waiting: approved elsewhere`);
+      stdin.write('and now?\n');
+      await until('the answer to the second message', () => chat.stdout().includes('Second answer.'));
+      stdin.end();
+      const r = await chat.done;
+      expect(r.code).toBe(0);
+      expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('buy milk');
+    } finally {
+      chat.proc.kill();
+    }
   });
 });

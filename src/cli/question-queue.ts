@@ -1,0 +1,54 @@
+import type { Interface } from 'node:readline/promises';
+
+/**
+ * Puts questions to the person one at a time on one readline interface. Readline ignores a second
+ * question while one is pending, so every question in the chat goes through here; a question whose
+ * signal aborts is taken off the screen (or never shown), and the next one gets the next line typed.
+ */
+export class QuestionQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private readonly current = new Set<AbortController>();
+
+  constructor(private readonly rl: Interface) {
+    // Node 20 leaves a pending question unsettled when the input closes; end it so the queue moves on.
+    rl.once('close', () => {
+      this.closed = true;
+      for (const controller of this.current) controller.abort();
+    });
+  }
+
+  /**
+   * Asks `query` once every earlier question is done, calling `before` just before it is shown;
+   * undefined when `signal` aborted or the input closed.
+   */
+  ask(
+    query: string,
+    options: { signal?: AbortSignal | undefined; before?: () => void } = {},
+  ): Promise<string | undefined> {
+    const asked = this.tail.then(() => this.askNow(query, options.signal, options.before));
+    this.tail = asked;
+    return asked;
+  }
+
+  private async askNow(
+    query: string,
+    signal: AbortSignal | undefined,
+    before: (() => void) | undefined,
+  ): Promise<string | undefined> {
+    if (signal?.aborted || this.closed) return undefined;
+    before?.();
+    const controller = new AbortController();
+    const abort = (): void => controller.abort();
+    signal?.addEventListener('abort', abort, { once: true });
+    this.current.add(controller);
+    try {
+      return await this.rl.question(query, { signal: controller.signal });
+    } catch {
+      return undefined;
+    } finally {
+      this.current.delete(controller);
+      signal?.removeEventListener('abort', abort);
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import type { ApprovalDecision, ApprovalRequest } from '../core/approval.js';
+import type { RuntimeEvent } from '../core/events.js';
+import { describeApproval } from './event-printer.js';
+import type { QuestionQueue } from './question-queue.js';
+
+/** How an answer given at the terminal reaches the runtime (`Runtime.respond`). */
+export type RespondToApproval = (
+  approvalId: string,
+  decision: ApprovalDecision,
+  options: { digest: string; answeredBy: string },
+) => unknown;
+
+type Resolution = Extract<RuntimeEvent, { type: 'approval-resolved' }>['decision'];
+
+interface OpenApproval {
+  readonly controller: AbortController;
+  shown: boolean;
+  answeredHere: boolean;
+}
+
+/**
+ * The approval requests of one chat turn (its own and its subagent leaves'): put to the person one at
+ * a time, and taken off the screen when they end some other way (another terminal, the timeout, a stop).
+ */
+export class TurnApprovals {
+  private readonly open = new Map<string, OpenApproval>();
+
+  constructor(
+    private readonly respond: RespondToApproval,
+    private readonly questions: QuestionQueue | undefined,
+    private readonly info: NodeJS.WritableStream,
+  ) {}
+
+  /** An `approval-request` arrived: queue its question (or, with nobody at the keyboard, say how to answer it). */
+  request(request: ApprovalRequest): void {
+    if (!this.questions) {
+      this.info.write(`${describeApproval(request)}\n${waitingHint(request.id)}\n`);
+      return;
+    }
+    const entry: OpenApproval = { controller: new AbortController(), shown: false, answeredHere: false };
+    this.open.set(request.id, entry);
+    void this.ask(this.questions, request, entry);
+  }
+
+  /** An `approval-resolved` arrived: a question still waiting for that approval is withdrawn. */
+  resolved(approvalId: string, decision: Resolution): void {
+    const entry = this.open.get(approvalId);
+    if (!entry) return;
+    this.open.delete(approvalId);
+    if (entry.shown && !entry.answeredHere) {
+      this.info.write(`\n  (approval ${approvalId} is no longer waiting: ${endedHow(decision)})\n`);
+    }
+    entry.controller.abort();
+  }
+
+  /** The turn ended: every question still open is withdrawn, so the next prompt gets the next line. */
+  close(): void {
+    for (const entry of this.open.values()) entry.controller.abort();
+    this.open.clear();
+  }
+
+  private async ask(questions: QuestionQueue, request: ApprovalRequest, entry: OpenApproval): Promise<void> {
+    const signal = entry.controller.signal;
+    const reply = await questions.ask('  allow? [y]es / [n]o / [a]lways: ', {
+      signal,
+      before: () => {
+        entry.shown = true;
+        this.info.write(`${describeApproval(request)}\n`);
+      },
+    });
+    if (signal.aborted) return;
+    if (reply === undefined) {
+      this.info.write(`\n${waitingHint(request.id)}\n`);
+      return;
+    }
+    entry.answeredHere = true;
+    try {
+      this.respond(request.id, decisionOf(reply), { digest: request.digest, answeredBy: 'terminal' });
+    } catch (error) {
+      this.info.write(`  (${(error as Error).message})\n`);
+    }
+  }
+}
+
+function waitingHint(id: string): string {
+  return `  waiting: answer it with \`toolseam approve ${id} yes|no|always\` from another terminal`;
+}
+
+/** y / yes, a / always; anything else denies, and words other than n / no are the reason. */
+function decisionOf(typed: string): ApprovalDecision {
+  const reply = typed.trim().toLowerCase();
+  if (reply === 'a' || reply === 'always') return { kind: 'approve', always: 'session' };
+  if (reply === 'y' || reply === 'yes') return { kind: 'approve' };
+  const reason = reply === 'n' || reply === 'no' || reply === '' ? '' : typed.trim();
+  return reason ? { kind: 'deny', reason } : { kind: 'deny' };
+}
+
+function endedHow(decision: Resolution): string {
+  if (decision === 'expired') return 'nobody answered in time';
+  if (decision === 'cancelled') return 'the turn stopped';
+  return decision.kind === 'approve' ? 'approved elsewhere' : 'denied elsewhere';
+}
