@@ -57,11 +57,16 @@ export const chatCommand: Command = async (argv) => {
     rl?.close();
     throw error;
   }
-  const session = runtime.session(values.session, {
-    ...(values.agent ? { agent: values.agent } : {}),
-    ...(values.plan ? { mode: 'plan' as const } : {}),
-  });
   try {
+    if (values.session !== undefined && !runtime.options.store.getSession(values.session)) {
+      throw new InputError(
+        `there is no session ${values.session}; \`toolseam sessions\` lists them (leave out --session to start a new one).`,
+      );
+    }
+    const session = runtime.session(values.session, {
+      ...(values.agent ? { agent: values.agent } : {}),
+      ...(values.plan ? { mode: 'plan' as const } : {}),
+    });
     if (!interactive) return await oneShot(runtime, session, values.message as string, questions);
     return await converse(runtime, session, rl as Interface, questions as QuestionQueue);
   } finally {

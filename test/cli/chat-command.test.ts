@@ -156,4 +156,24 @@ describe('toolseam chat', () => {
       chat.proc.kill();
     }
   });
+
+  it('--session with an unknown id says there is no such session (exit 2) and starts none; a known id continues', async () => {
+    standIn = await startStandIn({ family: 'openai', script: [{ text: 'First.' }, { text: 'Again.' }] });
+    const db = join(dir, 't.db');
+    const base = ['--base-url', standIn.baseURL, '--model', 'demo', '--db', db];
+    const first = await cli(['chat', '-m', 'hi', ...base]).done;
+    expect(first.code).toBe(0);
+    const typo = await cli(['chat', '--session', 'TYPO', '-m', 'hi', ...base]).done;
+    expect(typo.code).toBe(2);
+    expect(typo.stderr.trim().split('\n')).toHaveLength(1);
+    expect(typo.stderr).toMatch(/no session TYPO.*toolseam sessions/);
+    const listed = JSON.parse((await cli(['sessions', '--db', db, '--json']).done).stdout) as {
+      sessions: Array<{ id: string }>;
+    };
+    expect(listed.sessions.map((x) => x.id)).not.toContain('TYPO');
+    const id = listed.sessions[0]?.id as string;
+    const again = await cli(['chat', '--session', id, '-m', 'more', ...base]).done;
+    expect(again.code).toBe(0);
+    expect(again.stdout.trim()).toBe('Again.');
+  });
 });
