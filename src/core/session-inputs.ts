@@ -49,6 +49,11 @@ export interface TurnMove {
   /** Move only from these states (default: `running` or `waiting_approval`). */
   readonly from?: readonly TurnState[] | undefined;
   readonly owner?: string | undefined;
+  /**
+   * Move only while this process (or none: `null`) owns the turn — a compare-and-swap, so of two
+   * processes taking over the same turn exactly one succeeds.
+   */
+  readonly fromOwner?: string | null | undefined;
   readonly error?: string | undefined;
 }
 

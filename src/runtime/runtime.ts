@@ -135,10 +135,27 @@ export class Runtime {
         `Turn ${turnId} is still running in another process (${turn.owner}).`,
       );
     }
-    if (
-      !store.setTurnStatus(turnId, 'running', { from: ['running', 'waiting_approval'], owner: this.owner })
-    ) {
-      throw new ToolseamError('turn_finished', `Turn ${turnId} has already ended (${turn.status}).`);
+    const takeover = {
+      from: ['running', 'waiting_approval'] as const,
+      owner: this.owner,
+      fromOwner: turn.owner ?? null,
+    };
+    if (!store.setTurnStatus(turnId, 'running', takeover)) {
+      const now = store.getTurn(turnId);
+      if (
+        now &&
+        now.owner !== turn.owner &&
+        (now.status === 'running' || now.status === 'waiting_approval')
+      ) {
+        throw new ToolseamError(
+          'turn_busy',
+          `Turn ${turnId} was just taken over by another process (${now.owner}).`,
+        );
+      }
+      throw new ToolseamError(
+        'turn_finished',
+        `Turn ${turnId} has already ended (${now?.status ?? turn.status}).`,
+      );
     }
     const session = store.getSession(turn.sessionId) as SessionRecord;
     return this.drive(

@@ -64,7 +64,7 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
   const move = db.prepare(
     `UPDATE turns SET status = @status, owner = coalesce(@owner, owner), error = coalesce(@error, error),
        ended_at = CASE WHEN @final THEN @now ELSE ended_at END
-     WHERE id = @id AND ${inSet('@from')}`,
+     WHERE id = @id AND ${inSet('@from')} AND (@anyOwner OR owner IS @fromOwner)`,
   );
 
   const get = rowReader(byId, toRecord);
@@ -101,6 +101,8 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
         final: FINAL_TURN_STATES.includes(status) ? 1 : 0,
         now: ctx.now(),
         from,
+        anyOwner: options.fromOwner === undefined ? 1 : 0,
+        fromOwner: options.fromOwner ?? null,
       });
       if (result.changes === 0 && !get(turnId)) throw new StoreNotFoundError('turn', turnId);
       return result.changes === 1;
