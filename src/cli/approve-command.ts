@@ -28,15 +28,7 @@ export const approveCommand: Command = async (argv) => {
   if (!id || !word)
     throw new InputError('give the approval id and yes, no or always, e.g. `toolseam approve ap_123 yes`.');
   const decision = decisionOf(word, values.reason);
-  const store = openSessionStore(values.db ? { path: values.db } : {});
-  const record = store.getApproval(id);
-  if (!record) {
-    store.close();
-    throw new InputError(`there is no approval ${id}; \`toolseam sessions\` lists the waiting ones.`);
-  }
-  const turn = store.getTurn(record.turnId);
-  const answered = store.answerApproval(id, decision, { digest: record.digest, answeredBy: 'cli' });
-  store.close();
+  const { record, turn, answered } = answerInStore(values.db, id, decision);
   process.stderr.write(`${answered.tool}: ${answered.status}\n`);
   if (turn && ownerAlive(turn.owner)) {
     process.stderr.write(`the turn goes on in the process that asked (${turn.owner}).\n`);
@@ -63,6 +55,22 @@ export const approveCommand: Command = async (argv) => {
     await runtime.close();
   }
 };
+
+/** Records the answer in the store, closed again whatever happens. */
+function answerInStore(db: string | undefined, id: string, decision: ApprovalDecision) {
+  const store = openSessionStore(db ? { path: db } : {});
+  try {
+    const record = store.getApproval(id);
+    if (!record) {
+      throw new InputError(`there is no approval ${id}; \`toolseam sessions\` lists the waiting ones.`);
+    }
+    const turn = store.getTurn(record.turnId);
+    const answered = store.answerApproval(id, decision, { digest: record.digest, answeredBy: 'cli' });
+    return { record, turn, answered };
+  } finally {
+    store.close();
+  }
+}
 
 function decisionOf(word: string, reason: string | undefined): ApprovalDecision {
   switch (word.toLowerCase()) {

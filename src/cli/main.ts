@@ -1,4 +1,4 @@
-import { InputError } from '../core/errors.js';
+import { ToolseamError } from '../core/errors.js';
 import { COMMANDS } from './commands.js';
 
 function usage(): string {
@@ -21,10 +21,19 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await (await entry.load())(rest);
   } catch (error) {
-    if (error instanceof InputError) {
-      process.stderr.write(`toolseam ${name}: ${error.message}\n`);
-      return 2;
-    }
-    throw error;
+    const message = deliberateMessage(error, name);
+    if (message === undefined) throw error; // a bug: keep the stack trace
+    process.stderr.write(`toolseam ${name}: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
+    return 2;
   }
+}
+
+/** What to tell the person for an error raised on purpose (toolseam's own, a bad flag); undefined for a bug. */
+function deliberateMessage(error: unknown, command: string): string | undefined {
+  if (error instanceof ToolseamError) return error.message;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) {
+    return `${(error as Error).message} Run \`toolseam ${command} --help\` to see its options.`;
+  }
+  return undefined;
 }

@@ -1,0 +1,85 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSessionStore } from '../../src/store/index.js';
+import { newCall, turnWithCalls } from '../store/store-fixtures.js';
+import { TSX_LOADER } from '../support/tsx-loader.js';
+
+const bin = join(import.meta.dirname, '..', '..', 'src', 'cli', 'bin.ts');
+const run = promisify(execFile);
+// A model nobody is asked: these commands stop before any request is sent.
+const MODEL = ['--base-url', 'http://127.0.0.1:9/v1', '--model', 'demo'];
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'toolseam-cli-errors-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs the CLI from source in an empty folder; resolves with exit code and output. */
+async function toolseam(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', TSX_LOADER, bin, ...args], {
+      cwd: dir,
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** A database with one turn whose reply asked for write_file, with its approval. */
+function waitingTurn(owner?: string) {
+  const db = join(dir, 't.db');
+  const store = openSessionStore({ path: db });
+  const { turn } = turnWithCalls(store, [newCall('c1', 'write_file', { path: 'a.txt', content: 'x' })]);
+  const approval = store.requestApproval({ turnId: turn.id, callId: 'c1', risk: 'caution', meaning: 'm' });
+  if (owner) store.setTurnStatus(turn.id, 'waiting_approval', { owner });
+  return { db, store, turn, approval };
+}
+
+function expectOneLine(r: { code: number; stderr: string }, pattern: RegExp): void {
+  expect(r.code).toBe(2);
+  expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  expect(r.stderr).toMatch(pattern);
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+}
+
+describe('deliberate errors in the CLI: one line on stderr, exit code 2', () => {
+  it('approving an approval that was already answered', async () => {
+    const { db, store, approval } = waitingTurn();
+    store.answerApproval(approval.id, { kind: 'deny' }, { digest: approval.digest });
+    store.close();
+    expectOneLine(await toolseam(['approve', approval.id, 'yes', '--db', db]), /already denied/);
+  });
+
+  it('a database that cannot be opened', async () => {
+    expectOneLine(await toolseam(['sessions', '--db', '/etc/passwd/x.db']), /\/etc\/passwd\/x\.db/);
+  });
+
+  it('resuming a turn another live process runs, and one that already ended', async () => {
+    // This test's own process is alive and is not the CLI's, so the turn counts as running elsewhere.
+    const busy = waitingTurn(`${hostname()}:${process.pid}`);
+    busy.store.close();
+    expectOneLine(
+      await toolseam(['resume', busy.turn.id, '--db', busy.db, ...MODEL]),
+      /still running in another process/,
+    );
+    const store = openSessionStore({ path: busy.db });
+    const { turn: ended } = turnWithCalls(store, []);
+    store.setTurnStatus(ended.id, 'done');
+    store.close();
+    expectOneLine(await toolseam(['resume', ended.id, '--db', busy.db, ...MODEL]), /already ended/);
+  });
+
+  it('a flag the command does not know', async () => {
+    expectOneLine(await toolseam(['chat', '--bogus']), /--bogus.*toolseam chat --help/);
+  });
+});
