@@ -2,7 +2,7 @@ import type { ApprovalDecision } from '../core/approval.js';
 import { ToolseamError } from '../core/errors.js';
 import type { RuntimeEvent } from '../core/events.js';
 import { type Logger, silentLogger } from '../core/logger.js';
-import type { ApprovalRecord, SessionRecord, TurnRecord } from '../core/session-store.js';
+import type { ApprovalRecord, SessionRecord, SessionStore, TurnRecord } from '../core/session-store.js';
 import { schemaBudgetChars } from '../retrieval/index.js';
 import { answerLooseCalls, interruptAbandoned } from './abandoned-turns.js';
 import { ApprovalBroker } from './approval-broker.js';
@@ -135,6 +135,7 @@ export class Runtime {
         `Turn ${turnId} is still running in another process (${turn.owner}).`,
       );
     }
+    if (options.leaf === undefined) refuseLeafTurn(store, turn);
     const takeover = {
       from: ['running', 'waiting_approval'] as const,
       owner: this.owner,
@@ -323,5 +324,23 @@ export class Runtime {
       ...(options.leaf ? { leaf: options.leaf } : {}),
       toolCalls: 0,
     };
+  }
+}
+
+/**
+ * A subagent leaf's turn resumes only with its batch (its limits, grants and mode live there, and the
+ * batch and the parent's call must learn how it ended): resuming it alone is refused, naming the turn
+ * to resume instead.
+ */
+function refuseLeafTurn(store: SessionStore, turn: TurnRecord): void {
+  for (const batch of store.listBatches()) {
+    const leaf = batch.leaves.find((l) => l.childSessionId === turn.sessionId);
+    if (leaf === undefined) continue;
+    const parent =
+      batch.turnId === undefined ? '' : ` Resume its parent turn instead: toolseam resume ${batch.turnId}.`;
+    throw new ToolseamError(
+      'leaf_turn',
+      `Turn ${turn.id} is the work of subagent leaf "${leaf.title}" in batch ${batch.id}; it resumes only with its batch, under the leaf's limits.${parent}`,
+    );
   }
 }

@@ -82,4 +82,21 @@ describe('resuming a batch', () => {
     await expect(resumeBatch(h.runtime, batch.id)).rejects.toMatchObject({ code: 'batch_busy' });
     await expect(resumeBatch(h.runtime, 'b-none')).rejects.toMatchObject({ code: 'unknown_batch' });
   });
+
+  it('refuses to resume the turn of a leaf outside its batch, naming the parent turn to resume', async () => {
+    h = await startHarness();
+    const store = h.runtime.options.store;
+    const batch = storeBatch(h, ['First task to do'], DEAD);
+    const [leaf] = batch.leaves;
+    const child = store.createSession({ id: 'child-a' });
+    store.claimLeaf(leaf?.id as string, child.id);
+    const turn = store.startTurn({ sessionId: child.id, userText: 'Task: First task to do', owner: DEAD });
+    expect(() => h?.runtime.resumeTurn(turn.id)).toThrow(
+      expect.objectContaining({
+        code: 'leaf_turn',
+        message: expect.stringContaining(`Resume its parent turn instead: toolseam resume ${batch.turnId}.`),
+      }),
+    );
+    expect(store.getTurn(turn.id)?.owner).toBe(DEAD);
+  });
 });
