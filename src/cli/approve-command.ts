@@ -4,6 +4,7 @@ import { InputError } from '../core/errors.js';
 import { ownerAlive } from '../runtime/turn-owner.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
+import { databasePathFrom } from './config-flags.js';
 import { printEvent } from './event-printer.js';
 import { RUNTIME_FLAGS, runtimeFromFlags } from './runtime-flags.js';
 
@@ -11,7 +12,8 @@ const USAGE = `usage: toolseam approve ID yes|no|always [--reason TEXT] [--db FI
 
 Answers a waiting approval from any terminal. When the process that asked is still running, it
 goes on by itself; when it stopped (a crash, a closed terminal), this command resumes the turn and
-prints its answer, so give it the same model flags or --config as the chat had.`;
+prints its answer, so give it the same model flags or --config as the chat had. The database is
+--db, else "db" in the config (--config FILE or ./toolseam.json), else the default.`;
 
 /** `toolseam approve ID yes|no|always`: answers an approval, resuming its turn when its process is gone. */
 export const approveCommand: Command = async (argv) => {
@@ -28,7 +30,7 @@ export const approveCommand: Command = async (argv) => {
   if (!id || !word)
     throw new InputError('give the approval id and yes, no or always, e.g. `toolseam approve ap_123 yes`.');
   const decision = decisionOf(word, values.reason);
-  const { record, turn, answered } = answerInStore(values.db, id, decision);
+  const { record, turn, answered } = answerInStore(databasePathFrom(values), id, decision);
   process.stderr.write(`${answered.tool}: ${answered.status}\n`);
   if (turn && ownerAlive(turn.owner)) {
     process.stderr.write(`the turn goes on in the process that asked (${turn.owner}).\n`);

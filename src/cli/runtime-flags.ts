@@ -1,10 +1,11 @@
-import { readConfig, type ToolseamConfig } from '../config.js';
+import type { ToolseamConfig } from '../config.js';
 import { InputError } from '../core/errors.js';
 import { createLogger, type LogLevel } from '../core/logger.js';
 import { createRuntime } from '../create-runtime.js';
 import { PROVIDER_NAMES, type ProviderConfig, type ProviderName } from '../providers/index.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { AskUser } from '../tools/builtin/ask-user-tool.js';
+import { configFromFlags, databasePathFrom } from './config-flags.js';
 
 /** The flags every command that runs a model shares. */
 export const RUNTIME_FLAGS = {
@@ -45,11 +46,6 @@ const KEY_ORDER: ReadonlyArray<readonly [string, ProviderName]> = [
   ['GEMINI_API_KEY', 'gemini'],
   ['MISTRAL_API_KEY', 'mistral'],
 ];
-
-/** The config file named by --config, else `./toolseam.json` when it exists. */
-export function configFromFlags(flags: RuntimeFlagValues): ToolseamConfig {
-  return flags.config ? readConfig(flags.config) : readConfig('toolseam.json', { optional: true });
-}
 
 /** The model to talk to: flags win over the config file, which wins over what the environment's keys suggest. */
 export function providerConfigFrom(
@@ -100,10 +96,11 @@ export async function runtimeFromFlags(
     throw new InputError(`--approve takes ask, auto or deny, not "${policy}".`);
   }
   const level: LogLevel = flags.verbose ? 'info' : 'warn';
+  const db = databasePathFrom(flags, config);
   return createRuntime({
     model,
     config,
-    ...(flags.db ? { store: flags.db } : {}),
+    ...(db ? { store: db } : {}),
     ...(extra.askUser ? { askUser: extra.askUser } : {}),
     logger: createLogger({ level }),
     approvals: {

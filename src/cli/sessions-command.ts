@@ -2,24 +2,32 @@ import { parseArgs } from 'node:util';
 import { ownerAlive } from '../runtime/turn-owner.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
+import { databasePathFrom } from './config-flags.js';
 import { shortArgs } from './event-printer.js';
 
-const USAGE = `usage: toolseam sessions [--db FILE] [--json]
+const USAGE = `usage: toolseam sessions [--db FILE] [--config FILE] [--json]
 
 Lists sessions (newest first), the approvals waiting for an answer, and turns whose process stopped
-while they were unfinished.`;
+while they were unfinished. The database is --db, else "db" in the config (--config FILE or
+./toolseam.json), else the default.`;
 
 /** `toolseam sessions`: sessions, pending approvals and interrupted turns. */
 export const sessionsCommand: Command = async (argv) => {
   const { values } = parseArgs({
     args: argv,
-    options: { db: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      db: { type: 'string' },
+      config: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const store = openSessionStore(values.db ? { path: values.db } : {});
+  const db = databasePathFrom(values);
+  const store = openSessionStore(db ? { path: db } : {});
   try {
     const sessions = store.listSessions({ limit: 50 });
     const pending = store.listApprovals({ status: 'pending' });

@@ -11,7 +11,7 @@ import { registryFromConfig } from '../tools/registry-config.js';
 import { toolsPage, toolsPageJson } from '../tools/tools-page.js';
 import { renderToolsPage } from '../tools/tools-page-text.js';
 import type { Command } from './commands.js';
-import { configFromFlags } from './runtime-flags.js';
+import { configFromFlags } from './config-flags.js';
 
 const USAGE = `usage: toolseam tools [--config FILE] [--json]
 

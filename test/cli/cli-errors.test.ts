@@ -1,15 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSessionStore } from '../../src/store/index.js';
 import { newCall, turnWithCalls } from '../store/store-fixtures.js';
-import { TSX_LOADER } from '../support/tsx-loader.js';
+import { runToolseam } from './run-toolseam.js';
 
-const bin = join(import.meta.dirname, '..', '..', 'src', 'cli', 'bin.ts');
-const run = promisify(execFile);
 // A model nobody is asked: these commands stop before any request is sent.
 const MODEL = ['--base-url', 'http://127.0.0.1:9/v1', '--model', 'demo'];
 let dir: string;
@@ -21,18 +17,9 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs the CLI from source in an empty folder; resolves with exit code and output. */
-async function toolseam(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', TSX_LOADER, bin, ...args], {
-      cwd: dir,
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+/** Runs the CLI from source in an empty folder. */
+function toolseam(args: string[]) {
+  return runToolseam(args, dir);
 }
 
 /** A database with one turn whose reply asked for write_file, with its approval. */

@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSessionStore } from '../../src/store/index.js';
+import { newCall, turnWithCalls } from '../store/store-fixtures.js';
+import { runToolseam } from './run-toolseam.js';
+
+let dir: string;
+let env: Record<string, string>;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'toolseam-db-path-'));
+  // The default place, so no test ever touches the user's own sessions.
+  env = { TOOLSEAM_DB: join(dir, 'default.db') };
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A pending approval in `db`, asked by a turn this (live) test process owns. */
+function pendingApproval(db: string) {
+  const store = openSessionStore({ path: db });
+  const { turn } = turnWithCalls(store, [newCall('c1', 'write_file', { path: 'a.txt', content: 'x' })]);
+  store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:${process.pid}` });
+  const approval = store.requestApproval({ turnId: turn.id, callId: 'c1', risk: 'caution', meaning: 'm' });
+  store.close();
+  return approval;
+}
+
+describe('which database sessions and approve open: --db, else the config\'s "db", else the default', () => {
+  it('sessions and approve use "db" from ./toolseam.json, and --db wins over it', async () => {
+    writeFileSync(join(dir, 'toolseam.json'), JSON.stringify({ db: 'from-config.db' }));
+    const approval = pendingApproval(join(dir, 'from-config.db'));
+
+    const listed = await runToolseam(['sessions', '--json'], dir, env);
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout).pendingApprovals.map((a: { id: string }) => a.id)).toEqual([
+      approval.id,
+    ]);
+
+    const other = await runToolseam(['sessions', '--json', '--db', join(dir, 'other.db')], dir, env);
+    expect(JSON.parse(other.stdout).pendingApprovals).toEqual([]);
+
+    const answered = await runToolseam(['approve', approval.id, 'no'], dir, env);
+    expect(answered.code).toBe(0);
+    expect(answered.stderr).toMatch(/write_file: denied/);
+    const store = openSessionStore({ path: join(dir, 'from-config.db') });
+    expect(store.getApproval(approval.id)?.status).toBe('denied');
+    store.close();
+  });
+
+  it('sessions reads the config named by --config, and the default place without any', async () => {
+    writeFileSync(join(dir, 'elsewhere.json'), JSON.stringify({ db: 'named.db' }));
+    const named = await runToolseam(['sessions', '--config', join(dir, 'elsewhere.json')], dir, env);
+    expect(named.stdout).toContain(`sessions (${join(dir, 'named.db')})`);
+    const plain = await runToolseam(['sessions'], dir, env);
+    expect(plain.stdout).toContain(`sessions (${join(dir, 'default.db')})`);
+  });
+});

@@ -1,0 +1,26 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { TSX_LOADER } from '../support/tsx-loader.js';
+
+const bin = join(import.meta.dirname, '..', '..', 'src', 'cli', 'bin.ts');
+const run = promisify(execFile);
+
+/** Runs the CLI from source in `cwd` as a user would; resolves with its exit code and output. */
+export async function runToolseam(
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', TSX_LOADER, bin, ...args], {
+      cwd,
+      env: { ...process.env, ...env },
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
