@@ -63,10 +63,12 @@ export const sessionsCommand: Command = async (argv) => {
     }
     if (orphaned.length > 0) {
       lines.push('', 'turns interrupted when their process stopped:');
-      for (const t of orphaned)
+      for (const t of orphaned) {
         lines.push(`  ${t.id}  session ${t.sessionId}  "${t.userText.slice(0, 60)}"  (${t.status})`);
+        lines.push(`      resume: toolseam resume ${t.id}`);
+      }
       lines.push(
-        '  resume one with: toolseam approve <approval id> … (or `toolseam chat --session ID` to move on)',
+        '  (give resume the model flags or --config the chat had; `toolseam chat --session ID` moves on instead)',
       );
     }
     process.stdout.write(`${lines.join('\n')}\n`);

@@ -1,0 +1,31 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSessionStore } from '../../src/store/index.js';
+import { turnWithCalls } from '../store/store-fixtures.js';
+import { runToolseam } from './run-toolseam.js';
+
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'toolseam-sessions-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('toolseam sessions', () => {
+  it('shows how to resume an interrupted turn with the command that resumes it', async () => {
+    const db = join(dir, 't.db');
+    const store = openSessionStore({ path: db });
+    // No owner: the process that ran it is gone, and the turn has no approval to answer.
+    const { turn } = turnWithCalls(store, [], 'Tidy my notes');
+    store.close();
+    const r = await runToolseam(['sessions', '--db', db], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('turns interrupted when their process stopped');
+    expect(r.stdout).toContain(`toolseam resume ${turn.id}`);
+    expect(r.stdout).not.toContain('toolseam approve <approval id>');
+  });
+});
