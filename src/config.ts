@@ -3,6 +3,7 @@ import { InputError } from './core/errors.js';
 import { isPlainObject } from './core/json.js';
 import { readJsonFile } from './core/read-json-file.js';
 import type { ProviderConfig } from './providers/index.js';
+import { globMatch } from './runtime/glob-match.js';
 import type { PreToolHook } from './runtime/pre-tool-hooks.js';
 import type { AgentConfig, ApprovalOptions, DenyRule, TurnLimits } from './runtime/runtime-options.js';
 import { parseToolsConfig, type ToolsConfig } from './tools/registry-config.js';
@@ -89,11 +90,7 @@ export function parseConfig(
     hooks: readHooks(data.hooks, fail),
     agents: readAgents(data.agents, fail),
     secrets: readSecrets(data.secrets, options.env ?? process.env, fail),
-    limits: (isPlainObject(data.limits)
-      ? data.limits
-      : data.limits === undefined
-        ? {}
-        : fail('limits', 'must be an object.')) as TurnLimits,
+    limits: readLimits(data.limits, fail),
     ...(typeof data.db === 'string'
       ? { db: isAbsolute(data.db) ? data.db : resolve(options.baseDir, data.db) }
       : {}),
@@ -121,10 +118,55 @@ function readApprovals(value: unknown, fail: Fail): ApprovalOptions {
   if (v.policy !== undefined && !['ask', 'auto', 'deny'].includes(v.policy as string)) {
     return fail('approvals', `has policy "${String(v.policy)}"; use "ask", "auto" or "deny".`);
   }
-  if (v.timeoutMs !== undefined && (typeof v.timeoutMs !== 'number' || v.timeoutMs <= 0)) {
-    return fail('approvals', 'has a timeoutMs that is not a positive number of milliseconds.');
-  }
+  if (v.timeoutMs !== undefined) readTimeout(v.timeoutMs, 'approvals.timeoutMs', fail);
   return v as ApprovalOptions;
+}
+
+/** The longest delay a Node timer keeps: past it, the timer fires after 1 ms instead. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+function readTimeout(value: unknown, key: string, fail: Fail): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    fail(key, 'must be a positive number of milliseconds, e.g. 300000 for 5 minutes.');
+  if ((value as number) > MAX_TIMEOUT_MS)
+    fail(
+      key,
+      `is ${value} ms; the longest wait is ${MAX_TIMEOUT_MS} ms (about 24 days), so use that or less.`,
+    );
+}
+
+const LIMIT_KEYS: readonly (keyof TurnLimits)[] = [
+  'maxModelCalls',
+  'maxToolCalls',
+  'repeatLimit',
+  'resultChars',
+  'parallelCalls',
+];
+
+function readLimits(value: unknown, fail: Fail): TurnLimits {
+  if (value === undefined) return {};
+  if (!isPlainObject(value)) return fail('limits', `must be an object with any of ${LIMIT_KEYS.join(', ')}.`);
+  for (const [key, limit] of Object.entries(value)) {
+    if (!(LIMIT_KEYS as readonly string[]).includes(key))
+      fail(`limits.${key}`, `is not a limit toolseam knows; the limits are ${LIMIT_KEYS.join(', ')}.`);
+    if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit <= 0)
+      fail(`limits.${key}`, `must be a whole number above 0, not ${JSON.stringify(limit)}.`);
+  }
+  return value as TurnLimits;
+}
+
+/** Compiles a tool-name pattern with the runtime's own glob compiler, so a bad one fails here, not mid-turn. */
+function checkGlob(pattern: string, key: string, fail: Fail): void {
+  try {
+    globMatch(pattern, '');
+  } catch (error) {
+    const why = (error as Error).message.split(': ').pop() ?? '';
+    fail(
+      key,
+      `is not a tool name pattern toolseam can read (${JSON.stringify(pattern)}: ${why.toLowerCase()}); ` +
+        'use * for any characters, ? for one, and [abc] or [a-z] (low to high) for one of a set.',
+    );
+  }
 }
 
 function readDenyList(value: unknown, fail: Fail): DenyRule[] {
@@ -135,6 +177,7 @@ function readDenyList(value: unknown, fail: Fail): DenyRule[] {
     const rule = typeof item === 'string' ? { tool: item } : item;
     if (!isPlainObject(rule) || typeof rule.tool !== 'string')
       return fail(`denyList[${i}]`, 'needs a "tool" pattern.');
+    checkGlob(rule.tool, typeof item === 'string' ? `denyList[${i}]` : `denyList[${i}].tool`, fail);
     return rule as unknown as DenyRule;
   });
 }
@@ -145,8 +188,17 @@ function readHooks(value: unknown, fail: Fail): PreToolHook[] {
   const list = value.preToolUse ?? [];
   if (!Array.isArray(list)) return fail('hooks.preToolUse', 'must be a list of {"match", "command"}.');
   return list.map((item, i) => {
-    if (!isPlainObject(item) || typeof item.command !== 'string')
-      return fail(`hooks.preToolUse[${i}]`, 'needs a "command".');
+    const key = `hooks.preToolUse[${i}]`;
+    if (!isPlainObject(item) || typeof item.command !== 'string') return fail(key, 'needs a "command".');
+    if (item.match !== undefined) {
+      if (typeof item.match !== 'string')
+        fail(
+          `${key}.match`,
+          'must be a tool name pattern such as "mcp/*" (leave it out to match every tool).',
+        );
+      checkGlob(item.match as string, `${key}.match`, fail);
+    }
+    if (item.timeoutMs !== undefined) readTimeout(item.timeoutMs, `${key}.timeoutMs`, fail);
     return item as unknown as PreToolHook;
   });
 }
@@ -158,7 +210,11 @@ function readAgents(value: unknown, fail: Fail): Record<string, AgentConfig> {
   for (const [name, agent] of Object.entries(value)) {
     if (!isPlainObject(agent)) fail(`agents.${name}`, 'must be an object.');
     const a = agent as Record<string, unknown>;
-    if (a.tools !== undefined) readStrings(a.tools, `agents.${name}.tools`, fail);
+    if (a.tools !== undefined) {
+      readStrings(a.tools, `agents.${name}.tools`, fail).forEach((pattern, i) => {
+        checkGlob(pattern, `agents.${name}.tools[${i}]`, fail);
+      });
+    }
     if (a.mode !== undefined && a.mode !== 'agent' && a.mode !== 'plan')
       fail(`agents.${name}.mode`, 'must be "agent" or "plan".');
   }

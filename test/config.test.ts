@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config.js';
+import { InputError } from '../src/core/errors.js';
+import { globMatch } from '../src/runtime/glob-match.js';
+
+const parse = (data: unknown) => parseConfig(data, { source: 'toolseam.json', baseDir: '/home/me', env: {} });
+
+/** The message of the InputError `data` is refused with. */
+function refusal(data: unknown): string {
+  try {
+    parse(data);
+  } catch (error) {
+    expect(error).toBeInstanceOf(InputError);
+    return (error as Error).message;
+  }
+  throw new Error('the config was accepted');
+}
+
+describe('toolseam.json: limits', () => {
+  it('takes the known limits as whole numbers above 0', () => {
+    const limits = {
+      maxModelCalls: 10,
+      maxToolCalls: 20,
+      repeatLimit: 3,
+      resultChars: 5000,
+      parallelCalls: 2,
+    };
+    expect(parse({ limits }).limits).toEqual(limits);
+    expect(parse({}).limits).toEqual({});
+  });
+
+  it('refuses an unknown limit, naming it and the known ones', () => {
+    expect(refusal({ limits: { maxTurns: 5 } })).toMatch(/"limits\.maxTurns".*maxModelCalls, maxToolCalls/);
+  });
+
+  it.each([['"10"'], ['-1'], ['0'], ['1.5']])('refuses %s as a limit, naming the key', (text) => {
+    const message = refusal({ limits: { maxToolCalls: JSON.parse(text) } });
+    expect(message).toMatch(/"limits\.maxToolCalls".*whole number above 0/);
+  });
+
+  it('refuses limits that are not an object', () => {
+    expect(refusal({ limits: 5 })).toMatch(/"limits".*must be an object/);
+  });
+});
+
+describe('toolseam.json: approvals.timeoutMs', () => {
+  it('takes up to 2^31-1 ms, the longest a Node timer waits', () => {
+    expect(parse({ approvals: { timeoutMs: 2 ** 31 - 1 } }).approvals.timeoutMs).toBe(2 ** 31 - 1);
+  });
+
+  it('refuses more, saying what the longest is', () => {
+    expect(refusal({ approvals: { timeoutMs: 2 ** 31 } })).toMatch(/"approvals\.timeoutMs".*2147483647 ms/);
+  });
+
+  it.each([[0], [-5], ['300000']])('refuses %j', (timeoutMs) => {
+    expect(refusal({ approvals: { timeoutMs } })).toMatch(/"approvals\.timeoutMs".*positive number/);
+  });
+
+  it('refuses a hook timeout past the same bound', () => {
+    const hooks = { preToolUse: [{ command: './check.sh', timeoutMs: 2 ** 32 }] };
+    expect(refusal({ hooks })).toMatch(/"hooks\.preToolUse\[0\]\.timeoutMs"/);
+  });
+});
+
+describe('toolseam.json: tool name patterns are compiled when the config loads', () => {
+  it('the runtime would throw on this pattern mid-turn', () => {
+    expect(() => globMatch('shell.[z-a]', 'shell.x')).toThrow();
+  });
+
+  it('accepts patterns the runtime can read', () => {
+    const config = parse({
+      denyList: ['bash', { tool: 'mcp/*', reason: 'no' }],
+      agents: { reader: { tools: ['read_?ile', '[!x]*', 'grep'] } },
+      hooks: { preToolUse: [{ match: 'mcp/files/[a-m]*', command: './check.sh' }] },
+    });
+    expect(config.denyList).toHaveLength(2);
+    expect(config.hooks[0]?.match).toBe('mcp/files/[a-m]*');
+  });
+
+  it.each([
+    [{ denyList: ['shell.[z-a]'] }, 'denyList[0]'],
+    [{ denyList: [{ tool: 'ok', reason: 'x' }, { tool: 'shell.[z-a]' }] }, 'denyList[1].tool'],
+    [{ agents: { reader: { tools: ['grep', 'shell.[z-a]'] } } }, 'agents.reader.tools[1]'],
+    [
+      { hooks: { preToolUse: [{ match: 'shell.[z-a]', command: './check.sh' }] } },
+      'hooks.preToolUse[0].match',
+    ],
+    [{ denyList: ['a]'] }, 'denyList[0]'],
+  ])('refuses a pattern it cannot compile, naming the key (%j)', (data, key) => {
+    const message = refusal(data);
+    expect(message).toContain(`"${key}" in toolseam.json is not a tool name pattern`);
+    expect(message).toMatch(/use \* for any characters/);
+  });
+
+  it('refuses a hook match that is not a string', () => {
+    expect(refusal({ hooks: { preToolUse: [{ match: 5, command: './check.sh' }] } })).toMatch(
+      /"hooks\.preToolUse\[0\]\.match" in toolseam\.json must be a tool name pattern/,
+    );
+  });
+});
