@@ -85,7 +85,7 @@ describe('toolseam.json: tool name patterns are compiled when the config loads',
       { hooks: { preToolUse: [{ match: 'shell.[z-a]', command: './check.sh' }] } },
       'hooks.preToolUse[0].match',
     ],
-    [{ denyList: ['a]'] }, 'denyList[0]'],
+    [{ denyList: ['[b-a]x'] }, 'denyList[0]'],
   ])('refuses a pattern it cannot compile, naming the key (%j)', (data, key) => {
     const message = refusal(data);
     expect(message).toContain(`"${key}" in toolseam.json is not a tool name pattern`);

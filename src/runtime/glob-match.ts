@@ -26,7 +26,7 @@ function globToRegExpSource(pattern: string): string {
       if (body.startsWith('!')) body = `^${body.slice(1)}`;
       out += `[${body.replace(/\\/g, '\\\\')}]`;
       i = end;
-    } else out += ch.replace(/[.+^${}()|\\/]/g, '\\$&');
+    } else out += ch.replace(/[.+^${}()|\\/\]]/g, '\\$&');
   }
   return out;
 }

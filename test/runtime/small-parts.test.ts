@@ -14,6 +14,9 @@ describe('globMatch', () => {
     expect(globMatch('[!rw]*_file', 'write_file')).toBe(false);
     expect(globMatch('Read_file', 'read_file')).toBe(false);
     expect(globMatch('a.b', 'axb')).toBe(false);
+    // A `]` outside a class, and a `[` that opens none, are plain characters.
+    expect(globMatch('a]', 'a]')).toBe(true);
+    expect(globMatch('x[y', 'x[y')).toBe(true);
   });
 });
 
