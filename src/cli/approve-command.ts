@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { ApprovalDecision } from '../core/approval.js';
 import { InputError } from '../core/errors.js';
+import { turnToResume } from '../runtime/leaf-turns.js';
 import { ownerAlive } from '../runtime/turn-owner.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
@@ -40,7 +41,8 @@ export const approveCommand: Command = async (argv) => {
   try {
     const state = { midLine: false };
     let status = 'done';
-    for await (const event of runtime.resumeTurn(record.turnId)) {
+    // A leaf's approval resumes its whole batch, through the parent's turn.
+    for await (const event of runtime.resumeTurn(turnToResume(runtime.options.store, record.turnId))) {
       printEvent(event, { out: process.stdout, info: process.stderr }, state);
       if (event.type === 'approval-request') {
         process.stderr.write(

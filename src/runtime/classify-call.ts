@@ -50,7 +50,7 @@ export async function classifyCall(ctx: TurnContext, call: PlannedCall): Promise
   ctx.repeats.set(call.digest, repeats + 1);
   if (runtimeTool || META_TOOL_NAMES.has(call.tool)) return { kind: 'run', waived: false };
   const def = ctx.surface.byName.get(call.tool)?.definition;
-  if (!def || !def.requiresApproval || def.risk === 'safe') return { kind: 'run', waived: false };
+  if (!def?.requiresApproval || def.risk === 'safe') return { kind: 'run', waived: false };
   if (ctx.approval.policy === 'auto' || ctx.store.hasGrant(ctx.sessionId, call.tool)) {
     return { kind: 'run', waived: true };
   }

@@ -8,6 +8,7 @@ import { answerLooseCalls, interruptAbandoned } from './abandoned-turns.js';
 import { ApprovalBroker } from './approval-broker.js';
 import { EventChannel } from './event-channel.js';
 import type { GatePolicy } from './gates.js';
+import { leafOfSession } from './leaf-turns.js';
 import { resumeCalls } from './resume-calls.js';
 import { type ResolvedLimits, type RuntimeOptions, resolveLimits, type TaskMode } from './runtime-options.js';
 import type { RuntimeTool } from './runtime-tool.js';
@@ -333,14 +334,13 @@ export class Runtime {
  * to resume instead.
  */
 function refuseLeafTurn(store: SessionStore, turn: TurnRecord): void {
-  for (const batch of store.listBatches()) {
-    const leaf = batch.leaves.find((l) => l.childSessionId === turn.sessionId);
-    if (leaf === undefined) continue;
-    const parent =
-      batch.turnId === undefined ? '' : ` Resume its parent turn instead: toolseam resume ${batch.turnId}.`;
-    throw new ToolseamError(
-      'leaf_turn',
-      `Turn ${turn.id} is the work of subagent leaf "${leaf.title}" in batch ${batch.id}; it resumes only with its batch, under the leaf's limits.${parent}`,
-    );
-  }
+  const found = leafOfSession(store, turn.sessionId);
+  if (found === undefined) return;
+  const { batch, leaf } = found;
+  const parent =
+    batch.turnId === undefined ? '' : ` Resume its parent turn instead: toolseam resume ${batch.turnId}.`;
+  throw new ToolseamError(
+    'leaf_turn',
+    `Turn ${turn.id} is the work of subagent leaf "${leaf.title}" in batch ${batch.id}; it resumes only with its batch, under the leaf's limits.${parent}`,
+  );
 }

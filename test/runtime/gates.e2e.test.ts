@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RuntimeEvent } from '../../src/core/events.js';
-import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
+import { defineTool, inProcessProvider } from '../../src/tools/index.js';
 import { demoProvider, type RunCounts } from '../support/demo-tools.js';
-import { callEnds, collect, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
+import { callEnds, collect, type RuntimeHarness, startHarness } from '../support/runtime-harness.js';
 
 let h: RuntimeHarness | undefined;
 afterEach(async () => {

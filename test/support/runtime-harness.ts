@@ -66,7 +66,7 @@ export async function collect(events: AsyncIterable<RuntimeEvent>): Promise<Runt
 /** The `turn-end` event of a turn's events. */
 export function turnEnd(events: readonly RuntimeEvent[]): Extract<RuntimeEvent, { type: 'turn-end' }> {
   const end = events.find((e) => e.type === 'turn-end');
-  if (!end || end.type !== 'turn-end') throw new Error('the turn did not end');
+  if (end?.type !== 'turn-end') throw new Error('the turn did not end');
   return end;
 }
 

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
+import { turnToResume } from '../../../src/runtime/leaf-turns.js';
 import {
   batchSummary,
   compileBatch,
@@ -98,5 +99,8 @@ describe('resuming a batch', () => {
       }),
     );
     expect(store.getTurn(turn.id)?.owner).toBe(DEAD);
+    // What `toolseam approve` resumes for an approval the leaf asked for: the parent turn.
+    expect(turnToResume(store, turn.id)).toBe(batch.turnId);
+    expect(turnToResume(store, batch.turnId as string)).toBe(batch.turnId);
   });
 });
