@@ -53,15 +53,18 @@ function conformAll(servers: readonly Server[]): number {
  * every server's tools once, each timed. On Linux it also reads the main thread's CPU time around
  * the pass (the time it actually ran, without waiting for a core) and the whole process's.
  */
-function coldScript(): string {
+function coldScript(keep: ServerFilter = 'all'): string {
   const seam = pathToFileURL(join(here, '..', 'src', 'seam', 'index.js')).href;
   return `
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 const dir = ${JSON.stringify(corpusDir)};
+const keep = ${JSON.stringify(keep)};
+const largest = ${JSON.stringify(LARGEST_SERVER)};
 const servers = readdirSync(dir)
   .filter((f) => f.endsWith('.json.gz') && !f.startsWith('reference-verdicts'))
+  .filter((f) => keep === 'all' || (keep === 'largest') === f.startsWith(largest))
   .sort()
   .map((f) => {
     const stem = f.slice(0, -'.json.gz'.length);
@@ -99,6 +102,8 @@ process.stdout.write(JSON.stringify({ load: t1 - t0, conform: t2 - t1, main, cpu
 }
 
 interface ColdRun {
+  /** Tools offered (every tool of the servers conformed: none is left out). */
+  readonly offered: number;
   readonly conform: number;
   readonly load: number;
   /** Main-thread CPU time of the pass (NaN where the platform does not say). */
@@ -107,10 +112,16 @@ interface ColdRun {
   readonly cpu: number;
 }
 
-async function cold(): Promise<ColdRun> {
+/** Which servers a cold run conforms: all, only the largest, or all but it. */
+type ServerFilter = 'all' | 'largest' | 'rest';
+
+/** The corpus's largest server by schema size (generated Microsoft Graph schemas: two thirds of its bytes). */
+const LARGEST_SERVER = 'softeria__ms-365-mcp-server';
+
+async function cold(keep: ServerFilter = 'all'): Promise<ColdRun> {
   const runs: ColdRun[] = [];
   for (let i = 0; i < 7; i += 1) {
-    const script = coldScript();
+    const script = coldScript(keep);
     const { stdout } = await run(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {
       maxBuffer: 1 << 20,
     });
@@ -118,6 +129,7 @@ async function cold(): Promise<ColdRun> {
   }
   const of = (pick: (r: ColdRun) => number) => median(runs.map(pick));
   return {
+    offered: runs[0]?.offered ?? 0,
     conform: of((r) => r.conform),
     load: of((r) => r.load),
     main: of((r) => r.main),
@@ -173,6 +185,8 @@ export async function bench(): Promise<BenchFigure[]> {
   const servers = loadCorpus();
   const tools = servers.reduce((n, s) => n + s.definitions.length, 0);
   const coldRun = await cold();
+  const coldLargest = await cold('largest');
+  const coldRest = await cold('rest');
   const warmUs = warm(servers, tools);
   const census = (() => {
     const offered = servers.flatMap((s) => offerTools(s.definitions).offered);
@@ -199,6 +213,14 @@ export async function bench(): Promise<BenchFigure[]> {
           },
         ]),
     { name: '  the same pass: CPU time of all its threads', value: coldRun.cpu, unit: 'ms' },
+    {
+      name: `  only ${LARGEST_SERVER} (${coldLargest.offered} tools), cold`,
+      value: coldLargest.conform,
+      unit: 'ms',
+    },
+    { name: '    its main-thread CPU time', value: coldLargest.main, unit: 'ms' },
+    { name: `  every other server (${coldRest.offered} tools), cold`, value: coldRest.conform, unit: 'ms' },
+    { name: '    their main-thread CPU time', value: coldRest.main, unit: 'ms' },
     { name: 'load the seam module in that fresh process', value: coldRun.load, unit: 'ms' },
     {
       name: 'conform warm, per tool (median of 30 corpus passes)',

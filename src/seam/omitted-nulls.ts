@@ -1,5 +1,5 @@
 import { isPlainObject, type JsonObject, type JsonValue } from '../core/json.js';
-import { deref, type Resolve, takesOf } from './lift-summary.js';
+import { branchesOf, deref, type Resolve } from './lift-summary.js';
 import { put } from './schema-merge.js';
 import { resolvePointer } from './schema-pointer.js';
 
@@ -39,7 +39,7 @@ function fill(resolve: Resolve, raw: unknown, value: JsonValue, depth: number): 
   if (Array.isArray(node.required)) {
     for (const name of node.required) {
       if (typeof name !== 'string' || !Object.hasOwn(props, name) || Object.hasOwn(value, name)) continue;
-      if (takesOf(resolve, props[name])?.includes('null')) {
+      if (takesNull(resolve, props[name])) {
         copy ??= { ...value };
         put(copy, name, null);
       }
@@ -60,4 +60,19 @@ function fillElements(resolve: Resolve, items: unknown, list: JsonValue[], depth
     }
   }
   return copy ?? list;
+}
+
+/**
+ * True when the declared node surely accepts null: its `type` lists null, it is OpenAPI-`nullable`,
+ * or, untyped, its `const` / `enum` holds null or one of its `anyOf` / `oneOf` branches takes null.
+ */
+export function takesNull(resolve: Resolve, raw: unknown, depth = 0): boolean {
+  const node = deref(resolve, raw);
+  if (!isPlainObject(node) || depth > MAX_DEPTH) return false;
+  if (node.nullable === true) return true;
+  const type = node.type;
+  if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
+  if (type !== undefined) return false;
+  if (node.const === null || (Array.isArray(node.enum) && node.enum.includes(null))) return true;
+  return branchesOf(node)?.some((branch) => takesNull(resolve, branch, depth + 1)) ?? false;
 }

@@ -1,9 +1,10 @@
 import { isPlainObject } from '../core/json.js';
 import { checkEnum, checkKeywords, checkRequired } from './check-keywords.js';
-import { deref, liftedSchema, takesOf } from './lift-summary.js';
+import { deref, liftedSchema } from './lift-summary.js';
 import { EVERY_ELEMENT } from './lifted-argument.js';
 import { applyEdits, type Edits, editsAt } from './node-edits.js';
 import { declaresProperties, hasKeys, type NodeScan } from './node-scan.js';
+import { takesNull } from './omitted-nulls.js';
 import {
   appliesTo,
   isPortableType,
@@ -154,7 +155,7 @@ function requiredNullTakers(
     const offered = shaped[name];
     // A lifted argument travels as JSON text, which carries null as it is.
     if (offered === declared[name] || w.liftedNodes.has(offered as object)) continue;
-    if (takesOf(w.resolver, declared[name])?.includes('null')) {
+    if (takesNull(w.resolver, declared[name])) {
       found ??= [];
       found.push(name);
     }

@@ -58,6 +58,25 @@ describe('a required argument that takes null', () => {
     expect(properties.meta.required).toBeUndefined();
   });
 
+  it('is found when only one branch says null and another says nothing of its type', () => {
+    const declared = deepFreeze(
+      obj(
+        {
+          pick: {
+            anyOf: [
+              { allOf: [obj({ a: { type: 'string' } }), obj({ b: { type: 'integer' } })] },
+              { type: 'null' },
+            ],
+          },
+          kept: { type: 'string', enum: ['x', null] },
+        },
+        { required: ['pick', 'kept'] },
+      ),
+    );
+    expect(conformParameters(declared).parameters?.required).toEqual(['kept']);
+    expect(fillOmittedNulls(declared, { kept: 'x' })).toEqual({ kept: 'x', pick: null });
+  });
+
   it('stays required when it travels as JSON text (which carries null itself)', () => {
     const result = conformParameters(obj({ v: { type: ['object', 'null'] } }, { required: ['v'] }));
     expect(result.lifted.map((l) => l.path)).toEqual(['v']);

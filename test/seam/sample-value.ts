@@ -91,12 +91,31 @@ function draw(schema: unknown, ctx: Ctx): Draw {
   }
   if (schema.const !== undefined) return schema.const;
   if (Array.isArray(schema.enum)) {
-    const usable = schema.enum.filter((v) => ctx.omittable || v !== null);
+    // A value the node's own `type` refuses is no value of the node (Ajv may still pass one under a
+    // `__proto__` key, which it does not check).
+    const usable = schema.enum.filter((v) => (ctx.omittable || v !== null) && typeAllows(schema.type, v));
     return usable.length === 0 ? NONE : pick(ctx.rng, usable);
   }
   const type = chooseType(schema, ctx);
   if (type === undefined) return anyJson(ctx.rng, ctx.depth);
   return drawTyped(schema, type, ctx);
+}
+
+/** True when `type` (a name, a list of names, or absent) admits `value`. */
+function typeAllows(type: unknown, value: unknown): boolean {
+  const names = typeof type === 'string' ? [type] : Array.isArray(type) ? type : undefined;
+  if (names === undefined) return true;
+  const kind =
+    value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'array'
+        : typeof value === 'number'
+          ? Number.isInteger(value)
+            ? 'integer'
+            : 'number'
+          : typeof value;
+  return names.includes(kind) || (kind === 'integer' && names.includes('number'));
 }
 
 function mergeLoosely(a: Schema, b: Schema): Schema {
