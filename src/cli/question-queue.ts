@@ -20,14 +20,15 @@ export class QuestionQueue {
 
   /**
    * Asks `query` once every earlier question is done, calling `before` just before it is shown;
-   * undefined when `signal` aborted or the input closed.
+   * undefined when `signal` aborted, the input closed or `before` threw.
    */
   ask(
     query: string,
     options: { signal?: AbortSignal | undefined; before?: () => void } = {},
   ): Promise<string | undefined> {
     const asked = this.tail.then(() => this.askNow(query, options.signal, options.before));
-    this.tail = asked;
+    // One failed question must not fail every later one (the chat's next-message prompt among them).
+    this.tail = asked.catch(() => undefined);
     return asked;
   }
 
@@ -37,12 +38,12 @@ export class QuestionQueue {
     before: (() => void) | undefined,
   ): Promise<string | undefined> {
     if (signal?.aborted || this.closed) return undefined;
-    before?.();
     const controller = new AbortController();
     const abort = (): void => controller.abort();
     signal?.addEventListener('abort', abort, { once: true });
     this.current.add(controller);
     try {
+      before?.();
       return await this.rl.question(query, { signal: controller.signal });
     } catch {
       return undefined;

@@ -1,0 +1,38 @@
+import { createInterface } from 'node:readline/promises';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { QuestionQueue } from '../../src/cli/question-queue.js';
+
+/** A real readline interface over in-memory streams, as the chat builds it over stdin and stderr. */
+function terminal() {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let shown = '';
+  output.on('data', (d: Buffer) => {
+    shown += d.toString();
+  });
+  const rl = createInterface({ input, output });
+  onTestFinished(() => rl.close());
+  const until = async (check: () => boolean): Promise<void> => {
+    for (let i = 0; i < 200 && !check(); i += 1) await new Promise((r) => setTimeout(r, 5));
+    expect(check()).toBe(true);
+  };
+  return { input, rl, questions: new QuestionQueue(rl), shown: () => shown, until };
+}
+
+describe('QuestionQueue', () => {
+  it('a question whose `before` throws ends without an answer, and the next question still gets the next line', async () => {
+    const t = terminal();
+    const broken = t.questions.ask('broken? ', {
+      before: () => {
+        throw new Error('cannot describe this approval');
+      },
+    });
+    const next = t.questions.ask('next> ');
+    expect(await broken).toBeUndefined();
+    await t.until(() => t.shown().endsWith('next> '));
+    t.input.write('hello\n');
+    expect(await next).toBe('hello');
+    expect(t.shown()).not.toContain('broken? ');
+  });
+});
