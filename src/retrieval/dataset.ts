@@ -65,6 +65,8 @@ export function parseDataset(raw: unknown, path: string): RetrievalDataset {
     if (!Array.isArray(q.gold) || !q.gold.every((g) => typeof g === 'string')) {
       return fail(`queries[${i}] has no "gold" list of tool names`);
     }
+    // Recall over no gold tool is 0/0: such a query cannot be scored, so the file is refused.
+    if (q.gold.length === 0) return fail(`queries[${i}] has an empty "gold" list; name at least one tool`);
     if (q.split !== 'dev' && q.split !== 'heldout')
       return fail(`queries[${i}] has split ${JSON.stringify(q.split)}, not "dev" or "heldout"`);
     for (const g of q.gold as string[])

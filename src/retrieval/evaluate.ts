@@ -74,6 +74,7 @@ export function measure(
     sums.r5 += hitsAt(5) / gold.size;
     sums.r10 += hitsAt(10) / gold.size;
     sums.rk += hitsAt(k) / gold.size;
+    // Completeness as the benchmarks define it: every gold tool in the top 10 (never, past 10 gold tools).
     sums.c10 += hitsAt(10) === gold.size ? 1 : 0;
     sums.ndcg += ndcgAt10(names, gold);
   }

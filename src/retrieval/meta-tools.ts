@@ -57,6 +57,8 @@ export const META_TOOLS: readonly ToolDefinition[] = [TOOL_SEARCH, TOOL_SCHEMA];
 /** What the run may use; tools outside it are never answered. */
 export interface MetaToolOptions {
   readonly shown?: (name: string) => boolean;
+  /** The real name behind a name the model saw on the wire (offered tools travel under wire names). */
+  readonly realName?: (name: string) => string | undefined;
 }
 
 /** The opening of the system note that carries the catalog (the catalog text follows on the next line). */
@@ -126,7 +128,8 @@ export function answerToolSchema(
       'tool_schema needs "name": the exact name of a tool, as the catalog or tool_search lists it.',
     );
   }
-  const tool = retriever.get(want);
+  const real = options.realName?.(want);
+  const tool = retriever.get(want) ?? (real === undefined ? undefined : retriever.get(real));
   if (!tool || (options.shown && !options.shown(tool.name))) {
     return failure(
       `There is no tool named "${want}" available here. Names are exact and case-sensitive; call tool_search("what you need") to find the right one.`,

@@ -137,7 +137,8 @@ function splitRun(run: string, out: string[]): void {
   const cut =
     lower.length === run.length
       ? (a: number, b: number) => lower.slice(a, b)
-      : (a: number, b: number) => run.slice(a, b).toLowerCase();
+      : // 'İ' lowercases to 'i' and a combining dot: without the dot "İstanbul" matches "istanbul".
+        (a: number, b: number) => run.slice(a, b).toLowerCase().replaceAll('\u0307', '');
   let start = 0;
   let prev = classOf(run.charCodeAt(0), run[0] as string);
   for (let i = 1; i < run.length; i += 1) {

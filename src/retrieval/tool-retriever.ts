@@ -1,4 +1,4 @@
-import { admitTools } from './admit-tools.js';
+import { admitTools, MAX_OFFERED_TOOLS } from './admit-tools.js';
 import { isCore } from './core-tools.js';
 import type { DenseQuery, EmbeddingSource } from './dense-fusion.js';
 import { Ranker } from './ranker.js';
@@ -81,6 +81,8 @@ export class ToolRetriever {
   private readonly partsByName = new Map<string, NameParts>();
   private readonly used = new Set<string>();
   private carriedHints: string[] = [];
+  /** What the last reduced selection offered (core tools aside), to fill the room a weak request leaves. */
+  private lastOffered: string[] = [];
   private relevance = new Map<string, number>();
   private surfaced = 0;
   private readonly onFailOpen: ((error: unknown) => void) | undefined;
@@ -225,7 +227,8 @@ export class ToolRetriever {
 
   /**
    * The tools to offer with full schemas for this request: core ∪ sticky ∪ hinted ∪ best-ranked up to
-   * K, within the schema budget, in catalog order. Fails open: any error offers the whole pool.
+   * K, within the schema budget, in catalog order. Fails open: any error offers the whole pool (as
+   * much of it as one request carries).
    */
   select(query: string, options: SelectOptions = {}): RetrievalTool[] {
     const pool = this.pool(options.restrict);
@@ -242,8 +245,11 @@ export class ToolRetriever {
     } catch (error) {
       this.onFailOpen?.(error);
       this.relevance = new Map();
-      this.surfaced = this.index.size;
-      return [...pool];
+      // The whole pool, as far as one request can carry it: core tools, then the rest in catalog order.
+      let others = 0;
+      const offered = pool.filter((t) => this.coreNames.has(t.name) || others++ < MAX_OFFERED_TOOLS);
+      this.surfaced = offered.length;
+      return offered;
     }
   }
 
@@ -331,15 +337,23 @@ export class ToolRetriever {
 
     const byRank = (a: RetrievalTool, b: RetrievalTool): number =>
       (relevance.get(b.name) ?? 0) - (relevance.get(a.name) ?? 0) || this.compareTools(a, b);
+    const fallback: RetrievalTool[] = [];
+    for (const name of this.lastOffered) {
+      const t = this.index.get(name);
+      if (t && !this.coreNames.has(name) && allowed(name)) fallback.push(t);
+    }
     const chosen = admitTools(
       {
         core,
-        preferred: [...sticky.sort(byRank), ...hinted.sort(byRank)],
+        sticky: sticky.sort(byRank),
+        hinted: hinted.sort(byRank),
         ranked: ranked.map((r) => this.index.toolAt(r.slot) as RetrievalTool),
+        fallback,
       },
       this.k,
       budget,
     );
+    this.lastOffered = [...chosen].filter((name) => !this.coreNames.has(name));
     if (chosen.size >= pool.length) return [...pool];
     // In catalog order, as the pool lists them.
     const out: RetrievalTool[] = [];

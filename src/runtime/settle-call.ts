@@ -84,7 +84,9 @@ export async function runCall(ctx: TurnContext, call: PlannedCall): Promise<Tool
 function answerMeta(ctx: TurnContext, call: PlannedCall): ToolResult {
   const retriever = ctx.surface.retriever;
   if (call.tool === 'tool_search') return answerToolSearch(retriever, call.args ?? {});
-  const result = answerToolSchema(retriever, call.args ?? {});
+  const result = answerToolSchema(retriever, call.args ?? {}, {
+    realName: (name) => ctx.surface.wireToReal.get(name),
+  });
   const name = (result.data as { name?: unknown } | undefined)?.name;
   // The model asked for this tool's inputs: offer its full schema from the next model call on.
   if (!result.isError && typeof name === 'string') ctx.activated.add(name);

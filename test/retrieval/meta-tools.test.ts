@@ -82,6 +82,18 @@ describe('tool_schema answers', () => {
     );
     expect(answerToolSchema(retriever, {}).content).toMatch(/needs "name"/);
   });
+
+  it('knows a tool by the wire name the model saw it under', () => {
+    const wire = new Map([['finance_currency_convert', 'currency_convert']]);
+    const result = answerToolSchema(
+      retriever,
+      { name: 'finance_currency_convert' },
+      { realName: (n) => wire.get(n) },
+    );
+    expect(result.isError).toBe(false);
+    expect(JSON.parse(result.content)).toMatchObject({ name: 'currency_convert' });
+    expect(answerToolSchema(retriever, { name: 'finance_currency_convert' }).isError).toBe(true);
+  });
 });
 
 describe('catalog note', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { clauses, Ranker } from '../../src/retrieval/ranker.js';
 import { DEFAULT_RANKING, type RankingSettings } from '../../src/retrieval/ranking-settings.js';
 import type { RetrievalTool } from '../../src/retrieval/retrieval-tool.js';
-import { terms } from '../../src/retrieval/tokenize.js';
+import { terms, words } from '../../src/retrieval/tokenize.js';
 import { ToolIndex } from '../../src/retrieval/tool-index.js';
 import { ToolRetriever } from '../../src/retrieval/tool-retriever.js';
 import { valueTypeWords } from '../../src/retrieval/value-types.js';
@@ -67,6 +67,18 @@ describe('word forms', () => {
     const alone = { feedbackWeight: 0 };
     expect(ranked(tools, 'the data base', alone)).toContain('database_backup');
     expect(ranked(tools, 'the data base', { ...alone, compoundWeight: 0 })).not.toContain('database_backup');
+  });
+});
+
+describe('letters outside ASCII', () => {
+  it('matches a dotted capital I (İstanbul) with the plain lowercase word', () => {
+    expect(words('İstanbul trip ISTANBUL')).toEqual(['istanbul', 'trip', 'istanbul']);
+    const r = new ToolRetriever([tool('city_guide', 'Guides for İstanbul neighbourhoods'), ...numbered(60)], {
+      k: 5,
+    });
+    expect(names(r.select('istanbul'))).toContain('city_guide');
+    expect(r.lastRelevance.get('city_guide')).toBe(1);
+    expect(r.lastRelevance.get('tool_0')).toBeLessThan(0.01);
   });
 });
 
@@ -158,11 +170,12 @@ describe('WordTable', () => {
 describe('hinted tools as the catalog changes', () => {
   it('stops offering a hinted tool once removed and offers a new one at once', () => {
     const filler = numbered(60);
-    const r = new ToolRetriever([...filler, tool('read_file', 'Read a file')], { k: 10 });
-    expect(names(r.select('show me ./notes/todo.md'))).toContain('read_file');
-    r.setTools([...filler, tool('write_file', 'Write a file')]);
-    const picked = names(r.select('show me ./notes/todo.md'));
-    expect(picked).not.toContain('read_file');
-    expect(picked).toContain('write_file');
+    // Not core tools (those are offered whatever the request), so only the hint can bring them.
+    const r = new ToolRetriever([...filler, tool('task_list', 'List them')], { k: 10 });
+    expect(names(r.select('what is on my backlog'))).toContain('task_list');
+    r.setTools([...filler, tool('task_board', 'Show the board')]);
+    const picked = names(r.select('what is on my backlog'));
+    expect(picked).not.toContain('task_list');
+    expect(picked).toContain('task_board');
   });
 });

@@ -119,6 +119,16 @@ describe('toolseam retrieval eval', () => {
         ],
         /gold tool "b"/,
       ],
+      [
+        [
+          'eval',
+          write('emptygold.json', {
+            tools: [{ name: 'a' }],
+            queries: [{ query: 'q', gold: [], split: 'dev' }],
+          }),
+        ],
+        /empty "gold" list/,
+      ],
       [['eval', small, '--split', 'test'], /--split must be dev, heldout or all/],
       [['eval', small, '--k', 'many'], /--k must be a whole number/],
       [['eval', small, '--frobnicate'], /unknown option --frobnicate/],
