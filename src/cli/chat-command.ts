@@ -43,7 +43,7 @@ export const chatCommand: Command = async (argv) => {
     interactive || tty ? createInterface({ input: process.stdin, output: process.stderr }) : undefined;
   // Every question (approvals, ask_user, the next message) goes through one queue: readline ignores a
   // second question while one is pending, which would leave a prompt that never answers.
-  const questions = rl ? new QuestionQueue(rl) : undefined;
+  const questions = rl ? new QuestionQueue(rl, process.stderr) : undefined;
   const askUser = questions
     ? async (question: string, choices: readonly string[] | undefined, signal: AbortSignal) => {
         const hint = choices?.length ? ` (${choices.join(' / ')})` : '';

@@ -17,7 +17,7 @@ function terminal() {
     for (let i = 0; i < 200 && !check(); i += 1) await new Promise((r) => setTimeout(r, 5));
     expect(check()).toBe(true);
   };
-  return { input, rl, questions: new QuestionQueue(rl), shown: () => shown, until };
+  return { input, rl, questions: new QuestionQueue(rl, output), shown: () => shown, until };
 }
 
 describe('QuestionQueue', () => {
@@ -34,5 +34,31 @@ describe('QuestionQueue', () => {
     t.input.write('hello\n');
     expect(await next).toBe('hello');
     expect(t.shown()).not.toContain('broken? ');
+  });
+
+  it('two answers arriving in one chunk answer two queued questions in order', async () => {
+    const t = terminal();
+    const first = t.questions.ask('first? ');
+    const second = t.questions.ask('second? ');
+    await t.until(() => t.shown().endsWith('first? '));
+    t.input.write('one\ntwo\n');
+    expect([await first, await second]).toEqual(['one', 'two']);
+    expect(t.shown()).toContain('second? two\n');
+  });
+
+  it('a line typed before any question is asked answers the next one', async () => {
+    const t = terminal();
+    t.input.write('typed ahead\n');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await t.questions.ask('next> ')).toBe('typed ahead');
+  });
+
+  it('lines piped in before the input ends still answer the questions queued for them', async () => {
+    const t = terminal();
+    const first = t.questions.ask('first? ');
+    const second = t.questions.ask('second? ');
+    const third = t.questions.ask('third? ');
+    t.input.end('y\nn\n');
+    expect([await first, await second, await third]).toEqual(['y', 'n', undefined]);
   });
 });

@@ -32,7 +32,7 @@ function terminal() {
   const rl = createInterface({ input, output });
   onTestFinished(() => rl.close());
   const answers: Array<{ id: string; decision: ApprovalDecision }> = [];
-  const questions = new QuestionQueue(rl);
+  const questions = new QuestionQueue(rl, output);
   const approvals = new TurnApprovals((id, decision) => answers.push({ id, decision }), questions, output);
   const until = async (check: () => boolean): Promise<void> => {
     for (let i = 0; i < 200 && !check(); i += 1) await new Promise((r) => setTimeout(r, 5));
@@ -56,6 +56,20 @@ describe('chat approvals at the terminal', () => {
     t.input.write('y\n');
     await t.until(() => t.answers.length === 1);
     expect(t.answers).toEqual([{ id: 'ap-2', decision: { kind: 'approve' } }]);
+  });
+
+  it('two approvals answered `y` twice in one chunk (piped input) both get their answer', async () => {
+    const t = terminal();
+    t.approvals.request(request('ap-1', 'first leaf'));
+    t.approvals.request(request('ap-2', 'second leaf'));
+    await t.until(() => t.shown().includes('allow?'));
+    t.input.write('y\nn\n');
+    await t.until(() => t.answers.length === 2);
+    expect(t.answers).toEqual([
+      { id: 'ap-1', decision: { kind: 'approve' } },
+      { id: 'ap-2', decision: { kind: 'deny' } },
+    ]);
+    expect(t.shown()).toContain('ap-2');
   });
 
   it('withdraws every open question when the turn ends, so the next prompt gets the next line', async () => {
