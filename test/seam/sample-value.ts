@@ -172,7 +172,10 @@ function drawTyped(schema: Schema, type: string, ctx: Ctx): Draw {
     case 'array': {
       const items = schema.items;
       const count = Math.floor(rng() * 3);
-      if (Array.isArray(items)) return items.map((i) => draw(i, inner));
+      if (Array.isArray(items)) {
+        const tuple = items.map((i) => draw(i, inner));
+        return tuple.includes(NONE) ? NONE : tuple;
+      }
       if (items === undefined || items === true || (isObject(items) && Object.keys(items).length === 0)) {
         return Array.from({ length: count }, () => anyJson(rng, ctx.depth + 1));
       }
