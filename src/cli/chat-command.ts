@@ -67,7 +67,7 @@ export const chatCommand: Command = async (argv) => {
       ...(values.agent ? { agent: values.agent } : {}),
       ...(values.plan ? { mode: 'plan' as const } : {}),
     });
-    if (!interactive) return await oneShot(runtime, session, values.message as string, questions);
+    if (!interactive) return await oneShot(runtime, session, values.message as string, rl, questions);
     return await converse(runtime, session, rl as Interface, questions as QuestionQueue);
   } finally {
     rl?.close();
@@ -79,13 +79,34 @@ async function oneShot(
   runtime: Runtime,
   session: Session,
   text: string,
+  rl: Interface | undefined,
   questions: QuestionQueue | undefined,
 ): Promise<number> {
   if (text.trim() === '') throw new InputError('-m needs a message to send.');
-  const end = await runTurn(runtime, session, text, questions);
-  if (end.status === 'done') return 0;
-  process.stderr.write(`${end.message}\n`);
-  return 1;
+  // Ctrl-C stops the turn as in the interactive chat; a second one leaves without waiting for it.
+  // On a terminal readline takes Ctrl-C as a key (its 'SIGINT'); otherwise it arrives as the signal.
+  let stopping = false;
+  const interrupt = (): void => {
+    if (stopping) {
+      process.stderr.write('\n(left without waiting; `toolseam resume` lists the interrupted turn)\n');
+      rl?.close();
+      process.exit(130);
+    }
+    stopping = true;
+    process.stderr.write('\n(stopping the turn; press Ctrl-C again to leave without waiting)\n');
+    session.stop();
+  };
+  rl?.on('SIGINT', interrupt);
+  process.on('SIGINT', interrupt);
+  try {
+    const end = await runTurn(runtime, session, text, questions);
+    if (end.status === 'done') return 0;
+    process.stderr.write(`${end.message}\n`);
+    return 1;
+  } finally {
+    rl?.off('SIGINT', interrupt);
+    process.off('SIGINT', interrupt);
+  }
 }
 
 async function converse(

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -47,6 +47,32 @@ function cli(args: string[], env: Record<string, string | undefined> = {}, input
     proc.on('exit', (code) => resolve({ code, stdout, stderr })),
   );
   return { proc, done, stdout: () => stdout, stderr: () => stderr };
+}
+
+/** util-linux `script`, which runs a command on a pseudo-terminal (so readline reads keys, Ctrl-C among them). */
+const hasScript = /util-linux/.test(spawnSync('script', ['--version'], { encoding: 'utf8' }).stdout ?? '');
+
+/** Runs the CLI from source in `dir` on a pseudo-terminal; what is written to `proc.stdin` is typed. */
+function cliOnTerminal(args: string[]) {
+  const quote = (a: string): string => `'${a.replaceAll("'", "'\\''")}'`;
+  const command = [process.execPath, '--import', TSX_LOADER, bin, ...args].map(quote).join(' ');
+  // -e: exit with the command's status; the terminal's output (stdout and stderr) comes on stdout.
+  const proc = spawn('script', ['-qfec', command, '/dev/null'], {
+    cwd: dir,
+    env: { ...process.env, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let shown = '';
+  proc.stdout.on('data', (d: Buffer) => {
+    shown += d.toString();
+  });
+  const done = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return { proc, done, shown: () => shown };
+}
+
+/** A session's pending approvals and interrupted turns, as `toolseam sessions --json` lists them. */
+async function listed(db: string): Promise<{ pendingApprovals: unknown[]; interruptedTurns: unknown[] }> {
+  return JSON.parse((await cli(['sessions', '--db', db, '--json']).done).stdout);
 }
 
 /** Polls `check` until it holds; fails naming `what` after 20 s. */
@@ -176,4 +202,78 @@ describe('toolseam chat', () => {
     expect(again.code).toBe(0);
     expect(again.stdout.trim()).toBe('Again.');
   });
+
+  it('-m: SIGINT stops the turn waiting on an approval (exit 1) and the approval ends as stopped', async () => {
+    standIn = await startStandIn({
+      family: 'openai',
+      script: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'x' } }] }],
+    });
+    const db = join(dir, 't.db');
+    const chat = cli([
+      'chat',
+      '-m',
+      'save a note',
+      '--base-url',
+      standIn.baseURL,
+      '--model',
+      'demo',
+      '--db',
+      db,
+    ]);
+    try {
+      await until('the approval', () => /approve ap-\S+ yes/.test(chat.stderr()));
+      chat.proc.kill('SIGINT');
+      const r = await chat.done;
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('The turn was stopped.');
+      expect(existsSync(join(dir, 'notes.txt'))).toBe(false);
+      expect(await listed(db)).toMatchObject({ pendingApprovals: [], interruptedTurns: [] });
+    } finally {
+      chat.proc.kill();
+    }
+  });
+
+  it.skipIf(!hasScript)(
+    '-m on a terminal: Ctrl-C stops the turn (exit 1); a second Ctrl-C leaves at once (exit 130)',
+    async () => {
+      const call = { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'x' } }] };
+      standIn = await startStandIn({ family: 'openai', script: [call, call] });
+      const db = join(dir, 't.db');
+      const args = [
+        'chat',
+        '-m',
+        'save a note',
+        '--base-url',
+        standIn.baseURL,
+        '--model',
+        'demo',
+        '--db',
+        db,
+      ];
+
+      const once = cliOnTerminal(args);
+      try {
+        await until('the approval question', () => once.shown().includes('allow?'));
+        once.proc.stdin.write('\x03');
+        expect(await once.done).toBe(1);
+        expect(once.shown()).toContain('The turn was stopped.');
+        expect(await listed(db)).toMatchObject({ pendingApprovals: [], interruptedTurns: [] });
+      } finally {
+        once.proc.kill();
+      }
+
+      // Both presses arrive before the turn can end, as when stopping it hangs.
+      const twice = cliOnTerminal(args);
+      try {
+        await until('the second approval question', () => twice.shown().includes('allow?'));
+        twice.proc.stdin.write('\x03\x03');
+        expect(await twice.done).toBe(130);
+        expect(twice.shown()).toContain('left without waiting');
+        expect((await listed(db)).interruptedTurns).toHaveLength(1);
+      } finally {
+        twice.proc.kill();
+      }
+      expect(existsSync(join(dir, 'notes.txt'))).toBe(false);
+    },
+  );
 });
