@@ -34,9 +34,14 @@ export class QuestionQueue {
    */
   ask(
     query: string,
-    options: { signal?: AbortSignal | undefined; before?: () => void } = {},
+    options: { signal?: AbortSignal | undefined; before?: () => void; fresh?: boolean } = {},
   ): Promise<string | undefined> {
-    const asked = this.tail.then(() => this.askNow(query, options.signal, options.before));
+    const asked = this.tail.then(() => {
+      // On a terminal, a line typed before the question showed was not meant for it: an approval
+      // must never be answered by a "y" typed while the model was still writing.
+      if (options.fresh === true && this.rl.terminal) this.waiting.length = 0;
+      return this.askNow(query, options.signal, options.before);
+    });
     // One failed question must not fail every later one (the chat's next-message prompt among them).
     this.tail = asked.catch(() => undefined);
     return asked;

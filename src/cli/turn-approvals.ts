@@ -63,6 +63,7 @@ export class TurnApprovals {
     const signal = entry.controller.signal;
     const reply = await questions.ask('  allow? [y]es / [n]o / [a]lways: ', {
       signal,
+      fresh: true,
       before: () => {
         entry.shown = true;
         this.info.write(`${describeApproval(request)}\n`);

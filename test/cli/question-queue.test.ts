@@ -61,4 +61,23 @@ describe('QuestionQueue', () => {
     t.input.end('y\nn\n');
     expect([await first, await second, await third]).toEqual(['y', 'n', undefined]);
   });
+
+  it('on a terminal, a line typed before an approval showed does not answer it', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    output.resume();
+    const rl = createInterface({ input, output, terminal: true });
+    onTestFinished(() => rl.close());
+    const questions = new QuestionQueue(rl, output);
+    input.write('y\r');
+    await new Promise((r) => setTimeout(r, 20));
+    const approval = questions.ask('allow? ', { fresh: true });
+    await new Promise((r) => setTimeout(r, 20));
+    input.write('n\r');
+    expect(await approval).toBe('n');
+    // Without `fresh` (the next message), a line typed ahead is kept for it.
+    input.write('hello\r');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await questions.ask('> ')).toBe('hello');
+  });
 });
