@@ -53,7 +53,8 @@ export async function checkCommand(
 ): Promise<Checked<ClearedCommand>> {
   const secret = unknownSecret(placeholderNames(command), setup.secrets);
   if (secret !== undefined) return secret;
-  const place = credentialPlace(command);
+  // Also with quotes and backslashes taken out: `cat .e""nv` reads the same file as `cat .env`.
+  const place = credentialPlace(command) ?? credentialPlace(command.replace(/["'\\]/g, ''));
   if (place !== undefined) {
     return refuse(
       'credential_path',

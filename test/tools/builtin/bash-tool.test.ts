@@ -62,6 +62,9 @@ describe('bash refuses before running anything', () => {
       'gpg --homedir ~/.gnupg --export-secret-keys',
     ];
     for (const command of cases) await refused(command, 'credential_path');
+    for (const command of ['cat .e""nv', "cat '.env'", 'cat .\\env', "cat ~/.ss''h/id_rsa"]) {
+      await refused(command, 'credential_path');
+    }
     const result = await refused('cat .env.local', 'credential_path');
     expect(result.content).toBe(
       'The command reaches a .env file (.env.local), where credentials are kept; the shell never reads or changes those. Nothing was run.',
