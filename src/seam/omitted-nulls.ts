@@ -1,6 +1,6 @@
 import { isPlainObject, type JsonObject, type JsonValue } from '../core/json.js';
 import { branchesOf, deref, type Resolve } from './lift-summary.js';
-import { put } from './schema-merge.js';
+import { mergeSchemas, put, without } from './schema-merge.js';
 import { resolvePointer } from './schema-pointer.js';
 
 type Schema = Record<string, unknown>;
@@ -21,10 +21,14 @@ export function fillOmittedNulls(declared: unknown, args: JsonObject): JsonObjec
 
 function fill(resolve: Resolve, raw: unknown, value: JsonValue, depth: number): JsonValue {
   if (depth > MAX_DEPTH) return value;
-  const node = deref(resolve, raw);
+  const node = flatten(resolve, raw);
   if (!isPlainObject(node)) return value;
   if (Array.isArray(value)) return fillElements(resolve, node.items, value, depth);
-  if (!isPlainObject(value) || !isPlainObject(node.properties)) return value;
+  if (!isPlainObject(value)) return value;
+  if (!isPlainObject(node.properties)) {
+    const branch = branchFor(resolve, node, value);
+    return branch === undefined ? value : fill(resolve, branch, value, depth + 1);
+  }
   const props = node.properties as Schema;
   let copy: JsonObject | undefined;
   for (const name in value) {
@@ -48,6 +52,42 @@ function fill(resolve: Resolve, raw: unknown, value: JsonValue, depth: number): 
   return copy ?? value;
 }
 
+/**
+ * The node with its `$ref`s followed and its `allOf` merged, as the walk merges them before it
+ * offers the node (so a property made optional there is found here).
+ */
+function flatten(resolve: Resolve, raw: unknown): unknown {
+  let node = deref(resolve, raw);
+  for (let round = 0; round < 8 && isPlainObject(node) && Array.isArray(node.allOf); round += 1) {
+    let merged = without(node, 'allOf');
+    for (const branch of node.allOf) {
+      const target = deref(resolve, branch);
+      if (isPlainObject(target)) merged = mergeSchemas(merged, target);
+    }
+    node = deref(resolve, merged);
+  }
+  return node;
+}
+
+/**
+ * The one `anyOf` / `oneOf` object branch that declares every key the value holds: the branch the
+ * call was meant for. None when no branch, or more than one, fits (filling then could pick wrong).
+ */
+function branchFor(resolve: Resolve, node: Schema, value: JsonObject): Schema | undefined {
+  let found: Schema | undefined;
+  for (const raw of branchesOf(node) ?? []) {
+    const branch = flatten(resolve, raw);
+    if (!isPlainObject(branch) || !isPlainObject(branch.properties)) continue;
+    const props = branch.properties;
+    let fits = true;
+    for (const key in value) if (!Object.hasOwn(props, key)) fits = false;
+    if (!fits) continue;
+    if (found !== undefined) return undefined;
+    found = branch;
+  }
+  return found;
+}
+
 function fillElements(resolve: Resolve, items: unknown, list: JsonValue[], depth: number): JsonValue {
   if (!isPlainObject(items)) return list;
   let copy: JsonValue[] | undefined;
@@ -63,16 +103,38 @@ function fillElements(resolve: Resolve, items: unknown, list: JsonValue[], depth
 }
 
 /**
- * True when the declared node surely accepts null: its `type` lists null, it is OpenAPI-`nullable`,
- * or, untyped, its `const` / `enum` holds null or one of its `anyOf` / `oneOf` branches takes null.
+ * True when the declared node surely accepts null: its `type` lists null (or it is OpenAPI-`nullable`)
+ * or, untyped, its `const` / `enum` holds null or its branches take null; and no `enum`, `const`,
+ * `allOf`, `anyOf` or `oneOf` beside that rules null out. False when in doubt.
  */
 export function takesNull(resolve: Resolve, raw: unknown, depth = 0): boolean {
   const node = deref(resolve, raw);
   if (!isPlainObject(node) || depth > MAX_DEPTH) return false;
-  if (node.nullable === true) return true;
+  if (Array.isArray(node.enum) && !node.enum.includes(null)) return false;
+  if (node.const !== undefined && node.const !== null) return false;
   const type = node.type;
-  if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
-  if (type !== undefined) return false;
-  if (node.const === null || (Array.isArray(node.enum) && node.enum.includes(null))) return true;
-  return branchesOf(node)?.some((branch) => takesNull(resolve, branch, depth + 1)) ?? false;
+  const saysNull =
+    node.nullable === true || type === 'null' || (Array.isArray(type) && type.includes('null'));
+  if (type !== undefined && !saysNull) return false;
+  const branches = branchesTakeNull(resolve, node, depth);
+  if (branches !== undefined) return branches;
+  return saysNull || node.const === null || Array.isArray(node.enum);
+}
+
+/**
+ * Whether the node's combinators all let null through (`allOf`: every branch; `anyOf`: one at
+ * least; `oneOf`: exactly one, as two would make null match twice); undefined when it has none.
+ */
+function branchesTakeNull(resolve: Resolve, node: Schema, depth: number): boolean | undefined {
+  const count = (list: unknown): number | undefined =>
+    Array.isArray(list) ? list.filter((b) => takesNull(resolve, b, depth + 1)).length : undefined;
+  const all = count(node.allOf);
+  const any = count(node.anyOf);
+  const one = count(node.oneOf);
+  if (all === undefined && any === undefined && one === undefined) return undefined;
+  return (
+    (all === undefined || all === (node.allOf as unknown[]).length) &&
+    (any === undefined || any > 0) &&
+    (one === undefined || one === 1)
+  );
 }

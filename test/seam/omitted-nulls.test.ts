@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { conformParameters, fillOmittedNulls } from '../../src/seam/index.js';
-import { deepFreeze, obj } from './support.js';
+import { deepFreeze, looseAjv, obj } from './support.js';
 
 describe('a required argument that takes null', () => {
   it('is offered as optional, with a repair that says leaving it out sends null', () => {
@@ -75,6 +75,57 @@ describe('a required argument that takes null', () => {
     );
     expect(conformParameters(declared).parameters?.required).toEqual(['kept']);
     expect(fillOmittedNulls(declared, { kept: 'x' })).toEqual({ kept: 'x', pick: null });
+  });
+
+  it('is filled inside an allOf, and inside the one anyOf branch the call was meant for', () => {
+    const declared = deepFreeze(
+      obj(
+        {
+          opts: {
+            allOf: [
+              obj({ note: { type: ['string', 'null'] }, size: { type: 'integer' } }),
+              { required: ['note'] },
+            ],
+          },
+          pick: {
+            anyOf: [
+              obj(
+                { kind: { type: 'string' }, when: { type: ['string', 'null'] } },
+                { required: ['kind', 'when'] },
+              ),
+              obj({ other: { type: 'integer' } }, { required: ['other'], additionalProperties: false }),
+            ],
+          },
+        },
+        { required: ['opts', 'pick'] },
+      ),
+    );
+    const { properties } = JSON.parse(JSON.stringify(conformParameters(declared).parameters));
+    expect(properties.opts.required).toBeUndefined();
+    expect(properties.pick.anyOf[0].required).toEqual(['kind']);
+    const accepts = looseAjv().compile(declared);
+    const filled = fillOmittedNulls(declared, { opts: { size: 1 }, pick: { kind: 'k' } });
+    expect(filled).toEqual({ opts: { size: 1, note: null }, pick: { kind: 'k', when: null } });
+    expect(accepts(filled)).toBe(true);
+    const other = { opts: { size: 1, note: 'n' }, pick: { other: 2 } };
+    expect(fillOmittedNulls(declared, other)).toBe(other);
+    expect(accepts(other)).toBe(true);
+  });
+
+  it('stays required when its enum, const or oneOf rules null out after all', () => {
+    const declared = deepFreeze(
+      obj(
+        {
+          e: { type: ['string', 'null'], enum: ['a', 'b'] },
+          c: { type: ['string', 'null'], const: 'a' },
+          twice: { oneOf: [{ type: 'null' }, { type: ['integer', 'null'] }] },
+          both: { type: ['string', 'null'], allOf: [{ type: 'string' }] },
+        },
+        { required: ['e', 'c', 'twice', 'both'] },
+      ),
+    );
+    expect(conformParameters(declared).parameters?.required).toEqual(['e', 'c', 'twice', 'both']);
+    expect(fillOmittedNulls(declared, {})).toEqual({});
   });
 
   it('stays required when it travels as JSON text (which carries null itself)', () => {
