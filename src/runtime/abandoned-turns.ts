@@ -18,24 +18,36 @@ export function interruptAbandoned(store: SessionStore, sessionId: string, owner
     for (const approval of store.listApprovals({ turnId: turn.id, status: 'pending' })) {
       store.closeApproval(approval.id, 'cancelled', 'a new message was sent before it was answered');
     }
-    answerLooseCalls(store, { turnId: turn.id }, 'its turn was interrupted and a new message came first');
+    answerLooseCalls(store, { turnId: turn.id }, 'a new message interrupted its turn');
     store.setTurnStatus(turn.id, 'interrupted', { error: 'a new message was sent before it finished' });
   }
   // A finished turn can still hold loose calls (one that failed inside toolseam, or was finished by an
   // older version): every call the model made must have a result before the model is asked again.
-  answerLooseCalls(store, { sessionId }, 'its turn ended before it ran');
+  answerLooseCalls(store, { sessionId }, 'its turn ended');
 }
 
-/** Answers every unsettled call the filter finds as failed and not run, saying `why`. */
+/**
+ * Answers every unsettled call the filter finds as failed, saying `why` (what ended its turn): one never started as not
+ * run, one already started as started with its end unknown (it may have done its work, so the model
+ * must not read it as safe to repeat).
+ */
 export function answerLooseCalls(
   store: SessionStore,
   where: { readonly turnId: string } | { readonly sessionId: string },
   why: string,
 ): void {
   for (const call of store.listToolCalls({ ...where, status: ['pending', 'approved', 'running'] })) {
+    if (call.status === 'running') {
+      store.recordToolResult(call.turnId, call.id, {
+        status: 'failed',
+        content: `Error: ${call.tool} was started, but ${why} before its result came back, so whether it finished is unknown. Check before running it again.`,
+        isError: true,
+      });
+      continue;
+    }
     store.recordToolResult(call.turnId, call.id, {
       status: 'failed',
-      content: `Error: ${call.tool} was not run: ${why}.`,
+      content: `Error: ${call.tool} was not run: ${why} before it started.`,
       isError: true,
       notRun: 'stopped',
     });

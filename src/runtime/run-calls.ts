@@ -53,9 +53,13 @@ function withUniqueIds(ctx: TurnContext, calls: readonly AssistantToolCall[]): A
  */
 export async function runCalls(ctx: TurnContext, calls: readonly PlannedCall[]): Promise<void> {
   let group: Promise<unknown>[] = [];
+  // Every call of a group ends before a failure goes up: the turn's clean-up must not answer a
+  // sibling that is still running as if it never ran.
   const flush = async (): Promise<void> => {
-    await Promise.all(group);
+    const ends = await Promise.allSettled(group);
     group = [];
+    const failed = ends.find((end) => end.status === 'rejected');
+    if (failed) throw failed.reason;
   };
   for (const call of calls) {
     const plan = await classifyCall(ctx, call);

@@ -235,11 +235,7 @@ export class Runtime {
       try {
         // Calls the failure left unanswered are answered now: the model must find a result for each.
         if (end.errorCode === 'internal') {
-          answerLooseCalls(
-            this.options.store,
-            { turnId: turn.id },
-            'the turn failed inside toolseam before it ran',
-          );
+          answerLooseCalls(this.options.store, { turnId: turn.id }, 'the turn failed inside toolseam');
         }
         this.finish(turn.id, end);
       } catch (error) {

@@ -58,7 +58,9 @@ describe('a turn that fails inside toolseam', () => {
       expect(callEnds(second)).toEqual([]);
       const history = h.standIn.requests[1]?.messages ?? [];
       const answer = history.find((m) => m.role === 'tool');
-      expect(JSON.stringify(answer)).toContain('was not run: the turn failed inside toolseam before it ran');
+      expect(JSON.stringify(answer)).toContain(
+        'was not run: the turn failed inside toolseam before it started.',
+      );
       expect(counts.get('lookup_weather') ?? 0).toBe(0);
     });
   }
