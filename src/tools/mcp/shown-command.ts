@@ -7,10 +7,33 @@ const SECRET_VALUE =
 
 const HIDDEN = '***';
 
+/** The password of a URL's `user:password@`. */
+const URL_PASSWORD = /(\/\/[^/:@\s]*:)[^/@\s]+@/g;
+
+/** A query parameter named like a credential (`?api_key=…`, `&access_token=…`, `&sig=…`). */
+const SECRET_QUERY =
+  /([?&][^=&#\s]*(?:key|token|secret|passw(?:or)?d|auth|credential|sig(?:nature)?)[^=&#\s]*=)[^&#\s]*/gi;
+
+/** A header given as an argument whose name is a credential's (`Authorization: Bearer …`, `X-Api-Key: …`). */
+const SECRET_HEADER = /^([\w-]*(?:key|token|secret|passw(?:or)?d|auth|credential|cookie)[\w-]*\s*:).*$/i;
+
+/** A bearer or basic credential anywhere in an argument. */
+const SCHEME_CREDENTIAL = /\b(Bearer|Basic|Token)\s+[^\s,;"']+/gi;
+
+/** The argument with every credential inside it (URL password, query value, header value) hidden. */
+function maskInside(arg: string): string {
+  if (SECRET_HEADER.test(arg)) return arg.replace(SECRET_HEADER, `$1 ${HIDDEN}`);
+  return arg
+    .replace(URL_PASSWORD, `$1${HIDDEN}@`)
+    .replace(SECRET_QUERY, `$1${HIDDEN}`)
+    .replace(SCHEME_CREDENTIAL, `$1 ${HIDDEN}`);
+}
+
 /**
  * A server's command line as messages may show it: the value of every flag or `NAME=value` setting
- * named like a credential, and every argument that looks like one, replaced by `***` (start errors
- * reach logs, the Tools page and the model).
+ * named like a credential, every argument that looks like one, and credentials inside an argument
+ * (a URL's password, a query value named like a key, a header's value) replaced by `***` (start
+ * errors reach logs, the Tools page and the model).
  */
 export function shownCommand(command: string, args: readonly string[]): string {
   const shown: string[] = [command];
@@ -27,7 +50,7 @@ export function shownCommand(command: string, args: readonly string[]): string {
     } else if (SECRET_VALUE.test(arg)) {
       shown.push(HIDDEN);
     } else {
-      shown.push(arg);
+      shown.push(maskInside(arg));
     }
     hideNext = arg.startsWith('-') && setting === null && SECRET_NAME.test(arg);
   }

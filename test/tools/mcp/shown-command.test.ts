@@ -23,6 +23,24 @@ describe('shownCommand', () => {
     );
   });
 
+  it('hides credentials inside an argument: URL passwords, key-like query values and header values', () => {
+    expect(
+      shownCommand('npx', [
+        'mcp-remote',
+        'https://ana:s3cret@mcp.example.com/sse?api_key=k123&region=eu&access_token=t9',
+        '--header',
+        'Authorization: Bearer abc.def',
+        '-H',
+        'X-Api-Key:plain',
+        '--url=postgres://app:pw@db.local:5432/main',
+        'curl -H "Authorization: Basic dXNlcjpwYXNz"',
+        'https://example.com/docs?page=2',
+      ]),
+    ).toBe(
+      'npx mcp-remote https://ana:***@mcp.example.com/sse?api_key=***&region=eu&access_token=*** --header Authorization: *** -H X-Api-Key: *** --url=postgres://app:***@db.local:5432/main curl -H "Authorization: Basic ***" https://example.com/docs?page=2',
+    );
+  });
+
   it('does not hide the next flag after a credential flag given without a value', () => {
     expect(shownCommand('server', ['--use-auth', '--verbose'])).toBe('server --use-auth --verbose');
   });
