@@ -8,17 +8,27 @@ interface CredentialPlace {
 const START = String.raw`(?:^|[\s'"=:(/<>~])`;
 const END = String.raw`(?=$|[\s'";|&)<>])`;
 
+/** Parts of a `.env…` name that make it a template, code or a schema rather than settings. */
+const NOT_SECRET_ENV = '(?:example|sample|template|dist|defaults|schema|d|ts|mts|cts|js|mjs|cjs|md)';
+
 /** Where credentials live: read or written by no command the bash tool runs and by no file tool. */
 const CREDENTIAL_PLACES: readonly CredentialPlace[] = [
   { what: 'SSH keys', pattern: new RegExp(`${START}\\.ssh(?=$|[\\s'";|&)<>/])`) },
-  { what: 'an SSH private key', pattern: /\bid_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?\b(?!\.pub)/ },
+  // A key file's whole name (or a backup of one): `id_rsa.pub`, `id_ed25519-cert.pub` or `id_rsa.ts` are not keys.
+  {
+    what: 'an SSH private key',
+    pattern: new RegExp(
+      `\\bid_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?(?:\\.(?:bak|old|orig|backup|pem|key))?${END}`,
+    ),
+  },
   { what: 'AWS credentials', pattern: /\.aws\/(?:credentials|sso\/cache)/ },
   { what: 'cloud credentials', pattern: /\.config\/gcloud\b|\.azure\/|credentials\.tfrc\.json/ },
   { what: 'a Kubernetes config', pattern: /\.kube\/config\b/ },
   { what: 'Docker registry logins', pattern: /\.docker\/config\.json/ },
   {
     what: 'a .env file',
-    pattern: new RegExp(`${START}\\.env(?:\\.(?!example\\b|sample\\b|template\\b|dist\\b)[\\w-]+)*${END}`),
+    // `.env.local`, `.env.production`; not `.env.example`, nor code or a schema (`.env.d.ts`, `.env.schema.json`).
+    pattern: new RegExp(`${START}\\.env(?:\\.(?!${NOT_SECRET_ENV}(?![\\w-]))[\\w-]+)*${END}`),
   },
   { what: 'a direnv file', pattern: new RegExp(`${START}\\.envrc${END}`) },
   {
@@ -30,7 +40,7 @@ const CREDENTIAL_PLACES: readonly CredentialPlace[] = [
   {
     what: 'a keychain',
     pattern:
-      /\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain|export)\b|Library\/Keychains|\.keychain(?:-db)?\b|\bsecret-tool\s+lookup\b|\.local\/share\/keyrings/,
+      /\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain|export)\b|Library\/Keychains|\.keychain(?:-db)?(?=$|[\s'";|&)<>/])|\bsecret-tool\s+lookup\b|\.local\/share\/keyrings/,
   },
   { what: 'the system password file', pattern: /\/etc\/(?:g?shadow|master\.passwd)\b/ },
 ];

@@ -60,6 +60,9 @@ describe('bash refuses before running anything', () => {
       'security find-generic-password -s github -w',
       'sudo cat /etc/shadow',
       'gpg --homedir ~/.gnupg --export-secret-keys',
+      'cp id_rsa.bak /tmp',
+      'cat login.keychain-db',
+      'cat app/.env.development.local',
     ];
     for (const command of cases) await refused(command, 'credential_path');
     for (const command of ['cat .e""nv', "cat '.env'", 'cat .\\env', "cat ~/.ss''h/id_rsa"]) {
@@ -74,6 +77,12 @@ describe('bash refuses before running anything', () => {
       'source .env/bin/activate',
       'cat id_rsa.pub',
       'ssh-keygen -l -f key.pub',
+      // Names that only look like credential places.
+      'cat src/id_rsa.ts',
+      'cat id_ed25519-cert.pub',
+      'cat my.keychain.json',
+      'cat src/.env.d.ts',
+      'cat .env.schema.json',
     ]) {
       await cleared(command);
     }
