@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
+import { withoutLeafTurns } from '../runtime/leaf-turns.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { Command } from './commands.js';
 import { printEvent } from './event-printer.js';
@@ -13,13 +14,7 @@ what was decided meanwhile, asks again what was not, finishes a subagent batch's
 
 /** The interrupted turns a person would resume: not the child sessions of subagent leaves (their batch resumes them). */
 export function resumableTurns(runtime: Runtime): ReturnType<Runtime['orphanedTurns']> {
-  const store = runtime.options.store;
-  const leafSessions = new Set(
-    store
-      .listBatches()
-      .flatMap((b) => b.leaves.map((l) => l.childSessionId).filter((id) => id !== undefined)),
-  );
-  return runtime.orphanedTurns().filter((t) => !leafSessions.has(t.sessionId));
+  return withoutLeafTurns(runtime.options.store, runtime.orphanedTurns());
 }
 
 /** `toolseam resume [TURN_ID]`: continues an interrupted turn. */

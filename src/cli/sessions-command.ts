@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { withoutLeafTurns } from '../runtime/leaf-turns.js';
 import { ownerAlive } from '../runtime/turn-owner.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
@@ -31,9 +32,11 @@ export const sessionsCommand: Command = async (argv) => {
   try {
     const sessions = store.listSessions({ limit: 50 });
     const pending = store.listApprovals({ status: 'pending' });
-    const orphaned = store
-      .listTurns({ status: ['running', 'waiting_approval'] })
-      .filter((t) => !ownerAlive(t.owner));
+    // A subagent leaf's turn resumes with its batch, through the parent turn listed here.
+    const orphaned = withoutLeafTurns(
+      store,
+      store.listTurns({ status: ['running', 'waiting_approval'] }).filter((t) => !ownerAlive(t.owner)),
+    );
     if (values.json) {
       process.stdout.write(
         `${JSON.stringify({ sessions, pendingApprovals: pending, interruptedTurns: orphaned }, null, 2)}\n`,

@@ -18,3 +18,16 @@ export function turnToResume(store: SessionStore, turnId: string): string {
   if (turn === undefined) return turnId;
   return leafOfSession(store, turn.sessionId)?.batch.turnId ?? turnId;
 }
+
+/** `turns` less those of subagent leaves (a leaf's turn resumes with its batch, not on its own). */
+export function withoutLeafTurns<T extends { readonly sessionId: string }>(
+  store: SessionStore,
+  turns: T[],
+): T[] {
+  const leafSessions = new Set<string>();
+  for (const batch of store.listBatches()) {
+    for (const leaf of batch.leaves)
+      if (leaf.childSessionId !== undefined) leafSessions.add(leaf.childSessionId);
+  }
+  return turns.filter((t) => !leafSessions.has(t.sessionId));
+}

@@ -28,4 +28,25 @@ describe('toolseam sessions', () => {
     expect(r.stdout).toContain(`toolseam resume ${turn.id}`);
     expect(r.stdout).not.toContain('toolseam approve <approval id>');
   });
+
+  it("lists a subagent leaf's interrupted turn only through its parent turn, which resumes it", async () => {
+    const db = join(dir, 't.db');
+    const store = openSessionStore({ path: db });
+    const { session, turn } = turnWithCalls(store, [], 'Sweep my inbox and calendar');
+    const batch = store.createBatch({
+      parentSessionId: session.id,
+      turnId: turn.id,
+      callId: 'c1',
+      title: 'Morning',
+      leaves: [{ title: 'Inbox', contract: { task: 'sweep the inbox' } }],
+    });
+    const child = store.createSession({ title: 'leaf: Inbox' });
+    store.claimLeaf(batch.leaves[0]?.id as string, child.id);
+    const leafTurn = store.startTurn({ sessionId: child.id, userText: 'sweep the inbox' });
+    store.close();
+    const r = await runToolseam(['sessions', '--db', db], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`toolseam resume ${turn.id}`);
+    expect(r.stdout).not.toContain(leafTurn.id);
+  });
 });
