@@ -64,9 +64,15 @@ function idsOf(list: Record<string, unknown>[], type: string, key: string): stri
 function conversationMessage(messages: unknown[]): string | undefined {
   for (let n = 0; n < messages.length; n += 1) {
     const current = blocks(messages[n]);
-    const emptyText = current.findIndex((b) => b['type'] === 'text' && b['text'] === '');
-    if (emptyText >= 0)
-      return `messages.${n}.content.${emptyText}.text: text content blocks must be non-empty`;
+    const blank = current.findIndex(
+      (b) => b['type'] === 'text' && (typeof b['text'] !== 'string' || b['text'].trim() === ''),
+    );
+    if (blank >= 0) {
+      const text = current[blank]?.['text'];
+      return text === ''
+        ? `messages.${n}.content.${blank}.text: text content blocks must be non-empty`
+        : `messages: text content blocks must contain non-whitespace text`;
+    }
     const results = idsOf(current, 'tool_result', 'tool_use_id');
     const offered = n > 0 ? idsOf(blocks(messages[n - 1]), 'tool_use', 'id') : [];
     const stray = results.filter((id) => !offered.includes(id));

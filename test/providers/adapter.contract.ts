@@ -131,6 +131,24 @@ export function describeAdapterContract(harness: AdapterHarness): void {
       expect(flags).toEqual(harness.family === 'openai' ? [false, false] : [false, true]);
     });
 
+    it('sends a history whose stored texts are only whitespace in a form the provider accepts', async () => {
+      standIn.push({ echo: 'lastToolResult' });
+      const history: ChatMessage[] = [
+        { role: 'user', content: 'what time is it?' },
+        {
+          role: 'assistant',
+          content: '\n\n',
+          toolCalls: [{ id: 'call1', name: 'get_time', arguments: '{}' }],
+        },
+        { role: 'tool', toolCallId: 'call1', name: 'get_time', content: '12:00', isError: false },
+        { role: 'assistant', content: ' ' },
+        { role: 'user', content: 'and now?' },
+      ];
+      const events = await collect(adapterFor(harness, standIn).stream({ ...ask(''), messages: history }));
+      expect(standIn.requests[0]?.outcome.kind).toBe('answered');
+      expect(textOf(events)).toBe('12:00');
+    });
+
     for (const [raw, meaning] of Object.entries(harness.stopTable)) {
       it(`maps the stop value "${raw}" to ${meaning}`, async () => {
         standIn.push({ text: 'done', rawStopReason: raw });
@@ -175,6 +193,34 @@ export function describeAdapterContract(harness: AdapterHarness): void {
         expect((error as ProviderError).message).toContain('bad request, as scripted');
         expect(standIn.requests).toHaveLength(1);
         expect(standIn.pending).toBe(1);
+      });
+
+      it('retries a request timeout (408) and a conflict (409), as the SDKs do', async () => {
+        standIn.push({ error: { status: 408 } }, { error: { status: 409 } }, { text: 'after two' });
+        const adapter = adapterFor(harness, standIn, { retry: { maxRetries: 2, baseDelayMs: 1 } });
+        const events = await collect(adapter.stream(ask('again')));
+        expect(textOf(events)).toBe('after two');
+        expect(standIn.requests).toHaveLength(3);
+      });
+
+      it("follows the server's x-should-retry header over the status", async () => {
+        const raw = (status: number, shouldRetry: string) => ({
+          raw: {
+            status,
+            headers: { 'content-type': 'application/json', 'x-should-retry': shouldRetry },
+            body: JSON.stringify({ error: { message: `scripted ${status}`, type: 'scripted' } }),
+          },
+        });
+        standIn.push(raw(400, 'true'), { text: 'asked to retry' });
+        const adapter = adapterFor(harness, standIn, { retry: { maxRetries: 2, baseDelayMs: 1 } });
+        expect(textOf(await collect(adapter.stream(ask('retry me'))))).toBe('asked to retry');
+        expect(standIn.requests).toHaveLength(2);
+        standIn.reset();
+        standIn.push(raw(503, 'false'), { text: 'never reached' });
+        const error = await failure(adapter.stream(ask('do not')));
+        expect((error as ProviderError).status).toBe(503);
+        expect((error as ProviderError).retryable).toBe(false);
+        expect(standIn.requests).toHaveLength(1);
       });
 
       it('stops after the retry bound', async () => {

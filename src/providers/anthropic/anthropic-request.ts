@@ -26,7 +26,8 @@ function blocksOf(message: ChatMessage): { role: 'user' | 'assistant'; blocks: C
     case 'user':
       return {
         role: 'user',
-        blocks: message.content === '' ? [] : [{ type: 'text', text: message.content }],
+        // Anthropic refuses text blocks without a visible character
+        blocks: message.content.trim() === '' ? [] : [{ type: 'text', text: message.content }],
       };
     case 'tool': {
       const result: ToolResultBlockParam = {
@@ -39,8 +40,8 @@ function blocksOf(message: ChatMessage): { role: 'user' | 'assistant'; blocks: C
     }
     case 'assistant': {
       const blocks: ContentBlockParam[] = [];
-      // Anthropic refuses empty text blocks
-      if (message.content !== '') blocks.push({ type: 'text', text: message.content });
+      // Anthropic refuses text blocks without a visible character (a stored "\n\n" would fail every later request)
+      if (message.content.trim() !== '') blocks.push({ type: 'text', text: message.content });
       for (const call of message.toolCalls ?? []) {
         blocks.push({
           type: 'tool_use',

@@ -24,7 +24,7 @@ export interface AwsCredentials {
   readonly sessionToken?: string;
 }
 
-/** How transient failures (429, 5xx, connection) are retried; a 4xx other than 429 never is. */
+/** How transient failures (408, 409, 429, 5xx, connection) are retried; no other 4xx is, unless the server sends `x-should-retry: true`. */
 export interface RetrySettings {
   /** Retries after the first attempt (default 2). */
   readonly maxRetries?: number;

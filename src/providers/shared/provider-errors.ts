@@ -27,7 +27,7 @@ export function httpProviderError(fields: {
     status: fields.status,
     message: `${fields.provider} answered HTTP ${fields.status}: ${facts.message ?? fields.fallbackMessage}`,
     providerCode: facts.code ?? fields.fallbackCode,
-    retryable: isTransientStatus(fields.status),
+    retryable: isTransientStatus(fields.status, h('x-should-retry')),
     requestId: h('x-request-id') ?? h('request-id') ?? h('x-amzn-requestid') ?? facts.requestId,
     rawBody: fields.rawBody,
     retryAfterMs: retryAfterMs(h),

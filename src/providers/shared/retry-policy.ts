@@ -1,9 +1,15 @@
 import { ProviderError } from '../../core/errors.js';
 import type { RetrySettings } from './provider-config.js';
 
-/** True for a status worth trying again: rate limited (429) or a server-side failure (5xx). */
-export function isTransientStatus(status: number | undefined): boolean {
-  return status !== undefined && (status === 429 || status >= 500);
+/**
+ * True for a status worth trying again, as the provider SDKs judge it: a request timeout (408), a
+ * conflict such as a lock (409), rate limited (429) or a server-side failure (5xx). A server's
+ * `x-should-retry` header, when it says `true` or `false`, decides instead.
+ */
+export function isTransientStatus(status: number | undefined, shouldRetry?: string | null): boolean {
+  if (shouldRetry === 'true') return true;
+  if (shouldRetry === 'false') return false;
+  return status !== undefined && (status === 408 || status === 409 || status === 429 || status >= 500);
 }
 
 /** Reads `retry-after-ms` / `retry-after` (seconds or an HTTP date) into milliseconds. */
