@@ -26,6 +26,10 @@ type ChunkToolCall = NonNullable<ChatCompletionChunk.Choice.Delta['tool_calls']>
  */
 export class OpenAIStreamParser {
   private readonly calls = new ToolCallAssembler();
+  /** The slot of the call each `index` holds now. */
+  private readonly byIndex = new Map<number, string>();
+  /** The id the wire gave each indexed slot (a slot may start before its id arrives). */
+  private readonly wireIds = new Map<string, string>();
   private finishReason: string | undefined;
   private usage: Usage | undefined;
 
@@ -49,16 +53,35 @@ export class OpenAIStreamParser {
     const indexed = typeof call.index === 'number';
     // a call with neither index nor id but a name is a new call; with none of them, a continuation
     const key = indexed
-      ? `i${call.index}`
+      ? this.keyOfIndex(call.index, call.id)
       : call.id
         ? `id${call.id}`
         : fn?.name
           ? `n${this.calls.size}`
           : undefined;
-    if (key !== undefined && (!this.calls.has(key) || fn?.name || !indexed)) {
+    if (key !== undefined && (!this.calls.has(key) || fn?.name || call.id || !indexed)) {
       this.calls.start(key, call.id, fn?.name);
     }
     if (fn?.arguments) this.calls.append(key, fn.arguments);
+  }
+
+  /**
+   * The slot of the call at `index`. A different id at an index already in use is a new call: some
+   * servers (Ollama) send every parallel call at index 0, each under its own id.
+   */
+  private keyOfIndex(index: number, id: string | undefined): string {
+    const current = this.byIndex.get(index);
+    if (current !== undefined) {
+      const known = this.wireIds.get(current);
+      if (!id || known === undefined || known === id) {
+        if (id) this.wireIds.set(current, id);
+        return current;
+      }
+    }
+    const key = current === undefined ? `i${index}` : `i${index}#${this.calls.size}`;
+    this.byIndex.set(index, key);
+    if (id) this.wireIds.set(key, id);
+    return key;
   }
 
   /** The assembled tool calls and the finish event. */

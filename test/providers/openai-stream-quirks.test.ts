@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { StandIn } from '../../src/testing/index.js';
+import {
+  type AdapterHarness,
+  adapterFor,
+  ask,
+  callsOf,
+  collect,
+  standInFor,
+} from '../support/provider-harness.js';
+
+const HARNESS: AdapterHarness = {
+  label: 'OpenAI-compatible',
+  family: 'openai',
+  model: 'local-test',
+  corpusProviders: [],
+  stopTable: {},
+};
+
+/** A streamed answer written chunk by chunk, as a server sends it. */
+function sse(
+  deltas: readonly unknown[],
+  finish: string,
+): { raw: { status: number; headers: Record<string, string>; body: string } } {
+  const base = { id: 'chatcmpl-q', object: 'chat.completion.chunk', created: 0, model: 'local-test' };
+  const chunks = [
+    ...deltas.map((delta) => ({ ...base, choices: [{ index: 0, delta, finish_reason: null }] })),
+    { ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] },
+  ];
+  const body = `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('')}data: [DONE]\n\n`;
+  return { raw: { status: 200, headers: { 'content-type': 'text/event-stream' }, body } };
+}
+
+describe('OpenAI-compatible stream quirks, through the openai SDK', () => {
+  let standIn: StandIn;
+  beforeAll(async () => {
+    standIn = await standInFor(HARNESS);
+  });
+  afterAll(() => standIn.close());
+  beforeEach(() => standIn.reset());
+
+  it('keeps parallel calls apart when every one comes at index 0 under its own id (Ollama)', async () => {
+    standIn.push(
+      sse(
+        [
+          { role: 'assistant', content: '' },
+          {
+            tool_calls: [
+              {
+                index: 0,
+                id: 'call_a',
+                type: 'function',
+                function: { name: 'get_weather', arguments: '{"city":' },
+              },
+            ],
+          },
+          { tool_calls: [{ index: 0, function: { arguments: '"Oslo"}' } }] },
+          {
+            tool_calls: [
+              {
+                index: 0,
+                id: 'call_b',
+                type: 'function',
+                function: { name: 'get_weather', arguments: '{"city":"Lima"}' },
+              },
+            ],
+          },
+        ],
+        'tool_calls',
+      ),
+    );
+    const calls = callsOf(await collect(adapterFor(HARNESS, standIn).stream(ask('two cities'))));
+    expect(calls.map((c) => [c.id, c.name, JSON.parse(c.arguments)])).toEqual([
+      ['call_a', 'get_weather', { city: 'Oslo' }],
+      ['call_b', 'get_weather', { city: 'Lima' }],
+    ]);
+  });
+
+  it('reads one call whose id arrives after its first chunk, or repeats in every chunk, as one call', async () => {
+    standIn.push(
+      sse(
+        [
+          { tool_calls: [{ index: 0, type: 'function', function: { name: 'get_weather', arguments: '' } }] },
+          { tool_calls: [{ index: 0, id: 'call_late', function: { arguments: '{"city":' } }] },
+          { tool_calls: [{ index: 0, id: 'call_late', function: { arguments: '"Rome"}' } }] },
+        ],
+        'tool_calls',
+      ),
+    );
+    const calls = callsOf(await collect(adapterFor(HARNESS, standIn).stream(ask('one city'))));
+    expect(calls.map((c) => [c.id, c.name, JSON.parse(c.arguments)])).toEqual([
+      ['call_late', 'get_weather', { city: 'Rome' }],
+    ]);
+  });
+});
