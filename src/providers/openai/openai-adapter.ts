@@ -42,6 +42,7 @@ export class OpenAIAdapter implements ModelAdapter {
       streamUsage: config.streamUsage,
       maxTokensField: config.provider === 'openai' ? 'max_completion_tokens' : 'max_tokens',
       defaultMaxTokens: config.maxTokens,
+      assistantAfterToolResults: config.provider === 'mistral',
     };
   }
 

@@ -14,7 +14,15 @@ export interface OpenAIRequestOptions {
   /** OpenAI's own API wants `max_completion_tokens`; the compatible endpoints read `max_tokens`. */
   readonly maxTokensField: 'max_tokens' | 'max_completion_tokens';
   readonly defaultMaxTokens: number | undefined;
+  /**
+   * Mistral refuses a user message right after a tool result (`invalid_request_message_order`): a
+   * short assistant message is put between them, as happens when a turn stopped after its tools ran.
+   */
+  readonly assistantAfterToolResults: boolean;
 }
+
+/** What the assistant "said" between a stopped turn's tool results and the next user message. */
+export const UNANSWERED_RESULTS_NOTE = '(The turn ended here, before a reply to these tool results.)';
 
 /** One tool in Chat Completions form. */
 export function toOpenAITool(tool: WireTool): ChatCompletionTool {
@@ -54,7 +62,14 @@ export function toOpenAIRequest(
 ): ChatCompletionCreateParams {
   const messages: ChatCompletionMessageParam[] = [];
   if (request.system !== '') messages.push({ role: 'system', content: request.system });
-  for (const message of request.messages) messages.push(toOpenAIMessage(message));
+  let previous: ChatMessage['role'] | undefined;
+  for (const message of request.messages) {
+    if (options.assistantAfterToolResults && previous === 'tool' && message.role === 'user') {
+      messages.push({ role: 'assistant', content: UNANSWERED_RESULTS_NOTE });
+    }
+    messages.push(toOpenAIMessage(message));
+    previous = message.role;
+  }
   const body: ChatCompletionCreateParams = { model: options.model, messages, stream: options.stream };
   if (request.tools.length > 0) body.tools = request.tools.map(toOpenAITool);
   const maxTokens = request.maxTokens ?? options.defaultMaxTokens;
