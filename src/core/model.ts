@@ -13,6 +13,11 @@ export interface AssistantToolCall {
   /** The wire name the model used. */
   readonly name: string;
   readonly arguments: string;
+  /**
+   * An opaque token the provider gave with the call and wants back with it in later requests
+   * (Gemini 3's thought signature); absent for most providers.
+   */
+  readonly signature?: string;
 }
 
 /** One message of a conversation, provider-neutral. */
@@ -60,7 +65,14 @@ export interface Usage {
 /** What a streaming model call yields. Errors are thrown as `ProviderError`. */
 export type ModelEvent =
   | { readonly type: 'text-delta'; readonly text: string }
-  | { readonly type: 'tool-call'; readonly id: string; readonly name: string; readonly arguments: string }
+  | {
+      readonly type: 'tool-call';
+      readonly id: string;
+      readonly name: string;
+      readonly arguments: string;
+      /** See `AssistantToolCall.signature`. */
+      readonly signature?: string;
+    }
   | {
       readonly type: 'finish';
       readonly stopReason: StopReason;

@@ -75,6 +75,8 @@ export interface NewToolCall {
   readonly tool: string;
   /** As the model sent them; this text goes into the assistant message. */
   readonly rawArguments: string;
+  /** The provider's token for the call, kept in the assistant message (see `AssistantToolCall.signature`). */
+  readonly signature?: string | undefined;
   /** As read (decoded); omit when they could not be read. */
   readonly arguments?: JsonObject | undefined;
   /** The runtime's digest of tool + arguments (`callDigest`); approvals of the call are bound to it. */

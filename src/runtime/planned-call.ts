@@ -14,6 +14,8 @@ export interface ReadCall {
   /** The real name (the name as sent when no tool has it). */
   readonly tool: string;
   readonly rawArguments: string;
+  /** The provider's token for this call, sent back with it (see `AssistantToolCall.signature`). */
+  readonly signature?: string;
   /** Decoded arguments (lifted JSON text turned back into values); absent when unreadable. */
   readonly args?: JsonObject;
   /** Why the arguments could not be read: the call is answered with this and not run. */
@@ -35,7 +37,13 @@ export function readCall(
 ): ReadCall {
   if (call.name.trim() === '') return nameless(call);
   const tool = resolveToolName(surface, call.name, runtimeTools);
-  const base = { id: call.id, wireName: call.name, tool, rawArguments: call.arguments };
+  const base = {
+    id: call.id,
+    wireName: call.name,
+    tool,
+    rawArguments: call.arguments,
+    ...(call.signature === undefined ? {} : { signature: call.signature }),
+  };
   const read = readArguments(call.arguments);
   if (!read.ok) {
     const why = stoppedByLength

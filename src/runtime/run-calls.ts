@@ -25,6 +25,7 @@ export function recordReply(
       wireName: c.wireName,
       tool: c.tool,
       rawArguments: c.rawArguments,
+      ...(c.signature === undefined ? {} : { signature: c.signature }),
       digest: c.digest,
       ...(c.args ? { arguments: c.args } : {}),
     })),

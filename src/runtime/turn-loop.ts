@@ -57,7 +57,8 @@ async function callModel(ctx: TurnContext, request: ModelRequest): Promise<Reply
         text += event.text;
         ctx.emit({ type: 'text-delta', text: event.text });
       } else if (event.type === 'tool-call') {
-        calls.push({ id: event.id, name: event.name, arguments: event.arguments });
+        const call = { id: event.id, name: event.name, arguments: event.arguments };
+        calls.push(event.signature === undefined ? call : { ...call, signature: event.signature });
       } else stopReason = event.stopReason;
     }
   } catch (error) {

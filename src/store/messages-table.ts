@@ -83,7 +83,13 @@ export function messagesTable(ctx: StoreContext) {
         content: message.content,
         toolCalls:
           calls.length > 0
-            ? JSON.stringify(calls.map(({ id, name, arguments: a }) => ({ id, name, arguments: a })))
+            ? JSON.stringify(
+                calls.map(({ id, name, arguments: a, signature }) =>
+                  signature === undefined
+                    ? { id, name, arguments: a }
+                    : { id, name, arguments: a, signature },
+                ),
+              )
             : null,
         toolCallId: result?.toolCallId ?? null,
         wireName: result?.name ?? null,

@@ -120,6 +120,9 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
     if (typeof call.rawArguments !== 'string') {
       throw new InputError(`The raw arguments of call ${id} must be the text the model sent.`);
     }
+    if (call.signature !== undefined && typeof call.signature !== 'string') {
+      throw new InputError(`The signature of call ${id} must be the text the provider sent, or be left out.`);
+    }
     const args =
       call.arguments === undefined ? undefined : requireObject(call.arguments, `The arguments of call ${id}`);
     if (get(turnId, id)) {
@@ -156,7 +159,12 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
         const message = turns.append(turnId, {
           role: 'assistant',
           content: reply.content,
-          toolCalls: calls.map((c) => ({ id: c.id, name: c.wireName, arguments: c.rawArguments })),
+          toolCalls: calls.map((c) => ({
+            id: c.id,
+            name: c.wireName,
+            arguments: c.rawArguments,
+            ...(c.signature === undefined ? {} : { signature: c.signature }),
+          })),
         });
         return { message, calls: calls.map((c) => insertCall(turnId, turn.sessionId, c)) };
       });

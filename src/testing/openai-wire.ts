@@ -8,6 +8,7 @@ import type { NeutralRequest } from './recorded-request.js';
 import type { ScriptError } from './script.js';
 import { pieces } from './scripted-model.js';
 import { startEventStream, writeEvent } from './sse.js';
+import { ThoughtSignatures } from './thought-signatures.js';
 import { type FamilyWire, pretty, type Rejection, type ReplyAnswer, type WireAnswer } from './wire-answer.js';
 
 const FINISH: Readonly<Record<StopReason, string>> = {
@@ -140,6 +141,7 @@ function completionId(): string {
 /** The OpenAI Chat Completions stand-in; `gemini` mode applies Gemini's rules, shapes and stream quirks. */
 export function openaiWire(mode: 'openai' | 'gemini'): FamilyWire {
   const gemini = mode === 'gemini';
+  const signatures = gemini ? new ThoughtSignatures() : undefined;
   const reject = (failure: OpenAIFailure | GeminiFailure, reason: string): Rejection => ({
     answer: gemini ? geminiAnswer(400, failure) : openaiAnswer(400, failure as OpenAIFailure),
     reason,
@@ -160,7 +162,7 @@ export function openaiWire(mode: 'openai' | 'gemini'): FamilyWire {
           'body',
         );
       if (gemini) {
-        const failure = geminiFailure(body);
+        const failure = geminiFailure(body) ?? signatures?.missing(body);
         if (failure) return reject(failure, 'gemini rules');
       } else {
         const failure = openaiToolFailure(body['tools']);
@@ -214,8 +216,8 @@ export function openaiWire(mode: 'openai' | 'gemini'): FamilyWire {
       return { status: 200, headers: { 'content-type': 'application/json' }, body };
     },
     reply(answer, request, res) {
-      if (request.stream) streamReply(answer, request, res, gemini);
-      else wholeReply(answer, request, res, gemini);
+      if (request.stream) streamReply(answer, request, res, signatures);
+      else wholeReply(answer, request, res, signatures);
     },
     streamError(answer, request, res) {
       startEventStream(res, requestHeaders(gemini));
@@ -257,8 +259,9 @@ function wholeReply(
   answer: ReplyAnswer,
   request: NeutralRequest,
   res: ServerResponse,
-  gemini: boolean,
+  signatures: ThoughtSignatures | undefined,
 ): void {
+  const gemini = signatures !== undefined;
   const message: Record<string, unknown> = {
     role: 'assistant',
     content: answer.text === '' && answer.toolCalls.length ? null : answer.text,
@@ -268,6 +271,7 @@ function wholeReply(
       id: c.id,
       type: 'function',
       function: { name: c.name, arguments: c.arguments },
+      ...(signatures ? { extra_content: signatures.issue(c.id) } : {}),
     }));
   }
   const body = JSON.stringify({
@@ -288,8 +292,9 @@ function streamReply(
   answer: ReplyAnswer,
   request: RecordedRequestLike,
   res: ServerResponse,
-  gemini: boolean,
+  signatures: ThoughtSignatures | undefined,
 ): void {
+  const gemini = signatures !== undefined;
   startEventStream(res, requestHeaders(gemini));
   const base = {
     id: completionId(),
@@ -302,11 +307,16 @@ function streamReply(
   chunk({ role: 'assistant', content: '' });
   for (const text of pieces(answer.text, answer.chunkSize)) chunk({ content: text });
   answer.toolCalls.forEach((call, index) => {
-    if (gemini) {
-      // Gemini sends each call whole and without an index
+    if (signatures) {
+      // Gemini sends each call whole, without an index, with the signature it wants back
       chunk({
         tool_calls: [
-          { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } },
+          {
+            id: call.id,
+            type: 'function',
+            function: { name: call.name, arguments: call.arguments },
+            extra_content: signatures.issue(call.id),
+          },
         ],
       });
       return;

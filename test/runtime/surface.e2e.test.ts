@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { openSessionStore } from '../../src/store/index.js';
 import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
 import { demoProvider } from '../support/demo-tools.js';
 import { callEnds, collect, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
@@ -106,6 +107,32 @@ describe('the tool surface', () => {
     await collect(session.send('garden'));
     await collect(session.send('something unrelated about music'));
     expect(h.standIn.requests[2]?.tools.map((t) => t.name)).toContain('manage_garden_4');
+  });
+});
+
+describe("Gemini 3's thought signatures", () => {
+  it('go back with their calls in every later request, read from the session store', async () => {
+    h = await startHarness({
+      family: 'openai',
+      mode: 'gemini',
+      providers: [demoProvider()],
+      script: [
+        { toolCalls: [{ name: 'lookup_weather', arguments: { city: 'Oslo' } }] },
+        { text: 'Sunny it is.' },
+        { text: 'Still sunny.' },
+      ],
+    });
+    const session = h.runtime.session('s');
+    const end = turnEnd(await collect(session.send('weather in Oslo?')));
+    // the stand-in refuses a replayed call without the signature it gave
+    expect(end).toMatchObject({ status: 'done', message: 'Sunny it is.' });
+    const reader = openSessionStore({ path: h.dbPath });
+    const stored = reader.listMessages('s').find((m) => m.message.role === 'assistant')?.message;
+    reader.close();
+    expect(stored?.role === 'assistant' && stored.toolCalls?.[0]?.signature).toMatch(/^sig_/);
+    const next = turnEnd(await collect(session.send('and now?')));
+    expect(next).toMatchObject({ status: 'done', message: 'Still sunny.' });
+    expect(h.standIn.requests.map((r) => r.outcome.kind)).toEqual(['answered', 'answered', 'answered']);
   });
 });
 

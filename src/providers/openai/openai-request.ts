@@ -45,11 +45,17 @@ function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
       return {
         role: 'assistant',
         content: message.content === '' ? null : message.content,
-        tool_calls: calls.map((call) => ({
-          id: call.id,
-          type: 'function',
-          function: { name: call.name, arguments: call.arguments },
-        })),
+        tool_calls: calls.map((call) => {
+          const sent = {
+            id: call.id,
+            type: 'function' as const,
+            function: { name: call.name, arguments: call.arguments },
+          };
+          // Gemini wants its thought signature back where it came from; the SDK's types lack the field
+          return call.signature === undefined
+            ? sent
+            : { ...sent, extra_content: { google: { thought_signature: call.signature } } };
+        }),
       };
     }
   }

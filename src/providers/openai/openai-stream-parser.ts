@@ -63,6 +63,8 @@ export class OpenAIStreamParser {
       this.calls.start(key, call.id, fn?.name);
     }
     if (fn?.arguments) this.calls.append(key, fn.arguments);
+    const signature = thoughtSignature(call);
+    if (signature !== undefined) this.calls.sign(key, signature);
   }
 
   /**
@@ -91,6 +93,16 @@ export class OpenAIStreamParser {
   }
 }
 
+/**
+ * Gemini's thought signature on a call (`extra_content.google.thought_signature`), which Gemini 3
+ * refuses the next request without; the openai SDK's types do not know the field.
+ */
+function thoughtSignature(call: object): string | undefined {
+  const extra = (call as { extra_content?: { google?: { thought_signature?: unknown } } }).extra_content;
+  const signature = extra?.google?.thought_signature;
+  return typeof signature === 'string' && signature !== '' ? signature : undefined;
+}
+
 /** The events of a non-streamed completion. */
 export function completionEvents(completion: ChatCompletion): ModelEvent[] {
   const choice = completion.choices?.[0];
@@ -101,6 +113,8 @@ export function completionEvents(completion: ChatCompletion): ModelEvent[] {
   (message?.tool_calls ?? []).forEach((call, i) => {
     if (call.type !== 'function') return;
     calls.start(String(i), call.id, call.function.name, call.function.arguments);
+    const signature = thoughtSignature(call);
+    if (signature !== undefined) calls.sign(String(i), signature);
   });
   const assembled = calls.finish();
   events.push(...assembled);

@@ -7,6 +7,7 @@ interface Slot {
   fragments: string[];
   /** Arguments given whole at the start (a non-streamed input object), used when no fragment came. */
   initial: string;
+  signature: string | undefined;
 }
 
 type ToolCallEvent = Extract<ModelEvent, { type: 'tool-call' }>;
@@ -33,6 +34,7 @@ export class ToolCallAssembler {
         name: name ?? '',
         fragments: [],
         initial,
+        signature: undefined,
       });
     }
     this.lastKey = key;
@@ -42,6 +44,12 @@ export class ToolCallAssembler {
   append(key: string | undefined, fragment: string): void {
     const slot = this.slots.get(key ?? this.lastKey ?? '');
     if (slot) slot.fragments.push(fragment);
+  }
+
+  /** Keeps the token the provider wants echoed back with the call in `key` (see `AssistantToolCall.signature`). */
+  sign(key: string | undefined, signature: string): void {
+    const slot = this.slots.get(key ?? this.lastKey ?? '');
+    if (slot) slot.signature = signature;
   }
 
   /** True when the slot exists. */
@@ -59,12 +67,13 @@ export class ToolCallAssembler {
     const calls: ToolCallEvent[] = [];
     for (const slot of this.slots.values()) {
       const joined = slot.fragments.length > 0 ? slot.fragments.join('') : slot.initial;
-      calls.push({
+      const call: ToolCallEvent = {
         type: 'tool-call',
         id: slot.id,
         name: slot.name,
         arguments: joined.trim() === '' ? '{}' : joined,
-      });
+      };
+      calls.push(slot.signature === undefined ? call : { ...call, signature: slot.signature });
     }
     this.slots.clear();
     return calls;
