@@ -57,8 +57,23 @@ const LISTINGS = {
   ],
 };
 
+/** A tool whose schema is nested `depth` levels deep, as JSON text (JSON.stringify cannot write it). */
+function deepToolText(depth) {
+  const open = '{"type":"object","properties":{"inner":'.repeat(depth);
+  const schema = `{"type":"object","properties":{"tree":${open}{"type":"string"}${'}}'.repeat(depth)}}}`;
+  return `{"name":"deep","description":"A very deep schema.","inputSchema":${schema}}`;
+}
+
 const tools = [...(LISTINGS[mode] ?? LISTINGS.ok)];
+if (mode === 'relist-fails')
+  tools.push({ name: 'gone', description: 'Withdrawn after the first listing.', inputSchema: obj({}) });
+let listings = 0;
 tools.push(
+  {
+    name: 'jam',
+    description: 'Does part of its work, then fails with an internal error.',
+    inputSchema: obj({}),
+  },
   { name: 'wait', description: 'Never answers.', inputSchema: obj({}) },
   { name: 'boom', description: 'Exits mid-call.', inputSchema: obj({}) },
   {
@@ -78,6 +93,9 @@ function call(id, params) {
   switch (params?.name) {
     case 'wait':
       return;
+    case 'jam':
+      process.stderr.write('charged the card\n');
+      return send({ jsonrpc: '2.0', id, error: { code: -32603, message: 'receipt printer jammed' } });
     case 'boom':
       process.stderr.write('panic: index out of range in handler\n');
       process.exit(3);
@@ -119,7 +137,19 @@ function handle(message) {
     if (mode === 'bad-list') return reply(id, { tools: 'none today' });
     if (mode === 'error-list')
       return send({ jsonrpc: '2.0', id, error: { code: -32603, message: 'index not built' } });
-    return reply(id, { tools });
+    if (mode === 'deep') {
+      const listed = [...tools.map((t) => JSON.stringify(t)), deepToolText(20_000)];
+      return process.stdout.write(
+        `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"tools":[${listed.join(',')}]}}\n`,
+      );
+    }
+    listings += 1;
+    if (mode === 'relist-fails' && listings > 1)
+      return send({ jsonrpc: '2.0', id, error: { code: -32603, message: 'database offline' } });
+    reply(id, { tools });
+    // The list changes (`gone` is withdrawn), but listing it again fails from now on.
+    if (mode === 'relist-fails') send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    return;
   }
   if (method === 'tools/call') return call(id, params);
   send({ jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}` } });

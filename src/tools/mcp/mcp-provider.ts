@@ -248,6 +248,8 @@ class McpProvider implements McpToolProvider {
         }
       });
     } catch (error) {
+      // The listing in hand is still the one from before the notice: the next caller asks again.
+      this.listingStale = true;
       throw this.listFailure(error);
     }
     this.connection.noteSuccess();
@@ -266,7 +268,7 @@ class McpProvider implements McpToolProvider {
       });
     }
     const definitions = read.tools.map((t) => t.definition);
-    const fingerprint = JSON.stringify(definitions.map((d) => [d.name, d.description, d.parameters]));
+    const fingerprint = listingFingerprint(definitions);
     const previous = this.listing;
     this.listing = {
       generation,
@@ -321,8 +323,14 @@ class McpProvider implements McpToolProvider {
           'Whether the call did anything is unknown; toolseam starts the server again on the next call.',
       );
     }
-    if (error instanceof McpError) {
+    if (error instanceof McpError && NOT_RUN_CODES.has(error.code)) {
       return refusal(`MCP server "${this.server}" refused the call to ${name}: ${stripCode(error.message)}`);
+    }
+    if (error instanceof McpError) {
+      return failure(
+        `Error: MCP server "${this.server}" failed while handling the call to ${name}: ${stripCode(error.message)}. ` +
+          'Whether the call did anything is unknown; check before calling it again.',
+      );
     }
     return failure(`Error: the call to ${name} could not be completed: ${errorText(error)}`);
   }
@@ -353,6 +361,38 @@ function withErrorPrefix(result: ToolResult): ToolResult {
 
 function stripCode(message: string): string {
   return message.replace(/^MCP error -?\d+: /, '');
+}
+
+/**
+ * JSON-RPC errors that mean the server turned the request down before its tool ran (unreadable or
+ * invalid request, unknown method, invalid arguments or tool name). Any other error, such as an
+ * internal error thrown from a handler, may come after the tool did part of its work.
+ */
+const NOT_RUN_CODES: ReadonlySet<number> = new Set([
+  ErrorCode.ParseError,
+  ErrorCode.InvalidRequest,
+  ErrorCode.MethodNotFound,
+  ErrorCode.InvalidParams,
+]);
+
+/**
+ * What tells one listing from the next (a restart may bring another without notice). A schema too
+ * deep to write out counts by its name and description only, rather than failing the listing.
+ */
+function listingFingerprint(definitions: readonly ToolDefinition[]): string {
+  try {
+    return JSON.stringify(definitions.map((d) => [d.name, d.description, d.parameters]));
+  } catch {
+    return JSON.stringify(
+      definitions.map((d) => {
+        try {
+          return [d.name, d.description, JSON.stringify(d.parameters)];
+        } catch {
+          return [d.name, d.description, null];
+        }
+      }),
+    );
+  }
 }
 
 function refusal(reason: string): ToolResult {

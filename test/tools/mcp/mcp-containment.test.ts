@@ -209,3 +209,37 @@ describe('a broken MCP server costs only its own tools', () => {
     expect(result.content).toBe('counted to 12 with a+b');
   });
 });
+
+describe('what a failing MCP server is said to have done', () => {
+  it('a call that failed inside the server may have done part of its work: a failure, not a refusal', async () => {
+    const provider = broken('ok');
+    const result = await provider.invoke('mcp/ok/jam', {}, toolContext());
+    expect(result.isError).toBe(true);
+    expect(result.notRun).toBeUndefined();
+    expect(result.content).toContain('receipt printer jammed');
+    expect(result.content).toContain('Whether the call did anything is unknown');
+  });
+
+  it('after tools/list_changed, a failed listing is not replaced by the listing from before the notice', async () => {
+    const provider = broken('relist-fails');
+    let changes = 0;
+    provider.onToolsChanged?.(() => {
+      changes += 1;
+    });
+    expect((await provider.listTools()).map((t) => t.name)).toContain('mcp/relist-fails/gone');
+    await expect.poll(() => changes).toBeGreaterThan(0);
+    await expect(provider.listTools()).rejects.toThrow(/database offline/);
+    await expect(provider.listTools()).rejects.toThrow(/database offline/);
+    const result = await provider.invoke('mcp/relist-fails/gone', {}, toolContext());
+    expect(result).toMatchObject({ isError: true, notRun: 'refused_by_tool' });
+  });
+
+  it('a schema too deep to write out costs nothing to the other tools of its server', async () => {
+    const provider = broken('deep');
+    const names = (await provider.listTools()).map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['mcp/deep/deep', 'mcp/deep/echo']));
+    expect((await provider.invoke('mcp/deep/echo', { text: 'hi' }, toolContext())).content).toBe(
+      '{"text":"hi"}',
+    );
+  });
+});
