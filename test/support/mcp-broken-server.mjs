@@ -70,6 +70,11 @@ if (mode === 'relist-fails')
 let listings = 0;
 tools.push(
   {
+    name: 'leak',
+    description: 'Shows the token it was given, in its result or its stderr.',
+    inputSchema: obj({ how: { type: 'string' } }),
+  },
+  {
     name: 'jam',
     description: 'Does part of its work, then fails with an internal error.',
     inputSchema: obj({}),
@@ -92,6 +97,12 @@ function call(id, params) {
   const args = params?.arguments ?? {};
   switch (params?.name) {
     case 'wait':
+      return;
+    case 'leak':
+      // A server that tells its token: in a result, or in its last words before it dies
+      if (args.how === 'result') return reply(id, text(`using token ${process.env.DEMO_API_TOKEN}`));
+      process.stderr.write(`fatal: the service refused token ${process.env.DEMO_API_TOKEN}\n`);
+      process.exit(4);
       return;
     case 'jam':
       process.stderr.write('charged the card\n');

@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../core/logger.js';
+import { credentialVariables, redactSecrets } from '../builtin/redact-secrets.js';
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
 import { errorText } from '../registry-failures.js';
 import type { McpServerConfig } from './mcp-config.js';
@@ -60,11 +61,23 @@ export class McpConnection {
   private lastError = '';
   /** Counts successful starts, so a listing can tell it predates a restart. */
   generation = 0;
+  /** The credentials the server was given in its environment (`GITHUB_TOKEN`, …), by name. */
+  private readonly secrets: ReadonlyMap<string, string>;
 
   constructor(
     readonly target: McpServerTarget,
     private readonly options: McpConnectionOptions,
-  ) {}
+  ) {
+    this.secrets = target.kind === 'stdio' ? credentialVariables({ ...target.env }) : new Map();
+  }
+
+  /**
+   * `text` with the credentials of the server's environment hidden: a server that prints its token
+   * (in an error, or a result) must not hand it to the model, the session store or the log.
+   */
+  hideSecrets(text: string): string {
+    return this.secrets.size === 0 ? text : redactSecrets(text, this.secrets);
+  }
 
   /** The connected client, starting the server when needed. */
   async client(): Promise<Client> {
@@ -114,7 +127,7 @@ export class McpConnection {
   lastWords(): string {
     const tail = this.stderrTail.trim().split('\n').slice(-3).join(' | ');
     const said = [this.lastError, tail ? `its stderr ended with: ${tail}` : ''].filter(Boolean);
-    return said.join('; ');
+    return this.hideSecrets(said.join('; '));
   }
 
   /** Stops the server (kills its process or closes its session); later uses fail with `closed`. */

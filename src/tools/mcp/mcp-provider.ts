@@ -149,7 +149,8 @@ class McpProvider implements McpToolProvider {
       );
       this.connection.noteSuccess();
       const read = mcpResultText(raw, this.maxResultChars);
-      const content = read.isError && !/^error\b/i.test(read.text) ? `Error: ${read.text}` : read.text;
+      const text = this.connection.hideSecrets(read.text);
+      const content = read.isError && !/^error\b/i.test(text) ? `Error: ${text}` : text;
       return read.structured === undefined
         ? { content, isError: read.isError }
         : { content, isError: read.isError, data: { structuredContent: read.structured } };
@@ -298,7 +299,7 @@ class McpProvider implements McpToolProvider {
     const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
     const why = closed
       ? `exited while listing its tools (${this.connection.lastWords() || 'no reason given'})`
-      : `answered tools/list with an error: ${errorText(error)}`;
+      : `answered tools/list with an error: ${this.connection.hideSecrets(errorText(error))}`;
     return new McpServerError(this.server, 'list_failed', `MCP server "${this.server}" ${why}.`, {
       cause: error,
     });
@@ -323,12 +324,13 @@ class McpProvider implements McpToolProvider {
           'Whether the call did anything is unknown; toolseam starts the server again on the next call.',
       );
     }
+    const said = error instanceof McpError ? this.connection.hideSecrets(stripCode(error.message)) : '';
     if (error instanceof McpError && NOT_RUN_CODES.has(error.code)) {
-      return refusal(`MCP server "${this.server}" refused the call to ${name}: ${stripCode(error.message)}`);
+      return refusal(`MCP server "${this.server}" refused the call to ${name}: ${said}`);
     }
     if (error instanceof McpError) {
       return failure(
-        `Error: MCP server "${this.server}" failed while handling the call to ${name}: ${stripCode(error.message)}. ` +
+        `Error: MCP server "${this.server}" failed while handling the call to ${name}: ${said}. ` +
           'Whether the call did anything is unknown; check before calling it again.',
       );
     }

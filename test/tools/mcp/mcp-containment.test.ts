@@ -243,3 +243,28 @@ describe('what a failing MCP server is said to have done', () => {
     );
   });
 });
+
+describe("the credentials in an MCP server's environment", () => {
+  const TOKEN = 'tok_Zx81kQ0pLmN5vB7c';
+  function leaky(): McpToolProvider {
+    const provider = createMcpProvider({
+      ...brokenStdio('leaky', 'ok'),
+      env: { DEMO_API_TOKEN: TOKEN, LANG: 'C' },
+    });
+    open.push(provider);
+    return provider;
+  }
+
+  it('are hidden in what the server returns', async () => {
+    const result = await leaky().invoke('mcp/leaky/leak', { how: 'result' }, toolContext());
+    expect(result.content).not.toContain(TOKEN);
+    expect(result.content).toBe('using token [secret:DEMO_API_TOKEN]');
+  });
+
+  it("are hidden in the server's last words when it dies mid-call", async () => {
+    const result = await leaky().invoke('mcp/leaky/leak', { how: 'stderr' }, toolContext());
+    expect(result.isError).toBe(true);
+    expect(result.content).toContain('refused token [secret:DEMO_API_TOKEN]');
+    expect(result.content).not.toContain(TOKEN);
+  });
+});
