@@ -105,6 +105,8 @@ export interface RegistryFromConfigOptions {
   /** Passed to every MCP provider (timeouts from the config win over these). */
   readonly mcp?: McpProviderOptions;
   readonly listTimeoutMs?: number;
+  /** Time each app gets to load (see `LoadAppOptions.loadTimeoutMs`). */
+  readonly appLoadTimeoutMs?: number;
 }
 
 /** A registry holding `providers`, then every configured MCP server, then every configured app. */
@@ -123,7 +125,9 @@ export async function registryFromConfig(
   for (const server of config.mcpServers) {
     registry.register(createMcpProvider(server, { ...options.mcp, logger, timeouts }));
   }
-  const apps = await Promise.all(config.apps.map((folder) => loadApp(folder, { logger })));
+  const load =
+    options.appLoadTimeoutMs === undefined ? { logger } : { logger, loadTimeoutMs: options.appLoadTimeoutMs };
+  const apps = await Promise.all(config.apps.map((folder) => loadApp(folder, load)));
   for (const app of apps) {
     if (registry.providers().some((p) => p.provider.name === app.name)) {
       const message = `another provider is already named "${app.name}", so the app in ${app.folder} was not loaded; rename one of them.`;

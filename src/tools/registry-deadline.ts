@@ -8,12 +8,15 @@ export class DeadlineExceeded extends Error {
 
 /**
  * Races `work` against a timer of `ms` milliseconds; on timeout aborts the signal handed to `work`
- * and rejects with {@link DeadlineExceeded}. An outer `signal` aborts the same way.
+ * and rejects with {@link DeadlineExceeded}. An outer `signal` aborts the same way. `keepAlive`: the
+ * timer holds the process open, for work that may hold nothing open itself (it would otherwise end
+ * the process with the work neither done nor timed out).
  */
 export async function withDeadline<T>(
   ms: number,
   work: (signal: AbortSignal) => Promise<T>,
   signal?: AbortSignal,
+  keepAlive = false,
 ): Promise<T> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
@@ -23,7 +26,7 @@ export async function withDeadline<T>(
       controller.abort(error);
       reject(error);
     }, ms);
-    timer.unref?.();
+    if (!keepAlive) timer.unref?.();
   });
   const aborted = new Promise<never>((_, reject) => {
     controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });

@@ -3,6 +3,7 @@ import type { JsonObject } from '../../core/json.js';
 import { isPlainObject } from '../../core/json.js';
 import { type Logger, silentLogger } from '../../core/logger.js';
 import type { ToolContext, ToolDefinition, ToolGroup, ToolProvider, ToolResult } from '../../core/tool.js';
+import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
 import { errorText } from '../registry-failures.js';
 import { toolResultOf } from '../registry-tagging.js';
 import { AppLoadError, type AppManifest, readAppManifest } from './app-manifest.js';
@@ -28,7 +29,12 @@ export interface AppToolProvider extends ToolProvider {
 /** Options for {@link loadApp}. */
 export interface LoadAppOptions {
   readonly logger?: Logger;
+  /** Time an app's entry module and its setup function get to finish (default 30,000 ms). */
+  readonly loadTimeoutMs?: number;
 }
+
+/** The default of `LoadAppOptions.loadTimeoutMs`. */
+export const DEFAULT_APP_LOAD_TIMEOUT_MS = 30_000;
 
 /**
  * Loads the app in `folder` (its `toolseam-app.json` and entry module) as a tool provider named after the
@@ -47,22 +53,18 @@ export async function loadApp(folder: string, options: LoadAppOptions = {}): Pro
   } catch (error) {
     return failedApp(error as AppLoadError);
   }
+  const limit = options.loadTimeoutMs ?? DEFAULT_APP_LOAD_TIMEOUT_MS;
   try {
-    const module = (await import(pathToFileURL(manifest.entry).href)) as Record<string, unknown>;
-    let exported: unknown = module.default ?? module.provider ?? module;
-    if (typeof exported === 'function') {
-      const context: AppContext = {
-        name: manifest.name,
-        folder: manifest.folder,
-        logger,
-        toolkit: appToolkit,
-      };
-      exported = await (exported as (c: AppContext) => unknown)(context);
-    }
+    // A setup that never finishes must not hold up every other tool (the work itself cannot be stopped).
+    const exported = await withDeadline(limit, () => entryExport(manifest, logger), undefined, true);
     return adapt(exported, manifest);
   } catch (error) {
     const reason =
-      error instanceof AppLoadError ? error.message : `its entry module failed to load: ${errorText(error)}`;
+      error instanceof AppLoadError
+        ? error.message
+        : error instanceof DeadlineExceeded
+          ? `its entry module and setup did not finish within ${formatMs(limit)}; check what its setup waits for`
+          : `its entry module failed to load: ${errorText(error)}`;
     return failedApp(
       error instanceof AppLoadError
         ? error
@@ -72,6 +74,15 @@ export async function loadApp(folder: string, options: LoadAppOptions = {}): Pro
       manifest,
     );
   }
+}
+
+/** What the app's entry exports: its default, `provider` or the module, a setup function's answer when it is one. */
+async function entryExport(manifest: AppManifest, logger: Logger): Promise<unknown> {
+  const module = (await import(pathToFileURL(manifest.entry).href)) as Record<string, unknown>;
+  const exported: unknown = module.default ?? module.provider ?? module;
+  if (typeof exported !== 'function') return exported;
+  const context: AppContext = { name: manifest.name, folder: manifest.folder, logger, toolkit: appToolkit };
+  return await (exported as (c: AppContext) => unknown)(context);
 }
 
 function adapt(exported: unknown, manifest: AppManifest): AppToolProvider {

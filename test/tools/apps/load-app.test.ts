@@ -156,3 +156,17 @@ describe('installed apps', () => {
     await expect(readAppManifest(folder)).rejects.toMatchObject({ code: 'app_load_failed', app: 'calendar' });
   });
 });
+
+describe('an app that never finishes loading', () => {
+  it('becomes a load failure after its time limit instead of holding up every tool', async () => {
+    const folder = await app('stuck', {
+      'toolseam-app.json': manifest('index.mjs', 'stuck'),
+      // setup waits for something that never comes, and nothing keeps the process alive meanwhile
+      'index.mjs': 'export default () => new Promise(() => {});\n',
+    });
+    const provider = await loadApp(folder, { loadTimeoutMs: 200 });
+    const error = await provider.listTools().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppLoadError);
+    expect((error as Error).message).toContain('did not finish within 200 ms');
+  });
+});
