@@ -36,6 +36,10 @@ export interface NewTurn {
   readonly id?: string | undefined;
   /** Who runs it (e.g. `host:pid`), so a restart can tell a live turn from an orphan. */
   readonly owner?: string | undefined;
+  /** The agent the turn runs as, kept so a resumed turn is screened the same way. */
+  readonly agent?: string | undefined;
+  /** The task mode asked for the turn (e.g. `plan`), kept for the same reason. */
+  readonly mode?: string | undefined;
 }
 
 /** Which turns to list. */

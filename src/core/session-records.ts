@@ -42,6 +42,10 @@ export interface TurnRecord {
   readonly owner?: string | undefined;
   /** Why a failed, stopped or interrupted turn ended. */
   readonly error?: string | undefined;
+  /** The agent the turn runs as (absent: none). */
+  readonly agent?: string | undefined;
+  /** The task mode asked for the turn (absent: the agent's or the default). */
+  readonly mode?: string | undefined;
 }
 
 /** A message of the conversation as stored, in session order. */

@@ -136,7 +136,15 @@ export class Runtime {
         `Turn ${turnId} is still running in another process (${turn.owner}).`,
       );
     }
+    // A second driver of a live turn would settle its calls twice (and tell the model a call that ran did not).
+    if (this.running.has(turn.sessionId)) {
+      throw new ToolseamError(
+        'turn_busy',
+        `Session ${turn.sessionId} is running a turn in this runtime; wait for it or stop it before resuming turn ${turnId}.`,
+      );
+    }
     if (options.leaf === undefined) refuseLeafTurn(store, turn);
+    const gates = turnGates(turn);
     const takeover = {
       from: ['running', 'waiting_approval'] as const,
       owner: this.owner,
@@ -160,12 +168,8 @@ export class Runtime {
       );
     }
     const session = store.getSession(turn.sessionId) as SessionRecord;
-    return this.drive(
-      session,
-      turn,
-      { ...(session.agent ? { agent: session.agent } : {}), ...options },
-      true,
-    );
+    // The turn goes on under the agent and mode it started with, whatever the caller asks now.
+    return this.drive(session, turn, { ...options, ...gates }, true);
   }
 
   /** Stops running turns (waiting up to 5 s for them to record how they ended), then closes the tools and the store. */
@@ -190,15 +194,18 @@ export class Runtime {
     }
     const store = this.options.store;
     interruptAbandoned(store, sessionId, this.owner);
-    const turn = store.startTurn({ sessionId, userText: text, owner: this.owner });
+    const before = store.getSession(sessionId) as SessionRecord;
+    const effective = { ...(before.agent ? { agent: before.agent } : {}), ...options };
+    const turn = store.startTurn({
+      sessionId,
+      userText: text,
+      owner: this.owner,
+      agent: effective.agent,
+      mode: effective.mode,
+    });
+    if (!before.title) store.updateSession(sessionId, { title: text.trim().slice(0, 80) });
     const session = store.getSession(sessionId) as SessionRecord;
-    if (!session.title) store.updateSession(sessionId, { title: text.trim().slice(0, 80) });
-    return this.drive(
-      session,
-      turn,
-      { ...(session.agent ? { agent: session.agent } : {}), ...options },
-      false,
-    );
+    return this.drive(session, turn, effective, false);
   }
 
   private drive(
@@ -340,3 +347,21 @@ function refuseLeafTurn(store: SessionStore, turn: TurnRecord): void {
     `Turn ${turn.id} is the work of subagent leaf "${leaf.title}" in batch ${batch.id}; it resumes only with its batch, under the leaf's limits.${parent}`,
   );
 }
+
+/** The agent and task mode a turn was started with, as it stored them. */
+function turnGates(turn: TurnRecord): { agent?: string; mode?: TaskMode } {
+  const gates: { agent?: string; mode?: TaskMode } = {};
+  if (turn.agent !== undefined) gates.agent = turn.agent;
+  if (turn.mode !== undefined) {
+    if (!TASK_MODES.includes(turn.mode as TaskMode)) {
+      throw new ToolseamError(
+        'unknown_mode',
+        `Turn ${turn.id} was started in task mode "${turn.mode}", which this version does not know, so it is not resumed.`,
+      );
+    }
+    gates.mode = turn.mode as TaskMode;
+  }
+  return gates;
+}
+
+const TASK_MODES: readonly TaskMode[] = ['agent', 'plan'];

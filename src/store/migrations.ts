@@ -7,6 +7,7 @@ import { v5Audit } from './migrations/v5-audit.js';
 import { v6Memories } from './migrations/v6-memories.js';
 import { v7Tasks } from './migrations/v7-tasks.js';
 import { v8Batches } from './migrations/v8-batches.js';
+import { v9TurnGates } from './migrations/v9-turn-gates.js';
 
 /** Every schema step, in order. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   v6Memories,
   v7Tasks,
   v8Batches,
+  v9TurnGates,
 ];

@@ -28,6 +28,8 @@ interface TurnRow {
   user_text: string;
   owner: string | null;
   error: string | null;
+  agent: string | null;
+  mode: string | null;
   started_at: number;
   ended_at: number | null;
 }
@@ -45,6 +47,8 @@ function toRecord(row: TurnRow): TurnRecord {
     endedAt: optIso(row.ended_at),
     owner: opt(row.owner),
     error: opt(row.error),
+    agent: opt(row.agent),
+    mode: opt(row.mode),
   };
 }
 
@@ -52,8 +56,8 @@ function toRecord(row: TurnRow): TurnRecord {
 export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages: MessagesTable) {
   const { db } = ctx;
   const insert = db.prepare(
-    `INSERT INTO turns (id, session_id, status, user_text, owner, started_at)
-     VALUES (?, ?, 'running', ?, ?, ?)`,
+    `INSERT INTO turns (id, session_id, status, user_text, owner, agent, mode, started_at)
+     VALUES (?, ?, 'running', ?, ?, ?, ?, ?)`,
   );
   const byId = db.prepare('SELECT * FROM turns WHERE id = ?');
   const list = db.prepare(
@@ -77,7 +81,22 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
         const id = pickId(input.id, () => ctx.newId('t'), 'turn', get);
         if (typeof input.userText !== 'string')
           throw new InputError('A turn needs the user text (a string).');
-        insert.run(id, input.sessionId, input.userText, orNull(input.owner), ctx.now());
+        for (const [what, value] of [
+          ['agent', input.agent],
+          ['mode', input.mode],
+        ] as const) {
+          if (value !== undefined && typeof value !== 'string')
+            throw new InputError(`A turn's ${what} must be a name (a string), or be left out.`);
+        }
+        insert.run(
+          id,
+          input.sessionId,
+          input.userText,
+          orNull(input.owner),
+          orNull(input.agent),
+          orNull(input.mode),
+          ctx.now(),
+        );
         messages.append(input.sessionId, id, { role: 'user', content: input.userText });
         sessions.nameIfUntitled(input.sessionId, input.userText);
         sessions.touch(input.sessionId);

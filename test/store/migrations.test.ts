@@ -143,7 +143,9 @@ describe('schema migrations', () => {
       expect(db.pragma('synchronous', { simple: true })).toBe(1);
       expect(() =>
         db
-          .prepare("INSERT INTO turns VALUES ('t', 'no-such-session', 'running', '', NULL, NULL, 1, NULL)")
+          .prepare(
+            "INSERT INTO turns (id, session_id, status, user_text, started_at) VALUES ('t', 'no-such-session', 'running', '', 1)",
+          )
           .run(),
       ).toThrow(/FOREIGN KEY/);
     } finally {

@@ -1,0 +1,144 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createModelAdapter } from '../../src/providers/index.js';
+import { Runtime, type SendOptions, type SessionOptions } from '../../src/runtime/runtime.js';
+import type { RuntimeOptions } from '../../src/runtime/runtime-options.js';
+import { openSessionStore } from '../../src/store/index.js';
+import { type ScriptTurn, type StandIn, startStandIn } from '../../src/testing/index.js';
+import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
+import { createToolRegistry } from '../../src/tools/registry.js';
+import { callEnds, collect } from '../support/runtime-harness.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const clean of cleanups.splice(0).reverse()) await clean();
+});
+
+/** A read-only lookup (which can be made to hang, standing in for a process that died mid-call) and an email sender. */
+function tools(sent: string[], hang: boolean) {
+  const registry = createToolRegistry();
+  registry.register(
+    inProcessProvider({
+      name: 'demo',
+      tools: [
+        defineTool({
+          name: 'lookup_weather',
+          description: 'Look up the weather forecast for a city.',
+          risk: 'safe',
+          readOnly: true,
+          fields: { city: field.string({ maxLength: 80 }) },
+          handler: async (args, ctx) => {
+            // hangs until the turn is stopped (when its runtime closes)
+            if (hang) await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
+            return `Sunny in ${args.city}.`;
+          },
+        }),
+        defineTool({
+          name: 'send_email',
+          description: 'Send an email to one person.',
+          risk: 'caution',
+          fields: { to: field.string({ maxLength: 200 }) },
+          handler: (args) => {
+            sent.push(args.to);
+            return `sent to ${args.to}`;
+          },
+        }),
+      ],
+    }),
+  );
+  return registry;
+}
+
+async function standIn(script: readonly ScriptTurn[]): Promise<StandIn> {
+  const s = await startStandIn({ family: 'openai', script });
+  cleanups.push(() => s.close());
+  return s;
+}
+
+function runtime(
+  s: StandIn,
+  dbPath: string,
+  sent: string[],
+  hang: boolean,
+  extra: Partial<RuntimeOptions> = {},
+) {
+  const model = createModelAdapter({ ...s.modelConfig('stand-in'), retry: { maxRetries: 0 } } as never);
+  const r = new Runtime({
+    model,
+    registry: tools(sent, hang),
+    store: openSessionStore({ path: dbPath }),
+    approvals: { policy: 'auto' },
+    ...extra,
+  });
+  cleanups.push(() => r.close());
+  return r;
+}
+
+/**
+ * A turn started by a process that died while its first call ran, taken over by a new runtime whose
+ * model then asks to send an email. Returns the email tool's outcome and whether it ran.
+ */
+async function resumedEmail(session: SessionOptions, send: SendOptions, agents?: RuntimeOptions['agents']) {
+  const dir = mkdtempSync(join(tmpdir(), 'toolseam-resume-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const dbPath = join(dir, 'toolseam.db');
+  const sent: string[] = [];
+  const first = await standIn([{ toolCalls: [{ name: 'lookup_weather', arguments: { city: 'Oslo' } }] }]);
+  const dead = runtime(first, dbPath, sent, true, {
+    owner: `${hostname()}:999999`,
+    ...(agents ? { agents } : {}),
+  });
+  dead.session('s');
+  void collect(dead.session('s', session).send('plan a trip, send nothing', send));
+  const store = openSessionStore({ path: dbPath });
+  cleanups.push(() => store.close());
+  await expect.poll(() => store.listToolCalls({ sessionId: 's' }).map((c) => c.status)).toEqual(['running']);
+
+  const second = await standIn([
+    { toolCalls: [{ name: 'send_email', arguments: { to: 'boss@example.com' } }] },
+    { text: 'done' },
+  ]);
+  const next = runtime(second, dbPath, sent, false, agents ? { agents } : {});
+  const [orphan] = next.orphanedTurns();
+  const events = await collect(next.resumeTurn(orphan?.id as string));
+  return { email: callEnds(events).find((e) => e.tool === 'send_email'), sent };
+}
+
+describe('a resumed turn is screened as the original was', () => {
+  it('a plan-mode turn stays in plan mode: the write tool is refused, not run', async () => {
+    const { email, sent } = await resumedEmail({}, { mode: 'plan' });
+    expect(email?.content).toContain('read-only gate');
+    expect(sent).toEqual([]);
+  });
+
+  it("a turn run as an agent (given to an existing session) keeps to the agent's tool list", async () => {
+    const { email, sent } = await resumedEmail({ agent: 'reader' }, {}, { reader: { tools: ['lookup_*'] } });
+    expect(email?.content).toContain('the agent "reader" may use only the tools on its tool list');
+    expect(sent).toEqual([]);
+  });
+
+  it('control: an agent-mode turn resumed runs the email', async () => {
+    const { email, sent } = await resumedEmail({}, {});
+    expect(email?.content).toBe('sent to boss@example.com');
+    expect(sent).toEqual(['boss@example.com']);
+  });
+});
+
+describe('resuming a turn this runtime is still driving', () => {
+  it('is refused, so no call is settled twice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolseam-resume-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const s = await standIn([{ toolCalls: [{ name: 'lookup_weather', arguments: { city: 'Oslo' } }] }]);
+    const live = runtime(s, join(dir, 'toolseam.db'), [], true);
+    const session = live.session('s');
+    void collect(session.send('weather?'));
+    const store = openSessionStore({ path: join(dir, 'toolseam.db') });
+    cleanups.push(() => store.close());
+    await expect.poll(() => store.listTurns({ sessionId: 's' }).map((t) => t.status)).toEqual(['running']);
+    const turnId = store.listTurns({ sessionId: 's' })[0]?.id as string;
+    expect(() => live.resumeTurn(turnId)).toThrow(/running a turn in this runtime/);
+    session.stop();
+  });
+});
