@@ -3,12 +3,17 @@ interface Waiter<T> {
   reject(error: unknown): void;
 }
 
-/** A push-to-pull queue: producers `push`, one consumer iterates; `close` ends the iteration. */
+/**
+ * A push-to-pull queue: producers `push`, one consumer iterates; `close` ends the iteration. A consumer
+ * that leaves before the end (`break` out of its loop) calls `onAbandon`.
+ */
 export class EventChannel<T> implements AsyncIterable<T> {
   private readonly buffer: T[] = [];
   private waiter: Waiter<T> | undefined;
   private closed = false;
   private failure: { error: unknown } | undefined;
+
+  constructor(private readonly onAbandon?: () => void) {}
 
   /** Adds an item (ignored after close). */
   push(item: T): void {
@@ -43,6 +48,13 @@ export class EventChannel<T> implements AsyncIterable<T> {
         return new Promise<IteratorResult<T>>((resolve, reject) => {
           this.waiter = { resolve, reject };
         });
+      },
+      return: () => {
+        const early = !this.closed;
+        this.closed = true;
+        this.buffer.length = 0;
+        if (early) this.onAbandon?.();
+        return Promise.resolve({ value: undefined, done: true });
       },
     };
   }

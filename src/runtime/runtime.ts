@@ -42,7 +42,7 @@ export interface SessionOptions {
 /** A conversation: send messages, stop the running turn. */
 export interface Session {
   readonly id: string;
-  /** Runs one turn; the events end with `turn-end`. */
+  /** Runs one turn; the events end with `turn-end`. Leaving the loop over them early stops the turn. */
   send(text: string, options?: SendOptions): AsyncIterable<RuntimeEvent>;
   /** Stops the running turn, if any (pending approvals end as "the turn was stopped"). */
   stop(): void;
@@ -214,8 +214,9 @@ export class Runtime {
     options: SessionOptions & SendOptions,
     resumed: boolean,
   ): AsyncIterable<RuntimeEvent> {
-    const channel = new EventChannel<RuntimeEvent>();
     const controller = new AbortController();
+    // Nobody reads the turn any more (it could not answer an approval): stop it, as `stop()` would.
+    const channel = new EventChannel<RuntimeEvent>(() => controller.abort());
     if (options.signal?.aborted) controller.abort();
     else options.signal?.addEventListener('abort', () => controller.abort(), { once: true });
     this.running.set(session.id, controller);

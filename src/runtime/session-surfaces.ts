@@ -15,8 +15,15 @@ export interface SessionSurfacesOptions {
 }
 
 /**
+ * How many surfaces are kept: the sessions used most recently. A long-running host makes sessions
+ * (and subagent leaves) without end, and each surface holds its own retrieval index.
+ */
+export const MAX_KEPT_SURFACES = 32;
+
+/**
  * Every session's tool surface, one per session and agent: built at a session's first turn and
- * rebuilt at the start of a turn (never mid-turn) when the registry's surface stamp moved.
+ * rebuilt at the start of a turn (never mid-turn) when the registry's surface stamp moved. Only the
+ * most recently used are kept; a session whose surface was let go builds it again as at its start.
  */
 export class SessionSurfaces {
   private readonly seam: ToolSeam;
@@ -39,7 +46,11 @@ export class SessionSurfaces {
     const served = await this.served.current();
     const key = `${session.id}\u0000${agent?.name ?? ''}`;
     const previous = this.surfaces.get(key);
-    if (previous && previous.stamp === served.stamp) return previous;
+    if (previous) this.surfaces.delete(key);
+    if (previous && previous.stamp === served.stamp) {
+      this.surfaces.set(key, previous);
+      return previous;
+    }
     const allows = (name: string): boolean => agentAllows(agent, name);
     const k = this.options.k;
     const surface = buildSurface({ served, seam: this.seam, allows, ...(k ? { k } : {}) }, previous);
@@ -51,7 +62,16 @@ export class SessionSurfaces {
       emit({ type: 'notice', message });
     }
     this.surfaces.set(key, surface);
+    if (this.surfaces.size > MAX_KEPT_SURFACES) {
+      const oldest = this.surfaces.keys().next().value as string;
+      this.surfaces.delete(oldest);
+    }
     this.options.store.updateSession(session.id, { surfaceStamp: surface.stamp });
     return surface;
+  }
+
+  /** How many surfaces are kept now. */
+  get size(): number {
+    return this.surfaces.size;
   }
 }

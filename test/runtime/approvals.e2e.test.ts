@@ -75,6 +75,24 @@ describe('approvals', () => {
     expect(counts.size).toBe(0);
   });
 
+  it("leaving the turn's events while it waits stops it, and the session takes the next message", async () => {
+    const counts: RunCounts = new Map();
+    h = await startHarness({ providers: [demoProvider(counts)], script: [archive, { text: 'next one' }] });
+    const session = h.runtime.session('s');
+    for await (const event of session.send('archive')) if (event.type === 'approval-request') break;
+    const store = openSessionStore({ path: h.dbPath });
+    try {
+      await expect.poll(() => store.listTurns({ sessionId: 's' }).map((t) => t.status)).toEqual(['stopped']);
+      expect(store.listApprovals({ status: 'pending' })).toEqual([]);
+    } finally {
+      store.close();
+    }
+    const next: RuntimeEvent[] = [];
+    for await (const event of session.send('something else')) next.push(event);
+    expect(turnEnd(next)).toMatchObject({ status: 'done', message: 'next one' });
+    expect(counts.size).toBe(0);
+  });
+
   it('approve always (session) grants the tool: the next call does not ask', async () => {
     const counts: RunCounts = new Map();
     h = await startHarness({ providers: [demoProvider(counts)], script: [archive, echo, archive, echo] });
