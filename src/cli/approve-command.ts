@@ -5,7 +5,7 @@ import { turnToResume } from '../runtime/leaf-turns.js';
 import { ownerAlive } from '../runtime/turn-owner.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
-import { databasePathFrom } from './config-flags.js';
+import { existingDatabaseFrom } from './config-flags.js';
 import { printEvent } from './event-printer.js';
 import { RUNTIME_FLAGS, runtimeFromFlags } from './runtime-flags.js';
 
@@ -31,7 +31,7 @@ export const approveCommand: Command = async (argv) => {
   if (!id || !word)
     throw new InputError('give the approval id and yes, no or always, e.g. `toolseam approve ap_123 yes`.');
   const decision = decisionOf(word, values.reason);
-  const { record, turn, answered } = answerInStore(databasePathFrom(values), id, decision);
+  const { record, turn, answered } = answerInStore(existingDatabaseFrom(values), id, decision);
   process.stderr.write(`${answered.tool}: ${answered.status}\n`);
   if (turn && ownerAlive(turn.owner)) {
     process.stderr.write(`the turn goes on in the process that asked (${turn.owner}).\n`);

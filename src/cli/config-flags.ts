@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { readConfig, type ToolseamConfig } from '../config.js';
+import { InputError } from '../core/errors.js';
 
 /** The flags that say which config file and database a command uses. */
 export interface ConfigFlagValues {
@@ -18,4 +20,20 @@ export function configFromFlags(flags: ConfigFlagValues): ToolseamConfig {
 export function databasePathFrom(flags: ConfigFlagValues, config?: ToolseamConfig): string | undefined {
   if (flags.db) return flags.db;
   return (config ?? configFromFlags(flags)).db;
+}
+
+/**
+ * The database a command that only reads or answers what is there opens: like `databasePathFrom`,
+ * but a file that was named (--db or the config's "db") must exist, so a mistyped path is told
+ * instead of opened as a new, empty store that seems to have lost every session.
+ */
+export function existingDatabaseFrom(flags: ConfigFlagValues): string | undefined {
+  const path = databasePathFrom(flags);
+  if (path !== undefined && !existsSync(path)) {
+    throw new InputError(
+      `there is no session database at ${path}; check the path (\`toolseam chat --db FILE\` creates one).`,
+      path,
+    );
+  }
+  return path;
 }

@@ -3,7 +3,7 @@ import { withoutLeafTurns } from '../runtime/leaf-turns.js';
 import { ownerAlive } from '../runtime/turn-owner.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
-import { databasePathFrom } from './config-flags.js';
+import { existingDatabaseFrom } from './config-flags.js';
 import { shortArgs } from './event-printer.js';
 
 const USAGE = `usage: toolseam sessions [--db FILE] [--config FILE] [--json]
@@ -27,7 +27,7 @@ export const sessionsCommand: Command = async (argv) => {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const db = databasePathFrom(values);
+  const db = existingDatabaseFrom(values);
   const store = openSessionStore(db ? { path: db } : {});
   try {
     const sessions = store.listSessions({ limit: 50 });

@@ -39,6 +39,7 @@ describe('which database sessions and approve open: --db, else the config\'s "db
       approval.id,
     ]);
 
+    openSessionStore({ path: join(dir, 'other.db') }).close();
     const other = await runToolseam(['sessions', '--json', '--db', join(dir, 'other.db')], dir, env);
     expect(JSON.parse(other.stdout).pendingApprovals).toEqual([]);
 
@@ -52,6 +53,10 @@ describe('which database sessions and approve open: --db, else the config\'s "db
 
   it('sessions reads the config named by --config, and the default place without any', async () => {
     writeFileSync(join(dir, 'elsewhere.json'), JSON.stringify({ db: 'named.db' }));
+    const missing = await runToolseam(['sessions', '--config', join(dir, 'elsewhere.json')], dir, env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`there is no session database at ${join(dir, 'named.db')}`);
+    openSessionStore({ path: join(dir, 'named.db') }).close();
     const named = await runToolseam(['sessions', '--config', join(dir, 'elsewhere.json')], dir, env);
     expect(named.stdout).toContain(`sessions (${join(dir, 'named.db')})`);
     const plain = await runToolseam(['sessions'], dir, env);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,6 +16,16 @@ afterEach(() => {
 });
 
 describe('toolseam sessions', () => {
+  it('refuses a database path that does not exist, creating nothing (sessions and approve)', async () => {
+    const typo = join(dir, 'no-such-folder', 'sesions.db');
+    for (const args of [['sessions'], ['approve', 'ap-1', 'yes']]) {
+      const r = await runToolseam([...args, '--db', typo], dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`there is no session database at ${typo}`);
+    }
+    expect(existsSync(join(dir, 'no-such-folder'))).toBe(false);
+  });
+
   it('shows how to resume an interrupted turn with the command that resumes it', async () => {
     const db = join(dir, 't.db');
     const store = openSessionStore({ path: db });
