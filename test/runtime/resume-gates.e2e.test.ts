@@ -9,6 +9,7 @@ import { openSessionStore } from '../../src/store/index.js';
 import { type ScriptTurn, type StandIn, startStandIn } from '../../src/testing/index.js';
 import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
 import { createToolRegistry } from '../../src/tools/registry.js';
+import { newCall, turnWithCalls } from '../store/store-fixtures.js';
 import { callEnds, collect } from '../support/runtime-harness.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -140,5 +141,41 @@ describe('resuming a turn this runtime is still driving', () => {
     const turnId = store.listTurns({ sessionId: 's' })[0]?.id as string;
     expect(() => live.resumeTurn(turnId)).toThrow(/running a turn in this runtime/);
     session.stop();
+  });
+});
+
+describe('an approval a dead process left waiting', () => {
+  it('keeps the deadline it was asked with when the turn is resumed, and the turn shows it waits', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolseam-resume-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const dbPath = join(dir, 'toolseam.db');
+    const store = openSessionStore({ path: dbPath });
+    cleanups.push(() => store.close());
+    // What a process that died while asking leaves behind: its turn, the call, the request and its deadline.
+    const { turn } = turnWithCalls(store, [newCall('c1', 'send_email', { to: 'a@example.com' })]);
+    store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
+    store.requestApproval({
+      turnId: turn.id,
+      callId: 'c1',
+      risk: 'caution',
+      meaning: 'sends an email',
+      expiresAt: new Date(Date.now() + 300).toISOString(),
+    });
+
+    const sent: string[] = [];
+    const next = runtime(await standIn([{ text: 'ok' }]), dbPath, sent, false, {
+      approvals: { policy: 'ask', timeoutMs: 60_000 },
+    });
+    const started = Date.now();
+    const seen: string[] = [];
+    const events = [];
+    for await (const event of next.resumeTurn(turn.id)) {
+      events.push(event);
+      if (event.type === 'approval-request') seen.push(store.getTurn(turn.id)?.status ?? '');
+    }
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(seen).toEqual(['waiting_approval']);
+    expect(callEnds(events)[0]?.content).toContain('no one answered');
+    expect(sent).toEqual([]);
   });
 });
