@@ -76,7 +76,8 @@ export async function resumeCalls(ctx: TurnContext): Promise<void> {
       ctx.emit({ type: 'approval-request', request: approval });
       ctx.store.setTurnStatus(ctx.turnId, 'waiting_approval', { from: ['running'] });
       // The request keeps the deadline it was asked with; a restart does not give it a new one.
-      const left = approval.expiresAt === undefined ? Number.NaN : Date.parse(approval.expiresAt) - Date.now();
+      const left =
+        approval.expiresAt === undefined ? Number.NaN : Date.parse(approval.expiresAt) - Date.now();
       const timeoutMs = Number.isNaN(left) ? ctx.approval.timeoutMs : Math.max(0, left);
       const outcome = await ctx.broker.wait(approval.id, timeoutMs, ctx.signal);
       ctx.store.setTurnStatus(ctx.turnId, 'running', { from: ['waiting_approval'] });
