@@ -297,7 +297,7 @@ export class Runtime {
       grants: options.grants,
       hooks: o.hooks ?? [],
     };
-    const surface = await this.surfaces.forSession(session, gates.agent, emit);
+    const surface = await this.surfaces.forSession(session, gates.agent, emit, gates.grants);
     const system = [o.system ?? DEFAULT_SYSTEM, agentConfig?.instructions].filter(Boolean).join('\n\n');
     return {
       model: o.model,

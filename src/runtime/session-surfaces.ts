@@ -3,7 +3,7 @@ import { type Logger, silentLogger } from '../core/logger.js';
 import type { SessionRecord, SessionStore } from '../core/session-store.js';
 import { createToolSeam, type ToolSeam } from '../seam/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { agentAllows, type GatePolicy } from './gates.js';
+import { agentAllows, type GatePolicy, grantsAllow } from './gates.js';
 import { buildSurface, ServedCache, surfaceChange, type ToolSurface } from './tool-surface.js';
 
 /** What the surfaces are built from. */
@@ -37,21 +37,25 @@ export class SessionSurfaces {
     this.served = new ServedCache(options.registry);
   }
 
-  /** The session's surface for this turn; a rebuild is told to the host as a notice. */
+  /**
+   * The session's surface for this turn; a rebuild is told to the host as a notice. Only tools the
+   * agent allows and the run's grants (a subagent leaf's) cover are offered.
+   */
   async forSession(
     session: SessionRecord,
     agent: GatePolicy['agent'],
     emit: (event: RuntimeEvent) => void,
+    grants?: readonly string[],
   ): Promise<ToolSurface> {
     const served = await this.served.current();
-    const key = `${session.id}\u0000${agent?.name ?? ''}`;
+    const key = `${session.id}\u0000${agent?.name ?? ''}\u0000${grants?.join('\u0000') ?? '*'}`;
     const previous = this.surfaces.get(key);
     if (previous) this.surfaces.delete(key);
     if (previous && previous.stamp === served.stamp) {
       this.surfaces.set(key, previous);
       return previous;
     }
-    const allows = (name: string): boolean => agentAllows(agent, name);
+    const allows = (name: string): boolean => agentAllows(agent, name) && grantsAllow(grants, name);
     const k = this.options.k;
     const surface = buildSurface({ served, seam: this.seam, allows, ...(k ? { k } : {}) }, previous);
     if (!previous) for (const name of session.toolsUsed) surface.retriever.markUsed(name);

@@ -16,15 +16,25 @@ export function leafGrants(names: Iterable<string>): string[] {
   return [...out];
 }
 
-/** The names a parent turn's surface knows (offered, or withheld only by the parent's agent). */
+/**
+ * The names a parent turn may use: its offered tools. What the parent's agent withholds is not among
+ * them, so a leaf (even under another agent) never gets a tool its parent could not call.
+ */
 export function surfaceNames(surface: ToolSurface): string[] {
-  return [...surface.offered.map((t) => t.name), ...surface.withheld];
+  return surface.offered.map((t) => t.name);
 }
 
-/** The names the registry serves now (for a batch resumed outside any turn). */
-export async function servedNames(registry: ToolRegistry, signal?: AbortSignal): Promise<string[]> {
+/**
+ * The names the registry serves now that `allows` lets through (for a batch resumed outside any turn:
+ * the parent's agent decides, as it did when the batch started).
+ */
+export async function servedNames(
+  registry: ToolRegistry,
+  allows: (name: string) => boolean,
+  signal?: AbortSignal,
+): Promise<string[]> {
   const served = await registry.serve(signal);
-  return served.tools.map((t) => t.name);
+  return served.tools.map((t) => t.name).filter(allows);
 }
 
 /** A tool name as a glob that matches only itself. */

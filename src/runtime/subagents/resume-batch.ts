@@ -3,7 +3,9 @@ import type { RuntimeEvent } from '../../core/events.js';
 import type { BatchRecord, LeafRecord, SessionStore } from '../../core/session-store.js';
 import type { ToolResult } from '../../core/tool.js';
 import { boundResult, redactSecrets } from '../bound-result.js';
+import { agentAllows, type GatePolicy } from '../gates.js';
 import type { Runtime } from '../runtime.js';
+import type { TaskMode } from '../runtime-options.js';
 import { modelText } from '../settle-call.js';
 import { ownerAlive } from '../turn-owner.js';
 import { batchResult, statusCounts } from './batch-result.js';
@@ -32,6 +34,26 @@ export interface ResumedBatch {
 }
 
 const UNFINISHED_TURN = new Set(['running', 'waiting_approval']);
+
+/**
+ * The agent and task mode the batch's parent turn ran under (as the turn stored them, else its
+ * session's agent), which bound its leaves as they did when the batch started.
+ */
+function parentGates(runtime: Runtime, batch: BatchRecord): { agent: GatePolicy['agent']; mode: TaskMode } {
+  const store = runtime.options.store;
+  const turn = batch.turnId === undefined ? undefined : store.getTurn(batch.turnId);
+  const name = turn?.agent ?? store.getSession(batch.parentSessionId)?.agent;
+  const config = name === undefined ? undefined : runtime.options.agents?.[name];
+  if (name !== undefined && config === undefined) {
+    throw new ToolseamError(
+      'unknown_agent',
+      `Batch ${batch.id} was started by agent "${name}", which is no longer in the configuration, so its leaves are not resumed.`,
+    );
+  }
+  const agent = name !== undefined && config !== undefined ? { name, config } : undefined;
+  const mode = turn?.mode === 'plan' || turn?.mode === 'agent' ? turn.mode : (config?.mode ?? 'agent');
+  return { agent, mode };
+}
 
 /** Who runs a batch now, if anyone but this runtime: its parent turn's live owner. */
 function ownerElsewhere(runtime: Runtime, batch: BatchRecord): string | undefined {
@@ -76,11 +98,13 @@ export async function resumeBatch(
     throw new ToolseamError('batch_busy', `Batch ${batchId} is still running in ${where}.`);
   }
   const settings = resolveSubagentOptions(runtime, options);
+  const parent = parentGates(runtime, batch);
+  const allows = (name: string): boolean => agentAllows(parent.agent, name);
   const env: LeafEnv = {
     runtime,
     batchId,
-    grants: leafGrants(await servedNames(runtime.options.registry, options.signal)),
-    parentMode: 'agent',
+    grants: leafGrants(await servedNames(runtime.options.registry, allows, options.signal)),
+    parentMode: parent.mode,
     timeoutMs: settings.leafTimeoutMs,
     signal: options.signal ?? new AbortController().signal,
     emit: options.onEvent ?? (() => {}),

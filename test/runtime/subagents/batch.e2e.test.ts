@@ -175,6 +175,33 @@ describe('subagent_run end to end (real SDK, loopback stand-in, SQLite)', () => 
     expect(turnEnd(events).status).toBe('done');
   });
 
+  it("a leaf gets no tool its parent's agent withholds", async () => {
+    const task = 'Save a note saying hi';
+    h = await startHarness({
+      providers: [scopeProvider()],
+      agents: { reader: { tools: ['where_may_i_write', 'subagent_run'] } },
+      script: [
+        parentAsks({
+          tasks: [
+            contract(task, 'Noter', { capability: 'mutating', writes: ['notes'] }),
+            contract(`${task} again`, 'Noter again', { capability: 'mutating', writes: ['notes2'] }),
+          ],
+        }),
+        { when: fromLeaf(task), toolCalls: [{ name: 'save_note', arguments: { text: 'from a leaf' } }] },
+        { when: fromLeaf(task), echo: 'lastToolResult' },
+        parentEchoes,
+      ],
+    });
+    enableSubagents(h.runtime);
+    const events = await drive(h.runtime.session('parent', { agent: 'reader' }).send('the morning round'));
+    expect(callEnds(events)[0]).toMatchObject({ tool: 'subagent_run', isError: false });
+    const leafRequests = h.standIn.requests.filter((r) => r.lastUserMessage.includes('Task: '));
+    expect(leafRequests.length).toBeGreaterThanOrEqual(2);
+    for (const request of leafRequests) expect(request.tools.map((t) => t.name)).not.toContain('save_note');
+    const [batch] = h.runtime.options.store.listBatches();
+    for (const leaf of batch?.leaves ?? []) expect(leaf.output ?? '').not.toContain('saved from a leaf');
+  });
+
   it('runs at most `concurrency` leaves at once and stops every leaf when the parent turn is stopped', async () => {
     const tasks = Array.from({ length: 5 }, (_, i) => contract(`Slow job number ${i}`, `Job ${i}`));
     h = await startHarness({
