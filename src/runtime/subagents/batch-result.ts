@@ -55,9 +55,19 @@ export function statusCounts(leaves: readonly LeafRecord[]): string {
   return [...counts].map(([status, n]) => `${n} ${STATUS_WORDS[status]}`).join(', ');
 }
 
+/** How much of each leaf's declared output format is shown, tried in turn until the outputs have room. */
+const FORMAT_SHOWN = [200, 40, 0] as const;
+/** What of each error the result shows at most. */
+const ERROR_SHOWN = 300;
+/** The least room per output worth keeping the longer format lines for. */
+const MIN_OUTPUT_ROOM = 120;
+/** Room kept for the note saying an output was cut. */
+const CUT_NOTE = 90;
+
 /**
  * The one result the parent receives: per leaf its status, its output under the declared format and
- * its errors. Outputs share `budgetChars` so one long answer cannot crowd out the others.
+ * its errors. Every leaf's heading and errors are shown; the outputs share what is left of
+ * `budgetChars`, so one long answer cannot crowd out the others and no leaf falls off the end.
  */
 export function batchResult(
   batch: BatchRecord,
@@ -66,10 +76,24 @@ export function batchResult(
 ): ToolResult {
   const n = batch.leaves.length;
   const head = `Batch ${batch.id}: ${n} lea${n === 1 ? 'f' : 'ves'} (${statusCounts(batch.leaves)}).`;
-  const share = Math.max(400, Math.floor((budgetChars * 0.9) / Math.max(1, n)) - 200);
   const titles = batch.leaves.map((l) => l.title);
   const parts = [head, ...warnings.map((w) => findingLine(w, titles))];
-  for (const leaf of batch.leaves) parts.push('', ...leafSection(leaf, share));
+  const outputs = batch.leaves.filter((l) => l.output !== undefined).length;
+  let frames: LeafFrame[] = [];
+  let room = 0;
+  for (const shown of FORMAT_SHOWN) {
+    frames = batch.leaves.map((leaf) => leafFrame(leaf, shown));
+    const fixed = [...parts, ...frames.flatMap((f) => ['', ...f.before, ...f.after])].join('\n').length;
+    // One newline per output line, and the note of a cut output.
+    room = budgetChars - fixed - outputs * (CUT_NOTE + 1);
+    if (room >= outputs * MIN_OUTPUT_ROOM) break;
+  }
+  const shares = outputShares(batch.leaves, room);
+  batch.leaves.forEach((leaf, i) => {
+    const frame = frames[i] as LeafFrame;
+    const output = leaf.output === undefined ? [] : [cut(leaf.output, shares.get(leaf) ?? 0)];
+    parts.push('', ...frame.before, ...output, ...frame.after);
+  });
   return {
     content: parts.join('\n'),
     isError: !batch.leaves.some((l) => l.status === 'done'),
@@ -77,19 +101,47 @@ export function batchResult(
   };
 }
 
-function leafSection(leaf: LeafRecord, share: number): string[] {
-  const lines = [`## ${leaf.index + 1}. ${leaf.title}: ${STATUS_WORDS[leaf.status]}`];
+/**
+ * How much of its output each leaf shows, out of `room`: shorter outputs are shown whole and what they
+ * leave goes to the longer ones, which share it evenly.
+ */
+function outputShares(leaves: readonly LeafRecord[], room: number): Map<LeafRecord, number> {
+  const withOutput = leaves.filter((l) => l.output !== undefined);
+  withOutput.sort((a, b) => (a.output as string).length - (b.output as string).length);
+  const shares = new Map<LeafRecord, number>();
+  let left = Math.max(0, room);
+  withOutput.forEach((leaf, i) => {
+    const share = Math.min((leaf.output as string).length, Math.floor(left / (withOutput.length - i)));
+    shares.set(leaf, share);
+    left -= share;
+  });
+  return shares;
+}
+
+/** A leaf's section around its output: heading (and the format line), then its errors. */
+interface LeafFrame {
+  readonly before: string[];
+  readonly after: string[];
+}
+
+function leafFrame(leaf: LeafRecord, formatShown: number): LeafFrame {
+  const before = [`## ${leaf.index + 1}. ${leaf.title}: ${STATUS_WORDS[leaf.status]}`];
   if (leaf.output !== undefined) {
-    lines.push(
-      `Output (declared format: ${contractFromJson(leaf.contract).output_format}):`,
-      cut(leaf.output, share),
-    );
+    const format = shortened(contractFromJson(leaf.contract).output_format, formatShown);
+    before.push(formatShown === 0 ? 'Output:' : `Output (declared format: ${format}):`);
   }
-  if (leaf.errors.length > 0) lines.push('Errors:', ...leaf.errors.map((e) => `- ${e}`));
-  return lines;
+  const after =
+    leaf.errors.length > 0 ? ['Errors:', ...leaf.errors.map((e) => `- ${shortened(e, ERROR_SHOWN)}`)] : [];
+  return { before, after };
+}
+
+function shortened(text: string, limit: number): string {
+  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
 }
 
 function cut(text: string, limit: number): string {
   if (text.length <= limit) return text;
+  if (limit === 0)
+    return `[not shown: ${text.length.toLocaleString('en-US')} characters, past the result's limit]`;
   return `${text.slice(0, limit)}\n[this output was cut to ${limit.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters]`;
 }

@@ -81,6 +81,25 @@ describe('the batch result', () => {
   });
 });
 
+describe('the batch result within its limit', () => {
+  it('shows every leaf of a full batch, cutting outputs (long first), never leaving a leaf out', () => {
+    const format = `A report: ${'with many sections, '.repeat(9)}`;
+    const leaves = Array.from({ length: 24 }, (_, i) =>
+      leafRecord(i, {
+        contract: { task: 't', output_format: format },
+        output: i === 3 ? 'short answer' : `finding ${i} `.repeat(300),
+        errors: i % 5 === 0 ? [`leaf ${i} hit a snag: ${'x'.repeat(1_000)}`] : [],
+      }),
+    );
+    const result = batchResult(batchOf(leaves), [], 8_000);
+    expect(result.content.length).toBeLessThanOrEqual(8_000);
+    for (let i = 0; i < 24; i += 1) expect(result.content).toContain(`## ${i + 1}. Leaf ${i}: done`);
+    expect(result.content).toContain('short answer');
+    expect(result.content).toContain('leaf 20 hit a snag');
+    expect(result.content).toContain('[this output was cut to');
+  });
+});
+
 describe('the leaf prompt', () => {
   it('spells out the contract, and what a leaf may change', () => {
     const prompt = leafPrompt('Draft', {
