@@ -221,18 +221,20 @@ class Layout {
 
   /**
    * One more described tool per block per round. A tool whose line does not fit is passed over (a
-   * shorter one may follow); a round that adds nothing ends the fill.
+   * shorter one may follow, in its block or another); the fill ends when every block's tools have
+   * been tried.
    */
   roundRobin(blocks: readonly Block[]): void {
     const next = blocks.map(() => 0);
-    let added = true;
-    while (added) {
-      added = false;
+    let tried = true;
+    while (tried) {
+      tried = false;
       blocks.forEach((b, i) => {
         let at = next[i] as number;
         while (at < b.tools.length && b.described.has(toolAt(b, at).name)) at += 1;
         if (at >= b.tools.length) return;
-        if (this.tryDescribe(b, toolAt(b, at))) added = true;
+        this.tryDescribe(b, toolAt(b, at));
+        tried = true;
         next[i] = at + 1;
       });
     }

@@ -117,6 +117,24 @@ describe('catalog', () => {
     });
   });
 
+  it("goes on to a server's shorter tools when its first one's line does not fit", () => {
+    const notes = server('mcp/notes');
+    const serverSide: RetrievalTool[] = [
+      { name: 'aaa_long', description: 'L'.repeat(99), group: notes },
+      ...Array.from({ length: 5 }, (_, i) => ({ name: `b${i}`, description: 'short', group: notes })),
+    ];
+    // one own group that leaves about 120 characters: room for short lines, not for the long one
+    for (const width of [5820, 5870]) {
+      const text = catalog([
+        { name: 'n'.repeat(width), description: '', group: own('files') },
+        ...serverSide,
+      ]);
+      expect(text.length).toBeLessThanOrEqual(CATALOG_CHARS);
+      expect(text).not.toContain('- aaa_long');
+      expect(text).toContain('- b0: short');
+    }
+  });
+
   it('describes the tools the request is about first, whatever their group', () => {
     const asked = ['list', 'close', 'open', 'assign', 'label'].map((verb) =>
       tool(
