@@ -117,18 +117,39 @@ async function converse(
 ): Promise<number> {
   process.stderr.write(`toolseam chat — session ${session.id} (Ctrl-C stops a turn, Ctrl-D leaves)\n`);
   let busy = false;
-  rl.on('SIGINT', () => {
-    if (busy) session.stop();
-    else rl.close();
-  });
-  for (;;) {
-    const text = await questions.ask('\n> ');
-    if (text === undefined) return 0; // the input closed (Ctrl-D)
-    if (text.trim() === '') continue;
-    busy = true;
-    const end = await runTurn(runtime, session, text, questions);
-    busy = false;
-    if (end.status !== 'done') process.stderr.write(`${end.message}\n`);
+  let stopping = false;
+  // On a terminal readline takes Ctrl-C as a key (its 'SIGINT'); with piped input it arrives as the
+  // signal, which would otherwise end the process with the turn left unfinished.
+  const interrupt = (): void => {
+    if (!busy) {
+      rl.close();
+      return;
+    }
+    if (stopping) {
+      process.stderr.write('\n(left without waiting; `toolseam resume` lists the interrupted turn)\n');
+      rl.close();
+      process.exit(130);
+    }
+    stopping = true;
+    process.stderr.write('\n(stopping the turn; press Ctrl-C again to leave without waiting)\n');
+    session.stop();
+  };
+  rl.on('SIGINT', interrupt);
+  process.on('SIGINT', interrupt);
+  try {
+    for (;;) {
+      const text = await questions.ask('\n> ');
+      if (text === undefined) return 0; // the input closed (Ctrl-D)
+      if (text.trim() === '') continue;
+      busy = true;
+      stopping = false;
+      const end = await runTurn(runtime, session, text, questions);
+      busy = false;
+      if (end.status !== 'done') process.stderr.write(`${end.message}\n`);
+    }
+  } finally {
+    rl.off('SIGINT', interrupt);
+    process.off('SIGINT', interrupt);
   }
 }
 

@@ -203,6 +203,31 @@ describe('toolseam chat', () => {
     expect(again.stdout.trim()).toBe('Again.');
   });
 
+  it('interactive with piped input: SIGINT stops the running turn and the prompt comes back', async () => {
+    standIn = await startStandIn({
+      family: 'openai',
+      script: [{ text: 'too late', delayMs: 5_000 }, { text: 'Next answer.' }],
+    });
+    const db = join(dir, 't.db');
+    const chat = cli(['chat', '--base-url', standIn.baseURL, '--model', 'demo', '--db', db], {}, true);
+    const stdin = chat.proc.stdin;
+    try {
+      await until('the first prompt', () => prompts(chat.stderr()) === 1);
+      stdin.write('take your time\n');
+      await until('the request', () => (standIn?.requests.length ?? 0) === 1);
+      chat.proc.kill('SIGINT');
+      await until('the stopped turn', () => chat.stderr().includes('The turn was stopped.'));
+      await until('the next prompt', () => prompts(chat.stderr()) === 2);
+      stdin.write('and now?\n');
+      await until('the next answer', () => chat.stdout().includes('Next answer.'));
+      stdin.end();
+      expect((await chat.done).code).toBe(0);
+      expect(await listed(db)).toMatchObject({ interruptedTurns: [] });
+    } finally {
+      chat.proc.kill();
+    }
+  });
+
   it('-m: SIGINT stops the turn waiting on an approval (exit 1) and the approval ends as stopped', async () => {
     standIn = await startStandIn({
       family: 'openai',
