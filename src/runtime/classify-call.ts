@@ -36,6 +36,7 @@ export async function classifyCall(ctx: TurnContext, call: PlannedCall): Promise
     surface: ctx.surface,
     registry: ctx.registry,
     ...(runtimeTool ? { runtimeTool: runtimeTool.definition } : {}),
+    ...(runtimeTool?.keepsTaskMode ? { keepsTaskMode: true } : {}),
   });
   if (refusal) return answer(call.tool, refusal);
   if (runtimeTool?.preflight) {

@@ -48,6 +48,8 @@ export async function screenCall(
     readonly registry: ToolRegistry;
     /** Set when the runtime answers the tool itself (it has no provider to withdraw it). */
     readonly runtimeTool?: ToolDefinition;
+    /** The call's own work keeps the turn's task mode (see `RuntimeTool.keepsTaskMode`). */
+    readonly keepsTaskMode?: boolean;
   },
 ): Promise<Refusal | undefined> {
   const { tool } = call;
@@ -63,7 +65,7 @@ export async function screenCall(
   const denied = policy.denyList.find((rule) => globMatch(rule.tool, tool));
   if (denied) return { by: 'deny_list', reason: denied.reason ?? `${tool} is on the deny-list` };
   const def = call.runtimeTool ?? call.surface.byName.get(tool)?.definition;
-  if (policy.mode === 'plan' && def && !isReadOnly(def)) {
+  if (policy.mode === 'plan' && def && !isReadOnly(def) && call.keepsTaskMode !== true) {
     return { by: 'task_mode', reason: 'this session is in plan mode, where only read-only tools run' };
   }
   if (!grantsAllow(policy.grants, tool)) {

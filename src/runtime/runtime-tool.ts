@@ -11,6 +11,11 @@ import type { TurnContext } from './turn-context.js';
 export interface RuntimeTool {
   /** Must be portable as declared; its name is one of the seam's reserved names. */
   readonly definition: ToolDefinition;
+  /**
+   * True when the work the call starts runs under the calling turn's task mode (a plan-mode turn's
+   * batch runs plan-mode leaves): plan mode then lets the call itself through.
+   */
+  readonly keepsTaskMode?: boolean;
   /** What the call would be refused for, before anything starts; undefined refuses nothing. */
   preflight?(args: JsonObject, ctx: TurnContext): ToolResult | undefined | Promise<ToolResult | undefined>;
   /** Runs the call; failures the model should read come back as `isError` results. */

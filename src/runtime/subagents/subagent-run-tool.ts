@@ -23,6 +23,8 @@ export function subagentRunTool(runtime: Runtime, options: SubagentOptions = {})
     compileBatch(args, compileOptionsFor(runtime, settings, ctx.leaf !== undefined));
   return {
     definition: SUBAGENT_RUN_DEFINITION,
+    // Every leaf of a plan-mode turn's batch runs in plan mode too.
+    keepsTaskMode: true,
     preflight(args, ctx) {
       const compiled = compile(args, ctx);
       return compiled.ok ? undefined : batchRefusal(compiled);

@@ -202,6 +202,25 @@ describe('subagent_run end to end (real SDK, loopback stand-in, SQLite)', () => 
     for (const leaf of batch?.leaves ?? []) expect(leaf.output ?? '').not.toContain('saved from a leaf');
   });
 
+  it('a plan-mode turn may start a batch, and its leaves run in plan mode: a write is refused', async () => {
+    const task = 'Save a note saying hi';
+    h = await startHarness({
+      providers: [scopeProvider()],
+      script: [
+        parentAsks({ tasks: [contract(task, 'Noter', { capability: 'mutating', writes: ['notes'] })] }),
+        { when: fromLeaf(task), toolCalls: [{ name: 'save_note', arguments: { text: 'from a leaf' } }] },
+        { when: fromLeaf(task), echo: 'lastToolResult' },
+        parentEchoes,
+      ],
+    });
+    enableSubagents(h.runtime);
+    const events = await drive(h.runtime.session('parent').send('the morning round', { mode: 'plan' }));
+    expect(callEnds(events)[0]).toMatchObject({ tool: 'subagent_run', isError: false });
+    const [batch] = h.runtime.options.store.listBatches();
+    expect(batch?.leaves[0]?.errors.join('\n')).toMatch(/save_note.*read-only gate/);
+    expect(batch?.leaves[0]?.output ?? '').not.toContain('saved from a leaf');
+  });
+
   it('runs at most `concurrency` leaves at once and stops every leaf when the parent turn is stopped', async () => {
     const tasks = Array.from({ length: 5 }, (_, i) => contract(`Slow job number ${i}`, `Job ${i}`));
     h = await startHarness({
