@@ -1,6 +1,7 @@
 import { ToolseamError } from '../../core/errors.js';
 import type { BatchRecord, LeafRecord } from '../../core/session-store.js';
 import type { Runtime } from '../runtime.js';
+import { leafSlot } from './leaf-slots.js';
 import {
   childSessionId,
   finishLeaf,
@@ -24,7 +25,8 @@ export function isBatchActive(runtime: Runtime, id: string): boolean {
 }
 
 /**
- * Runs a batch's leaves side by side, at most `concurrency` at once, then marks the batch finished
+ * Runs a batch's leaves side by side, at most `concurrency` at once across every batch this runtime
+ * runs, then marks the batch finished
  * (`done` when every leaf is done, else `failed`) and returns it as stored.
  */
 export async function runBatch(
@@ -42,7 +44,14 @@ export async function runBatch(
   try {
     let next = 0;
     const worker = async (): Promise<void> => {
-      for (let item = work[next++]; item !== undefined; item = work[next++]) await runOne(env, item);
+      for (let item = work[next++]; item !== undefined; item = work[next++]) {
+        const release = await leafSlot(env.runtime, concurrency, env.signal);
+        try {
+          await runOne(env, item);
+        } finally {
+          release?.();
+        }
+      }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, work.length) }, worker));
     const batch = store.getBatch(env.batchId) as BatchRecord;

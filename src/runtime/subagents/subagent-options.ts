@@ -5,7 +5,7 @@ import type { CompileOptions } from './compile-batch.js';
 
 /** How subagent batches run. */
 export interface SubagentOptions {
-  /** Leaves run at once (default 4). */
+  /** Leaves run at once, across every batch of the runtime (default 4). */
   readonly concurrency?: number;
   /** How long one leaf may run before it is stopped as timed out, in ms (default 15 minutes). */
   readonly leafTimeoutMs?: number;

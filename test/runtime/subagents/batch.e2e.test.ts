@@ -221,6 +221,37 @@ describe('subagent_run end to end (real SDK, loopback stand-in, SQLite)', () => 
     expect(batch?.leaves[0]?.output ?? '').not.toContain('saved from a leaf');
   });
 
+  it('`concurrency` bounds the leaves of every batch together: two calls in one reply share it', async () => {
+    const tasks = (p: string) =>
+      Array.from({ length: 3 }, (_, i) => contract(`Look up item ${p}${i}`, `${p}${i}`));
+    const a = tasks('A');
+    const b = tasks('B');
+    h = await startHarness({
+      script: [
+        {
+          match: { lastUserIncludes: 'morning round' },
+          toolCalls: [
+            { name: 'subagent_run', arguments: { tasks: a } },
+            { name: 'subagent_run', arguments: { tasks: b } },
+          ],
+        },
+        ...[...a, ...b].map((t) => ({ when: fromLeaf(t['task'] as string), delayMs: 200, text: 'found it' })),
+        parentEchoes,
+      ],
+    });
+    enableSubagents(h.runtime, { concurrency: 2 });
+    let running = 0;
+    let most = 0;
+    const events = await drive(h.runtime.session('parent').send('the morning round'));
+    for (const e of events) {
+      if (e.type !== 'leaf') continue;
+      if (e.state === 'started') most = Math.max(most, ++running);
+      else if (e.state === 'done' || e.state === 'failed' || e.state === 'timed_out') running -= 1;
+    }
+    expect(callEnds(events).map((c) => c.isError)).toEqual([false, false]);
+    expect(most).toBe(2);
+  });
+
   it('runs at most `concurrency` leaves at once and stops every leaf when the parent turn is stopped', async () => {
     const tasks = Array.from({ length: 5 }, (_, i) => contract(`Slow job number ${i}`, `Job ${i}`));
     h = await startHarness({
