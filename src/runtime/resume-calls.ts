@@ -63,7 +63,9 @@ export async function resumeCalls(ctx: TurnContext): Promise<void> {
       settleCall(ctx, call, lost, 'failed');
       continue;
     }
+    // Calls not yet screened run before a later call does, as the model ordered them.
     if (record.status === 'approved') {
+      if (fresh.length > 0) await runCalls(ctx, fresh.splice(0));
       await runCall(ctx, call);
       continue;
     }
@@ -73,6 +75,7 @@ export async function resumeCalls(ctx: TurnContext): Promise<void> {
       continue;
     }
     if (approval.status === 'pending') {
+      if (fresh.length > 0) await runCalls(ctx, fresh.splice(0));
       ctx.emit({ type: 'approval-request', request: approval });
       ctx.store.setTurnStatus(ctx.turnId, 'waiting_approval', { from: ['running'] });
       // The request keeps the deadline it was asked with; a restart does not give it a new one.

@@ -179,3 +179,22 @@ describe('an approval a dead process left waiting', () => {
     expect(sent).toEqual([]);
   });
 });
+
+describe('the calls a dead process left', () => {
+  it("run in the model's order: one never screened before a later, approved one", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolseam-resume-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const dbPath = join(dir, 'toolseam.db');
+    const store = openSessionStore({ path: dbPath });
+    cleanups.push(() => store.close());
+    const { turn } = turnWithCalls(store, [
+      newCall('c1', 'send_email', { to: 'first@example.com' }),
+      newCall('c2', 'send_email', { to: 'second@example.com' }, { status: 'approved' }),
+    ]);
+    store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
+    const sent: string[] = [];
+    const next = runtime(await standIn([{ text: 'ok' }]), dbPath, sent, false);
+    await collect(next.resumeTurn(turn.id));
+    expect(sent).toEqual(['first@example.com', 'second@example.com']);
+  });
+});
