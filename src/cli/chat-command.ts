@@ -83,10 +83,54 @@ async function oneShot(
   questions: QuestionQueue | undefined,
 ): Promise<number> {
   if (text.trim() === '') throw new InputError('-m needs a message to send.');
-  // Ctrl-C stops the turn as in the interactive chat; a second one leaves without waiting for it.
-  // On a terminal readline takes Ctrl-C as a key (its 'SIGINT'); otherwise it arrives as the signal.
+  const ctrlC = onCtrlC(session, rl);
+  ctrlC.turnStarts();
+  try {
+    const end = await runTurn(runtime, session, text, questions);
+    if (end.status === 'done') return 0;
+    process.stderr.write(`${end.message}\n`);
+    return 1;
+  } finally {
+    ctrlC.release();
+  }
+}
+
+async function converse(
+  runtime: Runtime,
+  session: Session,
+  rl: Interface,
+  questions: QuestionQueue,
+): Promise<number> {
+  process.stderr.write(`toolseam chat — session ${session.id} (Ctrl-C stops a turn, Ctrl-D leaves)\n`);
+  const ctrlC = onCtrlC(session, rl);
+  try {
+    for (;;) {
+      const text = await questions.ask('\n> ');
+      if (text === undefined) return 0; // the input closed (Ctrl-D)
+      if (text.trim() === '') continue;
+      ctrlC.turnStarts();
+      const end = await runTurn(runtime, session, text, questions);
+      ctrlC.turnEnds();
+      if (end.status !== 'done') process.stderr.write(`${end.message}\n`);
+    }
+  } finally {
+    ctrlC.release();
+  }
+}
+
+/**
+ * Ctrl-C for a chat: during a turn the first stops it and a second leaves without waiting; between
+ * turns it closes the input. On a terminal readline takes Ctrl-C as a key (its 'SIGINT'); with piped
+ * input it arrives as the signal, which would otherwise end the process with the turn unfinished.
+ */
+function onCtrlC(session: Session, rl: Interface | undefined) {
+  let busy = false;
   let stopping = false;
   const interrupt = (): void => {
+    if (!busy) {
+      rl?.close();
+      return;
+    }
     if (stopping) {
       process.stderr.write('\n(left without waiting; `toolseam resume` lists the interrupted turn)\n');
       rl?.close();
@@ -98,59 +142,19 @@ async function oneShot(
   };
   rl?.on('SIGINT', interrupt);
   process.on('SIGINT', interrupt);
-  try {
-    const end = await runTurn(runtime, session, text, questions);
-    if (end.status === 'done') return 0;
-    process.stderr.write(`${end.message}\n`);
-    return 1;
-  } finally {
-    rl?.off('SIGINT', interrupt);
-    process.off('SIGINT', interrupt);
-  }
-}
-
-async function converse(
-  runtime: Runtime,
-  session: Session,
-  rl: Interface,
-  questions: QuestionQueue,
-): Promise<number> {
-  process.stderr.write(`toolseam chat — session ${session.id} (Ctrl-C stops a turn, Ctrl-D leaves)\n`);
-  let busy = false;
-  let stopping = false;
-  // On a terminal readline takes Ctrl-C as a key (its 'SIGINT'); with piped input it arrives as the
-  // signal, which would otherwise end the process with the turn left unfinished.
-  const interrupt = (): void => {
-    if (!busy) {
-      rl.close();
-      return;
-    }
-    if (stopping) {
-      process.stderr.write('\n(left without waiting; `toolseam resume` lists the interrupted turn)\n');
-      rl.close();
-      process.exit(130);
-    }
-    stopping = true;
-    process.stderr.write('\n(stopping the turn; press Ctrl-C again to leave without waiting)\n');
-    session.stop();
-  };
-  rl.on('SIGINT', interrupt);
-  process.on('SIGINT', interrupt);
-  try {
-    for (;;) {
-      const text = await questions.ask('\n> ');
-      if (text === undefined) return 0; // the input closed (Ctrl-D)
-      if (text.trim() === '') continue;
+  return {
+    turnStarts(): void {
       busy = true;
       stopping = false;
-      const end = await runTurn(runtime, session, text, questions);
+    },
+    turnEnds(): void {
       busy = false;
-      if (end.status !== 'done') process.stderr.write(`${end.message}\n`);
-    }
-  } finally {
-    rl.off('SIGINT', interrupt);
-    process.off('SIGINT', interrupt);
-  }
+    },
+    release(): void {
+      rl?.off('SIGINT', interrupt);
+      process.off('SIGINT', interrupt);
+    },
+  };
 }
 
 /** Runs one turn, printing its events and putting approval requests to the person one at a time. */

@@ -16,7 +16,7 @@ import {
 } from './mcp-connection.js';
 import { mcpResultText } from './mcp-result-text.js';
 import { McpServerError } from './mcp-server-error.js';
-import { type McpListedTool, mcpToolName, readToolListing } from './mcp-tool-listing.js';
+import { listingFingerprint, type McpListedTool, mcpToolName, readToolListing } from './mcp-tool-listing.js';
 
 /** How an MCP provider behaves; every field has a default. */
 export interface McpProviderOptions {
@@ -376,26 +376,6 @@ const NOT_RUN_CODES: ReadonlySet<number> = new Set([
   ErrorCode.MethodNotFound,
   ErrorCode.InvalidParams,
 ]);
-
-/**
- * What tells one listing from the next (a restart may bring another without notice). A schema too
- * deep to write out counts by its name and description only, rather than failing the listing.
- */
-function listingFingerprint(definitions: readonly ToolDefinition[]): string {
-  try {
-    return JSON.stringify(definitions.map((d) => [d.name, d.description, d.parameters]));
-  } catch {
-    return JSON.stringify(
-      definitions.map((d) => {
-        try {
-          return [d.name, d.description, JSON.stringify(d.parameters)];
-        } catch {
-          return [d.name, d.description, null];
-        }
-      }),
-    );
-  }
-}
 
 function refusal(reason: string): ToolResult {
   return { content: `Error: ${reason}`, isError: true, notRun: 'refused_by_tool' };

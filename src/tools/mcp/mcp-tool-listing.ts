@@ -94,3 +94,23 @@ function kindOf(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   return `a ${typeof value}`;
 }
+
+/**
+ * What tells one listing from the next (a restart may bring another without notice). A schema too
+ * deep to write out counts by its name and description only, rather than failing the listing.
+ */
+export function listingFingerprint(definitions: readonly ToolDefinition[]): string {
+  try {
+    return JSON.stringify(definitions.map((d) => [d.name, d.description, d.parameters]));
+  } catch {
+    return JSON.stringify(
+      definitions.map((d) => {
+        try {
+          return [d.name, d.description, JSON.stringify(d.parameters)];
+        } catch {
+          return [d.name, d.description, null];
+        }
+      }),
+    );
+  }
+}
