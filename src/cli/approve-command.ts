@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { ApprovalDecision } from '../core/approval.js';
 import { InputError } from '../core/errors.js';
+import type { TurnState } from '../core/session-records.js';
+import { ApprovalClosedError } from '../core/store-errors.js';
 import { turnToResume } from '../runtime/leaf-turns.js';
 import { ownerAlive } from '../runtime/turn-owner.js';
 import { openSessionStore } from '../store/index.js';
@@ -69,11 +71,23 @@ function answerInStore(db: string | undefined, id: string, decision: ApprovalDec
       throw new InputError(`there is no approval ${id}; \`toolseam sessions\` lists the waiting ones.`);
     }
     const turn = store.getTurn(record.turnId);
-    const answered = store.answerApproval(id, decision, { digest: record.digest, answeredBy: 'cli' });
-    return { record, turn, answered };
+    try {
+      const answered = store.answerApproval(id, decision, { digest: record.digest, answeredBy: 'cli' });
+      return { record, turn, answered };
+    } catch (error) {
+      if (error instanceof ApprovalClosedError && turn && !ownerAlive(turn.owner) && isOpen(turn.status)) {
+        throw new InputError(`${error.message} \`toolseam resume ${turn.id}\` lets the model go on.`);
+      }
+      throw error;
+    }
   } finally {
     store.close();
   }
+}
+
+/** A turn a dead process left unfinished (one `toolseam resume` takes over). */
+function isOpen(status: TurnState): boolean {
+  return status === 'running' || status === 'waiting_approval';
 }
 
 function decisionOf(word: string, reason: string | undefined): ApprovalDecision {

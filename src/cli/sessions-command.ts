@@ -31,7 +31,11 @@ export const sessionsCommand: Command = async (argv) => {
   const store = openSessionStore(db ? { path: db } : {});
   try {
     const sessions = store.listSessions({ limit: 50 });
-    const pending = store.listApprovals({ status: 'pending' });
+    // One past its deadline can no longer be answered (its turn resumes without it).
+    const now = Date.now();
+    const pending = store
+      .listApprovals({ status: 'pending' })
+      .filter((a) => a.expiresAt === undefined || Date.parse(a.expiresAt) > now);
     // A subagent leaf's turn resumes with its batch, through the parent turn listed here.
     const orphaned = withoutLeafTurns(
       store,

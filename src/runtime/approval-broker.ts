@@ -46,6 +46,7 @@ export class ApprovalBroker {
         done = true;
         clearInterval(poller);
         clearTimeout(timer);
+        clearTimeout(retry);
         signal.removeEventListener('abort', onAbort);
         this.wakers.get(id)?.delete(check);
         end();
@@ -65,13 +66,18 @@ export class ApprovalBroker {
         else if (record.status === 'denied') finish({ kind: 'denied', record });
         else finish({ kind: record.status });
       };
+      let retry: ReturnType<typeof setTimeout> | undefined;
       const close = (status: 'expired' | 'cancelled', reason: string): void => {
+        retry = undefined;
         try {
           // Closing loses to an answer that just landed: re-read and honour the answer then.
           if (this.store.closeApproval(id, status, reason)) finish({ kind: status });
           else check();
         } catch (error) {
-          fail(error);
+          // Another process holds the write lock for a while: close once it lets go, as polling does.
+          if (error instanceof StoreBusyError && !done)
+            retry = setTimeout(() => close(status, reason), this.pollMs);
+          else fail(error);
         }
       };
       const onAbort = (): void => close('cancelled', 'the turn was stopped');

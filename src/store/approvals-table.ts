@@ -47,6 +47,9 @@ interface ApprovalRow {
   expires_at: number | null;
 }
 
+/** Why an approval answered after its deadline was closed instead. */
+const PAST_DEADLINE = 'answered after its deadline';
+
 const STATUSES: readonly ApprovalStatus[] = ['pending', 'approved', 'denied', 'expired', 'cancelled'];
 const RISKS: readonly RiskLevel[] = ['safe', 'caution', 'destructive'];
 
@@ -194,9 +197,17 @@ export function approvalsTable(
     },
     answer(id: string, decision: ApprovalDecision, options: AnswerOptions = {}): ApprovalRecord {
       const scope = scopeOf(decision);
-      return ctx.write(() => {
+      const outcome = ctx.write((): { answered: ApprovalRecord } | { closed: ApprovalRecord } => {
         const current = mustGet(id);
-        if (current.status !== 'pending') throw new ApprovalClosedError(id, current.status);
+        if (current.status !== 'pending') return { closed: current };
+        // The deadline is final: an answer after it would run a call its turn already gave up on.
+        if (current.expiresAt !== undefined && Date.parse(current.expiresAt) <= ctx.now()) {
+          const params = { id, status: 'expired', scope: null, reason: PAST_DEADLINE, answeredBy: null };
+          closeRow.run({ ...params, now: ctx.now() });
+          const expired = mustGet(id);
+          note('approval.closed', expired);
+          return { closed: expired };
+        }
         if (options.digest !== undefined && options.digest !== current.digest) {
           throw new ApprovalMismatchError(id, current.digest, options.digest);
         }
@@ -218,8 +229,11 @@ export function approvalsTable(
         }
         const answered = mustGet(id);
         note('approval.answered', answered);
-        return answered;
+        return { answered };
       });
+      // Thrown after the write, so an approval found past its deadline stays closed as expired.
+      if ('closed' in outcome) throw ApprovalClosedError.about(outcome.closed);
+      return outcome.answered;
     },
     close,
     /** Cancels whatever a turn still waits on (its turn has ended); returns how many. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSessionStore } from '../../src/store/index.js';
-import { turnWithCalls } from '../store/store-fixtures.js';
+import { newCall, turnWithCalls } from '../store/store-fixtures.js';
 import { runToolseam } from './run-toolseam.js';
 
 let dir: string;
@@ -37,6 +37,32 @@ describe('toolseam sessions', () => {
     expect(r.stdout).toContain('turns interrupted when their process stopped');
     expect(r.stdout).toContain(`toolseam resume ${turn.id}`);
     expect(r.stdout).not.toContain('toolseam approve <approval id>');
+  });
+
+  it('an approval past its deadline is not listed as waiting, and approve refuses it (the call never runs)', async () => {
+    const db = join(dir, 't.db');
+    const store = openSessionStore({ path: db });
+    const args = { path: 'out.txt', content: 'x' };
+    const { turn } = turnWithCalls(store, [newCall('c1', 'write_file', args)], 'Write it');
+    const approval = store.requestApproval({
+      turnId: turn.id,
+      callId: 'c1',
+      risk: 'caution',
+      meaning: 'Writes out.txt',
+      expiresAt: new Date(Date.now() - 1000).toISOString(),
+    });
+    store.close();
+    const listed = await runToolseam(['sessions', '--db', db], dir);
+    expect(listed.stdout).not.toContain(approval.id);
+    expect(listed.stdout).toContain(`toolseam resume ${turn.id}`);
+    const r = await runToolseam(['approve', approval.id, 'yes', '--db', db], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`Approval ${approval.id} expired before it was answered`);
+    expect(r.stderr).toContain(`toolseam resume ${turn.id}`);
+    const after = openSessionStore({ path: db });
+    expect(after.getApproval(approval.id)?.status).toBe('expired');
+    expect(after.getToolCall(turn.id, 'c1')?.status).toBe('pending');
+    after.close();
   });
 
   it("lists a subagent leaf's interrupted turn only through its parent turn, which resumes it", async () => {

@@ -1,9 +1,10 @@
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { ApprovalBroker } from '../../src/runtime/approval-broker.js';
 import { newCall, openTestStore, turnWithCalls } from '../store/store-fixtures.js';
 
-function pending() {
-  const store = openTestStore();
+function pending(busyTimeoutMs?: number) {
+  const store = openTestStore(undefined, busyTimeoutMs === undefined ? {} : { busyTimeoutMs });
   const { turn } = turnWithCalls(store, [newCall('c1', 'write_file', { path: 'a.txt', content: 'x' })]);
   const approval = store.requestApproval({
     turnId: turn.id,
@@ -21,6 +22,20 @@ describe('ApprovalBroker', () => {
     const waiting = broker.wait(approval.id, 5000, new AbortController().signal);
     store.answerApproval(approval.id, { kind: 'approve' }, {});
     expect(await waiting).toMatchObject({ kind: 'approved' });
+    store.close();
+  });
+
+  it('expires the wait once another process lets go of the write lock it held at the deadline', async () => {
+    const { store, approval } = pending(20);
+    const other = new Database(store.path);
+    other.exec('BEGIN IMMEDIATE');
+    const broker = new ApprovalBroker(store, 10);
+    const waiting = broker.wait(approval.id, 30, new AbortController().signal);
+    await new Promise((r) => setTimeout(r, 150));
+    other.exec('COMMIT');
+    other.close();
+    expect(await waiting).toEqual({ kind: 'expired' });
+    expect(store.getApproval(approval.id)?.status).toBe('expired');
     store.close();
   });
 

@@ -86,6 +86,32 @@ describe('approvals', () => {
     expect(() => store.answerApproval('ap-none', { kind: 'deny' })).toThrow(StoreNotFoundError);
   });
 
+  it('an answer after the deadline closes the approval as expired instead, and the call stays unapproved', () => {
+    let clock = Date.parse('2030-01-01T00:00:00.000Z');
+    const store = openTestStore(undefined, { now: () => clock });
+    const { turn } = turnWithCalls(store, [newCall('c1', 'write_file', ARGS)]);
+    const approval = store.requestApproval({
+      turnId: turn.id,
+      callId: 'c1',
+      risk: 'destructive',
+      meaning: 'Overwrites notes/todo.md',
+      expiresAt: '2030-01-01T00:05:00.000Z',
+    });
+    clock = Date.parse('2030-01-01T00:05:00.001Z');
+    const late = () => store.answerApproval(approval.id, { kind: 'approve' }, { digest: approval.digest });
+    expect(late).toThrow(ApprovalClosedError);
+    expect(late).toThrow(/expired before it was answered/);
+    expect(store.getApproval(approval.id)).toMatchObject({
+      status: 'expired',
+      answeredAt: '2030-01-01T00:05:00.001Z',
+    });
+    expect(store.getToolCall(turn.id, 'c1')?.status).toBe('pending');
+    expect(store.claimToolCall(turn.id, 'c1')).toBe(false);
+    expect(store.listGrants()).toEqual([]);
+    expect(store.listAudit({ kind: 'approval.closed' }).map((a) => a.detail.status)).toEqual(['expired']);
+    expect(store.listAudit({ kind: 'approval.answered' })).toEqual([]);
+  });
+
   it('refuses an answer bound to a different call, changing nothing', () => {
     const { store, turn, approval } = waiting();
     const other = digestOf('write_file', { ...ARGS, content: 'sell the house' });
@@ -142,7 +168,9 @@ describe('approvals', () => {
       status: 'expired',
       reason: 'no one answered in time',
     });
-    expect(() => store.answerApproval(approval.id, { kind: 'approve' })).toThrow(/already expired/);
+    expect(() => store.answerApproval(approval.id, { kind: 'approve' })).toThrow(
+      /expired before it was answered/,
+    );
 
     const late = waiting();
     late.store.answerApproval(late.approval.id, { kind: 'approve' });
