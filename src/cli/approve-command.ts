@@ -35,7 +35,7 @@ export const approveCommand: Command = async (argv) => {
   const decision = decisionOf(word, values.reason);
   const { record, turn, answered } = answerInStore(existingDatabaseFrom(values), id, decision);
   process.stderr.write(`${answered.tool}: ${answered.status}\n`);
-  if (turn && ownerAlive(turn.owner)) {
+  if (turn && ownerAlive(turn)) {
     process.stderr.write(`the turn goes on in the process that asked (${turn.owner}).\n`);
     return 0;
   }
@@ -75,7 +75,7 @@ function answerInStore(db: string | undefined, id: string, decision: ApprovalDec
       const answered = store.answerApproval(id, decision, { digest: record.digest, answeredBy: 'cli' });
       return { record, turn, answered };
     } catch (error) {
-      if (error instanceof ApprovalClosedError && turn && !ownerAlive(turn.owner) && isOpen(turn.status)) {
+      if (error instanceof ApprovalClosedError && turn && !ownerAlive(turn) && isOpen(turn.status)) {
         throw new InputError(`${error.message} \`toolseam resume ${turn.id}\` lets the model go on.`);
       }
       throw error;

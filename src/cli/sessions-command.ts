@@ -39,7 +39,7 @@ export const sessionsCommand: Command = async (argv) => {
     // A subagent leaf's turn resumes with its batch, through the parent turn listed here.
     const orphaned = withoutLeafTurns(
       store,
-      store.listTurns({ status: ['running', 'waiting_approval'] }).filter((t) => !ownerAlive(t.owner)),
+      store.listTurns({ status: ['running', 'waiting_approval'] }).filter((t) => !ownerAlive(t)),
     );
     if (values.json) {
       process.stdout.write(

@@ -40,6 +40,8 @@ export interface TurnRecord {
   readonly endedAt?: string | undefined;
   /** Who runs the turn (the runtime's choice, e.g. `host:pid`), to tell a live turn from an orphan. */
   readonly owner?: string | undefined;
+  /** When the owner last marked the turn alive (see `touchTurnOwner`); absent for a turn without one. */
+  readonly ownerSeenAt?: string | undefined;
   /** Why a failed, stopped or interrupted turn ended. */
   readonly error?: string | undefined;
   /** The agent the turn runs as (absent: none). */

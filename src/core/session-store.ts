@@ -70,6 +70,8 @@ export interface SessionLog {
    * processes resuming one turn cannot both win.
    */
   setTurnStatus(turnId: string, state: TurnState, move?: TurnMove): boolean;
+  /** Marks `owner` alive now on every unfinished turn it runs (its heartbeat); returns how many. */
+  touchTurnOwner(owner: string): number;
 
   /** Appends any message to a turn (tool results normally go through `recordToolResult`). */
   appendMessage(turnId: string, message: ChatMessage, options?: { readonly tool?: string }): StoredMessage;

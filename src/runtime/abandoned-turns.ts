@@ -9,7 +9,7 @@ import { ownerAlive } from './turn-owner.js';
  */
 export function interruptAbandoned(store: SessionStore, sessionId: string, owner: string): void {
   for (const turn of store.listTurns({ sessionId, status: ['running', 'waiting_approval'] })) {
-    if (turn.owner !== owner && ownerAlive(turn.owner)) {
+    if (turn.owner !== owner && ownerAlive(turn)) {
       throw new ToolseamError(
         'turn_busy',
         `Session ${sessionId} has a turn running in another process (${turn.owner}).`,

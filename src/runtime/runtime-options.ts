@@ -73,6 +73,8 @@ export interface RuntimeOptions {
   readonly k?: number;
   /** Who runs turns in this process (stored with each turn), default `host:pid`. */
   readonly owner?: string;
+  /** How often the turns this runtime drives are marked alive in the store, default 15 s (tests shorten it). */
+  readonly heartbeatMs?: number;
 }
 
 /** Options with every default applied. */

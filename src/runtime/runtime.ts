@@ -15,7 +15,7 @@ import type { RuntimeTool } from './runtime-tool.js';
 import { SessionSurfaces } from './session-surfaces.js';
 import type { TurnContext } from './turn-context.js';
 import { runTurnLoop, type TurnEnd } from './turn-loop.js';
-import { ownerAlive, processOwner } from './turn-owner.js';
+import { OWNER_HEARTBEAT_MS, ownerAlive, processOwner } from './turn-owner.js';
 
 const DEFAULT_SYSTEM =
   'You are a helpful personal assistant. Use the tools you are offered when they help; when a tool call is ' +
@@ -60,6 +60,8 @@ export class Runtime {
   private readonly runtimeTools = new Map<string, RuntimeTool>();
   /** Turns under way, so `close` can let them record how they ended. */
   private readonly turns = new Set<Promise<void>>();
+  /** Marks this runtime's unfinished turns alive, so other processes do not take them for orphans. */
+  private readonly heartbeat: ReturnType<typeof setInterval>;
 
   constructor(options: RuntimeOptions) {
     this.options = options;
@@ -73,6 +75,19 @@ export class Runtime {
       logger: this.logger,
       ...(options.k ? { k: options.k } : {}),
     });
+    this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs ?? OWNER_HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  private beat(): void {
+    if (this.turns.size === 0) return;
+    try {
+      this.options.store.touchTurnOwner(this.owner);
+    } catch (error) {
+      // A busy or failing store is met by the turn's own writes; the next beat tries again.
+      const message = `could not mark this process's turns alive in the store: ${String(error)}`;
+      this.logger.log({ level: 'warn', scope: 'runtime', message, fields: { owner: this.owner } });
+    }
   }
 
   /** Adds a tool the runtime answers itself (e.g. `subagent_run`); offered from the next turn. */
@@ -119,7 +134,7 @@ export class Runtime {
   orphanedTurns(): TurnRecord[] {
     return this.options.store
       .listTurns({ status: ['running', 'waiting_approval'] })
-      .filter((t) => t.owner !== this.owner && !ownerAlive(t.owner));
+      .filter((t) => t.owner !== this.owner && !ownerAlive(t));
   }
 
   /**
@@ -130,7 +145,7 @@ export class Runtime {
     const store = this.options.store;
     const turn = store.getTurn(turnId);
     if (!turn) throw new ToolseamError('unknown_turn', `There is no turn with id ${turnId}.`);
-    if (turn.owner !== this.owner && ownerAlive(turn.owner)) {
+    if (turn.owner !== this.owner && ownerAlive(turn)) {
       throw new ToolseamError(
         'turn_busy',
         `Turn ${turnId} is still running in another process (${turn.owner}).`,
@@ -174,6 +189,7 @@ export class Runtime {
 
   /** Stops running turns (waiting up to 5 s for them to record how they ended), then closes the tools and the store. */
   async close(): Promise<void> {
+    clearInterval(this.heartbeat);
     for (const controller of this.running.values()) controller.abort();
     const ending = Promise.allSettled(this.turns);
     await Promise.race([ending, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);

@@ -8,6 +8,7 @@ import { v6Memories } from './migrations/v6-memories.js';
 import { v7Tasks } from './migrations/v7-tasks.js';
 import { v8Batches } from './migrations/v8-batches.js';
 import { v9TurnGates } from './migrations/v9-turn-gates.js';
+import { v10OwnerHeartbeat } from './migrations/v10-owner-heartbeat.js';
 
 /** Every schema step, in order. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   v7Tasks,
   v8Batches,
   v9TurnGates,
+  v10OwnerHeartbeat,
 ];

@@ -61,6 +61,7 @@ export function openSessionStore(options: SessionStoreOptions = {}): SessionStor
           approvals.cancelForTurn(turnId, `the turn ended (${state})`);
         return moved;
       }),
+    touchTurnOwner: (owner) => ctx.write(() => turns.touchOwner(owner)),
     appendMessage: (turnId, message, opts) => turns.append(turnId, message, opts?.tool),
     listMessages: messages.list,
 

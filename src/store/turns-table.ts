@@ -30,6 +30,7 @@ interface TurnRow {
   error: string | null;
   agent: string | null;
   mode: string | null;
+  owner_seen_at: number | null;
   started_at: number;
   ended_at: number | null;
 }
@@ -49,6 +50,7 @@ function toRecord(row: TurnRow): TurnRecord {
     error: opt(row.error),
     agent: opt(row.agent),
     mode: opt(row.mode),
+    ownerSeenAt: optIso(row.owner_seen_at),
   };
 }
 
@@ -56,8 +58,9 @@ function toRecord(row: TurnRow): TurnRecord {
 export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages: MessagesTable) {
   const { db } = ctx;
   const insert = db.prepare(
-    `INSERT INTO turns (id, session_id, status, user_text, owner, agent, mode, started_at)
-     VALUES (?, ?, 'running', ?, ?, ?, ?, ?)`,
+    `INSERT INTO turns (id, session_id, status, user_text, owner, agent, mode, started_at, owner_seen_at)
+     VALUES (@id, @sessionId, 'running', @userText, @owner, @agent, @mode, @now,
+       CASE WHEN @owner IS NULL THEN NULL ELSE @now END)`,
   );
   const byId = db.prepare('SELECT * FROM turns WHERE id = ?');
   const list = db.prepare(
@@ -67,8 +70,13 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
   );
   const move = db.prepare(
     `UPDATE turns SET status = @status, owner = coalesce(@owner, owner), error = coalesce(@error, error),
+       owner_seen_at = CASE WHEN @owner IS NULL THEN owner_seen_at ELSE @now END,
        ended_at = CASE WHEN @final THEN @now ELSE ended_at END
      WHERE id = @id AND ${inSet('@from')} AND (@anyOwner OR owner IS @fromOwner)`,
+  );
+
+  const touch = db.prepare(
+    `UPDATE turns SET owner_seen_at = @now WHERE owner = @owner AND ${inSet('@unfinished')}`,
   );
 
   const get = rowReader(byId, toRecord);
@@ -88,15 +96,15 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
           if (value !== undefined && typeof value !== 'string')
             throw new InputError(`A turn's ${what} must be a name (a string), or be left out.`);
         }
-        insert.run(
+        insert.run({
           id,
-          input.sessionId,
-          input.userText,
-          orNull(input.owner),
-          orNull(input.agent),
-          orNull(input.mode),
-          ctx.now(),
-        );
+          sessionId: input.sessionId,
+          userText: input.userText,
+          owner: orNull(input.owner),
+          agent: orNull(input.agent),
+          mode: orNull(input.mode),
+          now: ctx.now(),
+        });
         messages.append(input.sessionId, id, { role: 'user', content: input.userText });
         sessions.nameIfUntitled(input.sessionId, input.userText);
         sessions.touch(input.sessionId);
@@ -125,6 +133,10 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
       });
       if (result.changes === 0 && !get(turnId)) throw new StoreNotFoundError('turn', turnId);
       return result.changes === 1;
+    },
+    /** Marks `owner` alive now on every unfinished turn it runs; returns how many. */
+    touchOwner(owner: string): number {
+      return touch.run({ owner, now: ctx.now(), unfinished: UNFINISHED }).changes;
     },
     /** Appends a message to a turn's session and marks the session used. */
     append(turnId: string, message: ChatMessage, tool?: string): StoredMessage {

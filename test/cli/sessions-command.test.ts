@@ -65,6 +65,23 @@ describe('toolseam sessions', () => {
     after.close();
   });
 
+  it('lists a turn whose owner went silent long ago as interrupted, even one from another host', async () => {
+    const db = join(dir, 't.db');
+    const past = Date.now() - 60 * 60_000;
+    const store = openSessionStore({ path: db, now: () => past });
+    const session = store.createSession({ provider: 'openai', model: 'gpt-test' });
+    // A container that was replaced: its host name is gone for good, and it never said it stopped.
+    const turn = store.startTurn({
+      sessionId: session.id,
+      userText: 'Sort my inbox',
+      owner: 'old-container-3f2a:7',
+    });
+    store.close();
+    const r = await runToolseam(['sessions', '--db', db], dir);
+    expect(r.stdout).toContain('turns interrupted when their process stopped');
+    expect(r.stdout).toContain(`toolseam resume ${turn.id}`);
+  });
+
   it("lists a subagent leaf's interrupted turn only through its parent turn, which resumes it", async () => {
     const db = join(dir, 't.db');
     const store = openSessionStore({ path: db });

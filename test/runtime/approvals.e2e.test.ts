@@ -44,6 +44,22 @@ describe('approvals', () => {
     expect(counts.get('archive_mail')).toBe(1);
   });
 
+  it('keeps marking a turn that waits on a person alive, so no other process takes it for an orphan', async () => {
+    h = await startHarness({ providers: [demoProvider()], script: [archive, echo], heartbeatMs: 20 });
+    const store = h.runtime.options.store;
+    const seen: (string | undefined)[] = [];
+    await runAnswering(h.runtime.session('s').send('archive 7'), (e) => {
+      seen.push(store.getTurn(e.request.turnId)?.ownerSeenAt);
+      setTimeout(() => {
+        seen.push(store.getTurn(e.request.turnId)?.ownerSeenAt);
+        h?.runtime.respond(e.request.id, { kind: 'deny' }, { digest: e.request.digest });
+      }, 150);
+    });
+    const [first, later] = seen.map((t) => Date.parse(t ?? ''));
+    expect(first).toBeGreaterThan(0);
+    expect(later).toBeGreaterThan(first as number);
+  });
+
   it("only the person's own deny reads as a decline, with their reason", async () => {
     h = await startHarness({ providers: [demoProvider()], script: [archive, echo] });
     const events = await runAnswering(

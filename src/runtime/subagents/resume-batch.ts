@@ -59,7 +59,7 @@ function parentGates(runtime: Runtime, batch: BatchRecord): { agent: GatePolicy[
 function ownerElsewhere(runtime: Runtime, batch: BatchRecord): string | undefined {
   const turn = batch.turnId === undefined ? undefined : runtime.options.store.getTurn(batch.turnId);
   if (!turn || !UNFINISHED_TURN.has(turn.status)) return undefined;
-  return turn.owner !== runtime.owner && ownerAlive(turn.owner) ? turn.owner : undefined;
+  return turn.owner !== runtime.owner && ownerAlive(turn) ? turn.owner : undefined;
 }
 
 /** Batches left unfinished by a process that is gone (nobody runs them): resume each with `resumeBatch`. */
@@ -131,7 +131,7 @@ function plan(env: LeafEnv, leaf: LeafRecord): LeafWork | undefined {
     return { leaf, start: { kind: 'fresh' } };
   }
   if (UNFINISHED_TURN.has(turn.status)) {
-    if (turn.owner !== env.runtime.owner && ownerAlive(turn.owner)) {
+    if (turn.owner !== env.runtime.owner && ownerAlive(turn)) {
       throw new ToolseamError(
         'batch_busy',
         `Leaf "${leaf.title}" of batch ${leaf.batchId} is still running in another process (${turn.owner}).`,
