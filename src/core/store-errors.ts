@@ -88,6 +88,19 @@ export class ApprovalClosedError extends ToolseamError {
   }
 }
 
+/** SQLite could not read or write the store's file for a reason outside toolseam (permissions, disk). */
+export class StoreFailedError extends ToolseamError {
+  constructor(
+    readonly path: string,
+    /** SQLite's own code, e.g. `SQLITE_READONLY`, `SQLITE_FULL`. */
+    readonly sqliteCode: string,
+    remedy: string,
+    options?: { cause?: unknown },
+  ) {
+    super('store_failed', `The session store ${path} failed (${sqliteCode}): ${remedy}.`, options);
+  }
+}
+
 /** Another process held the store's write lock for longer than the busy timeout. */
 export class StoreBusyError extends ToolseamError {
   constructor(

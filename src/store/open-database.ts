@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { ToolseamError } from '../core/errors.js';
@@ -6,6 +6,7 @@ import { StoreOpenError } from '../core/store-errors.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS } from './migrations.js';
 import { requireOneOf } from './rows.js';
+import { storeErrorFor } from './sqlite-guard.js';
 
 /** How long a write waits for another process's lock by default. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -42,6 +43,10 @@ export function openDatabase(path: string, options: DatabaseOptions = {}): Datab
   }
   let db: Database.Database;
   try {
+    if (!existsSync(file)) {
+      // SQLite gives its -wal and -shm files the database file's mode: a new file is the user's alone.
+      closeSync(openSync(file, 'a', 0o600));
+    }
     db = new Database(file);
   } catch (cause) {
     throw new StoreOpenError(
@@ -73,6 +78,9 @@ export function openDatabase(path: string, options: DatabaseOptions = {}): Datab
   } catch (cause) {
     db.close();
     if (cause instanceof ToolseamError) throw cause;
+    // Locked by another process, read-only, a full disk: say that, not "is it a toolseam database?".
+    const known = storeErrorFor(cause, file, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
+    if (known !== undefined && (cause as { code?: string }).code !== 'SQLITE_NOTADB') throw known;
     throw new StoreOpenError(
       `Cannot use ${file} as the session store: ${(cause as Error).message}. ` +
         'If it is not a toolseam database, choose another file with --db.',

@@ -3,13 +3,13 @@ import type { SessionStore } from '../core/session-store.js';
 import { approvalsTable } from './approvals-table.js';
 import { auditTable } from './audit-table.js';
 import { batchesTable } from './batches-table.js';
-import { busyGuard } from './busy-guard.js';
 import { defaultDatabasePath } from './default-path.js';
 import { grantsTable } from './grants-table.js';
 import { memoriesTable } from './memories-table.js';
 import { messagesTable } from './messages-table.js';
 import { type DatabaseOptions, DEFAULT_BUSY_TIMEOUT_MS, openDatabase } from './open-database.js';
 import { sessionsTable } from './sessions-table.js';
+import { sqliteGuard } from './sqlite-guard.js';
 import { storeContext } from './store-context.js';
 import { tasksTable } from './tasks-table.js';
 import { toolCallsTable } from './tool-calls-table.js';
@@ -104,5 +104,5 @@ export function openSessionStore(options: SessionStoreOptions = {}): SessionStor
     finishLeaf: batches.finishLeaf,
     finishBatch: batches.finishBatch,
   };
-  return busyGuard(store, db.name, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
+  return sqliteGuard(store, db.name, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
 }

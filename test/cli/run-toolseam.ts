@@ -11,12 +11,14 @@ export async function runToolseam(
   args: readonly string[],
   cwd: string,
   env: Record<string, string | undefined> = {},
+  user?: { readonly uid: number; readonly gid: number },
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', TSX_LOADER, bin, ...args], {
       cwd,
       env: { ...process.env, ...env },
       timeout: 60_000,
+      ...user,
     });
     return { code: 0, stdout, stderr };
   } catch (error) {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -80,6 +80,43 @@ describe('toolseam sessions', () => {
     const r = await runToolseam(['sessions', '--db', db], dir);
     expect(r.stdout).toContain('turns interrupted when their process stopped');
     expect(r.stdout).toContain(`toolseam resume ${turn.id}`);
+  });
+
+  it('a database this user cannot write gets one line naming the file and what to do, not a stack trace', async () => {
+    const db = join(dir, 't.db');
+    const store = openSessionStore({ path: db });
+    const { turn } = turnWithCalls(store, [newCall('c1', 'write_file', { path: 'a', content: 'x' })]);
+    const approval = store.requestApproval({
+      turnId: turn.id,
+      callId: 'c1',
+      risk: 'caution',
+      meaning: 'Writes a',
+    });
+    store.close();
+    // As root, permissions bind only another user: run the command as "nobody" then.
+    const root = process.getuid?.() === 0;
+    for (const f of ['', '-wal', '-shm']) if (existsSync(db + f)) chmodSync(db + f, 0o444);
+    chmodSync(dir, root ? 0o755 : 0o555);
+    try {
+      const r = await runToolseam(
+        ['approve', approval.id, 'yes', '--db', db],
+        dir,
+        {},
+        root ? { uid: 65534, gid: 65534 } : undefined,
+      );
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^toolseam approve: The session store ${db} failed \\(SQLITE_READONLY[A-Z_]*\\): this user cannot write it`,
+        ),
+      );
+      expect(r.stderr).not.toContain('    at ');
+    } finally {
+      chmodSync(dir, 0o755);
+    }
+    const after = openSessionStore({ path: db });
+    expect(after.getApproval(approval.id)?.status).toBe('pending');
+    after.close();
   });
 
   it("lists a subagent leaf's interrupted turn only through its parent turn, which resumes it", async () => {

@@ -2,7 +2,7 @@ import { statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { StoreOpenError, StoreSchemaTooNewError } from '../../src/core/store-errors.js';
+import { StoreBusyError, StoreOpenError, StoreSchemaTooNewError } from '../../src/core/store-errors.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { APPLICATION_ID, migrate, schemaVersion } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
@@ -93,6 +93,23 @@ describe('schema migrations', () => {
     expect(store.getTurn('t-free')?.ownerSeenAt).toBeUndefined();
   });
 
+  it('an upgrade blocked by another process holding the write lock says to try again', () => {
+    const path = tempDbPath();
+    const old = new Database(path);
+    migrate(old, path, MIGRATIONS.slice(0, 9));
+    old.pragma('journal_mode = WAL');
+    old.exec('BEGIN IMMEDIATE');
+    try {
+      const open = () => openSessionStore({ path, busyTimeoutMs: 30 });
+      expect(open).toThrow(StoreBusyError);
+      expect(open).toThrow(/locked by another process/);
+    } finally {
+      old.exec('ROLLBACK');
+      old.close();
+    }
+    expect(inspect(path).version).toBe(9);
+  });
+
   it('numbers its steps 1, 2, 3, … and each step is applied once', () => {
     expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
     const db = new Database(tempDbPath());
@@ -172,6 +189,13 @@ describe('schema migrations', () => {
     const store = openTestStore(path);
     expect(store.path).toBe(path);
     expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
+  });
+
+  it('creates the database file and its WAL files readable by the user alone, in a folder that exists', () => {
+    const path = tempDbPath();
+    const store = openTestStore(path);
+    store.createSession({ title: 'private' });
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it('builds no temporary table for the writes every turn makes', () => {
