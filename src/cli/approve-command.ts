@@ -1,15 +1,15 @@
 import { parseArgs } from 'node:util';
 import type { ApprovalDecision } from '../core/approval.js';
 import { InputError } from '../core/errors.js';
-import type { TurnState } from '../core/session-records.js';
+import type { TurnRecord, TurnState } from '../core/session-records.js';
 import { ApprovalClosedError } from '../core/store-errors.js';
 import { turnToResume } from '../runtime/leaf-turns.js';
 import { ownerAlive } from '../runtime/turn-owner.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
-import { existingDatabaseFrom } from './config-flags.js';
+import { configFromFlags, existingDatabaseFrom } from './config-flags.js';
 import { printEvent } from './event-printer.js';
-import { RUNTIME_FLAGS, runtimeFromFlags } from './runtime-flags.js';
+import { providerConfigFrom, RUNTIME_FLAGS, runtimeFromFlags } from './runtime-flags.js';
 
 const USAGE = `usage: toolseam approve ID yes|no|always [--reason TEXT] [--db FILE] [model flags as for chat]
 
@@ -33,7 +33,10 @@ export const approveCommand: Command = async (argv) => {
   if (!id || !word)
     throw new InputError('give the approval id and yes, no or always, e.g. `toolseam approve ap_123 yes`.');
   const decision = decisionOf(word, values.reason);
-  const { record, turn, answered } = answerInStore(existingDatabaseFrom(values), id, decision);
+  // The answer is final: a missing model must be found before it is written, not after.
+  const { record, turn, answered } = answerInStore(existingDatabaseFrom(values), id, decision, (asking) => {
+    if (!(asking && ownerAlive(asking))) providerConfigFrom(values, configFromFlags(values));
+  });
   process.stderr.write(`${answered.tool}: ${answered.status}\n`);
   if (turn && ownerAlive(turn)) {
     process.stderr.write(`the turn goes on in the process that asked (${turn.owner}).\n`);
@@ -63,7 +66,12 @@ export const approveCommand: Command = async (argv) => {
 };
 
 /** Records the answer in the store, closed again whatever happens. */
-function answerInStore(db: string | undefined, id: string, decision: ApprovalDecision) {
+function answerInStore(
+  db: string | undefined,
+  id: string,
+  decision: ApprovalDecision,
+  beforeAnswer: (turn: TurnRecord | undefined) => void,
+) {
   const store = openSessionStore(db ? { path: db } : {});
   try {
     const record = store.getApproval(id);
@@ -71,6 +79,10 @@ function answerInStore(db: string | undefined, id: string, decision: ApprovalDec
       throw new InputError(`there is no approval ${id}; \`toolseam sessions\` lists the waiting ones.`);
     }
     const turn = store.getTurn(record.turnId);
+    // One that can no longer be answered is refused by the store below, model or not.
+    const open =
+      record.status === 'pending' && !(record.expiresAt && Date.parse(record.expiresAt) <= Date.now());
+    if (open) beforeAnswer(turn);
     try {
       const answered = store.answerApproval(id, decision, { digest: record.digest, answeredBy: 'cli' });
       return { record, turn, answered };

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
-import { withoutLeafTurns } from '../runtime/leaf-turns.js';
-import type { Runtime } from '../runtime/runtime.js';
+import { resumableTurns } from '../runtime/leaf-turns.js';
+import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
+import { existingDatabaseFrom } from './config-flags.js';
 import { printEvent } from './event-printer.js';
 import { RUNTIME_FLAGS, runtimeFromFlags } from './runtime-flags.js';
 
@@ -11,11 +12,6 @@ const USAGE = `usage: toolseam resume [TURN_ID] [--db FILE] [model flags as for 
 Takes over a turn whose process stopped before it finished (a crash, a closed terminal): answers
 what was decided meanwhile, asks again what was not, finishes a subagent batch's unfinished leaves
 (finished ones are kept), then lets the model continue. Without an id it lists the turns it can resume.`;
-
-/** The interrupted turns a person would resume: not the child sessions of subagent leaves (their batch resumes them). */
-export function resumableTurns(runtime: Runtime): ReturnType<Runtime['orphanedTurns']> {
-  return withoutLeafTurns(runtime.options.store, runtime.orphanedTurns());
-}
 
 /** `toolseam resume [TURN_ID]`: continues an interrupted turn. */
 export const resumeCommand: Command = async (argv) => {
@@ -28,19 +24,26 @@ export const resumeCommand: Command = async (argv) => {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const runtime = await runtimeFromFlags(values);
+  const [turnId] = positionals;
+  // Listing and a wrong id need only the store: no model, and no empty database made from a typo.
+  const db = existingDatabaseFrom(values);
+  const store = openSessionStore(db ? { path: db } : {});
   try {
-    const [turnId] = positionals;
     if (turnId === undefined) {
-      const turns = resumableTurns(runtime);
+      const turns = resumableTurns(store);
       if (turns.length === 0) process.stdout.write('no interrupted turns\n');
       for (const t of turns)
         process.stdout.write(`${t.id}  session ${t.sessionId}  "${t.userText.slice(0, 60)}"\n`);
       return 0;
     }
-    if (!runtime.options.store.getTurn(turnId)) {
+    if (!store.getTurn(turnId)) {
       throw new InputError(`there is no turn ${turnId}; \`toolseam resume\` lists the interrupted ones.`);
     }
+  } finally {
+    store.close();
+  }
+  const runtime = await runtimeFromFlags(values);
+  try {
     const state = { midLine: false };
     let status = 'done';
     for await (const event of runtime.resumeTurn(turnId)) {

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { withoutLeafTurns } from '../runtime/leaf-turns.js';
-import { ownerAlive } from '../runtime/turn-owner.js';
+import { resumableTurns } from '../runtime/leaf-turns.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
 import { existingDatabaseFrom } from './config-flags.js';
@@ -37,10 +36,7 @@ export const sessionsCommand: Command = async (argv) => {
       .listApprovals({ status: 'pending' })
       .filter((a) => a.expiresAt === undefined || Date.parse(a.expiresAt) > now);
     // A subagent leaf's turn resumes with its batch, through the parent turn listed here.
-    const orphaned = withoutLeafTurns(
-      store,
-      store.listTurns({ status: ['running', 'waiting_approval'] }).filter((t) => !ownerAlive(t)),
-    );
+    const orphaned = resumableTurns(store);
     if (values.json) {
       process.stdout.write(
         `${JSON.stringify({ sessions, pendingApprovals: pending, interruptedTurns: orphaned }, null, 2)}\n`,

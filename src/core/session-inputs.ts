@@ -216,6 +216,8 @@ export interface NewBatch {
 export interface BatchFilter {
   readonly parentSessionId?: string | undefined;
   readonly unfinished?: boolean | undefined;
+  /** Only the batch with a leaf whose child session this is. */
+  readonly childSessionId?: string | undefined;
 }
 
 /** How a leaf ended. */

@@ -1,11 +1,13 @@
+import type { TurnRecord } from '../core/session-records.js';
 import type { BatchRecord, LeafRecord, SessionStore } from '../core/session-store.js';
+import { ownerAlive } from './turn-owner.js';
 
 /** The subagent leaf whose child session is `sessionId`, with its batch; undefined for any other session. */
 export function leafOfSession(
   store: SessionStore,
   sessionId: string,
 ): { readonly batch: BatchRecord; readonly leaf: LeafRecord } | undefined {
-  for (const batch of store.listBatches()) {
+  for (const batch of store.listBatches({ childSessionId: sessionId })) {
     const leaf = batch.leaves.find((l) => l.childSessionId === sessionId);
     if (leaf !== undefined) return { batch, leaf };
   }
@@ -20,14 +22,16 @@ export function turnToResume(store: SessionStore, turnId: string): string {
 }
 
 /** `turns` less those of subagent leaves (a leaf's turn resumes with its batch, not on its own). */
-export function withoutLeafTurns<T extends { readonly sessionId: string }>(
-  store: SessionStore,
-  turns: T[],
-): T[] {
-  const leafSessions = new Set<string>();
-  for (const batch of store.listBatches()) {
-    for (const leaf of batch.leaves)
-      if (leaf.childSessionId !== undefined) leafSessions.add(leaf.childSessionId);
-  }
-  return turns.filter((t) => !leafSessions.has(t.sessionId));
+function withoutLeafTurns<T extends { readonly sessionId: string }>(store: SessionStore, turns: T[]): T[] {
+  // One indexed look-up per turn: unfinished turns are few, finished batches pile up.
+  return turns.filter((t) => leafOfSession(store, t.sessionId) === undefined);
+}
+
+/** The turns a dead process left unfinished that a person would resume (a leaf's resume with its batch). */
+export function resumableTurns(store: SessionStore): TurnRecord[] {
+  const unfinished = store.listTurns({ status: ['running', 'waiting_approval'] });
+  return withoutLeafTurns(
+    store,
+    unfinished.filter((t) => !ownerAlive(t)),
+  );
 }

@@ -81,6 +81,7 @@ export function batchesTable(ctx: StoreContext, sessions: SessionsTable) {
   const list = db.prepare(
     `SELECT * FROM batches WHERE (@parent IS NULL OR parent_session_id = @parent)
        AND (@unfinished = 0 OR status = 'running')
+       AND (@child IS NULL OR id IN (SELECT batch_id FROM leaves WHERE child_session_id = @child))
      ORDER BY created_at, rowid`,
   );
   const claim = db.prepare(
@@ -152,6 +153,7 @@ export function batchesTable(ctx: StoreContext, sessions: SessionsTable) {
         const rows = list.all({
           parent: filter.parentSessionId ?? null,
           unfinished: filter.unfinished ? 1 : 0,
+          child: filter.childSessionId ?? null,
         });
         return (rows as BatchRow[]).map(withLeaves);
       });

@@ -9,6 +9,7 @@ import { v7Tasks } from './migrations/v7-tasks.js';
 import { v8Batches } from './migrations/v8-batches.js';
 import { v9TurnGates } from './migrations/v9-turn-gates.js';
 import { v10OwnerHeartbeat } from './migrations/v10-owner-heartbeat.js';
+import { v11LeafSessions } from './migrations/v11-leaf-sessions.js';
 
 /** Every schema step, in order. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   v8Batches,
   v9TurnGates,
   v10OwnerHeartbeat,
+  v11LeafSessions,
 ];

@@ -80,11 +80,12 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
        @wireName, @rawArguments, @arguments, @digest, @status, @now, @now)`,
   );
   const byKey = db.prepare('SELECT * FROM tool_calls WHERE turn_id = ? AND call_id = ?');
+  // Insertion order is the models' order; the clock can step back between two replies.
   const list = db.prepare(
     `SELECT * FROM tool_calls WHERE (@turnId IS NULL OR turn_id = @turnId)
        AND (@sessionId IS NULL OR session_id = @sessionId)
        AND (@statuses IS NULL OR ${inSet('@statuses')})
-     ORDER BY created_at, idx`,
+     ORDER BY rowid`,
   );
   const approve = db.prepare(
     `UPDATE tool_calls SET status = 'approved', updated_at = ? WHERE turn_id = ? AND call_id = ? AND status = 'pending'`,

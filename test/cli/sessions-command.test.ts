@@ -15,6 +15,26 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A database in the test folder with one turn waiting on an approval (its process gone). */
+function waitingApproval(expiresAt?: string) {
+  const db = join(dir, 't.db');
+  const store = openSessionStore({ path: db });
+  const { turn } = turnWithCalls(
+    store,
+    [newCall('c1', 'write_file', { path: 'a', content: 'x' })],
+    'Write a',
+  );
+  const approval = store.requestApproval({
+    turnId: turn.id,
+    callId: 'c1',
+    risk: 'caution',
+    meaning: 'Writes a',
+    ...(expiresAt ? { expiresAt } : {}),
+  });
+  store.close();
+  return { db, turn, approval };
+}
+
 describe('toolseam sessions', () => {
   it('refuses a database path that does not exist, creating nothing (sessions and approve)', async () => {
     const typo = join(dir, 'no-such-folder', 'sesions.db');
@@ -40,18 +60,7 @@ describe('toolseam sessions', () => {
   });
 
   it('an approval past its deadline is not listed as waiting, and approve refuses it (the call never runs)', async () => {
-    const db = join(dir, 't.db');
-    const store = openSessionStore({ path: db });
-    const args = { path: 'out.txt', content: 'x' };
-    const { turn } = turnWithCalls(store, [newCall('c1', 'write_file', args)], 'Write it');
-    const approval = store.requestApproval({
-      turnId: turn.id,
-      callId: 'c1',
-      risk: 'caution',
-      meaning: 'Writes out.txt',
-      expiresAt: new Date(Date.now() - 1000).toISOString(),
-    });
-    store.close();
+    const { db, turn, approval } = waitingApproval(new Date(Date.now() - 1000).toISOString());
     const listed = await runToolseam(['sessions', '--db', db], dir);
     expect(listed.stdout).not.toContain(approval.id);
     expect(listed.stdout).toContain(`toolseam resume ${turn.id}`);
@@ -83,16 +92,7 @@ describe('toolseam sessions', () => {
   });
 
   it('a database this user cannot write gets one line naming the file and what to do, not a stack trace', async () => {
-    const db = join(dir, 't.db');
-    const store = openSessionStore({ path: db });
-    const { turn } = turnWithCalls(store, [newCall('c1', 'write_file', { path: 'a', content: 'x' })]);
-    const approval = store.requestApproval({
-      turnId: turn.id,
-      callId: 'c1',
-      risk: 'caution',
-      meaning: 'Writes a',
-    });
-    store.close();
+    const { db, approval } = waitingApproval();
     // As root, permissions bind only another user: run the command as "nobody" then.
     const root = process.getuid?.() === 0;
     for (const f of ['', '-wal', '-shm']) if (existsSync(db + f)) chmodSync(db + f, 0o444);
@@ -114,6 +114,33 @@ describe('toolseam sessions', () => {
     } finally {
       chmodSync(dir, 0o755);
     }
+    const after = openSessionStore({ path: db });
+    expect(after.getApproval(approval.id)?.status).toBe('pending');
+    after.close();
+  });
+
+  it('approve with no model to resume with refuses before it answers; resume lists and checks ids without one', async () => {
+    const noKeys = {
+      OPENAI_API_KEY: undefined,
+      ANTHROPIC_API_KEY: undefined,
+      OPENROUTER_API_KEY: undefined,
+      GEMINI_API_KEY: undefined,
+      MISTRAL_API_KEY: undefined,
+    };
+    const { db, turn, approval } = waitingApproval();
+    const approve = await runToolseam(['approve', approval.id, 'yes', '--db', db], dir, noKeys);
+    expect(approve.code).toBe(2);
+    expect(approve.stderr).toContain('no model is configured');
+    const listed = await runToolseam(['resume', '--db', db], dir, noKeys);
+    expect(listed).toMatchObject({ code: 0 });
+    expect(listed.stdout).toContain(turn.id);
+    const unknown = await runToolseam(['resume', 't-nope', '--db', db], dir, noKeys);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('there is no turn t-nope');
+    const typo = await runToolseam(['resume', '--db', join(dir, 'tt.db')], dir, noKeys);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('there is no session database at');
+    expect(existsSync(join(dir, 'tt.db'))).toBe(false);
     const after = openSessionStore({ path: db });
     expect(after.getApproval(approval.id)?.status).toBe('pending');
     after.close();

@@ -61,6 +61,16 @@ describe('subagent batches', () => {
     expect(() => store.claimLeaf(made.leaves[1]!.id, 'no-such-session')).toThrow(StoreNotFoundError);
   });
 
+  it('finds the one batch whose leaf runs in a given child session', () => {
+    const { store, parent, made } = batch();
+    const other = store.createBatch({ parentSessionId: parent.id, title: 'Later', leaves: [LEAVES[1]!] });
+    const child = store.createSession({ title: 'leaf: Calendar' });
+    store.claimLeaf(other.leaves[0]!.id, child.id);
+    expect(store.listBatches({ childSessionId: child.id }).map((b) => b.id)).toEqual([other.id]);
+    expect(store.listBatches({ childSessionId: parent.id })).toEqual([]);
+    expect(store.listBatches().map((b) => b.id)).toEqual([made.id, other.id]);
+  });
+
   it('after a crash keeps finished leaves and finds the unfinished ones to resume', () => {
     const { store, made } = batch();
     const [inbox, calendar, draft] = made.leaves;

@@ -35,6 +35,20 @@ describe('tool calls', () => {
     expect(store.listToolCalls({ sessionId: session.id }).map((c) => c.id)).toEqual(['c1', 'c2']);
   });
 
+  it('lists calls in the order the model asked for them, even when the clock stepped back between replies', () => {
+    let clock = Date.parse('2030-01-01T00:10:00.000Z');
+    const store = openTestStore(undefined, { now: () => clock });
+    const { turn } = turnWithCalls(store, [newCall('first', 'read_file', { path: 'a' })]);
+    clock -= 60_000;
+    store.recordModelReply(turn.id, { content: '', calls: [newCall('second', 'read_file', { path: 'b' })] });
+    store.recordModelReply(turn.id, { content: '', calls: [newCall('third', 'read_file', { path: 'c' })] });
+    expect(store.listToolCalls({ turnId: turn.id }).map((c) => `${c.index}:${c.id}`)).toEqual([
+      '0:first',
+      '1:second',
+      '2:third',
+    ]);
+  });
+
   it('keeps a call whose arguments could not be read, without parsed arguments', () => {
     const store = openTestStore();
     const { turn } = turnWithCalls(store, [
