@@ -1,5 +1,6 @@
 import type { ApprovalRequest } from '../core/approval.js';
 import type { RuntimeEvent } from '../core/events.js';
+import { headOf } from '../core/text-cut.js';
 
 /** Where the printer writes: the answer to `out`, everything about tools and approvals to `info`. */
 export interface PrinterStreams {
@@ -12,7 +13,7 @@ const MAX_ARGS = 160;
 /** Arguments in one short line. */
 export function shortArgs(args: unknown): string {
   const text = JSON.stringify(args) ?? '';
-  return text.length > MAX_ARGS ? `${text.slice(0, MAX_ARGS - 1)}…` : text;
+  return text.length > MAX_ARGS ? `${headOf(text, MAX_ARGS - 1)}…` : text;
 }
 
 /** The lines a person reads for an approval request. */

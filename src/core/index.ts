@@ -4,5 +4,6 @@ export * from './events.js';
 export * from './json.js';
 export * from './logger.js';
 export * from './model.js';
+export * from './text-cut.js';
 export * from './tool.js';
 export * from './tool-rejection.js';

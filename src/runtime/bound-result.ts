@@ -1,3 +1,4 @@
+import { headOf } from '../core/text-cut.js';
 /** Replaces every known secret value in `text` with a marker naming it, so it never reaches a model or a log. */
 export function redactSecrets(text: string, secrets: ReadonlyMap<string, string>): string {
   let out = text;
@@ -12,7 +13,7 @@ export function redactSecrets(text: string, secrets: ReadonlyMap<string, string>
 /** Cuts a result longer than `limit` characters, saying how much was kept and how to ask for the rest. */
 export function boundResult(text: string, limit: number): string {
   if (text.length <= limit) return text;
-  const kept = text.slice(0, limit);
+  const kept = headOf(text, limit);
   return (
     `${kept}\n[the result was cut: showing the first ${limit.toLocaleString('en-US')} of ` +
     `${text.length.toLocaleString('en-US')} characters. Ask for the specific part you need, e.g. with a narrower query or an offset.]`

@@ -3,6 +3,7 @@ import { ToolseamError } from '../core/errors.js';
 import type { RuntimeEvent } from '../core/events.js';
 import { type Logger, silentLogger } from '../core/logger.js';
 import type { ApprovalRecord, SessionRecord, SessionStore, TurnRecord } from '../core/session-store.js';
+import { headOf } from '../core/text-cut.js';
 import { schemaBudgetChars } from '../retrieval/index.js';
 import { answerLooseCalls, interruptAbandoned } from './abandoned-turns.js';
 import { ApprovalBroker } from './approval-broker.js';
@@ -219,7 +220,7 @@ export class Runtime {
       agent: effective.agent,
       mode: effective.mode,
     });
-    if (!before.title) store.updateSession(sessionId, { title: text.trim().slice(0, 80) });
+    if (!before.title) store.updateSession(sessionId, { title: headOf(text.trim(), 80) });
     const session = store.getSession(sessionId) as SessionRecord;
     return this.drive(session, turn, effective, false);
   }

@@ -1,4 +1,5 @@
 import { isPlainObject } from '../core/json.js';
+import { headOf } from '../core/text-cut.js';
 import { branchesOf } from './lift-summary.js';
 import { without } from './schema-merge.js';
 import { resolvePointer } from './schema-pointer.js';
@@ -27,10 +28,7 @@ const NOT_BLANK = /\S/;
 /** `text` cut to at most `limit` characters (whole code points), ending in `…` when cut. */
 export function cutText(text: string, limit: number): string {
   if (text.length <= limit) return text;
-  let end = limit - 1;
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
-  return `${text.slice(0, end).trimEnd()}…`;
+  return `${headOf(text, limit - 1).trimEnd()}…`;
 }
 
 /** The description models are shown: the full text, cut to the wire limit. */

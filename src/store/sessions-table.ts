@@ -1,6 +1,7 @@
 import type { Limit, NewSession, SessionPatch } from '../core/session-inputs.js';
 import type { SessionRecord } from '../core/session-records.js';
 import { StoreNotFoundError } from '../core/store-errors.js';
+import { headOf } from '../core/text-cut.js';
 import { fromJson, iso, opt, orNull, pickId, requireText, rowReader, sqlLimit } from './rows.js';
 import type { StoreContext } from './store-context.js';
 
@@ -27,7 +28,7 @@ const TITLE_LENGTH = 60;
 export function titleFrom(text: string): string {
   const line = text.trim().split('\n')[0]?.trim() ?? '';
   if (line.length <= TITLE_LENGTH) return line;
-  const cut = line.slice(0, TITLE_LENGTH);
+  const cut = headOf(line, TITLE_LENGTH);
   const space = cut.lastIndexOf(' ');
   return `${(space > TITLE_LENGTH / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }

@@ -1,4 +1,5 @@
 import { ToolseamError } from '../core/errors.js';
+import { headOf } from '../core/text-cut.js';
 
 /** Machine-readable kinds of argument problems. */
 export type ProblemCode =
@@ -51,7 +52,7 @@ export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   switch (typeof value) {
     case 'string': {
-      const shown = value.length > 40 ? `${value.slice(0, 37)}...` : value;
+      const shown = value.length > 40 ? `${headOf(value, 37)}...` : value;
       return value.trim() === '' ? 'a blank text' : `the text ${JSON.stringify(shown)}`;
     }
     case 'number':

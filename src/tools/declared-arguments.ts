@@ -1,5 +1,6 @@
 import type { JsonObject } from '../core/json.js';
 import { isPlainObject } from '../core/json.js';
+import { headOf } from '../core/text-cut.js';
 import { type ArgumentProblem, describeValue } from './argument-problem.js';
 import { asClientSends } from './client-coercion.js';
 import { type SchemaPlan, schemaPlan } from './schema-plan.js';
@@ -58,7 +59,7 @@ interface Walk {
 }
 
 function report(walk: Walk, path: string, code: ArgumentProblem['code'], message: string): void {
-  const cut = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 3)}...` : message;
+  const cut = message.length > MAX_MESSAGE ? `${headOf(message, MAX_MESSAGE - 3)}...` : message;
   walk.problems.push({ path, code, message: cut });
 }
 

@@ -1,3 +1,4 @@
+import { headOf } from '../core/text-cut.js';
 /** What kind of load failure a provider had; a provider keeps at most one failure of each kind. */
 export type LoadFailureKind =
   /** listTools threw or timed out: none of its tools are served. */
@@ -30,7 +31,7 @@ export class FailureLedger {
   /** Records (or replaces) the failure of `kind` for `provider`. */
   record(provider: string, app: string, kind: LoadFailureKind, message: string): void {
     const text =
-      message.length > MAX_FAILURE_CHARS ? `${message.slice(0, MAX_FAILURE_CHARS - 1).trimEnd()}…` : message;
+      message.length > MAX_FAILURE_CHARS ? `${headOf(message, MAX_FAILURE_CHARS - 1).trimEnd()}…` : message;
     this.entries.set(key(provider, kind), { provider, app, kind, message: text });
   }
 

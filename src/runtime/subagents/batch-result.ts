@@ -1,4 +1,5 @@
 import type { BatchRecord, LeafRecord, LeafStatus } from '../../core/session-store.js';
+import { headOf } from '../../core/text-cut.js';
 import type { ToolResult } from '../../core/tool.js';
 import { type BatchFinding, findingLine } from './batch-finding.js';
 import { contractFromJson } from './leaf-contract.js';
@@ -136,12 +137,12 @@ function leafFrame(leaf: LeafRecord, formatShown: number): LeafFrame {
 }
 
 function shortened(text: string, limit: number): string {
-  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
+  return text.length <= limit ? text : `${headOf(text, limit - 1)}…`;
 }
 
 function cut(text: string, limit: number): string {
   if (text.length <= limit) return text;
   if (limit === 0)
     return `[not shown: ${text.length.toLocaleString('en-US')} characters, past the result's limit]`;
-  return `${text.slice(0, limit)}\n[this output was cut to ${limit.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters]`;
+  return `${headOf(text, limit)}\n[this output was cut to ${limit.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters]`;
 }

@@ -1,4 +1,5 @@
 import type { JsonObject } from '../../core/json.js';
+import { headOf } from '../../core/text-cut.js';
 
 /** What a leaf may do: only look things up, or change things (inside its `writes`). */
 export type LeafCapability = 'research' | 'mutating';
@@ -41,7 +42,7 @@ export const LONE_LEAF_DEFAULTS = {
 /** A title made from the task when a lone leaf has none: its first line, cut to a few words. */
 export function titleFromTask(task: string): string {
   const line = task.split('\n')[0]?.trim() ?? '';
-  return line.length <= 60 ? line : `${line.slice(0, 57).trimEnd()}...`;
+  return line.length <= 60 ? line : `${headOf(line, 57).trimEnd()}...`;
 }
 
 /** The contract as JSON for the store. */

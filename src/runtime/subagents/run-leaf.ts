@@ -1,6 +1,7 @@
 import type { RuntimeEvent } from '../../core/events.js';
 import type { LeafRecord, LeafResult } from '../../core/session-store.js';
 import { StoreConflictError } from '../../core/store-errors.js';
+import { headOf } from '../../core/text-cut.js';
 import type { Runtime, SessionOptions } from '../runtime.js';
 import type { TaskMode } from '../runtime-options.js';
 import { contractFromJson, leafPrompt } from './leaf-contract.js';
@@ -170,5 +171,5 @@ export function finishLeaf(env: LeafEnv, leaf: LeafRecord, result: LeafResult): 
 
 function firstLine(text: string): string {
   const line = (text.split('\n')[0] ?? '').replace(/^Error:\s*/, '');
-  return line.length <= 200 ? line : `${line.slice(0, 197)}...`;
+  return line.length <= 200 ? line : `${headOf(line, 197)}...`;
 }

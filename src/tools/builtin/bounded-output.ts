@@ -1,3 +1,4 @@
+import { wholeEnd, wholeStart } from '../../core/text-cut.js';
 import { redactable, redactSecrets, type SecretSpan, secretSpans } from './redact-secrets.js';
 
 /** What a command printed, as the model may read it. */
@@ -69,9 +70,9 @@ export class BoundedOutput {
     const start = clearOfSecrets(secretSpans(this.tail, this.secrets), tailStart, 'on');
     const left = this.total - end - (this.tail.length - start);
     const text =
-      redactSecrets(this.head.slice(0, end), this.secrets) +
+      redactSecrets(this.head.slice(0, wholeEnd(this.head, end)), this.secrets) +
       `\n[… ${left.toLocaleString('en-US')} characters of output left out …]\n` +
-      redactSecrets(this.tail.slice(start), this.secrets);
+      redactSecrets(this.tail.slice(wholeStart(this.tail, start)), this.secrets);
     return { text, total: this.total, cut: true };
   }
 }

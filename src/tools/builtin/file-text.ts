@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { headOf } from '../../core/text-cut.js';
 import type { Checked } from './checked-work.js';
 import { ready, refuse } from './checked-work.js';
 import type { Located } from './file-scope.js';
@@ -11,7 +12,7 @@ export const PATH_TEXT = { maxLength: 4096, trim: true } as const;
 
 /** A line as shown: cut after `max` characters, saying so. */
 export function cutLine(line: string, max: number): string {
-  return line.length > max ? `${line.slice(0, max)} … [line cut]` : line;
+  return line.length > max ? `${headOf(line, max)} … [line cut]` : line;
 }
 
 /** True when the bytes look binary (a NUL among the first 8 KB). */

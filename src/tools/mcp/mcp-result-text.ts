@@ -1,4 +1,5 @@
 import { isPlainObject } from '../../core/json.js';
+import { headOf } from '../../core/text-cut.js';
 
 /** A `tools/call` answer turned into what the model reads. */
 export interface McpResultText {
@@ -50,7 +51,7 @@ export function mcpResultText(result: unknown, maxChars: number): McpResultText 
 function cut(text: string, maxChars: number, total: number): string {
   if (text.length <= maxChars) return text;
   return (
-    `${text.slice(0, maxChars)}\n[output cut: showing the first ${maxChars.toLocaleString('en-US')} of ` +
+    `${headOf(text, maxChars)}\n[output cut: showing the first ${maxChars.toLocaleString('en-US')} of ` +
     `${total.toLocaleString('en-US')} characters the server sent; ask the tool for a narrower part if you need more]`
   );
 }
