@@ -15,11 +15,21 @@ export function interruptAbandoned(store: SessionStore, sessionId: string, owner
         `Session ${sessionId} has a turn running in another process (${turn.owner}).`,
       );
     }
-    for (const approval of store.listApprovals({ turnId: turn.id, status: 'pending' })) {
-      store.closeApproval(approval.id, 'cancelled', 'a new message was sent before it was answered');
+    // Compare-and-set on the owner seen above: a process that took the turn over meanwhile keeps it.
+    const moved = store.setTurnStatus(turn.id, 'interrupted', {
+      error: 'a new message was sent before it finished',
+      fromOwner: turn.owner ?? null,
+    });
+    if (!moved) {
+      const now = store.getTurn(turn.id);
+      if (now === undefined || (now.status !== 'running' && now.status !== 'waiting_approval')) continue;
+      throw new ToolseamError(
+        'turn_busy',
+        `Session ${sessionId} has a turn another process has just taken over; wait for it to finish.`,
+      );
     }
+    // Its waiting approvals were cancelled with the move to a final state.
     answerLooseCalls(store, { turnId: turn.id }, 'a new message interrupted its turn');
-    store.setTurnStatus(turn.id, 'interrupted', { error: 'a new message was sent before it finished' });
   }
   // A finished turn can still hold loose calls (one that failed inside toolseam, or was finished by an
   // older version): every call the model made must have a result before the model is asked again.
