@@ -1,13 +1,14 @@
 import { parseArgs } from 'node:util';
+import { InputError } from '../core/errors.js';
 import { resumableTurns } from '../runtime/leaf-turns.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
 import { existingDatabaseFrom } from './config-flags.js';
 import { shortArgs } from './event-printer.js';
 
-const USAGE = `usage: toolseam sessions [--db FILE] [--config FILE] [--json]
+const USAGE = `usage: toolseam sessions [--db FILE] [--config FILE] [--limit N] [--json]
 
-Lists sessions (newest first), the approvals waiting for an answer, and turns whose process stopped
+Lists sessions (newest first; the 50 most recent unless --limit says how many, 0 for all), the approvals waiting for an answer, and turns whose process stopped
 while they were unfinished. The database is --db, else "db" in the config (--config FILE or
 ./toolseam.json), else the default.`;
 
@@ -19,6 +20,7 @@ export const sessionsCommand: Command = async (argv) => {
       db: { type: 'string' },
       config: { type: 'string' },
       json: { type: 'boolean' },
+      limit: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -29,7 +31,8 @@ export const sessionsCommand: Command = async (argv) => {
   const db = existingDatabaseFrom(values);
   const store = openSessionStore(db ? { path: db } : {});
   try {
-    const sessions = store.listSessions({ limit: 50 });
+    const limit = limitFrom(values.limit);
+    const sessions = store.listSessions(limit === 0 ? {} : { limit });
     // One past its deadline can no longer be answered (its turn resumes without it).
     const now = Date.now();
     const pending = store
@@ -80,3 +83,13 @@ export const sessionsCommand: Command = async (argv) => {
     store.close();
   }
 };
+
+/** How many sessions to list: 50 unless `--limit` says (0: every one). */
+function limitFrom(text: string | undefined): number {
+  if (text === undefined) return 50;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0) {
+    throw new InputError(`--limit takes how many sessions to list (0 for all), not "${text}".`);
+  }
+  return n;
+}

@@ -146,6 +146,20 @@ describe('toolseam sessions', () => {
     after.close();
   });
 
+  it('lists the 50 most recent sessions unless --limit says how many (0 for all), and refuses a bad count', async () => {
+    const db = join(dir, 't.db');
+    const store = openSessionStore({ path: db });
+    for (let i = 0; i < 53; i += 1) store.createSession({ title: `chat ${i}` });
+    store.close();
+    const count = (out: string) => out.split('\n').filter((l) => / {2}s-\S+ {2}/.test(l)).length;
+    expect(count((await runToolseam(['sessions', '--db', db], dir)).stdout)).toBe(50);
+    expect(count((await runToolseam(['sessions', '--db', db, '--limit', '0'], dir)).stdout)).toBe(53);
+    expect(count((await runToolseam(['sessions', '--db', db, '--limit', '3'], dir)).stdout)).toBe(3);
+    const bad = await runToolseam(['sessions', '--db', db, '--limit', 'many'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--limit takes how many sessions to list');
+  });
+
   it("lists a subagent leaf's interrupted turn only through its parent turn, which resumes it", async () => {
     const db = join(dir, 't.db');
     const store = openSessionStore({ path: db });
