@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
 import { isPlainObject } from '../core/json.js';
+import { withoutBom } from '../core/read-json-file.js';
 import type { ToolDefinition } from '../core/tool.js';
 import {
   describeIssue,
@@ -113,7 +114,7 @@ function readJson(file: string): unknown {
     throw new InputError(`cannot read ${file}: ${why}.`, file);
   }
   try {
-    return JSON.parse(text);
+    return JSON.parse(withoutBom(text));
   } catch (error) {
     throw new InputError(`${file} is not valid JSON (${(error as Error).message}).`, file);
   }

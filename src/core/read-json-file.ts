@@ -2,6 +2,11 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError } from './errors.js';
 
+/** `text` without the byte-order mark some editors (Windows ones) put before UTF-8 JSON. */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** The JSON a user's file holds; a missing, unreadable or invalid file is an InputError saying what to do. */
 export function readJsonFile(
   file: string,
@@ -23,7 +28,7 @@ export function readJsonFile(
     );
   }
   try {
-    return { path, data: JSON.parse(text) };
+    return { path, data: JSON.parse(withoutBom(text)) };
   } catch (error) {
     throw new InputError(`the ${what} ${path} is not valid JSON: ${(error as Error).message}`, path);
   }

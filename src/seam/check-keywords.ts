@@ -194,9 +194,20 @@ function describeChoices(node: Schema, listed: string[]): string {
 
 /** True when `required` lists distinct names, each a declared property (kept as declared). */
 function requiresDeclared(required: unknown[], props: Schema): boolean {
+  // A short list (nearly every one) is checked for repeats in place; a long one through a set.
+  if (required.length > 32) return requiresDeclaredMany(required, props);
   for (let i = 0; i < required.length; i += 1) {
     const name = required[i];
     if (typeof name !== 'string' || !Object.hasOwn(props, name) || required.indexOf(name) !== i) return false;
+  }
+  return true;
+}
+
+function requiresDeclaredMany(required: unknown[], props: Schema): boolean {
+  const seen = new Set<string>();
+  for (const name of required) {
+    if (typeof name !== 'string' || !Object.hasOwn(props, name) || seen.has(name)) return false;
+    seen.add(name);
   }
   return true;
 }
@@ -225,9 +236,11 @@ export function checkRequired(
     listed = [];
   }
   const kept: string[] = [];
+  const seen = new Set<string>();
+  const optionalNames = new Set(optional);
   for (let i = 0; i < listed.length; i += 1) {
     const name = listed[i];
-    if (typeof name === 'string' && kept.includes(name)) {
+    if (typeof name === 'string' && seen.has(name)) {
       repaired(
         w,
         'required_invalid',
@@ -244,7 +257,8 @@ export function checkRequired(
         'dropped it',
         'required',
       );
-    } else if (optional?.includes(name)) {
+    } else if (optionalNames.has(name)) {
+      seen.add(name);
       repaired(
         w,
         'type_invalid',
@@ -253,6 +267,7 @@ export function checkRequired(
         'required',
       );
     } else {
+      seen.add(name);
       kept.push(name);
     }
   }

@@ -102,21 +102,47 @@ function fillElements(resolve: Resolve, items: unknown, list: JsonValue[], depth
   return copy ?? list;
 }
 
+/** Most nodes one `takesNull` question reads: beyond it the answer is "in doubt", so false. */
+const MAX_VISITS = 10_000;
+
+/** One `takesNull` question's memory: what each node was found to take, and how many were read. */
+interface NullQuestion {
+  readonly resolve: Resolve;
+  readonly known: Map<object, boolean>;
+  visits: number;
+}
+
 /**
  * True when the declared node surely accepts null: its `type` lists null (or it is OpenAPI-`nullable`)
  * or, untyped, its `const` / `enum` holds null or its branches take null; and no `enum`, `const`,
  * `allOf`, `anyOf` or `oneOf` beside that rules null out. False when in doubt.
  */
-export function takesNull(resolve: Resolve, raw: unknown, depth = 0): boolean {
-  const node = deref(resolve, raw);
+export function takesNull(resolve: Resolve, raw: unknown): boolean {
+  return nodeTakesNull({ resolve, known: new Map(), visits: 0 }, raw, 0);
+}
+
+function nodeTakesNull(q: NullQuestion, raw: unknown, depth: number): boolean {
+  const node = deref(q.resolve, raw);
   if (!isPlainObject(node) || depth > MAX_DEPTH) return false;
+  // A node met again (definitions referenced from many branches) is answered once: without this a
+  // chain of definitions that each branch twice takes time doubling with every link.
+  const known = q.known.get(node);
+  if (known !== undefined) return known;
+  q.visits += 1;
+  if (q.visits > MAX_VISITS) return false;
+  const answer = answerFor(q, node, depth);
+  q.known.set(node, answer);
+  return answer;
+}
+
+function answerFor(q: NullQuestion, node: Schema, depth: number): boolean {
   if (Array.isArray(node.enum) && !node.enum.includes(null)) return false;
   if (node.const !== undefined && node.const !== null) return false;
   const type = node.type;
   const saysNull =
     node.nullable === true || type === 'null' || (Array.isArray(type) && type.includes('null'));
   if (type !== undefined && !saysNull) return false;
-  const branches = branchesTakeNull(resolve, node, depth);
+  const branches = branchesTakeNull(q, node, depth);
   if (branches !== undefined) return branches;
   return saysNull || node.const === null || Array.isArray(node.enum);
 }
@@ -125,9 +151,9 @@ export function takesNull(resolve: Resolve, raw: unknown, depth = 0): boolean {
  * Whether the node's combinators all let null through (`allOf`: every branch; `anyOf`: one at
  * least; `oneOf`: exactly one, as two would make null match twice); undefined when it has none.
  */
-function branchesTakeNull(resolve: Resolve, node: Schema, depth: number): boolean | undefined {
+function branchesTakeNull(q: NullQuestion, node: Schema, depth: number): boolean | undefined {
   const count = (list: unknown): number | undefined =>
-    Array.isArray(list) ? list.filter((b) => takesNull(resolve, b, depth + 1)).length : undefined;
+    Array.isArray(list) ? list.filter((b) => nodeTakesNull(q, b, depth + 1)).length : undefined;
   const all = count(node.allOf);
   const any = count(node.anyOf);
   const one = count(node.oneOf);

@@ -146,6 +146,14 @@ describe('toolseam conform', () => {
     ]);
   });
 
+  it('reads a file saved with a byte-order mark', async () => {
+    const file = join(dir, 'bom.json');
+    writeFileSync(file, `\uFEFF${JSON.stringify([{ name: 'lookup', parameters: { type: 'object' } }])}`);
+    const result = await conformInProcess([file, '--json']);
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as Report).offered.map((t) => t.name)).toEqual(['lookup']);
+  });
+
   it('reads a bare array with `parameters`', async () => {
     const file = write('bare.json', [
       {

@@ -410,3 +410,20 @@ describe('a tool is left out only when nothing can carry it', () => {
     expect(rules({ $ref: '#/$defs/Missing' })).toEqual([['keyword_unsupported', '', 'blocking']]);
   });
 });
+
+describe('a long required list', () => {
+  it('keeps one entry per name, dropping a repeat and an undeclared name, in the order given', () => {
+    const names = Array.from({ length: 200 }, (_, i) => `p${i}`);
+    const properties = Object.fromEntries(names.map((n) => [n, { type: 'string' }]));
+    const result = conformParameters({
+      type: 'object',
+      properties,
+      required: [...names, 'p5', 'nope'],
+    });
+    expect((result.parameters as { required: string[] }).required).toEqual(names);
+    expect(result.issues.map((i) => i.detail)).toEqual([
+      '"p5" is listed twice',
+      '"nope" is required but is not a declared property',
+    ]);
+  });
+});

@@ -25,7 +25,16 @@ describe('wire names', () => {
     expect(wireName('g-tool')).toBe('g-tool');
     expect(wireName('mcp/server/echo')).toBe('mcp_server_echo');
     expect(wireName('mcp/a.b/x')).toBe('mcp_a_b_x');
-    expect(wireName('café 😀')).toBe('caf___');
+    expect(wireName('café 😀')).toMatch(/^caf____[0-9a-f]{8}$/);
+  });
+
+  it('keeps names in other scripts apart with a hash of the real name', () => {
+    const names = ['mcp/jp/検索', 'mcp/jp/削除', 'mcp/jp/作成', 'mcp/ru/поиск'];
+    const wire = names.map(wireName);
+    expect(new Set(wire).size).toBe(names.length);
+    for (const w of wire) expect(w).toMatch(STRICT_WIRE_NAME);
+    expect(wire[0]).toMatch(/^mcp_jp____[0-9a-f]{8}$/);
+    expect(census(names).kept).toEqual(names);
   });
 
   it('starts with a letter or underscore', () => {

@@ -187,3 +187,29 @@ describe('fillOmittedNulls', () => {
     expect(Object.getPrototypeOf(filled)).toBe(Object.prototype);
   });
 });
+
+describe('asking whether a schema takes null', () => {
+  it('answers a chain of definitions that each branch twice by reading each once', () => {
+    // A0 → (A1 | A1) → … → A28 = null: 2^28 paths through 29 definitions.
+    const $defs: Record<string, unknown> = { A28: { type: 'null' } };
+    for (let i = 0; i < 28; i += 1) {
+      $defs[`A${i}`] = { anyOf: [{ $ref: `#/$defs/A${i + 1}` }, { $ref: `#/$defs/A${i + 1}` }] };
+    }
+    const declared = deepFreeze({
+      type: 'object',
+      properties: {
+        x: { anyOf: [{ type: 'string' }, { $ref: '#/$defs/A0' }] },
+        y: {
+          anyOf: [{ type: 'string' }, { type: 'null' }],
+          oneOf: [{ $ref: '#/$defs/A0' }, { type: 'string' }],
+        },
+      },
+      required: ['x', 'y'],
+      $defs,
+    });
+    const result = conformParameters(declared);
+    expect(result.verdict).not.toBe('excluded');
+    // x takes null through A0's chain: it is offered as optional and filled with null when left out.
+    expect(fillOmittedNulls(declared, {})).toMatchObject({ x: null });
+  });
+});
