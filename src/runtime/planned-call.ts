@@ -2,7 +2,12 @@ import type { JsonObject } from '../core/json.js';
 import type { AssistantToolCall } from '../core/model.js';
 import type { ToolCallRecord } from '../core/session-store.js';
 import type { ToolResult } from '../core/tool.js';
-import { decodeLiftedArguments, describeLiftFailures, fillOmittedNulls } from '../seam/index.js';
+import {
+  decodeLiftedArguments,
+  describeLiftFailures,
+  fillOmittedNulls,
+  restoreDeclaredKeys,
+} from '../seam/index.js';
 import { callDigest } from './call-digest.js';
 import { readArguments } from './read-arguments.js';
 import { resolveToolName, type ToolSurface } from './tool-surface.js';
@@ -60,8 +65,9 @@ export function readCall(
     };
   }
   const offered = surface.byName.get(tool);
+  // Keys renamed for the wire get their declared names back first: lifted paths use the declared ones.
   const decoded = offered
-    ? decodeLiftedArguments(read.args, offered.lifted)
+    ? decodeLiftedArguments(restoreDeclaredKeys(read.args, offered.renamed), offered.lifted)
     : { ok: true as const, arguments: read.args };
   if (!decoded.ok) {
     return {

@@ -3,6 +3,7 @@ import { settleLifts } from './lift-paths.js';
 import type { LiftedArgument } from './lifted-argument.js';
 import { hasKeys } from './node-scan.js';
 import { emptyObjectSchema } from './profile.js';
+import { type RenamedKey, renameUnsafeKeys } from './renamed-keys.js';
 import type { SchemaIssue } from './schema-issue.js';
 import { endWalk, Lift, newWalk } from './schema-walk.js';
 import { walkNode } from './walk-node.js';
@@ -23,6 +24,8 @@ export interface ConformResult {
   readonly issues: readonly SchemaIssue[];
   /** Arguments the offered schema carries as JSON text (decode them before checking a call). */
   readonly lifted: readonly LiftedArgument[];
+  /** Top-level arguments offered under another key (restore them before checking a call). */
+  readonly renamed: readonly RenamedKey[];
 }
 
 const NONE: readonly never[] = Object.freeze([]);
@@ -63,8 +66,9 @@ export function conformParameters(declared: unknown): ConformResult {
   }
   const lifted = settleLifts(w, offered as JsonSchema);
   endWalk(w);
+  const { root, renamed } = renameUnsafeKeys(offered as JsonSchema, issues);
   const verdict = issues.length === 0 ? 'portable' : lifted.length > 0 ? 'lifted' : 'repaired';
-  return { verdict, parameters: offered as JsonSchema, issues, lifted };
+  return { verdict, parameters: root, issues, lifted, renamed };
 }
 
 /** Every defect of a declared schema against the portable profile (empty when it is portable as declared). */
@@ -74,9 +78,9 @@ export function schemaIssues(declared: unknown): readonly SchemaIssue[] {
 
 function argumentless(issues: readonly SchemaIssue[]): ConformResult {
   const verdict = issues.length === 0 ? 'portable' : 'repaired';
-  return { verdict, parameters: emptyObjectSchema(), issues, lifted: NONE };
+  return { verdict, parameters: emptyObjectSchema(), issues, lifted: NONE, renamed: NONE };
 }
 
 function excluded(issues: readonly SchemaIssue[]): ConformResult {
-  return { verdict: 'excluded', parameters: undefined, issues, lifted: NONE };
+  return { verdict: 'excluded', parameters: undefined, issues, lifted: NONE, renamed: NONE };
 }

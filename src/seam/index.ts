@@ -1,7 +1,7 @@
 /**
  * The seam every tool definition passes before a model sees it: the portable schema profile
  * (check, repair, lift to JSON text, exclude), derived descriptions, model-safe wire names and the
- * name census, plus the decoder the runtime applies to lifted arguments.
+ * name census, plus the decoders the runtime applies to lifted arguments and renamed keys.
  */
 export { type ConformResult, conformParameters, schemaIssues, type Verdict } from './conform-parameters.js';
 export {
@@ -33,6 +33,11 @@ export {
 } from './name-census.js';
 export { fillOmittedNulls } from './omitted-nulls.js';
 export { emptyObjectSchema, type JsonType, PORTABLE_TYPES, type PortableType } from './profile.js';
+export {
+  PROPERTY_KEY_PATTERN,
+  type RenamedKey,
+  restoreDeclaredKeys,
+} from './renamed-keys.js';
 export { describeIssue, type IssueAction, type RuleId, type SchemaIssue } from './schema-issue.js';
 export { describeOrigin, type ToolOrigin } from './seam-log.js';
 export {

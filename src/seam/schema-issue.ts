@@ -12,6 +12,8 @@ export type RuleId =
   | 'format_unsupported'
   | 'keyword_unsupported'
   | 'keyword_misplaced'
+  /** A property name some provider refuses (Anthropic and Bedrock take `[a-zA-Z0-9_.-]{1,64}`). */
+  | 'property_key_invalid'
   /** The tool has no name (reported by the seam). */
   | 'name_missing'
   /** Another tool travels under the same wire name (reported by the census). */

@@ -32,6 +32,7 @@ const ADVICE: Record<RuleId, string> = {
   keyword_unsupported:
     'drop keywords outside the portable profile ($ref, $defs, const, oneOf, additionalProperties …)',
   keyword_misplaced: 'put each keyword on the type it applies to',
+  property_key_invalid: 'name every argument with letters, digits, `_`, `.` and `-` only, at most 64 of them',
   name_missing: 'name the tool',
   name_collision: 'give the tool a name no other tool travels under',
   name_reserved: 'rename the tool (the runtime has its own tool by that name)',

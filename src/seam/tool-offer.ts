@@ -5,6 +5,7 @@ import type { ToolDefinition } from '../core/tool.js';
 import { type ConformResult, conformParameters, type Verdict } from './conform-parameters.js';
 import { derivedDescription, hasDescription, hasText, wireDescription } from './describe-tool.js';
 import type { LiftedArgument } from './lifted-argument.js';
+import type { RenamedKey } from './renamed-keys.js';
 import type { SchemaIssue } from './schema-issue.js';
 import { adviceFor, describeIssues, describeOrigin, logOnce, type ToolOrigin } from './seam-log.js';
 import { wireName } from './wire-name.js';
@@ -30,6 +31,8 @@ export interface OfferedTool {
   readonly repairs: readonly SchemaIssue[];
   /** Arguments carried as JSON text: decode them with `decodeLiftedArguments` before checking a call. */
   readonly lifted: readonly LiftedArgument[];
+  /** Top-level arguments offered under another key: restore them with `restoreDeclaredKeys` first. */
+  readonly renamed: readonly RenamedKey[];
   readonly origin: ToolOrigin;
   /** Name, description and parameters exactly as a request carries them. */
   readonly wire: WireTool;
@@ -125,6 +128,7 @@ export function offerWith(
     verdict: result.verdict,
     repairs: result.issues,
     lifted: result.lifted,
+    renamed: result.renamed,
     origin,
     wire,
   };

@@ -13,6 +13,7 @@ import {
   MAX_NODES,
   type PortableType,
 } from './profile.js';
+import { hasUnsafeKey } from './renamed-keys.js';
 import { put } from './schema-merge.js';
 import {
   enterArgument,
@@ -112,6 +113,10 @@ function shapeObject(
   if (props !== undefined && !isPlainObject(props)) {
     repaired(w, 'node_not_schema', '`properties` must be an object', 'dropped it', 'properties');
     edits.drop('properties');
+  }
+  // Below the root a renamed key would need a path back; the object travels as JSON text instead.
+  if (!atRoot && isPlainObject(props) && hasUnsafeKey(props)) {
+    return liftHere(w, 'property_key_invalid', 'a property name here is not one every provider accepts');
   }
   if (!declaresProperties(scan)) {
     if (!atRoot) {

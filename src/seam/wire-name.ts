@@ -27,7 +27,7 @@ export function wireName(realName: string): string {
 }
 
 /** 32-bit FNV-1a of the name's UTF-16 code units, as 8 hex digits: stable across runs and machines. */
-function shortHash(text: string): string {
+export function shortHash(text: string): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i += 1) {
     hash ^= text.charCodeAt(i);

@@ -5,6 +5,16 @@ const JSON_TYPES = new Set(['object', 'array', 'string', 'number', 'integer', 'b
 const SCHEMA_INVALID =
   'JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12). Learn more about tool use at https://docs.claude.com/en/docs/tool-use.';
 
+const PROPERTY_KEY = /^[a-zA-Z0-9_.-]{1,64}$/;
+/** The words Anthropic (and Claude on Bedrock) answer a top-level property key outside that pattern with. */
+export const KEY_REFUSED = "Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'";
+
+/** True when the schema's top-level properties hold a key Anthropic refuses. */
+export function hasRefusedKey(schema: Record<string, unknown>): boolean {
+  const props = schema['properties'];
+  return isPlainObject(props) && Object.keys(props).some((k) => !PROPERTY_KEY.test(k));
+}
+
 function isSchema(node: unknown): boolean {
   return typeof node === 'boolean' || isPlainObject(node);
 }
@@ -49,6 +59,7 @@ function toolMessage(tool: unknown, i: number): string | undefined {
   if ('oneOf' in schema || 'anyOf' in schema || 'allOf' in schema) {
     return `${at}.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level`;
   }
+  if (hasRefusedKey(schema)) return `${at}.input_schema.properties: ${KEY_REFUSED}`;
   return validSchema(schema) ? undefined : `${at}.input_schema: ${SCHEMA_INVALID}`;
 }
 

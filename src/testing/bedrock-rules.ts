@@ -1,4 +1,5 @@
 import { isPlainObject } from '../core/json.js';
+import { hasRefusedKey, KEY_REFUSED } from './anthropic-rules.js';
 
 const NAME_PATTERN = /^[a-zA-Z0-9_-]+$/;
 
@@ -49,6 +50,7 @@ function schemaFailure(spec: Record<string, unknown>, i: number, claude: boolean
   if (claude && ('oneOf' in json || 'anyOf' in json || 'allOf' in json)) {
     return `The model returned the following errors: tools.${i}.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level`;
   }
+  if (claude && hasRefusedKey(json)) return `tools.${i}.custom.input_schema.properties: ${KEY_REFUSED}`;
   return undefined;
 }
 

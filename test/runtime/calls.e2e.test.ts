@@ -73,6 +73,53 @@ describe('calls', () => {
     expect(callEnds(events)[0]?.content).toContain('filter');
   });
 
+  it('argument names Anthropic refuses travel under safe keys, and the tool gets its declared names back', async () => {
+    const seen: JsonObject[] = [];
+    const provider: ToolProvider = {
+      name: 'mcp/graph',
+      app: 'graph',
+      own: false,
+      async listTools() {
+        return [
+          {
+            name: 'mcp/graph/list',
+            description: 'List accounts.',
+            parameters: {
+              type: 'object',
+              properties: { $top: { type: 'integer' }, 'Account Number': { type: 'string' } },
+              required: ['Account Number'],
+            },
+            risk: 'safe',
+            requiresApproval: false,
+          },
+        ];
+      },
+      async invoke(_name, args) {
+        seen.push(args);
+        return { content: `listed ${JSON.stringify(args)}`, isError: false };
+      },
+    };
+    h = await startHarness({
+      family: 'anthropic',
+      providers: [provider],
+      script: [
+        { toolCalls: [{ name: 'mcp_graph_list', arguments: { _top: 5, Account_Number: 'A-1' } }] },
+        { echo: 'lastToolResult' },
+      ],
+    });
+    const events = await collect(h.runtime.session('s').send('list accounts'));
+    const offered = h.standIn.requests[0]?.tools.find((t) => t.name === 'mcp_graph_list');
+    expect(offered?.parameters).toMatchObject({
+      properties: { _top: { type: 'integer' }, Account_Number: { type: 'string' } },
+      required: ['Account_Number'],
+    });
+    expect(seen).toEqual([{ $top: 5, 'Account Number': 'A-1' }]);
+    expect(turnEnd(events)).toMatchObject({
+      status: 'done',
+      message: 'listed {"$top":5,"Account Number":"A-1"}',
+    });
+  });
+
   it('a required argument that takes null is offered as optional, and left out it reaches the tool as null', async () => {
     const seen: JsonObject[] = [];
     const provider: ToolProvider = {

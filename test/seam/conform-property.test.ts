@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/core/json.js';
-import { conformParameters, decodeLiftedArguments, fillOmittedNulls } from '../../src/seam/index.js';
+import {
+  conformParameters,
+  decodeLiftedArguments,
+  fillOmittedNulls,
+  restoreDeclaredKeys,
+} from '../../src/seam/index.js';
 import { closeObjects, dropNullProperties, judge, toWire } from './declared-reading.js';
 import { NONE, sampleValue, seeded } from './sample-value.js';
 import { rootArbitrary } from './schema-arbitrary.js';
@@ -43,7 +48,7 @@ describe('conform, over thousands of random defect-laden schemas', () => {
           if (value === NONE || judge(acceptsDeclared, value) !== true) continue;
           tally.samples += 1;
           if (result.lifted.length > 0) tally.samplesThroughLifts += 1;
-          const wire = toWire(value, result.lifted);
+          const wire = toWire(value, result.lifted, result.renamed);
           if (!acceptsOffered(wire)) {
             throw new Error(
               `the offered schema refuses a value the declared one accepts\ndeclared: ${JSON.stringify(declared)}\n` +
@@ -51,7 +56,10 @@ describe('conform, over thousands of random defect-laden schemas', () => {
                 `errors: ${JSON.stringify(acceptsOffered.errors)}`,
             );
           }
-          const decoded = decodeLiftedArguments(wire as JsonObject, result.lifted);
+          const decoded = decodeLiftedArguments(
+            restoreDeclaredKeys(wire as JsonObject, result.renamed),
+            result.lifted,
+          );
           expect(decoded.ok).toBe(true);
           if (!decoded.ok) continue;
           // As the runtime does: a required argument that takes null, left out, is null.

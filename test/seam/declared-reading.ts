@@ -3,7 +3,9 @@
  * offered schema (lifted paths as JSON text, null-valued arguments left out), and the reading of a
  * declared schema its author meant.
  */
-import type { LiftedArgument } from '../../src/seam/index.js';
+
+import { isPlainObject } from '../../src/core/json.js';
+import type { LiftedArgument, RenamedKey } from '../../src/seam/index.js';
 
 type Value = unknown;
 
@@ -110,9 +112,27 @@ export function judge(
   }
 }
 
-/** What a model sends for a value the tool accepts: lifted paths as JSON text, null arguments left out. */
-export function toWire(value: Value, lifted: readonly LiftedArgument[]): Value {
+/**
+ * What a model sends for a value the tool accepts: lifted paths as JSON text, renamed arguments
+ * under their wire keys, null arguments left out.
+ */
+export function toWire(
+  value: Value,
+  lifted: readonly LiftedArgument[],
+  renamed: readonly RenamedKey[] = [],
+): Value {
   let wire = value;
   for (const lift of [...lifted].reverse()) wire = encodeAt(wire, lift);
+  if (renamed.length > 0 && isPlainObject(wire)) {
+    const byKey = new Map(renamed.map((r) => [r.declared, r.wire]));
+    const out: Record<string, Value> = {};
+    for (const [key, v] of Object.entries(wire)) {
+      const name = byKey.get(key) ?? key;
+      if (name === '__proto__')
+        Object.defineProperty(out, name, { value: v, enumerable: true, writable: true, configurable: true });
+      else out[name] = v as Value;
+    }
+    wire = out as Value;
+  }
   return dropNullProperties(wire);
 }

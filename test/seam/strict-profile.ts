@@ -127,7 +127,12 @@ function checkNode(node: unknown, at: string, problems: string[], root = false):
       return;
     }
     if (!root && Object.keys(props).length === 0) problems.push(`${at}: a nested object without properties`);
-    for (const [name, sub] of Object.entries(props)) checkNode(sub, `${at}.${name}`, problems);
+    for (const [name, sub] of Object.entries(props)) {
+      // Anthropic and Bedrock check every property key against this (written from their 400s).
+      if (!/^[a-zA-Z0-9_.-]{1,64}$/.test(name))
+        problems.push(`${at}: property key ${JSON.stringify(name)} is refused`);
+      checkNode(sub, `${at}.${name}`, problems);
+    }
     if ('required' in node) {
       const req = node.required;
       if (!Array.isArray(req)) problems.push(`${at}: required is not a list`);
