@@ -3,7 +3,7 @@ import { sentences } from './lift-summary.js';
 import { dropKey, type Edits } from './node-edits.js';
 import { declaresProperties, type NodeScan } from './node-scan.js';
 import { COUNT_BOUNDS, PER_TYPE, PORTABLE_FORMAT, type PortableType } from './profile.js';
-import { type Lift, liftHere, repaired, type Walk } from './schema-walk.js';
+import { elementNull, type Lift, liftHere, repaired, type Walk } from './schema-walk.js';
 
 type Schema = Record<string, unknown>;
 
@@ -52,6 +52,11 @@ export function checkKeywords(
   atRoot: boolean,
   edits: Edits,
 ): Lift | undefined {
+  // OpenAPI's `nullable: true` is dropped with the rest: fine for an argument, not for a list element.
+  if (node.nullable === true) {
+    const lift = elementNull(w);
+    if (lift !== undefined) return lift;
+  }
   for (const key in node) {
     const check = CHECKS.get(key);
     if (check === 'kept') continue;

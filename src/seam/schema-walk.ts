@@ -190,6 +190,16 @@ export function liftHere(w: Walk, rule: RuleId, detail: string, extra?: string):
   return new Lift(rule, pathHere(w, extra), detail);
 }
 
+/**
+ * A lift when the node being walked is a list element that takes null: an element cannot be left out
+ * the way an argument can, so dropping null there would refuse values the tool accepts. Undefined
+ * anywhere else (null is then carried by leaving the argument out).
+ */
+export function elementNull(w: Walk): Lift | undefined {
+  if (w.argTop <= w.argBase || w.args[w.argTop - 1] !== EVERY_ELEMENT) return undefined;
+  return liftHere(w, 'type_invalid', 'a list element that may be null has no portable form');
+}
+
 /** Steps into argument `step` (a property name or `EVERY_ELEMENT`) for the node walked next. */
 export function enterArgument(w: Walk, step: string | ArgumentStep): void {
   w.args[w.argTop] = step;

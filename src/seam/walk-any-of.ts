@@ -1,6 +1,15 @@
 import { isPlainObject } from '../core/json.js';
 import { mergeSchemas, put, without } from './schema-merge.js';
-import { Lift, liftHere, pathHere, pathOf, repaired, setPath, type Walk } from './schema-walk.js';
+import {
+  elementNull,
+  Lift,
+  liftHere,
+  pathHere,
+  pathOf,
+  repaired,
+  setPath,
+  type Walk,
+} from './schema-walk.js';
 import { walkNode } from './walk-node.js';
 import { resolveRef } from './walk-ref.js';
 
@@ -40,6 +49,8 @@ export function shapeAnyOf(w: Walk, node: Schema, depth: number, atRoot: boolean
     if (kept.length === 0) {
       return liftHere(w, 'type_invalid', 'an `anyOf` of only `null` accepts nothing but null');
     }
+    const lift = elementNull(w);
+    if (lift !== undefined) return lift;
     repaired(
       w,
       'type_invalid',

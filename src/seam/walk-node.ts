@@ -2,7 +2,7 @@ import { isPlainObject } from '../core/json.js';
 import { scanNode } from './node-scan.js';
 import { isPortableType, MAX_DEPTH, MAX_NODES } from './profile.js';
 import { mergeSchemas, put, without } from './schema-merge.js';
-import { Lift, liftHere, pathHere, repaired, type Walk } from './schema-walk.js';
+import { elementNull, Lift, liftHere, pathHere, repaired, type Walk } from './schema-walk.js';
 import { Collapsed, shapeAnyOf } from './walk-any-of.js';
 import { KEEP, narrowLeaf, plainLeaf } from './walk-leaf.js';
 import { refProblem, resolveRef, walkRefOnly } from './walk-ref.js';
@@ -30,7 +30,10 @@ export function walkNode(w: Walk, raw: unknown, depth: number, atRoot = false, l
   }
   if (!isPlainObject(raw)) return notASchema(w, raw);
   const leaf = atRoot || leafTried ? undefined : plainLeaf(raw);
-  if (leaf !== undefined) return leaf === KEEP ? raw : narrowLeaf(w, raw, leaf, pathHere(w, 'type'));
+  if (leaf !== undefined) {
+    if (leaf === KEEP) return raw;
+    return elementNull(w) ?? narrowLeaf(w, raw, leaf, pathHere(w, 'type'));
+  }
   let scan = scanNode(raw, depth);
   const mark = w.chain.length;
   let node = raw;
@@ -159,6 +162,10 @@ function typeListToNodes(w: Walk, node: Schema): Schema | Lift {
     return liftHere(w, 'type_invalid', 'a `type` of only `null` accepts nothing but null', 'type');
   }
   const shown = JSON.stringify(listed);
+  if (names.includes('null')) {
+    const lift = elementNull(w);
+    if (lift !== undefined) return lift;
+  }
   if (types.length === 1) {
     const fix = names.includes('null')
       ? `narrowed it to "${types[0]}" (the argument is omitted instead of null)`

@@ -16,6 +16,7 @@ import {
 import { hasUnsafeKey } from './renamed-keys.js';
 import { put } from './schema-merge.js';
 import {
+  elementNull,
   enterArgument,
   Lift,
   leaveArgument,
@@ -39,6 +40,8 @@ export function shapeTyped(w: Walk, node: Schema, scan: NodeScan, depth: number,
   if (Array.isArray(type)) {
     const only = nullablePair(type) as PortableType | undefined;
     if (only === undefined) return liftHere(w, 'type_invalid', 'a type list is not portable', 'type');
+    const lift = elementNull(w);
+    if (lift !== undefined) return lift;
     const words = NULLABLE_WORDS[only];
     repaired(w, 'type_invalid', words.detail, words.fix, 'type');
     edits.set('type', only);

@@ -427,3 +427,28 @@ describe('a long required list', () => {
     ]);
   });
 });
+
+describe('a list whose elements may be null', () => {
+  it('travels as JSON text, which carries null elements, however the null is declared', () => {
+    for (const items of [
+      { type: ['string', 'number', 'null'] },
+      { type: ['string', 'null'] },
+      { anyOf: [{ type: 'integer' }, { type: 'null' }] },
+      { type: 'string', nullable: true },
+      { type: 'array', items: { type: ['string', 'null'] } },
+    ]) {
+      const result = conformParameters(
+        deepFreeze({ type: 'object', properties: { rows: { type: 'array', items } } }),
+      );
+      expect(result.verdict).toBe('lifted');
+      expect(result.lifted.map((l) => l.path)).toEqual(['rows']);
+      expect(strictProblems(result.parameters as object)).toEqual([]);
+    }
+  });
+
+  it('keeps an argument that may be null as a plain optional argument', () => {
+    const result = conformParameters(obj({ note: { type: ['string', 'null'] } }));
+    expect(result.verdict).toBe('repaired');
+    expect(result.parameters).toEqual(obj({ note: { type: 'string' } }));
+  });
+});
