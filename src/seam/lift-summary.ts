@@ -38,7 +38,9 @@ export function branchesOf(node: Schema): unknown[] | undefined {
 function declaredTypes(node: Schema): string[] | undefined {
   if (typeof node.type === 'string') return [node.type];
   if (Array.isArray(node.type)) return node.type.filter((t): t is string => typeof t === 'string');
-  if (isPlainObject(node.properties)) return ['object'];
+  // The walk reads an untyped map as an object too (so its JSON text is refused when it is not one).
+  if (isPlainObject(node.properties) || isPlainObject(node.additionalProperties)) return ['object'];
+  if (isPlainObject(node.patternProperties)) return ['object'];
   if (node.const !== undefined)
     return [node.const === null ? 'null' : Array.isArray(node.const) ? 'array' : typeof node.const];
   if (node.items !== undefined) return ['array'];
@@ -71,10 +73,32 @@ export function takesOfResolved(resolve: Resolve, node: unknown, depth = 0): rea
     }
     return [...all];
   }
+  if (own === undefined && branches === undefined && Array.isArray(node.allOf)) {
+    return allOfTakes(resolve, node.allOf, depth);
+  }
   if (own === undefined || own.length === 0 || !own.every(isJsonType)) return undefined;
   const known = own as JsonType[];
   // OpenAPI's `nullable: true` (which validators such as Ajv honour) also takes null.
   return node.nullable === true && !known.includes('null') ? [...known, 'null'] : known;
+}
+
+/** What every `allOf` branch that says takes (an integer is a number); undefined when none says. */
+function allOfTakes(resolve: Resolve, branches: unknown[], depth: number): readonly JsonType[] | undefined {
+  let found: JsonType[] | undefined;
+  for (const branch of branches) {
+    const types = takesOf(resolve, branch, depth + 1);
+    if (types === undefined) continue;
+    if (found === undefined) {
+      found = [...types];
+      continue;
+    }
+    found = found.flatMap((t): JsonType[] => {
+      if (types.includes(t)) return [t];
+      if (t === 'number' && types.includes('integer')) return ['integer'];
+      return t === 'integer' && types.includes('number') ? ['integer'] : [];
+    });
+  }
+  return found;
 }
 
 const ARTICLE: Record<string, string> = {

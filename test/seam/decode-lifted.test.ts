@@ -94,3 +94,23 @@ describe('decoding lifted arguments', () => {
     expect(!decoded.ok && decoded.failures[0]?.argument).toBe('["odd key"]');
   });
 });
+
+describe('what a lifted argument takes, read through allOf and untyped maps', () => {
+  it('refuses broken JSON text for an object declared by allOf or as an untyped map', () => {
+    const result = conformParameters({
+      type: 'object',
+      properties: {
+        cfg: { allOf: [{ $ref: '#/definitions/Free' }] },
+        env: { additionalProperties: { type: 'string' } },
+      },
+      definitions: { Free: { type: 'object', properties: {} } },
+    });
+    expect(result.lifted.map((l) => [l.path, l.takes])).toEqual([
+      ['cfg', ['object']],
+      ['env', ['object']],
+    ]);
+    const decoded = decodeLiftedArguments({ cfg: '{"a": 1,}', env: '{"HOME":"/root"}' }, result.lifted);
+    expect(decoded.ok).toBe(false);
+    if (!decoded.ok) expect(decoded.failures.map((f) => f.argument)).toEqual(['cfg']);
+  });
+});
