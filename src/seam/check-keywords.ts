@@ -102,11 +102,15 @@ function checkPerType(
   if (!(owner === type || (owner === 'number-like' && (type === 'number' || type === 'integer')))) {
     dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` does not apply to a ${type}`);
   } else if (COUNT_BOUNDS.has(key) && !isCount(value)) {
-    dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` must be a whole number of at least 0`);
+    // Gemini reads counts as int64 and refuses the whole request when one does not parse as that.
+    const detail = `\`${key}\` must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`;
+    dropKey(w, edits, key, 'keyword_misplaced', detail);
   } else if ((key === 'minimum' || key === 'maximum') && !isFiniteNumber(value)) {
     dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` must be a number`);
   } else if (key === 'pattern' && typeof value !== 'string') {
     dropKey(w, edits, key, 'keyword_misplaced', '`pattern` must be a string');
+  } else if (key === 'pattern' && !compiles(value as string)) {
+    dropKey(w, edits, key, 'keyword_misplaced', '`pattern` is not a regular expression validators can read');
   }
 }
 
@@ -137,7 +141,17 @@ function checkMapKeyword(
 }
 
 function isCount(value: unknown): boolean {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/** True when `pattern` is a regular expression (as JSON Schema validators read it, in Unicode mode). */
+function compiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** True when every value is a string and none repeats (the enum is kept as declared). */

@@ -452,3 +452,27 @@ describe('a list whose elements may be null', () => {
     expect(result.parameters).toEqual(obj({ note: { type: 'string' } }));
   });
 });
+
+describe('bounds and patterns a provider cannot read', () => {
+  it('drops a count too large for an int64 and a pattern that is not a regular expression', () => {
+    const result = conformParameters(
+      obj({
+        a: { type: 'string', maxLength: 1e300, pattern: '[' },
+        b: { type: 'array', items: { type: 'string' }, maxItems: 2 ** 64 },
+        c: { type: 'string', maxLength: 10, pattern: '^[a-z]+$' },
+      }),
+    );
+    expect(result.parameters).toEqual(
+      obj({
+        a: { type: 'string' },
+        b: { type: 'array', items: { type: 'string' } },
+        c: { type: 'string', maxLength: 10, pattern: '^[a-z]+$' },
+      }),
+    );
+    expect(result.issues.map((i) => i.path)).toEqual([
+      'properties.a.maxLength',
+      'properties.a.pattern',
+      'properties.b.maxItems',
+    ]);
+  });
+});
