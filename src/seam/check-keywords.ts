@@ -207,7 +207,10 @@ export function checkEnum(w: Walk, node: Schema, values: unknown, type: Portable
 
 function describeChoices(node: Schema, listed: string[]): string {
   const own = typeof node.description === 'string' ? node.description.trim() : '';
-  const choices = `One of ${listed.slice(0, 20).join(', ')}${listed.length > 20 ? ', …' : ''}, or an empty string.`;
+  const choices =
+    listed.length === 0
+      ? 'Only an empty string.'
+      : `One of ${listed.slice(0, 20).join(', ')}${listed.length > 20 ? ', …' : ''}, or an empty string.`;
   return sentences(own, choices);
 }
 

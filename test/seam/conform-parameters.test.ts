@@ -263,6 +263,7 @@ describe('repairs never change what the tool accepts', () => {
         s: { type: 'string', enum: [] },
         m: { type: 'string', enum: ['a', 3, 'a'] },
         e: { type: 'string', enum: ['', 'a', 'a'] },
+        z: { type: 'string', enum: [''] },
       }),
     );
     expect(result.issues.filter((i) => i.rule === 'enum_invalid').map((i) => i.path)).toEqual([
@@ -270,12 +271,14 @@ describe('repairs never change what the tool accepts', () => {
       'properties.s.enum',
       'properties.m.enum',
       'properties.e.enum',
+      'properties.z.enum',
     ]);
     const props = result.parameters?.properties as Record<string, Record<string, unknown>>;
     expect(props.n).toEqual({ type: 'integer' });
     expect(props.s).toEqual({ type: 'string' });
     expect(props.m).toEqual({ type: 'string', enum: ['a'] });
     expect(props.e).toEqual({ type: 'string', description: 'One of "a", or an empty string.' });
+    expect(props.z).toEqual({ type: 'string', description: 'Only an empty string.' });
     expect(ajv.validate(result.parameters as object, { e: '' })).toBe(true);
   });
 
