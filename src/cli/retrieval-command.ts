@@ -6,9 +6,9 @@ import type { Command } from './commands.js';
 
 const USAGE = `usage: toolseam retrieval eval FILE [--split dev|heldout|all] [--k N] [--json] [--pool FILE...] [--baseline] [--every N]
 
-Ranks every query of a retrieval dataset against its tool pool and prints Recall@5/@10/@K, nDCG@10,
-C@10 (every gold tool in the top 10), the query and tool counts, index build time and per-query
-latency (p50/p95). Figures are percentages.
+Ranks every query of a retrieval dataset (FILE: .json, or .json.gz) against its tool pool and prints
+Recall@5/@10/@K, nDCG@10, C@10 (every gold tool in the top 10), the query and tool counts, index
+build time and per-query latency (p50/p95). Figures are percentages.
   --split     which queries to read (default: heldout)
   --k         the cut for the recall@K column (default: 48, the tools offered per turn)
   --json      print one JSON object instead of the table

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { InputError } from '../core/errors.js';
 import type { RetrievalTool } from './retrieval-tool.js';
 
@@ -17,11 +18,15 @@ export interface RetrievalDataset {
   readonly queries: readonly BenchmarkQuery[];
 }
 
-/** Reads a dataset file in the corpus format; anything unusable is an InputError naming the problem. */
+/**
+ * Reads a dataset file in the corpus format (gzip-compressed when its name ends in `.gz`); anything
+ * unusable is an InputError naming the problem.
+ */
 export function loadDataset(path: string): RetrievalDataset {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    const bytes = readFileSync(path);
+    text = (path.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
   } catch (error) {
     throw new InputError(`cannot read dataset ${path}: ${(error as Error).message}. Check the path.`, path);
   }
