@@ -1,3 +1,4 @@
+import { capitalisedWords } from './capitalised-words.js';
 import type { RankingSettings } from './ranking-settings.js';
 import { isStopWord, termOf } from './tokenize.js';
 import type { ToolIndex, WeightedTerms } from './tool-index.js';
@@ -16,12 +17,6 @@ type Expansion = readonly number[];
 
 /** Words whose expansion is remembered at most; the memory starts over past it. */
 const MAX_REMEMBERED = 50_000;
-
-/**
- * A capitalised word inside a sentence: a name ("Paris", "Beethoven") more likely than not. A
- * sentence's first word is capitalised anyway, so it is not read as a name.
- */
-const CAPITALISED = /(?<=[^\s.!?:"'(]\s+)[A-Z][a-z]+/g;
 
 /**
  * Adds to a query the lexicon relatives (synonyms, derived forms, broader terms, gloss words) of its
@@ -58,7 +53,7 @@ export class QueryExpander {
       this.generation = this.index.generation;
     }
     const names = new Set<string>();
-    for (const m of query.match(CAPITALISED) ?? []) names.add(m.toLowerCase());
+    for (const m of capitalisedWords(query)) names.add(m.toLowerCase());
     const added = new Map<number, number>();
     for (const w of new Set(queryWords)) {
       const named = names.has(w);

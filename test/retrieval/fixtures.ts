@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import type { ToolGroup } from '../../src/core/tool.js';
 import type { RetrievalTool } from '../../src/retrieval/retrieval-tool.js';
 
@@ -53,4 +54,9 @@ export function serverTools(serverName: string, count: number): RetrievalTool[] 
       g,
     );
   });
+}
+
+/** Texts joined from `pieces` (at most `most` of them): the shapes a text scanner must treat as a pattern does. */
+export function textFrom(pieces: readonly string[], most = 24): fc.Arbitrary<string> {
+  return fc.array(fc.constantFrom(...pieces), { maxLength: most }).map((parts) => parts.join(''));
 }
