@@ -1,8 +1,9 @@
+import { clauses } from './clauses.js';
 import { addDense, type DenseQuery } from './dense-fusion.js';
 import { QueryExpander } from './query-expansion.js';
 import { DEFAULT_RANKING, type RankingSettings } from './ranking-settings.js';
 import { ScoreBuffer } from './score-buffer.js';
-import { terms, words } from './tokenize.js';
+import { words } from './tokenize.js';
 import { type FieldWeights, STOP, type ToolIndex, type WeightedTerms } from './tool-index.js';
 import { FIELDS } from './tool-text.js';
 import { type Ranked, TopK } from './top-k.js';
@@ -324,14 +325,4 @@ function addScaled(into: ScoreBuffer, from: ScoreBuffer, weight: number): void {
     const slot = from.slots[i] as number;
     into.add(slot, (weight * (from.scores[slot] as number)) / best);
   }
-}
-
-/** Splits a request into its sentences and `then`/`also`-joined parts (at least two words each). */
-export function clauses(query: string): string[] {
-  return query
-    .split(
-      /[.!?;\n]+\s|[.!?;\n]+$|\n|,?\s+(?:and then|then|also|additionally|finally|afterwards|after that|as well as)\s+/i,
-    )
-    .map((c) => c?.trim() ?? '')
-    .filter((c) => terms(c).length >= 2);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clauses, Ranker } from '../../src/retrieval/ranker.js';
+import { clauses } from '../../src/retrieval/clauses.js';
+import { Ranker } from '../../src/retrieval/ranker.js';
 import { DEFAULT_RANKING, type RankingSettings } from '../../src/retrieval/ranking-settings.js';
 import type { RetrievalTool } from '../../src/retrieval/retrieval-tool.js';
 import { terms, words } from '../../src/retrieval/tokenize.js';
