@@ -1,8 +1,11 @@
+import { isWordChar } from './char-class.js';
 import { words } from './tokenize.js';
 
 /** One cheap pattern over the request and the tool-name words it points at. */
 interface Hint {
   readonly pattern: RegExp;
+  /** A scan that also counts: for what a pattern finds only by backtracking over long runs. */
+  readonly also?: (text: string) => boolean;
   readonly fragments: readonly string[];
 }
 
@@ -43,8 +46,8 @@ const HINTS: readonly Hint[] = [
   },
   { pattern: /\btasks?\b|\btodos?\b|\bto-dos?\b|\bbacklog/, fragments: ['task'] },
   {
-    pattern:
-      /(?:^|[\s'"`(])(?:~|\.{1,2})?\/[\w.-]+|\b[\w-]+\.(?:txt|md|json|ya?ml|csv|ts|js|py|toml|log|pdf|docx?)\b/,
+    pattern: /(?:^|[\s'"`(])(?:~|\.{1,2})?\/[\w.-]+/,
+    also: hasFileName,
     fragments: ['file', 'read_file', 'write_file', 'edit_file', 'list_dir', 'glob', 'grep'],
   },
 ];
@@ -53,8 +56,38 @@ const HINTS: readonly Hint[] = [
 export function hintedFragments(query: string): string[] {
   const text = query.trim().toLowerCase();
   const out = new Set<string>();
-  for (const hint of HINTS) if (hint.pattern.test(text)) for (const f of hint.fragments) out.add(f);
+  for (const hint of HINTS)
+    if (hint.pattern.test(text) || hint.also?.(text)) for (const f of hint.fragments) out.add(f);
   return [...out];
+}
+
+/** Extensions that make a word a file's name. */
+const FILE_EXTENSIONS = 'txt md json yaml yml csv ts js py toml log pdf docx doc'.split(' ');
+
+/**
+ * True when lowercase text names a file by its extension ("notes.md", "q3-report.pdf"): a name of
+ * letters, digits, `_` and `-` holding at least one letter, digit or `_`, then a dot, then an
+ * extension that ends the word. Read from each dot outward: the name before one dot never reaches
+ * back past the previous dot, so the whole text is read about twice however it is made.
+ */
+export function hasFileName(text: string): boolean {
+  for (let dot = text.indexOf('.'); dot >= 0; dot = text.indexOf('.', dot + 1)) {
+    if (!namedBefore(text, dot)) continue;
+    for (const ext of FILE_EXTENSIONS) {
+      if (text.startsWith(ext, dot + 1) && !isWordChar(text.charCodeAt(dot + 1 + ext.length))) return true;
+    }
+  }
+  return false;
+}
+
+/** True when the run of `[\w-]` that ends at `end` holds a `\w` character. */
+function namedBefore(text: string, end: number): boolean {
+  for (let i = end - 1; i >= 0; i -= 1) {
+    const c = text.charCodeAt(i);
+    if (isWordChar(c)) return true;
+    if (c !== 45) return false;
+  }
+  return false;
 }
 
 /** A tool name read the ways a fragment can name it. */
