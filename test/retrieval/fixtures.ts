@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { expect } from 'vitest';
 import type { ToolGroup } from '../../src/core/tool.js';
 import type { RetrievalTool } from '../../src/retrieval/retrieval-tool.js';
 
@@ -56,7 +57,22 @@ export function serverTools(serverName: string, count: number): RetrievalTool[] 
   });
 }
 
-/** Texts joined from `pieces` (at most `most` of them): the shapes a text scanner must treat as a pattern does. */
-export function textFrom(pieces: readonly string[], most = 24): fc.Arbitrary<string> {
-  return fc.array(fc.constantFrom(...pieces), { maxLength: most }).map((parts) => parts.join(''));
+/**
+ * Checks that a scan answers as the pattern it replaced (`reference`) on `runs` random texts, each
+ * joined from at most `most` of `pieces`: the shapes the pattern reads.
+ */
+export function expectSameOn<T>(
+  pieces: readonly string[],
+  most: number,
+  scan: (text: string) => T,
+  reference: (text: string) => T,
+  runs = 5000,
+): void {
+  const texts = fc.array(fc.constantFrom(...pieces), { maxLength: most }).map((parts) => parts.join(''));
+  fc.assert(
+    fc.property(texts, (text) => {
+      expect(scan(text)).toEqual(reference(text));
+    }),
+    { numRuns: runs },
+  );
 }
