@@ -2,6 +2,7 @@ import { clauses } from './clauses.js';
 import { addDense, type DenseQuery } from './dense-fusion.js';
 import { QueryExpander } from './query-expansion.js';
 import { DEFAULT_RANKING, type RankingSettings } from './ranking-settings.js';
+import { requestText } from './request-text.js';
 import { ScoreBuffer } from './score-buffer.js';
 import { words } from './tokenize.js';
 import { type FieldWeights, STOP, type ToolIndex, type WeightedTerms } from './tool-index.js';
@@ -87,11 +88,12 @@ export class Ranker {
 
   /**
    * The tools whose score is above zero, best first; at most `limit` of them. With `dense` (an
-   * embedding of the query and of the tools), similarity of meaning is fused into the scores.
+   * embedding of the query and of the tools), similarity of meaning is fused into the scores. A very
+   * long query is read by its head and tail (`requestText`).
    */
   rank(query: string, limit = Number.POSITIVE_INFINITY, dense?: DenseQuery): Ranked[] {
     try {
-      return this.rankInto(query, limit, dense);
+      return this.rankInto(requestText(query), limit, dense);
     } finally {
       this.pass.reset();
       this.second.reset();

@@ -3,6 +3,7 @@ import { isCore } from './core-tools.js';
 import type { DenseQuery } from './dense-fusion.js';
 import { Ranker } from './ranker.js';
 import { DEFAULT_RANKING } from './ranking-settings.js';
+import { requestText } from './request-text.js';
 import { isOwn, type RetrievalTool, sameTool } from './retrieval-tool.js';
 import {
   DEFAULT_K,
@@ -259,7 +260,7 @@ export class ToolRetriever {
     restricted: boolean,
     queryVector: Float32Array | undefined,
   ): RetrievalTool[] {
-    const fragments = hintedFragments(query);
+    const fragments = hintedFragments(requestText(query));
     const fitsWhole = (): boolean =>
       budget === undefined || pool.reduce((n, t) => n + schemaSize(t), 0) <= budget;
     if (pool.length <= this.k && fitsWhole()) {
