@@ -23,6 +23,7 @@ import {
 } from './structural-hints.js';
 import { cutText } from './text-cut.js';
 import { ToolIndex } from './tool-index.js';
+import { descriptionOf } from './tool-text.js';
 import { ToolVectors } from './tool-vectors.js';
 import type { Ranked } from './top-k.js';
 
@@ -237,14 +238,15 @@ export class ToolRetriever {
       // A tool whose name or description holds the whole query as typed is a match even when no
       // word of it survives stemming and stop-word removal.
       const seen = new Set(tools.map((t) => t.name));
+      const holds = (text: string): boolean => text.toLowerCase().includes(lowered);
       for (const t of this.tools()) {
-        if (!seen.has(t.name) && `${t.name} ${t.description}`.toLowerCase().includes(lowered)) tools.push(t);
+        if (!seen.has(t.name) && (holds(t.name) || holds(descriptionOf(t)))) tools.push(t);
       }
     }
     return tools
       .filter((t) => shown(t.name))
       .slice(0, limit)
-      .map((t) => ({ name: t.name, description: cutText(t.description, SEARCH_DESCRIPTION_CHARS) }));
+      .map((t) => ({ name: t.name, description: cutText(descriptionOf(t), SEARCH_DESCRIPTION_CHARS) }));
   }
 
   /** The tools' vectors by slot, with the query's, for the ranker; undefined without both. */

@@ -41,7 +41,12 @@ export function toolText(tool: RetrievalTool, baseline = false): FieldTexts {
   if (params.length > MAX_PARAMETER_TEXT) params = params.slice(0, MAX_PARAMETER_TEXT);
   // The name keeps an MCP server's part ("mcp/repo-wiki/…"): requests often name the server.
   const group = tool.group ? `${tool.group.key} ${tool.group.purpose}` : splitServerName(tool.name).server;
-  return [tool.name, tool.description ?? '', params, group];
+  return [tool.name, descriptionOf(tool), params, group];
+}
+
+/** A tool's description as retrieval reads it: "" when the catalog gave none (undefined or null). */
+export function descriptionOf(tool: RetrievalTool): string {
+  return tool.description ?? '';
 }
 
 /**

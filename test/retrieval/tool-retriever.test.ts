@@ -217,6 +217,23 @@ describe('ToolRetriever.search', () => {
     ]);
   });
 
+  it('matches the query as typed against what a tool says, never a missing description', () => {
+    const bare = [
+      tool('weather_lookup', undefined as unknown as string),
+      tool('stock_quote', null as unknown as string),
+      tool('page_fetch', ''),
+      tool('zq_alpha', 'xylo quux'),
+    ];
+    const r = new ToolRetriever([...numbered(10), ...bare]);
+    for (const query of ['undefined', 'null', 'ned', 'nul', 'ull'])
+      expect(names(r.search(query) as never)).toEqual([]);
+    expect(names(r.search('ther_lo') as never)).toEqual(['weather_lookup']);
+    // Name and description are each read whole: a query spanning the two is in neither.
+    expect(names(r.search('pha xyl') as never)).toEqual([]);
+    expect(names(r.search('lo qu') as never)).toEqual(['zq_alpha']);
+    expect(r.search('stock', { limit: 1 })).toEqual([{ name: 'stock_quote', description: '' }]);
+  });
+
   it('cuts long descriptions', () => {
     const r = new ToolRetriever([tool('long_one', `${'word '.repeat(100)}end`)]);
     const [hit] = r.search('word');
