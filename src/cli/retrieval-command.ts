@@ -8,10 +8,12 @@ const USAGE = `usage: toolseam retrieval eval FILE [--split dev|heldout|all] [--
 
 Ranks every query of a retrieval dataset (FILE: .json, or .json.gz) against its tool pool and prints
 Recall@5/@10/@K, nDCG@10, C@10 (every gold tool in the top 10), the query and tool counts, index
-build time and per-query latency (p50/p95). Figures are percentages.
-  --split     which queries to read (default: heldout)
-  --k         the cut for the recall@K column (default: 48, the tools offered per turn)
-  --json      print one JSON object instead of the table
+build time and per-query latency (p50/p95), for the dev and the heldout split side by side. Figures
+are percentages. Recall@K is the share of gold tools among the ranking's top K: the ranking alone,
+without the schema budget and the core, sticky and hinted tools that decide what a turn offers.
+  --split     read one split only (dev, heldout or all; default: dev and heldout, each on its own)
+  --k         the cut for the Recall@K row (default: 48, the K of per-turn selection)
+  --json      print JSON instead of the table: the figures of one split, or {"dev": …, "heldout": …}
   --pool      merge these datasets' tools into the pool (the scale test)
   --baseline  rank with textbook BM25 instead of the tuned ranking
   --every     read every N-th query only (quick checks)`;
@@ -28,23 +30,32 @@ export const retrievalCommand: Command = async (argv) => {
   const data = loadDataset(opts.file);
   const extra: RetrievalTool[] = [];
   for (const p of opts.pool) extra.push(...loadDataset(p).tools);
-  const report = evaluate(data, {
-    split: opts.split,
-    k: opts.k,
-    extraTools: extra,
-    baseline: opts.baseline,
-    every: opts.every,
+  const reports = opts.splits.map((split): [Split, EvalReport] => {
+    const report = evaluate(data, {
+      split,
+      k: opts.k,
+      extraTools: extra,
+      baseline: opts.baseline,
+      every: opts.every,
+    });
+    if (report.queries === 0)
+      throw new InputError(
+        `${opts.file} has no queries in the "${split}" split; --split names the one to read.`,
+        opts.file,
+      );
+    return [split, report];
   });
-  if (report.queries === 0)
-    throw new InputError(`${opts.file} has no queries in the "${opts.split}" split.`, opts.file);
-  process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : formatReport(data.name, opts, report));
+  const [only] = reports;
+  const json = reports.length === 1 && only ? only[1] : Object.fromEntries(reports);
+  process.stdout.write(opts.json ? `${JSON.stringify(json)}\n` : formatReports(data.name, opts, reports));
   return 0;
 };
 
 /** The parsed `eval` arguments. */
 interface EvalArgs {
   file: string;
-  split: Split;
+  /** The splits reported, each on its own. */
+  splits: Split[];
   k: number;
   json: boolean;
   pool: string[];
@@ -55,7 +66,7 @@ interface EvalArgs {
 function parseEvalArgs(args: readonly string[]): EvalArgs {
   const out: EvalArgs = {
     file: '',
-    split: 'heldout',
+    splits: ['dev', 'heldout'],
     k: 48,
     json: false,
     pool: [],
@@ -75,7 +86,7 @@ function parseEvalArgs(args: readonly string[]): EvalArgs {
       const v = value(i++, a);
       if (v !== 'dev' && v !== 'heldout' && v !== 'all')
         throw new InputError(`--split must be dev, heldout or all, not "${v}".`);
-      out.split = v;
+      out.splits = [v];
     } else if (a === '--k' || a === '--every') {
       const v = value(i++, a);
       const n = Number(v);
@@ -98,20 +109,29 @@ function parseEvalArgs(args: readonly string[]): EvalArgs {
   return out;
 }
 
-function formatReport(name: string, opts: EvalArgs, r: EvalReport): string {
+function formatReports(name: string, opts: EvalArgs, reports: readonly [Split, EvalReport][]): string {
   const pct = (v: number | undefined): string => `${(v ?? 0).toFixed(1)}%`;
-  const rows: [string, string][] = [
-    ['Recall@5', pct(r['recall@5'])],
-    ['Recall@10', pct(r['recall@10'])],
-    [`Recall@${opts.k}`, pct(r[`recall@${opts.k}`])],
-    ['nDCG@10', pct(r['ndcg@10'])],
-    ['C@10', pct(r['c@10'])],
-    ['queries', String(r.queries)],
-    ['tools', String(r.tools)],
-    ['build', `${r.build_ms} ms`],
-    ['latency p50', `${r.p50_ms} ms`],
-    ['latency p95', `${r.p95_ms} ms`],
+  const rows: [string, (r: EvalReport) => string][] = [
+    ['Recall@5', (r) => pct(r['recall@5'])],
+    ['Recall@10', (r) => pct(r['recall@10'])],
+    [`Recall@${opts.k}`, (r) => pct(r[`recall@${opts.k}`])],
+    ['nDCG@10', (r) => pct(r['ndcg@10'])],
+    ['C@10', (r) => pct(r['c@10'])],
+    ['queries', (r) => String(r.queries)],
+    ['tools', (r) => String(r.tools)],
+    ['build', (r) => `${r.build_ms} ms`],
+    ['latency p50', (r) => `${r.p50_ms} ms`],
+    ['latency p95', (r) => `${r.p95_ms} ms`],
   ];
-  const title = `${name} (${opts.split}${opts.baseline ? ', plain BM25' : ''}${opts.pool.length > 0 ? `, pool of ${r.tools} tools` : ''})`;
-  return `${title}\n${rows.map(([k, v]) => `  ${k.padEnd(12)} ${v}`).join('\n')}\n`;
+  const notes = [
+    ...(opts.baseline ? ['plain BM25'] : []),
+    ...(opts.pool.length > 0 ? [`pool of ${reports[0]?.[1].tools ?? 0} tools`] : []),
+  ];
+  const title = notes.length > 0 ? `${name} (${notes.join(', ')})` : name;
+  const cell = (text: string): string => text.padStart(11);
+  const head = `  ${''.padEnd(12)}${reports.map(([split]) => cell(split)).join('')}`;
+  const lines = rows.map(
+    ([label, value]) => `  ${label.padEnd(12)}${reports.map(([, r]) => cell(value(r))).join('')}`,
+  );
+  return `${title}\n${head}\n${lines.join('\n')}\n`;
 }

@@ -11,7 +11,10 @@ export type Split = 'dev' | 'heldout' | 'all';
 /** How to run an evaluation. */
 export interface EvalOptions {
   readonly split: Split;
-  /** The cut for the recall@K column (48 by default: the tools offered per turn). */
+  /**
+   * The cut for recall@K (48, per-turn selection's K, by default). The ranking alone is read: no
+   * schema budget, core, sticky or hinted tools, so this is not what a turn offers.
+   */
   readonly k: number;
   /** Extra tools merged into the pool (the scale test); names already present are kept once. */
   readonly extraTools?: readonly RetrievalTool[];

@@ -104,6 +104,26 @@ describe('toolseam retrieval eval', () => {
     expect(table).toMatch(/nDCG@10 +\d/);
   });
 
+  it('reports the dev and the heldout split side by side unless told one', async () => {
+    const table = (await run(['eval', small])).out;
+    expect(table).toMatch(/^small\n +dev +heldout\n/);
+    expect(table).toMatch(/queries +1 +2\n/);
+    const both = JSON.parse((await run(['eval', small, '--json'])).out);
+    expect(Object.keys(both)).toEqual(['dev', 'heldout']);
+    expect(both.dev).toMatchObject({ queries: 1 });
+    const alone = JSON.parse((await run(['eval', small, '--split', 'heldout', '--json'])).out);
+    // Everything but the timings, which differ run to run.
+    const { build_ms, p50_ms, p95_ms, ...figures } = alone;
+    expect(both.heldout).toMatchObject(figures);
+    expect((await run(['eval', small, '--split', 'dev'])).out).not.toMatch(/heldout/);
+  });
+
+  it('says Recall@K reads the ranking alone, not the tools a turn offers', async () => {
+    const { out } = await run(['--help']);
+    expect(out).not.toMatch(/tools offered per turn/);
+    expect(out).toMatch(/the ranking alone,\s+without the schema budget/);
+  });
+
   it('refuses bad input with a clear line and exit code 2', async () => {
     const cases: [string[], RegExp][] = [
       [['eval'], /name the dataset FILE/],
@@ -132,7 +152,8 @@ describe('toolseam retrieval eval', () => {
       [['eval', small, '--split', 'test'], /--split must be dev, heldout or all/],
       [['eval', small, '--k', 'many'], /--k must be a whole number/],
       [['eval', small, '--frobnicate'], /unknown option --frobnicate/],
-      [['eval', other], /no queries in the "heldout" split/],
+      [['eval', other], /no queries in the "dev" split/],
+      [['eval', other, '--split', 'heldout'], /no queries in the "heldout" split/],
       [['compare'], /unknown subcommand "compare"/],
     ];
     for (const [args, message] of cases) {
