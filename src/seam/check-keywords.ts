@@ -144,14 +144,21 @@ function isCount(value: unknown): boolean {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
+/** Patterns already tried (generated schemas repeat the same few thousands of times). */
+const COMPILED = new Map<string, boolean>();
+
 /** True when `pattern` is a regular expression (as JSON Schema validators read it, in Unicode mode). */
 function compiles(pattern: string): boolean {
+  const known = COMPILED.get(pattern);
+  if (known !== undefined) return known;
+  let ok = true;
   try {
     new RegExp(pattern, 'u');
-    return true;
   } catch {
-    return false;
+    ok = false;
   }
+  if (COMPILED.size < 1024) COMPILED.set(pattern, ok);
+  return ok;
 }
 
 /** True when every value is a string and none repeats (the enum is kept as declared). */

@@ -118,8 +118,17 @@ interface NullQuestion {
  * `allOf`, `anyOf` or `oneOf` beside that rules null out. False when in doubt.
  */
 export function takesNull(resolve: Resolve, raw: unknown): boolean {
-  return nodeTakesNull({ resolve, known: new Map(), visits: 0 }, raw, 0);
+  const node = deref(resolve, raw);
+  if (!isPlainObject(node)) return false;
+  // Most nodes have no combinator: answered at once, with no memory to set up.
+  if (node.allOf === undefined && node.anyOf === undefined && node.oneOf === undefined) {
+    return answerFor({ resolve, known: NO_MEMORY, visits: 0 }, node, 0);
+  }
+  return nodeTakesNull({ resolve, known: new Map(), visits: 0 }, node, 0);
 }
+
+/** The memory of a question about a node without branches (nothing is ever asked of it). */
+const NO_MEMORY: Map<object, boolean> = new Map();
 
 function nodeTakesNull(q: NullQuestion, raw: unknown, depth: number): boolean {
   const node = deref(q.resolve, raw);

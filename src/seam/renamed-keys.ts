@@ -19,9 +19,16 @@ export interface RenamedKey {
   readonly wire: string;
 }
 
+/** Keys found safe so far: schemas repeat the same names, and a set answers faster than the pattern. */
+const SAFE_KEYS = new Set<string>();
+
 /** True when an object's properties hold a key some provider refuses. */
 export function hasUnsafeKey(props: Record<string, unknown>): boolean {
-  for (const key in props) if (!PROPERTY_KEY_PATTERN.test(key)) return true;
+  for (const key in props) {
+    if (SAFE_KEYS.has(key)) continue;
+    if (!PROPERTY_KEY_PATTERN.test(key)) return true;
+    if (SAFE_KEYS.size < 8192) SAFE_KEYS.add(key);
+  }
   return false;
 }
 
