@@ -122,13 +122,13 @@ export function takesNull(resolve: Resolve, raw: unknown): boolean {
   if (!isPlainObject(node)) return false;
   // Most nodes have no combinator: answered at once, with no memory to set up.
   if (node.allOf === undefined && node.anyOf === undefined && node.oneOf === undefined) {
-    return answerFor({ resolve, known: NO_MEMORY, visits: 0 }, node, 0);
+    return answerFor(NO_BRANCHES, node, 0);
   }
   return nodeTakesNull({ resolve, known: new Map(), visits: 0 }, node, 0);
 }
 
-/** The memory of a question about a node without branches (nothing is ever asked of it). */
-const NO_MEMORY: Map<object, boolean> = new Map();
+/** The question about a node without branches: it never reaches a branch, so nothing in it is read. */
+const NO_BRANCHES: NullQuestion = { resolve: () => undefined, known: new Map(), visits: 0 };
 
 function nodeTakesNull(q: NullQuestion, raw: unknown, depth: number): boolean {
   const node = deref(q.resolve, raw);

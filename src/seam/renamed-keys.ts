@@ -7,6 +7,7 @@ import { shortHash } from './wire-name.js';
 export const PROPERTY_KEY_PATTERN = /^[a-zA-Z0-9_.-]{1,64}$/;
 
 const MAX_KEY = 64;
+const NONE: readonly RenamedKey[] = Object.freeze([]);
 const UNSAFE_KEY = /[^a-zA-Z0-9_.-]/gu;
 
 /**
@@ -19,16 +20,10 @@ export interface RenamedKey {
   readonly wire: string;
 }
 
-/** Keys found safe so far: schemas repeat the same names, and a set answers faster than the pattern. */
-const SAFE_KEYS = new Set<string>();
-
 /** True when an object's properties hold a key some provider refuses. */
 export function hasUnsafeKey(props: Record<string, unknown>): boolean {
-  for (const key in props) {
-    if (SAFE_KEYS.has(key)) continue;
-    if (!PROPERTY_KEY_PATTERN.test(key)) return true;
-    if (SAFE_KEYS.size < 8192) SAFE_KEYS.add(key);
-  }
+  // One native match per key: cheaper on a cold pass than a set of keys seen (their hashes cost more).
+  for (const key in props) if (!PROPERTY_KEY_PATTERN.test(key)) return true;
   return false;
 }
 
@@ -42,7 +37,7 @@ export function renameUnsafeKeys(
   issues: SchemaIssue[],
 ): { readonly root: JsonSchema; readonly renamed: readonly RenamedKey[] } {
   const props = root.properties;
-  if (!isPlainObject(props) || !hasUnsafeKey(props)) return { root, renamed: [] };
+  if (!isPlainObject(props) || !hasUnsafeKey(props)) return { root, renamed: NONE };
   const taken = new Set(Object.keys(props).filter((k) => PROPERTY_KEY_PATTERN.test(k)));
   const renamed: RenamedKey[] = [];
   const wireOf = new Map<string, string>();
