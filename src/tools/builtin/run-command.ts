@@ -57,7 +57,9 @@ export function runCommand(run: CommandRun): Promise<CommandEnd> {
       if (reason === 'timeout') timedOut = true;
       else stopped = true;
       killGroup('SIGTERM');
-      timers.push(setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref());
+      // Not among `timers`: the shell may exit on SIGTERM while a child that ignores it lives on, and
+      // finishing the run must not call off the SIGKILL that ends it.
+      setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref();
     };
     const onAbort = (): void => end('stop');
     const finish = (startError?: string): void => {

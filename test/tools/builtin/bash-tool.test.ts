@@ -180,6 +180,16 @@ describe('bash runs a command', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('kills a process that ignores SIGTERM once the grace period is over, though the shell itself exited', async () => {
+    const marker = join(bench.ws, 'stubborn.marker');
+    const script = `process.on('SIGTERM', () => {}); setTimeout(() => require('fs').writeFileSync('${marker}', 'x'), 3500)`;
+    const command = `node -e "${script}"; echo after`;
+    const result = await tools.invoke('bash', { command, timeout_seconds: 1 }, tools.turn());
+    expect(result).toMatchObject({ isError: true, data: { timedOut: true } });
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('stops when the turn is stopped', async () => {
     const controller = new AbortController();
     const running = tools.invoke(
