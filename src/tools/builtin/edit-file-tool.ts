@@ -1,7 +1,8 @@
-import { stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { ToolContext } from '../../core/tool.js';
 import { defineTool } from '../define-tool.js';
 import { type ArgsOf, field } from '../field.js';
+import { writeFileAtomic } from './atomic-write.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';
 import { type FileScope, locate } from './file-scope.js';
@@ -96,7 +97,7 @@ export function editFileTool(scope: FileScope) {
     group: BUILTIN_GROUPS.files,
     fields,
     ...checkedWork(check, async ({ real, updated, count, line }, args, ctx) => {
-      await writeFile(real, updated, 'utf8');
+      await writeFileAtomic(real, updated);
       markRead(ctx, real, (await stat(real)).mtimeMs);
       const what = count === 1 ? `1 match, at line ${line}` : `${count} matches, the first at line ${line}`;
       return `Edited ${args.path}: replaced ${what}.`;

@@ -1,8 +1,9 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ToolContext } from '../../core/tool.js';
 import { defineTool } from '../define-tool.js';
 import { type ArgsOf, field } from '../field.js';
+import { writeFileAtomic } from './atomic-write.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';
 import { type FileScope, locate } from './file-scope.js';
@@ -46,7 +47,7 @@ export function writeFileTool(scope: FileScope) {
     fields,
     ...checkedWork(check, async (located, args, ctx) => {
       await mkdir(dirname(located.real), { recursive: true });
-      await writeFile(located.real, args.content, 'utf8');
+      await writeFileAtomic(located.real, args.content);
       const { mtimeMs } = await stat(located.real);
       // The model knows what it just wrote, so an edit later in this turn needs no fresh read.
       markRead(ctx, located.real, mtimeMs);

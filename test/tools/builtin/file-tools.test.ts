@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Bench, freshBench, type Tools, toolsOn } from './builtin-fixture.js';
@@ -96,6 +96,16 @@ describe('write_file', () => {
     const again = await tools.invoke('write_file', { path: 'a/b/c.txt', content: 'three' }, ctx);
     expect(again.content).toBe('Replaced the content of a/b/c.txt: 1 line, 5 bytes.');
     expect(readFileSync(join(bench.ws, 'a/b/c.txt'), 'utf8')).toBe('three');
+  });
+
+  it('replaces a hard-linked file in the workspace without writing through to the file outside', async () => {
+    const outside = join(bench.outside, 'outside.txt');
+    writeFileSync(outside, 'keep me');
+    linkSync(outside, join(bench.ws, 'hl.txt'));
+    const result = await tools.invoke('write_file', { path: 'hl.txt', content: 'new' }, tools.turn());
+    expect(result.isError).toBe(false);
+    expect(readFileSync(join(bench.ws, 'hl.txt'), 'utf8')).toBe('new');
+    expect(readFileSync(outside, 'utf8')).toBe('keep me');
   });
 
   it('refuses a write without content, before anything is touched', async () => {
