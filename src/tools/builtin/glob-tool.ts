@@ -6,7 +6,8 @@ import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';
 import { displayPath, type FileScope, locate } from './file-scope.js';
 import { PATH_TEXT } from './file-text.js';
-import { globRegExp, splitGlob } from './glob-pattern.js';
+import { type GlobMatcher, globMatcher } from './glob-matcher.js';
+import { splitGlob } from './glob-pattern.js';
 import { skippedFor, type WalkBudget, walkFiles } from './walk-files.js';
 
 const fields = {
@@ -42,9 +43,9 @@ export function globTool(scope: FileScope) {
     }
     const { base, rest } = splitGlob(args.pattern);
     const start = isAbsolutePattern(args.pattern) ? base : join(args.path ?? '.', base);
-    let matcher: RegExp;
+    let matcher: GlobMatcher;
     try {
-      matcher = globRegExp(rest, args.ignore_case === true);
+      matcher = globMatcher(rest, args.ignore_case === true);
     } catch (error) {
       return refuse('bad_glob', `The pattern cannot be used: ${(error as Error).message}.`);
     }

@@ -8,7 +8,7 @@ import { checkedWork, ready, refuse } from './checked-work.js';
 import { credentialPlace } from './credential-paths.js';
 import { displayPath, type FileScope, type Located, locate } from './file-scope.js';
 import { cutLine, linesOf, looksBinary, MAX_FILE_BYTES, PATH_TEXT } from './file-text.js';
-import { globRegExp } from './glob-pattern.js';
+import { globMatcher } from './glob-matcher.js';
 import { RegexTooSlow, RegexWorker } from './regex-worker.js';
 import { skippedFor, type WalkBudget, walkFiles } from './walk-files.js';
 
@@ -56,7 +56,7 @@ function matcherOf(args: Args): RegExp | string {
 function includeOf(include: string | undefined): ((rel: string) => boolean) | string {
   if (include === undefined) return () => true;
   try {
-    const re = globRegExp(include, false);
+    const re = globMatcher(include, false);
     return include.includes('/') ? (rel) => re.test(rel) : (rel) => re.test(basename(rel));
   } catch (error) {
     return (error as Error).message;

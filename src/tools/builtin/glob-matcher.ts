@@ -1,0 +1,155 @@
+/** One step of a glob: a character, `?`, `*`, `**`, `**\/` or a character class. */
+type Token =
+  | { readonly kind: 'char'; readonly ch: string }
+  | { readonly kind: 'one' }
+  | { readonly kind: 'part' }
+  | { readonly kind: 'any' }
+  | { readonly kind: 'folders' }
+  | {
+      readonly kind: 'class';
+      readonly negated: boolean;
+      readonly ranges: readonly (readonly [string, string])[];
+    };
+
+/** Alternatives a glob's `{a,b}` groups may spell out at most. */
+const MAX_ALTERNATIVES = 256;
+
+/** A compiled glob: `test` answers in time linear in the pattern times the path, never more. */
+export interface GlobMatcher {
+  test(path: string): boolean;
+}
+
+/**
+ * A matcher for a glob against a whole `/`-separated path: `*` and `?` stay within one path part, `**`
+ * spans parts (`**\/` also matches none), `[abc]`/`[!abc]`/`[a-z]` and `{a,b}` as in a shell. It walks a
+ * table of (step, position) pairs instead of backtracking, so no pattern can take exponential time (a
+ * regular expression made from `*a*a*a…b` could freeze the process). Throws SyntaxError for a `{` that
+ * is never closed, or `{…}` groups that spell out more than 256 alternatives.
+ */
+export function globMatcher(pattern: string, ignoreCase: boolean): GlobMatcher {
+  const source = ignoreCase ? pattern.toLowerCase() : pattern;
+  const programs = expandBraces(source).map(tokensOf);
+  return {
+    test(path: string): boolean {
+      const text = ignoreCase ? path.toLowerCase() : path;
+      return programs.some((tokens) => matches(tokens, text));
+    },
+  };
+}
+
+function expandBraces(pattern: string): string[] {
+  const open = pattern.indexOf('{');
+  if (open === -1) return [pattern];
+  let depth = 0;
+  const cuts: number[] = [];
+  let close = -1;
+  for (let i = open; i < pattern.length; i += 1) {
+    const ch = pattern[i];
+    if (ch === '{') depth += 1;
+    else if (ch === '}') {
+      depth -= 1;
+      if (depth === 0) {
+        close = i;
+        break;
+      }
+    } else if (ch === ',' && depth === 1) cuts.push(i);
+  }
+  if (close === -1) throw new SyntaxError(`the glob ${pattern} opens a { it never closes`);
+  const head = pattern.slice(0, open);
+  const tails = expandBraces(pattern.slice(close + 1));
+  const bounds = [open, ...cuts, close];
+  const out: string[] = [];
+  for (let b = 0; b + 1 < bounds.length; b += 1) {
+    for (const middle of expandBraces(pattern.slice((bounds[b] as number) + 1, bounds[b + 1]))) {
+      for (const tail of tails) {
+        out.push(head + middle + tail);
+        if (out.length > MAX_ALTERNATIVES) {
+          throw new SyntaxError(`its {…} groups spell out more than ${MAX_ALTERNATIVES} alternatives`);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function tokensOf(pattern: string): Token[] {
+  const tokens: Token[] = [];
+  for (let i = 0; i < pattern.length; i += 1) {
+    const ch = pattern[i] as string;
+    if (ch === '*' && pattern[i + 1] === '*') {
+      i += 1;
+      if (pattern[i + 1] === '/') {
+        i += 1;
+        tokens.push({ kind: 'folders' });
+      } else tokens.push({ kind: 'any' });
+    } else if (ch === '*') {
+      // `**` runs and repeated `*` match the same as one: folding them keeps the table small.
+      if (tokens.at(-1)?.kind !== 'part') tokens.push({ kind: 'part' });
+    } else if (ch === '?') tokens.push({ kind: 'one' });
+    else if (ch === '[') {
+      const end = pattern.indexOf(']', i + 2);
+      if (end === -1) tokens.push({ kind: 'char', ch });
+      else {
+        tokens.push(classOf(pattern.slice(i + 1, end)));
+        i = end;
+      }
+    } else tokens.push({ kind: 'char', ch });
+  }
+  return tokens;
+}
+
+function classOf(body: string): Token {
+  const negated = body.startsWith('!') || body.startsWith('^');
+  const chars = [...(negated ? body.slice(1) : body)];
+  const ranges: [string, string][] = [];
+  for (let i = 0; i < chars.length; i += 1) {
+    const from = chars[i] as string;
+    if (chars[i + 1] === '-' && i + 2 < chars.length) {
+      ranges.push([from, chars[i + 2] as string]);
+      i += 2;
+    } else ranges.push([from, from]);
+  }
+  return { kind: 'class', negated, ranges };
+}
+
+function inClass(token: Extract<Token, { kind: 'class' }>, ch: string): boolean {
+  if (ch === '/') return false;
+  const found = token.ranges.some(([from, to]) => ch >= from && ch <= to);
+  return found !== token.negated;
+}
+
+/** Whether `tokens` match all of `text`: a table of which positions each step can reach. */
+function matches(tokens: readonly Token[], text: string): boolean {
+  const n = text.length;
+  // reach[j]: the steps so far can end at text position j.
+  let reach = new Uint8Array(n + 1);
+  reach[0] = 1;
+  for (const token of tokens) {
+    const next = new Uint8Array(n + 1);
+    let any = false;
+    if (token.kind === 'part' || token.kind === 'any' || token.kind === 'folders') {
+      // A run: from each reached position, on to every later one it may cover.
+      let open = false;
+      for (let j = 0; j <= n; j += 1) {
+        if (reach[j]) open = true;
+        if (token.kind === 'folders') {
+          // Empty, or anything that ends with a `/`.
+          if (reach[j] || (open && text[j - 1] === '/')) next[j] = 1;
+        } else if (open) next[j] = 1;
+        if (token.kind === 'part' && text[j] === '/') open = false;
+      }
+    } else {
+      for (let j = 0; j < n; j += 1) {
+        if (!reach[j]) continue;
+        const ch = text[j] as string;
+        const ok =
+          token.kind === 'char' ? ch === token.ch : token.kind === 'one' ? ch !== '/' : inClass(token, ch);
+        if (ok) next[j + 1] = 1;
+      }
+    }
+    for (let j = 0; j <= n; j += 1) if (next[j]) any = true;
+    if (!any) return false;
+    reach = next;
+  }
+  return reach[n] === 1;
+}
