@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { CONFIG_FILE_NAME } from './file-scope.js';
+import { globMatcher } from './glob-matcher.js';
 import { realPathOf } from './real-path.js';
 import { CHANGES_FILES, redirectTargets } from './shell-words.js';
 
@@ -15,7 +16,9 @@ async function configNamedBy(
   configs: readonly string[],
 ): Promise<string | undefined> {
   const name = basename(word);
-  if (name === CONFIG_FILE_NAME) return word;
+  if (name === CONFIG_FILE_NAME || globNames(name, CONFIG_FILE_NAME)) return word;
+  // A wildcard the shell expands onto a configured config counts as naming it.
+  if (configs.some((config) => globNames(name, basename(config)))) return word;
   if (!configs.some((config) => basename(config) === name)) return undefined;
   const real = await realPathOf(resolve(cwd, expandHome(word)));
   return real !== undefined && configs.includes(real) ? word : undefined;
@@ -36,15 +39,28 @@ export async function configEdit(
     const real = await realPathOf(resolve(cwd, expandHome(path)));
     if (real !== undefined) configs.push(real);
   }
-  for (const target of redirectTargets(command)) {
-    const named = await configNamedBy(target, cwd, configs);
-    if (named !== undefined) return named;
-  }
-  if (!CHANGES_FILES.test(command)) return undefined;
-  for (const word of command.split(/[\s'"`;&|()<>=]+/)) {
-    if (word === '') continue;
-    const named = await configNamedBy(word, cwd, configs);
-    if (named !== undefined) return named;
+  // Also with quotes and backslashes taken out: `> tool'seam'.json` writes the same file as `> toolseam.json`.
+  for (const text of [command, command.replace(/["'\\]/g, '')]) {
+    for (const target of redirectTargets(text)) {
+      const named = await configNamedBy(target, cwd, configs);
+      if (named !== undefined) return named;
+    }
+    if (!CHANGES_FILES.test(text)) continue;
+    for (const word of text.split(/[\s'"`;&|()<>=]+/)) {
+      if (word === '') continue;
+      const named = await configNamedBy(word, cwd, configs);
+      if (named !== undefined) return named;
+    }
   }
   return undefined;
+}
+
+/** True when `word` holds shell wildcards that expand onto the file name `name`. */
+function globNames(word: string, name: string): boolean {
+  if (!/[*?[{]/.test(word)) return false;
+  try {
+    return globMatcher(word, false).test(name);
+  } catch {
+    return false;
+  }
 }

@@ -124,6 +124,17 @@ describe('bash refuses before running anything', () => {
     await refused('sed -i s/gpt/claude/ ./toolseam.json', 'owner_only');
     await refused(`python3 -c "open('${bench.dir}/home-config/agent.json','w').write('x')"`, 'owner_only');
     await refused(`cp other.json ../home-config/agent.json`, 'owner_only');
+    // Quoting and wildcards name the same file to the shell.
+    for (const command of [
+      `echo '{"approval":"never"}' > tool'seam'.json`,
+      'echo y > toolseam.js"on"',
+      'echo y > tool\\seam.json',
+      'echo z > toolsea?.json',
+      'sed -i s/a/b/ toolseam.*',
+      'cp x.json ../home-config/agen?.json',
+    ]) {
+      await refused(command, 'owner_only');
+    }
     for (const command of ['cat toolseam.json', 'jq .mcpServers toolseam.json', 'git diff toolseam.json']) {
       await cleared(command);
     }
