@@ -55,9 +55,12 @@ export async function configEdit(
   return undefined;
 }
 
-/** True when `word` holds shell wildcards that expand onto the file name `name`. */
+/**
+ * True when `word` holds shell wildcards that expand onto the file name `name`. A bare `*` or `?`
+ * (a cron schedule, `cp * dest/`) is left alone: it names every file, not this one.
+ */
 function globNames(word: string, name: string): boolean {
-  if (!/[*?[{]/.test(word)) return false;
+  if (!/[*?[{]/.test(word) || word.replace(/[*?[\]{},!^-]/g, '').length < 3) return false;
   try {
     return globMatcher(word, false).test(name);
   } catch {
