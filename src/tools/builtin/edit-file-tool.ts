@@ -37,11 +37,11 @@ function countOf(text: string, part: string): number {
 
 /** The texts to match and write, in the file's own line endings (a model writes \n even for \r\n files). */
 function inFileEndings(text: string, args: Args): { readonly from: string; readonly to: string } {
-  if (text.includes(args.old_text) || !text.includes('\r\n') || !args.old_text.includes('\n')) {
-    return { from: args.old_text, to: args.new_text };
-  }
+  if (!text.includes('\r\n')) return { from: args.old_text, to: args.new_text };
   const crlf = (s: string) => s.replace(/\r?\n/g, '\r\n');
-  return { from: crlf(args.old_text), to: crlf(args.new_text) };
+  // New lines follow the file's endings even when the text replaced has none.
+  const from = text.includes(args.old_text) ? args.old_text : crlf(args.old_text);
+  return { from, to: crlf(args.new_text) };
 }
 
 /** `edit_file`: replaces exact text in a file read in this turn. */
@@ -69,7 +69,7 @@ export function editFileTool(scope: FileScope) {
         'Call read_file on it again and base the edit on what it holds now.',
       ]);
     }
-    const text = await readTextFile(file, 'edit_file');
+    const text = await readTextFile(file, 'edit_file', { utf8Only: true });
     if ('refusal' in text) return text;
     const { from, to } = inFileEndings(text.ready, args);
     const count = countOf(text.ready, from);

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { headOf } from '../../core/text-cut.js';
 import type { Checked } from './checked-work.js';
@@ -32,7 +33,11 @@ export function linesOf(text: string): string[] {
  * Reads a located file as text, or the refusal a call gets: nothing there, a folder, something that is not a
  * regular file, too large, or binary.
  */
-export async function readTextFile(located: Located, tool: string): Promise<Checked<string>> {
+export async function readTextFile(
+  located: Located,
+  tool: string,
+  options: { readonly utf8Only?: boolean } = {},
+): Promise<Checked<string>> {
   const { stat, shown } = located;
   if (stat === undefined) {
     return refuse('not_found', `${shown} does not exist.`, [
@@ -54,6 +59,14 @@ export async function readTextFile(located: Located, tool: string): Promise<Chec
   const bytes = await readFile(located.real);
   if (looksBinary(bytes)) {
     return refuse('binary', `${shown} holds binary data, not text, so ${tool} cannot use it.`);
+  }
+  // Shown, other encodings are close enough; written back, every byte outside UTF-8 would be lost.
+  if (options.utf8Only && !isUtf8(bytes)) {
+    return refuse(
+      'not_utf8',
+      `${shown} is not UTF-8 text, so ${tool} would change bytes outside the edit (each would become U+FFFD).`,
+      ['Convert the file to UTF-8 with a bash command (e.g. iconv) first, or change it with one.'],
+    );
   }
   return ready(bytes.toString('utf8'));
 }

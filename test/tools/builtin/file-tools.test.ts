@@ -233,6 +233,28 @@ describe('edit_file', () => {
     expect(readFileSync(full, 'utf8')).toBe('1\r\n2\r\n');
   });
 
+  it('refuses to edit a file that is not UTF-8, changing nothing', async () => {
+    const latin1 = Buffer.from('caf\xe9 line1\nTODO\nna\xefve\n', 'latin1');
+    const full = put('latin1.txt', latin1);
+    const ctx = tools.turn();
+    await tools.invoke('read_file', { path: 'latin1.txt' }, ctx);
+    const result = await tools.invoke(
+      'edit_file',
+      { path: 'latin1.txt', old_text: 'TODO', new_text: 'DONE' },
+      ctx,
+    );
+    expect(result.data).toEqual({ code: 'not_utf8' });
+    expect(readFileSync(full)).toEqual(latin1);
+  });
+
+  it('writes new lines in a \r\n file with \r\n, also when the text replaced has no line break', async () => {
+    const full = put('crlf.txt', 'one\r\ntwo\r\nthree\r\n');
+    const ctx = tools.turn();
+    await tools.invoke('read_file', { path: 'crlf.txt' }, ctx);
+    await tools.invoke('edit_file', { path: 'crlf.txt', old_text: 'two', new_text: 'two\nand-a-half' }, ctx);
+    expect(readFileSync(full, 'utf8')).toBe('one\r\ntwo\r\nand-a-half\r\nthree\r\n');
+  });
+
   it('gates each edit on a read in this turn, also for a file in another workspace folder', async () => {
     const extra = join(bench.dir, 'extra');
     mkdirSync(extra);
