@@ -1,14 +1,6 @@
 import { headOf } from '../core/text-cut.js';
-/** Replaces every known secret value in `text` with a marker naming it, so it never reaches a model or a log. */
-export function redactSecrets(text: string, secrets: ReadonlyMap<string, string>): string {
-  let out = text;
-  for (const [name, value] of secrets) {
-    // Very short values would redact ordinary words; a secret shorter than 4 characters is not one worth hiding.
-    if (value.length < 4) continue;
-    out = out.split(value).join(`[secret:${name}]`);
-  }
-  return out;
-}
+/** Hides stored secret values (the same function that hides them in command output, overlaps included). */
+export { redactSecrets } from '../tools/builtin/index.js';
 
 /** Cuts a result longer than `limit` characters, saying how much was kept and how to ask for the rest. */
 export function boundResult(text: string, limit: number): string {

@@ -39,6 +39,14 @@ describe('results', () => {
     );
   });
 
+  it('hides two secrets that run into each other together, leaving no part of either', () => {
+    const secrets = new Map([
+      ['A', 'abcd1234'],
+      ['B', '1234wxyz'],
+    ]);
+    expect(redactSecrets('key abcd1234wxyz end', secrets)).toBe('key [secret:A,B] end');
+  });
+
   it('cuts a long result and says how to get the rest', () => {
     const out = boundResult('x'.repeat(5000), 1000);
     expect(out.startsWith('x'.repeat(1000))).toBe(true);
