@@ -1,4 +1,5 @@
 import { headOf } from '../core/text-cut.js';
+
 /** Hides stored secret values (the same function that hides them in command output, overlaps included). */
 export { redactSecrets } from '../tools/builtin/index.js';
 

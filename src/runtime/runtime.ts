@@ -5,6 +5,7 @@ import { type Logger, silentLogger } from '../core/logger.js';
 import type { ApprovalRecord, SessionRecord, SessionStore, TurnRecord } from '../core/session-store.js';
 import { headOf } from '../core/text-cut.js';
 import { schemaBudgetChars } from '../retrieval/index.js';
+import { credentialVariables } from '../tools/builtin/index.js';
 import { answerLooseCalls, interruptAbandoned } from './abandoned-turns.js';
 import { ApprovalBroker } from './approval-broker.js';
 import { EventChannel } from './event-channel.js';
@@ -61,6 +62,11 @@ export class Runtime {
   private readonly runtimeTools = new Map<string, RuntimeTool>();
   /** Turns under way, so `close` can let them record how they ended. */
   private readonly turns = new Set<Promise<void>>();
+  /**
+   * Values hidden from every result: the stored secrets, and credentials in this process's environment
+   * (a tool that reads one, or a file a command wrote it to, must not hand it to the model or the store).
+   */
+  readonly hidden: ReadonlyMap<string, string>;
   /** Marks this runtime's unfinished turns alive, so other processes do not take them for orphans. */
   private readonly heartbeat: ReturnType<typeof setInterval>;
 
@@ -76,6 +82,7 @@ export class Runtime {
       logger: this.logger,
       ...(options.k ? { k: options.k } : {}),
     });
+    this.hidden = new Map([...credentialVariables(process.env), ...(options.secrets ?? [])]);
     this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs ?? OWNER_HEARTBEAT_MS);
     this.heartbeat.unref();
   }
@@ -329,7 +336,7 @@ export class Runtime {
         unattended: o.approvals?.unattended ?? false,
       },
       gates,
-      secrets: o.secrets ?? new Map(),
+      secrets: this.hidden,
       workspace: o.workspace ?? [process.cwd()],
       sessionId: session.id,
       turnId: turn.id,

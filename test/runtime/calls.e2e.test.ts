@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { JsonObject } from '../../src/core/json.js';
 import type { ToolProvider } from '../../src/core/tool.js';
 import { demoProvider, type RunCounts } from '../support/demo-tools.js';
@@ -118,6 +118,38 @@ describe('calls', () => {
       status: 'done',
       message: 'listed {"$top":5,"Account Number":"A-1"}',
     });
+  });
+
+  it("hides a credential from this process's environment in a tool's result, as shell output does", async () => {
+    process.env.TOOLSEAM_TEST_API_KEY = 'sk-test-0123456789abcdef';
+    onTestFinished(() => {
+      delete process.env.TOOLSEAM_TEST_API_KEY;
+    });
+    const provider: ToolProvider = {
+      name: 'mcp/files',
+      app: 'files',
+      own: false,
+      async listTools() {
+        return [
+          {
+            name: 'mcp/files/read',
+            description: 'Read a file.',
+            parameters: { type: 'object', properties: {} },
+            risk: 'safe',
+            requiresApproval: false,
+          },
+        ];
+      },
+      async invoke() {
+        return { content: `key=${process.env.TOOLSEAM_TEST_API_KEY}`, isError: false };
+      },
+    };
+    h = await startHarness({
+      providers: [provider],
+      script: [{ toolCalls: [{ name: 'mcp_files_read', arguments: {} }] }, { echo: 'lastToolResult' }],
+    });
+    const events = await collect(h.runtime.session('s').send('read it'));
+    expect(turnEnd(events).message).toBe('key=[secret:TOOLSEAM_TEST_API_KEY]');
   });
 
   it('a required argument that takes null is offered as optional, and left out it reaches the tool as null', async () => {

@@ -165,8 +165,7 @@ function deliver(runtime: Runtime, batch: BatchRecord, result: ToolResult): bool
   if (turnId === undefined || callId === undefined) return false;
   const store = runtime.options.store;
   if (store.getToolCall(turnId, callId)?.status !== 'running') return false;
-  const secrets = runtime.options.secrets ?? new Map<string, string>();
-  const content = boundResult(redactSecrets(modelText(result), secrets), runtime.limits.resultChars);
+  const content = boundResult(redactSecrets(modelText(result), runtime.hidden), runtime.limits.resultChars);
   store.recordToolResult(turnId, callId, { status: 'done', content, isError: result.isError });
   return true;
 }
