@@ -27,6 +27,8 @@ export {
   offerTool,
   offerTools,
   RESERVED_TOOL_NAMES,
+  type RenamedKey,
+  restoreDeclaredKeys,
   wireName,
 } from './seam/index.js';
 export { openSessionStore, type SessionStoreOptions } from './store/index.js';
