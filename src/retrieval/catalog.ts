@@ -226,17 +226,27 @@ class Layout {
    */
   roundRobin(blocks: readonly Block[]): void {
     const next = blocks.map(() => 0);
+    // The shortest line any tool here could take: once less room is left, no try can succeed (and
+    // trying would still put every block's tools in order). Own groups are left out of this: a try
+    // there may list the group first, which a line's length does not bound.
+    let least = 0;
+    if (blocks.every((b) => !b.group.own)) {
+      least = Number.POSITIVE_INFINITY;
+      for (const b of blocks) for (const t of b.tools) least = Math.min(least, t.name.length + 3);
+    }
     let tried = true;
     while (tried) {
       tried = false;
-      blocks.forEach((b, i) => {
+      for (let i = 0; i < blocks.length; i += 1) {
+        if (this.max - this.length() < least) return;
+        const b = blocks[i] as Block;
         let at = next[i] as number;
         while (at < b.tools.length && b.described.has(toolAt(b, at).name)) at += 1;
-        if (at >= b.tools.length) return;
+        if (at >= b.tools.length) continue;
         this.tryDescribe(b, toolAt(b, at));
         tried = true;
         next[i] = at + 1;
-      });
+      }
     }
   }
 
