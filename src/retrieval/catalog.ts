@@ -213,6 +213,12 @@ class Layout {
       this.lines.set(t.name, line);
     }
     const size = line.length + 1;
+    // A line longer than the room plus all that describing the tool could give back (its block's
+    // left-out entry; in an own group, its name on the names line) cannot fit: refused without
+    // trying it (most tries late in a fill fail).
+    const ownName = b.group.own ? t.name.length + 3 : 0;
+    const giveBack = entryLength(b) + 2 + ownName + (this.entries === 1 ? LEFT_OUT_PREFIX.length + 1 : 0);
+    if (size > this.max - this.length() + giveBack) return false;
     this.change(b, () => describe(b, t, size, true));
     if (this.length() <= this.max) return true;
     this.change(b, () => describe(b, t, size, false));
