@@ -14,7 +14,8 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
     () => undefined,
   );
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  const file = await open(temp, 'wx', 0o666);
+  // The user's alone while it fills: the content may be what a 0600 file held.
+  const file = await open(temp, 'wx', 0o600);
   try {
     try {
       await file.writeFile(content, 'utf8');
@@ -23,7 +24,7 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
       await file.close();
     }
     // A new file gets the umask's bits, as a plain write would; a replaced one keeps its own.
-    if (kept !== undefined) await chmod(temp, kept);
+    await chmod(temp, kept ?? 0o666 & ~process.umask());
     await rename(temp, path);
   } catch (error) {
     await unlink(temp).catch(() => undefined);

@@ -14,11 +14,14 @@ async function configNamedBy(
   word: string,
   cwd: string,
   configs: readonly string[],
+  written = false,
 ): Promise<string | undefined> {
   const name = basename(word);
-  if (name === CONFIG_FILE_NAME || globNames(name, CONFIG_FILE_NAME)) return word;
-  // A wildcard the shell expands onto a configured config counts as naming it.
-  if (configs.some((config) => globNames(name, basename(config)))) return word;
+  // A wildcard the shell expands onto the config counts as naming it; where output is written, even
+  // a bare `*` does (bash writes to the one file it matches).
+  const names = (file: string) => name === file || globNames(name, file, written);
+  if (names(CONFIG_FILE_NAME)) return word;
+  if (configs.some((config) => names(basename(config)))) return word;
   if (!configs.some((config) => basename(config) === name)) return undefined;
   const real = await realPathOf(resolve(cwd, expandHome(word)));
   return real !== undefined && configs.includes(real) ? word : undefined;
@@ -42,7 +45,7 @@ export async function configEdit(
   // Also with quotes and backslashes taken out: `> tool'seam'.json` writes the same file as `> toolseam.json`.
   for (const text of [command, command.replace(/["'\\]/g, '')]) {
     for (const target of redirectTargets(text)) {
-      const named = await configNamedBy(target, cwd, configs);
+      const named = await configNamedBy(target, cwd, configs, true);
       if (named !== undefined) return named;
     }
     if (!CHANGES_FILES.test(text)) continue;
@@ -56,11 +59,12 @@ export async function configEdit(
 }
 
 /**
- * True when `word` holds shell wildcards that expand onto the file name `name`. A bare `*` or `?`
- * (a cron schedule, `cp * dest/`) is left alone: it names every file, not this one.
+ * True when `word` holds shell wildcards that expand onto the file name `name`. Unless `anyWildcard`,
+ * a bare `*` or `?` (a cron schedule, `cp * dest/`) is left alone: it names every file, not this one.
  */
-function globNames(word: string, name: string): boolean {
-  if (!/[*?[{]/.test(word) || word.replace(/[*?[\]{},!^-]/g, '').length < 3) return false;
+function globNames(word: string, name: string, anyWildcard: boolean): boolean {
+  if (!/[*?[{]/.test(word)) return false;
+  if (!anyWildcard && word.replace(/[*?[\]{},!^-]/g, '').length < 3) return false;
   try {
     return globMatcher(word, false).test(name);
   } catch {

@@ -54,4 +54,15 @@ describe('writing a file all at once', () => {
     expect(readFileSync(outside, 'utf8')).toBe('keep me');
     expect(statSync(linked).mode & 0o777).toBe(0o640);
   });
+
+  it('gives a new file the bits a plain write would, and a replaced 0600 file stays 0600', async () => {
+    const made = join(dir, 'new.txt');
+    await writeFileAtomic(made, 'x');
+    expect(statSync(made).mode & 0o777).toBe(0o666 & ~process.umask());
+    const secret = join(dir, 'secret.txt');
+    writeFileSync(secret, 'old');
+    chmodSync(secret, 0o600);
+    await writeFileAtomic(secret, 'new');
+    expect(statSync(secret).mode & 0o777).toBe(0o600);
+  });
 });

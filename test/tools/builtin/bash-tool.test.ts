@@ -130,6 +130,8 @@ describe('bash refuses before running anything', () => {
       'echo y > toolseam.js"on"',
       'echo y > tool\\seam.json',
       'echo z > toolsea?.json',
+      'echo z > to*',
+      'echo z > ./*',
       'sed -i s/a/b/ toolseam.*',
       'cp x.json ../home-config/agen?.json',
     ]) {
