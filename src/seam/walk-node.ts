@@ -1,5 +1,6 @@
 import { isPlainObject } from '../core/json.js';
 import { scanNode } from './node-scan.js';
+import { takesNull } from './omitted-nulls.js';
 import { isPortableType, MAX_DEPTH, MAX_NODES } from './profile.js';
 import { mergeSchemas, put, without } from './schema-merge.js';
 import { elementNull, Lift, liftHere, pathHere, repaired, type Walk } from './schema-walk.js';
@@ -49,8 +50,12 @@ export function walkNode(w: Walk, raw: unknown, depth: number, atRoot = false, l
       }
       if (next === undefined) out = shapeTyped(w, node, scan, depth, atRoot);
     } else if (node.$ref !== undefined) {
-      if (typeof node.$ref === 'string' && scan.keys === 1 && !atRoot) out = walkRefOnly(w, node.$ref, depth);
-      else next = inlineRef(w, node);
+      if (typeof node.$ref === 'string' && scan.keys === 1 && !atRoot) {
+        // The target's walk is shared by every reference to it, so it cannot see that this one is a
+        // list element: a target that takes null is lifted here instead.
+        const lift = elementNull(w);
+        out = lift !== undefined && takesNull(w.resolver, node) ? lift : walkRefOnly(w, node.$ref, depth);
+      } else next = inlineRef(w, node);
     } else if (node.allOf !== undefined) {
       next = mergeAllOf(w, node);
     } else if (node.oneOf !== undefined) {

@@ -72,7 +72,13 @@ export function shapeTyped(w: Walk, node: Schema, scan: NodeScan, depth: number,
     const lift = checkKeywords(w, node, scan, type, atRoot, edits);
     if (lift !== undefined) return lift;
   }
-  if (scan.enumValues !== undefined) checkEnum(w, node, scan.enumValues, type, edits);
+  if (scan.enumValues !== undefined) {
+    if (Array.isArray(scan.enumValues) && scan.enumValues.includes(null)) {
+      const lift = elementNull(w);
+      if (lift !== undefined) return lift;
+    }
+    checkEnum(w, node, scan.enumValues, type, edits);
+  }
   if (type === 'object' || type === 'array') {
     const lift =
       type === 'object'

@@ -439,9 +439,15 @@ describe('a list whose elements may be null', () => {
       { anyOf: [{ type: 'integer' }, { type: 'null' }] },
       { type: 'string', nullable: true },
       { type: 'array', items: { type: ['string', 'null'] } },
+      { $ref: '#/$defs/MaybeText' },
+      { type: 'string', enum: ['a', null] },
     ]) {
       const result = conformParameters(
-        deepFreeze({ type: 'object', properties: { rows: { type: 'array', items } } }),
+        deepFreeze({
+          type: 'object',
+          properties: { rows: { type: 'array', items } },
+          $defs: { MaybeText: { type: ['string', 'null'] } },
+        }),
       );
       expect(result.verdict).toBe('lifted');
       expect(result.lifted.map((l) => l.path)).toEqual(['rows']);
