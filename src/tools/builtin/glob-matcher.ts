@@ -27,25 +27,44 @@ export interface GlobMatcher {
  * is never closed, or `{…}` groups that spell out more than 256 alternatives.
  */
 export function globMatcher(pattern: string, ignoreCase: boolean): GlobMatcher {
-  const source = ignoreCase ? pattern.toLowerCase() : pattern;
-  const programs = expandBraces(source).map(tokensOf);
+  const programs = expandBraces(pattern, 0).map((p) => tokensOf(p, ignoreCase));
   return {
     test(path: string): boolean {
-      const text = ignoreCase ? path.toLowerCase() : path;
-      return programs.some((tokens) => matches(tokens, text));
+      return programs.some((tokens) => matches(tokens, path, ignoreCase));
     },
   };
 }
 
-function expandBraces(pattern: string): string[] {
-  const open = pattern.indexOf('{');
+/** Deepest `{…}` nesting read (a deeper one is refused rather than recursed into). */
+const MAX_NESTING = 16;
+
+/** Where the character class opening at `i` ends, as `tokensOf` reads it; -1 when it is not one. */
+function classEnd(pattern: string, i: number): number {
+  return pattern[i] === '[' ? pattern.indexOf(']', i + 2) : -1;
+}
+
+/** The first `{` outside a character class, or -1. */
+function firstBrace(pattern: string): number {
+  for (let i = 0; i < pattern.length; i += 1) {
+    const end = classEnd(pattern, i);
+    if (end !== -1) i = end;
+    else if (pattern[i] === '{') return i;
+  }
+  return -1;
+}
+
+function expandBraces(pattern: string, nesting: number): string[] {
+  const open = firstBrace(pattern);
   if (open === -1) return [pattern];
+  if (nesting > MAX_NESTING) throw new SyntaxError(`its {…} groups nest deeper than ${MAX_NESTING}`);
   let depth = 0;
   const cuts: number[] = [];
   let close = -1;
   for (let i = open; i < pattern.length; i += 1) {
     const ch = pattern[i];
-    if (ch === '{') depth += 1;
+    const end = classEnd(pattern, i);
+    if (end !== -1) i = end;
+    else if (ch === '{') depth += 1;
     else if (ch === '}') {
       depth -= 1;
       if (depth === 0) {
@@ -56,11 +75,11 @@ function expandBraces(pattern: string): string[] {
   }
   if (close === -1) throw new SyntaxError(`the glob ${pattern} opens a { it never closes`);
   const head = pattern.slice(0, open);
-  const tails = expandBraces(pattern.slice(close + 1));
+  const tails = expandBraces(pattern.slice(close + 1), nesting);
   const bounds = [open, ...cuts, close];
   const out: string[] = [];
   for (let b = 0; b + 1 < bounds.length; b += 1) {
-    for (const middle of expandBraces(pattern.slice((bounds[b] as number) + 1, bounds[b + 1]))) {
+    for (const middle of expandBraces(pattern.slice((bounds[b] as number) + 1, bounds[b + 1]), nesting + 1)) {
       for (const tail of tails) {
         out.push(head + middle + tail);
         if (out.length > MAX_ALTERNATIVES) {
@@ -72,7 +91,7 @@ function expandBraces(pattern: string): string[] {
   return out;
 }
 
-function tokensOf(pattern: string): Token[] {
+function tokensOf(pattern: string, ignoreCase: boolean): Token[] {
   const tokens: Token[] = [];
   for (let i = 0; i < pattern.length; i += 1) {
     const ch = pattern[i] as string;
@@ -93,7 +112,7 @@ function tokensOf(pattern: string): Token[] {
         tokens.push(classOf(pattern.slice(i + 1, end)));
         i = end;
       }
-    } else tokens.push({ kind: 'char', ch });
+    } else tokens.push({ kind: 'char', ch: ignoreCase ? ch.toLowerCase() : ch });
   }
   return tokens;
 }
@@ -112,14 +131,18 @@ function classOf(body: string): Token {
   return { kind: 'class', negated, ranges };
 }
 
-function inClass(token: Extract<Token, { kind: 'class' }>, ch: string): boolean {
+/** Whether the class takes `ch`; with `ignoreCase`, a member in either case counts as the character. */
+function inClass(token: Extract<Token, { kind: 'class' }>, ch: string, ignoreCase: boolean): boolean {
   if (ch === '/') return false;
-  const found = token.ranges.some(([from, to]) => ch >= from && ch <= to);
+  const has = (c: string) => token.ranges.some(([from, to]) => c >= from && c <= to);
+  const found = has(ch) || (ignoreCase && (has(ch.toLowerCase()) || has(ch.toUpperCase())));
   return found !== token.negated;
 }
 
 /** Whether `tokens` match all of `text`: a table of which positions each step can reach. */
-function matches(tokens: readonly Token[], text: string): boolean {
+function matches(tokens: readonly Token[], text: string, ignoreCase: boolean): boolean {
+  // Characters compare in lower case, one at a time (lowering a whole text can change its length); a
+  // class is asked about the character in either case, as a case-insensitive regular expression asks.
   const n = text.length;
   // reach[j]: the steps so far can end at text position j.
   let reach = new Uint8Array(n + 1);
@@ -143,7 +166,11 @@ function matches(tokens: readonly Token[], text: string): boolean {
         if (!reach[j]) continue;
         const ch = text[j] as string;
         const ok =
-          token.kind === 'char' ? ch === token.ch : token.kind === 'one' ? ch !== '/' : inClass(token, ch);
+          token.kind === 'char'
+            ? (ignoreCase ? ch.toLowerCase() : ch) === token.ch
+            : token.kind === 'one'
+              ? ch !== '/'
+              : inClass(token, ch, ignoreCase);
         if (ok) next[j + 1] = 1;
       }
     }
