@@ -39,9 +39,12 @@ function countOf(text: string, part: string): number {
 function inFileEndings(text: string, args: Args): { readonly from: string; readonly to: string } {
   if (!text.includes('\r\n')) return { from: args.old_text, to: args.new_text };
   const crlf = (s: string) => s.replace(/\r?\n/g, '\r\n');
-  // New lines follow the file's endings even when the text replaced has none.
-  const from = text.includes(args.old_text) ? args.old_text : crlf(args.old_text);
-  return { from, to: crlf(args.new_text) };
+  const at = text.indexOf(args.old_text);
+  if (at === -1) return { from: crlf(args.old_text), to: crlf(args.new_text) };
+  // Matched as sent: new lines end as the line the match ends on does (a file may mix endings).
+  const eol = text.indexOf('\n', at + args.old_text.length);
+  const onCrlf = eol > 0 && text[eol - 1] === '\r';
+  return { from: args.old_text, to: onCrlf ? crlf(args.new_text) : args.new_text };
 }
 
 /** `edit_file`: replaces exact text in a file read in this turn. */

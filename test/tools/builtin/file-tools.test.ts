@@ -253,6 +253,11 @@ describe('edit_file', () => {
     await tools.invoke('read_file', { path: 'crlf.txt' }, ctx);
     await tools.invoke('edit_file', { path: 'crlf.txt', old_text: 'two', new_text: 'two\nand-a-half' }, ctx);
     expect(readFileSync(full, 'utf8')).toBe('one\r\ntwo\r\nand-a-half\r\nthree\r\n');
+    // A mostly-\n file with one \r\n line keeps \n where the edit is.
+    const mixed = put('mixed.txt', 'line1\nline2\nquote "a\r\n"\n');
+    await tools.invoke('read_file', { path: 'mixed.txt' }, ctx);
+    await tools.invoke('edit_file', { path: 'mixed.txt', old_text: 'line1\n', new_text: 'a\nb\n' }, ctx);
+    expect(readFileSync(mixed, 'utf8')).toBe('a\nb\nline2\nquote "a\r\n"\n');
   });
 
   it('gates each edit on a read in this turn, also for a file in another workspace folder', async () => {
