@@ -17,7 +17,7 @@ import type { RuntimeTool } from './runtime-tool.js';
 import { SessionSurfaces } from './session-surfaces.js';
 import type { TurnContext } from './turn-context.js';
 import { runTurnLoop, type TurnEnd } from './turn-loop.js';
-import { OWNER_HEARTBEAT_MS, ownerAlive, processOwner } from './turn-owner.js';
+import { OWNER_HEARTBEAT_MS, OWNER_SILENT_MS, ownerAlive, processOwner } from './turn-owner.js';
 
 const DEFAULT_SYSTEM =
   'You are a helpful personal assistant. Use the tools you are offered when they help; when a tool call is ' +
@@ -83,7 +83,9 @@ export class Runtime {
       ...(options.k ? { k: options.k } : {}),
     });
     this.hidden = new Map([...credentialVariables(process.env), ...(options.secrets ?? [])]);
-    this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs ?? OWNER_HEARTBEAT_MS);
+    // Never slower than a quarter of the silence that makes another host give the turn up.
+    const every = Math.min(options.heartbeatMs ?? OWNER_HEARTBEAT_MS, OWNER_SILENT_MS / 4);
+    this.heartbeat = setInterval(() => this.beat(), every);
     this.heartbeat.unref();
   }
 

@@ -4,10 +4,16 @@ import { hostname } from 'node:os';
 export const OWNER_HEARTBEAT_MS = 15_000;
 
 /**
- * How long a turn's owner may stay silent before it counts as gone, wherever it ran: a process on
- * another host (a container that was replaced) cannot be asked, and a pid on this one may be reused.
+ * How long a turn's owner on another host may stay silent before it counts as gone: it cannot be
+ * asked (a container that was replaced keeps no process to ask about).
  */
 export const OWNER_SILENT_MS = 8 * OWNER_HEARTBEAT_MS;
+
+/**
+ * How long an owner on this host whose pid is alive may stay silent before the pid counts as reused:
+ * long, because a machine that slept stops every heartbeat while its processes live on.
+ */
+export const PID_REUSED_MS = 24 * 60 * 60 * 1000;
 
 /** This process's identity as a turn owner: `host:pid`. */
 export function processOwner(): string {
@@ -21,20 +27,22 @@ export interface OwnedTurn {
 }
 
 /**
- * True when the process that owns a turn is still running: its heartbeat is recent and, on this host,
- * its pid is alive. A turn with no heartbeat recorded (stored before there was one) is judged by pid
- * alone, and counts as alive when it ran elsewhere.
+ * True when the process that owns a turn is still running. On this host its pid says, unless the
+ * heartbeat has been silent for a day (the pid was reused); on another host its heartbeat says
+ * (silent for 2 minutes: gone). A turn with no heartbeat recorded (stored before there was one)
+ * counts as alive when it ran elsewhere.
  */
 export function ownerAlive(turn: OwnedTurn, now = Date.now()): boolean {
   const { owner, ownerSeenAt } = turn;
   if (!owner) return false;
   const seen = ownerSeenAt === undefined ? Number.NaN : Date.parse(ownerSeenAt);
-  if (!Number.isNaN(seen) && now - seen > OWNER_SILENT_MS) return false;
+  const silent = Number.isNaN(seen) ? 0 : now - seen;
   const at = owner.lastIndexOf(':');
   const host = owner.slice(0, at);
   const pid = Number(owner.slice(at + 1));
-  if (host !== hostname() || !Number.isInteger(pid)) return true;
+  if (host !== hostname() || !Number.isInteger(pid)) return silent <= OWNER_SILENT_MS;
   if (pid === process.pid) return true;
+  if (silent > PID_REUSED_MS) return false;
   try {
     process.kill(pid, 0);
     return true;

@@ -1,27 +1,31 @@
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { OWNER_SILENT_MS, ownerAlive } from '../../src/runtime/turn-owner.js';
+import { OWNER_SILENT_MS, ownerAlive, PID_REUSED_MS } from '../../src/runtime/turn-owner.js';
 
-const now = Date.parse('2030-01-01T01:00:00.000Z');
+const now = Date.parse('2030-01-02T01:00:00.000Z');
 const ago = (ms: number) => new Date(now - ms).toISOString();
+const here = (pid: number) => `${hostname()}:${pid}`;
 
 describe('ownerAlive', () => {
-  it('counts an owner silent for longer than the limit as gone, on any host', () => {
-    const silent = ago(OWNER_SILENT_MS + 1);
-    expect(ownerAlive({ owner: 'old-container-3f2a:7', ownerSeenAt: silent }, now)).toBe(false);
-    // This very process, too: a pid can be reused after a restart.
-    expect(ownerAlive({ owner: `${hostname()}:${process.pid}`, ownerSeenAt: silent }, now)).toBe(false);
+  it('on another host, goes by the heartbeat: silent past the limit is gone', () => {
+    expect(ownerAlive({ owner: 'old-container-3f2a:7', ownerSeenAt: ago(OWNER_SILENT_MS + 1) }, now)).toBe(
+      false,
+    );
+    expect(ownerAlive({ owner: 'other-host:7', ownerSeenAt: ago(1_000) }, now)).toBe(true);
   });
 
-  it('trusts a recent heartbeat from another host, and asks this host for its own pids', () => {
-    expect(ownerAlive({ owner: 'other-host:7', ownerSeenAt: ago(1_000) }, now)).toBe(true);
-    expect(ownerAlive({ owner: `${hostname()}:${process.pid}`, ownerSeenAt: ago(1_000) }, now)).toBe(true);
-    expect(ownerAlive({ owner: `${hostname()}:2147483646`, ownerSeenAt: ago(1_000) }, now)).toBe(false);
+  it('on this host, goes by the pid, however long a sleeping machine kept the heartbeat silent', () => {
+    expect(ownerAlive({ owner: here(process.ppid), ownerSeenAt: ago(OWNER_SILENT_MS * 10) }, now)).toBe(true);
+    expect(ownerAlive({ owner: here(2147483646), ownerSeenAt: ago(1_000) }, now)).toBe(false);
+  });
+
+  it('on this host, counts a pid silent for longer than a day as reused', () => {
+    expect(ownerAlive({ owner: here(process.ppid), ownerSeenAt: ago(PID_REUSED_MS + 1) }, now)).toBe(false);
   });
 
   it('judges a turn stored before heartbeats by pid alone, and one with no owner as gone', () => {
     expect(ownerAlive({ owner: 'other-host:7' }, now)).toBe(true);
-    expect(ownerAlive({ owner: `${hostname()}:2147483646` }, now)).toBe(false);
+    expect(ownerAlive({ owner: here(2147483646) }, now)).toBe(false);
     expect(ownerAlive({}, now)).toBe(false);
   });
 });

@@ -4,8 +4,8 @@ import type { Migration } from '../migrate.js';
 export const v10OwnerHeartbeat: Migration = {
   version: 10,
   name: 'turn owner heartbeat',
+  // Existing turns get none: an older toolseam still running them does not beat, and must not look gone.
   sql: `
     ALTER TABLE turns ADD COLUMN owner_seen_at INTEGER;
-    UPDATE turns SET owner_seen_at = started_at WHERE owner IS NOT NULL;
   `,
 };
