@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -9,17 +8,11 @@ import type { ToolContext } from '../src/core/tool.js';
 import type { McpServerConfig } from '../src/tools/mcp/mcp-config.js';
 import { createMcpProvider } from '../src/tools/mcp/mcp-provider.js';
 import type { BenchFigure } from './run.js';
+import { sourceRoot } from './source-root.js';
+import { median } from './stats.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-// Compiled to dist/bench; the source tree is two levels up either way.
-const root = [resolve(here, '..'), resolve(here, '..', '..')].find((r) =>
-  existsSync(join(r, 'test', 'support')),
-);
-
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
+const _here = dirname(fileURLToPath(import.meta.url));
+const root = sourceRoot(join('test', 'support'));
 
 function ms(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;

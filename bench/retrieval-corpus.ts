@@ -1,17 +1,14 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MemoryBook, TaskBook } from '../src/core/session-store.js';
 import { loadDataset, type RetrievalDataset } from '../src/retrieval/dataset.js';
 import type { RetrievalTool } from '../src/retrieval/retrieval-tool.js';
 import { BUILTIN_GROUPS, type BuiltinGroupKey } from '../src/tools/builtin/builtin-groups.js';
 import { builtinTools } from '../src/tools/builtin/builtin-providers.js';
+import { sourceRoot } from './source-root.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-// Compiled to dist/bench; the source tree is two levels up either way.
-const root = [resolve(here, '..'), resolve(here, '..', '..')].find((r) =>
-  existsSync(join(r, 'test', 'retrieval', 'corpus')),
-);
+const root = sourceRoot(join('test', 'retrieval', 'corpus'));
 const corpusDir = join(root ?? '.', 'test', 'retrieval', 'corpus');
 
 /** The corpus's datasets, in the order their servers are laid out. */

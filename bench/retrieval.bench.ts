@@ -8,6 +8,7 @@ import type { RetrievalTool } from '../src/retrieval/retrieval-tool.js';
 import { ToolRetriever } from '../src/retrieval/tool-retriever.js';
 import { benchCorpus, fullCatalog, pastedText, turnCatalog, turnRequests } from './retrieval-corpus.js';
 import type { BenchFigure } from './run.js';
+import { median, quantile } from './stats.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const run = promisify(execFile);
@@ -18,17 +19,6 @@ const TURN_TOOLS = 2000;
 const PER_DATASET = 150;
 /** Length of the long messages timed. */
 const LONG = 80_000;
-
-function quantile(sorted: readonly number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-}
-
-function median(samples: readonly number[]): number {
-  return quantile(
-    [...samples].sort((a, b) => a - b),
-    0.5,
-  );
-}
 
 /** One turn's retrieval work: select, then the catalog of the tools it left out. */
 function turn(retriever: ToolRetriever, tools: readonly RetrievalTool[], request: string): number {

@@ -10,6 +10,7 @@ import { openSessionStore } from '../src/store/index.js';
 import { defineTool, field, inProcessProvider } from '../src/tools/index.js';
 import { createToolRegistry } from '../src/tools/registry.js';
 import type { BenchFigure } from './run.js';
+import { percentile } from './stats.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SUBJECTS = [
@@ -76,11 +77,6 @@ async function turn(runtime: Runtime, session: string, text: string): Promise<vo
   for await (const _ of runtime.session(session).send(text)) {
     // drain
   }
-}
-
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 }
 
 /** Run in a fresh process: RSS after building a 2,000-tool runtime and running a few turns. */

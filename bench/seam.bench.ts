@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
@@ -8,12 +8,11 @@ import { toolDefinitionsFrom } from '../src/cli/conform-command.js';
 import type { ToolDefinition } from '../src/core/tool.js';
 import { createToolSeam, nameCensus, offerTools } from '../src/seam/index.js';
 import type { BenchFigure } from './run.js';
+import { sourceRoot } from './source-root.js';
+import { median } from './stats.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-// Compiled to dist/bench; the source tree is two levels up either way.
-const root = [resolve(here, '..'), resolve(here, '..', '..')].find((r) =>
-  existsSync(join(r, 'test', 'seam', 'corpus')),
-);
+const root = sourceRoot(join('test', 'seam', 'corpus'));
 const corpusDir = join(root ?? '.', 'test', 'seam', 'corpus', 'mcp-tools');
 const run = promisify(execFile);
 
@@ -33,11 +32,6 @@ function loadCorpus(): Server[] {
       const origin = { server: stem, provider: `mcp/${stem}`, app: 'mcp' };
       return { stem, definitions: toolDefinitionsFrom(doc, origin, f) };
     });
-}
-
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 function conformAll(servers: readonly Server[]): number {

@@ -4,11 +4,7 @@ import { join } from 'node:path';
 import type { SessionStore } from '../src/core/session-store.js';
 import { openSessionStore } from '../src/store/index.js';
 import type { BenchFigure } from './run.js';
-
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-}
+import { median } from './stats.js';
 
 /** Median wall time of `work` in milliseconds over `rounds` runs, after a few warm-up runs. */
 function p50(rounds: number, work: (i: number) => void): number {

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { ApprovalDecision } from '../core/approval.js';
 import { InputError } from '../core/errors.js';
-import type { TurnRecord, TurnState } from '../core/session-records.js';
+import { FINAL_TURN_STATES, isPastDeadline, type TurnRecord } from '../core/session-records.js';
 import { ApprovalClosedError } from '../core/store-errors.js';
 import { turnToResume } from '../runtime/leaf-turns.js';
 import { ownerAlive } from '../runtime/turn-owner.js';
@@ -80,14 +80,13 @@ function answerInStore(
     }
     const turn = store.getTurn(record.turnId);
     // One that can no longer be answered is refused by the store below, model or not.
-    const open =
-      record.status === 'pending' && !(record.expiresAt && Date.parse(record.expiresAt) <= Date.now());
-    if (open) beforeAnswer(turn);
+    if (record.status === 'pending' && !isPastDeadline(record)) beforeAnswer(turn);
     try {
       const answered = store.answerApproval(id, decision, { digest: record.digest, answeredBy: 'cli' });
       return { record, turn, answered };
     } catch (error) {
-      if (error instanceof ApprovalClosedError && turn && !ownerAlive(turn) && isOpen(turn.status)) {
+      const open = turn !== undefined && !FINAL_TURN_STATES.includes(turn.status);
+      if (error instanceof ApprovalClosedError && open && !ownerAlive(turn)) {
         throw new InputError(`${error.message} \`toolseam resume ${turn.id}\` lets the model go on.`);
       }
       throw error;
@@ -95,11 +94,6 @@ function answerInStore(
   } finally {
     store.close();
   }
-}
-
-/** A turn a dead process left unfinished (one `toolseam resume` takes over). */
-function isOpen(status: TurnState): boolean {
-  return status === 'running' || status === 'waiting_approval';
 }
 
 function decisionOf(word: string, reason: string | undefined): ApprovalDecision {

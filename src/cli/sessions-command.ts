@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
+import { isPastDeadline } from '../core/session-records.js';
 import { resumableTurns } from '../runtime/leaf-turns.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
@@ -8,9 +9,9 @@ import { shortArgs } from './event-printer.js';
 
 const USAGE = `usage: toolseam sessions [--db FILE] [--config FILE] [--limit N] [--json]
 
-Lists sessions (newest first; the 50 most recent unless --limit says how many, 0 for all), the approvals waiting for an answer, and turns whose process stopped
-while they were unfinished. The database is --db, else "db" in the config (--config FILE or
-./toolseam.json), else the default.`;
+Lists sessions (newest first; the 50 most recent unless --limit says how many, 0 for all), the
+approvals waiting for an answer, and turns whose process stopped while they were unfinished. The
+database is --db, else "db" in the config (--config FILE or ./toolseam.json), else the default.`;
 
 /** `toolseam sessions`: sessions, pending approvals and interrupted turns. */
 export const sessionsCommand: Command = async (argv) => {
@@ -34,10 +35,7 @@ export const sessionsCommand: Command = async (argv) => {
     const limit = limitFrom(values.limit);
     const sessions = store.listSessions(limit === 0 ? {} : { limit });
     // One past its deadline can no longer be answered (its turn resumes without it).
-    const now = Date.now();
-    const pending = store
-      .listApprovals({ status: 'pending' })
-      .filter((a) => a.expiresAt === undefined || Date.parse(a.expiresAt) > now);
+    const pending = store.listApprovals({ status: 'pending' }).filter((a) => !isPastDeadline(a));
     // A subagent leaf's turn resumes with its batch, through the parent turn listed here.
     const orphaned = resumableTurns(store);
     if (values.json) {

@@ -50,6 +50,14 @@ export interface TurnRecord {
   readonly mode?: string | undefined;
 }
 
+/** True when an approval's deadline has passed (it can no longer be answered); false when it has none. */
+export function isPastDeadline(
+  approval: { readonly expiresAt?: string | undefined },
+  now = Date.now(),
+): boolean {
+  return approval.expiresAt !== undefined && Date.parse(approval.expiresAt) <= now;
+}
+
 /** A message of the conversation as stored, in session order. */
 export interface StoredMessage {
   /** Position in the whole store; increases with every message appended. */

@@ -71,8 +71,6 @@ export class ApprovalClosedError extends ToolseamError {
   constructor(
     readonly approvalId: string,
     readonly status: string,
-    /** The turn that asked (known when the error comes from the store). */
-    readonly turnId?: string,
   ) {
     super(
       'approval_closed',
@@ -80,11 +78,6 @@ export class ApprovalClosedError extends ToolseamError {
         ? `Approval ${approvalId} expired before it was answered, so its call does not run.`
         : `Approval ${approvalId} is already ${status}; only a pending approval can be answered.`,
     );
-  }
-
-  /** The error for answering `record`, which is no longer pending. */
-  static about(record: { readonly id: string; readonly status: string; readonly turnId: string }) {
-    return new ApprovalClosedError(record.id, record.status, record.turnId);
   }
 }
 

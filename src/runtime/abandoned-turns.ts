@@ -1,4 +1,5 @@
 import { ToolseamError } from '../core/errors.js';
+import { FINAL_TURN_STATES } from '../core/session-records.js';
 import type { SessionStore } from '../core/session-store.js';
 import { ownerAlive } from './turn-owner.js';
 
@@ -22,7 +23,7 @@ export function interruptAbandoned(store: SessionStore, sessionId: string, owner
     });
     if (!moved) {
       const now = store.getTurn(turn.id);
-      if (now === undefined || (now.status !== 'running' && now.status !== 'waiting_approval')) continue;
+      if (now === undefined || FINAL_TURN_STATES.includes(now.status)) continue;
       throw new ToolseamError(
         'turn_busy',
         `Session ${sessionId} has a turn another process has just taken over; wait for it to finish.`,

@@ -2,7 +2,12 @@ import type { ApprovalDecision } from '../core/approval.js';
 import { InputError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
 import type { AnswerOptions, ApprovalFilter, NewApproval } from '../core/session-inputs.js';
-import type { ApprovalRecord, ApprovalScope, ApprovalStatus } from '../core/session-records.js';
+import {
+  type ApprovalRecord,
+  type ApprovalScope,
+  type ApprovalStatus,
+  isPastDeadline,
+} from '../core/session-records.js';
 import { ApprovalClosedError, ApprovalMismatchError, StoreConflictError } from '../core/store-errors.js';
 import type { RiskLevel } from '../core/tool.js';
 import type { AuditTable } from './audit-table.js';
@@ -197,16 +202,15 @@ export function approvalsTable(
     },
     answer(id: string, decision: ApprovalDecision, options: AnswerOptions = {}): ApprovalRecord {
       const scope = scopeOf(decision);
-      const outcome = ctx.write((): { answered: ApprovalRecord } | { closed: ApprovalRecord } => {
+      const outcome = ctx.write((): { answered: ApprovalRecord } | { closed: string } => {
         const current = mustGet(id);
-        if (current.status !== 'pending') return { closed: current };
+        if (current.status !== 'pending') return { closed: current.status };
         // The deadline is final: an answer after it would run a call its turn already gave up on.
-        if (current.expiresAt !== undefined && Date.parse(current.expiresAt) <= ctx.now()) {
+        if (isPastDeadline(current, ctx.now())) {
           const params = { id, status: 'expired', scope: null, reason: PAST_DEADLINE, answeredBy: null };
           closeRow.run({ ...params, now: ctx.now() });
-          const expired = mustGet(id);
-          note('approval.closed', expired);
-          return { closed: expired };
+          note('approval.closed', mustGet(id));
+          return { closed: 'expired' };
         }
         if (options.digest !== undefined && options.digest !== current.digest) {
           throw new ApprovalMismatchError(id, current.digest, options.digest);
@@ -232,7 +236,7 @@ export function approvalsTable(
         return { answered };
       });
       // Thrown after the write, so an approval found past its deadline stays closed as expired.
-      if ('closed' in outcome) throw ApprovalClosedError.about(outcome.closed);
+      if ('closed' in outcome) throw new ApprovalClosedError(id, outcome.closed);
       return outcome.answered;
     },
     close,

@@ -19,9 +19,9 @@ async function configNamedBy(
   const name = basename(word);
   // A wildcard the shell expands onto the config counts as naming it; where output is written, even
   // a bare `*` does (bash writes to the one file it matches).
-  const names = (file: string) => name === file || globNames(name, file, written);
-  if (names(CONFIG_FILE_NAME)) return word;
-  if (configs.some((config) => names(basename(config)))) return word;
+  if (name === CONFIG_FILE_NAME || globNames(name, CONFIG_FILE_NAME, written)) return word;
+  if (configs.some((config) => globNames(name, basename(config), written))) return word;
+  // The same name as a configured config: the same file only if the path resolves to it.
   if (!configs.some((config) => basename(config) === name)) return undefined;
   const real = await realPathOf(resolve(cwd, expandHome(word)));
   return real !== undefined && configs.includes(real) ? word : undefined;
@@ -43,7 +43,8 @@ export async function configEdit(
     if (real !== undefined) configs.push(real);
   }
   // Also with quotes and backslashes taken out: `> tool'seam'.json` writes the same file as `> toolseam.json`.
-  for (const text of [command, command.replace(/["'\\]/g, '')]) {
+  const unquoted = command.replace(/["'\\]/g, '');
+  for (const text of unquoted === command ? [command] : [command, unquoted]) {
     for (const target of redirectTargets(text)) {
       const named = await configNamedBy(target, cwd, configs, true);
       if (named !== undefined) return named;

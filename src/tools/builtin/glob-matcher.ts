@@ -101,18 +101,16 @@ function tokensOf(pattern: string, ignoreCase: boolean): Token[] {
         i += 1;
         tokens.push({ kind: 'folders' });
       } else tokens.push({ kind: 'any' });
-    } else if (ch === '*') {
-      // `**` runs and repeated `*` match the same as one: folding them keeps the table small.
-      if (tokens.at(-1)?.kind !== 'part') tokens.push({ kind: 'part' });
-    } else if (ch === '?') tokens.push({ kind: 'one' });
-    else if (ch === '[') {
-      const end = pattern.indexOf(']', i + 2);
-      if (end === -1) tokens.push({ kind: 'char', ch });
+    } else if (ch === '*') tokens.push({ kind: 'part' });
+    else if (ch === '?') tokens.push({ kind: 'one' });
+    else {
+      const end = classEnd(pattern, i);
+      if (end === -1) tokens.push({ kind: 'char', ch: ignoreCase ? ch.toLowerCase() : ch });
       else {
         tokens.push(classOf(pattern.slice(i + 1, end)));
         i = end;
       }
-    } else tokens.push({ kind: 'char', ch: ignoreCase ? ch.toLowerCase() : ch });
+    }
   }
   return tokens;
 }
@@ -149,7 +147,6 @@ function matches(tokens: readonly Token[], text: string, ignoreCase: boolean): b
   reach[0] = 1;
   for (const token of tokens) {
     const next = new Uint8Array(n + 1);
-    let any = false;
     if (token.kind === 'part' || token.kind === 'any' || token.kind === 'folders') {
       // A run: from each reached position, on to every later one it may cover.
       let open = false;
@@ -174,8 +171,7 @@ function matches(tokens: readonly Token[], text: string, ignoreCase: boolean): b
         if (ok) next[j + 1] = 1;
       }
     }
-    for (let j = 0; j <= n; j += 1) if (next[j]) any = true;
-    if (!any) return false;
+    if (!next.includes(1)) return false;
     reach = next;
   }
   return reach[n] === 1;
