@@ -1,5 +1,4 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -11,8 +10,8 @@ import type { BenchFigure } from './run.js';
 import { sourceRoot } from './source-root.js';
 import { median } from './stats.js';
 
-const _here = dirname(fileURLToPath(import.meta.url));
-const root = sourceRoot(join('test', 'support'));
+// The server script itself: dist/ holds compiled test support files but not this one.
+const root = sourceRoot(join('test', 'support', 'mcp-notes-server.mjs'));
 
 function ms(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
