@@ -10,35 +10,48 @@ afterEach(async () => {
   h = undefined;
 });
 
-/** A provider with a raw declared schema the seam must lift: a free-form `filter` object. */
-function rawProvider(seen: JsonObject[]): ToolProvider {
+/**
+ * The MCP server `mcp/<server>` with one safe tool `mcp/<server>/<tool>` declaring `parameters` raw
+ * (the seam sees them as a server sends them); `answer` writes its result from the arguments it got.
+ */
+function oneToolServer(
+  server: string,
+  tool: string,
+  parameters: JsonObject,
+  answer: (args: JsonObject) => string,
+): ToolProvider {
   return {
-    name: 'mcp/records',
-    app: 'records',
+    name: `mcp/${server}`,
+    app: server,
     own: false,
     async listTools() {
       return [
         {
-          name: 'mcp/records/search',
-          description: 'Search records with a filter object.',
-          parameters: {
-            type: 'object',
-            properties: {
-              filter: { type: 'object', description: 'Any filter.' },
-              limit: { type: 'integer' },
-            },
-            required: ['filter'],
-          },
+          name: `mcp/${server}/${tool}`,
+          description: `The ${tool} tool of ${server}.`,
+          parameters,
           risk: 'safe',
           requiresApproval: false,
         },
       ];
     },
     async invoke(_name, args) {
-      seen.push(args);
-      return { content: `found with ${JSON.stringify(args.filter)}`, isError: false };
+      return { content: answer(args), isError: false };
     },
   };
+}
+
+/** A provider with a raw declared schema the seam must lift: a free-form `filter` object. */
+function rawProvider(seen: JsonObject[]): ToolProvider {
+  const parameters = {
+    type: 'object',
+    properties: { filter: { type: 'object', description: 'Any filter.' }, limit: { type: 'integer' } },
+    required: ['filter'],
+  };
+  return oneToolServer('records', 'search', parameters, (args) => {
+    seen.push(args);
+    return `found with ${JSON.stringify(args.filter)}`;
+  });
 }
 
 describe('calls', () => {
@@ -75,30 +88,15 @@ describe('calls', () => {
 
   it('argument names Anthropic refuses travel under safe keys, and the tool gets its declared names back', async () => {
     const seen: JsonObject[] = [];
-    const provider: ToolProvider = {
-      name: 'mcp/graph',
-      app: 'graph',
-      own: false,
-      async listTools() {
-        return [
-          {
-            name: 'mcp/graph/list',
-            description: 'List accounts.',
-            parameters: {
-              type: 'object',
-              properties: { $top: { type: 'integer' }, 'Account Number': { type: 'string' } },
-              required: ['Account Number'],
-            },
-            risk: 'safe',
-            requiresApproval: false,
-          },
-        ];
-      },
-      async invoke(_name, args) {
-        seen.push(args);
-        return { content: `listed ${JSON.stringify(args)}`, isError: false };
-      },
+    const parameters = {
+      type: 'object',
+      properties: { $top: { type: 'integer' }, 'Account Number': { type: 'string' } },
+      required: ['Account Number'],
     };
+    const provider = oneToolServer('graph', 'list', parameters, (args) => {
+      seen.push(args);
+      return `listed ${JSON.stringify(args)}`;
+    });
     h = await startHarness({
       family: 'anthropic',
       providers: [provider],
@@ -125,25 +123,9 @@ describe('calls', () => {
     onTestFinished(() => {
       delete process.env.TOOLSEAM_TEST_API_KEY;
     });
-    const provider: ToolProvider = {
-      name: 'mcp/files',
-      app: 'files',
-      own: false,
-      async listTools() {
-        return [
-          {
-            name: 'mcp/files/read',
-            description: 'Read a file.',
-            parameters: { type: 'object', properties: {} },
-            risk: 'safe',
-            requiresApproval: false,
-          },
-        ];
-      },
-      async invoke() {
-        return { content: `key=${process.env.TOOLSEAM_TEST_API_KEY}`, isError: false };
-      },
-    };
+    const provider = oneToolServer('files', 'read', { type: 'object', properties: {} }, () => {
+      return `key=${process.env.TOOLSEAM_TEST_API_KEY}`;
+    });
     h = await startHarness({
       providers: [provider],
       script: [{ toolCalls: [{ name: 'mcp_files_read', arguments: {} }] }, { echo: 'lastToolResult' }],
@@ -154,33 +136,15 @@ describe('calls', () => {
 
   it('a required argument that takes null is offered as optional, and left out it reaches the tool as null', async () => {
     const seen: JsonObject[] = [];
-    const provider: ToolProvider = {
-      name: 'mcp/tasks',
-      app: 'tasks',
-      own: false,
-      async listTools() {
-        return [
-          {
-            name: 'mcp/tasks/add',
-            description: 'Add a task.',
-            parameters: {
-              type: 'object',
-              properties: {
-                title: { type: 'string' },
-                due: { anyOf: [{ type: 'string' }, { type: 'null' }] },
-              },
-              required: ['title', 'due'],
-            },
-            risk: 'safe',
-            requiresApproval: false,
-          },
-        ];
-      },
-      async invoke(_name, args) {
-        seen.push(args);
-        return { content: `added ${JSON.stringify(args)}`, isError: false };
-      },
+    const parameters = {
+      type: 'object',
+      properties: { title: { type: 'string' }, due: { anyOf: [{ type: 'string' }, { type: 'null' }] } },
+      required: ['title', 'due'],
     };
+    const provider = oneToolServer('tasks', 'add', parameters, (args) => {
+      seen.push(args);
+      return `added ${JSON.stringify(args)}`;
+    });
     h = await startHarness({
       providers: [provider],
       script: [
