@@ -6,6 +6,7 @@ import { DeadlineExceeded, formatMs, withDeadline } from './registry-deadline.js
 import { errorText, FailureLedger, type LoadFailure, type LoadFailureKind } from './registry-failures.js';
 import { RelistScheduler } from './registry-relist.js';
 import { tagTools, toolResultOf } from './registry-tagging.js';
+import { untilStopped } from './until-stopped.js';
 
 /** How a provider was registered: under which app, with what purpose for its default group. */
 export interface RegisteredProvider {
@@ -207,17 +208,27 @@ export class ToolRegistry {
     const entry = await this.route(name);
     if (!entry) return unknownTool(name);
     if (this.off.has(name)) return switchedOffResult(name);
-    try {
-      const result = await entry.provider.invoke(name, args, ctx);
-      return toolResultOf(result, name);
-    } catch (error) {
+    const outcome = await untilStopped(invokeOn(entry.provider, name, args, ctx), ctx.signal, STOP_GRACE_MS);
+    if (outcome.kind === 'settled') return toolResultOf(outcome.value, name);
+    if (outcome.kind === 'abandoned') {
       this.logger.log({
         level: 'warn',
         scope: 'registry',
-        message: `${name} threw inside provider "${entry.provider.name}" (app "${entry.app}"): ${errorText(error)}`,
+        message: `${name} (provider "${entry.provider.name}", app "${entry.app}") was still running ${formatMs(STOP_GRACE_MS)} after its turn was stopped; toolseam stopped waiting for it, and it may still be running.`,
       });
-      return { content: `Error: ${name} failed inside its provider: ${errorText(error)}`, isError: true };
+      return stoppedWhileRunning(name);
     }
+    // A tool that heeds its signal usually gives up by throwing: that is the stop, not a failure.
+    if (ctx.signal.aborted) return stoppedWhileRunning(name);
+    this.logger.log({
+      level: 'warn',
+      scope: 'registry',
+      message: `${name} threw inside provider "${entry.provider.name}" (app "${entry.app}"): ${errorText(outcome.error)}`,
+    });
+    return {
+      content: `Error: ${name} failed inside its provider: ${errorText(outcome.error)}`,
+      isError: true,
+    };
   }
 
   /** Asks the serving provider what it would refuse; a failing check refuses nothing. */
@@ -363,5 +374,25 @@ function switchedOffResult(name: string): ToolResult {
     content: `Error: ${name} is switched off, so nothing was run. Carry on without it; the user can switch it back on.`,
     isError: true,
     refusedBy: 'withdrawn',
+  };
+}
+
+/** How long a stopped turn still waits for a running tool to settle (a tool that heeds its signal does). */
+const STOP_GRACE_MS = 1000;
+
+/** The provider's invoke as a promise, even when it throws before returning one. */
+async function invokeOn(
+  provider: ToolProvider,
+  name: string,
+  args: JsonObject,
+  ctx: ToolContext,
+): Promise<unknown> {
+  return provider.invoke(name, args, ctx);
+}
+
+function stoppedWhileRunning(name: string): ToolResult {
+  return {
+    content: `Error: ${name} was stopped while it ran, because the turn was stopped. Whether it did anything is unknown; check before calling it again.`,
+    isError: true,
   };
 }

@@ -283,6 +283,49 @@ describe('the tool registry', () => {
     expect(a.state.calls).toEqual(['explode']);
   });
 
+  it('stops waiting for a call once its turn is stopped: heeded at once, ignored after a grace', async () => {
+    const r = registry();
+    const started: string[] = [];
+    r.register({
+      name: 'slow',
+      app: 'slow',
+      own: false,
+      listTools: async () => [tool('heeds'), tool('ignores'), tool('quick')],
+      invoke(name, _args, ctx) {
+        started.push(name);
+        if (name === 'quick') return Promise.resolve({ content: 'done', isError: false });
+        if (name === 'ignores') return new Promise<ToolResult>(() => {});
+        return new Promise<ToolResult>((_, reject) => {
+          ctx.signal.addEventListener('abort', () => reject(new Error('aborted by signal')));
+        });
+      },
+    });
+    const stopped =
+      /^Error: (heeds|ignores) was stopped while it ran, because the turn was stopped\. Whether it did anything is unknown/;
+    const heeding = new AbortController();
+    const heeds = r.invoke('heeds', {}, toolContext(heeding.signal));
+    setTimeout(() => heeding.abort(), 20);
+    const heard = await heeds;
+    expect(heard.content).toMatch(stopped);
+    expect(heard.isError).toBe(true);
+
+    const ignoring = new AbortController();
+    const t0 = Date.now();
+    const ignores = r.invoke('ignores', {}, toolContext(ignoring.signal));
+    setTimeout(() => ignoring.abort(), 20);
+    expect((await ignores).content).toMatch(stopped);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1000);
+
+    // A call that settles on its own is heard even when its signal was already aborted.
+    const gone = new AbortController();
+    gone.abort();
+    expect(await r.invoke('quick', {}, toolContext(gone.signal))).toEqual({
+      content: 'done',
+      isError: false,
+    });
+    expect(started).toEqual(['heeds', 'ignores', 'quick']);
+  });
+
   it('refuses a second provider with the same name', () => {
     const r = registry();
     r.register(fixed('dup', []).provider);
