@@ -128,8 +128,16 @@ export async function registryFromConfig(
   const load =
     options.appLoadTimeoutMs === undefined ? { logger } : { logger, loadTimeoutMs: options.appLoadTimeoutMs };
   const apps = await Promise.all(config.apps.map((folder) => loadApp(folder, load)));
-  for (const app of apps) {
+  // Apps that loaded take their names first: one that failed is only named after its folder (or
+  // its manifest), and must not keep a working app of that name out.
+  const loadedFirst = [...apps.filter((a) => !a.loadError), ...apps.filter((a) => a.loadError)];
+  for (const app of loadedFirst) {
     if (registry.providers().some((p) => p.provider.name === app.name)) {
+      if (app.loadError) {
+        // Its own failure says what to fix; the name it would have taken is beside the point.
+        registry.recordFailure(app.folder, 'list', app.loadError.message, app.name);
+        continue;
+      }
       const message = `another provider is already named "${app.name}", so the app in ${app.folder} was not loaded; rename one of them.`;
       registry.recordFailure(app.folder, 'duplicate', message, app.name);
       await app.close?.();

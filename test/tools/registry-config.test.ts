@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,10 +88,39 @@ describe('the tools part of toolseam.json', () => {
       expect(served.switchedOff.map((t) => t.name)).toEqual(['notes_find']);
       const failures = Object.fromEntries(served.failures.map((f) => [f.app, f.message]));
       expect(failures.crashy).toContain('the database file notes.db is locked');
-      expect(failures['no-such-app']).toContain('there is no toolseam-app.json');
+      expect(failures['no-such-app']).toContain('the folder does not exist');
       expect(failures['pocket-notes']).toContain('another provider is already named "pocket-notes"');
     } finally {
       await registry.close();
     }
   });
+
+  it.each([
+    ['the broken one listed first', true],
+    ['the working one listed first', false],
+  ])(
+    'lets a working app keep its name when a broken app sits in a folder of that name (%s)',
+    async (_, brokenFirst) => {
+      // A broken manifest leaves the app named after its folder: "pocket-notes", like the working one.
+      const broken = join(dir, 'elsewhere', 'pocket-notes');
+      await mkdir(broken, { recursive: true });
+      await writeFile(join(broken, 'toolseam-app.json'), '{ not json');
+      const working = join(examples, 'pocket-notes');
+      const config = parseToolsConfig(
+        { apps: brokenFirst ? [broken, working] : [working, broken] },
+        { baseDir: dir },
+      );
+      const registry = await registryFromConfig(config);
+      try {
+        const served = await registry.serve();
+        expect(served.tools.map((t) => t.name)).toContain('notes_save');
+        const failures = served.failures.filter((f) => f.app === 'pocket-notes');
+        expect(failures).toHaveLength(1);
+        expect(failures[0]?.message).toContain('is not valid JSON');
+        expect(failures[0]?.provider).toBe(broken);
+      } finally {
+        await registry.close();
+      }
+    },
+  );
 });

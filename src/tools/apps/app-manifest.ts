@@ -44,14 +44,18 @@ export async function readAppManifest(folder: string): Promise<AppManifest> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw fail(
-      missing
-        ? `there is no ${APP_MANIFEST_FILE}; an app folder needs one naming the app and its entry module.`
-        : `${APP_MANIFEST_FILE} could not be read (${(error as Error).message}).`,
-      fallbackName,
-      error,
-    );
+    const code = (error as NodeJS.ErrnoException).code;
+    const place =
+      code === 'ENOENT' || code === 'ENOTDIR' ? await stat(root).catch(() => undefined) : undefined;
+    const what =
+      code !== 'ENOENT' && code !== 'ENOTDIR'
+        ? `${APP_MANIFEST_FILE} could not be read (${(error as Error).message}).`
+        : place === undefined
+          ? 'the folder does not exist; check the path in the "apps" list of the config.'
+          : !place.isDirectory()
+            ? 'this is a file, not an app folder; list the folder that holds the app.'
+            : `there is no ${APP_MANIFEST_FILE}; an app folder needs one naming the app and its entry module.`;
+    throw fail(what, fallbackName, error);
   }
   let data: unknown;
   try {

@@ -24,6 +24,8 @@ export interface AppToolProvider extends ToolProvider {
   readonly manifest: AppManifest | undefined;
   /** The app's folder. */
   readonly folder: string;
+  /** Why the app could not be loaded; undefined for an app that loaded. */
+  readonly loadError: AppLoadError | undefined;
 }
 
 /** Options for {@link loadApp}. */
@@ -172,8 +174,10 @@ function wrapProvider(provider: AppBehaviour, manifest: AppManifest, group: Tool
     own: false,
     manifest,
     folder: manifest.folder,
+    loadError: undefined,
+    // A malformed entry (null, a string) goes through as it is: tagging leaves out only that entry.
     listTools: async (signal) =>
-      (await provider.listTools(signal)).map((t) => (t.group ? t : { ...t, group })),
+      (await provider.listTools(signal)).map((t) => (!isPlainObject(t) || t.group ? t : { ...t, group })),
     invoke: async (name, args, ctx) => toolResultOf(await provider.invoke(name, args, ctx), name),
     ...(provider.preflight ? { preflight: provider.preflight.bind(provider) } : {}),
     ...(provider.onToolsChanged ? { onToolsChanged: provider.onToolsChanged.bind(provider) } : {}),
@@ -188,6 +192,7 @@ function failedApp(error: AppLoadError, manifest?: AppManifest): AppToolProvider
     own: false,
     manifest,
     folder: error.folder,
+    loadError: error,
     async listTools(): Promise<readonly ToolDefinition[]> {
       throw error;
     },

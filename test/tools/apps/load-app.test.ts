@@ -150,6 +150,30 @@ describe('installed apps', () => {
     expect(call.content).toMatch(reason);
   });
 
+  it('says whether the folder is missing, a file, or only lacks its manifest', async () => {
+    const why = async (folder: string) =>
+      ((await (await loadApp(folder)).listTools().catch((e: unknown) => e)) as Error).message;
+    expect(await why(join(scratch, 'never-made'))).toContain('the folder does not exist');
+    await writeFile(join(scratch, 'plain-file'), 'x');
+    expect(await why(join(scratch, 'plain-file'))).toContain('this is a file, not an app folder');
+    expect(await why(await app('empty-folder', {}))).toContain('there is no toolseam-app.json');
+  });
+
+  it('serves the good tools of a raw app whose list also holds null and junk entries', async () => {
+    const folder = await app('junk-entries', {
+      'toolseam-app.json': manifest('index.mjs', 'junky'),
+      'index.mjs': `export const tools = [
+        { name: 'ping', description: 'Answers pong.', inputSchema: { type: 'object', properties: {} } },
+        null,
+        'junk',
+      ];
+      export async function invoke() { return { content: 'pong', isError: false }; }\n`,
+    });
+    const listed = await (await loadApp(folder)).listTools();
+    expect(listed[0]).toMatchObject({ name: 'ping', group: { key: 'junky' } });
+    expect(listed.slice(1)).toEqual([null, 'junk']);
+  });
+
   it('names a broken app after its manifest when the manifest was readable', async () => {
     const folder = await app('named-broken', { 'toolseam-app.json': manifest('gone.mjs', 'calendar') });
     expect((await loadApp(folder)).name).toBe('calendar');
