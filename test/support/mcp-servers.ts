@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -97,5 +98,72 @@ export async function httpServer(
         server.closeAllConnections();
         server.close(() => done());
       }),
+  };
+}
+
+/**
+ * A stateful Streamable HTTP MCP server on 127.0.0.1 (one SDK server per session, unknown sessions
+ * answered 404 as the spec says); `restart` brings it back on the same port with no sessions.
+ */
+export async function statefulHttpServer(build: () => McpServer = () => notesServer('web')): Promise<{
+  url: string;
+  sessions(): number;
+  forgetSessions(): Promise<void>;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}> {
+  let sessions = new Map<string, StreamableHTTPServerTransport>();
+  const listen = async (port: number): Promise<Server> => {
+    const server = createServer(async (req, res) => {
+      const id = req.headers['mcp-session-id'];
+      let transport = typeof id === 'string' ? sessions.get(id) : undefined;
+      if (typeof id === 'string' && transport === undefined) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }),
+        );
+        return;
+      }
+      if (transport === undefined) {
+        const own = sessions;
+        const fresh = new StreamableHTTPServerTransport({
+          sessionIdGenerator: randomUUID,
+          onsessioninitialized: (sid) => void own.set(sid, fresh),
+        });
+        await build().connect(fresh);
+        transport = fresh;
+      }
+      await transport.handleRequest(req, res);
+    });
+    server.listen(port, '127.0.0.1');
+    await once(server, 'listening');
+    return server;
+  };
+  let server: Server | undefined = await listen(0);
+  const { port } = server.address() as AddressInfo;
+  const stop = async (): Promise<void> => {
+    const closing = server;
+    server = undefined;
+    if (closing === undefined) return;
+    const gone = [...sessions.values()];
+    sessions = new Map();
+    await Promise.all(gone.map((t) => t.close()));
+    closing.closeAllConnections();
+    await new Promise<void>((done) => closing.close(() => done()));
+  };
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    sessions: () => sessions.size,
+    /** What a restart does to the sessions, with the port kept open (no connection is cut). */
+    async forgetSessions() {
+      const gone = [...sessions.values()];
+      sessions = new Map();
+      await Promise.all(gone.map((t) => t.close()));
+    },
+    stop,
+    async restart() {
+      await stop();
+      server = await listen(port);
+    },
   };
 }

@@ -1,6 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../core/logger.js';
@@ -116,6 +119,32 @@ export class McpConnection {
       (t): t is string => typeof t === 'string' && t.trim() !== '',
     );
     return text?.trim().split('\n')[0]?.slice(0, 200) ?? '';
+  }
+
+  /**
+   * After a request on `client` failed with `error`: when it shows that an HTTP server lost this
+   * session (it restarted: 404) or cannot be reached, lets the client go, so the next use starts a
+   * new session instead of failing on the dead one for good. Says which it was, or undefined.
+   */
+  dropLost(client: Client, error: unknown): HttpLoss | undefined {
+    if (this.target.kind !== 'http' || this.live !== client) return undefined;
+    const loss = httpLoss(error);
+    if (loss === undefined) return undefined;
+    this.live = undefined;
+    // The server is up when it answers 404, so the new session starts at once; one that is not
+    // reachable waits for its back-off like a server that crashed.
+    if (loss !== 'session_gone') this.markDown(`it could not be reached (${errorText(error)})`);
+    void client.close().catch(() => undefined);
+    this.options.logger.log({
+      level: loss === 'session_gone' ? 'info' : 'warn',
+      scope: 'mcp',
+      message:
+        loss === 'session_gone'
+          ? `MCP server "${this.target.name}" no longer knows toolseam's session (it restarted?); starting a new one.`
+          : `MCP server "${this.target.name}" could not be reached (${errorText(error)}); toolseam connects again on a later use.`,
+      fields: { server: this.target.name },
+    });
+    return loss;
   }
 
   /** Resets the back-off: the server answered a request, so it works. */
@@ -245,4 +274,19 @@ export class McpConnection {
     });
     return transport;
   }
+}
+
+/**
+ * How an HTTP server was lost: it answered 404 to a request of an established session (the session
+ * is gone; it never saw the request), refused the connection (nothing was sent), or the request
+ * failed on the way (whether the server saw it is unknown).
+ */
+export type HttpLoss = 'session_gone' | 'refused' | 'unreachable';
+
+/** The kind of loss `error` shows, or undefined for any other failure (an MCP error answer, a timeout). */
+export function httpLoss(error: unknown): HttpLoss | undefined {
+  if (error instanceof StreamableHTTPError) return error.code === 404 ? 'session_gone' : undefined;
+  if (!(error instanceof TypeError) || !/fetch failed|terminated/.test(error.message)) return undefined;
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  return code === 'ECONNREFUSED' ? 'refused' : 'unreachable';
 }

@@ -1,3 +1,4 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
 import type { JsonObject } from '../../core/json.js';
@@ -7,9 +8,12 @@ import { asClientSends } from '../client-coercion.js';
 import { refuseMistypedArguments } from '../refusal-note.js';
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
 import { errorText } from '../registry-failures.js';
+import { callFailure, notHere, refusal, withErrorPrefix } from './mcp-call-failure.js';
 import { DEFAULT_MCP_TIMEOUTS, type McpTimeouts } from './mcp-config.js';
 import {
   DEFAULT_MCP_BACKOFF,
+  type HttpLoss,
+  httpLoss,
   type McpBackoff,
   McpConnection,
   type McpServerTarget,
@@ -141,12 +145,18 @@ class McpProvider implements McpToolProvider {
     }
     // The SDK never removes its listener from a request's signal, and a turn's signal outlives many calls.
     const call = childSignal(ctx.signal);
+    const request = (on: typeof client) =>
+      on.request({ method: 'tools/call', params: { name: serverName, arguments: sent } }, LooseResult, {
+        timeout: this.timeouts.callMs,
+        signal: call.signal,
+      });
     try {
-      const raw = await client.request(
-        { method: 'tools/call', params: { name: serverName, arguments: sent } },
-        LooseResult,
-        { timeout: this.timeouts.callMs, signal: call.signal },
-      );
+      const raw = await request(client).catch(async (error: unknown) => {
+        // A server that lost the session (it restarted) never saw the call: a new session takes it.
+        const loss = this.connection.dropLost(client, error);
+        if (loss !== 'session_gone' || ctx.signal.aborted) throw new LostOnTheWay(error, loss);
+        return request(await this.connection.client());
+      });
       this.connection.noteSuccess();
       const read = mcpResultText(raw, this.maxResultChars);
       const text = this.connection.hideSecrets(read.text);
@@ -154,8 +164,9 @@ class McpProvider implements McpToolProvider {
       return read.structured === undefined
         ? { content, isError: read.isError }
         : { content, isError: read.isError, data: { structuredContent: read.structured } };
-    } catch (error) {
-      return this.callFailure(name, error, ctx.signal);
+    } catch (thrown) {
+      const { error, loss } = thrown instanceof LostOnTheWay ? thrown : { error: thrown, loss: undefined };
+      return callFailure(this.connection, this.timeouts.callMs, name, error, ctx.signal, loss);
     } finally {
       call.release();
     }
@@ -224,6 +235,17 @@ class McpProvider implements McpToolProvider {
 
   private async fetchListing(): Promise<Listing> {
     const client = await this.connection.client();
+    try {
+      return await this.listOn(client);
+    } catch (error) {
+      const cause = error instanceof McpServerError ? error.cause : error;
+      // A server that restarted lost the session: list again on a new one, once.
+      if (this.connection.dropLost(client, cause) !== 'session_gone') throw error;
+      return await this.listOn(await this.connection.client());
+    }
+  }
+
+  private async listOn(client: Client): Promise<Listing> {
     const generation = this.connection.generation;
     this.listingStale = false;
     const raw: unknown[] = [];
@@ -299,42 +321,12 @@ class McpProvider implements McpToolProvider {
     const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
     const why = closed
       ? `exited while listing its tools (${this.connection.lastWords() || 'no reason given'})`
-      : `answered tools/list with an error: ${this.connection.hideSecrets(errorText(error))}`;
+      : httpLoss(error) !== undefined
+        ? `could not be reached while listing its tools (${errorText(error)})`
+        : `answered tools/list with an error: ${this.connection.hideSecrets(errorText(error))}`;
     return new McpServerError(this.server, 'list_failed', `MCP server "${this.server}" ${why}.`, {
       cause: error,
     });
-  }
-
-  private callFailure(name: string, error: unknown, signal: AbortSignal): ToolResult {
-    if (signal.aborted)
-      return failure(`Error: ${name} was stopped before MCP server "${this.server}" answered.`);
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      return failure(
-        `Error: MCP server "${this.server}" did not answer the call to ${name} within ${formatMs(this.timeouts.callMs)}, so toolseam stopped waiting. ` +
-          'The server may still finish the work; check before calling it again.',
-      );
-    }
-    if (this.connection.isClosed) {
-      return failure(`Error: ${name} was stopped because toolseam shut MCP server "${this.server}" down.`);
-    }
-    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-      const words = this.connection.lastWords();
-      return failure(
-        `Error: MCP server "${this.server}" stopped while running ${name}${words ? ` (${words})` : ''}. ` +
-          'Whether the call did anything is unknown; toolseam starts the server again on the next call.',
-      );
-    }
-    const said = error instanceof McpError ? this.connection.hideSecrets(stripCode(error.message)) : '';
-    if (error instanceof McpError && NOT_RUN_CODES.has(error.code)) {
-      return refusal(`MCP server "${this.server}" refused the call to ${name}: ${said}`);
-    }
-    if (error instanceof McpError) {
-      return failure(
-        `Error: MCP server "${this.server}" failed while handling the call to ${name}: ${said}. ` +
-          'Whether the call did anything is unknown; check before calling it again.',
-      );
-    }
-    return failure(`Error: the call to ${name} could not be completed: ${errorText(error)}`);
   }
 }
 
@@ -357,36 +349,10 @@ function childSignal(parent: AbortSignal): { signal: AbortSignal; release(): voi
   return { signal: child.signal, release: () => parent.removeEventListener('abort', relay) };
 }
 
-function withErrorPrefix(result: ToolResult): ToolResult {
-  return { ...result, content: `Error: ${result.content}` };
-}
-
-function stripCode(message: string): string {
-  return message.replace(/^MCP error -?\d+: /, '');
-}
-
-/**
- * JSON-RPC errors that mean the server turned the request down before its tool ran (unreadable or
- * invalid request, unknown method, invalid arguments or tool name). Any other error, such as an
- * internal error thrown from a handler, may come after the tool did part of its work.
- */
-const NOT_RUN_CODES: ReadonlySet<number> = new Set([
-  ErrorCode.ParseError,
-  ErrorCode.InvalidRequest,
-  ErrorCode.MethodNotFound,
-  ErrorCode.InvalidParams,
-]);
-
-function refusal(reason: string): ToolResult {
-  return { content: `Error: ${reason}`, isError: true, notRun: 'refused_by_tool' };
-}
-
-function failure(content: string): ToolResult {
-  return { content, isError: true };
-}
-
-function notHere(name: string, server: string): ToolResult {
-  return refusal(
-    `MCP server "${server}" does not offer a tool named ${name} (any more), so nothing was run.`,
-  );
+/** A call's failure, with how the HTTP server was lost on the way when it was. */
+class LostOnTheWay {
+  constructor(
+    readonly error: unknown,
+    readonly loss: HttpLoss | undefined,
+  ) {}
 }

@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpProvider, type McpToolProvider } from '../../../src/tools/mcp/mcp-provider.js';
-import { brokenStdio, httpServer, inProcess, notesStdio } from '../../support/mcp-servers.js';
+import {
+  brokenStdio,
+  httpServer,
+  inProcess,
+  notesStdio,
+  statefulHttpServer,
+} from '../../support/mcp-servers.js';
 import { toolContext } from '../../support/mcp-tool-context.js';
 
 const open: McpToolProvider[] = [];
@@ -148,6 +154,36 @@ describe('an MCP server as a tool provider', () => {
       });
     } finally {
       await web.close();
+    }
+  });
+
+  it('starts a new session when a Streamable HTTP server restarted, and reconnects after it was down', async () => {
+    const web = await statefulHttpServer();
+    try {
+      const provider = track(
+        createMcpProvider(
+          { name: 'web', kind: 'http', url: web.url, headers: {} },
+          { backoff: { initialMs: 10, maxMs: 10 } },
+        ),
+      );
+      const lookup = () => provider.invoke('mcp/web/lookup', { query: 'plans' }, toolContext());
+      expect((await lookup()).content).toBe('plans: Ship the seam, then the registry.');
+      // As after a restart: the server answers 404 for the old session, and never saw the call.
+      await web.forgetSessions();
+      const after = await lookup();
+      expect(after.content).toBe('plans: Ship the seam, then the registry.');
+      expect(web.sessions()).toBe(1);
+      expect((await provider.listTools()).map((t) => t.name)).toContain('mcp/web/lookup');
+
+      await web.stop();
+      const down = await lookup();
+      expect(down).toMatchObject({ isError: true });
+      expect(down.content).toMatch(/MCP server "web" (refused the connection|could not be reached)/);
+      await web.restart();
+      await new Promise((r) => setTimeout(r, 30));
+      expect((await lookup()).content).toBe('plans: Ship the seam, then the registry.');
+    } finally {
+      await web.stop();
     }
   });
 

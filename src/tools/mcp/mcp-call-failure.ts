@@ -1,0 +1,93 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolResult } from '../../core/tool.js';
+import { formatMs } from '../registry-deadline.js';
+import { errorText } from '../registry-failures.js';
+import type { HttpLoss, McpConnection } from './mcp-connection.js';
+
+/** What a call that failed on the way to (or inside) an MCP server tells the model: run or not, and why. */
+export function callFailure(
+  connection: McpConnection,
+  callMs: number,
+  name: string,
+  error: unknown,
+  signal: AbortSignal,
+  loss?: HttpLoss,
+): ToolResult {
+  const server = connection.target.name;
+  if (signal.aborted) return failure(`Error: ${name} was stopped before MCP server "${server}" answered.`);
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    return failure(
+      `Error: MCP server "${server}" did not answer the call to ${name} within ${formatMs(callMs)}, so toolseam stopped waiting. ` +
+        'The server may still finish the work; check before calling it again.',
+    );
+  }
+  if (loss === 'refused') {
+    return refusal(
+      `MCP server "${server}" refused the connection, so ${name} was not run; toolseam connects again on a later use.`,
+    );
+  }
+  if (loss !== undefined) {
+    return failure(
+      `Error: MCP server "${server}" could not be reached while calling ${name} (${errorText(error)}). ` +
+        'Whether the call did anything is unknown; check before calling it again. toolseam connects again on a later use.',
+    );
+  }
+  if (connection.isClosed) {
+    return failure(`Error: ${name} was stopped because toolseam shut MCP server "${server}" down.`);
+  }
+  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+    const words = connection.lastWords();
+    return failure(
+      `Error: MCP server "${server}" stopped while running ${name}${words ? ` (${words})` : ''}. ` +
+        'Whether the call did anything is unknown; toolseam starts the server again on the next call.',
+    );
+  }
+  const said = error instanceof McpError ? connection.hideSecrets(stripCode(error.message)) : '';
+  if (error instanceof McpError && NOT_RUN_CODES.has(error.code)) {
+    return refusal(`MCP server "${server}" refused the call to ${name}: ${said}`);
+  }
+  if (error instanceof McpError) {
+    return failure(
+      `Error: MCP server "${server}" failed while handling the call to ${name}: ${said}. ` +
+        'Whether the call did anything is unknown; check before calling it again.',
+    );
+  }
+  return failure(`Error: the call to ${name} could not be completed: ${errorText(error)}`);
+}
+
+/** The result with `Error: ` in front of its text. */
+export function withErrorPrefix(result: ToolResult): ToolResult {
+  return { ...result, content: `Error: ${result.content}` };
+}
+
+function stripCode(message: string): string {
+  return message.replace(/^MCP error -?\d+: /, '');
+}
+
+/**
+ * JSON-RPC errors that mean the server turned the request down before its tool ran (unreadable or
+ * invalid request, unknown method, invalid arguments or tool name). Any other error, such as an
+ * internal error thrown from a handler, may come after the tool did part of its work.
+ */
+const NOT_RUN_CODES: ReadonlySet<number> = new Set([
+  ErrorCode.ParseError,
+  ErrorCode.InvalidRequest,
+  ErrorCode.MethodNotFound,
+  ErrorCode.InvalidParams,
+]);
+
+/** A call refused before it ran (nothing happened). */
+export function refusal(reason: string): ToolResult {
+  return { content: `Error: ${reason}`, isError: true, notRun: 'refused_by_tool' };
+}
+
+function failure(content: string): ToolResult {
+  return { content, isError: true };
+}
+
+/** A call to a tool the server does not list. */
+export function notHere(name: string, server: string): ToolResult {
+  return refusal(
+    `MCP server "${server}" does not offer a tool named ${name} (any more), so nothing was run.`,
+  );
+}
