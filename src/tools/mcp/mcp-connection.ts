@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
@@ -224,12 +225,15 @@ export class McpConnection {
       error instanceof DeadlineExceeded ||
       (error instanceof McpError && error.code === ErrorCode.RequestTimeout);
     const exited = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
-    const words = this.lastWords();
+    const missing = timedOut || exited ? undefined : this.spawnProblem(error);
     const reason = timedOut
       ? `did not finish starting within ${formatMs(this.options.startMs)}`
       : exited
         ? 'exited while starting'
-        : `could not be started: ${errorText(error)}`;
+        : `could not be started: ${missing ?? errorText(error)}`;
+    // The transport's error is often the very one the reason already gives.
+    const said = this.lastWords();
+    const words = missing !== undefined || reason.includes(said) ? '' : said;
     this.markDown(`it ${reason}${words ? `; ${words}` : ''}`);
     const target = this.target;
     const hint =
@@ -244,6 +248,16 @@ export class McpConnection {
       `MCP server "${name}" ${reason}${words ? ` (${words})` : ''}.${hint}`,
       { cause: error },
     );
+  }
+
+  /** A stdio server's command or working folder that is not there, in plain words; else undefined. */
+  private spawnProblem(error: unknown): string | undefined {
+    const target = this.target;
+    if (target.kind !== 'stdio' || (error as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
+    if (target.cwd !== undefined && !isFolder(target.cwd)) {
+      return `its working folder ${target.cwd} does not exist; fix "cwd" in its config`;
+    }
+    return `the command ${JSON.stringify(target.command)} was not found; give its full path or put it on PATH`;
   }
 
   private markDown(reason: string): void {
@@ -289,4 +303,12 @@ export function httpLoss(error: unknown): HttpLoss | undefined {
   if (!(error instanceof TypeError) || !/fetch failed|terminated/.test(error.message)) return undefined;
   const code = (error.cause as { code?: unknown } | undefined)?.code;
   return code === 'ECONNREFUSED' ? 'refused' : 'unreachable';
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

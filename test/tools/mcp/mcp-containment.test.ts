@@ -39,8 +39,24 @@ describe('a broken MCP server costs only its own tools', () => {
       env: {},
     });
     open.push(provider);
+    const error = (await provider.listTools().catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe(
+      'MCP server "ghost" could not be started: the command "no-such-mcp-server-xyz" was not found; give its full path or put it on PATH. Run "no-such-mcp-server-xyz" in a terminal to see it start.',
+    );
+  });
+
+  it('names a working folder that does not exist, not the command', async () => {
+    const provider = createMcpProvider({
+      name: 'lost',
+      kind: 'stdio',
+      command: process.execPath,
+      args: ['-e', ''],
+      env: {},
+      cwd: '/no/such/folder/for/toolseam',
+    });
+    open.push(provider);
     await expect(provider.listTools()).rejects.toThrow(
-      /could not be started: spawn no-such-mcp-server-xyz ENOENT[\s\S]*Run "no-such-mcp-server-xyz" in a terminal/,
+      'could not be started: its working folder /no/such/folder/for/toolseam does not exist; fix "cwd" in its config.',
     );
   });
 
