@@ -43,6 +43,8 @@ export async function leafSlot(
     if (released) return;
     released = true;
     pool.inUse -= 1;
-    pool.waiting[0]?.();
+    // Every waiter checks again, in the order they came: callers bring their own limits, so the
+    // first in line may still have no room while a later one does.
+    for (const wake of [...pool.waiting]) wake();
   };
 }
