@@ -166,7 +166,7 @@ describe('the Tools page says why each tool is where it is, and the rest keeps w
     expect(byProvider('mcp/malformed')).toContain(
       'not offered to models because the parameter schema has no portable form: mcp/malformed/string_root',
     );
-    expect(byProvider('missing-app')).toContain('there is no toolseam-app.json');
+    expect(byProvider('missing-app')).toContain('the folder does not exist');
     const demo = byProvider('demo');
     expect(demo).toContain('not offered to models');
     expect(demo).toContain('demo/a_b/x (sent as "demo_a_b_x")');

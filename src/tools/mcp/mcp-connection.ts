@@ -1,6 +1,5 @@
 import { statSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
@@ -14,6 +13,7 @@ import { errorText } from '../registry-failures.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { McpServerError } from './mcp-server-error.js';
 import { shownCommand } from './shown-command.js';
+import { StdioGroupTransport } from './stdio-group-transport.js';
 
 /** A server the host runs in its own process, reached through a transport it hands over (e.g. an InMemoryTransport). */
 export interface McpInProcessServer {
@@ -275,15 +275,14 @@ export class McpConnection {
         requestInit: { headers: { ...target.headers } },
       });
     }
-    const transport = new StdioClientTransport({
+    const transport = new StdioGroupTransport({
       command: target.command,
-      args: [...target.args],
+      args: target.args,
       env: { ...target.env },
-      stderr: 'pipe',
-      maxBufferSize: this.options.maxMessageBytes,
+      maxMessageBytes: this.options.maxMessageBytes,
       ...(target.cwd === undefined ? {} : { cwd: target.cwd }),
     });
-    transport.stderr?.on('data', (chunk: Buffer) => {
+    transport.stderr.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
     });
     return transport;

@@ -1,10 +1,13 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createMcpProvider,
   type McpProviderOptions,
   type McpToolProvider,
 } from '../../../src/tools/mcp/mcp-provider.js';
-import { brokenStdio } from '../../support/mcp-servers.js';
+import { brokenStdio, notesStdio } from '../../support/mcp-servers.js';
 import { toolContext } from '../../support/mcp-tool-context.js';
 
 const open: McpToolProvider[] = [];
@@ -29,6 +32,32 @@ describe('a broken MCP server costs only its own tools', () => {
     expect(result.content).toContain('is not running');
     expect(result.content).toContain('try to start it again in');
   });
+
+  it.skipIf(process.platform === 'win32')(
+    'leaves nothing running when a server started through a wrapper closes',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'toolseam-wrapper-'));
+      try {
+        const notes = notesStdio('wrapped');
+        const pidFile = join(dir, 'left.pid');
+        // The wrapper outlives the server and starts something of its own, as launchers do.
+        const script = `"$0" "$1" "$2"; sleep 30 & echo $! > '${pidFile}'; wait`;
+        const provider = createMcpProvider({
+          ...notes,
+          command: '/bin/sh',
+          args: ['-c', script, notes.command, ...notes.args],
+        });
+        open.push(provider);
+        expect((await provider.listTools()).length).toBeGreaterThan(0);
+        await provider.close();
+        const left = Number(await readFile(pidFile, 'utf8'));
+        expect(left).toBeGreaterThan(0);
+        expect(alive(left)).toBe(false);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('reports a command that does not exist', async () => {
     const provider = createMcpProvider({
@@ -284,3 +313,12 @@ describe("the credentials in an MCP server's environment", () => {
     expect(result.content).not.toContain(TOKEN);
   });
 });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

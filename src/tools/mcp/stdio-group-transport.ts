@@ -1,0 +1,187 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/** How to start a stdio MCP server. */
+export interface StdioGroupOptions {
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Added to the few variables every server inherits (PATH, HOME, …), as the SDK's transport does. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  /** Largest single message the server may send; a bigger one ends the connection. */
+  readonly maxMessageBytes: number;
+}
+
+/** How long a server gets to leave after its input closes, and again after SIGTERM. */
+const GRACE_MS = 2_000;
+
+/** Process groups of servers still running, killed if toolseam exits without closing them. */
+const liveGroups = new Set<number>();
+let exitHookSet = false;
+
+const POSIX = process.platform !== 'win32';
+
+/**
+ * The stdio transport the SDK has, but with the server started as the leader of its own process
+ * group, and that whole group stopped on close: a server started through a wrapper (`npx`, `sh -c`,
+ * `uv run`, `docker run`) leaves no process behind. Also stopped when toolseam itself exits.
+ */
+export class StdioGroupTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  /** The server's stderr, readable from before it starts. */
+  readonly stderr = new PassThrough();
+  private child: ChildProcess | undefined;
+  private readonly buffer: ReadBuffer;
+
+  constructor(private readonly options: StdioGroupOptions) {
+    this.buffer = new ReadBuffer({ maxBufferSize: options.maxMessageBytes });
+  }
+
+  /** The server's process id once started. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): Promise<void> {
+    if (this.child) throw new Error('this stdio transport was already started');
+    const { command, args, env, cwd } = this.options;
+    return new Promise((resolve, reject) => {
+      const child = spawn(command, [...args], {
+        env: { ...getDefaultEnvironment(), ...env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        shell: false,
+        detached: POSIX,
+        windowsHide: true,
+        ...(cwd === undefined ? {} : { cwd }),
+      });
+      this.child = child;
+      child.on('error', (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.on('spawn', () => {
+        if (POSIX && child.pid !== undefined) watchGroup(child.pid);
+        resolve();
+      });
+      child.on('close', () => {
+        if (this.child === child) this.child = undefined;
+        // A group with no one left is forgotten, so its id is never signalled once reused.
+        if (child.pid !== undefined && !signalGroup(child.pid, child, 0)) liveGroups.delete(child.pid);
+        this.onclose?.();
+      });
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('data', (chunk: Buffer) => this.read(chunk));
+      child.stderr?.pipe(this.stderr);
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin) {
+        reject(new Error('the server is not connected'));
+        return;
+      }
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  /** Closes the server's input, then stops its group: SIGTERM after the grace, SIGKILL after another. */
+  async close(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    this.buffer.clear();
+    if (child === undefined) return;
+    const group = child.pid;
+    const exited = new Promise<void>((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) done();
+      else child.once('close', () => done());
+    });
+    try {
+      child.stdin?.end();
+    } catch {
+      // Its input may already be gone with it.
+    }
+    await within(exited, GRACE_MS);
+    if (group === undefined) return;
+    // The leader may have left on its own while what it started stays: the group is stopped anyway.
+    if (signalGroup(group, child, 'SIGTERM')) {
+      await untilGroupGone(group, child, GRACE_MS);
+      signalGroup(group, child, 'SIGKILL');
+    }
+    liveGroups.delete(group);
+  }
+
+  private read(chunk: Buffer): void {
+    try {
+      this.buffer.append(chunk);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      void this.close();
+      return;
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.buffer.readMessage();
+      } catch (error) {
+        this.onerror?.(error as Error);
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
+  }
+}
+
+/** Sends `signal` to the server's whole group (its process alone off POSIX); false when none is left. */
+function signalGroup(group: number, child: ChildProcess, signal: NodeJS.Signals | 0): boolean {
+  try {
+    if (POSIX) process.kill(-group, signal);
+    else if (child.exitCode === null) {
+      if (signal !== 0) child.kill(signal);
+    } else return false;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function untilGroupGone(group: number, child: ChildProcess, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end && signalGroup(group, child, 0)) await delay(50);
+}
+
+/** Waits for `work`, at most `ms` (the timer holds the process open: a close is being awaited). */
+async function within(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise<void>((done) => (timer = setTimeout(done, ms)))]);
+  clearTimeout(timer);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
+}
+
+function watchGroup(group: number): void {
+  liveGroups.add(group);
+  if (exitHookSet) return;
+  exitHookSet = true;
+  process.on('exit', () => {
+    for (const g of liveGroups) {
+      try {
+        process.kill(-g, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+}
