@@ -32,7 +32,7 @@ export async function runTurnLoop(ctx: TurnContext): Promise<TurnEnd> {
     const reply = await callModel(ctx, request);
     if ('end' in reply) return reply.end;
     const planned = recordReply(ctx, reply.text, reply.calls, reply.stopReason === 'max_tokens');
-    if (planned.length === 0) return { status: 'done', message: reply.text };
+    if (planned.length === 0) return finalAnswer(reply);
     await runCalls(ctx, planned);
   }
 }
@@ -43,14 +43,51 @@ function buildRequest(ctx: TurnContext, tools: TurnTools): ModelRequest {
   return { system, messages, tools: wireToolsFor(ctx, tools), signal: ctx.signal };
 }
 
-type Reply =
-  | { readonly text: string; readonly calls: AssistantToolCall[]; readonly stopReason: StopReason }
-  | { readonly end: TurnEnd };
+interface Answer {
+  readonly text: string;
+  readonly calls: AssistantToolCall[];
+  readonly stopReason: StopReason;
+  /** The provider's own word for the stop, '' when it gave none. */
+  readonly rawStopReason: string;
+}
+
+type Reply = Answer | { readonly end: TurnEnd };
+
+/**
+ * How a reply without calls ends the turn: done, unless the model was cut off at its output limit,
+ * stopped by a content filter, or stopped for another reason without a word of answer.
+ */
+function finalAnswer(reply: Answer): TurnEnd {
+  const said = reply.rawStopReason === '' ? '' : ` (the provider's reason: ${reply.rawStopReason})`;
+  if (reply.stopReason === 'max_tokens') {
+    return {
+      status: 'limit',
+      message: `The answer was cut off at the model's output limit${said}. Send a message such as "go on" for the rest, or allow longer answers.`,
+      errorCode: 'output_limit',
+    };
+  }
+  if (reply.stopReason === 'content_filter') {
+    return {
+      status: 'failed',
+      message: `The provider's content filter stopped the answer${said}.`,
+      errorCode: 'content_filtered',
+    };
+  }
+  if (reply.stopReason === 'other' && reply.text.trim() === '') {
+    return {
+      status: 'failed',
+      message: `The model stopped without an answer${said}.`,
+      errorCode: 'no_answer',
+    };
+  }
+  return { status: 'done', message: reply.text };
+}
 
 async function callModel(ctx: TurnContext, request: ModelRequest): Promise<Reply> {
   let text = '';
   const calls: AssistantToolCall[] = [];
   let stopReason: StopReason = 'end_turn';
+  let rawStopReason = '';
   try {
     for await (const event of ctx.model.stream(request)) {
       if (event.type === 'text-delta') {
@@ -59,13 +96,16 @@ async function callModel(ctx: TurnContext, request: ModelRequest): Promise<Reply
       } else if (event.type === 'tool-call') {
         const call = { id: event.id, name: event.name, arguments: event.arguments };
         calls.push(event.signature === undefined ? call : { ...call, signature: event.signature });
-      } else stopReason = event.stopReason;
+      } else {
+        stopReason = event.stopReason;
+        rawStopReason = event.rawStopReason;
+      }
     }
   } catch (error) {
     return { end: failedCall(ctx, request, error) };
   }
   if (ctx.signal.aborted) return { end: { status: 'stopped', message: 'The turn was stopped.' } };
-  return { text, calls, stopReason };
+  return { text, calls, stopReason, rawStopReason };
 }
 
 function failedCall(ctx: TurnContext, request: ModelRequest, error: unknown): TurnEnd {

@@ -29,6 +29,29 @@ describe('a turn through the real SDKs and the stand-ins', () => {
     });
   }
 
+  for (const family of ['openai', 'anthropic', 'bedrock'] as const) {
+    it(`${family}: says an answer was cut off at the output limit, or stopped by a content filter`, async () => {
+      h = await startHarness({
+        family,
+        script: [
+          { text: 'The first half of a long ans', stopReason: 'max_tokens' },
+          { text: '', stopReason: 'content_filter' },
+          { text: 'A whole answer.' },
+        ],
+      });
+      const session = h.runtime.session('s');
+      const cut = turnEnd(await collect(session.send('tell me everything')));
+      expect(cut).toMatchObject({ status: 'limit', errorCode: 'output_limit' });
+      expect(cut.message).toContain("cut off at the model's output limit");
+      const filtered = turnEnd(await collect(session.send('and more')));
+      expect(filtered).toMatchObject({ status: 'failed', errorCode: 'content_filtered' });
+      expect(turnEnd(await collect(session.send('once more')))).toMatchObject({
+        status: 'done',
+        message: 'A whole answer.',
+      });
+    });
+  }
+
   it('keeps the conversation in SQLite: the next turn sends the earlier messages', async () => {
     h = await startHarness({ providers: [demoProvider()], script: [{ text: 'Hello!' }, { text: 'Again.' }] });
     const session = h.runtime.session('s1');
