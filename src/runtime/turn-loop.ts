@@ -128,9 +128,13 @@ function failedCall(ctx: TurnContext, request: ModelRequest, error: unknown): Tu
   }
   if (error instanceof ProviderError) {
     const status = error.status === undefined ? 'could not be reached' : `answered ${error.status}`;
+    const wait =
+      error.retryAfterMs === undefined
+        ? ''
+        : ` It asks to wait ${formatWait(error.retryAfterMs)} before trying again.`;
     return {
       status: 'failed',
-      message: `The model provider (${error.provider}) ${status}: ${error.message}`,
+      message: `The model provider (${error.provider}) ${status}: ${error.message}${wait}`,
       errorCode: error.providerCode ?? error.code,
     };
   }
@@ -140,4 +144,9 @@ function failedCall(ctx: TurnContext, request: ModelRequest, error: unknown): Tu
     message: `The model call failed: ${(error as Error).message ?? String(error)}`,
     errorCode: code,
   };
+}
+
+/** `90500` → `91 s`, `1200` → `2 s`: whole seconds, rounded up. */
+function formatWait(ms: number): string {
+  return `${Math.max(1, Math.ceil(ms / 1000))} s`;
 }

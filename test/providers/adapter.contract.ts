@@ -176,6 +176,15 @@ export function describeAdapterContract(harness: AdapterHarness): void {
         expect(standIn.requests).toHaveLength(2);
       });
 
+      it('does not retry sooner than a rate limit asks: the error carries the wait', async () => {
+        standIn.push({ error: { status: 429, retryAfter: 30 } }, { text: 'never reached' });
+        const error = await failure(adapterFor(harness, standIn).stream(ask('rate')));
+        expect(error).toBeInstanceOf(ProviderError);
+        expect((error as ProviderError).status).toBe(429);
+        expect((error as ProviderError).retryAfterMs).toBe(30_000);
+        expect(standIn.requests).toHaveLength(1);
+      });
+
       it('retries a 5xx and a dropped connection', async () => {
         standIn.push({ error: { status: 500 } }, { drop: true }, { text: 'third time' });
         const events = await collect(adapterFor(harness, standIn).stream(ask('flaky')));

@@ -110,4 +110,11 @@ describe('a turn through the real SDKs and the stand-ins', () => {
     expect(end.status).toBe('failed');
     expect(end.message).toMatch(/500/);
   });
+
+  it('says how long a rate limit asks to wait, when it asks for longer than toolseam waits itself', async () => {
+    h = await startHarness({ script: [{ error: { status: 429, message: 'slow down', retryAfter: 45 } }] });
+    const end = turnEnd(await collect(h.runtime.session('s1').send('hi')));
+    expect(end).toMatchObject({ status: 'failed' });
+    expect(end.message).toContain('It asks to wait 45 s before trying again.');
+  });
 });

@@ -59,7 +59,8 @@ export interface RetryRun<T> {
 
 /**
  * Runs attempts until one finishes, retrying only a retryable failure that came before anything was
- * passed on (a half-delivered answer cannot be taken back), at most `maxRetries` times.
+ * passed on (a half-delivered answer cannot be taken back), at most `maxRetries` times, and only
+ * when the server asks for no longer a wait than `maxDelayMs`.
  */
 export async function* withRetries<T>(run: RetryRun<T>): AsyncGenerator<T, void, undefined> {
   for (let attempt = 0; ; attempt += 1) {
@@ -74,6 +75,8 @@ export async function* withRetries<T>(run: RetryRun<T>): AsyncGenerator<T, void,
       const error = raw instanceof ProviderError ? raw : run.toProviderError(raw);
       const last = attempt >= run.settings.maxRetries;
       if (delivered || last || !error.retryable || run.signal?.aborted) throw error;
+      // A retry sooner than the server asks is refused again: the caller hears how long to wait.
+      if (error.retryAfterMs !== undefined && error.retryAfterMs > run.settings.maxDelayMs) throw error;
       await sleep(retryDelay(attempt, run.settings, error.retryAfterMs), run.signal);
     }
   }
