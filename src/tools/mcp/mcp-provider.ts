@@ -249,10 +249,12 @@ class McpProvider implements McpToolProvider {
     const generation = this.connection.generation;
     this.listingStale = false;
     const raw: unknown[] = [];
+    let pages = 0;
+    let more = false;
     try {
       await withDeadline(this.timeouts.listMs, async (deadline) => {
         let cursor: string | undefined;
-        for (let page = 0; page < MAX_PAGES; page += 1) {
+        for (; pages < MAX_PAGES; pages += 1) {
           const answer = await client.request(
             { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
             LooseResult,
@@ -266,8 +268,9 @@ class McpProvider implements McpToolProvider {
             );
           }
           raw.push(...answer.tools);
-          if (typeof answer.nextCursor !== 'string' || answer.nextCursor === cursor) break;
-          cursor = answer.nextCursor;
+          more = typeof answer.nextCursor === 'string' && answer.nextCursor !== cursor;
+          if (!more) break;
+          cursor = answer.nextCursor as string;
         }
       });
     } catch (error) {
@@ -276,12 +279,19 @@ class McpProvider implements McpToolProvider {
       throw this.listFailure(error);
     }
     this.connection.noteSuccess();
-    return this.adopt(raw, generation);
+    const cutShort =
+      more && pages >= MAX_PAGES
+        ? [
+            `MCP server "${this.server}" kept answering tools/list with more pages; toolseam read the first ${MAX_PAGES} (${raw.length} tools) and offers only those.`,
+          ]
+        : [];
+    return this.adopt(raw, generation, cutShort);
   }
 
-  private adopt(raw: readonly unknown[], generation: number): Listing {
+  private adopt(raw: readonly unknown[], generation: number, cutShort: readonly string[]): Listing {
     const group: ToolGroup = { key: this.name, own: false, purpose: this.connection.purpose() };
-    const read = readToolListing(raw, { server: this.server, provider: this.name, app: this.app, group });
+    const listed = readToolListing(raw, { server: this.server, provider: this.name, app: this.app, group });
+    const read = { ...listed, problems: [...cutShort, ...listed.problems] };
     for (const problem of read.problems) {
       this.logger.once(`mcp:${this.server}:${problem}`, {
         level: 'warn',

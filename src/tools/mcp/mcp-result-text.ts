@@ -40,7 +40,10 @@ export function mcpResultText(result: unknown, maxChars: number): McpResultText 
     total = json.length;
   }
   const joined = parts.join('\n');
-  const text = joined.trim() === '' ? 'The tool finished and returned no content.' : joined;
+  const empty = isError
+    ? 'The tool reported a failure and said nothing more.'
+    : 'The tool finished and returned no content.';
+  const text = joined.trim() === '' ? empty : joined;
   return {
     text: cut(text, maxChars, Math.max(total, text.length)),
     isError,

@@ -1,3 +1,5 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpProvider, type McpToolProvider } from '../../../src/tools/mcp/mcp-provider.js';
 import {
@@ -199,5 +201,57 @@ describe('an MCP server as a tool provider', () => {
     const after = await provider.invoke('mcp/closing/echo', { text: 'x' }, toolContext());
     expect(after).toMatchObject({ isError: true, notRun: 'refused_by_tool' });
     expect(after.content).toContain('was closed');
+  });
+});
+
+/** A server whose tools/list hands out one tool per page, `pages` pages long (Infinity: never ends). */
+function pagedServer(pages: number): () => McpServer {
+  return () => {
+    const mcp = new McpServer({ name: 'paged', version: '1.0.0' });
+    mcp.server.registerCapabilities({ tools: {} });
+    mcp.server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+      const page = Number(request.params?.cursor ?? 0);
+      const tool = {
+        name: `t${page}`,
+        description: `Tool ${page}.`,
+        inputSchema: { type: 'object' as const },
+      };
+      return page + 1 < pages ? { tools: [tool], nextCursor: String(page + 1) } : { tools: [tool] };
+    });
+    mcp.server.setRequestHandler(CallToolRequestSchema, async (request) => ({
+      content: [],
+      isError: request.params.name === 't0',
+    }));
+    return mcp;
+  };
+}
+
+describe('tools/list pages and empty answers', () => {
+  it('reads every page of a paged listing', async () => {
+    const provider = track(createMcpProvider(inProcess('paged', pagedServer(3))));
+    expect((await provider.listTools()).map((t) => t.name)).toEqual([
+      'mcp/paged/t0',
+      'mcp/paged/t1',
+      'mcp/paged/t2',
+    ]);
+    expect(provider.loadProblems()).toEqual([]);
+  });
+
+  it('stops at 100 pages of a listing that never ends, and says so', async () => {
+    const provider = track(createMcpProvider(inProcess('endless', pagedServer(Number.POSITIVE_INFINITY))));
+    expect(await provider.listTools()).toHaveLength(100);
+    expect(provider.loadProblems()[0]).toContain('kept answering tools/list with more pages');
+  });
+
+  it('tells a failure with no content from a success with none', async () => {
+    const provider = track(createMcpProvider(inProcess('paged', pagedServer(2))));
+    await provider.listTools();
+    expect(await provider.invoke('mcp/paged/t0', {}, toolContext())).toEqual({
+      content: 'Error: The tool reported a failure and said nothing more.',
+      isError: true,
+    });
+    expect((await provider.invoke('mcp/paged/t1', {}, toolContext())).content).toBe(
+      'The tool finished and returned no content.',
+    );
   });
 });
