@@ -211,6 +211,10 @@ function streamReply(answer: ReplyAnswer, request: NeutralRequest, res: ServerRe
     send({ type: 'content_block_stop', index });
     index += 1;
   }
+  if (answer.cutOff) {
+    res.end();
+    return;
+  }
   send({
     type: 'message_delta',
     delta: { stop_reason: stopOf(answer), stop_sequence: null },

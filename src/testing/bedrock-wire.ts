@@ -231,6 +231,10 @@ function streamReply(answer: ReplyAnswer, res: ServerResponse): void {
     writeStreamEvent(res, 'contentBlockStop', { contentBlockIndex: index });
     index += 1;
   }
+  if (answer.cutOff) {
+    res.end();
+    return;
+  }
   writeStreamEvent(res, 'messageStop', { stopReason: stopOf(answer) });
   writeStreamEvent(res, 'metadata', { usage: usageOf(answer), metrics: { latencyMs: 1 } });
   res.end();

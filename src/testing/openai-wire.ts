@@ -327,6 +327,10 @@ function streamReply(
     for (const part of pieces(call.arguments, answer.chunkSize))
       chunk({ tool_calls: [{ index, function: { arguments: part } }] });
   });
+  if (answer.cutOff) {
+    res.end();
+    return;
+  }
   chunk({}, finishReason(answer, gemini));
   const options = isPlainObject(request.body) ? request.body['stream_options'] : undefined;
   if (isPlainObject(options) && options['include_usage'] === true)

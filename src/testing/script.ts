@@ -40,6 +40,8 @@ export interface TurnOptions {
   readonly usage?: Usage;
   /** Characters per streamed text or argument fragment (default 8). */
   readonly chunkSize?: number;
+  /** Streamed replies: end the stream cleanly before its closing event, as a proxy cutting it would. */
+  readonly cutOff?: boolean;
 }
 
 /** An error the provider answers with, written in the family's own body shape. */
@@ -124,6 +126,8 @@ export function checkTurn(value: unknown, where: string): ScriptTurn {
     fail(where, '"echo" must be "lastToolResult" or "lastUserMessage".');
   }
   if ('drop' in value && value['drop'] !== true) fail(where, '"drop" must be true.');
+  if ('cutOff' in value && typeof value['cutOff'] !== 'boolean')
+    fail(where, '"cutOff" must be true or false.');
   if ('respond' in value && typeof value['respond'] !== 'function')
     fail(where, '"respond" must be a function.');
   if ('delayMs' in value && (typeof value['delayMs'] !== 'number' || value['delayMs'] < 0)) {

@@ -265,6 +265,36 @@ export function describeAdapterContract(harness: AdapterHarness): void {
         expect(standIn.requests).toHaveLength(1);
       });
 
+      it('retries a stream cut before its closing event when nothing had been passed on', async () => {
+        standIn.push(
+          { toolCalls: [{ name: 'delete_file', arguments: '{"path":"/tmp/a' }], cutOff: true },
+          { text: 'the whole answer' },
+        );
+        const events = await collect(adapterFor(harness, standIn).stream(ask('cut')));
+        expect(callsOf(events)).toEqual([]);
+        expect(textOf(events)).toBe('the whole answer');
+        expect(standIn.requests).toHaveLength(2);
+      });
+
+      it('fails a stream cut before its closing event after text was passed on, without retrying', async () => {
+        standIn.push({ text: 'The answer is', cutOff: true }, { text: 'never' });
+        const seen: string[] = [];
+        let caught: unknown;
+        try {
+          for await (const event of adapterFor(harness, standIn).stream(ask('cut')))
+            if (event.type === 'text-delta') seen.push(event.text);
+            else seen.push(`<${event.type}>`);
+        } catch (error) {
+          caught = error;
+        }
+        expect(seen.join('')).toBe('The answer is');
+        expect(caught).toBeInstanceOf(ProviderError);
+        expect((caught as ProviderError).providerCode).toBe('connection');
+        expect((caught as ProviderError).retryable).toBe(true);
+        expect((caught as ProviderError).message).toContain('stopped before it was complete');
+        expect(standIn.requests).toHaveLength(1);
+      });
+
       it('times out a silent provider, and a cancelled call is not retried', async () => {
         standIn.push({ text: 'too late', delayMs: 2_000 });
         const timedOut = await failure(

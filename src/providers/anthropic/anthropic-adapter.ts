@@ -8,6 +8,7 @@ import type { ModelAdapter, ModelEvent, ModelRequest, WireTool } from '../../cor
 import { captureErrorBodies, type ErrorBodyCapture, type FetchLike } from '../shared/error-body-capture.js';
 import type { ResolvedProviderConfig } from '../shared/provider-config.js';
 import { withRetries } from '../shared/retry-policy.js';
+import { streamEnding } from '../shared/stream-ending.js';
 import { ANTHROPIC_DIALECTS, toolsNamedInRejection } from '../shared/tools-named-in-rejection.js';
 import { anthropicProviderError } from './anthropic-errors.js';
 import { toAnthropicRequest } from './anthropic-request.js';
@@ -60,7 +61,7 @@ export class AnthropicAdapter implements ModelAdapter {
       const stream = await this.client.messages.create(body as MessageCreateParamsStreaming, options);
       const parser = new AnthropicStreamParser();
       for await (const event of stream) yield* parser.push(event);
-      yield* parser.finish();
+      yield* streamEnding(parser, this.provider, request.signal);
     } else {
       const message = await this.client.messages.create(body as MessageCreateParamsNonStreaming, options);
       yield* messageEvents(message);

@@ -1,6 +1,7 @@
 import type { Message, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelEvent } from '../../core/model.js';
 import { finishEvent, type StopTable } from '../shared/stop-reason.js';
+import type { EndingStreamParser } from '../shared/stream-ending.js';
 import { ToolCallAssembler } from '../shared/tool-call-assembler.js';
 
 /** Messages API `stop_reason` values. */
@@ -15,12 +16,18 @@ export const ANTHROPIC_STOP_REASONS: StopTable = {
 };
 
 /** Turns Messages API stream events into events; tool inputs are assembled from `input_json_delta`s. */
-export class AnthropicStreamParser {
+export class AnthropicStreamParser implements EndingStreamParser {
   private readonly calls = new ToolCallAssembler();
   private stopReason: string | undefined;
   private inputTokens = 0;
   private outputTokens = 0;
   private sawUsage = false;
+  private ended = false;
+
+  /** True once `message_delta` has given the stop reason or `message_stop` has arrived. */
+  get complete(): boolean {
+    return this.ended || this.stopReason !== undefined;
+  }
 
   /** The events one stream event yields now (text deltas); tool calls wait for `finish`. */
   push(event: RawMessageStreamEvent): ModelEvent[] {
@@ -54,6 +61,9 @@ export class AnthropicStreamParser {
           this.outputTokens = event.usage.output_tokens ?? this.outputTokens;
           this.inputTokens = event.usage.input_tokens ?? this.inputTokens;
         }
+        return [];
+      case 'message_stop':
+        this.ended = true;
         return [];
       default:
         return [];

@@ -9,6 +9,7 @@ import type { ProviderError } from '../../core/errors.js';
 import type { ModelAdapter, ModelEvent, ModelRequest, WireTool } from '../../core/model.js';
 import type { ResolvedProviderConfig } from '../shared/provider-config.js';
 import { withRetries } from '../shared/retry-policy.js';
+import { streamEnding } from '../shared/stream-ending.js';
 import { BEDROCK_DIALECTS, toolsNamedInRejection } from '../shared/tools-named-in-rejection.js';
 import { type BedrockErrorContext, bedrockProviderError, keepErrorBodies } from './bedrock-errors.js';
 import { acceptsToolResultStatus, type BedrockRequestOptions, toBedrockRequest } from './bedrock-request.js';
@@ -93,7 +94,7 @@ export class BedrockAdapter implements ModelAdapter {
         if (output.$metadata.requestId) context.requestId = output.$metadata.requestId;
         const parser = new BedrockStreamParser();
         for await (const event of output.stream ?? []) yield* parser.push(event);
-        yield* parser.finish();
+        yield* streamEnding(parser, this.provider, request.signal);
       } else {
         const output = await this.client.send(new ConverseCommand(input), { abortSignal: controller.signal });
         yield* converseEvents(output);

@@ -5,6 +5,7 @@ import type {
 } from '@aws-sdk/client-bedrock-runtime';
 import type { ModelEvent, Usage } from '../../core/model.js';
 import { finishEvent, type StopTable } from '../shared/stop-reason.js';
+import type { EndingStreamParser } from '../shared/stream-ending.js';
 import { ToolCallAssembler } from '../shared/tool-call-assembler.js';
 
 /** Converse `stopReason` values. */
@@ -26,10 +27,16 @@ function usageOf(usage: TokenUsage | undefined): Usage | undefined {
 }
 
 /** Turns ConverseStream events into events; blocks are keyed by `contentBlockIndex`. */
-export class BedrockStreamParser {
+export class BedrockStreamParser implements EndingStreamParser {
   private readonly calls = new ToolCallAssembler();
   private stopReason: string | undefined;
   private usage: Usage | undefined;
+  private stopped = false;
+
+  /** True once `messageStop` has arrived (the `metadata` event after it is optional). */
+  get complete(): boolean {
+    return this.stopped;
+  }
 
   /** The events one stream event yields now (text deltas); tool calls wait for `finish`. */
   push(event: ConverseStreamOutput): ModelEvent[] {
@@ -46,7 +53,10 @@ export class BedrockStreamParser {
       if (fragment !== undefined) this.calls.append(String(contentBlockIndex), fragment);
       return [];
     }
-    if (event.messageStop) this.stopReason = event.messageStop.stopReason;
+    if (event.messageStop) {
+      this.stopped = true;
+      this.stopReason = event.messageStop.stopReason;
+    }
     if (event.metadata) this.usage = usageOf(event.metadata.usage);
     return [];
   }

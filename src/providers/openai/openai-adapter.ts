@@ -8,6 +8,7 @@ import type { ModelAdapter, ModelEvent, ModelRequest, WireTool } from '../../cor
 import { captureErrorBodies, type ErrorBodyCapture, type FetchLike } from '../shared/error-body-capture.js';
 import type { ResolvedProviderConfig } from '../shared/provider-config.js';
 import { withRetries } from '../shared/retry-policy.js';
+import { streamEnding } from '../shared/stream-ending.js';
 import { OPENAI_FAMILY_DIALECTS, toolsNamedInRejection } from '../shared/tools-named-in-rejection.js';
 import { openaiProviderError } from './openai-errors.js';
 import { type OpenAIRequestOptions, toOpenAIRequest } from './openai-request.js';
@@ -70,7 +71,7 @@ export class OpenAIAdapter implements ModelAdapter {
       );
       const parser = new OpenAIStreamParser();
       for await (const chunk of stream) yield* parser.push(chunk);
-      yield* parser.finish();
+      yield* streamEnding(parser, this.provider, request.signal);
     } else {
       const completion = await this.client.chat.completions.create(
         body as ChatCompletionCreateParamsNonStreaming,

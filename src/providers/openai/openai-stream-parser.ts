@@ -1,6 +1,7 @@
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { ModelEvent, Usage } from '../../core/model.js';
 import { finishEvent, type StopTable } from '../shared/stop-reason.js';
+import type { EndingStreamParser } from '../shared/stream-ending.js';
 import { ToolCallAssembler } from '../shared/tool-call-assembler.js';
 
 /** Chat Completions `finish_reason` values. */
@@ -24,7 +25,7 @@ type ChunkToolCall = NonNullable<ChatCompletionChunk.Choice.Delta['tool_calls']>
  * `index` when present, else by `id` (Gemini's compatible endpoint leaves `index` out and sends each call
  * whole), else appended to the call in progress — so no call is dropped.
  */
-export class OpenAIStreamParser {
+export class OpenAIStreamParser implements EndingStreamParser {
   private readonly calls = new ToolCallAssembler();
   /** The slot of the call each `index` holds now. */
   private readonly byIndex = new Map<number, string>();
@@ -32,6 +33,11 @@ export class OpenAIStreamParser {
   private readonly wireIds = new Map<string, string>();
   private finishReason: string | undefined;
   private usage: Usage | undefined;
+
+  /** True once a choice has said why it finished (usage-only chunks and `[DONE]` may follow). */
+  get complete(): boolean {
+    return this.finishReason !== undefined;
+  }
 
   /** The events one chunk yields now (text deltas); tool calls wait for `finish`. */
   push(chunk: ChatCompletionChunk): ModelEvent[] {

@@ -66,6 +66,20 @@ export function transportProviderError(
   });
 }
 
+/**
+ * A `ProviderError` for a stream that ended before its closing event. It counts as a lost connection:
+ * retried when nothing of the answer had been passed on yet, a clear failure otherwise.
+ */
+export function cutStreamError(provider: string): ProviderError {
+  return new ProviderError({
+    provider,
+    status: undefined,
+    message: `The answer from ${provider} stopped before it was complete: the stream closed without its closing event (a dropped connection or a proxy may have cut it).`,
+    providerCode: 'connection',
+    retryable: true,
+  });
+}
+
 /** A `ProviderError` for an error the provider sent inside an already-started stream. */
 export function streamProviderError(fields: {
   provider: string;
