@@ -7,7 +7,13 @@ import { type BlockReading, blockMessages } from './block-messages.js';
 import type { NeutralRequest } from './recorded-request.js';
 import { pieces } from './scripted-model.js';
 import { startEventStream, writeEvent } from './sse.js';
-import type { FamilyWire, Rejection, ReplyAnswer, WireAnswer } from './wire-answer.js';
+import {
+  cutStream,
+  type FamilyWire,
+  type Rejection,
+  type ReplyAnswer,
+  type WireAnswer,
+} from './wire-answer.js';
 
 const STOP: Readonly<Record<StopReason, string>> = {
   end_turn: 'end_turn',
@@ -212,7 +218,7 @@ function streamReply(answer: ReplyAnswer, request: NeutralRequest, res: ServerRe
     index += 1;
   }
   if (answer.cutOff) {
-    res.end();
+    cutStream(res, answer.cutOff);
     return;
   }
   send({

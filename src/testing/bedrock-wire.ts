@@ -7,7 +7,14 @@ import { bedrockFailure } from './bedrock-rules.js';
 import { type BlockReading, blockMessages } from './block-messages.js';
 import type { NeutralRequest } from './recorded-request.js';
 import { pieces } from './scripted-model.js';
-import type { FamilyWire, Rejection, ReplyAnswer, Route, WireAnswer } from './wire-answer.js';
+import {
+  cutStream,
+  type FamilyWire,
+  type Rejection,
+  type ReplyAnswer,
+  type Route,
+  type WireAnswer,
+} from './wire-answer.js';
 
 const STOP: Readonly<Record<StopReason, string>> = {
   end_turn: 'end_turn',
@@ -232,7 +239,7 @@ function streamReply(answer: ReplyAnswer, res: ServerResponse): void {
     index += 1;
   }
   if (answer.cutOff) {
-    res.end();
+    cutStream(res, answer.cutOff);
     return;
   }
   writeStreamEvent(res, 'messageStop', { stopReason: stopOf(answer) });

@@ -9,7 +9,14 @@ import type { ScriptError } from './script.js';
 import { pieces } from './scripted-model.js';
 import { startEventStream, writeEvent } from './sse.js';
 import { ThoughtSignatures } from './thought-signatures.js';
-import { type FamilyWire, pretty, type Rejection, type ReplyAnswer, type WireAnswer } from './wire-answer.js';
+import {
+  cutStream,
+  type FamilyWire,
+  pretty,
+  type Rejection,
+  type ReplyAnswer,
+  type WireAnswer,
+} from './wire-answer.js';
 
 const FINISH: Readonly<Record<StopReason, string>> = {
   end_turn: 'stop',
@@ -328,7 +335,7 @@ function streamReply(
       chunk({ tool_calls: [{ index, function: { arguments: part } }] });
   });
   if (answer.cutOff) {
-    res.end();
+    cutStream(res, answer.cutOff);
     return;
   }
   chunk({}, finishReason(answer, gemini));

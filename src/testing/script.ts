@@ -40,8 +40,11 @@ export interface TurnOptions {
   readonly usage?: Usage;
   /** Characters per streamed text or argument fragment (default 8). */
   readonly chunkSize?: number;
-  /** Streamed replies: end the stream cleanly before its closing event, as a proxy cutting it would. */
-  readonly cutOff?: boolean;
+  /**
+   * Streamed replies: stop before the stream's closing event, either ending the answer cleanly (`end`,
+   * as a proxy cutting it would) or closing the connection mid-answer (`reset`).
+   */
+  readonly cutOff?: 'end' | 'reset';
 }
 
 /** An error the provider answers with, written in the family's own body shape. */
@@ -126,8 +129,8 @@ export function checkTurn(value: unknown, where: string): ScriptTurn {
     fail(where, '"echo" must be "lastToolResult" or "lastUserMessage".');
   }
   if ('drop' in value && value['drop'] !== true) fail(where, '"drop" must be true.');
-  if ('cutOff' in value && typeof value['cutOff'] !== 'boolean')
-    fail(where, '"cutOff" must be true or false.');
+  if ('cutOff' in value && value['cutOff'] !== 'end' && value['cutOff'] !== 'reset')
+    fail(where, '"cutOff" must be "end" or "reset".');
   if ('respond' in value && typeof value['respond'] !== 'function')
     fail(where, '"respond" must be a function.');
   if ('delayMs' in value && (typeof value['delayMs'] !== 'number' || value['delayMs'] < 0)) {

@@ -25,8 +25,8 @@ export type Answer = { readonly delayMs: number } & (
       readonly rawStopReason: string | undefined;
       readonly usage: Usage;
       readonly chunkSize: number;
-      /** End the stream before its closing event. */
-      readonly cutOff: boolean;
+      /** How the stream stops before its closing event, if it does. */
+      readonly cutOff: 'end' | 'reset' | undefined;
     }
   | { readonly kind: 'error'; readonly error: ScriptError }
   | { readonly kind: 'raw'; readonly raw: RawAnswer }
@@ -148,7 +148,7 @@ export class ScriptedModel {
       rawStopReason: turn.rawStopReason,
       usage: turn.usage ?? { inputTokens: estimate(request.rawBody), outputTokens: estimate(produced) },
       chunkSize: Math.max(1, turn.chunkSize ?? 8),
-      cutOff: turn.cutOff === true,
+      cutOff: turn.cutOff,
       delayMs,
     };
   }

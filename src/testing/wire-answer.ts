@@ -60,6 +60,16 @@ export function send(res: ServerResponse, answer: WireAnswer): void {
   res.end(answer.body);
 }
 
+/**
+ * Stops a started stream before its closing event: `end` finishes the HTTP answer cleanly, `reset`
+ * closes the connection with the answer unfinished (what a dropped connection looks like to a client).
+ */
+export function cutStream(res: ServerResponse, how: 'end' | 'reset'): void {
+  // ending the socket itself sends what was written but never the end of the chunked body
+  if (how === 'reset') res.socket?.end();
+  else res.end();
+}
+
 /** Pretty JSON with two-space indent, as Google's and OpenAI's servers print errors. */
 export function pretty(value: unknown): string {
   return JSON.stringify(value, null, 2);

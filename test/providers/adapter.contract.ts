@@ -265,19 +265,25 @@ export function describeAdapterContract(harness: AdapterHarness): void {
         expect(standIn.requests).toHaveLength(1);
       });
 
-      it('retries a stream cut before its closing event when nothing had been passed on', async () => {
-        standIn.push(
-          { toolCalls: [{ name: 'delete_file', arguments: '{"path":"/tmp/a' }], cutOff: true },
-          { text: 'the whole answer' },
-        );
-        const events = await collect(adapterFor(harness, standIn).stream(ask('cut')));
-        expect(callsOf(events)).toEqual([]);
-        expect(textOf(events)).toBe('the whole answer');
-        expect(standIn.requests).toHaveLength(2);
-      });
+      const cuts = [
+        ['end', 'a stream cut before its closing event'],
+        ['reset', 'a connection dropped mid-stream'],
+      ] as const;
+      for (const [cutOff, what] of cuts) {
+        it(`retries ${what} when nothing had been passed on`, async () => {
+          standIn.push(
+            { toolCalls: [{ name: 'delete_file', arguments: '{"path":"/tmp/a' }], cutOff },
+            { text: 'the whole answer' },
+          );
+          const events = await collect(adapterFor(harness, standIn).stream(ask('cut')));
+          expect(callsOf(events)).toEqual([]);
+          expect(textOf(events)).toBe('the whole answer');
+          expect(standIn.requests).toHaveLength(2);
+        });
+      }
 
       it('fails a stream cut before its closing event after text was passed on, without retrying', async () => {
-        standIn.push({ text: 'The answer is', cutOff: true }, { text: 'never' });
+        standIn.push({ text: 'The answer is', cutOff: 'end' }, { text: 'never' });
         const seen: string[] = [];
         let caught: unknown;
         try {

@@ -1,16 +1,8 @@
 import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { ProviderError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/json.js';
+import { isLostConnection } from '../shared/lost-connection.js';
 import { httpProviderError, streamProviderError, transportProviderError } from '../shared/provider-errors.js';
-
-const CONNECTION_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-]);
 
 async function bufferBody(response: unknown): Promise<void> {
   if (!isPlainObject(response) || typeof response['statusCode'] !== 'number' || response['statusCode'] < 300)
@@ -86,8 +78,7 @@ export function bedrockProviderError(error: unknown, context: BedrockErrorContex
   if (error.name === 'AbortError')
     return transportProviderError(provider, context.timedOut ? 'timeout' : 'aborted', error);
   if (error.name === 'TimeoutError') return transportProviderError(provider, 'timeout', error);
-  if (CONNECTION_CODES.has(String(record['code'])))
-    return transportProviderError(provider, 'connection', error);
+  if (isLostConnection(error)) return transportProviderError(provider, 'connection', error);
   if (typeof record['$fault'] === 'string') {
     // an exception frame inside the stream: typed, with the payload's message and no HTTP status
     return streamProviderError({

@@ -1,5 +1,6 @@
 import { ProviderError } from '../../core/errors.js';
 import type { ErrorBodyCapture } from './error-body-capture.js';
+import { isLostConnection } from './lost-connection.js';
 import { httpProviderError, transportProviderError } from './provider-errors.js';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
@@ -21,7 +22,7 @@ export interface StainlessApiError {
 }
 
 /**
- * The part both SDKs share: cancellations, timeouts and lost connections, and HTTP error answers with the
+ * The part both SDKs share: cancellations, timeouts and lost connections (also one lost mid-stream), and HTTP error answers with the
  * raw body from the capturing `fetch` (`bodyFallback` when none was captured). Returns undefined for an
  * `APIError` without status (an error inside a stream), which each family reads its own way.
  */
@@ -42,7 +43,11 @@ export function stainlessProviderError(
     return transportProviderError(provider, 'timeout', error);
   if (error instanceof classes.APIConnectionError)
     return transportProviderError(provider, 'connection', error);
-  if (!(error instanceof classes.APIError)) return transportProviderError(provider, 'unexpected', error);
+  if (!(error instanceof classes.APIError)) {
+    // a connection dropped mid-answer comes from the body reader, past the SDK's own error classes
+    const kind = isLostConnection(error) ? 'connection' : 'unexpected';
+    return transportProviderError(provider, kind, error);
+  }
   const api = error as unknown as StainlessApiError;
   if (api.status === undefined) return undefined;
   const headers = api.headers;
