@@ -23,6 +23,15 @@ import {
   WEATHER,
 } from '../support/provider-harness.js';
 
+/** A stored history with a tool call and texts that are only whitespace. */
+const WHITESPACE_HISTORY: ChatMessage[] = [
+  { role: 'user', content: 'what time is it?' },
+  { role: 'assistant', content: '\n\n', toolCalls: [{ id: 'call1', name: 'get_time', arguments: '{}' }] },
+  { role: 'tool', toolCallId: 'call1', name: 'get_time', content: '12:00', isError: false },
+  { role: 'assistant', content: ' ' },
+  { role: 'user', content: 'and now?' },
+];
+
 /** The same cases for every adapter, on its real SDK against its loopback stand-in. */
 export function describeAdapterContract(harness: AdapterHarness): void {
   describe(`${harness.label} adapter contract`, () => {
@@ -135,20 +144,19 @@ export function describeAdapterContract(harness: AdapterHarness): void {
 
     it('sends a history whose stored texts are only whitespace in a form the provider accepts', async () => {
       standIn.push({ echo: 'lastToolResult' });
-      const history: ChatMessage[] = [
-        { role: 'user', content: 'what time is it?' },
-        {
-          role: 'assistant',
-          content: '\n\n',
-          toolCalls: [{ id: 'call1', name: 'get_time', arguments: '{}' }],
-        },
-        { role: 'tool', toolCallId: 'call1', name: 'get_time', content: '12:00', isError: false },
-        { role: 'assistant', content: ' ' },
-        { role: 'user', content: 'and now?' },
-      ];
-      const events = await collect(adapterFor(harness, standIn).stream({ ...ask(''), messages: history }));
+      const request = { ...ask(''), messages: WHITESPACE_HISTORY };
+      const events = await collect(adapterFor(harness, standIn).stream(request));
       expect(standIn.requests[0]?.outcome.kind).toBe('answered');
       expect(textOf(events)).toBe('12:00');
+    });
+
+    it('sends earlier tool calls in a form the provider accepts on a call that offers no tools', async () => {
+      standIn.push({ text: 'Still noon.' });
+      const request = { ...ask('', []), messages: WHITESPACE_HISTORY };
+      const events = await collect(adapterFor(harness, standIn).stream(request));
+      expect(standIn.requests[0]?.outcome.kind).toBe('answered');
+      expect(textOf(events)).toBe('Still noon.');
+      expect(standIn.requests[0]?.rawBody).toContain('12:00');
     });
 
     for (const [raw, meaning] of Object.entries(harness.stopTable)) {

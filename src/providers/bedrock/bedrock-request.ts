@@ -33,26 +33,48 @@ export function toBedrockTool(tool: WireTool): Tool {
   };
 }
 
+/** How the conversation's tool blocks travel. */
+export interface BlockOptions {
+  /** Send `toolResult.status`. */
+  readonly withStatus: boolean;
+  /**
+   * Tell earlier tool calls and results as text: Converse refuses `toolUse` / `toolResult` blocks in a
+   * request without `toolConfig`, and `toolConfig` needs at least one tool.
+   */
+  readonly toolsAsText: boolean;
+}
+
+function resultText(message: Extract<ChatMessage, { role: 'tool' }>): string {
+  const outcome = message.isError ? 'failed' : 'answered';
+  const content = message.content === '' ? '(no output)' : message.content;
+  return `(The tool ${message.name || message.toolCallId} ${outcome}: ${content})`;
+}
+
 function blocksOf(
   message: ChatMessage,
-  withStatus: boolean,
+  options: BlockOptions,
 ): { role: 'user' | 'assistant'; blocks: ContentBlock[] } {
   switch (message.role) {
     case 'user':
       // Converse refuses blank text blocks
       return { role: 'user', blocks: message.content.trim() === '' ? [] : [{ text: message.content }] };
     case 'tool': {
+      if (options.toolsAsText) return { role: 'user', blocks: [{ text: resultText(message) }] };
       const result: ToolResultBlock = {
         toolUseId: message.toolCallId,
         content: [{ text: message.content === '' ? '(no output)' : message.content }],
       };
-      if (withStatus) result.status = message.isError ? 'error' : 'success';
+      if (options.withStatus) result.status = message.isError ? 'error' : 'success';
       return { role: 'user', blocks: [{ toolResult: result }] };
     }
     case 'assistant': {
       const blocks: ContentBlock[] = [];
       if (message.content.trim() !== '') blocks.push({ text: message.content });
       for (const call of message.toolCalls ?? []) {
+        if (options.toolsAsText) {
+          blocks.push({ text: `(Called the tool ${call.name} with ${call.arguments || '{}'})` });
+          continue;
+        }
         blocks.push({
           toolUse: {
             toolUseId: call.id,
@@ -67,8 +89,8 @@ function blocksOf(
 }
 
 /** The conversation as Converse messages; consecutive messages of one role share a message. */
-export function toBedrockMessages(messages: readonly ChatMessage[], withStatus: boolean): Message[] {
-  return groupTurns(messages, (m) => blocksOf(m, withStatus)).map((t) => ({
+export function toBedrockMessages(messages: readonly ChatMessage[], options: BlockOptions): Message[] {
+  return groupTurns(messages, (m) => blocksOf(m, options)).map((t) => ({
     role: t.role,
     content: t.blocks,
   }));
@@ -81,7 +103,10 @@ export function toBedrockRequest(
 ): ConverseStreamCommandInput {
   const input: ConverseStreamCommandInput = {
     modelId: options.model,
-    messages: toBedrockMessages(request.messages, options.toolResultStatus),
+    messages: toBedrockMessages(request.messages, {
+      withStatus: options.toolResultStatus,
+      toolsAsText: request.tools.length === 0,
+    }),
   };
   if (request.system.trim() !== '') input.system = [{ text: request.system }];
   // toolConfig must carry at least one tool when it is sent at all
