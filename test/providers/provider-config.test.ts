@@ -90,6 +90,15 @@ describe('resolveProviderConfig', () => {
     [{ provider: 'cohere', model: 'c', env: {} }, /Unknown model provider "cohere"/],
     [{ provider: 'openai', model: 'g', apiKey: 'k', baseURL: 'ftp://x', env: {} }, /not an http\(s\) URL/],
     [{ provider: 'openai', model: 'g', apiKey: 'k', timeoutMs: -1, env: {} }, /timeoutMs/],
+    [
+      { provider: 'openai', model: 'g', apiKey: 'k', timeoutMs: 0, env: {} },
+      /timeoutMs must be .* from 1 to/,
+    ],
+    [
+      { provider: 'bedrock', model: 'm', region: 'r', timeoutMs: 2 ** 31, env: {} },
+      /2147483647.*got 2147483648/,
+    ],
+    [{ provider: 'anthropic', model: 'c', apiKey: 'k', timeoutMs: 1.5, env: {} }, /whole number.*got 1\.5/],
   ])('refuses %j with a clear InputError', (config, pattern) => {
     expect(() => resolveProviderConfig(config as never)).toThrow(InputError);
     expect(() => resolveProviderConfig(config as never)).toThrow(pattern);

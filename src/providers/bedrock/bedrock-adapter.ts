@@ -78,13 +78,10 @@ export class BedrockAdapter implements ModelAdapter {
     const onAbort = () => controller.abort();
     request.signal?.addEventListener('abort', onAbort, { once: true });
     // the timeout covers the wait for the answer to start, as in the other SDKs
-    const timer =
-      this.config.timeoutMs > 0
-        ? setTimeout(() => {
-            context.timedOut = true;
-            controller.abort();
-          }, this.config.timeoutMs)
-        : undefined;
+    const timer = setTimeout(() => {
+      context.timedOut = true;
+      controller.abort();
+    }, this.config.timeoutMs);
     try {
       if (this.config.stream) {
         const output = await this.client.send(new ConverseStreamCommand(input), {

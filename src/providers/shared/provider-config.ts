@@ -43,7 +43,7 @@ export interface ProviderConfig {
   readonly apiKey?: string;
   /** Base URL (Bedrock: endpoint URL); defaults to the provider's public endpoint. */
   readonly baseURL?: string;
-  /** Time allowed for the provider to start answering one attempt (default 600,000 ms). */
+  /** Time allowed for the provider to start answering one attempt: 1 to 2^31-1 ms (default 600,000). */
   readonly timeoutMs?: number;
   readonly retry?: RetrySettings;
   /** Ask for a streamed answer (default true); false uses the non-streaming endpoint. */
@@ -169,6 +169,21 @@ function nonNegative(value: number | undefined, fallback: number, what: string):
   return value;
 }
 
+/** The longest wait a Node timer keeps (2^31-1 ms); past it the timer fires at once. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+const DEFAULT_TIMEOUT_MS = 600_000;
+
+function timeoutOf(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_TIMEOUT_MS;
+  // 0 would mean "never" to the AWS SDK but "at once" to openai and @anthropic-ai/sdk
+  if (!Number.isInteger(value) || value < 1 || value > MAX_TIMEOUT_MS) {
+    throw new InputError(
+      `timeoutMs must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (about 24 days); got ${String(value)}. Leave it out to wait the default ${DEFAULT_TIMEOUT_MS} ms (10 minutes).`,
+    );
+  }
+  return value;
+}
+
 /** Fills in every default of `config` from the environment; throws `InputError` naming what is missing. */
 export function resolveProviderConfig(config: ProviderConfig): ResolvedProviderConfig {
   const defaults = DEFAULTS[config.provider];
@@ -204,7 +219,7 @@ export function resolveProviderConfig(config: ProviderConfig): ResolvedProviderC
     model: config.model.trim(),
     apiKey,
     baseURL: rawURL === undefined ? undefined : checkUrl(rawURL, config.provider),
-    timeoutMs: nonNegative(config.timeoutMs, 600_000, 'timeoutMs'),
+    timeoutMs: timeoutOf(config.timeoutMs),
     retry: {
       maxRetries: Math.floor(nonNegative(retry.maxRetries, 2, 'retry.maxRetries')),
       baseDelayMs: nonNegative(retry.baseDelayMs, 500, 'retry.baseDelayMs'),
