@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ProviderError } from '../../src/core/errors.js';
 import type { StandIn } from '../../src/testing/index.js';
 import {
   type AdapterHarness,
@@ -6,7 +7,9 @@ import {
   ask,
   callsOf,
   collect,
+  failure,
   standInFor,
+  textOf,
 } from '../support/provider-harness.js';
 
 const HARNESS: AdapterHarness = {
@@ -28,6 +31,22 @@ function sse(
     { ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] },
   ];
   const body = `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('')}data: [DONE]\n\n`;
+  return { raw: { status: 200, headers: { 'content-type': 'text/event-stream' }, body } };
+}
+
+/** OpenRouter's error inside a 200 stream, whose `code` is a number standing for an HTTP status. */
+function openRouterStreamError(code: number): {
+  raw: { status: number; headers: Record<string, string>; body: string };
+} {
+  const chunk = {
+    id: 'gen-q',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: 'local-test',
+    error: { code, message: 'Provider returned error', metadata: { provider_name: 'Together' } },
+    choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }],
+  };
+  const body = `: OPENROUTER PROCESSING\n\ndata: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n`;
   return { raw: { status: 200, headers: { 'content-type': 'text/event-stream' }, body } };
 }
 
@@ -91,5 +110,21 @@ describe('OpenAI-compatible stream quirks, through the openai SDK', () => {
     expect(calls.map((c) => [c.id, c.name, JSON.parse(c.arguments)])).toEqual([
       ['call_late', 'get_weather', { city: 'Rome' }],
     ]);
+  });
+
+  it('retries an in-stream error whose numeric code is a transient HTTP status (OpenRouter)', async () => {
+    standIn.push(openRouterStreamError(502), openRouterStreamError(429), { text: 'third time' });
+    const events = await collect(adapterFor(HARNESS, standIn).stream(ask('flaky upstream')));
+    expect(textOf(events)).toBe('third time');
+    expect(standIn.requests).toHaveLength(3);
+  });
+
+  it('does not retry an in-stream error whose numeric code is a client error', async () => {
+    standIn.push(openRouterStreamError(400), { text: 'never' });
+    const error = await failure(adapterFor(HARNESS, standIn).stream(ask('bad')));
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).providerCode).toBe('400');
+    expect((error as ProviderError).retryable).toBe(false);
+    expect(standIn.requests).toHaveLength(1);
   });
 });

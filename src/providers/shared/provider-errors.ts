@@ -80,6 +80,15 @@ export function cutStreamError(provider: string): ProviderError {
   });
 }
 
+/**
+ * True for a mid-stream error code worth trying again. A three-digit number is an HTTP status (OpenRouter
+ * sends `{"code": 502}` inside a 200 stream) and is judged as one; other codes are read by their words.
+ */
+function isTransientStreamCode(code: string | undefined): boolean {
+  if (code !== undefined && /^[1-5]\d\d$/.test(code)) return isTransientStatus(Number(code));
+  return TRANSIENT_CODE.test(code ?? '');
+}
+
 /** A `ProviderError` for an error the provider sent inside an already-started stream. */
 export function streamProviderError(fields: {
   provider: string;
@@ -94,7 +103,7 @@ export function streamProviderError(fields: {
     status: undefined,
     message: `${fields.provider} failed mid-answer: ${fields.message}`,
     providerCode: fields.code,
-    retryable: TRANSIENT_CODE.test(fields.code ?? ''),
+    retryable: isTransientStreamCode(fields.code),
     requestId: fields.requestId,
     rawBody: fields.rawBody,
     cause: fields.cause,
