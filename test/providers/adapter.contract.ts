@@ -309,6 +309,20 @@ export function describeAdapterContract(harness: AdapterHarness): void {
         expect(standIn.requests).toHaveLength(1);
       });
 
+      it('does not send a call whose signal was aborted before it started', async () => {
+        standIn.push({ text: 'not asked' });
+        const controller = new AbortController();
+        controller.abort();
+        const error = await failure(
+          adapterFor(harness, standIn, { stream: false }).stream({
+            ...ask('never'),
+            signal: controller.signal,
+          }),
+        );
+        expect((error as ProviderError).providerCode).toBe('aborted');
+        expect(standIn.requests).toHaveLength(0);
+      });
+
       it('times out a silent provider, and a cancelled call is not retried', async () => {
         standIn.push({ text: 'too late', delayMs: 2_000 });
         const timedOut = await failure(

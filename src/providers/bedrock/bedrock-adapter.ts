@@ -8,6 +8,7 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { ProviderError } from '../../core/errors.js';
 import type { ModelAdapter, ModelEvent, ModelRequest, WireTool } from '../../core/model.js';
 import type { ResolvedProviderConfig } from '../shared/provider-config.js';
+import { transportProviderError } from '../shared/provider-errors.js';
 import { withRetries } from '../shared/retry-policy.js';
 import { streamEnding } from '../shared/stream-ending.js';
 import { BEDROCK_DIALECTS, toolsNamedInRejection } from '../shared/tools-named-in-rejection.js';
@@ -72,6 +73,9 @@ export class BedrockAdapter implements ModelAdapter {
     request: ModelRequest,
     context: { requestId?: string; timedOut?: boolean },
   ): AsyncGenerator<ModelEvent> {
+    // an abort listener added to a signal that has already fired never runs
+    if (request.signal?.aborted)
+      throw transportProviderError(this.provider, 'aborted', request.signal.reason);
     const input = this.buildRequest(request);
     context.timedOut = false;
     const controller = new AbortController();
