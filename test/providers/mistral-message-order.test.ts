@@ -43,4 +43,25 @@ describe('message order on the Mistral wire', () => {
       }
     });
   }
+
+  for (const provider of ['mistral', 'openai'] as const) {
+    it(`${provider}: an assistant message with neither text nor tool calls is left out`, async () => {
+      standIn.reset();
+      standIn.push({ text: 'Still noon.' });
+      const blank: ChatMessage[] = [
+        ...HISTORY.slice(0, 3),
+        { role: 'assistant', content: '' },
+        ...HISTORY.slice(3),
+      ];
+      await collect(adapterFor(HARNESS, standIn, { provider }).stream({ ...ask(''), messages: blank }));
+      const body = standIn.requests[0]?.body as { messages: { role: string; content?: unknown }[] };
+      const sent = body.messages.filter((m) => m.role !== 'system');
+      expect(sent.map((m) => m.role)).toEqual(
+        provider === 'mistral'
+          ? ['user', 'assistant', 'tool', 'assistant', 'user']
+          : ['user', 'assistant', 'tool', 'user'],
+      );
+      expect(sent.filter((m) => m.role === 'assistant' && !m.content && !('tool_calls' in m))).toEqual([]);
+    });
+  }
 });

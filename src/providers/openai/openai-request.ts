@@ -61,6 +61,10 @@ function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
   }
 }
 
+function isBlankReply(message: ChatMessage): boolean {
+  return message.role === 'assistant' && message.content.trim() === '' && !message.toolCalls?.length;
+}
+
 /** A provider-neutral request in Chat Completions form. */
 export function toOpenAIRequest(
   request: ModelRequest,
@@ -70,6 +74,8 @@ export function toOpenAIRequest(
   if (request.system !== '') messages.push({ role: 'system', content: request.system });
   let previous: ChatMessage['role'] | undefined;
   for (const message of request.messages) {
+    // a stored reply with nothing in it: Mistral refuses it, and the other families drop it too
+    if (isBlankReply(message)) continue;
     if (options.assistantAfterToolResults && previous === 'tool' && message.role === 'user') {
       messages.push({ role: 'assistant', content: UNANSWERED_RESULTS_NOTE });
     }
