@@ -127,14 +127,17 @@ function failedCall(ctx: TurnContext, request: ModelRequest, error: unknown): Tu
     return { status: 'rejected', message: rejected.message, errorCode: rejected.code };
   }
   if (error instanceof ProviderError) {
-    const status = error.status === undefined ? 'could not be reached' : `answered ${error.status}`;
+    const what =
+      error.status === undefined
+        ? `The call to the model provider (${error.provider}) failed`
+        : `The model provider (${error.provider}) answered ${error.status}`;
     const wait =
       error.retryAfterMs === undefined
         ? ''
         : ` It asks to wait ${formatWait(error.retryAfterMs)} before trying again.`;
     return {
       status: 'failed',
-      message: `The model provider (${error.provider}) ${status}: ${error.message}${wait}`,
+      message: `${what}: ${error.message}${wait}`,
       errorCode: error.providerCode ?? error.code,
     };
   }

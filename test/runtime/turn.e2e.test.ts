@@ -111,6 +111,17 @@ describe('a turn through the real SDKs and the stand-ins', () => {
     expect(end.message).toMatch(/500/);
   });
 
+  it('says an answer was cut short on the way, without blaming the address', async () => {
+    h = await startHarness({
+      script: [{ text: 'A long answer that gets cut', cutOff: 'end', chunkSize: 4 }],
+    });
+    const end = turnEnd(await collect(h.runtime.session('s1').send('hi')));
+    expect(end.status).toBe('failed');
+    expect(end.message).toMatch(
+      /^The call to the model provider \(.+\) failed: The answer from .+ stopped before it was complete/,
+    );
+  });
+
   it('says how long a rate limit asks to wait, when it asks for longer than toolseam waits itself', async () => {
     h = await startHarness({ script: [{ error: { status: 429, message: 'slow down', retryAfter: 45 } }] });
     const end = turnEnd(await collect(h.runtime.session('s1').send('hi')));

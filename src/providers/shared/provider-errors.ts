@@ -55,7 +55,7 @@ export function transportProviderError(
         ? `The request to ${provider} was cancelled.`
         : kind === 'unexpected'
           ? `The call to ${provider} failed${detail}.`
-          : `Could not reach ${provider}${detail}; check the base URL and the network.`;
+          : `The connection to ${provider} could not be made or was lost${detail}; if it keeps happening, check the base URL and the network.`;
   return new ProviderError({
     provider,
     status: undefined,
