@@ -3,7 +3,7 @@ import { type Logger, silentLogger } from './core/logger.js';
 import type { ModelAdapter } from './core/model.js';
 import type { SessionStore } from './core/session-store.js';
 import type { ToolProvider } from './core/tool.js';
-import { createModelAdapter, type ProviderConfig } from './providers/index.js';
+import { createModelAdapter, type ProviderConfig, resolveProviderConfig } from './providers/index.js';
 import { Runtime } from './runtime/runtime.js';
 import type { ApprovalOptions } from './runtime/runtime-options.js';
 import { enableSubagents } from './runtime/subagents/index.js';
@@ -44,6 +44,8 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
   const config = options.config;
   const logger = options.logger ?? silentLogger;
   const model = isAdapter(options.model) ? options.model : createModelAdapter(options.model);
+  // Stored with each turn, so a resumed turn is sent where it started (and nowhere else).
+  const modelBaseURL = isAdapter(options.model) ? undefined : resolveProviderConfig(options.model).baseURL;
   const store =
     typeof options.store === 'object'
       ? options.store
@@ -70,6 +72,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
   const contextWindow = options.contextWindow ?? config?.model?.contextWindow;
   const runtime = new Runtime({
     model,
+    ...(modelBaseURL ? { modelBaseURL } : {}),
     registry,
     store,
     logger,

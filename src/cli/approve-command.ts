@@ -3,20 +3,25 @@ import type { ApprovalDecision } from '../core/approval.js';
 import { InputError } from '../core/errors.js';
 import { FINAL_TURN_STATES, isPastDeadline, type TurnRecord } from '../core/session-records.js';
 import { ApprovalClosedError } from '../core/store-errors.js';
+import type { ModelOrigin } from '../core/turn-model.js';
 import { turnToResume } from '../runtime/leaf-turns.js';
 import { ownerAlive } from '../runtime/turn-owner.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
 import { configFromFlags, existingDatabaseFrom } from './config-flags.js';
 import { printEvent } from './event-printer.js';
-import { providerConfigFrom, RUNTIME_FLAGS, runtimeFromFlags } from './runtime-flags.js';
+import { resumedModelFrom } from './resumed-model.js';
+import { RUNTIME_FLAGS, runtimeFromFlags } from './runtime-flags.js';
 
-const USAGE = `usage: toolseam approve ID yes|no|always [--reason TEXT] [--db FILE] [model flags as for chat]
+const USAGE = `usage: toolseam approve ID yes|no|always [--reason TEXT] [--db FILE] [--config FILE]
+       [--provider P] [--model M] [--base-url URL]
 
 Answers a waiting approval from any terminal. When the process that asked is still running, it
 goes on by itself; when it stopped (a crash, a closed terminal), this command resumes the turn and
-prints its answer, so give it the same model flags or --config as the chat had. The database is
---db, else "db" in the config (--config FILE or ./toolseam.json), else the default.`;
+prints its answer. The turn goes on with the provider, model and base URL it started on, as the
+session database recorded them: --provider, --model and --base-url may repeat those but a different
+value is refused (the key and other settings come from the environment and the config). The
+database is --db, else "db" in the config (--config FILE or ./toolseam.json), else the default.`;
 
 /** `toolseam approve ID yes|no|always`: answers an approval, resuming its turn when its process is gone. */
 export const approveCommand: Command = async (argv) => {
@@ -33,21 +38,23 @@ export const approveCommand: Command = async (argv) => {
   if (!id || !word)
     throw new InputError('give the approval id and yes, no or always, e.g. `toolseam approve ap_123 yes`.');
   const decision = decisionOf(word, values.reason);
-  // The answer is final: a missing model must be found before it is written, not after.
-  const { record, turn, answered } = answerInStore(existingDatabaseFrom(values), id, decision, (asking) => {
-    if (!(asking && ownerAlive(asking))) providerConfigFrom(values, configFromFlags(values));
+  const db = existingDatabaseFrom(values);
+  // The answer is final: a missing (or contradicted) model must be found before it is written, not after.
+  const { resumed, ran, turn, answered } = answerInStore(db, id, decision, (asking, ran) => {
+    if (!(asking && ownerAlive(asking))) resumedModelFrom(values, configFromFlags(values), ran);
   });
   process.stderr.write(`${answered.tool}: ${answered.status}\n`);
   if (turn && ownerAlive(turn)) {
     process.stderr.write(`the turn goes on in the process that asked (${turn.owner}).\n`);
     return 0;
   }
-  const runtime = await runtimeFromFlags(values);
+  const runtime = await runtimeFromFlags(values, {
+    model: (config) => resumedModelFrom(values, config, ran),
+  });
   try {
     const state = { midLine: false };
     let status = 'done';
-    // A leaf's approval resumes its whole batch, through the parent's turn.
-    for await (const event of runtime.resumeTurn(turnToResume(runtime.options.store, record.turnId))) {
+    for await (const event of runtime.resumeTurn(resumed)) {
       printEvent(event, { out: process.stdout, info: process.stderr }, state);
       if (event.type === 'approval-request') {
         process.stderr.write(
@@ -70,7 +77,7 @@ function answerInStore(
   db: string | undefined,
   id: string,
   decision: ApprovalDecision,
-  beforeAnswer: (turn: TurnRecord | undefined) => void,
+  beforeAnswer: (turn: TurnRecord | undefined, ran: ModelOrigin) => void,
 ) {
   const store = openSessionStore(db ? { path: db } : {});
   try {
@@ -79,11 +86,15 @@ function answerInStore(
       throw new InputError(`there is no approval ${id}; \`toolseam sessions\` lists the waiting ones.`);
     }
     const turn = store.getTurn(record.turnId);
+    // A leaf's approval resumes its whole batch, through the parent's turn (and on its model).
+    const resumed = turnToResume(store, record.turnId);
+    const resumedTurn = store.getTurn(resumed);
+    const ran: ModelOrigin = resumedTurn ?? {};
     // One that can no longer be answered is refused by the store below, model or not.
-    if (record.status === 'pending' && !isPastDeadline(record)) beforeAnswer(turn);
+    if (record.status === 'pending' && !isPastDeadline(record)) beforeAnswer(turn, ran);
     try {
       const answered = store.answerApproval(id, decision, { digest: record.digest, answeredBy: 'cli' });
-      return { record, turn, answered };
+      return { resumed, ran, turn, answered };
     } catch (error) {
       const open = turn !== undefined && !FINAL_TURN_STATES.includes(turn.status);
       if (error instanceof ApprovalClosedError && open && !ownerAlive(turn)) {

@@ -1,17 +1,21 @@
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
+import type { ModelOrigin } from '../core/turn-model.js';
 import { resumableTurns } from '../runtime/leaf-turns.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
 import { existingDatabaseFrom } from './config-flags.js';
 import { printEvent } from './event-printer.js';
+import { resumedModelFrom } from './resumed-model.js';
 import { RUNTIME_FLAGS, runtimeFromFlags } from './runtime-flags.js';
 
-const USAGE = `usage: toolseam resume [TURN_ID] [--db FILE] [model flags as for chat]
+const USAGE = `usage: toolseam resume [TURN_ID] [--db FILE] [--config FILE] [--provider P] [--model M] [--base-url URL]
 
 Takes over a turn whose process stopped before it finished (a crash, a closed terminal): answers
 what was decided meanwhile, asks again what was not, finishes a subagent batch's unfinished leaves
-(finished ones are kept), then lets the model continue. Without an id it lists the turns it can resume.`;
+(finished ones are kept), then lets the model continue. Without an id it lists the turns it can resume.
+The turn goes on with the provider, model and base URL it started on, as the session database
+recorded them: the model flags may repeat those but a different value is refused.`;
 
 /** `toolseam resume [TURN_ID]`: continues an interrupted turn. */
 export const resumeCommand: Command = async (argv) => {
@@ -28,6 +32,7 @@ export const resumeCommand: Command = async (argv) => {
   // Listing and a wrong id need only the store: no model, and no empty database made from a typo.
   const db = existingDatabaseFrom(values);
   const store = openSessionStore(db ? { path: db } : {});
+  let ran: ModelOrigin;
   try {
     if (turnId === undefined) {
       const turns = resumableTurns(store);
@@ -36,13 +41,17 @@ export const resumeCommand: Command = async (argv) => {
         process.stdout.write(`${t.id}  session ${t.sessionId}  "${t.userText.slice(0, 60)}"\n`);
       return 0;
     }
-    if (!store.getTurn(turnId)) {
+    const turn = store.getTurn(turnId);
+    if (!turn) {
       throw new InputError(`there is no turn ${turnId}; \`toolseam resume\` lists the interrupted ones.`);
     }
+    ran = turn;
   } finally {
     store.close();
   }
-  const runtime = await runtimeFromFlags(values);
+  const runtime = await runtimeFromFlags(values, {
+    model: (config) => resumedModelFrom(values, config, ran),
+  });
   try {
     const state = { midLine: false };
     let status = 'done';

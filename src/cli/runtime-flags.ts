@@ -87,10 +87,10 @@ export function providerConfigFrom(
 /** Builds the runtime a command runs: config file, flags, store, tools. */
 export async function runtimeFromFlags(
   flags: RuntimeFlagValues,
-  extra: { askUser?: AskUser; unattended?: boolean } = {},
+  extra: { askUser?: AskUser; unattended?: boolean; model?: (config: ToolseamConfig) => ProviderConfig } = {},
 ): Promise<Runtime> {
   const config = configFromFlags(flags);
-  const model = providerConfigFrom(flags, config);
+  const model = extra.model ? extra.model(config) : providerConfigFrom(flags, config);
   const policy = flags.approve;
   if (policy !== undefined && !['ask', 'auto', 'deny'].includes(policy)) {
     throw new InputError(`--approve takes ask, auto or deny, not "${policy}".`);

@@ -72,7 +72,7 @@ export const sessionsCommand: Command = async (argv) => {
         lines.push(`      resume: toolseam resume ${t.id}`);
       }
       lines.push(
-        '  (give resume the model flags or --config the chat had; `toolseam chat --session ID` moves on instead)',
+        '  (resume goes on with the model the turn started on; `toolseam chat --session ID` moves on instead)',
       );
     }
     process.stdout.write(`${lines.join('\n')}\n`);

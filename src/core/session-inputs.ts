@@ -40,6 +40,11 @@ export interface NewTurn {
   readonly agent?: string | undefined;
   /** The task mode asked for the turn (e.g. `plan`), kept for the same reason. */
   readonly mode?: string | undefined;
+  /** The model the turn runs on, kept so a resumed turn goes on with the same one. */
+  readonly provider?: string | undefined;
+  readonly model?: string | undefined;
+  /** The base URL the model is reached at (absent: the provider's own or unknown). */
+  readonly baseURL?: string | undefined;
 }
 
 /** Which turns to list. */

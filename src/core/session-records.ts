@@ -48,6 +48,11 @@ export interface TurnRecord {
   readonly agent?: string | undefined;
   /** The task mode asked for the turn (absent: the agent's or the default). */
   readonly mode?: string | undefined;
+  /** The provider and model the turn runs on (absent for turns stored before migration 12). */
+  readonly provider?: string | undefined;
+  readonly model?: string | undefined;
+  /** The base URL the model is reached at, when known. */
+  readonly baseURL?: string | undefined;
 }
 
 /** True when an approval's deadline has passed (it can no longer be answered); false when it has none. */

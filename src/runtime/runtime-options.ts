@@ -53,6 +53,8 @@ export interface ApprovalOptions {
 /** Everything a runtime is built from. */
 export interface RuntimeOptions {
   readonly model: ModelAdapter;
+  /** The base URL the model is reached at, stored with each turn (absent: unknown, e.g. a host's own adapter). */
+  readonly modelBaseURL?: string;
   readonly registry: ToolRegistry;
   readonly store: SessionStore;
   readonly logger?: Logger;

@@ -4,6 +4,7 @@ import type { RuntimeEvent } from '../core/events.js';
 import { type Logger, silentLogger } from '../core/logger.js';
 import type { ApprovalRecord, SessionRecord, SessionStore, TurnRecord } from '../core/session-store.js';
 import { headOf } from '../core/text-cut.js';
+import { describeModel, modelDifference } from '../core/turn-model.js';
 import { schemaBudgetChars } from '../retrieval/index.js';
 import { credentialVariables } from '../tools/builtin/index.js';
 import { answerLooseCalls, interruptAbandoned } from './abandoned-turns.js';
@@ -169,6 +170,7 @@ export class Runtime {
       );
     }
     if (options.leaf === undefined) refuseLeafTurn(store, turn);
+    this.refuseOtherModel(turn);
     const gates = turnGates(turn);
     const takeover = {
       from: ['running', 'waiting_approval'] as const,
@@ -195,6 +197,18 @@ export class Runtime {
     const session = store.getSession(turn.sessionId) as SessionRecord;
     // The turn goes on under the agent and mode it started with, whatever the caller asks now.
     return this.drive(session, turn, { ...options, ...gates }, true);
+  }
+
+  /** A turn goes on with the model it started on: another one would be sent its whole conversation. */
+  private refuseOtherModel(turn: TurnRecord): void {
+    const { provider, model } = this.options.model;
+    const here = { provider, model, baseURL: this.options.modelBaseURL };
+    if (modelDifference(turn, here) !== undefined) {
+      throw new ToolseamError(
+        'model_mismatch',
+        `Turn ${turn.id} ran on ${describeModel(turn)}, not ${describeModel(here)}; resume it on the model it started on.`,
+      );
+    }
   }
 
   /** Stops running turns (waiting up to 5 s for them to record how they ended), then closes the tools and the store. */
@@ -228,7 +242,16 @@ export class Runtime {
       owner: this.owner,
       agent: effective.agent,
       mode: effective.mode,
+      provider: this.options.model.provider,
+      model: this.options.model.model,
+      baseURL: this.options.modelBaseURL,
     });
+    if (before.provider !== this.options.model.provider || before.model !== this.options.model.model) {
+      store.updateSession(sessionId, {
+        provider: this.options.model.provider,
+        model: this.options.model.model,
+      });
+    }
     if (!before.title) store.updateSession(sessionId, { title: headOf(text.trim(), 80) });
     const session = store.getSession(sessionId) as SessionRecord;
     return this.drive(session, turn, effective, false);

@@ -10,6 +10,7 @@ import { v8Batches } from './migrations/v8-batches.js';
 import { v9TurnGates } from './migrations/v9-turn-gates.js';
 import { v10OwnerHeartbeat } from './migrations/v10-owner-heartbeat.js';
 import { v11LeafSessions } from './migrations/v11-leaf-sessions.js';
+import { v12TurnModel } from './migrations/v12-turn-model.js';
 
 /** Every schema step, in order. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   v9TurnGates,
   v10OwnerHeartbeat,
   v11LeafSessions,
+  v12TurnModel,
 ];

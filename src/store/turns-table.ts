@@ -30,6 +30,9 @@ interface TurnRow {
   error: string | null;
   agent: string | null;
   mode: string | null;
+  provider: string | null;
+  model: string | null;
+  base_url: string | null;
   owner_seen_at: number | null;
   started_at: number;
   ended_at: number | null;
@@ -50,6 +53,9 @@ function toRecord(row: TurnRow): TurnRecord {
     error: opt(row.error),
     agent: opt(row.agent),
     mode: opt(row.mode),
+    provider: opt(row.provider),
+    model: opt(row.model),
+    baseURL: opt(row.base_url),
     ownerSeenAt: optIso(row.owner_seen_at),
   };
 }
@@ -58,8 +64,9 @@ function toRecord(row: TurnRow): TurnRecord {
 export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages: MessagesTable) {
   const { db } = ctx;
   const insert = db.prepare(
-    `INSERT INTO turns (id, session_id, status, user_text, owner, agent, mode, started_at, owner_seen_at)
-     VALUES (@id, @sessionId, 'running', @userText, @owner, @agent, @mode, @now,
+    `INSERT INTO turns (id, session_id, status, user_text, owner, agent, mode, provider, model, base_url,
+       started_at, owner_seen_at)
+     VALUES (@id, @sessionId, 'running', @userText, @owner, @agent, @mode, @provider, @model, @baseURL, @now,
        CASE WHEN @owner IS NULL THEN NULL ELSE @now END)`,
   );
   const byId = db.prepare('SELECT * FROM turns WHERE id = ?');
@@ -92,9 +99,12 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
         for (const [what, value] of [
           ['agent', input.agent],
           ['mode', input.mode],
+          ['provider', input.provider],
+          ['model', input.model],
+          ['base URL', input.baseURL],
         ] as const) {
           if (value !== undefined && typeof value !== 'string')
-            throw new InputError(`A turn's ${what} must be a name (a string), or be left out.`);
+            throw new InputError(`A turn's ${what} must be a string, or be left out.`);
         }
         insert.run({
           id,
@@ -103,6 +113,9 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
           owner: orNull(input.owner),
           agent: orNull(input.agent),
           mode: orNull(input.mode),
+          provider: orNull(input.provider),
+          model: orNull(input.model),
+          baseURL: orNull(input.baseURL),
           now: ctx.now(),
         });
         messages.append(input.sessionId, id, { role: 'user', content: input.userText });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
 import { TSX_LOADER } from '../support/tsx-loader.js';
+import { spawnToolseam, until } from './spawn-toolseam.js';
 
 const bin = join(import.meta.dirname, '..', '..', 'src', 'cli', 'bin.ts');
 let dir: string;
@@ -21,32 +22,7 @@ afterEach(async () => {
 
 /** Runs the CLI from source in `dir`; resolves with exit code and output (`input` gives it a stdin to type into). */
 function cli(args: string[], env: Record<string, string | undefined> = {}, input = false) {
-  const proc = spawn(process.execPath, ['--import', TSX_LOADER, bin, ...args], {
-    cwd: dir,
-    env: {
-      ...process.env,
-      OPENAI_API_KEY: '',
-      ANTHROPIC_API_KEY: '',
-      OPENROUTER_API_KEY: '',
-      GEMINI_API_KEY: '',
-      MISTRAL_API_KEY: '',
-      ...env,
-    },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  if (!input) proc.stdin.end();
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (d: Buffer) => {
-    stdout += d.toString();
-  });
-  proc.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString();
-  });
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    proc.on('exit', (code) => resolve({ code, stdout, stderr })),
-  );
-  return { proc, done, stdout: () => stdout, stderr: () => stderr };
+  return spawnToolseam(args, dir, env, input);
 }
 
 /** util-linux `script`, which runs a command on a pseudo-terminal (so readline reads keys, Ctrl-C among them). */
@@ -73,15 +49,6 @@ function cliOnTerminal(args: string[]) {
 /** A session's pending approvals and interrupted turns, as `toolseam sessions --json` lists them. */
 async function listed(db: string): Promise<{ pendingApprovals: unknown[]; interruptedTurns: unknown[] }> {
   return JSON.parse((await cli(['sessions', '--db', db, '--json']).done).stdout);
-}
-
-/** Polls `check` until it holds; fails naming `what` after 20 s. */
-async function until(what: string, check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** How many `> ` message prompts the interactive chat has shown. */

@@ -58,6 +58,16 @@ async function standIn(script: readonly ScriptTurn[]): Promise<StandIn> {
   return s;
 }
 
+/** A store on a new temp file, removed with its folder when the test ends. */
+function freshStore() {
+  const dir = mkdtempSync(join(tmpdir(), 'toolseam-resume-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const dbPath = join(dir, 'toolseam.db');
+  const store = openSessionStore({ path: dbPath });
+  cleanups.push(() => store.close());
+  return { dbPath, store };
+}
+
 function runtime(
   s: StandIn,
   dbPath: string,
@@ -146,11 +156,7 @@ describe('resuming a turn this runtime is still driving', () => {
 
 describe('an approval a dead process left waiting', () => {
   it('keeps the deadline it was asked with when the turn is resumed, and the turn shows it waits', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'toolseam-resume-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const dbPath = join(dir, 'toolseam.db');
-    const store = openSessionStore({ path: dbPath });
-    cleanups.push(() => store.close());
+    const { dbPath, store } = freshStore();
     // What a process that died while asking leaves behind: its turn, the call, the request and its deadline.
     const { turn } = turnWithCalls(store, [newCall('c1', 'send_email', { to: 'a@example.com' })]);
     store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
@@ -182,11 +188,7 @@ describe('an approval a dead process left waiting', () => {
 
 describe('the calls a dead process left', () => {
   it("run in the model's order: one never screened before a later, approved one", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'toolseam-resume-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    const dbPath = join(dir, 'toolseam.db');
-    const store = openSessionStore({ path: dbPath });
-    cleanups.push(() => store.close());
+    const { dbPath, store } = freshStore();
     const { turn } = turnWithCalls(store, [
       newCall('c1', 'send_email', { to: 'first@example.com' }),
       newCall('c2', 'send_email', { to: 'second@example.com' }, { status: 'approved' }),
@@ -196,5 +198,25 @@ describe('the calls a dead process left', () => {
     const next = runtime(await standIn([{ text: 'ok' }]), dbPath, sent, false);
     await collect(next.resumeTurn(turn.id));
     expect(sent).toEqual(['first@example.com', 'second@example.com']);
+  });
+});
+
+describe('a turn recorded on another model', () => {
+  it('is not resumed on this one (its conversation would go there), and stays resumable', async () => {
+    const { dbPath, store } = freshStore();
+    const session = store.createSession({ provider: 'openai-compatible', model: 'demo' });
+    const owner = `${hostname()}:999999`;
+    const turn = store.startTurn({
+      sessionId: session.id,
+      userText: 'hi',
+      owner,
+      provider: 'openai-compatible',
+      model: 'demo',
+    });
+    const next = runtime(await standIn([{ text: 'ok' }]), dbPath, [], false);
+    expect(() => next.resumeTurn(turn.id)).toThrow(
+      /ran on openai-compatible model "demo", not openai-compatible model "stand-in"/,
+    );
+    expect(store.getTurn(turn.id)).toMatchObject({ status: 'running', owner });
   });
 });

@@ -1,0 +1,78 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSessionStore } from '../../src/store/index.js';
+import { type StandIn, startStandIn } from '../../src/testing/index.js';
+import { spawnToolseam, until } from './spawn-toolseam.js';
+
+let dir: string;
+const standIns: StandIn[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'toolseam-resumed-model-'));
+});
+afterEach(async () => {
+  await Promise.all(standIns.splice(0).map((s) => s.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A chat on stand-in `a` (model "demo") killed while its write_file approval waits. */
+async function chatKilledWhileWaiting(a: StandIn, db: string) {
+  const chat = spawnToolseam(
+    ['chat', '-m', 'save a note', '--base-url', a.baseURL, '--model', 'demo', '--db', db],
+    dir,
+  );
+  await until('the approval', () => /approve ap-\S+ yes/.test(chat.stderr()));
+  const id = /approve (ap-\S+) yes/.exec(chat.stderr())?.[1] as string;
+  chat.proc.kill('SIGKILL');
+  await chat.done;
+  const store = openSessionStore({ path: db });
+  const turnId = store.getApproval(id)?.turnId as string;
+  store.close();
+  return { id, turnId };
+}
+
+describe('approve and resume go on with the model the turn started on', () => {
+  it('approve resumes on the recorded server and model, whatever the environment suggests; another --model is refused first', async () => {
+    const a = await startStandIn({
+      family: 'openai',
+      script: [
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'buy milk' } }] },
+        { text: 'Saved on A.' },
+      ],
+    });
+    const b = await startStandIn({ family: 'openai', script: [{ text: 'Wrong server.' }] });
+    standIns.push(a, b);
+    const db = join(dir, 't.db');
+    const { id, turnId } = await chatKilledWhileWaiting(a, db);
+    const elsewhere = { OPENAI_API_KEY: 'x', OPENAI_BASE_URL: b.baseURL };
+
+    const other = await spawnToolseam(
+      ['approve', id, 'yes', '--db', db, '--model', 'gpt-4.1'],
+      dir,
+      elsewhere,
+    ).done;
+    expect(other.code).toBe(2);
+    expect(other.stderr.trim().split('\n')).toHaveLength(1);
+    expect(other.stderr).toContain(`ran on openai-compatible model "demo" at ${a.baseURL}`);
+    expect(other.stderr).toContain('--model gpt-4.1');
+    const resumeOther = await spawnToolseam(['resume', turnId, '--db', db, '--base-url', b.baseURL], dir)
+      .done;
+    expect(resumeOther.code).toBe(2);
+    expect(resumeOther.stderr).toMatch(/--base-url .* names another/);
+
+    const approved = await spawnToolseam(['approve', id, 'yes', '--db', db], dir, elsewhere).done;
+    expect(approved.stderr).not.toMatch(/\n\s+at /);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain('Saved on A.');
+    expect(b.requests).toHaveLength(0);
+    expect(a.requests.map((r) => (r.body as { model?: string }).model)).toEqual(['demo', 'demo']);
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('buy milk');
+    const listed = await spawnToolseam(['sessions', '--db', db, '--json'], dir).done;
+    expect(JSON.parse(listed.stdout).sessions[0]).toMatchObject({
+      provider: 'openai-compatible',
+      model: 'demo',
+    });
+  });
+});

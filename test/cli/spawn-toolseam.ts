@@ -1,0 +1,54 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { TSX_LOADER } from '../support/tsx-loader.js';
+
+const bin = join(import.meta.dirname, '..', '..', 'src', 'cli', 'bin.ts');
+
+/** No provider key from the person running the tests reaches a child unless a test sets one. */
+const NO_KEYS = {
+  OPENAI_API_KEY: '',
+  ANTHROPIC_API_KEY: '',
+  OPENROUTER_API_KEY: '',
+  GEMINI_API_KEY: '',
+  MISTRAL_API_KEY: '',
+  OPENAI_BASE_URL: '',
+};
+
+/**
+ * Starts the CLI from source in `cwd` as a child a test can type into (`input`) or kill; `done`
+ * resolves with its exit code and output.
+ */
+export function spawnToolseam(
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+  input = false,
+) {
+  const proc = spawn(process.execPath, ['--import', TSX_LOADER, bin, ...args], {
+    cwd,
+    env: { ...process.env, ...NO_KEYS, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  if (!input) proc.stdin.end();
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  proc.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    proc.on('exit', (code) => resolve({ code, stdout, stderr })),
+  );
+  return { proc, done, stdout: () => stdout, stderr: () => stderr };
+}
+
+/** Polls `check` until it holds; fails naming `what` after 20 s. */
+export async function until(what: string, check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
