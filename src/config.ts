@@ -2,10 +2,11 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { InputError } from './core/errors.js';
 import { isPlainObject } from './core/json.js';
 import { readJsonFile } from './core/read-json-file.js';
-import type { ProviderConfig } from './providers/index.js';
+import { PROVIDER_NAMES, type ProviderConfig } from './providers/index.js';
 import { globMatch } from './runtime/glob-match.js';
 import type { PreToolHook } from './runtime/pre-tool-hooks.js';
 import type { AgentConfig, ApprovalOptions, DenyRule, TurnLimits } from './runtime/runtime-options.js';
+import { nearMiss } from './tools/near-miss.js';
 import { parseToolsConfig, type ToolsConfig } from './tools/registry-config.js';
 
 /** Everything `toolseam.json` says, checked. */
@@ -67,20 +68,19 @@ export function parseConfig(
   if (!isPlainObject(data)) throw new InputError(`${where} must hold a JSON object.`);
   const unknown = Object.keys(data).filter((k) => !KNOWN_KEYS.includes(k));
   if (unknown.length > 0) {
+    const hint = unknown.length === 1 ? didYouMean(unknown[0] as string, KNOWN_KEYS) : '';
     throw new InputError(
-      `${where} has unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}; the keys are ${KNOWN_KEYS.join(', ')}.`,
+      `${where} has unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')};${hint} the keys are ${KNOWN_KEYS.join(', ')}.`,
     );
   }
   const fail = (key: string, what: string): never => {
     throw new InputError(`"${key}" in ${where} ${what}`);
   };
-  const model = data.model;
-  if (model !== undefined && !isPlainObject(model))
-    fail('model', 'must be an object such as {"provider": "openai", "model": "gpt-4.1-mini"}.');
+  const model = readModel(data.model, fail);
   if (data.system !== undefined && typeof data.system !== 'string') fail('system', 'must be a string.');
   if (data.db !== undefined && typeof data.db !== 'string') fail('db', 'must be a file path.');
   return {
-    ...(model ? { model: model as ToolseamConfig['model'] & object } : {}),
+    ...(model ? { model } : {}),
     ...(typeof data.system === 'string' ? { system: data.system } : {}),
     approvals: readApprovals(data.approvals, fail),
     workspace: readStrings(data.workspace, 'workspace', fail).map((p) =>
@@ -102,6 +102,69 @@ export function parseConfig(
 }
 
 type Fail = (key: string, what: string) => never;
+
+/** ` did you mean "x"?` when `key` looks like a misspelling of one of `names`, else ''. */
+function didYouMean(key: string, names: readonly string[]): string {
+  const meant = nearMiss(key, names);
+  return meant === undefined ? '' : ` did you mean "${meant}"?`;
+}
+
+type ModelConfig = NonNullable<ToolseamConfig['model']>;
+
+const isString = (v: unknown) => typeof v === 'string';
+const isText = (v: unknown) => typeof v === 'string' && v.trim() !== '';
+const isFlag = (v: unknown) => typeof v === 'boolean';
+const isCount = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+const isDelay = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+const isStringMap = (v: unknown) => isPlainObject(v) && Object.values(v).every(isString);
+const isRetry = (v: unknown) =>
+  isPlainObject(v) &&
+  Object.entries(v).every(([k, n]) => ['maxRetries', 'baseDelayMs', 'maxDelayMs'].includes(k) && isDelay(n));
+const isCredentials = (v: unknown) =>
+  isStringMap(v) &&
+  Object.keys(v as object).every((k) => ['accessKeyId', 'secretAccessKey', 'sessionToken'].includes(k)) &&
+  isString((v as Record<string, unknown>).accessKeyId) &&
+  isString((v as Record<string, unknown>).secretAccessKey);
+
+/** Each setting of "model": how to check its value, and what to write when it fails. */
+const MODEL_SETTINGS: Readonly<Record<string, readonly [(v: unknown) => boolean, string]>> = {
+  provider: [
+    (v) => (PROVIDER_NAMES as readonly unknown[]).includes(v),
+    `one of ${PROVIDER_NAMES.join(', ')}`,
+  ],
+  model: [isText, 'the model id as the provider spells it'],
+  apiKey: [isString, 'a string'],
+  baseURL: [isText, 'a URL such as "http://127.0.0.1:8080/v1"'],
+  timeoutMs: [isDelay, 'a number of milliseconds'],
+  retry: [isRetry, '{"maxRetries", "baseDelayMs", "maxDelayMs"} with numbers of 0 or more'],
+  stream: [isFlag, 'true or false'],
+  maxTokens: [isCount, 'a whole number above 0'],
+  headers: [isStringMap, 'an object of header names to string values'],
+  region: [isText, 'an AWS region such as "us-east-1"'],
+  credentials: [isCredentials, '{"accessKeyId", "secretAccessKey", "sessionToken"} strings'],
+  toolResultStatus: [isFlag, 'true or false'],
+  streamUsage: [isFlag, 'true or false'],
+  contextWindow: [isCount, 'a whole number of tokens above 0, e.g. 200000'],
+};
+
+function readModel(value: unknown, fail: Fail): ModelConfig | undefined {
+  if (value === undefined) return undefined;
+  if (!isPlainObject(value))
+    return fail('model', 'must be an object such as {"provider": "openai", "model": "gpt-4.1-mini"}.');
+  const names = Object.keys(MODEL_SETTINGS);
+  for (const [key, setting] of Object.entries(value)) {
+    const rule = MODEL_SETTINGS[key];
+    if (rule === undefined) {
+      fail(
+        `model.${key}`,
+        `is not a model setting;${didYouMean(key, names)} the settings are ${names.join(', ')}.`,
+      );
+    } else if (!rule[0](setting)) {
+      fail(`model.${key}`, `must be ${rule[1]}, not ${JSON.stringify(setting)}.`);
+    }
+  }
+  return value as ModelConfig;
+}
 
 function readStrings(value: unknown, key: string, fail: Fail): string[] {
   if (value === undefined) return [];

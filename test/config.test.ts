@@ -98,3 +98,42 @@ describe('toolseam.json: tool name patterns are compiled when the config loads',
     );
   });
 });
+
+describe('toolseam.json: model', () => {
+  it('takes the model settings a provider reads, with their types', () => {
+    const model = {
+      provider: 'openai-compatible',
+      model: 'm',
+      baseURL: 'http://127.0.0.1:8080/v1',
+      contextWindow: 32000,
+      retry: { maxRetries: 0 },
+      headers: { 'X-Title': 'toolseam' },
+      stream: false,
+    };
+    expect(parse({ model }).model).toEqual(model);
+  });
+
+  it('refuses a misspelt setting, naming the one it looks like', () => {
+    const message = refusal({
+      model: { provider: 'openai', model: 'm', baseUrl: 'http://127.0.0.1:8080/v1' },
+    });
+    expect(message).toMatch(
+      /"model\.baseUrl" in toolseam\.json is not a model setting; did you mean "baseURL"\?/,
+    );
+    expect(refusal({ model: { provider: 'openai', modle: 'm' } })).toMatch(/did you mean "model"\?/);
+  });
+
+  it.each([
+    ['contextWindow', '"32000"', /"model\.contextWindow".*whole number of tokens/],
+    ['provider', '"opnai"', /"model\.provider".*one of openai,/],
+    ['maxTokens', '0', /"model\.maxTokens".*whole number above 0/],
+    ['stream', '"no"', /"model\.stream".*true or false/],
+    ['headers', '{"X": 1}', /"model\.headers".*string values/],
+  ])('refuses %s = %s, naming the key and what it takes', (key, text, pattern) => {
+    expect(refusal({ model: { model: 'm', [key]: JSON.parse(text) } })).toMatch(pattern);
+  });
+
+  it('a misspelt top-level key is named with the key it looks like', () => {
+    expect(refusal({ modle: {} })).toMatch(/unknown key "modle"; did you mean "model"\?/);
+  });
+});
