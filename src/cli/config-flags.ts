@@ -8,9 +8,18 @@ export interface ConfigFlagValues {
   readonly db?: string | undefined;
 }
 
+/** A value given for a path flag; an empty one (`--db ""`, `--db=`) is refused rather than taken as absent. */
+function pathFlag(flag: 'config' | 'db', value: string | undefined): string | undefined {
+  if (value !== undefined && value.trim() === '') {
+    throw new InputError(`--${flag} needs a file path; leave --${flag} out to use the default.`);
+  }
+  return value;
+}
+
 /** The config file named by --config, else `./toolseam.json` when it exists. */
 export function configFromFlags(flags: ConfigFlagValues): ToolseamConfig {
-  return flags.config ? readConfig(flags.config) : readConfig('toolseam.json', { optional: true });
+  const file = pathFlag('config', flags.config);
+  return file !== undefined ? readConfig(file) : readConfig('toolseam.json', { optional: true });
 }
 
 /**
@@ -18,7 +27,8 @@ export function configFromFlags(flags: ConfigFlagValues): ToolseamConfig {
  * is absent); undefined means the default place (`$TOOLSEAM_DB`, else the user's data folder).
  */
 export function databasePathFrom(flags: ConfigFlagValues, config?: ToolseamConfig): string | undefined {
-  if (flags.db) return flags.db;
+  const db = pathFlag('db', flags.db);
+  if (db !== undefined) return db;
   return (config ?? configFromFlags(flags)).db;
 }
 

@@ -44,8 +44,6 @@ export const toolsCommand: Command = async (argv) => {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (values.config !== undefined && values.config.trim() === '')
-    throw new InputError('--config needs a file path.');
   const config = configFromFlags({ config: values.config });
   // The page lists tools and runs none, so the memory and task tools get a scratch store, not the user's.
   const scratch = mkdtempSync(join(tmpdir(), 'toolseam-tools-'));

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -62,4 +62,23 @@ describe('which database sessions and approve open: --db, else the config\'s "db
     const plain = await runToolseam(['sessions'], dir, env);
     expect(plain.stdout).toContain(`sessions (${join(dir, 'default.db')})`);
   });
+
+  it.each([
+    [['sessions', '--db', '']],
+    [['sessions', '--db=']],
+    [['chat', '-m', 'hi', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'demo', '--db=']],
+    [['approve', 'ap-1', 'yes', '--db', ' ']],
+    [['resume', '--config=']],
+    [['tools', '--config', '']],
+  ])(
+    '%j: an empty path is refused naming the flag, and the default database is not touched',
+    async (args) => {
+      const r = await runToolseam(args, dir, env);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      const flag = args.some((a) => a.startsWith('--db')) ? '--db' : '--config';
+      expect(r.stderr).toContain(`${flag} needs a file path`);
+      expect(existsSync(join(dir, 'default.db'))).toBe(false);
+    },
+  );
 });
