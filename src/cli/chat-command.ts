@@ -63,6 +63,9 @@ export const chatCommand: Command = async (argv) => {
         `there is no session ${values.session}; \`toolseam sessions\` lists them (leave out --session to start a new one).`,
       );
     }
+    const stored =
+      values.session === undefined ? undefined : runtime.options.store.getSession(values.session);
+    checkAgent(values.agent ?? stored?.agent, runtime.options.agents ?? {});
     const session = runtime.session(values.session, {
       ...(values.agent ? { agent: values.agent } : {}),
       ...(values.plan ? { mode: 'plan' as const } : {}),
@@ -74,6 +77,16 @@ export const chatCommand: Command = async (argv) => {
     await runtime.close();
   }
 };
+
+/** Refuses an agent the config does not define before a session or turn is started for it. */
+function checkAgent(agent: string | undefined, agents: Readonly<Record<string, unknown>>): void {
+  if (agent === undefined || Object.hasOwn(agents, agent)) return;
+  const names = Object.keys(agents);
+  const known = names.length
+    ? `the configured agents are ${names.join(', ')}`
+    : 'the config defines none (add one under "agents" in toolseam.json)';
+  throw new InputError(`there is no agent "${agent}"; ${known}.`);
+}
 
 async function oneShot(
   runtime: Runtime,

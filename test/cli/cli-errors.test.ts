@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -64,6 +64,19 @@ describe('deliberate errors in the CLI: one line on stderr, exit code 2', () => 
     store.setTurnStatus(ended.id, 'done');
     store.close();
     expectOneLine(await toolseam(['resume', ended.id, '--db', busy.db, ...MODEL]), /already ended/);
+  });
+
+  it('chat --agent naming an agent the config does not define: the configured ones are listed, nothing starts', async () => {
+    const db = join(dir, 't.db');
+    writeFileSync(join(dir, 'toolseam.json'), JSON.stringify({ agents: { reader: {}, writer: {} } }));
+    const r = await toolseam(['chat', '--agent', 'nope', '-m', 'hi', '--db', db, ...MODEL]);
+    expectOneLine(r, /there is no agent "nope"; the configured agents are reader, writer\./);
+    const store = openSessionStore({ path: db });
+    expect(store.listSessions()).toEqual([]);
+    store.close();
+    rmSync(join(dir, 'toolseam.json'));
+    const none = await toolseam(['chat', '--agent', 'toString', '-m', 'hi', '--db', db, ...MODEL]);
+    expectOneLine(none, /no agent "toString"; the config defines none/);
   });
 
   it('a flag the command does not know', async () => {
