@@ -26,6 +26,29 @@ function port(text: string | undefined): number {
   return value;
 }
 
+/** What to tell the person when the server cannot listen where they asked; anything else stays as it is. */
+function listenError(error: unknown, host: string, port: number): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  const where = `${host}:${port}`;
+  switch (code) {
+    case 'EADDRINUSE':
+      return new InputError(`${where} is already in use; pick another --port (0 = any free port).`);
+    case 'EACCES':
+      return new InputError(
+        `this user may not listen on ${where}; use a port above 1023, or --port 0 for any free port.`,
+      );
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_NONAME':
+      return new InputError(
+        `--host ${host} is not an address of this machine (${code}); use 127.0.0.1 (the default) or another local address.`,
+      );
+    default:
+      return error;
+  }
+}
+
 /** Runs the stand-in until `io.signal` aborts; returns the exit code. */
 export async function runDevProvider(argv: string[], io: DevProviderIo): Promise<number> {
   let values: ReturnType<typeof parse>['values'];
@@ -50,14 +73,16 @@ export async function runDevProvider(argv: string[], io: DevProviderIo): Promise
     );
   }
   const script: ScriptTurn[] = values.script ? await loadScript(values.script) : [];
+  const at = { port: port(values.port), host: values.host ?? '127.0.0.1' };
   const standIn = await startStandIn({
     family,
     ...(values.mode ? { mode: values.mode } : {}),
-    port: port(values.port),
-    host: values.host ?? '127.0.0.1',
+    ...at,
     script,
     whenScriptEmpty: values.script ? 'error' : 'echo',
     rejectTools: values.reject ?? [],
+  }).catch((error: unknown) => {
+    throw listenError(error, at.host, at.port);
   });
   const mode = values.mode ? ' (gemini mode)' : '';
   io.out(`${family} stand-in${mode} listening on ${standIn.url}`);

@@ -1,0 +1,43 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runToolseam } from './run-toolseam.js';
+
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'toolseam-dev-provider-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function expectOneLine(r: { code: number; stderr: string }, pattern: RegExp): void {
+  expect(r.code).toBe(2);
+  expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  expect(r.stderr).toMatch(pattern);
+}
+
+describe('toolseam dev-provider where it cannot listen', () => {
+  it('a port in use: one line suggesting another --port, no stack trace', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as { port: number };
+    try {
+      const r = await runToolseam(['dev-provider', '--family', 'openai', '--port', String(port)], dir);
+      expectOneLine(
+        r,
+        new RegExp(`127\\.0\\.0\\.1:${port} is already in use; pick another --port \\(0 = any free port\\)`),
+      );
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+  });
+
+  it('a --host that is not an address of this machine', async () => {
+    const r = await runToolseam(['dev-provider', '--family', 'openai', '--host', '203.0.113.5'], dir);
+    expectOneLine(r, /--host 203\.0\.113\.5 is not an address of this machine/);
+  });
+});
