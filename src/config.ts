@@ -87,7 +87,7 @@ export function parseConfig(
       isAbsolute(p) ? p : resolve(options.baseDir, p),
     ),
     denyList: readDenyList(data.denyList, fail),
-    hooks: readHooks(data.hooks, fail),
+    hooks: readHooks(data.hooks, options.baseDir, fail),
     agents: readAgents(data.agents, fail),
     secrets: readSecrets(data.secrets, options.env ?? process.env, fail),
     limits: readLimits(data.limits, fail),
@@ -245,7 +245,8 @@ function readDenyList(value: unknown, fail: Fail): DenyRule[] {
   });
 }
 
-function readHooks(value: unknown, fail: Fail): PreToolHook[] {
+/** The pre-tool hooks; each runs in the config file's folder, as its other relative paths resolve there. */
+function readHooks(value: unknown, baseDir: string, fail: Fail): PreToolHook[] {
   if (value === undefined) return [];
   if (!isPlainObject(value)) return fail('hooks', 'must be {"preToolUse": [{"match", "command"}]}.');
   const list = value.preToolUse ?? [];
@@ -262,7 +263,7 @@ function readHooks(value: unknown, fail: Fail): PreToolHook[] {
       checkGlob(item.match as string, `${key}.match`, fail);
     }
     if (item.timeoutMs !== undefined) readTimeout(item.timeoutMs, `${key}.timeoutMs`, fail);
-    return item as unknown as PreToolHook;
+    return { ...(item as unknown as PreToolHook), cwd: baseDir };
   });
 }
 

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { JsonObject } from '../core/json.js';
+import { wholeStart } from '../core/text-cut.js';
 import { globMatch } from './glob-match.js';
 
 /** A command run before a tool call; a `BLOCKED: reason` line on its output refuses the call. */
@@ -10,7 +11,12 @@ export interface PreToolHook {
   readonly command: string;
   /** Milliseconds before the hook counts as failed (default 10 s). */
   readonly timeoutMs?: number;
+  /** Folder the command runs in (a config's hooks: the config file's folder); default the current one. */
+  readonly cwd?: string;
 }
+
+/** How much of a failed hook's stderr its refusal quotes. */
+const STDERR_TAIL_CHARS = 300;
 
 /** The hooks' verdict: undefined lets the call through, a string is the reason it was blocked. */
 export async function runPreToolHooks(
@@ -27,14 +33,22 @@ export async function runPreToolHooks(
 
 function runOne(hook: PreToolHook, call: object): Promise<string | undefined> {
   return new Promise((resolve) => {
-    const child = spawn(hook.command, { shell: true, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(hook.command, {
+      shell: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      ...(hook.cwd !== undefined ? { cwd: hook.cwd } : {}),
+    });
     let out = '';
+    let err = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       resolve('the pre-tool hook did not answer in time');
     }, hook.timeoutMs ?? 10_000);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      err = (err + chunk).slice(-4 * STDERR_TAIL_CHARS);
     });
     child.on('error', () => {
       clearTimeout(timer);
@@ -47,10 +61,17 @@ function runOne(hook: PreToolHook, call: object): Promise<string | undefined> {
         resolve(blocked.trimStart().slice('BLOCKED:'.length).trim() || 'a policy hook');
       } else if (code !== 0) {
         // A policy that cannot be consulted must not be skipped silently: the call is refused.
-        resolve(`the pre-tool hook failed to run (exit code ${code})`);
+        const said = tailOf(err.trim().replace(/\s*\n\s*/g, ' / '), STDERR_TAIL_CHARS);
+        resolve(`the pre-tool hook failed to run (exit code ${code}${said ? `: ${said}` : ''})`);
       } else resolve(undefined);
     });
     child.stdin.on('error', () => {});
     child.stdin.end(JSON.stringify(call));
   });
+}
+
+/** The last `limit` characters of `text` (never starting inside a surrogate pair), marked when cut. */
+function tailOf(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  return `…${text.slice(wholeStart(text, text.length - limit))}`;
 }

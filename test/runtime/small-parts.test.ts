@@ -1,4 +1,8 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config.js';
 import { boundResult, redactSecrets } from '../../src/runtime/bound-result.js';
 import { callDigest, canonicalJson } from '../../src/runtime/call-digest.js';
 import { globMatch } from '../../src/runtime/glob-match.js';
@@ -94,5 +98,37 @@ describe('runPreToolHooks', () => {
 
   it('refuses when the hook fails, so a policy is never skipped silently', async () => {
     expect(await runPreToolHooks([{ command: 'exit 3' }], call)).toMatch(/failed to run \(exit code 3\)/);
+  });
+
+  it("a failed hook's refusal ends with the tail of what it wrote on stderr", async () => {
+    const hook = {
+      command: `echo 'first line' >&2; echo "cannot reach policy server $(printf 'x%.0s' $(seq 400))" >&2; exit 4`,
+    };
+    const reason = (await runPreToolHooks([hook], call)) as string;
+    expect(reason).toMatch(/^the pre-tool hook failed to run \(exit code 4: …x+\)$/);
+    expect(reason.length).toBeLessThan(400);
+    expect(await runPreToolHooks([{ command: 'echo policy file missing >&2; exit 1' }], call)).toBe(
+      'the pre-tool hook failed to run (exit code 1: policy file missing)',
+    );
+  });
+
+  it("a config's relative hook command runs in the config file's folder, wherever toolseam was started", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolseam-hooks-'));
+    try {
+      mkdirSync(join(dir, 'cfg'));
+      writeFileSync(
+        join(dir, 'cfg', 'check-call.sh'),
+        '#!/bin/sh\ncat > /dev/null\necho "BLOCKED: checked in $(basename "$PWD")"\n',
+        { mode: 0o755 },
+      );
+      const config = parseConfig(
+        { hooks: { preToolUse: [{ command: './check-call.sh' }] } },
+        { baseDir: join(dir, 'cfg'), env: {} },
+      );
+      expect(process.cwd()).not.toBe(join(dir, 'cfg'));
+      expect(await runPreToolHooks(config.hooks, call)).toBe('checked in cfg');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
