@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import { InputError } from '../core/errors.js';
 import { isPlainObject } from '../core/json.js';
 import { withoutBom } from '../core/read-json-file.js';
@@ -21,7 +22,7 @@ Reads a tool list and prints what every model provider would be sent for it: eac
 wire name, description and portable parameters with what was repaired or carried as JSON text, and
 each tool left out with the reason.
 FILE is an MCP tools/list result {"tools": [...]}, a corpus file {"server", "tools": [...]}, or an
-array of {name, description, inputSchema | parameters}.
+array of {name, description, inputSchema | parameters}; a FILE ending in .gz is gunzipped first.
   --json      print {"offered": [...], "excluded": [...]} instead of the report
   --server    name the tools as the runtime names an MCP server's tools: mcp/NAME/<tool>
               (a corpus file's "server" does this by default: @scope/pkg becomes scope__pkg)
@@ -104,14 +105,21 @@ function parse(argv: string[]) {
 }
 
 function readJson(file: string): unknown {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =
       code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message;
     throw new InputError(`cannot read ${file}: ${why}.`, file);
+  }
+  let text: string;
+  try {
+    // A .gz file (a corpus or dataset as stored) is read as the JSON it compresses.
+    text = (file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+  } catch (error) {
+    throw new InputError(`${file} ends in .gz but is not gzip data (${(error as Error).message}).`, file);
   }
   try {
     return JSON.parse(withoutBom(text));

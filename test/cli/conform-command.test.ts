@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { STRICT_WIRE_NAME, strictProblems } from '../seam/strict-profile.js';
@@ -152,6 +152,23 @@ describe('toolseam conform', () => {
     const result = await conformInProcess([file, '--json']);
     expect(result.code).toBe(0);
     expect((JSON.parse(result.stdout) as Report).offered.map((t) => t.name)).toEqual(['lookup']);
+  });
+
+  it('reads a .json.gz file as the JSON it compresses; a .gz that is not gzip gets one line', async () => {
+    const file = join(dir, 'tools.json.gz');
+    writeFileSync(
+      file,
+      gzipSync(JSON.stringify({ tools: [{ name: 'lookup', inputSchema: { type: 'object' } }] })),
+    );
+    const result = await conformInProcess([file, '--json']);
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as Report).offered.map((t) => t.name)).toEqual(['lookup']);
+    const plain = write('plain.json.gz', '{"tools": []}');
+    const bad = await conformInProcess([plain]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(
+      /^toolseam conform: .*plain\.json\.gz ends in \.gz but is not gzip data .*\n$/,
+    );
   });
 
   it('reads a bare array with `parameters`', async () => {
