@@ -1,5 +1,6 @@
 import { createInterface, type Interface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
+import type { ApprovalRequest } from '../core/approval.js';
 import { InputError } from '../core/errors.js';
 import type { RuntimeEvent } from '../core/events.js';
 import type { Runtime, Session } from '../runtime/runtime.js';
@@ -13,7 +14,8 @@ const USAGE = `usage: toolseam chat [-m TEXT] [--session ID] [--provider NAME] [
                      [--config FILE] [--db FILE] [--approve ask|auto|deny] [--agent NAME] [--plan]
 
 Talks to the configured model with every configured tool. Interactive by default: answers stream,
-tool calls show as they run, calls that need approval ask y / n / always. Ctrl-C stops the turn.
+tool calls show as they run, calls that need approval ask y / n / always. Ctrl-C stops the turn;
+Ctrl-D leaves (at an approval question: at once, exit 1, the turn left waiting for \`toolseam approve\`).
   -m TEXT       send one message, print the answer and exit (0 done, 1 refused or failed)
   --session ID  continue a session (see \`toolseam sessions\`)
   --approve     ask (default), auto (approve every call) or deny (refuse every call that asks)
@@ -170,6 +172,19 @@ function onCtrlC(session: Session, rl: Interface | undefined) {
   };
 }
 
+/**
+ * The input closed (Ctrl-D) while an approval waits: nobody can answer here, so the chat leaves at once
+ * and the turn stays unfinished in the store, where `toolseam approve` answers it and takes it over
+ * (closing the runtime would end it as stopped instead).
+ */
+function leaveWaiting(request: ApprovalRequest): never {
+  process.stderr.write(
+    `\n(input closed: leaving with the turn waiting for approval ${request.id}; ` +
+      `\`toolseam approve ${request.id} yes|no|always\` answers it from any terminal and resumes the turn)\n`,
+  );
+  process.exit(1);
+}
+
 /** Runs one turn, printing its events and putting approval requests to the person one at a time. */
 async function runTurn(
   runtime: Runtime,
@@ -183,6 +198,7 @@ async function runTurn(
     (id, decision, options) => runtime.respond(id, decision, options),
     questions,
     process.stderr,
+    leaveWaiting,
   );
   let end: Extract<RuntimeEvent, { type: 'turn-end' }> | undefined;
   try {

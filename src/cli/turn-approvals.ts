@@ -25,10 +25,12 @@ interface OpenApproval {
 export class TurnApprovals {
   private readonly open = new Map<string, OpenApproval>();
 
+  /** `inputClosed` is told when the input closes (Ctrl-D) while a request waits for its answer. */
   constructor(
     private readonly respond: RespondToApproval,
     private readonly questions: QuestionQueue | undefined,
     private readonly info: NodeJS.WritableStream,
+    private readonly inputClosed?: (request: ApprovalRequest) => void,
   ) {}
 
   /** An `approval-request` arrived: queue its question (or, with nobody at the keyboard, say how to answer it). */
@@ -71,7 +73,8 @@ export class TurnApprovals {
     });
     if (signal.aborted) return;
     if (reply === undefined) {
-      this.info.write(`\n${waitingHint(request.id)}\n`);
+      if (this.inputClosed) this.inputClosed(request);
+      else this.info.write(`\n${waitingHint(request.id)}\n`);
       return;
     }
     entry.answeredHere = true;

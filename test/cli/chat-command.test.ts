@@ -150,6 +150,40 @@ describe('toolseam chat', () => {
     }
   });
 
+  it('interactive: Ctrl-D at an approval question leaves at once (exit 1), the turn left for `toolseam approve`', async () => {
+    standIn = await startStandIn({
+      family: 'openai',
+      script: [
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'buy milk' } }] },
+        { text: 'Saved it.' },
+      ],
+    });
+    const db = join(dir, 't.db');
+    const chat = cli(['chat', '--base-url', standIn.baseURL, '--model', 'demo', '--db', db], {}, true);
+    try {
+      await until('the first prompt', () => prompts(chat.stderr()) === 1);
+      chat.proc.stdin.write('save a note\n');
+      await until('the approval question', () => chat.stderr().includes('allow?'));
+      const id = /approval id: (ap-\S+)/.exec(chat.stderr())?.[1] as string;
+      chat.proc.stdin.end();
+      let exited = false;
+      void chat.done.then(() => {
+        exited = true;
+      });
+      await until('the chat to leave', () => exited);
+      const r = await chat.done;
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`input closed: leaving with the turn waiting for approval ${id}`);
+      expect(await listed(db)).toMatchObject({ pendingApprovals: [{ id }], interruptedTurns: [{}] });
+      const approved = await cli(['approve', id, 'yes', '--db', db]).done;
+      expect(approved.code).toBe(0);
+      expect(approved.stdout).toContain('Saved it.');
+      expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('buy milk');
+    } finally {
+      chat.proc.kill();
+    }
+  }, 60_000);
+
   it('--session with an unknown id says there is no such session (exit 2) and starts none; a known id continues', async () => {
     standIn = await startStandIn({ family: 'openai', script: [{ text: 'First.' }, { text: 'Again.' }] });
     const db = join(dir, 't.db');
