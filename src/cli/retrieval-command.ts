@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
 import { loadDataset } from '../retrieval/dataset.js';
 import { type EvalReport, evaluate, type Split } from '../retrieval/evaluate.js';
@@ -25,8 +26,13 @@ export const retrievalCommand: Command = async (argv) => {
     process.stdout.write(`${USAGE}\n`);
     return sub === undefined ? 2 : 0;
   }
-  if (sub !== 'eval') throw new InputError(`unknown subcommand "${sub}"; the only one is "eval".\n${USAGE}`);
+  if (sub !== 'eval')
+    throw new InputError(`unknown subcommand "${sub}"; the only one is "eval" (${HELP_HINT}).`);
   const opts = parseEvalArgs(rest);
+  if (opts === undefined) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const data = loadDataset(opts.file);
   const extra: RetrievalTool[] = [];
   for (const p of opts.pool) extra.push(...loadDataset(p).tools);
@@ -63,50 +69,64 @@ interface EvalArgs {
   every: number;
 }
 
-function parseEvalArgs(args: readonly string[]): EvalArgs {
-  const out: EvalArgs = {
-    file: '',
-    splits: ['dev', 'heldout'],
-    k: 48,
-    json: false,
-    pool: [],
-    baseline: false,
-    every: 1,
-  };
-  const value = (i: number, flag: string): string => {
-    const v = args[i + 1];
-    if (v === undefined || v.startsWith('--')) throw new InputError(`${flag} needs a value.\n${USAGE}`);
-    return v;
-  };
-  for (let i = 0; i < args.length; i += 1) {
-    const a = args[i] as string;
-    if (a === '--json') out.json = true;
-    else if (a === '--baseline') out.baseline = true;
-    else if (a === '--split') {
-      const v = value(i++, a);
-      if (v !== 'dev' && v !== 'heldout' && v !== 'all')
-        throw new InputError(`--split must be dev, heldout or all, not "${v}".`);
-      out.splits = [v];
-    } else if (a === '--k' || a === '--every') {
-      const v = value(i++, a);
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1)
-        throw new InputError(`${a} must be a whole number of at least 1, not "${v}".`);
-      if (a === '--k') out.k = n;
-      else out.every = n;
-    } else if (a === '--pool') {
-      while (args[i + 1] !== undefined && !(args[i + 1] as string).startsWith('--'))
-        out.pool.push(args[++i] as string);
-      if (out.pool.length === 0) throw new InputError(`--pool needs at least one dataset file.\n${USAGE}`);
-    } else if (a.startsWith('--')) throw new InputError(`unknown option ${a}.\n${USAGE}`);
-    else if (out.file === '') out.file = a;
-    else
-      throw new InputError(
-        `one dataset FILE only (got "${out.file}" and "${a}"); use --pool to merge others.`,
-      );
+/** The eval flags, read like every other command's (`--k 5` or `--k=5`). */
+const EVAL_OPTIONS = {
+  split: { type: 'string' },
+  k: { type: 'string' },
+  every: { type: 'string' },
+  json: { type: 'boolean' },
+  baseline: { type: 'boolean' },
+  pool: { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const HELP_HINT = 'run `toolseam retrieval eval --help` for the options';
+
+/** The parsed `eval` arguments; undefined when --help asked for the usage instead. */
+function parseEvalArgs(args: readonly string[]): EvalArgs | undefined {
+  const { values, tokens } = parseArgs({
+    args: [...args],
+    options: EVAL_OPTIONS,
+    allowPositionals: true,
+    strict: true,
+    tokens: true,
+  });
+  if (values.help) return undefined;
+  // `--pool A B` names several pool files: a name right after --pool's own belongs to the pool.
+  const files: string[] = [];
+  const pool = [...(values.pool ?? [])];
+  let afterPool = false;
+  for (const token of tokens) {
+    if (token.kind === 'option') afterPool = token.name === 'pool' && !token.inlineValue;
+    else if (token.kind === 'positional') (afterPool ? pool : files).push(token.value);
+    else afterPool = false;
   }
-  if (out.file === '') throw new InputError(`name the dataset FILE to evaluate.\n${USAGE}`);
-  return out;
+  const [file, second] = files;
+  if (file === undefined) throw new InputError(`name the dataset FILE to evaluate; ${HELP_HINT}.`);
+  if (second !== undefined)
+    throw new InputError(
+      `one dataset FILE only (got "${file}" and "${second}"); use --pool to merge others.`,
+    );
+  const split = values.split;
+  if (split !== undefined && split !== 'dev' && split !== 'heldout' && split !== 'all')
+    throw new InputError(`--split must be dev, heldout or all, not "${split}".`);
+  return {
+    file,
+    splits: split === undefined ? ['dev', 'heldout'] : [split],
+    k: atLeastOne('--k', values.k, 48),
+    json: values.json === true,
+    pool,
+    baseline: values.baseline === true,
+    every: atLeastOne('--every', values.every, 1),
+  };
+}
+
+function atLeastOne(flag: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1)
+    throw new InputError(`${flag} must be a whole number of at least 1, not "${text}".`);
+  return n;
 }
 
 function formatReports(name: string, opts: EvalArgs, reports: readonly [Split, EvalReport][]): string {

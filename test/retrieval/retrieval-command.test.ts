@@ -104,6 +104,19 @@ describe('toolseam retrieval eval', () => {
     expect(table).toMatch(/nDCG@10 +\d/);
   });
 
+  it('reads --flag=value like every other command, and eval --help prints the usage', async () => {
+    const spaced = JSON.parse(
+      (await run(['eval', small, '--split', 'all', '--k', '2', '--json', '--pool', other])).out,
+    );
+    const joined = await run(['eval', small, '--split=all', '--k=2', '--json', `--pool=${other}`]);
+    expect(joined.code).toBe(0);
+    const { build_ms: _b, p50_ms: _p, p95_ms: _q, ...figures } = spaced;
+    expect(JSON.parse(joined.out)).toMatchObject(figures);
+    const help = await run(['eval', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/^usage: toolseam retrieval eval FILE/);
+  });
+
   it('reports the dev and the heldout split side by side unless told one', async () => {
     const table = (await run(['eval', small])).out;
     expect(table).toMatch(/^small\n +dev +heldout\n/);
@@ -151,7 +164,7 @@ describe('toolseam retrieval eval', () => {
       ],
       [['eval', small, '--split', 'test'], /--split must be dev, heldout or all/],
       [['eval', small, '--k', 'many'], /--k must be a whole number/],
-      [['eval', small, '--frobnicate'], /unknown option --frobnicate/],
+      [['eval', small, '--frobnicate'], /Unknown option '--frobnicate'.*toolseam retrieval --help/],
       [['eval', other], /no queries in the "dev" split/],
       [['eval', other, '--split', 'heldout'], /no queries in the "heldout" split/],
       [['compare'], /unknown subcommand "compare"/],
