@@ -55,7 +55,7 @@ export async function runDevProvider(argv: string[], io: DevProviderIo): Promise
   try {
     values = parse(argv).values;
   } catch (error) {
-    throw new InputError(`${(error as Error).message}\n${USAGE}`);
+    throw new InputError(`${(error as Error).message} Run \`toolseam dev-provider --help\` for the options.`);
   }
   if (values.help) {
     io.out(USAGE);
@@ -64,7 +64,7 @@ export async function runDevProvider(argv: string[], io: DevProviderIo): Promise
   const family = values.family;
   if (family !== 'openai' && family !== 'anthropic' && family !== 'bedrock') {
     throw new InputError(
-      `--family must be openai, anthropic or bedrock${family ? `; got "${family}"` : ''}.\n${USAGE}`,
+      `--family must be openai, anthropic or bedrock${family ? `; got "${family}"` : ''} (\`toolseam dev-provider --help\` shows the options).`,
     );
   }
   if (values.mode !== undefined && values.mode !== 'gemini') {

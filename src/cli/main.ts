@@ -23,7 +23,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     const message = deliberateMessage(error, name);
     if (message === undefined) throw error; // a bug: keep the stack trace
-    process.stderr.write(`toolseam ${name}: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
+    process.stderr.write(`toolseam ${name}: ${oneLine(message, name)}\n`);
     return 2;
   }
 }
@@ -36,4 +36,15 @@ function deliberateMessage(error: unknown, command: string): string | undefined 
     return `${(error as Error).message} Run \`toolseam ${command} --help\` to see its options.`;
   }
   return undefined;
+}
+
+/**
+ * An error as one line: a message that runs on (a usage text appended, a library's multi-line detail)
+ * keeps its first line and points at the command's --help, never squashing the rest into one long line.
+ */
+function oneLine(message: string, command: string): string {
+  const [first = '', ...more] = message.trim().split(/\s*\n\s*/);
+  if (more.length === 0) return first;
+  const hint = `Run \`toolseam ${command} --help\` for the usage.`;
+  return first.includes('--help') ? first : `${first.replace(/[.:;,]?$/, '.')} ${hint}`;
 }

@@ -41,3 +41,15 @@ describe('toolseam dev-provider where it cannot listen', () => {
     expectOneLine(r, /--host 203\.0\.113\.5 is not an address of this machine/);
   });
 });
+
+describe('toolseam dev-provider with bad flags', () => {
+  it.each([[['--family', 'cohere']], [['--nope']]])(
+    '%j: one short line pointing at --help, not the usage squashed into it',
+    async (args) => {
+      const r = await runToolseam(['dev-provider', ...args], dir);
+      expectOneLine(r, /toolseam dev-provider --help/);
+      expect(r.stderr).not.toMatch(/usage:/);
+      expect(r.stderr.length).toBeLessThan(200);
+    },
+  );
+});
