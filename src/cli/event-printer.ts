@@ -16,6 +16,12 @@ export function shortArgs(args: unknown): string {
   return text.length > MAX_ARGS ? `${headOf(text, MAX_ARGS - 1)}…` : text;
 }
 
+/** `text` on one line (line breaks, tabs and other control characters as spaces), cut to `limit`. */
+export function oneLineOf(text: string, limit: number): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
+  return flat.length > limit ? `${headOf(flat, limit - 1)}…` : flat;
+}
+
 /** The lines a person reads for an approval request. */
 export function describeApproval(request: ApprovalRequest): string {
   const who = request.leafTitle ? ` [subagent: ${request.leafTitle}]` : '';

@@ -5,7 +5,7 @@ import { resumableTurns } from '../runtime/leaf-turns.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
 import { existingDatabaseFrom } from './config-flags.js';
-import { shortArgs } from './event-printer.js';
+import { oneLineOf, shortArgs } from './event-printer.js';
 
 const USAGE = `usage: toolseam sessions [--db FILE] [--config FILE] [--limit N] [--json]
 
@@ -46,7 +46,8 @@ export const sessionsCommand: Command = async (argv) => {
     }
     const lines = [`sessions (${store.path}):`];
     if (sessions.length === 0) lines.push('  none yet — start one with `toolseam chat`');
-    for (const s of sessions) lines.push(`  ${s.id}  ${s.updatedAt}  ${s.title || '(untitled)'}`);
+    for (const s of sessions)
+      lines.push(`  ${s.id}  ${s.updatedAt}  ${oneLineOf(s.title, 80) || '(untitled)'}`);
     lines.push('', 'approvals waiting for an answer:');
     if (pending.length === 0) lines.push('  none');
     for (const a of pending) {
@@ -61,14 +62,14 @@ export const sessionsCommand: Command = async (argv) => {
       for (const b of batches) {
         const left = b.leaves.filter((l) => l.status === 'queued' || l.status === 'running').length;
         lines.push(
-          `  ${b.id}  ${b.title}  (${left} of ${b.leaves.length} leaves left; parent turn ${b.turnId ?? '?'})`,
+          `  ${b.id}  ${oneLineOf(b.title, 80)}  (${left} of ${b.leaves.length} leaves left; parent turn ${b.turnId ?? '?'})`,
         );
       }
     }
     if (orphaned.length > 0) {
       lines.push('', 'turns interrupted when their process stopped:');
       for (const t of orphaned) {
-        lines.push(`  ${t.id}  session ${t.sessionId}  "${t.userText.slice(0, 60)}"  (${t.status})`);
+        lines.push(`  ${t.id}  session ${t.sessionId}  "${oneLineOf(t.userText, 60)}"  (${t.status})`);
         lines.push(`      resume: toolseam resume ${t.id}`);
       }
       lines.push(

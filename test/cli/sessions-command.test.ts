@@ -36,6 +36,21 @@ function waitingApproval(expiresAt?: string) {
 }
 
 describe('toolseam sessions', () => {
+  it('shows a title or turn text with line breaks on one line, so every row stays a row', async () => {
+    const db = join(dir, 't.db');
+    const store = openSessionStore({ path: db });
+    const { session } = turnWithCalls(store, [], 'first line\n\nsecond\tline\r\nthird line');
+    store.updateSession(session.id, { title: 'a title\nover two lines' });
+    store.close();
+    const r = await runToolseam(['sessions', '--db', db], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}\S+ {2}\S+ {2}a title over two lines$/m);
+    expect(r.stdout).toMatch(
+      /^ {2}\S+ {2}session \S+ {2}"first line second line third line" {2}\(running\)$/m,
+    );
+    expect(r.stdout).not.toMatch(/^(second|third|over)/m);
+  });
+
   it('refuses a database path that does not exist, creating nothing (sessions and approve)', async () => {
     const typo = join(dir, 'no-such-folder', 'sesions.db');
     for (const args of [['sessions'], ['approve', 'ap-1', 'yes']]) {
