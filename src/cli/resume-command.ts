@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
+import { FINAL_TURN_STATES } from '../core/session-records.js';
 import type { ModelOrigin } from '../core/turn-model.js';
 import { resumableTurns } from '../runtime/leaf-turns.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
 import { existingDatabaseFrom } from './config-flags.js';
-import { printEvent } from './event-printer.js';
+import { oneLineOf, printEvent } from './event-printer.js';
 import { resumedModelFrom } from './resumed-model.js';
 import { RUNTIME_FLAGS, runtimeFromFlags } from './runtime-flags.js';
 
@@ -38,12 +39,18 @@ export const resumeCommand: Command = async (argv) => {
       const turns = resumableTurns(store);
       if (turns.length === 0) process.stdout.write('no interrupted turns\n');
       for (const t of turns)
-        process.stdout.write(`${t.id}  session ${t.sessionId}  "${t.userText.slice(0, 60)}"\n`);
+        process.stdout.write(`${t.id}  session ${t.sessionId}  "${oneLineOf(t.userText, 60)}"\n`);
       return 0;
     }
     const turn = store.getTurn(turnId);
     if (!turn) {
       throw new InputError(`there is no turn ${turnId}; \`toolseam resume\` lists the interrupted ones.`);
+    }
+    // An ended turn is told as such before any model is looked for (it would never be asked).
+    if (FINAL_TURN_STATES.includes(turn.status)) {
+      throw new InputError(
+        `turn ${turnId} has already ended (${turn.status}); \`toolseam chat --session ${turn.sessionId}\` goes on in its session.`,
+      );
     }
     ran = turn;
   } finally {

@@ -64,6 +64,8 @@ describe('deliberate errors in the CLI: one line on stderr, exit code 2', () => 
     store.setTurnStatus(ended.id, 'done');
     store.close();
     expectOneLine(await toolseam(['resume', ended.id, '--db', busy.db, ...MODEL]), /already ended/);
+    // Without model flags too: an ended turn needs no model, so it is not asked for one.
+    expectOneLine(await toolseam(['resume', ended.id, '--db', busy.db]), /already ended \(done\)/);
   });
 
   it('chat --agent naming an agent the config does not define: the configured ones are listed, nothing starts', async () => {
