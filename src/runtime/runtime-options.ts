@@ -98,3 +98,9 @@ export function resolveLimits(limits: TurnLimits = {}): ResolvedLimits {
     parallelCalls: limits.parallelCalls ?? 4,
   };
 }
+
+/** The agent configured under `name`, if any (only the runtime's own entries, never an inherited property). */
+export function agentNamed(options: RuntimeOptions, name: string | undefined): AgentConfig | undefined {
+  const agents = options.agents;
+  return name !== undefined && agents !== undefined && Object.hasOwn(agents, name) ? agents[name] : undefined;
+}

@@ -13,7 +13,13 @@ import { EventChannel } from './event-channel.js';
 import type { GatePolicy } from './gates.js';
 import { leafOfSession } from './leaf-turns.js';
 import { resumeCalls } from './resume-calls.js';
-import { type ResolvedLimits, type RuntimeOptions, resolveLimits, type TaskMode } from './runtime-options.js';
+import {
+  agentNamed,
+  type ResolvedLimits,
+  type RuntimeOptions,
+  resolveLimits,
+  type TaskMode,
+} from './runtime-options.js';
 import type { RuntimeTool } from './runtime-tool.js';
 import { SessionSurfaces } from './session-surfaces.js';
 import type { TurnContext } from './turn-context.js';
@@ -332,7 +338,7 @@ export class Runtime {
   ): Promise<TurnContext> {
     const o = this.options;
     const agentName = options.agent;
-    const agentConfig = agentName === undefined ? undefined : o.agents?.[agentName];
+    const agentConfig = agentNamed(o, agentName);
     if (agentName !== undefined && !agentConfig) {
       throw new ToolseamError(
         'unknown_agent',

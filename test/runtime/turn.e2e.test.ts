@@ -122,6 +122,13 @@ describe('a turn through the real SDKs and the stand-ins', () => {
     );
   });
 
+  it('knows no agent by the name of an inherited property (toString)', async () => {
+    h = await startHarness({ script: [{ text: 'never reached' }], agents: {} });
+    const end = turnEnd(await collect(h.runtime.session('s1', { agent: 'toString' }).send('hi')));
+    expect(end.status).toBe('failed');
+    expect(end.message).toContain('no agent named "toString"');
+  });
+
   it('says how long a rate limit asks to wait, when it asks for longer than toolseam waits itself', async () => {
     h = await startHarness({ script: [{ error: { status: 429, message: 'slow down', retryAfter: 45 } }] });
     const end = turnEnd(await collect(h.runtime.session('s1').send('hi')));

@@ -5,7 +5,7 @@ import type { ToolResult } from '../../core/tool.js';
 import { boundResult, redactSecrets } from '../bound-result.js';
 import { agentAllows, type GatePolicy } from '../gates.js';
 import type { Runtime } from '../runtime.js';
-import type { TaskMode } from '../runtime-options.js';
+import { agentNamed, type TaskMode } from '../runtime-options.js';
 import { modelText } from '../settle-call.js';
 import { ownerAlive } from '../turn-owner.js';
 import { batchResult, statusCounts } from './batch-result.js';
@@ -43,7 +43,7 @@ function parentGates(runtime: Runtime, batch: BatchRecord): { agent: GatePolicy[
   const store = runtime.options.store;
   const turn = batch.turnId === undefined ? undefined : store.getTurn(batch.turnId);
   const name = turn?.agent ?? store.getSession(batch.parentSessionId)?.agent;
-  const config = name === undefined ? undefined : runtime.options.agents?.[name];
+  const config = agentNamed(runtime.options, name);
   if (name !== undefined && config === undefined) {
     throw new ToolseamError(
       'unknown_agent',

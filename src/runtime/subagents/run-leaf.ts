@@ -3,7 +3,7 @@ import type { LeafRecord, LeafResult } from '../../core/session-store.js';
 import { StoreConflictError } from '../../core/store-errors.js';
 import { headOf } from '../../core/text-cut.js';
 import type { Runtime, SessionOptions } from '../runtime.js';
-import type { TaskMode } from '../runtime-options.js';
+import { agentNamed, type TaskMode } from '../runtime-options.js';
 import { contractFromJson, leafPrompt } from './leaf-contract.js';
 import { durationWords } from './subagent-options.js';
 
@@ -36,7 +36,7 @@ export function childSessionId(leaf: LeafRecord): string {
 /** The session options of a leaf: its agent, its mode, its tool grants and where its file tools may write. */
 export function leafSessionOptions(env: LeafEnv, leaf: LeafRecord): SessionOptions {
   const contract = contractFromJson(leaf.contract);
-  const agentMode = leaf.agent === undefined ? undefined : env.runtime.options.agents?.[leaf.agent]?.mode;
+  const agentMode = agentNamed(env.runtime.options, leaf.agent)?.mode;
   const research = contract.capability === 'research';
   const mode: TaskMode = env.parentMode === 'plan' || research ? 'plan' : (agentMode ?? 'agent');
   return {
