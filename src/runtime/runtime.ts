@@ -4,7 +4,6 @@ import type { RuntimeEvent } from '../core/events.js';
 import { type Logger, silentLogger } from '../core/logger.js';
 import type { ApprovalRecord, SessionRecord, SessionStore, TurnRecord } from '../core/session-store.js';
 import { headOf } from '../core/text-cut.js';
-import { describeModel, modelDifference } from '../core/turn-model.js';
 import { schemaBudgetChars } from '../retrieval/index.js';
 import { credentialVariables } from '../tools/builtin/index.js';
 import { answerLooseCalls, interruptAbandoned } from './abandoned-turns.js';
@@ -24,6 +23,7 @@ import type { RuntimeTool } from './runtime-tool.js';
 import { SessionSurfaces } from './session-surfaces.js';
 import type { TurnContext } from './turn-context.js';
 import { runTurnLoop, type TurnEnd } from './turn-loop.js';
+import { refuseOtherModel } from './turn-model-guard.js';
 import { OWNER_HEARTBEAT_MS, OWNER_SILENT_MS, ownerAlive, processOwner } from './turn-owner.js';
 
 const DEFAULT_SYSTEM =
@@ -176,7 +176,7 @@ export class Runtime {
       );
     }
     if (options.leaf === undefined) refuseLeafTurn(store, turn);
-    this.refuseOtherModel(turn);
+    refuseOtherModel(turn, this.options);
     const gates = turnGates(turn);
     const takeover = {
       from: ['running', 'waiting_approval'] as const,
@@ -203,18 +203,6 @@ export class Runtime {
     const session = store.getSession(turn.sessionId) as SessionRecord;
     // The turn goes on under the agent and mode it started with, whatever the caller asks now.
     return this.drive(session, turn, { ...options, ...gates }, true);
-  }
-
-  /** A turn goes on with the model it started on: another one would be sent its whole conversation. */
-  private refuseOtherModel(turn: TurnRecord): void {
-    const { provider, model } = this.options.model;
-    const here = { provider, model, baseURL: this.options.modelBaseURL };
-    if (modelDifference(turn, here) !== undefined) {
-      throw new ToolseamError(
-        'model_mismatch',
-        `Turn ${turn.id} ran on ${describeModel(turn)}, not ${describeModel(here)}; resume it on the model it started on.`,
-      );
-    }
   }
 
   /** Stops running turns (waiting up to 5 s for them to record how they ended), then closes the tools and the store. */
@@ -252,13 +240,12 @@ export class Runtime {
       model: this.options.model.model,
       baseURL: this.options.modelBaseURL,
     });
-    if (before.provider !== this.options.model.provider || before.model !== this.options.model.model) {
-      store.updateSession(sessionId, {
-        provider: this.options.model.provider,
-        model: this.options.model.model,
-      });
-    }
-    if (!before.title) store.updateSession(sessionId, { title: headOf(text.trim(), 80) });
+    const { provider, model } = this.options.model;
+    const patch = {
+      ...(before.provider !== provider || before.model !== model ? { provider, model } : {}),
+      ...(before.title ? {} : { title: headOf(text.trim(), 80) }),
+    };
+    if (Object.keys(patch).length > 0) store.updateSession(sessionId, patch);
     const session = store.getSession(sessionId) as SessionRecord;
     return this.drive(session, turn, effective, false);
   }
