@@ -21,6 +21,7 @@ import {
 } from './runtime-options.js';
 import type { RuntimeTool } from './runtime-tool.js';
 import { SessionSurfaces } from './session-surfaces.js';
+import { storedEnd } from './stored-end.js';
 import type { TurnContext } from './turn-context.js';
 import { runTurnLoop, type TurnEnd } from './turn-loop.js';
 import { refuseOtherModel } from './turn-model-guard.js';
@@ -306,14 +307,8 @@ export class Runtime {
   }
 
   private finish(turnId: string, end: TurnEnd): void {
-    const stored =
-      end.status === 'done' || end.status === 'limit'
-        ? 'done'
-        : end.status === 'stopped'
-          ? 'stopped'
-          : 'failed';
-    const error = end.status === 'done' ? undefined : `${end.errorCode ?? end.status}: ${end.message}`;
-    this.options.store.setTurnStatus(turnId, stored, error === undefined ? {} : { error });
+    const { state, error } = storedEnd(end);
+    this.options.store.setTurnStatus(turnId, state, error === undefined ? {} : { error });
   }
 
   private async turnContext(
