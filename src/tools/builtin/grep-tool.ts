@@ -126,6 +126,14 @@ export function grepTool(scope: FileScope) {
     if (located.ready.stat === undefined) {
       return refuse('not_found', `${args.path ?? '.'} does not exist.`, ['Use glob or list_dir to find it.']);
     }
+    // A named pipe or a device would be read without end (a pipe waits for a writer that never comes).
+    if (!located.ready.stat.isDirectory() && !located.ready.stat.isFile()) {
+      return refuse(
+        'not_a_file',
+        `${args.path ?? '.'} is neither a regular file nor a folder, so grep cannot search it.`,
+        ['Name a text file, or a folder to search the files in it.'],
+      );
+    }
     return ready({ target: located.ready, matcher, include });
   };
 
