@@ -8,7 +8,7 @@ import { displayPath, type FileScope, locate } from './file-scope.js';
 import { PATH_TEXT } from './file-text.js';
 import { type GlobMatcher, globMatcher } from './glob-matcher.js';
 import { splitGlob } from './glob-pattern.js';
-import { skippedFor, type WalkBudget, walkFiles } from './walk-files.js';
+import { skippedFor, stoppedSearch, type WalkBudget, walkFiles } from './walk-files.js';
 
 const fields = {
   pattern: field.string({
@@ -89,6 +89,7 @@ export function globTool(scope: FileScope) {
         }
         found.push(displayPath(full, folder.roots));
       }
+      if (ctx.signal.aborted) return stoppedSearch('glob');
       if (found.length === 0) {
         return budget.cut
           ? `No file matched ${args.pattern} among the first ${budget.visited.toLocaleString('en-US')} entries; the search stopped there. Narrow it with path.`

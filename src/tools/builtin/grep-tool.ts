@@ -10,7 +10,7 @@ import { displayPath, type FileScope, type Located, locate } from './file-scope.
 import { cutLine, linesOf, looksBinary, MAX_FILE_BYTES, PATH_TEXT } from './file-text.js';
 import { globMatcher } from './glob-matcher.js';
 import { RegexTooSlow, RegexWorker } from './regex-worker.js';
-import { skippedFor, type WalkBudget, walkFiles } from './walk-files.js';
+import { skippedFor, stoppedSearch, type WalkBudget, walkFiles } from './walk-files.js';
 
 /** A matching line longer than this is cut when shown. */
 const MAX_SHOWN_LINE = 300;
@@ -161,6 +161,7 @@ export function grepTool(scope: FileScope) {
       try {
         found = await matchingLines(files, test, args.limit, ctx.signal);
       } catch (error) {
+        if (ctx.signal.aborted) return stoppedSearch('grep');
         if (!(error instanceof RegexTooSlow)) throw error;
         return {
           content:
@@ -173,6 +174,7 @@ export function grepTool(scope: FileScope) {
       } finally {
         await worker?.close();
       }
+      if (ctx.signal.aborted) return stoppedSearch('grep');
       const shown = found.lines.map(
         ({ file, line, text }) => `${displayPath(file, target.roots)}:${line}: ${text}`,
       );

@@ -1,6 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ToolResult } from '../../core/tool.js';
 
 /** Folders a search passes over unless the search names them. */
 export const SKIPPED_FOLDERS: readonly string[] = ['.git', 'node_modules'];
@@ -50,4 +51,13 @@ export async function* walkFiles(
 /** The skipped folders a search does not name (a pattern mentioning `node_modules` searches it). */
 export function skippedFor(pattern: string): Set<string> {
   return new Set(SKIPPED_FOLDERS.filter((name) => !pattern.includes(name)));
+}
+
+/** What a search stopped with its turn answers: what it found so far is partial, so none of it is shown. */
+export function stoppedSearch(tool: string): ToolResult {
+  return {
+    content: `Error: ${tool} was stopped because the turn was stopped, before it had searched everything; no result is shown.`,
+    isError: true,
+    data: { code: 'stopped' },
+  };
 }
