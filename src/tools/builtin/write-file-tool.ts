@@ -1,4 +1,4 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { lstat, mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ToolContext } from '../../core/tool.js';
 import { defineTool } from '../define-tool.js';
@@ -6,7 +6,7 @@ import { type ArgsOf, field } from '../field.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';
-import { type FileScope, locate } from './file-scope.js';
+import { displayPath, type FileScope, locate } from './file-scope.js';
 import { linesOf, PATH_TEXT } from './file-text.js';
 import { markRead } from './read-gate.js';
 
@@ -21,6 +21,15 @@ const fields = {
 
 type Args = ArgsOf<typeof fields>;
 
+/** The nearest existing place above `real` when it is not a folder (so nothing can be created there). */
+async function fileInTheWay(real: string): Promise<string | undefined> {
+  for (let dir = dirname(real); ; dir = dirname(dir)) {
+    const found = await lstat(dir).catch(() => undefined);
+    if (found !== undefined) return found.isDirectory() ? undefined : dir;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
 /** `write_file`: creates a file, or replaces all of one, inside the folders the call may change. */
 export function writeFileTool(scope: FileScope) {
   const check = async (args: Args, ctx: ToolContext) => {
@@ -34,6 +43,17 @@ export function writeFileTool(scope: FileScope) {
     }
     if (found !== undefined && !found.isFile()) {
       return refuse('not_a_file', `${args.path} is not a regular file, so write_file will not replace it.`);
+    }
+    if (found === undefined) {
+      const blocking = await fileInTheWay(located.ready.real);
+      if (blocking !== undefined) {
+        const shown = displayPath(blocking, located.ready.roots);
+        return refuse(
+          'not_a_folder',
+          `${args.path} cannot be created: ${shown} is a file, not a folder, so nothing can go inside it.`,
+          ['Write to a path whose folders are folders, or ask the person whether that file should go.'],
+        );
+      }
     }
     return ready(located.ready);
   };
