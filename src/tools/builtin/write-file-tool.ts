@@ -1,5 +1,5 @@
 import { lstat, mkdir, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, sep } from 'node:path';
 import type { ToolContext } from '../../core/tool.js';
 import { defineTool } from '../define-tool.js';
 import { type ArgsOf, field } from '../field.js';
@@ -33,6 +33,12 @@ async function fileInTheWay(real: string): Promise<string | undefined> {
 /** `write_file`: creates a file, or replaces all of one, inside the folders the call may change. */
 export function writeFileTool(scope: FileScope) {
   const check = async (args: Args, ctx: ToolContext) => {
+    // Resolving would drop the slash and write a file by the folder's name.
+    if (args.path.endsWith('/') || args.path.endsWith(sep)) {
+      return refuse('names_folder', `${args.path} ends with a slash, so it names a folder, not a file.`, [
+        'Give the path of the file to write, e.g. docs/README.md; its folders are created as needed.',
+      ]);
+    }
     const located = await locate(args.path, ctx, scope, 'write');
     if ('refusal' in located) return located;
     const found = located.ready.stat;

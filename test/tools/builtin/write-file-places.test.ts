@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Bench, freshBench, type Tools } from './builtin-fixture.js';
@@ -22,5 +22,16 @@ describe('write_file under a file', () => {
     expect(checked?.content).toContain('notes is a file');
     expect(await tools.invoke('write_file', args, ctx)).toEqual(checked);
     expect(readFileSync(join(bench.ws, 'notes'), 'utf8')).toBe('a file, not a folder');
+  });
+});
+
+describe('write_file to a path ending in a slash', () => {
+  it('refuses it as naming a folder instead of creating a file by that name', async () => {
+    const ctx = tools.turn();
+    const args = { path: 'docs/', content: '# Docs' };
+    const checked = await tools.preflight('write_file', args, ctx);
+    expect(checked).toMatchObject({ isError: true, data: { code: 'names_folder' } });
+    expect(await tools.invoke('write_file', args, ctx)).toEqual(checked);
+    expect(existsSync(join(bench.ws, 'docs'))).toBe(false);
   });
 });
