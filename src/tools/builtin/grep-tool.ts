@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ToolContext } from '../../core/tool.js';
 import { defineTool } from '../define-tool.js';
@@ -7,9 +6,10 @@ import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';
 import { credentialPlace } from './credential-paths.js';
 import { displayPath, type FileScope, type Located, locate } from './file-scope.js';
-import { cutLine, linesOf, looksBinary, MAX_FILE_BYTES, PATH_TEXT } from './file-text.js';
+import { cutLine, PATH_TEXT } from './file-text.js';
 import { globMatcher } from './glob-matcher.js';
 import { RegexTooSlow, RegexWorker } from './regex-worker.js';
+import { searchedLines } from './searched-lines.js';
 import { skippedFor, stoppedSearch, type WalkBudget, walkFiles } from './walk-files.js';
 
 /** A matching line longer than this is cut when shown. */
@@ -92,19 +92,22 @@ function testHere(matcher: RegExp): LineTest {
   };
 }
 
-/** The first `limit` matching lines of the text files among `files` (binary and huge files passed over). */
+/** The first `limit` matching lines of the text files among `files` (binary files passed over). */
 async function matchingLines(files: readonly string[], test: LineTest, limit: number, signal: AbortSignal) {
   const lines: Array<{ readonly file: string; readonly line: number; readonly text: string }> = [];
   let searched = 0;
   for (const file of files) {
     if (signal.aborted) break;
-    const bytes = await readFile(file).catch(() => undefined);
-    if (bytes === undefined || bytes.length > MAX_FILE_BYTES || looksBinary(bytes)) continue;
+    const batches = await searchedLines(file, signal);
+    if (batches === undefined) continue;
     searched++;
-    const text = linesOf(bytes.toString('utf8'));
-    for (const i of await test(text)) {
-      if (lines.length === limit) return { lines, searched, more: true };
-      lines.push({ file, line: i + 1, text: cutLine(text[i] as string, MAX_SHOWN_LINE) });
+    let first = 0;
+    for await (const batch of batches) {
+      for (const i of await test(batch)) {
+        if (lines.length === limit) return { lines, searched, more: true };
+        lines.push({ file, line: first + i + 1, text: cutLine(batch[i] as string, MAX_SHOWN_LINE) });
+      }
+      first += batch.length;
     }
   }
   return { lines, searched, more: false };

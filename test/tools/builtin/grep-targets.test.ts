@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_FILE_BYTES } from '../../../src/tools/builtin/file-text.js';
 import { type Bench, freshBench, type Tools } from './builtin-fixture.js';
 
 let bench: Bench;
@@ -30,4 +31,24 @@ describe('grep on a path that is not a regular file or a folder', () => {
     const result = await within(tools.invoke('grep', { pattern: 'x' }, tools.turn()), 2000);
     expect(result).toMatchObject({ isError: false, content: 'notes.txt:1: x marks the spot' });
   });
+});
+
+describe('grep on a file too large for read_file', () => {
+  it('searches it (read_file sends the model to grep for such files) and numbers its lines', async () => {
+    const filler = `${'x'.repeat(99)}\n`;
+    const lines = Math.ceil((MAX_FILE_BYTES + 1) / filler.length);
+    const fd = openSync(join(bench.ws, 'big.log'), 'w');
+    const block = filler.repeat(10_000);
+    for (let written = 0; written < lines; written += 10_000) writeSync(fd, block);
+    writeSync(fd, 'the needle is here\n');
+    closeSync(fd);
+    const written = Math.ceil(lines / 10_000) * 10_000;
+    const ctx = tools.turn();
+    const read = await tools.invoke('read_file', { path: 'big.log' }, ctx);
+    expect(read.data).toMatchObject({ code: 'too_large' });
+    const found = await tools.invoke('grep', { pattern: 'needle', path: 'big.log' }, ctx);
+    expect(found).toMatchObject({ isError: false, content: `big.log:${written + 1}: the needle is here` });
+    const inFolder = await tools.invoke('grep', { pattern: 'n[e]{2}dle', regex: true }, ctx);
+    expect(inFolder.content).toBe(`big.log:${written + 1}: the needle is here`);
+  }, 30_000);
 });
