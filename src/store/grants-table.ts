@@ -1,5 +1,6 @@
 import type { NewGrant } from '../core/session-inputs.js';
 import type { GrantRecord } from '../core/session-records.js';
+import { StoreNotFoundError } from '../core/store-errors.js';
 import { iso, opt, orNull, requireText } from './rows.js';
 import type { SessionsTable } from './sessions-table.js';
 import type { StoreContext } from './store-context.js';
@@ -37,12 +38,15 @@ export function grantsTable(ctx: StoreContext, sessions: SessionsTable) {
     .prepare(`SELECT EXISTS (SELECT 1 FROM grants WHERE tool_name = ? AND ifnull(session_id, '') IN ('', ?))`)
     .pluck();
   const remove = db.prepare('DELETE FROM grants WHERE id = ?');
+  const approvalExists = db.prepare('SELECT 1 FROM approvals WHERE id = ?').pluck();
 
   return {
     add(input: NewGrant) {
       const tool = requireText(input.tool, 'The tool of a grant');
       return ctx.write((): GrantRecord => {
         if (input.sessionId !== undefined) sessions.mustExist(input.sessionId);
+        if (input.approvalId !== undefined && approvalExists.get(input.approvalId) === undefined)
+          throw new StoreNotFoundError('approval', input.approvalId);
         insert.run(ctx.newId('g'), orNull(input.sessionId), tool, orNull(input.approvalId), ctx.now());
         return toRecord(find.get(input.sessionId ?? '', tool) as GrantRow);
       });

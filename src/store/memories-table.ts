@@ -2,6 +2,7 @@ import { InputError } from '../core/errors.js';
 import type { MemoryFilter, NewMemory } from '../core/session-inputs.js';
 import type { MemoryRecord } from '../core/session-records.js';
 import { fromJson, iso, opt, orNull, requireText, sqlLimit } from './rows.js';
+import type { SessionsTable } from './sessions-table.js';
 import type { StoreContext } from './store-context.js';
 
 interface MemoryRow {
@@ -42,7 +43,7 @@ export function matchQuery(query: string): string | undefined {
 }
 
 /** The memories table and its full-text index. */
-export function memoriesTable(ctx: StoreContext) {
+export function memoriesTable(ctx: StoreContext, sessions: SessionsTable) {
   const { db } = ctx;
   const insert = db.prepare(
     `INSERT INTO memories (id, text, tags, session_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -67,6 +68,7 @@ export function memoriesTable(ctx: StoreContext) {
       const text = requireText(input.text, 'The text to remember').trim();
       const tags = normalizeTags(input.tags);
       return ctx.write((): MemoryRecord => {
+        if (input.sessionId !== undefined) sessions.mustExist(input.sessionId);
         const now = ctx.now();
         const known = byText.get(text) as MemoryRow | undefined;
         if (known) {

@@ -37,8 +37,8 @@ export function openSessionStore(options: SessionStoreOptions = {}): SessionStor
   const grants = grantsTable(ctx, sessions);
   const audit = auditTable(ctx);
   const approvals = approvalsTable(ctx, turns, calls, grants, audit);
-  const memories = memoriesTable(ctx);
-  const tasks = tasksTable(ctx);
+  const memories = memoriesTable(ctx, sessions);
+  const tasks = tasksTable(ctx, sessions);
   const batches = batchesTable(ctx, sessions);
 
   const store: SessionStore = {

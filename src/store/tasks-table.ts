@@ -2,6 +2,7 @@ import type { NewTask, TaskFilter, TaskPatch } from '../core/session-inputs.js';
 import type { TaskRecord, TaskStatus } from '../core/session-records.js';
 import { StoreNotFoundError } from '../core/store-errors.js';
 import { inSet, iso, opt, orNull, requireOneOf, requireText, rowReader, statusFilter } from './rows.js';
+import type { SessionsTable } from './sessions-table.js';
 import type { StoreContext } from './store-context.js';
 
 interface TaskRow {
@@ -29,7 +30,7 @@ function toRecord(row: TaskRow): TaskRecord {
 }
 
 /** The tasks table: the person's to-do list. */
-export function tasksTable(ctx: StoreContext) {
+export function tasksTable(ctx: StoreContext, sessions: SessionsTable) {
   const { db } = ctx;
   const insert = db.prepare(
     `INSERT INTO tasks (id, title, detail, status, session_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -52,10 +53,13 @@ export function tasksTable(ctx: StoreContext) {
     create(input: NewTask): TaskRecord {
       const title = requireText(input.title, 'A task title').trim();
       const status = requireOneOf(input.status ?? 'pending', STATUSES, 'A task status');
-      const id = ctx.newId('task');
-      const now = ctx.now();
-      insert.run(id, title, input.detail ?? '', status, orNull(input.sessionId), now, now);
-      return get(id) as TaskRecord;
+      return ctx.write(() => {
+        if (input.sessionId !== undefined) sessions.mustExist(input.sessionId);
+        const id = ctx.newId('task');
+        const now = ctx.now();
+        insert.run(id, title, input.detail ?? '', status, orNull(input.sessionId), now, now);
+        return get(id) as TaskRecord;
+      });
     },
     get,
     list(filter: TaskFilter = {}) {
