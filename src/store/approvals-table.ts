@@ -111,7 +111,7 @@ export function approvalsTable(
     `SELECT * FROM approvals WHERE (@sessionId IS NULL OR session_id = @sessionId)
        AND (@turnId IS NULL OR turn_id = @turnId)
        AND (@statuses IS NULL OR ${inSet('@statuses')})
-     ORDER BY created_at, rowid`,
+     ORDER BY rowid`,
   );
   const closeRow = db.prepare(
     `UPDATE approvals SET status = @status, scope = @scope, reason = @reason, answered_by = @answeredBy,

@@ -82,7 +82,7 @@ export function batchesTable(ctx: StoreContext, sessions: SessionsTable) {
     `SELECT * FROM batches WHERE (@parent IS NULL OR parent_session_id = @parent)
        AND (@unfinished = 0 OR status = 'running')
        AND (@child IS NULL OR id IN (SELECT batch_id FROM leaves WHERE child_session_id = @child))
-     ORDER BY created_at, rowid`,
+     ORDER BY rowid`,
   );
   const claim = db.prepare(
     `UPDATE leaves SET status = 'running', child_session_id = ?, started_at = ? WHERE id = ? AND status = 'queued'`,

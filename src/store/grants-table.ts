@@ -31,9 +31,7 @@ export function grantsTable(ctx: StoreContext, sessions: SessionsTable) {
      ON CONFLICT DO NOTHING`,
   );
   const find = db.prepare(`SELECT * FROM grants WHERE ifnull(session_id, '') = ? AND tool_name = ?`);
-  const list = db.prepare(
-    `SELECT * FROM grants WHERE session_id IS NULL OR session_id = ? ORDER BY created_at, rowid`,
-  );
+  const list = db.prepare(`SELECT * FROM grants WHERE session_id IS NULL OR session_id = ? ORDER BY rowid`);
   const has = db
     .prepare(`SELECT EXISTS (SELECT 1 FROM grants WHERE tool_name = ? AND ifnull(session_id, '') IN ('', ?))`)
     .pluck();

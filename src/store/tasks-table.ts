@@ -39,7 +39,7 @@ export function tasksTable(ctx: StoreContext, sessions: SessionsTable) {
   const list = db.prepare(
     `SELECT * FROM tasks WHERE (@sessionId IS NULL OR session_id = @sessionId)
        AND (@statuses IS NULL OR ${inSet('@statuses')})
-     ORDER BY created_at, rowid`,
+     ORDER BY rowid`,
   );
   const patch = db.prepare(
     `UPDATE tasks SET title = coalesce(@title, title), detail = coalesce(@detail, detail),

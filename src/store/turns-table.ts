@@ -70,10 +70,11 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
        CASE WHEN @owner IS NULL THEN NULL ELSE @now END)`,
   );
   const byId = db.prepare('SELECT * FROM turns WHERE id = ?');
+  // Oldest first by rowid (write order), as in every list here: the clock can step back between writes.
   const list = db.prepare(
     `SELECT * FROM turns WHERE (@sessionId IS NULL OR session_id = @sessionId)
        AND (@statuses IS NULL OR ${inSet('@statuses')})
-     ORDER BY started_at, rowid`,
+     ORDER BY rowid`,
   );
   const move = db.prepare(
     `UPDATE turns SET status = @status, owner = coalesce(@owner, owner), error = coalesce(@error, error),
