@@ -1,7 +1,7 @@
 import { InputError } from '../core/errors.js';
 import type { MemoryFilter, NewMemory } from '../core/session-inputs.js';
 import type { MemoryRecord } from '../core/session-records.js';
-import { fromJson, iso, opt, orNull, requireText, sqlLimit } from './rows.js';
+import { fromJson, iso, opt, orNull, requireText, sqlLimit, textOrNull } from './rows.js';
 import type { SessionsTable } from './sessions-table.js';
 import type { StoreContext } from './store-context.js';
 
@@ -61,7 +61,8 @@ export function memoriesTable(ctx: StoreContext, sessions: SessionsTable) {
     `SELECT m.* FROM memories m WHERE ${hasTag} ORDER BY m.updated_at DESC, m.n DESC LIMIT @limit`,
   );
   const remove = db.prepare('DELETE FROM memories WHERE id = ?');
-  const tagParam = (tag: string | undefined) => (tag === undefined ? null : tag.trim().toLowerCase());
+  const tagParam = (tag: string | undefined) =>
+    textOrNull(tag, 'A memory tag filter')?.trim().toLowerCase() ?? null;
 
   return {
     save(input: NewMemory) {

@@ -24,6 +24,17 @@ export function optObject(text: string | null): JsonObject | undefined {
   return text === null ? undefined : (JSON.parse(text) as JsonObject);
 }
 
+/** An optional text field as SQL text or NULL; anything but a string or undefined is refused, naming it. */
+export function textOrNull(value: unknown, what: string): string | null {
+  if (value === undefined) return null;
+  if (typeof value !== 'string') {
+    throw new InputError(
+      `${what} must be a string, or be left out; got ${JSON.stringify(value) ?? String(value)}.`,
+    );
+  }
+  return value;
+}
+
 /** Rejects an empty or blank text field with an error naming it. */
 export function requireText(value: unknown, what: string): string {
   if (typeof value !== 'string' || value.trim() === '') {

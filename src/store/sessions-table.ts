@@ -2,7 +2,7 @@ import type { Limit, NewSession, SessionPatch } from '../core/session-inputs.js'
 import type { SessionRecord } from '../core/session-records.js';
 import { StoreNotFoundError } from '../core/store-errors.js';
 import { headOf } from '../core/text-cut.js';
-import { fromJson, iso, opt, orNull, pickId, requireText, rowReader, sqlLimit } from './rows.js';
+import { fromJson, iso, opt, pickId, requireText, rowReader, sqlLimit, textOrNull } from './rows.js';
 import type { StoreContext } from './store-context.js';
 
 interface SessionRow {
@@ -85,10 +85,10 @@ export function sessionsTable(ctx: StoreContext) {
         );
         insert.run({
           id,
-          title: input.title ?? '',
-          agent: orNull(input.agent),
-          provider: orNull(input.provider),
-          model: orNull(input.model),
+          title: textOrNull(input.title, "A session's title") ?? '',
+          agent: textOrNull(input.agent, "A session's agent"),
+          provider: textOrNull(input.provider, "A session's provider"),
+          model: textOrNull(input.model, "A session's model"),
           now: ctx.now(),
         });
         return get(id) as SessionRecord;
@@ -102,11 +102,11 @@ export function sessionsTable(ctx: StoreContext) {
     update(id: string, changes: SessionPatch): SessionRecord {
       const done = patch.run({
         id,
-        title: orNull(changes.title),
-        agent: orNull(changes.agent),
-        provider: orNull(changes.provider),
-        model: orNull(changes.model),
-        surfaceStamp: orNull(changes.surfaceStamp),
+        title: textOrNull(changes.title, "A session's title"),
+        agent: textOrNull(changes.agent, "A session's agent"),
+        provider: textOrNull(changes.provider, "A session's provider"),
+        model: textOrNull(changes.model, "A session's model"),
+        surfaceStamp: textOrNull(changes.surfaceStamp, "A session's surface stamp"),
         now: ctx.now(),
       });
       if (done.changes === 0) throw new StoreNotFoundError('session', id);

@@ -1,7 +1,17 @@
 import type { NewTask, TaskFilter, TaskPatch } from '../core/session-inputs.js';
 import type { TaskRecord, TaskStatus } from '../core/session-records.js';
 import { StoreNotFoundError } from '../core/store-errors.js';
-import { inSet, iso, opt, orNull, requireOneOf, requireText, rowReader, statusFilter } from './rows.js';
+import {
+  inSet,
+  iso,
+  opt,
+  orNull,
+  requireOneOf,
+  requireText,
+  rowReader,
+  statusFilter,
+  textOrNull,
+} from './rows.js';
 import type { SessionsTable } from './sessions-table.js';
 import type { StoreContext } from './store-context.js';
 
@@ -53,11 +63,12 @@ export function tasksTable(ctx: StoreContext, sessions: SessionsTable) {
     create(input: NewTask): TaskRecord {
       const title = requireText(input.title, 'A task title').trim();
       const status = requireOneOf(input.status ?? 'pending', STATUSES, 'A task status');
+      const detail = textOrNull(input.detail, "A task's detail") ?? '';
       return ctx.write(() => {
         if (input.sessionId !== undefined) sessions.mustExist(input.sessionId);
         const id = ctx.newId('task');
         const now = ctx.now();
-        insert.run(id, title, input.detail ?? '', status, orNull(input.sessionId), now, now);
+        insert.run(id, title, detail, status, orNull(input.sessionId), now, now);
         return get(id) as TaskRecord;
       });
     },
@@ -70,7 +81,7 @@ export function tasksTable(ctx: StoreContext, sessions: SessionsTable) {
       const done = patch.run({
         id,
         title: changes.title === undefined ? null : requireText(changes.title, 'A task title').trim(),
-        detail: orNull(changes.detail),
+        detail: textOrNull(changes.detail, "A task's detail"),
         status: changes.status === undefined ? null : requireOneOf(changes.status, STATUSES, 'A task status'),
         now: ctx.now(),
       });

@@ -191,6 +191,10 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
         throw new InputError(
           `A call outcome must be done, refused or failed, got ${JSON.stringify(outcome.status)}.`,
         );
+      if (typeof outcome.content !== 'string')
+        throw new InputError(
+          `The content of the result of call ${callId} must be the text the model will read.`,
+        );
       return ctx.write(() => {
         const settled = settle.run({
           turnId,

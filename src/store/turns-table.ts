@@ -98,6 +98,7 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
         if (typeof input.userText !== 'string')
           throw new InputError('A turn needs the user text (a string).');
         for (const [what, value] of [
+          ['owner', input.owner],
           ['agent', input.agent],
           ['mode', input.mode],
           ['provider', input.provider],

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/core/errors.js';
+import { newCall, openTestStore, turnWithCalls } from './store-fixtures.js';
+
+// Values a JavaScript caller or a JSON body can hand the store despite the types.
+const NUMBER = 5 as never;
+const OBJECT = { text: 'hi' } as never;
+
+describe('text fields given something other than text', () => {
+  it('are refused with an InputError naming the field, not stored as "5.0"', () => {
+    const store = openTestStore();
+    expect(() => store.createSession({ title: NUMBER })).toThrow(InputError);
+    expect(() => store.createSession({ agent: NUMBER })).toThrow(/agent/);
+    expect(store.listSessions()).toEqual([]);
+    const s = store.createSession({ title: 'kept' });
+    expect(() => store.updateSession(s.id, { title: NUMBER })).toThrow(/title/);
+    expect(store.getSession(s.id)?.title).toBe('kept');
+    expect(() => store.startTurn({ sessionId: s.id, userText: 'hi', owner: NUMBER })).toThrow(/owner/);
+    expect(store.listTurns()).toEqual([]);
+    expect(() => store.createTask({ title: 'x', detail: NUMBER })).toThrow(/detail/);
+    expect(store.listTasks()).toEqual([]);
+  });
+
+  it('a tool result whose content is not text is refused with an InputError, and the call stays running', () => {
+    const store = openTestStore();
+    const { turn } = turnWithCalls(store, [newCall('c1', 'bash', { cmd: 'date' }, { status: 'approved' })]);
+    store.claimToolCall(turn.id, 'c1');
+    const settle = () =>
+      store.recordToolResult(turn.id, 'c1', { status: 'done', content: OBJECT, isError: false });
+    expect(settle).toThrow(InputError);
+    expect(settle).toThrow(/content/);
+    expect(store.getToolCall(turn.id, 'c1')?.status).toBe('running');
+  });
+
+  it('a memory tag filter that is not text is refused with an InputError', () => {
+    const store = openTestStore();
+    store.saveMemory({ text: 'likes tea', tags: ['food'] });
+    expect(() => store.listMemories({ tag: NUMBER })).toThrow(InputError);
+    expect(() => store.recallMemories('tea', { tag: NUMBER })).toThrow(/tag/);
+  });
+});
