@@ -33,6 +33,11 @@ export interface ToolDefinition {
   readonly app?: string;
   /** Catalog group (set by the registry when missing). */
   readonly group?: ToolGroup;
+  /**
+   * Its provider also reads each declared key in camelCase, PascalCase and snake_case (defined in-process
+   * tools do), so the runtime's required-argument check counts any of those spellings as given.
+   */
+  readonly keySpellings?: boolean;
 }
 
 /** A call the model asked for. `name` may be the wire name or the real name. */

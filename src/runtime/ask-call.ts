@@ -13,7 +13,10 @@ export async function preflightCall(ctx: TurnContext, call: PlannedCall): Promis
   const offered = ctx.surface.byName.get(call.tool);
   if (!offered) return undefined;
   const args = call.args ?? {};
-  const missing = refuseMissingArguments(call.tool, args, offered.definition.parameters, offered.parameters);
+  const { definition } = offered;
+  const missing = refuseMissingArguments(call.tool, args, definition.parameters, offered.parameters, {
+    keySpellings: definition.keySpellings === true,
+  });
   if (missing) return missing;
   let refused: ToolResult | undefined;
   try {

@@ -3,6 +3,7 @@ import { isPlainObject } from '../core/json.js';
 import { headOf } from '../core/text-cut.js';
 import { type ArgumentProblem, describeValue } from './argument-problem.js';
 import { asClientSends } from './client-coercion.js';
+import { keySpellings } from './key-spellings.js';
 import { type SchemaPlan, schemaPlan } from './schema-plan.js';
 import { isReadableSchema } from './schema-readable.js';
 
@@ -53,9 +54,23 @@ function childPath(path: string, key: string | number): string {
   return path === '' ? key : `${path}.${key}`;
 }
 
+/** Options of the required-argument check. */
+export interface MissingOptions {
+  /** The tool also reads each key in camelCase, PascalCase and snake_case (`ToolDefinition.keySpellings`). */
+  readonly keySpellings?: boolean;
+}
+
 interface Walk {
   readonly keyword: 'required' | 'type';
   readonly problems: ArgumentProblem[];
+  readonly keySpellings: boolean;
+}
+
+/** The key of `value` that gives the declared `name`: itself, else (when spellings count) another spelling. */
+function givenKey(walk: Walk, value: Readonly<Record<string, unknown>>, name: string): string | undefined {
+  if (Object.hasOwn(value, name)) return name;
+  if (!walk.keySpellings) return undefined;
+  return keySpellings(name).find((spelling) => Object.hasOwn(value, spelling));
 }
 
 function report(walk: Walk, path: string, code: ArgumentProblem['code'], message: string): void {
@@ -77,13 +92,14 @@ function visit(walk: Walk, value: unknown, plan: SchemaPlan | undefined, path: s
   if (isPlainObject(value)) {
     if (walk.keyword === 'required' && plan.required !== undefined) {
       for (const name of plan.required) {
-        if (!Object.hasOwn(value, name))
+        if (givenKey(walk, value, name) === undefined)
           report(walk, childPath(path, name), 'required', 'is required but was not given');
       }
     }
     if (plan.properties !== undefined) {
       for (const [key, sub] of plan.properties) {
-        if (Object.hasOwn(value, key)) visit(walk, value[key], sub, childPath(path, key), depth + 1);
+        const given = givenKey(walk, value, key);
+        if (given !== undefined) visit(walk, value[given], sub, childPath(path, key), depth + 1);
       }
     }
   } else if (Array.isArray(value)) {
@@ -94,7 +110,12 @@ function visit(walk: Walk, value: unknown, plan: SchemaPlan | undefined, path: s
   }
 }
 
-function check(args: unknown, schema: unknown, keyword: Walk['keyword']): ArgumentProblem[] {
+function check(
+  args: unknown,
+  schema: unknown,
+  keyword: Walk['keyword'],
+  keySpellings = false,
+): ArgumentProblem[] {
   if (!isPlainObject(schema) || !isReadableSchema(schema)) return [];
   let empty = true;
   for (const _ in schema) {
@@ -102,7 +123,7 @@ function check(args: unknown, schema: unknown, keyword: Walk['keyword']): Argume
     break;
   }
   if (empty) return [];
-  const walk: Walk = { keyword, problems: [] };
+  const walk: Walk = { keyword, problems: [], keySpellings };
   visit(walk, args ?? {}, schemaPlan(schema), '', 0);
   return walk.problems.slice(0, MAX_DECLARED_PROBLEMS);
 }
@@ -112,8 +133,12 @@ function check(args: unknown, schema: unknown, keyword: Walk['keyword']): Argume
  * `properties`, `items`, `allOf` and local `$ref`s; at most five, each with its path. A schema that cannot be
  * read refuses nothing.
  */
-export function missingArguments(args: unknown, declaredSchema: unknown): ArgumentProblem[] {
-  return check(args, declaredSchema, 'required');
+export function missingArguments(
+  args: unknown,
+  declaredSchema: unknown,
+  options: MissingOptions = {},
+): ArgumentProblem[] {
+  return check(args, declaredSchema, 'required', options.keySpellings === true);
 }
 
 /**

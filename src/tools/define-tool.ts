@@ -146,6 +146,7 @@ export function defineTool<const F extends Fields = Record<never, never>>(
     parameters,
     risk,
     requiresApproval: asks,
+    keySpellings: true,
     ...(spec.core === undefined ? {} : { core: spec.core }),
     ...(spec.readOnly === undefined ? {} : { readOnly: spec.readOnly }),
     ...(spec.group === undefined ? {} : { group: spec.group }),

@@ -9,6 +9,7 @@ export { type DeclaredBoolean, declaredBooleans } from './boolean-census.js';
 export { asClientSends } from './client-coercion.js';
 export {
   MAX_DECLARED_PROBLEMS,
+  type MissingOptions,
   type MistypedOptions,
   missingArguments,
   mistypedArguments,

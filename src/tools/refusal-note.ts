@@ -1,6 +1,11 @@
 import type { ToolResult } from '../core/tool.js';
 import { type ArgumentProblem, renderProblems } from './argument-problem.js';
-import { type MistypedOptions, missingArguments, mistypedArguments } from './declared-arguments.js';
+import {
+  type MissingOptions,
+  type MistypedOptions,
+  missingArguments,
+  mistypedArguments,
+} from './declared-arguments.js';
 
 /** Which declared-schema check refused a call. */
 export type DeclaredCheck = 'missing' | 'mistyped';
@@ -67,8 +72,9 @@ export function refuseMissingArguments(
   args: unknown,
   declaredSchema: unknown,
   shownSchema: unknown = declaredSchema,
+  options: MissingOptions = {},
 ): ToolResult | undefined {
-  const problems = missingArguments(args, declaredSchema);
+  const problems = missingArguments(args, declaredSchema, options);
   return problems.length === 0 ? undefined : argumentRefusal(tool, 'missing', problems, shownSchema);
 }
 

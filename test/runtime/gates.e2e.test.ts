@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RuntimeEvent } from '../../src/core/events.js';
-import { defineTool, inProcessProvider } from '../../src/tools/index.js';
+import type { ToolProvider } from '../../src/core/tool.js';
+import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
 import { demoProvider, type RunCounts } from '../support/demo-tools.js';
 import { callEnds, collect, type RuntimeHarness, startHarness } from '../support/runtime-harness.js';
 
@@ -124,6 +125,67 @@ describe('preflight: a call that cannot run asks nobody', () => {
     expect(callEnds(events)[0]).toMatchObject({ notRun: 'missing_arguments', isError: true });
     expect(firstResult(events)).toContain('body');
     expect(counts.size).toBe(0);
+  });
+
+  it('a defined tool given its keys in another convention is asked about and runs, as its reader accepts them', async () => {
+    let ran: unknown;
+    const remind = defineTool({
+      name: 'set_reminder',
+      description: 'Set a reminder.',
+      fields: { due_date: field.string(), note_text: field.string({ maxLength: 200 }) },
+      handler: (args) => {
+        ran = args;
+        return `reminder for ${args.due_date}`;
+      },
+    });
+    h = await startHarness({
+      providers: [inProcessProvider({ name: 'reminders', tools: [remind] })],
+      script: [call('set_reminder', { dueDate: 'friday', NoteText: 'call mum' }), echo],
+    });
+    const events: RuntimeEvent[] = [];
+    for await (const event of h.runtime.session('s').send('remind me')) {
+      events.push(event);
+      if (event.type === 'approval-request') {
+        h.runtime.respond(event.request.id, { kind: 'approve' }, { digest: event.request.digest });
+      }
+    }
+    expect(events.some((e) => e.type === 'approval-request')).toBe(true);
+    expect(callEnds(events)[0]).toMatchObject({ isError: false, content: 'reminder for friday' });
+    expect(ran).toEqual({ due_date: 'friday', note_text: 'call mum' });
+  });
+
+  it('a tool whose provider reads keys exactly is refused when a required key is spelled another way', async () => {
+    let invoked = 0;
+    const exact: ToolProvider = {
+      name: 'exact',
+      app: 'exact-app',
+      own: false,
+      async listTools() {
+        return [
+          {
+            name: 'set_alarm',
+            description: 'Set an alarm.',
+            parameters: {
+              type: 'object',
+              properties: { due_date: { type: 'string' } },
+              required: ['due_date'],
+            },
+            risk: 'caution',
+            requiresApproval: true,
+          },
+        ];
+      },
+      async invoke() {
+        invoked++;
+        return { content: 'set', isError: false };
+      },
+    };
+    h = await startHarness({ providers: [exact], script: [call('set_alarm', { dueDate: 'friday' }), echo] });
+    const events = await collect(h.runtime.session('s').send('alarm'));
+    expect(events.some((e) => e.type === 'approval-request')).toBe(false);
+    expect(callEnds(events)[0]).toMatchObject({ notRun: 'missing_arguments', isError: true });
+    expect(firstResult(events)).toContain('due_date');
+    expect(invoked).toBe(0);
   });
 
   it("the tool's own declared refusal, with its hint", async () => {

@@ -165,6 +165,31 @@ describe('missingArguments judges only what is required', () => {
     expect(missingArguments({ query: 'x', filter: { since: 'monday' } }, schema)).toEqual([]);
   });
 
+  it('counts another spelling of a key as given only for a tool that reads spellings, at every depth', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        due_date: { type: 'string' },
+        repeat_rule: {
+          type: 'object',
+          properties: { every_days: { type: 'integer' } },
+          required: ['every_days'],
+        },
+      },
+      required: ['due_date', 'repeat_rule'],
+    };
+    const args = { dueDate: 'friday', RepeatRule: { everyDays: 3 } };
+    expect(missingArguments(args, schema, { keySpellings: true })).toEqual([]);
+    expect(lines(missingArguments(args, schema))).toEqual([
+      'due_date: is required but was not given',
+      'repeat_rule: is required but was not given',
+    ]);
+    // The nested object is reached under the spelling it was given, and still judged there.
+    expect(
+      lines(missingArguments({ due_date: 'x', repeatRule: {} }, schema, { keySpellings: true })),
+    ).toEqual(['repeat_rule.every_days: is required but was not given']);
+  });
+
   it('does not judge types, and treats absent arguments as an empty object', () => {
     expect(missingArguments({ paths: 'daily.md' }, readFiles)).toEqual([]);
     expect(lines(missingArguments(undefined, readFiles))).toEqual(['paths: is required but was not given']);
