@@ -186,7 +186,7 @@ export interface SessionStore
     MemoryBook,
     TaskBook,
     BatchBook {
-  /** The database file. */
+  /** The database file (`:memory:` for a store held in memory). */
   readonly path: string;
   /** Runs `work` as one transaction (nested calls join it); any throw rolls everything back. */
   transaction<T>(work: () => T): T;

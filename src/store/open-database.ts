@@ -23,12 +23,16 @@ export interface DatabaseOptions {
   readonly synchronous?: 'full' | 'normal';
 }
 
+/** The path that opens a private store in memory (gone when it is closed), as SQLite spells it. */
+export const IN_MEMORY = ':memory:';
+
 /**
  * Opens (creating when missing, with its folder) the SQLite file at `path` in WAL mode with foreign
- * keys and a busy timeout, and applies any pending migrations. Throws StoreOpenError or
- * StoreSchemaTooNewError with what to do.
+ * keys and a busy timeout, and applies any pending migrations; `:memory:` opens a private store in
+ * memory instead. Throws StoreOpenError or StoreSchemaTooNewError with what to do.
  */
 export function openDatabase(path: string, options: DatabaseOptions = {}): Database.Database {
+  if (path === IN_MEMORY) return setUp(new Database(IN_MEMORY), IN_MEMORY, options);
   const file = resolve(path);
   try {
     // Conversations can hold private things: a folder we create is the user's alone.
@@ -55,6 +59,11 @@ export function openDatabase(path: string, options: DatabaseOptions = {}): Datab
       { cause },
     );
   }
+  return setUp(db, file, options);
+}
+
+/** Pragmas and migrations on a freshly opened connection; closes it when anything fails. */
+function setUp(db: Database.Database, file: string, options: DatabaseOptions): Database.Database {
   try {
     const busy = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
     if (!Number.isInteger(busy) || busy < 0)
@@ -63,7 +72,8 @@ export function openDatabase(path: string, options: DatabaseOptions = {}): Datab
         file,
       );
     db.pragma(`busy_timeout = ${busy}`);
-    const mode = db.pragma('journal_mode = WAL', { simple: true });
+    // An in-memory database has no write-ahead log; nothing else shares it, so none is needed.
+    const mode = db.memory ? 'wal' : db.pragma('journal_mode = WAL', { simple: true });
     if (mode !== 'wal') {
       throw new StoreOpenError(
         `The session store ${file} could not switch to WAL mode (it reports ${String(mode)}).`,

@@ -17,7 +17,7 @@ import { turnsTable } from './turns-table.js';
 
 /** Where and how to open the store. */
 export interface SessionStoreOptions extends DatabaseOptions {
-  /** The database file; default `defaultDatabasePath()` (the user's data folder). */
+  /** The database file (`:memory:`: a private store that ends when closed); default `defaultDatabasePath()`. */
   readonly path?: string;
   /** The clock, in epoch milliseconds (tests). */
   readonly now?: () => number;
