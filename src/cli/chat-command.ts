@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { ApprovalRequest } from '../core/approval.js';
 import { InputError } from '../core/errors.js';
 import type { RuntimeEvent } from '../core/events.js';
+import { describeModel, type ModelOrigin, modelDifference } from '../core/turn-model.js';
 import type { Runtime, Session } from '../runtime/runtime.js';
 import type { Command } from './commands.js';
 import { printEvent } from './event-printer.js';
@@ -17,7 +18,7 @@ Talks to the configured model with every configured tool. Interactive by default
 tool calls show as they run, calls that need approval ask y / n / always. Ctrl-C stops the turn;
 Ctrl-D leaves (at an approval question: at once, exit 1, the turn left waiting for \`toolseam approve\`).
   -m TEXT       send one message, print the answer and exit (0 done, 1 refused or failed)
-  --session ID  continue a session (see \`toolseam sessions\`)
+  --session ID  continue a session (see \`toolseam sessions\`) on the model the flags or config name
   --approve     ask (default), auto (approve every call) or deny (refuse every call that asks)
   --plan        plan mode: only read-only tools run`;
 
@@ -68,6 +69,8 @@ export const chatCommand: Command = async (argv) => {
     const stored =
       values.session === undefined ? undefined : runtime.options.store.getSession(values.session);
     checkAgent(values.agent ?? stored?.agent, runtime.options.agents ?? {});
+    const { provider, model } = runtime.options.model;
+    if (stored) noteModelMove(stored, { provider, model });
     const session = runtime.session(values.session, {
       ...(values.agent ? { agent: values.agent } : {}),
       ...(values.plan ? { mode: 'plan' as const } : {}),
@@ -79,6 +82,14 @@ export const chatCommand: Command = async (argv) => {
     await runtime.close();
   }
 };
+
+/** Says on stderr when a continued session goes on with another model than it was on (flags or config chose it). */
+function noteModelMove(stored: ModelOrigin & { readonly id: string }, now: ModelOrigin): void {
+  if (stored.model === undefined || modelDifference(stored, now) === undefined) return;
+  process.stderr.write(
+    `session ${stored.id} was on ${describeModel(stored)}; it goes on with ${describeModel(now)}, as the model flags or the config say.\n`,
+  );
+}
 
 /** Refuses an agent the config does not define before a session or turn is started for it. */
 function checkAgent(agent: string | undefined, agents: Readonly<Record<string, unknown>>): void {

@@ -202,6 +202,30 @@ describe('toolseam chat', () => {
     const again = await cli(['chat', '--session', id, '-m', 'more', ...base]).done;
     expect(again.code).toBe(0);
     expect(again.stdout.trim()).toBe('Again.');
+    expect(again.stderr).not.toMatch(/was on/);
+  });
+
+  it('--session on another model than the session was on says so in one line, then goes on there', async () => {
+    standIn = await startStandIn({ family: 'openai', script: [{ text: 'First.' }, { text: 'Again.' }] });
+    const db = join(dir, 't.db');
+    const base = ['--base-url', standIn.baseURL, '--db', db];
+    expect((await cli(['chat', '-m', 'hi', '--model', 'demo', ...base]).done).code).toBe(0);
+    const sessions = JSON.parse((await cli(['sessions', '--db', db, '--json']).done).stdout) as {
+      sessions: Array<{ id: string }>;
+    };
+    const id = sessions.sessions[0]?.id as string;
+    const moved = await cli(['chat', '--session', id, '-m', 'more', '--model', 'other', ...base]).done;
+    expect(moved.code).toBe(0);
+    expect(moved.stdout.trim()).toBe('Again.');
+    expect(moved.stderr).toMatch(
+      new RegExp(
+        `session ${id} was on openai-compatible model "demo".*goes on with openai-compatible model "other"`,
+      ),
+    );
+    const after = JSON.parse((await cli(['sessions', '--db', db, '--json']).done).stdout) as {
+      sessions: Array<{ id: string; model: string }>;
+    };
+    expect(after.sessions[0]?.model).toBe('other');
   });
 
   it('interactive with piped input: SIGINT stops the running turn and the prompt comes back', async () => {
