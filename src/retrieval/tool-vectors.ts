@@ -1,9 +1,16 @@
+import { headOf } from '../core/text-cut.js';
 import type { DenseQuery, EmbeddingSource } from './dense-fusion.js';
 import type { RetrievalTool } from './retrieval-tool.js';
 
-/** The text a tool is embedded by: its name and description. */
+/**
+ * The most characters one text sent to the embedding source has: embedding models take about 8,000
+ * tokens, and a longer text is refused whole, which would leave the request or tool without a vector.
+ */
+export const MAX_EMBEDDED_TEXT = 8000;
+
+/** The text a tool is embedded by: its name and description (their head, see MAX_EMBEDDED_TEXT). */
 function embeddingText(t: RetrievalTool): string {
-  return `${t.name}: ${t.description ?? ''}`.trim();
+  return headOf(`${t.name}: ${t.description ?? ''}`.trim(), MAX_EMBEDDED_TEXT);
 }
 
 /**
@@ -47,11 +54,11 @@ export class ToolVectors {
     return done;
   }
 
-  /** A request's embedding; undefined without a source, for an empty request, or when it fails. */
+  /** A request's embedding (of its head); undefined without a source, for an empty request, or when it fails. */
   async embedQuery(query: string): Promise<Float32Array | undefined> {
     if (!this.source || query.trim() === '') return undefined;
     try {
-      const [v] = await this.source([query]);
+      const [v] = await this.source([headOf(query, MAX_EMBEDDED_TEXT)]);
       return v && v.length > 0 ? Float32Array.from(v) : undefined;
     } catch {
       return undefined;

@@ -4,6 +4,7 @@ import { CATALOG_CHARS, catalog } from '../../src/retrieval/catalog.js';
 import { isCore } from '../../src/retrieval/core-tools.js';
 import { schemaBudgetChars, schemaSize } from '../../src/retrieval/schema-size.js';
 import { ToolRetriever } from '../../src/retrieval/tool-retriever.js';
+import { MAX_EMBEDDED_TEXT } from '../../src/retrieval/tool-vectors.js';
 import { names, numbered, own, server, serverTools, tool } from './fixtures.js';
 
 describe('ToolRetriever.select', () => {
@@ -259,6 +260,25 @@ describe('embedding fusion', () => {
     const vector = await r.embedQuery('I need a quux');
     expect(names(r.select('I need a quux', vector ? { queryVector: vector } : {}))).toContain('blarg_maker');
     expect(names(r.search('quux', vector ? { queryVector: vector } : {}) as never)[0]).toBe('blarg_maker');
+  });
+
+  it('sends the source a bounded text for a very long request or description, never the whole of it', async () => {
+    const seen: string[] = [];
+    const recording = async (texts: readonly string[]) => {
+      seen.push(...texts);
+      return embed(texts);
+    };
+    const long = `${'quux '.repeat(20_000)}end`;
+    const r = new ToolRetriever([tool('blarg_maker', long), tool('wubba_tool', 'does wubba')], {
+      k: 3,
+      embeddings: recording,
+    });
+    expect(await r.embedTools()).toBe(2);
+    expect(await r.embedQuery(long)).toBeDefined();
+    expect(seen).toHaveLength(3);
+    for (const text of seen) expect(text.length).toBeLessThanOrEqual(MAX_EMBEDDED_TEXT);
+    expect(seen[0]?.startsWith('blarg_maker: quux quux')).toBe(true);
+    expect(seen[1]).toBe('wubba_tool: does wubba');
   });
 
   it('keeps ranking by words when the embedding source fails', async () => {
