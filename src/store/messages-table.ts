@@ -2,7 +2,7 @@ import { InputError } from '../core/errors.js';
 import type { AssistantToolCall, ChatMessage } from '../core/model.js';
 import type { MessagePage } from '../core/session-inputs.js';
 import type { StoredMessage } from '../core/session-records.js';
-import { fromJson, iso, opt, sqlLimit } from './rows.js';
+import { fromJson, iso, opt, sqlAfter, sqlLimit } from './rows.js';
 import type { StoreContext } from './store-context.js';
 
 interface MessageRow {
@@ -100,9 +100,9 @@ export function messagesTable(ctx: StoreContext) {
       return toRecord(bySeq.get(lastInsertRowid) as MessageRow);
     },
     list(sessionId: string, options: MessagePage = {}): StoredMessage[] {
-      return (list.all(sessionId, options.afterSeq ?? 0, sqlLimit(options.limit)) as MessageRow[]).map(
-        toRecord,
-      );
+      return (
+        list.all(sessionId, sqlAfter(options.afterSeq, 'afterSeq'), sqlLimit(options.limit)) as MessageRow[]
+      ).map(toRecord);
     },
   };
 }

@@ -60,6 +60,17 @@ export function sqlLimit(limit: number | undefined): number {
   return limit;
 }
 
+/** A message position to list after (0 when not given); refuses anything but a whole number ≥ 0. */
+export function sqlAfter(seq: number | null | undefined, what: string): number {
+  if (seq === undefined || seq === null) return 0;
+  if (!Number.isSafeInteger(seq) || seq < 0) {
+    throw new InputError(
+      `${what} must be a whole number of at least 0 (a message's seq), got ${String(seq)}.`,
+    );
+  }
+  return seq;
+}
+
 /**
  * A status filter for `inSet` (",a,b," text), or NULL for "any". A text match rather than
  * `IN (SELECT … json_each(?))`, which builds a temporary b-tree (and its page cache) on every call.

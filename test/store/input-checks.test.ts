@@ -39,3 +39,18 @@ describe('text fields given something other than text', () => {
     expect(() => store.recallMemories('tea', { tag: NUMBER })).toThrow(/tag/);
   });
 });
+
+describe('a message page asked from a position that is not one', () => {
+  it('is refused with an InputError naming afterSeq, not answered with an empty page', () => {
+    const store = openTestStore();
+    const s = store.createSession({ title: 't' });
+    const turn = store.startTurn({ sessionId: s.id, userText: 'one' });
+    store.appendMessage(turn.id, { role: 'assistant', content: 'two' });
+    const [first] = store.listMessages(s.id);
+    expect(store.listMessages(s.id, { afterSeq: first?.seq }).map((m) => m.message.content)).toEqual(['two']);
+    for (const bad of ['1', Number.NaN, 1.5, -1, Number.POSITIVE_INFINITY]) {
+      expect(() => store.listMessages(s.id, { afterSeq: bad as never })).toThrow(/afterSeq/);
+    }
+    expect(store.listMessages(s.id, { afterSeq: 0 })).toHaveLength(2);
+  });
+});
