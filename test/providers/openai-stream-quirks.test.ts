@@ -8,6 +8,7 @@ import {
   callsOf,
   collect,
   failure,
+  finishOf,
   standInFor,
   textOf,
 } from '../support/provider-harness.js';
@@ -23,14 +24,15 @@ const HARNESS: AdapterHarness = {
 /** A streamed answer written chunk by chunk, as a server sends it. */
 function sse(
   deltas: readonly unknown[],
-  finish: string,
+  finish: string | null,
+  done = true,
 ): { raw: { status: number; headers: Record<string, string>; body: string } } {
   const base = { id: 'chatcmpl-q', object: 'chat.completion.chunk', created: 0, model: 'local-test' };
   const chunks = [
     ...deltas.map((delta) => ({ ...base, choices: [{ index: 0, delta, finish_reason: null }] })),
     { ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] },
   ];
-  const body = `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('')}data: [DONE]\n\n`;
+  const body = `${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('')}${done ? 'data: [DONE]\n\n' : ''}`;
   return { raw: { status: 200, headers: { 'content-type': 'text/event-stream' }, body } };
 }
 
@@ -125,6 +127,44 @@ describe('OpenAI-compatible stream quirks, through the openai SDK', () => {
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).providerCode).toBe('400');
     expect((error as ProviderError).retryable).toBe(false);
+    expect(standIn.requests).toHaveLength(1);
+  });
+
+  // Some compatible servers never fill in finish_reason; their [DONE] still closes a whole answer
+  it('reads a stream closed by [DONE] without any finish_reason as a whole answer, not a cut one', async () => {
+    standIn.push(sse([{ role: 'assistant', content: '' }, { content: 'All ' }, { content: 'there.' }], null));
+    const events = await collect(adapterFor(HARNESS, standIn).stream(ask('no reason given')));
+    expect(textOf(events)).toBe('All there.');
+    expect(finishOf(events)).toMatchObject({ stopReason: 'end_turn', rawStopReason: '' });
+    expect(standIn.requests).toHaveLength(1);
+  });
+
+  it('runs the tool calls of a stream closed by [DONE] without any finish_reason', async () => {
+    const call = {
+      index: 0,
+      id: 'call_d',
+      type: 'function',
+      function: { name: 'get_time', arguments: '{}' },
+    };
+    standIn.push(sse([{ tool_calls: [call] }], null), { text: 'a second answer, never wanted' });
+    const events = await collect(adapterFor(HARNESS, standIn).stream(ask('what time')));
+    expect(callsOf(events).map((c) => [c.id, c.name])).toEqual([['call_d', 'get_time']]);
+    expect(finishOf(events).stopReason).toBe('tool_use');
+    expect(standIn.requests).toHaveLength(1);
+  });
+
+  it('still fails a stream that ends with neither a finish_reason nor [DONE] once text was passed on', async () => {
+    standIn.push(sse([{ content: 'Half an' }], null, false), { text: 'never' });
+    const seen: string[] = [];
+    let caught: unknown;
+    try {
+      for await (const event of adapterFor(HARNESS, standIn).stream(ask('cut')))
+        if (event.type === 'text-delta') seen.push(event.text);
+    } catch (error) {
+      caught = error;
+    }
+    expect(seen.join('')).toBe('Half an');
+    expect((caught as ProviderError).providerCode).toBe('connection');
     expect(standIn.requests).toHaveLength(1);
   });
 });

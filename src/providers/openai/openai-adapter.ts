@@ -10,6 +10,7 @@ import type { ResolvedProviderConfig } from '../shared/provider-config.js';
 import { withRetries } from '../shared/retry-policy.js';
 import { streamEnding } from '../shared/stream-ending.js';
 import { OPENAI_FAMILY_DIALECTS, toolsNamedInRejection } from '../shared/tools-named-in-rejection.js';
+import { type DoneMarkerWatch, watchDoneMarker } from './done-marker.js';
 import { openaiProviderError } from './openai-errors.js';
 import { type OpenAIRequestOptions, toOpenAIRequest } from './openai-request.js';
 import { completionEvents, OpenAIStreamParser } from './openai-stream-parser.js';
@@ -20,6 +21,7 @@ export class OpenAIAdapter implements ModelAdapter {
   readonly model: string;
   private readonly client: OpenAI;
   private readonly capture: ErrorBodyCapture;
+  private readonly done: DoneMarkerWatch;
   private readonly config: ResolvedProviderConfig;
   private readonly wire: OpenAIRequestOptions;
 
@@ -28,13 +30,14 @@ export class OpenAIAdapter implements ModelAdapter {
     this.provider = config.provider;
     this.model = config.model;
     this.capture = captureErrorBodies(options.fetch);
+    this.done = watchDoneMarker(this.capture.fetch);
     this.client = new OpenAI({
       // local OpenAI-compatible servers need no key, but the SDK insists on one
       apiKey: config.apiKey ?? 'no-key',
       baseURL: config.baseURL ?? null,
       maxRetries: 0,
       timeout: config.timeoutMs,
-      fetch: this.capture.fetch,
+      fetch: this.done.fetch,
       defaultHeaders: config.headers,
     });
     this.wire = {
@@ -65,12 +68,12 @@ export class OpenAIAdapter implements ModelAdapter {
     const body = this.buildRequest(request);
     const options = request.signal ? { signal: request.signal } : {};
     if (body.stream) {
-      const stream = await this.client.chat.completions.create(
-        body as ChatCompletionCreateParamsStreaming,
-        options,
-      );
+      const { data: stream, response } = await this.client.chat.completions
+        .create(body as ChatCompletionCreateParamsStreaming, options)
+        .withResponse();
       const parser = new OpenAIStreamParser();
       for await (const chunk of stream) yield* parser.push(chunk);
+      if (this.done.sawDone(response)) parser.markDone();
       yield* streamEnding(parser, this.provider, request.signal);
     } else {
       const completion = await this.client.chat.completions.create(

@@ -33,10 +33,20 @@ export class OpenAIStreamParser implements EndingStreamParser {
   private readonly wireIds = new Map<string, string>();
   private finishReason: string | undefined;
   private usage: Usage | undefined;
+  private terminated = false;
 
-  /** True once a choice has said why it finished (usage-only chunks and `[DONE]` may follow). */
+  /**
+   * True once a choice has said why it finished (usage-only chunks and `[DONE]` may follow), or the
+   * server closed the stream with `[DONE]` without ever saying why (some compatible servers leave
+   * `finish_reason` null throughout).
+   */
   get complete(): boolean {
-    return this.finishReason !== undefined;
+    return this.finishReason !== undefined || this.terminated;
+  }
+
+  /** Notes that the stream carried `data: [DONE]`, the server's own word that the answer is whole. */
+  markDone(): void {
+    this.terminated = true;
   }
 
   /** The events one chunk yields now (text deltas); tool calls wait for `finish`. */

@@ -6,8 +6,9 @@ export type StopTable = Readonly<Record<string, StopReason>>;
 /**
  * Maps a raw stop value through `table`. A turn that produced tool calls is a tool-use stop whatever it
  * says ended it when it says it simply stopped (Gemini's compatible endpoint ends tool turns with `stop`).
- * No value reads as a plain end: only whole answers get here without one (a stream that never said why
- * it stopped fails in `streamEnding` instead).
+ * No value reads as a plain end: only whole answers get here without one (a non-streamed body, or a
+ * stream the server closed with its own terminator such as `[DONE]`); a stream that simply stopped
+ * fails in `streamEnding` instead.
  */
 export function mapStopReason(raw: string | undefined, table: StopTable, hadToolCalls: boolean): StopReason {
   const mapped = raw === undefined ? undefined : table[raw];
