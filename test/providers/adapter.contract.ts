@@ -323,6 +323,19 @@ export function describeAdapterContract(harness: AdapterHarness): void {
         expect(standIn.requests).toHaveLength(0);
       });
 
+      it('a call stopped while it waits to retry reads as cancelled, and is not sent again', async () => {
+        standIn.push({ error: { status: 429, retryAfter: 1 } }, { text: 'not asked' });
+        const adapter = adapterFor(harness, standIn, { retry: { maxRetries: 2, maxDelayMs: 5_000 } });
+        const controller = new AbortController();
+        setTimeout(() => controller.abort(), 100);
+        const error = await failure(adapter.stream({ ...ask('wait'), signal: controller.signal }));
+        expect(error).toBeInstanceOf(ProviderError);
+        expect((error as ProviderError).provider).toBe(adapter.provider);
+        expect((error as ProviderError).providerCode).toBe('aborted');
+        expect((error as ProviderError).retryable).toBe(false);
+        expect(standIn.requests).toHaveLength(1);
+      });
+
       it('times out a silent provider, and a cancelled call is not retried', async () => {
         standIn.push({ text: 'too late', delayMs: 2_000 });
         const timedOut = await failure(
