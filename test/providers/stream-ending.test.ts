@@ -3,15 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProviderError } from '../../src/core/errors.js';
 import { createModelAdapter, type ProviderConfig } from '../../src/providers/index.js';
+import { writeStreamEvent } from '../../src/testing/bedrock-event-stream.js';
 import { startEventStream, writeEvent } from '../../src/testing/sse.js';
 import { ask } from '../support/provider-harness.js';
 
 /** A server that starts a streamed answer with `first` and then goes quiet, keeping the connection open. */
 async function stallingServer(
   first: (res: ServerResponse) => void,
+  start: (res: ServerResponse) => void = (res) => startEventStream(res, {}),
 ): Promise<{ server: Server; url: string }> {
   const server = createServer((_req, res) => {
-    startEventStream(res, {});
+    start(res);
     first(res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -21,6 +23,8 @@ async function stallingServer(
 const FAMILIES: readonly {
   label: string;
   first: (res: ServerResponse) => void;
+  /** Starts the answer's HTTP response (default: an SSE stream). */
+  start?: (res: ServerResponse) => void;
   config: (url: string) => ProviderConfig;
 }[] = [
   {
@@ -49,6 +53,22 @@ const FAMILIES: readonly {
     },
     config: (url) => ({ provider: 'anthropic', model: 'm', apiKey: 'k', baseURL: url, env: {} }),
   },
+  {
+    label: 'bedrock',
+    start: (res) => res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream' }),
+    first: (res) => {
+      writeStreamEvent(res, 'messageStart', { role: 'assistant' });
+      writeStreamEvent(res, 'contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Half' } });
+    },
+    config: (url) => ({
+      provider: 'bedrock',
+      model: 'm',
+      region: 'us-east-1',
+      baseURL: url,
+      credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+      env: {},
+    }),
+  },
 ];
 
 describe('a stream the caller stops midway', () => {
@@ -60,7 +80,7 @@ describe('a stream the caller stops midway', () => {
 
   for (const family of FAMILIES) {
     it(`${family.label}: reads as cancelled, not as a stream cut short`, async () => {
-      const started = await stallingServer(family.first);
+      const started = await stallingServer(family.first, family.start);
       server = started.server;
       const adapter = createModelAdapter({ ...family.config(started.url), retry: { maxRetries: 2 } });
       const controller = new AbortController();

@@ -46,6 +46,10 @@ export async function* withRetries<T>(run: RetryRun<T>): AsyncGenerator<T, void,
       return;
     } catch (raw) {
       const error = raw instanceof ProviderError ? raw : run.toProviderError(raw);
+      // whatever an attempt fails with once the caller has stopped it (the AWS SDK reports a socket
+      // torn down mid-stream as a lost connection) is that cancellation
+      if (run.signal?.aborted && error.providerCode !== 'aborted')
+        throw transportProviderError(error.provider, 'aborted', raw);
       const last = attempt >= run.settings.maxRetries;
       if (delivered || last || !error.retryable || run.signal?.aborted) throw error;
       // A retry sooner than the server asks is refused again: the caller hears how long to wait.
