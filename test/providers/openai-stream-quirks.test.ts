@@ -52,6 +52,18 @@ function openRouterStreamError(code: number): {
   return { raw: { status: 200, headers: { 'content-type': 'text/event-stream' }, body } };
 }
 
+/**
+ * OpenRouter's whole (non-streamed) answer when the model failed after the request was accepted: HTTP
+ * 200 with the error in the body and no choices, the code standing for an HTTP status.
+ */
+function errorIn200(code: number, message: string) {
+  const body = JSON.stringify({
+    error: { code, message, metadata: { provider_name: 'Together' } },
+    user_id: 'user_q',
+  });
+  return { raw: { status: 200, headers: { 'content-type': 'application/json' }, body } };
+}
+
 describe('OpenAI-compatible stream quirks, through the openai SDK', () => {
   let standIn: StandIn;
   beforeAll(async () => {
@@ -165,6 +177,26 @@ describe('OpenAI-compatible stream quirks, through the openai SDK', () => {
     }
     expect(seen.join('')).toBe('Half an');
     expect((caught as ProviderError).providerCode).toBe('connection');
+    expect(standIn.requests).toHaveLength(1);
+  });
+
+  it('reads an error inside a 200 whole answer (OpenRouter) as a failure, not an empty answer, and a transient one is retried', async () => {
+    standIn.push(errorIn200(502, 'Upstream went away'), { text: 'second time' });
+    const events = await collect(adapterFor(HARNESS, standIn, { stream: false }).stream(ask('hi')));
+    expect(textOf(events)).toBe('second time');
+    expect(standIn.requests).toHaveLength(2);
+  });
+
+  it('keeps the code, message and body of an error inside a 200 whole answer; a client error is not retried', async () => {
+    standIn.push(errorIn200(400, 'The upstream refused the request'), { text: 'never' });
+    const error = await failure(adapterFor(HARNESS, standIn, { stream: false }).stream(ask('hi')));
+    expect(error).toBeInstanceOf(ProviderError);
+    const p = error as ProviderError;
+    expect(p.status).toBeUndefined();
+    expect(p.providerCode).toBe('400');
+    expect(p.retryable).toBe(false);
+    expect(p.message).toContain('The upstream refused the request');
+    expect(p.rawBody).toContain('Together');
     expect(standIn.requests).toHaveLength(1);
   });
 });

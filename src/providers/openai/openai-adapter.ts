@@ -11,7 +11,7 @@ import { streamEnding } from '../shared/stream-ending.js';
 import { OPENAI_FAMILY_DIALECTS, toolsNamedInRejection } from '../shared/tools-named-in-rejection.js';
 import { withRetries } from '../shared/with-retries.js';
 import { type DoneMarkerWatch, watchDoneMarker } from './done-marker.js';
-import { openaiProviderError } from './openai-errors.js';
+import { errorInAnswer, openaiProviderError } from './openai-errors.js';
 import { type OpenAIRequestOptions, toOpenAIRequest } from './openai-request.js';
 import { completionEvents, OpenAIStreamParser } from './openai-stream-parser.js';
 
@@ -80,6 +80,8 @@ export class OpenAIAdapter implements ModelAdapter {
         body as ChatCompletionCreateParamsNonStreaming,
         options,
       );
+      const failed = errorInAnswer(completion, this.provider);
+      if (failed) throw failed;
       yield* completionEvents(completion);
     }
   }

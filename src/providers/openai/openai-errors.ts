@@ -45,3 +45,20 @@ export function openaiProviderError(
     cause: error,
   });
 }
+
+/**
+ * The error a server put inside a 200 whole answer, or undefined. OpenRouter answers 200 once a request
+ * is accepted and, when the model then fails, puts `{error:{code,message}}` in the body; the SDK hands
+ * that back as a completion, which would read as an empty answer. Judged like an error inside a stream.
+ */
+export function errorInAnswer(body: unknown, provider: string): ProviderError | undefined {
+  const inner = isPlainObject(body) ? body['error'] : undefined;
+  if (!isPlainObject(inner)) return undefined;
+  return streamProviderError({
+    provider,
+    code: str(inner['code']) ?? str(inner['type']),
+    message: str(inner['message']) ?? 'the answer carried an error instead of a reply',
+    rawBody: JSON.stringify(body),
+    cause: inner,
+  });
+}
