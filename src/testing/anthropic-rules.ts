@@ -117,5 +117,13 @@ export function anthropicFailure(body: Record<string, unknown>): string | undefi
     const names = tools.map((t) => (isPlainObject(t) ? t['name'] : undefined));
     if (new Set(names).size !== names.length) return 'tools: Tool names must be unique.';
   }
+  // As the API answered a request replaying tool blocks without tools (anthropic-sdk-python#494).
+  const hasTools = Array.isArray(tools) && tools.length > 0;
+  if (
+    !hasTools &&
+    messages.some((m) => blocks(m).some((b) => b['type'] === 'tool_use' || b['type'] === 'tool_result'))
+  ) {
+    return 'Requests which include tool_use or tool_result blocks must define tools.';
+  }
   return conversationMessage(messages);
 }

@@ -226,15 +226,20 @@ describe('the Anthropic stand-in validates as the Messages API does', () => {
     expect(answer.headers.get('request-id')).toBe(body.request_id);
   });
 
-  it('accepts an array without items (valid JSON Schema) and refuses a tool_result without its tool_use', async () => {
+  it('accepts an array without items (valid JSON Schema); refuses a tool_result without its tool_use, or without tools', async () => {
     expect(
       (await anthropicAnswer([tool('ok', { type: 'object', properties: { t: { type: 'array' } } })])).status,
     ).toBe(200);
-    const stray = await anthropicAnswer(
-      [],
-      [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'r' }] }],
-    );
+    const result = [
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'r' }] },
+    ];
+    const stray = await anthropicAnswer([tool('ok', OBJECT)], result);
     expect(JSON.parse(stray.text).error.message).toContain('unexpected `tool_use_id`');
+    const toolless = await anthropicAnswer([], result);
+    expect(toolless.status).toBe(400);
+    expect(JSON.parse(toolless.text).error.message).toBe(
+      'Requests which include tool_use or tool_result blocks must define tools.',
+    );
   });
 });
 

@@ -8,6 +8,7 @@ import type {
 import type { ChatMessage, ModelRequest, WireTool } from '../../core/model.js';
 import { groupTurns } from '../shared/group-turns.js';
 import { argumentsObject } from '../shared/tool-call-assembler.js';
+import { toolCallText, toolResultText } from '../shared/tool-history-text.js';
 
 /** Anthropic requires `max_tokens`; this is used when neither the request nor the config sets one. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
@@ -21,7 +22,10 @@ export function toAnthropicTool(tool: WireTool): Tool {
   };
 }
 
-function blocksOf(message: ChatMessage): { role: 'user' | 'assistant'; blocks: ContentBlockParam[] } {
+function blocksOf(
+  message: ChatMessage,
+  toolsAsText: boolean,
+): { role: 'user' | 'assistant'; blocks: ContentBlockParam[] } {
   switch (message.role) {
     case 'user':
       return {
@@ -30,6 +34,7 @@ function blocksOf(message: ChatMessage): { role: 'user' | 'assistant'; blocks: C
         blocks: message.content.trim() === '' ? [] : [{ type: 'text', text: message.content }],
       };
     case 'tool': {
+      if (toolsAsText) return { role: 'user', blocks: [{ type: 'text', text: toolResultText(message) }] };
       const result: ToolResultBlockParam = {
         type: 'tool_result',
         tool_use_id: message.toolCallId,
@@ -43,6 +48,10 @@ function blocksOf(message: ChatMessage): { role: 'user' | 'assistant'; blocks: C
       // Anthropic refuses text blocks without a visible character (a stored "\n\n" would fail every later request)
       if (message.content.trim() !== '') blocks.push({ type: 'text', text: message.content });
       for (const call of message.toolCalls ?? []) {
+        if (toolsAsText) {
+          blocks.push({ type: 'text', text: toolCallText(call) });
+          continue;
+        }
         blocks.push({
           type: 'tool_use',
           id: call.id,
@@ -57,10 +66,14 @@ function blocksOf(message: ChatMessage): { role: 'user' | 'assistant'; blocks: C
 
 /**
  * The conversation as Messages API turns: tool results travel as `tool_result` blocks in a user turn, and
- * consecutive messages of one role share a turn (results first, as the API requires).
+ * consecutive messages of one role share a turn (results first, as the API requires). With `toolsAsText`
+ * (a request offering no tools, where the API refuses tool blocks) earlier calls and results are told as text.
  */
-export function toAnthropicMessages(messages: readonly ChatMessage[]): MessageParam[] {
-  return groupTurns(messages, blocksOf).map((t) => ({ role: t.role, content: t.blocks }));
+export function toAnthropicMessages(messages: readonly ChatMessage[], toolsAsText = false): MessageParam[] {
+  return groupTurns(messages, (m) => blocksOf(m, toolsAsText)).map((t) => ({
+    role: t.role,
+    content: t.blocks,
+  }));
 }
 
 /** A provider-neutral request in Messages API form. */
@@ -71,7 +84,7 @@ export function toAnthropicRequest(
   const body: MessageCreateParams = {
     model: options.model,
     max_tokens: request.maxTokens ?? options.defaultMaxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
-    messages: toAnthropicMessages(request.messages),
+    messages: toAnthropicMessages(request.messages, request.tools.length === 0),
     stream: options.stream,
   };
   if (request.system !== '') body.system = request.system;

@@ -8,6 +8,7 @@ import type {
 import type { ChatMessage, ModelRequest, WireTool } from '../../core/model.js';
 import { groupTurns } from '../shared/group-turns.js';
 import { argumentsObject } from '../shared/tool-call-assembler.js';
+import { toolCallText, toolResultText } from '../shared/tool-history-text.js';
 
 /** Options that shape a Converse request. */
 export interface BedrockRequestOptions {
@@ -44,12 +45,6 @@ export interface BlockOptions {
   readonly toolsAsText: boolean;
 }
 
-function resultText(message: Extract<ChatMessage, { role: 'tool' }>): string {
-  const outcome = message.isError ? 'failed' : 'answered';
-  const content = message.content === '' ? '(no output)' : message.content;
-  return `(The tool ${message.name || message.toolCallId} ${outcome}: ${content})`;
-}
-
 function blocksOf(
   message: ChatMessage,
   options: BlockOptions,
@@ -59,7 +54,7 @@ function blocksOf(
       // Converse refuses blank text blocks
       return { role: 'user', blocks: message.content.trim() === '' ? [] : [{ text: message.content }] };
     case 'tool': {
-      if (options.toolsAsText) return { role: 'user', blocks: [{ text: resultText(message) }] };
+      if (options.toolsAsText) return { role: 'user', blocks: [{ text: toolResultText(message) }] };
       const result: ToolResultBlock = {
         toolUseId: message.toolCallId,
         content: [{ text: message.content === '' ? '(no output)' : message.content }],
@@ -72,7 +67,7 @@ function blocksOf(
       if (message.content.trim() !== '') blocks.push({ text: message.content });
       for (const call of message.toolCalls ?? []) {
         if (options.toolsAsText) {
-          blocks.push({ text: `(Called the tool ${call.name} with ${call.arguments || '{}'})` });
+          blocks.push({ text: toolCallText(call) });
           continue;
         }
         blocks.push({
