@@ -25,6 +25,10 @@ const fields = {
   }),
 };
 
+/** What a result says when the command left processes running that were ended with it. */
+const BACKGROUND_NOTE =
+  '[processes the command left running in the background were ended with it; nothing it starts outlives the command]';
+
 function resultOf(end: CommandEnd, timeoutSeconds: number): ToolResult {
   const { output } = end;
   const data = {
@@ -32,6 +36,7 @@ function resultOf(end: CommandEnd, timeoutSeconds: number): ToolResult {
     timedOut: end.timedOut,
     outputChars: output.total,
     cut: output.cut,
+    backgroundEnded: end.backgroundEnded,
   };
   if (end.startError !== undefined) {
     return { content: `The command could not start: ${end.startError}`, isError: true, data };
@@ -43,7 +48,9 @@ function resultOf(end: CommandEnd, timeoutSeconds: number): ToolResult {
   else if (end.exitCode === undefined) status = '[ended by a signal]';
   else if (end.exitCode !== 0) status = `[exit code ${end.exitCode}]`;
   const isError = status !== undefined;
-  return { content: status === undefined ? shown : `${shown}\n${status}`, isError, data };
+  const lines = [shown, ...(status === undefined ? [] : [status])];
+  if (end.backgroundEnded) lines.push(BACKGROUND_NOTE);
+  return { content: lines.join('\n'), isError, data };
 }
 
 /** `bash`: runs a command in the first workspace folder, with a timeout, bounded output and secrets hidden. */
@@ -52,7 +59,8 @@ export function bashTool(setup: ShellSetup) {
     name: 'bash',
     description:
       'Runs a bash command in the first workspace folder and shows its output (stdout and stderr together; ' +
-      'a long output keeps its start and end; secret values are hidden). No input can be typed into it. ' +
+      'a long output keeps its start and end; secret values are hidden). No input can be typed into it, and ' +
+      'whatever it starts in the background is ended when it ends. ' +
       'Credential files, the system ' +
       "scheduler and toolseam's own configuration are off limits.",
     risk: 'destructive',

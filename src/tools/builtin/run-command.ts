@@ -11,6 +11,8 @@ export interface CommandEnd {
   readonly stopped: boolean;
   /** Why it could not start (e.g. bash is missing). */
   readonly startError: string | undefined;
+  /** It ended normally, but processes it started were still running, and were ended with it. */
+  readonly backgroundEnded: boolean;
   readonly output: BoundedText;
 }
 
@@ -31,7 +33,9 @@ const DRAIN_MS = 500;
 
 /**
  * Runs a command with bash in its own process group, stdout and stderr interleaved into `output`, with no
- * stdin. Past its timeout, or when the turn is stopped, the whole group is ended (SIGTERM, then SIGKILL).
+ * stdin. Past its timeout, or when the turn is stopped, the whole group is ended (SIGTERM, then SIGKILL);
+ * so is what the command left running in the background when it ends by itself, since no later call could
+ * see or stop it (a process that leaves the group, e.g. through `setsid`, is out of reach).
  */
 export function runCommand(run: CommandRun): Promise<CommandEnd> {
   return new Promise((resolve) => {
@@ -44,18 +48,22 @@ export function runCommand(run: CommandRun): Promise<CommandEnd> {
     let timedOut = false;
     let stopped = false;
     let exitCode: number | undefined;
+    let backgroundEnded = false;
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
-    const killGroup = (signal: NodeJS.Signals): void => {
+    // Signal 0 only asks whether any process of the group is left.
+    const killGroup = (signal: NodeJS.Signals | 0): boolean => {
       try {
-        if (child.pid !== undefined) process.kill(-child.pid, signal);
+        if (child.pid !== undefined) return process.kill(-child.pid, signal);
       } catch {
         // The group is already gone.
       }
+      return false;
     };
-    const end = (reason: 'timeout' | 'stop'): void => {
+    const end = (reason: 'timeout' | 'stop' | 'background'): void => {
       if (reason === 'timeout') timedOut = true;
-      else stopped = true;
+      else if (reason === 'stop') stopped = true;
+      else backgroundEnded = true;
       killGroup('SIGTERM');
       // Not among `timers`: the shell may exit on SIGTERM while a child that ignores it lives on, and
       // finishing the run must not call off the SIGKILL that ends it.
@@ -67,11 +75,12 @@ export function runCommand(run: CommandRun): Promise<CommandEnd> {
       settled = true;
       for (const timer of timers) clearTimeout(timer);
       run.signal.removeEventListener('abort', onAbort);
+      if (startError === undefined && !timedOut && !stopped && killGroup(0)) end('background');
       for (const [stream, decoder] of decoders) {
         run.output.push(decoder.end());
         stream.destroy();
       }
-      resolve({ exitCode, timedOut, stopped, startError, output: run.output.finish() });
+      resolve({ exitCode, timedOut, stopped, startError, backgroundEnded, output: run.output.finish() });
     };
     const decoders = [child.stdout, child.stderr].map((stream) => {
       const decoder = new StringDecoder('utf8');

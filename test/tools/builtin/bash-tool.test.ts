@@ -172,7 +172,13 @@ describe('bash runs a command', () => {
     expect(result).toEqual({
       content: `${bench.ws}\nto-stderr`,
       isError: false,
-      data: { exitCode: 0, timedOut: false, outputChars: bench.ws.length + 11, cut: false },
+      data: {
+        exitCode: 0,
+        timedOut: false,
+        outputChars: bench.ws.length + 11,
+        cut: false,
+        backgroundEnded: false,
+      },
     });
   });
 

@@ -1,0 +1,90 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Bench, freshBench, type Tools } from './builtin-fixture.js';
+
+let bench: Bench;
+let tools: Tools;
+beforeEach(() => ({ bench, tools } = freshBench()));
+afterEach(() => bench.cleanup());
+
+/** Whether a process runs (a zombie, dead but not yet reaped, does not count). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
+  return !/\) Z /.test(stat);
+}
+
+/** Waits up to `ms` for a process to end; whether it did. */
+async function endsWithin(pid: number, ms: number): Promise<boolean> {
+  for (const start = Date.now(); Date.now() - start < ms; ) {
+    if (!running(pid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return !running(pid);
+}
+
+function pidIn(file: string): number {
+  return Number(readFileSync(join(bench.ws, file), 'utf8').trim());
+}
+
+describe('bash ends what a command left running in the background', () => {
+  it('ends a background process that still holds the output open, and says so', async () => {
+    const started = Date.now();
+    const result = await tools.invoke(
+      'bash',
+      { command: 'sleep 30 & echo $! > bg.pid; echo started' },
+      tools.turn(),
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
+    const pid = pidIn('bg.pid');
+    try {
+      expect(await endsWithin(pid, 3000)).toBe(true);
+      expect(result).toMatchObject({ isError: false, data: { exitCode: 0, backgroundEnded: true } });
+      expect(result.content).toMatch(/^started\n\[.*background.*\]$/);
+    } finally {
+      if (running(pid)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  it('ends one whose output went elsewhere, so nothing held the command open', async () => {
+    const command = 'nohup sleep 30 > /dev/null 2>&1 & echo $! > bg.pid';
+    const result = await tools.invoke('bash', { command }, tools.turn());
+    const pid = pidIn('bg.pid');
+    try {
+      expect(await endsWithin(pid, 3000)).toBe(true);
+      expect(result.data).toMatchObject({ backgroundEnded: true });
+    } finally {
+      if (running(pid)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  it('kills one that ignores SIGTERM once the grace period is over', async () => {
+    // It writes its pid once it ignores SIGTERM; the command ends as soon as it has.
+    const script =
+      "process.on('SIGTERM', () => {}); require('fs').writeFileSync('bg.pid', String(process.pid)); setInterval(() => {}, 1000)";
+    const command = `node -e "${script}" > /dev/null 2>&1 & until [ -s bg.pid ]; do sleep 0.05; done`;
+    const result = await tools.invoke('bash', { command }, tools.turn());
+    const pid = pidIn('bg.pid');
+    try {
+      expect(result.data).toMatchObject({ backgroundEnded: true });
+      expect(running(pid)).toBe(true);
+      expect(await endsWithin(pid, 4000)).toBe(true);
+    } finally {
+      if (running(pid)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  it('says nothing about the background when the command waited for what it started', async () => {
+    const result = await tools.invoke('bash', { command: 'sleep 0.2 & wait; echo done' }, tools.turn());
+    expect(result).toEqual({
+      content: 'done',
+      isError: false,
+      data: { exitCode: 0, timedOut: false, outputChars: 5, cut: false, backgroundEnded: false },
+    });
+  });
+});
