@@ -1,3 +1,5 @@
+import { sep } from 'node:path';
+
 /** A kind of place where credentials are kept, and how a command mentioning it is recognized. */
 interface CredentialPlace {
   readonly what: string;
@@ -49,13 +51,38 @@ const CREDENTIAL_PLACES: readonly CredentialPlace[] = [
 export const CREDENTIAL_HINT =
   'If the work needs a credential, the person stores it as a secret and a bash command uses {{secret:NAME}}; its value is filled in when the command runs and never shown.';
 
+/** A credential place something reaches: what kind it is, and the text that gave it away. */
+export interface CredentialMatch {
+  readonly what: string;
+  readonly found: string;
+}
+
 /** The kind of credential place a command (or a path) reaches, and the text that gave it away, if any. */
-export function credentialPlace(
-  command: string,
-): { readonly what: string; readonly found: string } | undefined {
+export function credentialPlace(command: string): CredentialMatch | undefined {
   for (const place of CREDENTIAL_PLACES) {
     const match = place.pattern.exec(command);
     if (match !== null) return { what: place.what, found: match[0].replace(/^[\s'"=:(/<>~]/, '') };
+  }
+  return undefined;
+}
+
+/** A path's credential place, and the path of that place: the path itself or a folder above it. */
+export interface CredentialPathMatch extends CredentialMatch {
+  readonly at: string;
+}
+
+/**
+ * The file tools' one rule for a path: the credential place it is, or else lies inside (a folder named `.env`
+ * keeps what is in it as a `.env` file keeps its lines; the outermost such folder is named), else undefined.
+ */
+export function credentialPathPlace(path: string): CredentialPathMatch | undefined {
+  const itself = credentialPlace(path);
+  if (itself !== undefined) return { ...itself, at: path };
+  const parts = path.split(sep);
+  for (let n = 1; n < parts.length; n++) {
+    const at = parts.slice(0, n).join(sep);
+    const place = at === '' ? undefined : credentialPlace(at);
+    if (place !== undefined) return { ...place, at };
   }
   return undefined;
 }

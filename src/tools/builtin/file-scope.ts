@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ToolContext } from '../../core/tool.js';
 import { type Checked, ready, refuse } from './checked-work.js';
-import { CREDENTIAL_HINT, credentialPlace } from './credential-paths.js';
+import { CREDENTIAL_HINT, credentialPathPlace } from './credential-paths.js';
 import { realPathOf } from './real-path.js';
 
 /** The name of toolseam's own configuration file, which only the person changes. */
@@ -168,14 +168,13 @@ export async function locate(
       { path: lexical },
     );
   }
-  const place = credentialPlace(real);
+  const place = credentialPathPlace(real);
   if (place !== undefined) {
-    return refuse(
-      'credential_path',
-      `${path} is ${place.what}, where credentials are kept; the file tools never read or change those.`,
-      [CREDENTIAL_HINT],
-      { path: real, what: place.what },
-    );
+    const message =
+      place.at === real
+        ? `${path} is ${place.what}, where credentials are kept; the file tools never read or change those.`
+        : `${path} is inside ${displayPath(place.at, roots)} (${place.what}), where credentials are kept; the file tools never read or change what is there.`;
+    return refuse('credential_path', message, [CREDENTIAL_HINT], { path: real, what: place.what });
   }
   const located: Located = { real, shown: path, stat: await lstat(real).catch(() => undefined), roots };
   if (purpose === 'write') {

@@ -66,7 +66,7 @@ export function globTool(scope: FileScope) {
     name: 'glob',
     description:
       'Finds files by path pattern inside the workspace folders and lists them, folder by folder in name order. ' +
-      '.git and node_modules are passed over unless the pattern names them.',
+      '.git and node_modules are passed over unless the pattern names them; credential folders (.ssh, .env) always.',
     risk: 'safe',
     readOnly: true,
     group: BUILTIN_GROUPS.files,

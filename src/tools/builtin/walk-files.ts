@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ToolResult } from '../../core/tool.js';
+import { credentialPlace } from './credential-paths.js';
 
 /** Folders a search passes over unless the search names them. */
 export const SKIPPED_FOLDERS: readonly string[] = ['.git', 'node_modules'];
@@ -24,8 +25,9 @@ export interface WalkBudget {
 
 /**
  * Walks a folder depth-first in name order, yielding every entry below it. Links are yielded but never
- * followed (so a walk cannot leave the folder or loop); `skip` folders are not entered; unreadable folders
- * are passed over. Stops after MAX_WALKED_ENTRIES, marking the budget as cut.
+ * followed (so a walk cannot leave the folder or loop); `skip` folders, credential folders (`.ssh`, a folder
+ * named `.env`) and unreadable folders are not entered; the start itself is the caller's to have checked.
+ * Stops after MAX_WALKED_ENTRIES, marking the budget as cut.
  */
 export async function* walkFiles(
   start: string,
@@ -44,7 +46,10 @@ export async function* walkFiles(
     budget.visited++;
     const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
     yield { rel: path, full: join(start, path), entry };
-    if (entry.isDirectory() && !skip.has(entry.name)) yield* walkFiles(start, budget, skip, signal, path);
+    // A credential folder's entries stay unread, as list_dir refuses to list it: its name alone is shown.
+    const enter =
+      entry.isDirectory() && !skip.has(entry.name) && credentialPlace(join(start, path)) === undefined;
+    if (enter) yield* walkFiles(start, budget, skip, signal, path);
   }
 }
 

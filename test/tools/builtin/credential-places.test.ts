@@ -1,0 +1,59 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Bench, freshBench, type Tools } from './builtin-fixture.js';
+
+let bench: Bench;
+let tools: Tools;
+beforeEach(() => ({ bench, tools } = freshBench()));
+afterEach(() => bench.cleanup());
+
+function put(rel: string, text: string): void {
+  const full = join(bench.ws, rel);
+  mkdirSync(join(full, '..'), { recursive: true });
+  writeFileSync(full, text);
+}
+
+describe('every file tool applies one credential rule to a folder where credentials are kept', () => {
+  beforeEach(() => {
+    put('.env/production', 'API_TOKEN=sk-folder-secret\n');
+    put('.ssh/config', 'Host TOKEN-box\n');
+    put('notes.txt', 'TOKEN is a word here\n');
+  });
+
+  it('refuses to list it, read what is in it, or search it by name', async () => {
+    const ctx = tools.turn();
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['list_dir', { path: '.env' }],
+      ['read_file', { path: '.env/production' }],
+      ['grep', { pattern: 'TOKEN', path: '.env' }],
+      ['grep', { pattern: 'TOKEN', path: '.env/production' }],
+      ['glob', { pattern: '.env/*' }],
+      ['glob', { pattern: '.env/production' }],
+      ['write_file', { path: '.env/staging', content: 'X=1' }],
+      ['list_dir', { path: '.ssh' }],
+      ['read_file', { path: '.ssh/config' }],
+    ];
+    for (const [tool, args] of calls) {
+      const result = await tools.invoke(tool, args, ctx);
+      expect(result.data, `${tool} ${JSON.stringify(args)}`).toMatchObject({ code: 'credential_path' });
+      expect(result.content).not.toContain('sk-folder-secret');
+    }
+    const inside = await tools.invoke('read_file', { path: '.env/production' }, ctx);
+    expect(inside.content).toBe(
+      '.env/production is inside .env (a .env file), where credentials are kept; the file tools never read or change what is there.',
+    );
+  });
+
+  it('leaves it out of a search or a listing of the folders around it, but still shows its name', async () => {
+    const ctx = tools.turn();
+    const found = await tools.invoke('grep', { pattern: 'TOKEN' }, ctx);
+    expect(found.content).toBe('notes.txt:1: TOKEN is a word here');
+    const globbed = await tools.invoke('glob', { pattern: '**/*' }, ctx);
+    expect(globbed.content).toBe('notes.txt');
+    const dotted = await tools.invoke('glob', { pattern: '**/.*' }, ctx);
+    expect(dotted.content).toBe('No file matches **/.*.');
+    const listed = await tools.invoke('list_dir', {}, ctx);
+    expect(listed.content).toBe('.env/\n.ssh/\nnotes.txt');
+  });
+});
