@@ -1,4 +1,5 @@
 import { sep } from 'node:path';
+import { isWithin } from './real-path.js';
 
 /** A kind of place where credentials are kept, and how a command mentioning it is recognized. */
 interface CredentialPlace {
@@ -71,17 +72,55 @@ export interface CredentialPathMatch extends CredentialMatch {
   readonly at: string;
 }
 
+/** The same patterns, finding every place they match (a path is judged by all its matches). */
+const EVERY_MATCH: readonly CredentialPlace[] = CREDENTIAL_PLACES.map(({ what, pattern }) => ({
+  what,
+  pattern: new RegExp(pattern.source, `${pattern.flags}g`),
+}));
+
+/** The workspace folder a path is judged from: the deepest one holding it, else none (''). */
+function rootOf(path: string, roots: readonly string[]): string {
+  let best = '';
+  for (const root of roots) {
+    if (isWithin(root, path) && root.length > best.length) best = root;
+  }
+  return best;
+}
+
+/** A place `path` itself is that a part below `root` gives away; the root's own name never counts. */
+function placeBelow(path: string, root: string): CredentialMatch | undefined {
+  for (const place of EVERY_MATCH) {
+    for (const match of path.matchAll(place.pattern)) {
+      if (match.index + match[0].length > root.length) {
+        return { what: place.what, found: match[0].replace(/^[\s'"=:(/<>~]/, '') };
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The credential place an entry met while walking a folder is, judged from its workspace folder as
+ * `credentialPathPlace` judges it; the folders above it are the walk's to have judged on the way down.
+ */
+export function credentialEntryPlace(path: string, roots: readonly string[]): CredentialMatch | undefined {
+  return placeBelow(path, rootOf(path, roots));
+}
+
 /**
  * The file tools' one rule for a path: the credential place it is, or else lies inside (a folder named `.env`
  * keeps what is in it as a `.env` file keeps its lines; the outermost such folder is named), else undefined.
+ * It is judged from the workspace folder holding it: a workspace that lies in a folder named `.ssh` or
+ * `.gnupg` is not refused for where it lies, while `credentials` in a workspace at `~/.aws` still is.
  */
-export function credentialPathPlace(path: string): CredentialPathMatch | undefined {
-  const itself = credentialPlace(path);
+export function credentialPathPlace(path: string, roots: readonly string[]): CredentialPathMatch | undefined {
+  const root = rootOf(path, roots);
+  const itself = placeBelow(path, root);
   if (itself !== undefined) return { ...itself, at: path };
   const parts = path.split(sep);
   for (let n = 1; n < parts.length; n++) {
     const at = parts.slice(0, n).join(sep);
-    const place = at === '' ? undefined : credentialPlace(at);
+    const place = at.length > root.length ? placeBelow(at, root) : undefined;
     if (place !== undefined) return { ...place, at };
   }
   return undefined;

@@ -1,11 +1,11 @@
 import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, relative, resolve, sep } from 'node:path';
 import type { ToolContext } from '../../core/tool.js';
 import { type Checked, ready, refuse } from './checked-work.js';
 import { CREDENTIAL_HINT, credentialPathPlace } from './credential-paths.js';
-import { realPathOf } from './real-path.js';
+import { isWithin, realPathOf } from './real-path.js';
 
 /** The name of toolseam's own configuration file, which only the person changes. */
 export const CONFIG_FILE_NAME = 'toolseam.json';
@@ -30,12 +30,6 @@ export interface Located {
   readonly stat: Stats | undefined;
   /** The workspace folders, really resolved, the first one first. */
   readonly roots: readonly string[];
-}
-
-/** Whether `inner` is `outer` or lies below it (both absolute). */
-export function isWithin(outer: string, inner: string): boolean {
-  const rel = relative(outer, inner);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 function expandHome(path: string): string {
@@ -168,7 +162,7 @@ export async function locate(
       { path: lexical },
     );
   }
-  const place = credentialPathPlace(real);
+  const place = credentialPathPlace(real, roots);
   if (place !== undefined) {
     const message =
       place.at === real

@@ -77,7 +77,7 @@ export function globTool(scope: FileScope) {
       const found: string[] = [];
       let more = false;
       for await (const { rel, full, entry } of walkFiles(
-        folder.real,
+        folder,
         budget,
         skippedFor(args.pattern),
         ctx.signal,

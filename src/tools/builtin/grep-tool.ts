@@ -4,7 +4,7 @@ import { defineTool } from '../define-tool.js';
 import { type ArgsOf, field } from '../field.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';
-import { credentialPlace } from './credential-paths.js';
+import { credentialEntryPlace } from './credential-paths.js';
 import { displayPath, type FileScope, type Located, locate } from './file-scope.js';
 import { cutLine, PATH_TEXT } from './file-text.js';
 import { globMatcher } from './glob-matcher.js';
@@ -73,9 +73,11 @@ async function filesUnder(
 ): Promise<string[]> {
   if (!target.stat?.isDirectory()) return [target.real];
   const files: string[] = [];
-  for await (const { rel, full, entry } of walkFiles(target.real, budget, skip, signal)) {
+  for await (const { rel, full, entry } of walkFiles(target, budget, skip, signal)) {
     // A credential file is passed over as read_file would refuse it: its lines never reach the model.
-    if (entry.isFile() && include(rel) && credentialPlace(full) === undefined) files.push(full);
+    if (entry.isFile() && include(rel) && credentialEntryPlace(full, target.roots) === undefined) {
+      files.push(full);
+    }
   }
   return files;
 }

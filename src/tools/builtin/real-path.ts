@@ -1,7 +1,13 @@
 import { readlink, realpath } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 const MAX_LINK_HOPS = 40;
+
+/** Whether `inner` is `outer` or lies below it (both absolute). */
+export function isWithin(outer: string, inner: string): boolean {
+  const rel = relative(outer, inner);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
 
 function errorCode(error: unknown): string | undefined {
   return error instanceof Error && 'code' in error ? String((error as { code: unknown }).code) : undefined;

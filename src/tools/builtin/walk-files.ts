@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ToolResult } from '../../core/tool.js';
-import { credentialPlace } from './credential-paths.js';
+import { credentialEntryPlace } from './credential-paths.js';
 
 /** Folders a search passes over unless the search names them. */
 export const SKIPPED_FOLDERS: readonly string[] = ['.git', 'node_modules'];
@@ -23,20 +23,35 @@ export interface WalkBudget {
   cut: boolean;
 }
 
+/** Where a walk starts: a folder, really resolved, and the workspace folders it was located in. */
+export interface WalkStart {
+  readonly real: string;
+  readonly roots: readonly string[];
+}
+
 /**
  * Walks a folder depth-first in name order, yielding every entry below it. Links are yielded but never
  * followed (so a walk cannot leave the folder or loop); `skip` folders, credential folders (`.ssh`, a folder
  * named `.env`) and unreadable folders are not entered; the start itself is the caller's to have checked.
  * Stops after MAX_WALKED_ENTRIES, marking the budget as cut.
  */
-export async function* walkFiles(
-  start: string,
+export function walkFiles(
+  start: WalkStart,
   budget: WalkBudget,
   skip: ReadonlySet<string> = new Set(SKIPPED_FOLDERS),
   signal?: AbortSignal,
-  rel = '',
 ): AsyncGenerator<WalkedEntry> {
-  const entries = await readdir(join(start, rel), { withFileTypes: true }).catch(() => [] as Dirent[]);
+  return walkBelow(start, budget, skip, signal, '');
+}
+
+async function* walkBelow(
+  start: WalkStart,
+  budget: WalkBudget,
+  skip: ReadonlySet<string>,
+  signal: AbortSignal | undefined,
+  rel: string,
+): AsyncGenerator<WalkedEntry> {
+  const entries = await readdir(join(start.real, rel), { withFileTypes: true }).catch(() => [] as Dirent[]);
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     if (signal?.aborted || budget.visited >= MAX_WALKED_ENTRIES) {
@@ -45,11 +60,12 @@ export async function* walkFiles(
     }
     budget.visited++;
     const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
-    yield { rel: path, full: join(start, path), entry };
+    const full = join(start.real, path);
+    yield { rel: path, full, entry };
     // A credential folder's entries stay unread, as list_dir refuses to list it: its name alone is shown.
     const enter =
-      entry.isDirectory() && !skip.has(entry.name) && credentialPlace(join(start, path)) === undefined;
-    if (enter) yield* walkFiles(start, budget, skip, signal, path);
+      entry.isDirectory() && !skip.has(entry.name) && credentialEntryPlace(full, start.roots) === undefined;
+    if (enter) yield* walkBelow(start, budget, skip, signal, path);
   }
 }
 

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Bench, freshBench, type Tools } from './builtin-fixture.js';
+import { type Bench, freshBench, type Tools, toolsOn } from './builtin-fixture.js';
 
 let bench: Bench;
 let tools: Tools;
@@ -55,5 +55,46 @@ describe('every file tool applies one credential rule to a folder where credenti
     expect(dotted.content).toBe('No file matches **/.*.');
     const listed = await tools.invoke('list_dir', {}, ctx);
     expect(listed.content).toBe('.env/\n.ssh/\nnotes.txt');
+  });
+});
+
+describe('a workspace that itself lies in a folder named like a credential place', () => {
+  it('works as any workspace: the folders above it do not count, the places inside it still do', async () => {
+    const ws = join(bench.dir, '.ssh', 'notes');
+    mkdirSync(join(ws, 'docs'), { recursive: true });
+    writeFileSync(join(ws, 'docs', 'plan.md'), 'the plan\n');
+    writeFileSync(join(ws, '.env'), 'API_TOKEN=sk-inner-secret\n');
+    writeFileSync(join(ws, 'id_ed25519'), 'KEY private\n');
+    const nested = toolsOn(bench, { workspace: [ws] });
+    const ctx = nested.turn();
+    expect((await nested.invoke('read_file', { path: 'docs/plan.md' }, ctx)).content).toBe(
+      '     1\tthe plan',
+    );
+    expect((await nested.invoke('list_dir', {}, ctx)).content).toBe('.env\ndocs/\nid_ed25519');
+    expect((await nested.invoke('glob', { pattern: '**/*.md' }, ctx)).content).toBe('docs/plan.md');
+    expect((await nested.invoke('glob', { pattern: 'docs/plan.md' }, ctx)).content).toBe('docs/plan.md');
+    expect((await nested.invoke('grep', { pattern: 'plan|TOKEN|KEY', regex: true }, ctx)).content).toBe(
+      'docs/plan.md:1: the plan',
+    );
+    const written = await nested.invoke('write_file', { path: 'docs/next.md', content: 'next\n' }, ctx);
+    expect(written.isError).toBe(false);
+    for (const path of ['.env', 'id_ed25519']) {
+      const result = await nested.invoke('read_file', { path }, ctx);
+      expect(result.data, path).toMatchObject({ code: 'credential_path' });
+    }
+  });
+
+  it('still refuses a credential file that the workspace folder and the path only name together', async () => {
+    const aws = join(bench.dir, '.aws');
+    mkdirSync(aws);
+    writeFileSync(join(aws, 'credentials'), 'aws_secret_access_key = abc\n');
+    writeFileSync(join(aws, 'notes.txt'), 'profiles\n');
+    const home = toolsOn(bench, { workspace: [aws] });
+    const ctx = home.turn();
+    const result = await home.invoke('read_file', { path: 'credentials' }, ctx);
+    expect(result.data).toMatchObject({ code: 'credential_path', what: 'AWS credentials' });
+    expect((await home.invoke('grep', { pattern: 'profiles|secret', regex: true }, ctx)).content).toBe(
+      'notes.txt:1: profiles',
+    );
   });
 });
