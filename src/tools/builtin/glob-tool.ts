@@ -1,4 +1,4 @@
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import type { ToolContext } from '../../core/tool.js';
 import { defineTool } from '../define-tool.js';
 import { type ArgsOf, field } from '../field.js';
@@ -7,7 +7,7 @@ import { checkedWork, ready, refuse } from './checked-work.js';
 import { displayPath, type FileScope, locate } from './file-scope.js';
 import { PATH_TEXT } from './file-text.js';
 import { type GlobMatcher, globMatcher } from './glob-matcher.js';
-import { splitGlob } from './glob-pattern.js';
+import { isAbsolutePattern, namesOnePath, splitGlob } from './glob-pattern.js';
 import { skippedFor, stoppedSearch, type WalkBudget, walkFiles } from './walk-files.js';
 
 const fields = {
@@ -23,15 +23,14 @@ const fields = {
     ...PATH_TEXT,
     optional: true,
   }),
-  ignore_case: field.boolean({ description: 'Match letters in either case.', optional: true }),
+  ignore_case: field.boolean({
+    description: "Match letters in either case (an absolute pattern's leading folders are taken as written).",
+    optional: true,
+  }),
   limit: field.integer({ description: 'The most paths to list.', min: 1, max: 1000, default: 200 }),
 };
 
 type Args = ArgsOf<typeof fields>;
-
-function isAbsolutePattern(pattern: string): boolean {
-  return isAbsolute(pattern) || pattern === '~' || pattern.startsWith('~/');
-}
 
 /** `glob`: lists the files whose paths match a glob, inside the workspace folders. */
 export function globTool(scope: FileScope) {
@@ -41,7 +40,7 @@ export function globTool(scope: FileScope) {
         'Send the absolute pattern alone, or a relative pattern with path.',
       ]);
     }
-    const { base, rest } = splitGlob(args.pattern);
+    const { base, rest } = splitGlob(args.pattern, args.ignore_case === true);
     const start = isAbsolutePattern(args.pattern) ? base : join(args.path ?? '.', base);
     let matcher: GlobMatcher;
     try {
@@ -60,7 +59,8 @@ export function globTool(scope: FileScope) {
     if (rest !== '' && !folder.stat.isDirectory()) {
       return refuse('not_a_folder', `${start} is a file, not a folder to search.`);
     }
-    return ready({ folder, matcher, whole: rest === '' });
+    // A pattern without wildcards names a path, which may be a folder; a wildcard finds files.
+    return ready({ folder, matcher, whole: rest === '', folders: namesOnePath(args.pattern) });
   };
   return defineTool({
     name: 'glob',
@@ -71,7 +71,7 @@ export function globTool(scope: FileScope) {
     readOnly: true,
     group: BUILTIN_GROUPS.files,
     fields,
-    ...checkedWork(check, async ({ folder, matcher, whole }, args, ctx) => {
+    ...checkedWork(check, async ({ folder, matcher, whole, folders }, args, ctx) => {
       if (whole) return displayPath(folder.real, folder.roots);
       const budget: WalkBudget = { visited: 0, cut: false };
       const found: string[] = [];
@@ -82,7 +82,7 @@ export function globTool(scope: FileScope) {
         skippedFor(args.pattern),
         ctx.signal,
       )) {
-        if (entry.isDirectory() || !matcher.test(rel)) continue;
+        if ((entry.isDirectory() && !folders) || !matcher.test(rel)) continue;
         if (found.length === args.limit) {
           more = true;
           break;
