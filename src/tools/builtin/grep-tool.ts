@@ -185,7 +185,11 @@ export function grepTool(scope: FileScope) {
         ({ file, line, text }) => `${displayPath(file, target.roots)}:${line}: ${text}`,
       );
       const where = `${found.searched} file${found.searched === 1 ? '' : 's'} searched`;
-      if (shown.length === 0) return `No line matches (${where}).`;
+      if (shown.length === 0) {
+        return budget.cut
+          ? `No line matches (${where}), but the search stopped after the first ${budget.visited.toLocaleString('en-US')} folder entries, so files past them were not searched. Narrow it with path or include.`
+          : `No line matches (${where}).`;
+      }
       if (found.more) {
         shown.push(
           `[only the first ${args.limit} matching lines are shown; narrow the search to see others]`,
