@@ -87,12 +87,17 @@ export function runCommand(run: CommandRun): Promise<CommandEnd> {
       stream.on('data', (chunk: Buffer) => run.output.push(decoder.write(chunk)));
       return [stream, decoder] as const;
     });
-    timers.push(setTimeout(() => end('timeout'), run.timeoutMs));
+    const deadline = setTimeout(() => end('timeout'), run.timeoutMs);
+    timers.push(deadline);
     if (run.signal.aborted) onAbort();
     else run.signal.addEventListener('abort', onAbort, { once: true });
     child.on('error', (error) => finish(error.message));
     child.on('exit', (code) => {
       exitCode = code ?? undefined;
+      // The command has ended: a timeout or a stop while the last output drains would misreport it
+      // (what it left running is ended at the finish all the same).
+      clearTimeout(deadline);
+      run.signal.removeEventListener('abort', onAbort);
       timers.push(setTimeout(() => finish(), DRAIN_MS));
     });
     child.on('close', () => finish());

@@ -87,4 +87,21 @@ describe('bash ends what a command left running in the background', () => {
       data: { exitCode: 0, timedOut: false, outputChars: 5, cut: false, backgroundEnded: false },
     });
   });
+
+  it('does not call a command that ended in time stopped by its timeout while its output drains', async () => {
+    // The shell exits just before the 1 s timeout; the background sleep keeps the output open past it.
+    const command = 'sleep 30 & echo $! > bg.pid; sleep 0.7; echo finished';
+    const result = await tools.invoke('bash', { command, timeout_seconds: 1 }, tools.turn());
+    const pid = pidIn('bg.pid');
+    try {
+      expect(result).toMatchObject({
+        isError: false,
+        data: { exitCode: 0, timedOut: false, backgroundEnded: true },
+      });
+      expect(result.content).toMatch(/^finished\n\[processes/);
+      expect(await endsWithin(pid, 3000)).toBe(true);
+    } finally {
+      if (running(pid)) process.kill(pid, 'SIGKILL');
+    }
+  });
 });
