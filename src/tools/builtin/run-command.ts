@@ -24,6 +24,8 @@ export interface CommandRun {
   readonly timeoutMs: number;
   readonly signal: AbortSignal;
   readonly output: BoundedOutput;
+  /** How long output is still read after the shell exits; default 500 ms. */
+  readonly drainMs?: number;
 }
 
 /** How long a process that ignored SIGTERM gets before SIGKILL. */
@@ -98,7 +100,7 @@ export function runCommand(run: CommandRun): Promise<CommandEnd> {
       // (what it left running is ended at the finish all the same).
       clearTimeout(deadline);
       run.signal.removeEventListener('abort', onAbort);
-      timers.push(setTimeout(() => finish(), DRAIN_MS));
+      timers.push(setTimeout(() => finish(), run.drainMs ?? DRAIN_MS));
     });
     child.on('close', () => finish());
   });

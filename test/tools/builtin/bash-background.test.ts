@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BoundedOutput } from '../../../src/tools/builtin/bounded-output.js';
+import { runCommand } from '../../../src/tools/builtin/run-command.js';
 import { type Bench, freshBench, type Tools } from './builtin-fixture.js';
 
 let bench: Bench;
@@ -89,16 +91,20 @@ describe('bash ends what a command left running in the background', () => {
   });
 
   it('does not call a command that ended in time stopped by its timeout while its output drains', async () => {
-    // The shell exits just before the 1 s timeout; the background sleep keeps the output open past it.
-    const command = 'sleep 30 & echo $! > bg.pid; sleep 0.7; echo finished';
-    const result = await tools.invoke('bash', { command, timeout_seconds: 1 }, tools.turn());
+    // The shell exits at once; a background sleep keeps the output open through a drain that outlasts
+    // the timeout, so the timeout fires while output drains unless the exit switched it off.
+    const command = 'sleep 30 & echo $! > bg.pid; echo finished';
+    const run = { command, cwd: bench.ws, env: process.env, signal: new AbortController().signal };
+    const end = await runCommand({
+      ...run,
+      timeoutMs: 1500,
+      drainMs: 3000,
+      output: new BoundedOutput(new Map()),
+    });
     const pid = pidIn('bg.pid');
     try {
-      expect(result).toMatchObject({
-        isError: false,
-        data: { exitCode: 0, timedOut: false, backgroundEnded: true },
-      });
-      expect(result.content).toMatch(/^finished\n\[processes/);
+      expect(end).toMatchObject({ exitCode: 0, timedOut: false, stopped: false, backgroundEnded: true });
+      expect(end.output.text).toBe('finished\n');
       expect(await endsWithin(pid, 3000)).toBe(true);
     } finally {
       if (running(pid)) process.kill(pid, 'SIGKILL');
