@@ -308,9 +308,20 @@ class Layout {
   }
 }
 
-/** The block's i-th tool in order, putting the unsorted rest in order one pick at a time. */
+/** Picks made one at a time before a block's unsorted rest is sorted whole (most fills stop early). */
+const LAZY_PICKS = 12;
+
+/**
+ * The block's i-th tool in order, putting the unsorted rest in order as far as needed: the first few
+ * one pick at a time, then (a fill that reaches further usually reaches the end) the rest at once.
+ */
 function toolAt(b: Block, i: number): RetrievalTool {
   const tools = b.tools;
+  if (b.sorted <= i && i >= LAZY_PICKS) {
+    const rest = tools.slice(b.sorted).sort((x, y) => compareText(x.name, y.name));
+    for (let j = 0; j < rest.length; j += 1) tools[b.sorted + j] = rest[j] as RetrievalTool;
+    b.sorted = tools.length;
+  }
   while (b.sorted <= i) {
     let min = b.sorted;
     for (let j = min + 1; j < tools.length; j += 1) {
