@@ -4,9 +4,47 @@ export const MIN_REDACTED_LENGTH = 4;
 /** Where a secret occurs in a text: [start, end) and its name. */
 export type SecretSpan = readonly [start: number, end: number, name: string];
 
-/** The stored secrets worth hiding (name, value). */
+/** An encoded form shorter than this could match ordinary text by chance; it is not looked for. */
+const MIN_ENCODED_LENGTH = 8;
+
+/** Forms worked out before, by value (secrets are few and fixed while a runtime runs). */
+const formsByValue = new Map<string, readonly string[]>();
+
+/** The base64 characters that depend only on the secret's bytes when they start `skip` bytes into a block. */
+function base64Core(bytes: Buffer, skip: number, alphabet: 'base64' | 'base64url'): string {
+  const text = Buffer.concat([Buffer.alloc(skip), bytes])
+    .toString(alphabet)
+    .replace(/=+$/, '');
+  return text.slice(Math.ceil((8 * skip) / 6), Math.floor((8 * (skip + bytes.length)) / 6));
+}
+
+/**
+ * The forms a secret can show in: as it is, and as a command would print it encoded — base64 (standard
+ * and URL-safe, at each of the three places it can start in a block of three bytes, so `user:TOKEN` in a
+ * Basic authorization header is caught too), hex (either case) and percent-encoding.
+ */
+export function secretForms(value: string): readonly string[] {
+  let forms = formsByValue.get(value);
+  if (forms !== undefined) return forms;
+  const bytes = Buffer.from(value, 'utf8');
+  const hex = bytes.toString('hex');
+  const found = new Set([value, hex, hex.toUpperCase(), encodeURIComponent(value)]);
+  for (const alphabet of ['base64', 'base64url'] as const) {
+    for (let skip = 0; skip < 3; skip += 1) found.add(base64Core(bytes, skip, alphabet));
+  }
+  forms = [...found].filter((form) => form === value || form.length >= MIN_ENCODED_LENGTH);
+  if (formsByValue.size < 1024) formsByValue.set(value, forms);
+  return forms;
+}
+
+/** The stored secrets worth hiding, each form of each (name, text to hide). */
 export function redactable(secrets: ReadonlyMap<string, string>): Array<readonly [string, string]> {
-  return [...secrets].filter(([, value]) => value.length >= MIN_REDACTED_LENGTH);
+  const out: Array<readonly [string, string]> = [];
+  for (const [name, value] of secrets) {
+    if (value.length < MIN_REDACTED_LENGTH) continue;
+    for (const form of secretForms(value)) out.push([name, form]);
+  }
+  return out;
 }
 
 /** Every occurrence of every secret in `text`, overlapping ones included, by start. */
@@ -21,8 +59,9 @@ export function secretSpans(text: string, secrets: ReadonlyMap<string, string>):
 }
 
 /**
- * Replaces every stored secret value in `text` with a marker naming it. Occurrences that overlap (one secret
- * running into another) are hidden together, under one marker naming each, so no part of either shows.
+ * Replaces every stored secret value in `text` (as it is or encoded, see `secretForms`) with a marker naming
+ * it. Occurrences that overlap (one secret running into another) are hidden together, under one marker
+ * naming each, so no part of either shows.
  */
 export function redactSecrets(text: string, secrets: ReadonlyMap<string, string>): string {
   const spans = secretSpans(text, secrets);
