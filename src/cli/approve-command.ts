@@ -36,7 +36,7 @@ export const approveCommand: Command = async (argv) => {
   }
   const [id, word] = positionals;
   if (!id || !word)
-    throw new InputError('give the approval id and yes, no or always, e.g. `toolseam approve ap_123 yes`.');
+    throw new InputError('give the approval id and yes, no or always, e.g. `toolseam approve ap-123 yes`.');
   const decision = decisionOf(word, values.reason);
   const db = existingDatabaseFrom(values);
   // The answer is final: a missing (or contradicted) model must be found before it is written, not after.

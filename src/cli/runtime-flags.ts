@@ -89,12 +89,13 @@ export async function runtimeFromFlags(
   flags: RuntimeFlagValues,
   extra: { askUser?: AskUser; unattended?: boolean; model?: (config: ToolseamConfig) => ProviderConfig } = {},
 ): Promise<Runtime> {
-  const config = configFromFlags(flags);
-  const model = extra.model ? extra.model(config) : providerConfigFrom(flags, config);
+  // A mistyped flag is named before anything is read or looked for (the config, a key).
   const policy = flags.approve;
   if (policy !== undefined && !['ask', 'auto', 'deny'].includes(policy)) {
     throw new InputError(`--approve takes ask, auto or deny, not "${policy}".`);
   }
+  const config = configFromFlags(flags);
+  const model = extra.model ? extra.model(config) : providerConfigFrom(flags, config);
   const level: LogLevel = flags.verbose ? 'info' : 'warn';
   const db = databasePathFrom(flags, config);
   return createRuntime({

@@ -40,6 +40,14 @@ function expectOneLine(r: { code: number; stderr: string }, pattern: RegExp): vo
 }
 
 describe('deliberate errors in the CLI: one line on stderr, exit code 2', () => {
+  it('a mistyped --approve is named first, even with no model configured', async () => {
+    const r = await runToolseam(['chat', '--approve', 'maybe', '-m', 'hi'], dir, {
+      OPENAI_API_KEY: '',
+      ANTHROPIC_API_KEY: '',
+    });
+    expectOneLine(r, /--approve takes ask, auto or deny, not "maybe"/);
+  });
+
   it('approving an approval that was already answered', async () => {
     const { db, store, approval } = waitingTurn();
     store.answerApproval(approval.id, { kind: 'deny' }, { digest: approval.digest });
