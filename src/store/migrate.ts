@@ -43,18 +43,23 @@ export function schemaVersion(db: BetterSqlite3.Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
-function checkOwnership(db: BetterSqlite3.Database, path: string): void {
+/** True when the file holds something other than a toolseam store (or a new, empty file). */
+function isForeign(db: BetterSqlite3.Database): boolean {
   const appId = db.pragma('application_id', { simple: true }) as number;
-  if (appId === APPLICATION_ID) return;
-  const foreign =
-    appId !== 0 ||
-    schemaVersion(db) !== 0 ||
-    (
-      db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'").get() as {
-        n: number;
-      }
-    ).n > 0;
-  if (foreign) {
+  if (appId === APPLICATION_ID) return false;
+  if (appId !== 0 || schemaVersion(db) !== 0) return true;
+  const tables = db
+    .prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'")
+    .get() as {
+    n: number;
+  };
+  return tables.n > 0;
+}
+
+function checkOwnership(db: BetterSqlite3.Database, path: string): void {
+  // One read transaction, so all three reads see the same state: another toolseam process migrating
+  // the new file between them would otherwise make it look like some other program's database.
+  if (db.transaction(() => isForeign(db)).deferred()) {
     throw new StoreOpenError(
       `${path} is a SQLite database that belongs to another program, not a toolseam session store. ` +
         'Point toolseam at a new file (--db) instead.',
