@@ -47,6 +47,7 @@ export class OpenAIAdapter implements ModelAdapter {
       maxTokensField: config.provider === 'openai' ? 'max_completion_tokens' : 'max_tokens',
       defaultMaxTokens: config.maxTokens,
       assistantAfterToolResults: config.provider === 'mistral',
+      shortCallIds: config.provider === 'mistral',
     };
   }
 

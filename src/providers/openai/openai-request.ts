@@ -4,6 +4,7 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import type { ChatMessage, ModelRequest, WireTool } from '../../core/model.js';
+import { shortCallIds } from './short-call-ids.js';
 
 /** Wire choices that differ between OpenAI-compatible endpoints. */
 export interface OpenAIRequestOptions {
@@ -19,6 +20,11 @@ export interface OpenAIRequestOptions {
    * short assistant message is put between them, as happens when a turn stopped after its tools ran.
    */
   readonly assistantAfterToolResults: boolean;
+  /**
+   * Mistral takes only tool-call ids of exactly 9 letters and digits: other ids in the history (a
+   * session that ran on another provider before) travel as 9-character ids derived from them.
+   */
+  readonly shortCallIds?: boolean;
 }
 
 /** What the assistant "said" between a stopped turn's tool results and the next user message. */
@@ -32,13 +38,13 @@ export function toOpenAITool(tool: WireTool): ChatCompletionTool {
   };
 }
 
-function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
+function toOpenAIMessage(message: ChatMessage, idOf: (id: string) => string): ChatCompletionMessageParam {
   switch (message.role) {
     case 'user':
       return { role: 'user', content: message.content };
     case 'tool':
       // Chat Completions has no error flag: a failure is told in the content the runtime wrote
-      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+      return { role: 'tool', tool_call_id: idOf(message.toolCallId), content: message.content };
     case 'assistant': {
       const calls = message.toolCalls ?? [];
       if (calls.length === 0) return { role: 'assistant', content: message.content };
@@ -47,7 +53,7 @@ function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
         content: message.content === '' ? null : message.content,
         tool_calls: calls.map((call) => {
           const sent = {
-            id: call.id,
+            id: idOf(call.id),
             type: 'function' as const,
             function: { name: call.name, arguments: call.arguments },
           };
@@ -61,6 +67,18 @@ function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
   }
 }
 
+/** How the history's tool-call ids travel: as they are, or (`short`) as Mistral takes them. */
+function callIdsFor(history: readonly ChatMessage[], short: boolean): (id: string) => string {
+  if (!short) return (id) => id;
+  const ids: string[] = [];
+  for (const m of history) {
+    if (m.role === 'tool') ids.push(m.toolCallId);
+    else if (m.role === 'assistant') for (const call of m.toolCalls ?? []) ids.push(call.id);
+  }
+  const byId = shortCallIds(ids);
+  return (id) => byId.get(id) ?? id;
+}
+
 function isBlankReply(message: ChatMessage): boolean {
   return message.role === 'assistant' && message.content.trim() === '' && !message.toolCalls?.length;
 }
@@ -72,6 +90,7 @@ export function toOpenAIRequest(
 ): ChatCompletionCreateParams {
   const messages: ChatCompletionMessageParam[] = [];
   if (request.system !== '') messages.push({ role: 'system', content: request.system });
+  const idOf = callIdsFor(request.messages, options.shortCallIds === true);
   let previous: ChatMessage['role'] | undefined;
   for (const message of request.messages) {
     // a stored reply with nothing in it: Mistral refuses it, and the other families drop it too
@@ -79,7 +98,7 @@ export function toOpenAIRequest(
     if (options.assistantAfterToolResults && previous === 'tool' && message.role === 'user') {
       messages.push({ role: 'assistant', content: UNANSWERED_RESULTS_NOTE });
     }
-    messages.push(toOpenAIMessage(message));
+    messages.push(toOpenAIMessage(message, idOf));
     previous = message.role;
   }
   const body: ChatCompletionCreateParams = { model: options.model, messages, stream: options.stream };

@@ -65,3 +65,73 @@ describe('message order on the Mistral wire', () => {
     });
   }
 });
+
+describe('tool-call ids on the Mistral wire', () => {
+  let standIn: StandIn;
+  beforeAll(async () => {
+    standIn = await standInFor(HARNESS);
+  });
+  afterAll(() => standIn.close());
+
+  /** A session that ran on other providers first: their ids, and one already in Mistral's form. */
+  const MOVED: ChatMessage[] = [
+    { role: 'user', content: 'time and weather?' },
+    {
+      role: 'assistant',
+      content: '',
+      toolCalls: [
+        { id: 'toolu_01A09q90qw90lq917835lq9', name: 'get_time', arguments: '{}' },
+        { id: 'call_3f2a9c1d7e8b4a6f9c0d1e2f', name: 'get_weather', arguments: '{}' },
+      ],
+    },
+    {
+      role: 'tool',
+      toolCallId: 'toolu_01A09q90qw90lq917835lq9',
+      name: 'get_time',
+      content: '12:00',
+      isError: false,
+    },
+    {
+      role: 'tool',
+      toolCallId: 'call_3f2a9c1d7e8b4a6f9c0d1e2f',
+      name: 'get_weather',
+      content: 'sun',
+      isError: false,
+    },
+    { role: 'assistant', content: '', toolCalls: [{ id: 'aB3dE5gH7', name: 'get_time', arguments: '{}' }] },
+    { role: 'tool', toolCallId: 'aB3dE5gH7', name: 'get_time', content: '12:01', isError: false },
+    { role: 'assistant', content: 'Noon and sunny.' },
+    { role: 'user', content: 'thanks' },
+  ];
+
+  interface SentMessage {
+    readonly role: string;
+    readonly tool_call_id?: string;
+    readonly tool_calls?: { id: string }[];
+  }
+
+  async function sentIds(provider: 'mistral' | 'openai') {
+    standIn.reset();
+    standIn.push({ text: 'You are welcome.' });
+    await collect(adapterFor(HARNESS, standIn, { provider }).stream({ ...ask(''), messages: MOVED }));
+    const body = standIn.requests[0]?.body as { messages: SentMessage[] };
+    const calls = body.messages.flatMap((m) => (m.tool_calls ?? []).map((c) => c.id));
+    const results = body.messages.flatMap((m) => (m.tool_call_id === undefined ? [] : [m.tool_call_id]));
+    return { calls, results };
+  }
+
+  it('mistral: every id is 9 letters and digits, one per call, its result carrying the same', async () => {
+    const { calls, results } = await sentIds('mistral');
+    expect(calls).toHaveLength(3);
+    for (const id of calls) expect(id).toMatch(/^[A-Za-z0-9]{9}$/);
+    expect(new Set(calls).size).toBe(3);
+    expect(results).toEqual(calls);
+    expect(calls[2]).toBe('aB3dE5gH7');
+  });
+
+  it('openai: ids travel as they are', async () => {
+    const { calls, results } = await sentIds('openai');
+    expect(calls).toEqual(['toolu_01A09q90qw90lq917835lq9', 'call_3f2a9c1d7e8b4a6f9c0d1e2f', 'aB3dE5gH7']);
+    expect(results).toEqual(calls);
+  });
+});
