@@ -199,4 +199,35 @@ describe('OpenAI-compatible stream quirks, through the openai SDK', () => {
     expect(p.rawBody).toContain('Together');
     expect(standIn.requests).toHaveLength(1);
   });
+
+  it("shows a refusal the model streamed instead of content, as the model's answer", async () => {
+    standIn.push(
+      sse(
+        [{ role: 'assistant', refusal: '' }, { refusal: "I can't help " }, { refusal: 'with that.' }],
+        'stop',
+      ),
+    );
+    const events = await collect(adapterFor(HARNESS, standIn).stream(ask('something refused')));
+    expect(textOf(events)).toBe("I can't help with that.");
+    expect(finishOf(events)).toMatchObject({ stopReason: 'end_turn' });
+  });
+
+  it('shows the refusal of a whole (non-streamed) answer', async () => {
+    const body = JSON.stringify({
+      id: 'chatcmpl-r',
+      object: 'chat.completion',
+      created: 0,
+      model: 'local-test',
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: null, refusal: 'I cannot do that.' },
+          finish_reason: 'stop',
+        },
+      ],
+    });
+    standIn.push({ raw: { status: 200, headers: { 'content-type': 'application/json' }, body } });
+    const adapter = adapterFor(HARNESS, standIn, { stream: false });
+    expect(textOf(await collect(adapter.stream(ask('something refused'))))).toBe('I cannot do that.');
+  });
 });

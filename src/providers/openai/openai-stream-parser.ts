@@ -58,6 +58,8 @@ export class OpenAIStreamParser implements EndingStreamParser {
       if (choice.index !== undefined && choice.index !== 0) continue;
       const delta = choice.delta;
       if (delta?.content) events.push({ type: 'text-delta', text: delta.content });
+      // A refusal is the model's answer to show, in a field of its own instead of content
+      if (delta?.refusal) events.push({ type: 'text-delta', text: delta.refusal });
       for (const call of delta?.tool_calls ?? []) this.addCall(call);
       if (choice.finish_reason) this.finishReason = choice.finish_reason;
     }
@@ -125,6 +127,7 @@ export function completionEvents(completion: ChatCompletion): ModelEvent[] {
   const events: ModelEvent[] = [];
   const message = choice?.message;
   if (message?.content) events.push({ type: 'text-delta', text: message.content });
+  if (message?.refusal) events.push({ type: 'text-delta', text: message.refusal });
   const calls = new ToolCallAssembler();
   (message?.tool_calls ?? []).forEach((call, i) => {
     if (call.type !== 'function') return;
