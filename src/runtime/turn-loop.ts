@@ -127,17 +127,18 @@ function failedCall(ctx: TurnContext, request: ModelRequest, error: unknown): Tu
     return { status: 'rejected', message: rejected.message, errorCode: rejected.code };
   }
   if (error instanceof ProviderError) {
-    const what =
+    // An HTTP failure's message already names the provider and the status ("x answered HTTP 500: …").
+    const said =
       error.status === undefined
-        ? `The call to the model provider (${error.provider}) failed`
-        : `The model provider (${error.provider}) answered ${error.status}`;
+        ? `The call to the model provider (${error.provider}) failed: ${error.message}`
+        : `The model provider ${error.message}`;
     const wait =
       error.retryAfterMs === undefined
         ? ''
         : ` It asks to wait ${formatWait(error.retryAfterMs)} before trying again.`;
     return {
       status: 'failed',
-      message: `${what}: ${error.message}${wait}`,
+      message: `${said}${wait}`,
       errorCode: error.providerCode ?? error.code,
     };
   }

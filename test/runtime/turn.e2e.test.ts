@@ -108,7 +108,8 @@ describe('a turn through the real SDKs and the stand-ins', () => {
     });
     const end = turnEnd(await collect(h.runtime.session('s1').send('hi')));
     expect(end.status).toBe('failed');
-    expect(end.message).toMatch(/500/);
+    expect(end.message).toMatch(/^The model provider .+ answered HTTP 500: upstream broke/);
+    expect(end.message.match(/500/g)).toHaveLength(1);
   });
 
   it('says an answer was cut short on the way, without blaming the address', async () => {
