@@ -52,11 +52,12 @@ export async function classifyCall(ctx: TurnContext, call: PlannedCall): Promise
   if (runtimeTool || META_TOOL_NAMES.has(call.tool)) return { kind: 'run', waived: false };
   const def = ctx.surface.byName.get(call.tool)?.definition;
   if (!def?.requiresApproval || def.risk === 'safe') return { kind: 'run', waived: false };
-  if (ctx.approval.policy === 'auto' || ctx.store.hasGrant(ctx.sessionId, call.tool)) {
-    return { kind: 'run', waived: true };
-  }
+  // The session's deny policy is the person's word for this run: no standing grant overrides it.
   if (ctx.approval.policy === 'deny') {
     return answer(call.tool, { by: 'policy', reason: 'this session refuses every call that needs approval' });
+  }
+  if (ctx.approval.policy === 'auto' || ctx.store.hasGrant(ctx.sessionId, call.tool)) {
+    return { kind: 'run', waived: true };
   }
   return { kind: 'ask' };
 }

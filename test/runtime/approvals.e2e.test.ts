@@ -143,6 +143,22 @@ describe('approvals', () => {
     expect(callEnds(events)[0]?.refusedBy).toBe('policy');
   });
 
+  it('the deny policy refuses a call even when a standing grant covers its tool', async () => {
+    const counts: RunCounts = new Map();
+    h = await startHarness({
+      providers: [demoProvider(counts)],
+      approvals: { policy: 'deny' },
+      script: [archive, echo],
+    });
+    const session = h.runtime.session('s');
+    // Granted "always" in an earlier run, everywhere and in this session.
+    h.runtime.options.store.addGrant({ tool: 'archive_mail' });
+    h.runtime.options.store.addGrant({ tool: 'archive_mail', sessionId: session.id });
+    const events = await runAnswering(session.send('archive'), () => {});
+    expect(callEnds(events)[0]).toMatchObject({ status: 'refused', refusedBy: 'policy' });
+    expect(counts.size).toBe(0);
+  });
+
   it('an answer written by another process (another store on the same file) is picked up', async () => {
     const counts: RunCounts = new Map();
     h = await startHarness({
