@@ -82,7 +82,7 @@ export interface NewToolCall {
   readonly wireName: string;
   /** The real name (the wire name as sent when the tool is unknown). */
   readonly tool: string;
-  /** As the model sent them; this text goes into the assistant message. */
+  /** As the model sent them (a recovered slip as the plain object); this text goes into the assistant message. */
   readonly rawArguments: string;
   /** The provider's token for the call, kept in the assistant message (see `AssistantToolCall.signature`). */
   readonly signature?: string | undefined;

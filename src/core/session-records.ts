@@ -92,7 +92,7 @@ export interface ToolCallRecord {
   readonly tool: string;
   /** The name the model used on the wire. */
   readonly wireName: string;
-  /** The arguments exactly as the model sent them. */
+  /** The arguments as the model sent them (a recovered code fence or double encoding kept as the plain object). */
   readonly rawArguments: string;
   /** The arguments as read (decoded); absent when they could not be read. */
   readonly arguments?: JsonObject | undefined;

@@ -18,6 +18,11 @@ export interface ReadCall {
   readonly wireName: string;
   /** The real name (the name as sent when no tool has it). */
   readonly tool: string;
+  /**
+   * The arguments as the conversation keeps them: the model's own text, or, when a slip was recovered
+   * (a code fence, an object encoded twice), the object it stood for as plain JSON text, so every
+   * provider reads the call back with the arguments it ran with (not as an empty object).
+   */
   readonly rawArguments: string;
   /** The provider's token for this call, sent back with it (see `AssistantToolCall.signature`). */
   readonly signature?: string;
@@ -42,14 +47,14 @@ export function readCall(
 ): ReadCall {
   if (call.name.trim() === '') return nameless(call);
   const tool = resolveToolName(surface, call.name, runtimeTools);
+  const read = readArguments(call.arguments);
   const base = {
     id: call.id,
     wireName: call.name,
     tool,
-    rawArguments: call.arguments,
+    rawArguments: read.ok && read.recovered ? JSON.stringify(read.args) : call.arguments,
     ...(call.signature === undefined ? {} : { signature: call.signature }),
   };
-  const read = readArguments(call.arguments);
   if (!read.ok) {
     const why = stoppedByLength
       ? 'the reply was cut off at the output limit before the arguments were complete. Send the call again with shorter arguments (split large content across several calls).'

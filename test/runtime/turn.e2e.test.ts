@@ -101,6 +101,30 @@ describe('a turn through the real SDKs and the stand-ins', () => {
     expect(counts.get('lookup_weather')).toBeUndefined();
   });
 
+  it('replays a call whose arguments came fenced or encoded twice with the arguments it ran with', async () => {
+    const twice = JSON.stringify(JSON.stringify({ city: 'Oslo' }));
+    const fenced = '```json\n{"city": "Rome"}\n```';
+    for (const family of ['anthropic', 'bedrock'] as const) {
+      h = await startHarness({
+        family,
+        providers: [demoProvider()],
+        script: [
+          { toolCalls: [{ name: 'lookup_weather', arguments: twice }] },
+          { toolCalls: [{ name: 'lookup_weather', arguments: fenced }] },
+          { text: 'done' },
+        ],
+      });
+      const events = await collect(h.runtime.session('s1').send('weather'));
+      expect(callEnds(events).map((e) => e.content)).toEqual(['Sunny in Oslo.', 'Sunny in Rome.']);
+      // The history the provider reads back holds each call as the object that ran, not an empty one.
+      const history = h.standIn.requests[2]?.messages ?? [];
+      const replayed = history.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []) : []));
+      expect(replayed.map((c) => JSON.parse(c.arguments))).toEqual([{ city: 'Oslo' }, { city: 'Rome' }]);
+      await h.close();
+      h = undefined;
+    }
+  });
+
   it('ends a turn the provider fails with a clear sentence', async () => {
     h = await startHarness({
       providers: [demoProvider()],
