@@ -1,3 +1,4 @@
+import type { ApprovalRecord } from '../core/session-store.js';
 import type { ToolResult } from '../core/tool.js';
 import { refuseMissingArguments } from '../tools/refusal-note.js';
 import type { PlannedCall } from './planned-call.js';
@@ -67,6 +68,17 @@ export async function askAndRun(ctx: TurnContext, call: PlannedCall): Promise<To
   return answerApproval(ctx, call, request.id, outcome);
 }
 
+/**
+ * A leaf's "always for this session" is the person's word about the conversation they answer in: the
+ * store grants the leaf's own session, and this holds the grant in the parent session too, which the
+ * other leaves of the batch (and later turns there) are covered by.
+ */
+export function holdLeafGrant(ctx: TurnContext, approval: ApprovalRecord): void {
+  const parent = ctx.leaf?.parentSessionId;
+  if (parent === undefined || approval.status !== 'approved' || approval.scope !== 'session') return;
+  ctx.store.addGrant({ tool: approval.tool, sessionId: parent, approvalId: approval.id });
+}
+
 /** Acts on how an approval ended: run the call, or answer it with the refusal in its own words. */
 export async function answerApproval(
   ctx: TurnContext,
@@ -77,6 +89,7 @@ export async function answerApproval(
   switch (outcome.kind) {
     case 'approved': {
       const always = outcome.record.scope;
+      holdLeafGrant(ctx, outcome.record);
       ctx.emit({
         type: 'approval-resolved',
         approvalId,

@@ -56,10 +56,17 @@ export async function classifyCall(ctx: TurnContext, call: PlannedCall): Promise
   if (ctx.approval.policy === 'deny') {
     return answer(call.tool, { by: 'policy', reason: 'this session refuses every call that needs approval' });
   }
-  if (ctx.approval.policy === 'auto' || ctx.store.hasGrant(ctx.sessionId, call.tool)) {
+  if (ctx.approval.policy === 'auto' || hasStandingGrant(ctx, call.tool)) {
     return { kind: 'run', waived: true };
   }
   return { kind: 'ask' };
+}
+
+/** True when a grant covers `tool` here: this session's, everywhere's, or (for a leaf) its parent session's. */
+function hasStandingGrant(ctx: TurnContext, tool: string): boolean {
+  if (ctx.store.hasGrant(ctx.sessionId, tool)) return true;
+  const parent = ctx.leaf?.parentSessionId;
+  return parent !== undefined && ctx.store.hasGrant(parent, tool);
 }
 
 function answer(tool: string, refusal: Parameters<typeof refusalResult>[1]): CallPlan {

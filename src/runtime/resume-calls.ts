@@ -1,5 +1,5 @@
 import type { ToolCallRecord } from '../core/session-store.js';
-import { answerApproval } from './ask-call.js';
+import { answerApproval, holdLeafGrant } from './ask-call.js';
 import type { PlannedCall } from './planned-call.js';
 import { refusalResult } from './refusals.js';
 import { runCalls } from './run-calls.js';
@@ -63,13 +63,15 @@ export async function resumeCalls(ctx: TurnContext): Promise<void> {
       settleCall(ctx, call, lost, 'failed');
       continue;
     }
+    const approval = approvals.filter((a) => a.callId === record.id).at(-1);
     // Calls not yet screened run before a later call does, as the model ordered them.
     if (record.status === 'approved') {
       if (fresh.length > 0) await runCalls(ctx, fresh.splice(0));
+      // Answered while no process drove the turn: its "always" still reaches the parent session.
+      if (approval) holdLeafGrant(ctx, approval);
       await runCall(ctx, call);
       continue;
     }
-    const approval = approvals.filter((a) => a.callId === record.id).at(-1);
     if (!approval) {
       fresh.push(call);
       continue;

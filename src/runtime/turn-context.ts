@@ -48,6 +48,11 @@ export interface TurnContext {
   /** Set for a subagent leaf: where it may write, what it must not, and its title for approvals. */
   readonly leaf?: {
     readonly title: string;
+    /**
+     * The session that started the leaf's batch: the conversation the person answers in, so an
+     * "always for this session" given to the leaf is held there (and covers the other leaves too).
+     */
+    readonly parentSessionId?: string;
     readonly writable?: readonly string[];
     readonly offLimits?: readonly string[];
   };

@@ -103,6 +103,7 @@ export async function resumeBatch(
   const env: LeafEnv = {
     runtime,
     batchId,
+    parentSessionId: batch.parentSessionId,
     grants: leafGrants(await servedNames(runtime.options.registry, allows, options.signal)),
     parentMode: parent.mode,
     timeoutMs: settings.leafTimeoutMs,

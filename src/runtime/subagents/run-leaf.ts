@@ -11,6 +11,8 @@ import { durationWords } from './subagent-options.js';
 export interface LeafEnv {
   readonly runtime: Runtime;
   readonly batchId: string;
+  /** The session whose turn started the batch. */
+  readonly parentSessionId: string;
   /** The tools a leaf may use at all (exact names; never an orchestration tool). */
   readonly grants: readonly string[];
   /** `plan` when the parent runs in plan mode: then every leaf does. */
@@ -46,6 +48,7 @@ export function leafSessionOptions(env: LeafEnv, leaf: LeafRecord): SessionOptio
     grants: env.grants,
     leaf: {
       title: leaf.title,
+      parentSessionId: env.parentSessionId,
       writable: research ? [] : contract.writes,
       offLimits: contract.off_limits,
     },

@@ -49,6 +49,7 @@ export function subagentRunTool(runtime: Runtime, options: SubagentOptions = {})
       const env = {
         runtime,
         batchId: batch.id,
+        parentSessionId: ctx.sessionId,
         grants: leafGrants(surfaceNames(ctx.surface)),
         parentMode: ctx.gates.mode,
         timeoutMs: settings.leafTimeoutMs,

@@ -99,6 +99,39 @@ describe('subagent_run end to end (real SDK, loopback stand-in, SQLite)', () => 
     }
   }, 30_000);
 
+  it('"always" for this session, given to a leaf, covers its sibling leaves and the parent session', async () => {
+    const counts: RunCounts = new Map();
+    const task = (id: number) => `Archive mail number ${id} from the inbox`;
+    const archives = (id: number): ScriptTurn[] => [
+      { when: fromLeaf(task(id)), toolCalls: [{ name: 'archive_mail', arguments: { id } }] },
+      { when: fromLeaf(task(id)), echo: 'lastToolResult' },
+    ];
+    const leaves = [7, 8].map((id) => contract(task(id), `Mail ${id}`, { capability: 'mutating' }));
+    const more = { match: { lastUserIncludes: 'one more' } };
+    h = await startHarness({
+      providers: [demoProvider(counts)],
+      script: [
+        parentAsks({ tasks: leaves }),
+        ...archives(7),
+        ...archives(8),
+        parentEchoes,
+        { ...more, toolCalls: [{ name: 'archive_mail', arguments: { id: 9 } }] },
+        { ...more, echo: 'lastToolResult' },
+      ],
+    });
+    enableSubagents(h.runtime, { concurrency: 1 });
+    const runtime = h.runtime;
+    const session = runtime.session('parent');
+    const always = (e: Extract<RuntimeEvent, { type: 'approval-request' }>) =>
+      runtime.respond(e.request.id, { kind: 'approve', always: 'session' }, { digest: e.request.digest });
+    const asked = (events: RuntimeEvent[]) => events.filter((e) => e.type === 'approval-request').length;
+    expect(asked(await drive(session.send('do the morning round'), always))).toBe(1);
+    const later = await drive(session.send('one more'), always);
+    expect(asked(later)).toBe(0);
+    expect(counts.get('archive_mail')).toBe(3);
+    expect(turnEnd(later).message).toBe('archived 9');
+  });
+
   it('refuses a batch without contracts before anything starts, asking nobody', async () => {
     h = await startHarness({
       providers: [demoProvider()],
