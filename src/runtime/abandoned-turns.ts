@@ -31,10 +31,46 @@ export function interruptAbandoned(store: SessionStore, sessionId: string, owner
     }
     // Its waiting approvals were cancelled with the move to a final state.
     answerLooseCalls(store, { turnId: turn.id }, 'a new message interrupted its turn');
+    closeBatchesOf(store, sessionId, turn.id, owner);
   }
   // A finished turn can still hold loose calls (one that failed inside toolseam, or was finished by an
   // older version): every call the model made must have a result before the model is asked again.
   answerLooseCalls(store, { sessionId }, 'its turn ended');
+}
+
+const UNFINISHED: ('running' | 'waiting_approval')[] = ['running', 'waiting_approval'];
+
+/**
+ * Closes the subagent batches an interrupted turn left running: nobody will deliver their result any
+ * more, so each unfinished leaf ends as failed (its child turn interrupted, its approvals cancelled,
+ * its loose calls answered) and the batch as failed. A batch with a leaf still driven by a live
+ * process (resumed on its own elsewhere) is left to that process.
+ */
+function closeBatchesOf(store: SessionStore, sessionId: string, turnId: string, owner: string): void {
+  const batches = store.listBatches({ parentSessionId: sessionId, unfinished: true });
+  for (const batch of batches.filter((b) => b.turnId === turnId)) {
+    const open = batch.leaves.filter((l) => l.status === 'queued' || l.status === 'running');
+    const childTurns = open.flatMap((l) =>
+      l.childSessionId === undefined
+        ? []
+        : store.listTurns({ sessionId: l.childSessionId, status: UNFINISHED }),
+    );
+    if (childTurns.some((t) => t.owner !== owner && ownerAlive(t))) continue;
+    for (const child of childTurns) {
+      const why = 'its parent turn was interrupted by a new message';
+      if (!store.setTurnStatus(child.id, 'interrupted', { error: why, fromOwner: child.owner ?? null }))
+        continue;
+      answerLooseCalls(store, { turnId: child.id }, why);
+    }
+    for (const leaf of open) {
+      const when = leaf.status === 'queued' ? 'before this leaf started' : 'before this leaf finished';
+      store.finishLeaf(leaf.id, {
+        status: 'failed',
+        errors: [`the batch's parent turn was interrupted by a new message ${when}`],
+      });
+    }
+    store.finishBatch(batch.id, 'failed');
+  }
 }
 
 /**

@@ -8,7 +8,9 @@ import {
   resumeBatch,
   unfinishedBatches,
 } from '../../../src/runtime/subagents/index.js';
-import { type RuntimeHarness, startHarness } from '../../support/runtime-harness.js';
+import { newCall } from '../../store/store-fixtures.js';
+import { demoProvider } from '../../support/demo-tools.js';
+import { collect, type RuntimeHarness, startHarness, turnEnd } from '../../support/runtime-harness.js';
 import { contract, fromLeaf } from './subagent-fixtures.js';
 
 let h: RuntimeHarness | undefined;
@@ -102,5 +104,29 @@ describe('resuming a batch', () => {
     // What `toolseam approve` resumes for an approval the leaf asked for: the parent turn.
     expect(turnToResume(store, turn.id)).toBe(batch.turnId);
     expect(turnToResume(store, batch.turnId as string)).toBe(batch.turnId);
+  });
+
+  it('a new message in the parent session closes the batch its dead turn left: leaves, their turns, their approvals', async () => {
+    h = await startHarness({ providers: [demoProvider()], script: [{ text: 'a fresh start' }] });
+    const store = h.runtime.options.store;
+    const batch = storeBatch(h, ['First task to do', 'Second task to do'], DEAD);
+    const [a] = batch.leaves;
+    // Leaf 0 was waiting for an approval when the process died; leaf 1 had not started.
+    const child = store.createSession({ id: 'child-a' });
+    store.claimLeaf(a?.id as string, child.id);
+    const turn = store.startTurn({ sessionId: child.id, userText: 'Task: First task to do', owner: DEAD });
+    store.recordModelReply(turn.id, { content: '', calls: [newCall('c1', 'archive_mail', { id: 7 })] });
+    store.requestApproval({ turnId: turn.id, callId: 'c1', risk: 'destructive', meaning: 'archive 7' });
+
+    const events = await collect(h.runtime.session('parent').send('something else'));
+    expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'a fresh start' });
+    expect(store.listApprovals({ status: 'pending' })).toEqual([]);
+    expect(store.listTurns({ status: ['running', 'waiting_approval'] })).toEqual([]);
+    expect(store.getToolCall(turn.id, 'c1')).toMatchObject({ status: 'failed', notRun: 'stopped' });
+    const closed = store.getBatch(batch.id);
+    expect(closed?.status).toBe('failed');
+    expect(closed?.leaves.map((l) => l.status)).toEqual(['failed', 'failed']);
+    expect(closed?.leaves[0]?.errors[0]).toMatch(/parent turn was interrupted/);
+    expect(unfinishedBatches(h.runtime)).toEqual([]);
   });
 });
