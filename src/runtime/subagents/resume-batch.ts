@@ -141,7 +141,8 @@ function plan(env: LeafEnv, leaf: LeafRecord): LeafWork | undefined {
     return { leaf, start: { kind: 'resume', turnId: turn.id } };
   }
   // The child turn ended but the process died before the leaf was recorded: record it from the turn.
-  if (turn.status === 'done') {
+  // A turn stopped at a limit is stored as done with the limit as its error: that leaf failed.
+  if (turn.status === 'done' && turn.error === undefined) {
     const output = lastAnswer(store, sessionId, turn.id);
     finishLeaf(env, leaf, { status: 'done', ...(output === undefined ? {} : { output }) });
   } else {

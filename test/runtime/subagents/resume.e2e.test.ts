@@ -44,6 +44,14 @@ function storeBatch(harness: RuntimeHarness, tasks: string[], owner: string) {
   });
 }
 
+/** Claims `leaf` for the child session `child-a` and starts its turn, owned by a process that is gone. */
+function startLeafTurn(harness: RuntimeHarness, leafId: string | undefined) {
+  const store = harness.runtime.options.store;
+  const child = store.createSession({ id: 'child-a' });
+  store.claimLeaf(leafId as string, child.id);
+  return store.startTurn({ sessionId: child.id, userText: 'Task: First task to do', owner: DEAD });
+}
+
 describe('resuming a batch', () => {
   it('records a leaf whose child turn ended before the crash, re-runs one that never began, keeps finished ones', async () => {
     h = await startHarness({ script: [{ when: fromLeaf('Second task to do'), text: 'second answer' }] });
@@ -51,9 +59,7 @@ describe('resuming a batch', () => {
     const batch = storeBatch(h, ['First task to do', 'Second task to do', 'Third task to do'], DEAD);
     const [a, b, c] = batch.leaves;
     // Leaf 0 finished its child turn, but the process died before recording the leaf.
-    const childA = store.createSession({ id: 'child-a' });
-    store.claimLeaf(a?.id as string, childA.id);
-    const turnA = store.startTurn({ sessionId: childA.id, userText: 'Task: First task to do', owner: DEAD });
+    const turnA = startLeafTurn(h, a?.id);
     store.appendMessage(turnA.id, { role: 'assistant', content: 'first answer' });
     store.setTurnStatus(turnA.id, 'done');
     // Leaf 1 was claimed but its child turn never began.
@@ -91,9 +97,7 @@ describe('resuming a batch', () => {
     const store = h.runtime.options.store;
     const batch = storeBatch(h, ['First task to do'], DEAD);
     const [leaf] = batch.leaves;
-    const child = store.createSession({ id: 'child-a' });
-    store.claimLeaf(leaf?.id as string, child.id);
-    const turn = store.startTurn({ sessionId: child.id, userText: 'Task: First task to do', owner: DEAD });
+    const turn = startLeafTurn(h, leaf?.id);
     expect(() => h?.runtime.resumeTurn(turn.id)).toThrow(
       expect.objectContaining({
         code: 'leaf_turn',
@@ -112,9 +116,7 @@ describe('resuming a batch', () => {
     const batch = storeBatch(h, ['First task to do', 'Second task to do'], DEAD);
     const [a] = batch.leaves;
     // Leaf 0 was waiting for an approval when the process died; leaf 1 had not started.
-    const child = store.createSession({ id: 'child-a' });
-    store.claimLeaf(a?.id as string, child.id);
-    const turn = store.startTurn({ sessionId: child.id, userText: 'Task: First task to do', owner: DEAD });
+    const turn = startLeafTurn(h, a?.id);
     store.recordModelReply(turn.id, { content: '', calls: [newCall('c1', 'archive_mail', { id: 7 })] });
     store.requestApproval({ turnId: turn.id, callId: 'c1', risk: 'destructive', meaning: 'archive 7' });
 
@@ -128,5 +130,23 @@ describe('resuming a batch', () => {
     expect(closed?.leaves.map((l) => l.status)).toEqual(['failed', 'failed']);
     expect(closed?.leaves[0]?.errors[0]).toMatch(/parent turn was interrupted/);
     expect(unfinishedBatches(h.runtime)).toEqual([]);
+  });
+
+  it('records a leaf whose child turn stopped at a limit before the crash as failed, as a live run does', async () => {
+    h = await startHarness();
+    const store = h.runtime.options.store;
+    const batch = storeBatch(h, ['First task to do'], DEAD);
+    const [leaf] = batch.leaves;
+    const turn = startLeafTurn(h, leaf?.id);
+    store.appendMessage(turn.id, { role: 'assistant', content: 'still looking' });
+    // A turn that ends at a limit is stored as done, with the limit as its error.
+    const limit = 'model_call_limit: The turn stopped after 24 model calls without a final answer.';
+    store.setTurnStatus(turn.id, 'done', { error: limit });
+
+    const resumed = await resumeBatch(h.runtime, batch.id);
+    expect(resumed.batch.leaves.map((l) => [l.status, l.output, l.errors])).toEqual([
+      ['failed', undefined, [limit]],
+    ]);
+    expect(resumed.result.isError).toBe(true);
   });
 });
