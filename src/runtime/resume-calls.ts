@@ -1,6 +1,6 @@
 import type { ToolCallRecord } from '../core/session-store.js';
 import { answerApproval, holdLeafGrant } from './ask-call.js';
-import type { PlannedCall } from './planned-call.js';
+import { type PlannedCall, readCall } from './planned-call.js';
 import { refusalResult } from './refusals.js';
 import { runCalls } from './run-calls.js';
 import { runCall, settleCall } from './settle-call.js';
@@ -17,6 +17,16 @@ export function plannedFromRecord(record: ToolCallRecord): PlannedCall {
     record,
     ...(record.arguments ? { args: record.arguments } : {}),
   };
+}
+
+/**
+ * A stored call never screened, read again from the text the model sent: the store keeps no mark of
+ * arguments that could not be read, and such a call must be answered so again, never run with none.
+ */
+function reread(ctx: TurnContext, call: PlannedCall): PlannedCall {
+  const sent = { id: call.id, name: call.wireName, arguments: call.rawArguments };
+  const again = readCall(ctx.surface, sent, false, ctx.runtimeTools);
+  return again.unreadable ? { ...call, unreadable: again.unreadable } : call;
 }
 
 /** Lets a runtime tool take over its own interrupted call; true when the call is settled now. */
@@ -73,7 +83,7 @@ export async function resumeCalls(ctx: TurnContext): Promise<void> {
       continue;
     }
     if (!approval) {
-      fresh.push(call);
+      fresh.push(reread(ctx, call));
       continue;
     }
     if (approval.status === 'pending') {

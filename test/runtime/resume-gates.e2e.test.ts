@@ -201,6 +201,25 @@ describe('the calls a dead process left', () => {
   });
 });
 
+describe('a call a dead process left whose arguments were not readable', () => {
+  it('is answered as unreadable, never run with empty arguments', async () => {
+    const { dbPath, store } = freshStore();
+    // The process died waiting on the first call's approval, before it answered the second.
+    const { turn } = turnWithCalls(store, [
+      newCall('c1', 'send_email', { to: 'first@example.com' }, { status: 'approved' }),
+      newCall('c2', 'lookup_weather', {}, { rawArguments: '{"city": "Oslo"', arguments: undefined }),
+    ]);
+    store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
+    const sent: string[] = [];
+    const next = runtime(await standIn([{ text: 'ok' }]), dbPath, sent, false);
+    const events = await collect(next.resumeTurn(turn.id));
+    expect(sent).toEqual(['first@example.com']);
+    const second = callEnds(events).find((e) => e.callId === 'c2');
+    expect(second).toMatchObject({ status: 'failed', notRun: 'unreadable_arguments', isError: true });
+    expect(second?.content).toContain('not valid JSON');
+  });
+});
+
 describe('a turn recorded on another model', () => {
   it('is not resumed on this one (its conversation would go there), and stays resumable', async () => {
     const { dbPath, store } = freshStore();
