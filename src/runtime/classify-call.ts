@@ -35,6 +35,7 @@ export async function classifyCall(ctx: TurnContext, call: PlannedCall): Promise
     sessionId: ctx.sessionId,
     surface: ctx.surface,
     registry: ctx.registry,
+    signal: ctx.signal,
     ...(runtimeTool ? { runtimeTool: runtimeTool.definition } : {}),
     ...(runtimeTool?.keepsTaskMode ? { keepsTaskMode: true } : {}),
   });

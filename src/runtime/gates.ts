@@ -50,6 +50,8 @@ export async function screenCall(
     readonly runtimeTool?: ToolDefinition;
     /** The call's own work keeps the turn's task mode (see `RuntimeTool.keepsTaskMode`). */
     readonly keepsTaskMode?: boolean;
+    /** The turn's stop: a hook still running when it aborts is killed, and the call ends as stopped. */
+    readonly signal?: AbortSignal;
   },
 ): Promise<Refusal | undefined> {
   const { tool } = call;
@@ -71,11 +73,12 @@ export async function screenCall(
   if (!grantsAllow(policy.grants, tool)) {
     return { by: 'tool_grants', reason: `${tool} is not among the tools this run was granted` };
   }
-  const blocked = await runPreToolHooks(policy.hooks, {
-    tool,
-    arguments: call.args,
-    sessionId: call.sessionId,
-  });
+  const blocked = await runPreToolHooks(
+    policy.hooks,
+    { tool, arguments: call.args, sessionId: call.sessionId },
+    call.signal,
+  );
+  if (call.signal?.aborted) return { by: 'stopped', reason: '' };
   if (blocked !== undefined) return { by: 'hook', reason: blocked };
   if (!def) return { by: 'unknown_tool', reason: unknownReason(call.surface, tool) };
   return call.runtimeTool ? undefined : withdrawnReason(call.registry, def);

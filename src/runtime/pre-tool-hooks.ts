@@ -18,55 +18,87 @@ export interface PreToolHook {
 /** How much of a failed hook's stderr its refusal quotes. */
 const STDERR_TAIL_CHARS = 300;
 
-/** The hooks' verdict: undefined lets the call through, a string is the reason it was blocked. */
+/** A hook runs in a process group of its own (POSIX), so stopping it stops what its shell started. */
+const OWN_GROUP = process.platform !== 'win32';
+
+/**
+ * The hooks' verdict: undefined lets the call through, a string is the reason it was blocked. When
+ * `signal` aborts (the turn was stopped), the running hook is killed and nothing more is asked:
+ * the caller reads the signal.
+ */
 export async function runPreToolHooks(
   hooks: readonly PreToolHook[],
   call: { tool: string; arguments: JsonObject; sessionId: string },
+  signal?: AbortSignal,
 ): Promise<string | undefined> {
   for (const hook of hooks) {
+    if (signal?.aborted) return undefined;
     if (hook.match !== undefined && !globMatch(hook.match, call.tool)) continue;
-    const verdict = await runOne(hook, call);
+    const verdict = await runOne(hook, call, signal);
     if (verdict !== undefined) return verdict;
   }
   return undefined;
 }
 
-function runOne(hook: PreToolHook, call: object): Promise<string | undefined> {
+function runOne(
+  hook: PreToolHook,
+  call: object,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
   return new Promise((resolve) => {
     const child = spawn(hook.command, {
       shell: true,
       stdio: ['pipe', 'pipe', 'pipe'],
+      detached: OWN_GROUP,
       ...(hook.cwd !== undefined ? { cwd: hook.cwd } : {}),
     });
     let out = '';
     let err = '';
+    let settled = false;
+    const end = (verdict: string | undefined): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(verdict);
+    };
+    const kill = (): void => {
+      try {
+        if (OWN_GROUP && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    const onAbort = (): void => {
+      kill();
+      end(undefined);
+    };
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      resolve('the pre-tool hook did not answer in time');
+      kill();
+      end('the pre-tool hook did not answer in time');
     }, hook.timeoutMs ?? 10_000);
+    signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       err = (err + chunk).slice(-4 * STDERR_TAIL_CHARS);
     });
-    child.on('error', () => {
-      clearTimeout(timer);
-      resolve('the pre-tool hook could not be started');
-    });
+    child.on('error', () => end('the pre-tool hook could not be started'));
     child.on('close', (code) => {
-      clearTimeout(timer);
       const blocked = out.split('\n').find((line) => line.trimStart().startsWith('BLOCKED:'));
       if (blocked !== undefined) {
-        resolve(blocked.trimStart().slice('BLOCKED:'.length).trim() || 'a policy hook');
+        end(blocked.trimStart().slice('BLOCKED:'.length).trim() || 'a policy hook');
       } else if (code !== 0) {
         // A policy that cannot be consulted must not be skipped silently: the call is refused.
         const said = tailOf(err.trim().replace(/\s*\n\s*/g, ' / '), STDERR_TAIL_CHARS);
-        resolve(`the pre-tool hook failed to run (exit code ${code}${said ? `: ${said}` : ''})`);
-      } else resolve(undefined);
+        end(`the pre-tool hook failed to run (exit code ${code}${said ? `: ${said}` : ''})`);
+      } else end(undefined);
     });
     child.stdin.on('error', () => {});
     child.stdin.end(JSON.stringify(call));
+    if (signal?.aborted) onAbort();
   });
 }
 

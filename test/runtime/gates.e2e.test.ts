@@ -1,9 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { RuntimeEvent } from '../../src/core/events.js';
 import type { ToolProvider } from '../../src/core/tool.js';
 import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
 import { demoProvider, type RunCounts } from '../support/demo-tools.js';
-import { callEnds, collect, type RuntimeHarness, startHarness } from '../support/runtime-harness.js';
+import { callEnds, collect, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
 
 let h: RuntimeHarness | undefined;
 afterEach(async () => {
@@ -67,6 +70,26 @@ describe('gates: each refusal reaches the model with its reason', () => {
     expect(firstResult(events)).toContain('policy hook (archiving is off on weekends)');
     expect(firstResult(events)).not.toContain('declined');
   });
+
+  it('hook: stopping the turn while a hook runs stops the hook, and the call ends as stopped', async () => {
+    const counts: RunCounts = new Map();
+    const dir = mkdtempSync(join(tmpdir(), 'toolseam-hook-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const started = join(dir, 'started');
+    h = await startHarness({
+      providers: [demoProvider(counts)],
+      hooks: [{ command: `cat >/dev/null; touch '${started}'; sleep 60`, timeoutMs: 120_000 }],
+      script: [call('archive_mail', { id: 1 }), echo],
+    });
+    const session = h.runtime.session('s');
+    const turn = collect(session.send('archive'));
+    await expect.poll(() => existsSync(started), { timeout: 10_000 }).toBe(true);
+    session.stop();
+    const events = await turn;
+    expect(turnEnd(events).status).toBe('stopped');
+    expect(callEnds(events)[0]).toMatchObject({ refusedBy: 'stopped', notRun: 'stopped' });
+    expect(counts.size).toBe(0);
+  }, 30_000);
 
   it('agent tool list: a tool outside it is withheld from the offer and refused when called', async () => {
     h = await startHarness({
