@@ -63,9 +63,11 @@ export function subagentRunTool(runtime: Runtime, options: SubagentOptions = {})
     },
     async resume(callId, ctx) {
       const batch = ctx.store
-        .listBatches({ parentSessionId: ctx.sessionId, unfinished: true })
+        .listBatches({ parentSessionId: ctx.sessionId })
         .find((b) => b.turnId === ctx.turnId && b.callId === callId);
       if (!batch) return undefined;
+      // Finished before the process died, which then never gave the call its result: give it now.
+      if (batch.status !== 'running') return batchResult(batch, [], runtime.limits.resultChars);
       const resumed = await resumeBatch(runtime, batch.id, {
         ...options,
         onEvent: ctx.emit,

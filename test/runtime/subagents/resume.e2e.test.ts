@@ -5,6 +5,7 @@ import {
   batchSummary,
   compileBatch,
   contractJson,
+  enableSubagents,
   resumeBatch,
   unfinishedBatches,
 } from '../../../src/runtime/subagents/index.js';
@@ -148,5 +149,32 @@ describe('resuming a batch', () => {
       ['failed', undefined, [limit]],
     ]);
     expect(resumed.result.isError).toBe(true);
+  });
+
+  it('resuming the parent turn of a batch that finished before the crash gives its call the batch result', async () => {
+    h = await startHarness({ script: [{ echo: 'lastToolResult' }] });
+    enableSubagents(h.runtime);
+    const store = h.runtime.options.store;
+    const parent = store.createSession({ id: 'parent' });
+    const turn = store.startTurn({ sessionId: parent.id, userText: 'the morning round', owner: DEAD });
+    const args = { task: 'First task to do' };
+    store.recordModelReply(turn.id, { content: '', calls: [newCall('c1', 'subagent_run', args)] });
+    store.approveToolCall(turn.id, 'c1');
+    store.claimToolCall(turn.id, 'c1');
+    const compiled = compileBatch(args, { knownAgents: [], base: h.dir });
+    const leaves = compiled.leaves.map((l) => ({ title: l.title, contract: contractJson(l.contract) }));
+    const batch = store.createBatch({ parentSessionId: parent.id, turnId: turn.id, callId: 'c1', leaves });
+    const [leaf] = batch.leaves;
+    startLeafTurn(h, leaf?.id);
+    store.finishLeaf(leaf?.id as string, { status: 'done', output: 'first answer' });
+    // The batch was recorded as finished; the process died before the parent's call was.
+    store.finishBatch(batch.id, 'done');
+
+    const events = await collect(h.runtime.resumeTurn(turn.id));
+    expect(turnEnd(events).status).toBe('done');
+    const result = store.getToolCall(turn.id, 'c1');
+    expect(result).toMatchObject({ status: 'done', isError: false });
+    expect(result?.result).toMatch(/^Batch \S+: 1 leaf \(1 done\)\./);
+    expect(result?.result).toContain('first answer');
   });
 });
