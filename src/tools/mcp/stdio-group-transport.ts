@@ -28,7 +28,8 @@ const POSIX = process.platform !== 'win32';
 /**
  * The stdio transport the SDK has, but with the server started as the leader of its own process
  * group, and that whole group stopped on close: a server started through a wrapper (`npx`, `sh -c`,
- * `uv run`, `docker run`) leaves no process behind. Also stopped when toolseam itself exits.
+ * `uv run`, `docker run`) leaves no process behind. The group is also stopped when its leader exits
+ * on its own (a crash), and when toolseam itself exits.
  */
 export class StdioGroupTransport implements Transport {
   onclose?: () => void;
@@ -38,6 +39,8 @@ export class StdioGroupTransport implements Transport {
   readonly stderr = new PassThrough();
   private child: ChildProcess | undefined;
   private readonly buffer: ReadBuffer;
+  /** The stop of what a server that left on its own leaves behind, while it runs. */
+  private leftovers: Promise<void> | undefined;
 
   constructor(private readonly options: StdioGroupOptions) {
     this.buffer = new ReadBuffer({ maxBufferSize: options.maxMessageBytes });
@@ -69,6 +72,12 @@ export class StdioGroupTransport implements Transport {
         if (POSIX && child.pid !== undefined) watchGroup(child.pid);
         resolve();
       });
+      // The server is its group's leader: once it is gone, whatever it started is stopped too, so
+      // nothing outlives it, and a process that kept its output open cannot hide that it is gone.
+      child.on('exit', () => {
+        if (this.child !== child || child.pid === undefined || !POSIX) return;
+        this.leftovers = stopGroup(child.pid, child);
+      });
       child.on('close', () => {
         if (this.child === child) this.child = undefined;
         // A group with no one left is forgotten, so its id is never signalled once reused.
@@ -99,7 +108,10 @@ export class StdioGroupTransport implements Transport {
     const child = this.child;
     this.child = undefined;
     this.buffer.clear();
-    if (child === undefined) return;
+    if (child === undefined) {
+      await this.leftovers;
+      return;
+    }
     const group = child.pid;
     const exited = new Promise<void>((done) => {
       if (child.exitCode !== null || child.signalCode !== null) done();
@@ -111,13 +123,8 @@ export class StdioGroupTransport implements Transport {
       // Its input may already be gone with it.
     }
     await within(exited, GRACE_MS);
-    if (group === undefined) return;
     // The leader may have left on its own while what it started stays: the group is stopped anyway.
-    if (signalGroup(group, child, 'SIGTERM')) {
-      await untilGroupGone(group, child, GRACE_MS);
-      signalGroup(group, child, 'SIGKILL');
-    }
-    liveGroups.delete(group);
+    if (group !== undefined) await stopGroup(group, child);
   }
 
   private read(chunk: Buffer): void {
@@ -153,6 +160,15 @@ function signalGroup(group: number, child: ChildProcess, signal: NodeJS.Signals 
   } catch {
     return false;
   }
+}
+
+/** Stops what is left of a group: SIGTERM, then SIGKILL to whatever is still there after the grace. */
+async function stopGroup(group: number, child: ChildProcess): Promise<void> {
+  if (signalGroup(group, child, 'SIGTERM')) {
+    await untilGroupGone(group, child, GRACE_MS);
+    signalGroup(group, child, 'SIGKILL');
+  }
+  liveGroups.delete(group);
 }
 
 async function untilGroupGone(group: number, child: ChildProcess, ms: number): Promise<void> {

@@ -9,6 +9,7 @@ import {
 } from '../../../src/tools/mcp/mcp-provider.js';
 import { brokenStdio, notesStdio } from '../../support/mcp-servers.js';
 import { toolContext } from '../../support/mcp-tool-context.js';
+import { alive } from '../../support/process-alive.js';
 
 const open: McpToolProvider[] = [];
 afterEach(async () => {
@@ -313,12 +314,3 @@ describe("the credentials in an MCP server's environment", () => {
     expect(result.content).not.toContain(TOKEN);
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
