@@ -63,6 +63,8 @@ export class McpConnection {
   private downReason = '';
   private stderrTail = '';
   private lastError = '';
+  /** The client of the start in progress, so a close can end it. */
+  private startingClient: Client | undefined;
   /** Counts successful starts, so a listing can tell it predates a restart. */
   generation = 0;
   /** The credentials the server was given in its environment (`GITHUB_TOKEN`, …), by name. */
@@ -85,8 +87,7 @@ export class McpConnection {
 
   /** The connected client, starting the server when needed. */
   async client(): Promise<Client> {
-    if (this.closed)
-      throw new McpServerError(this.target.name, 'closed', `MCP server "${this.target.name}" was closed.`);
+    if (this.closed) throw this.closedError();
     if (this.live) return this.live;
     if (this.starting) return this.starting;
     const wait = this.retryAt - this.options.now();
@@ -163,8 +164,10 @@ export class McpConnection {
   /** Stops the server (kills its process or closes its session); later uses fail with `closed`. */
   async close(): Promise<void> {
     this.closed = true;
-    const pending = this.starting?.catch(() => undefined);
-    await pending;
+    // A start in progress is ended, not waited for: a server that never answers initialize would
+    // otherwise hold the close for the whole start timeout.
+    await this.startingClient?.close().catch(() => undefined);
+    await this.starting?.catch(() => undefined);
     const client = this.live;
     this.live = undefined;
     await client?.close().catch(() => undefined);
@@ -201,22 +204,31 @@ export class McpConnection {
         fields: { server: this.target.name },
       });
     };
+    this.startingClient = client;
+    let transport: Transport | undefined;
     try {
-      const transport = await this.transport();
+      transport = await this.transport();
+      if (this.closed) throw this.closedError();
+      const opened = transport;
       await withDeadline(this.options.startMs, () =>
-        client.connect(transport, { timeout: this.options.startMs }),
+        client.connect(opened, { timeout: this.options.startMs }),
       );
+      if (this.closed) throw this.closedError();
     } catch (error) {
-      await client.close().catch(() => undefined);
-      throw this.startFailure(error);
-    }
-    if (this.closed) {
-      await client.close().catch(() => undefined);
-      throw new McpServerError(this.target.name, 'closed', `MCP server "${this.target.name}" was closed.`);
+      // Read before the close: closing adds the transport's own noise (a cancellation it cannot send).
+      const failure = this.closed ? this.closedError() : this.startFailure(error);
+      await (client.transport ? client.close() : transport?.close())?.catch(() => undefined);
+      throw failure;
+    } finally {
+      this.startingClient = undefined;
     }
     this.live = client;
     this.generation += 1;
     return client;
+  }
+
+  private closedError(): McpServerError {
+    return new McpServerError(this.target.name, 'closed', `MCP server "${this.target.name}" was closed.`);
   }
 
   private startFailure(error: unknown): McpServerError {
