@@ -85,6 +85,15 @@ function failure(content: string): ToolResult {
   return { content, isError: true };
 }
 
+/** A call whose turn was stopped while toolseam still waited for the server (`what`: "to start"): nothing was sent. */
+export function stoppedBeforeSent(name: string, server: string, what: string): ToolResult {
+  return {
+    content: `Error: ${name} was not run: the turn was stopped while toolseam waited for MCP server "${server}" ${what}.`,
+    isError: true,
+    notRun: 'stopped',
+  };
+}
+
 /** A call to a tool the server does not list. */
 export function notHere(name: string, server: string): ToolResult {
   return refusal(

@@ -8,7 +8,7 @@ import { asClientSends } from '../client-coercion.js';
 import { refuseMistypedArguments } from '../refusal-note.js';
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
 import { errorText } from '../registry-failures.js';
-import { callFailure, notHere, refusal, withErrorPrefix } from './mcp-call-failure.js';
+import { callFailure, notHere, refusal, stoppedBeforeSent, withErrorPrefix } from './mcp-call-failure.js';
 import { DEFAULT_MCP_TIMEOUTS, type McpTimeouts } from './mcp-config.js';
 import {
   DEFAULT_MCP_BACKOFF,
@@ -128,6 +128,7 @@ class McpProvider implements McpToolProvider {
     try {
       listing = await this.currentListing(ctx.signal);
     } catch (error) {
+      if (ctx.signal.aborted) return stoppedBeforeSent(name, this.server, 'to list its tools');
       return refusal(`${name} was not run: ${errorText(error)}`);
     }
     const tool = listing.byName.get(name);
@@ -141,6 +142,7 @@ class McpProvider implements McpToolProvider {
     try {
       client = await this.connection.client();
     } catch (error) {
+      if (ctx.signal.aborted) return stoppedBeforeSent(name, this.server, 'to start');
       return refusal(`${name} was not run: ${errorText(error)}`);
     }
     // The SDK never removes its listener from a request's signal, and a turn's signal outlives many calls.
@@ -230,7 +232,7 @@ class McpProvider implements McpToolProvider {
       this.fetching = undefined;
     });
     if (signal === undefined) return this.fetching;
-    return untilAborted(this.fetching, signal, () => this.listFailure(signal.reason));
+    return untilAborted(this.fetching, signal, () => this.stoppedWaiting(signal.reason));
   }
 
   private async fetchListing(): Promise<Listing> {
@@ -313,6 +315,18 @@ class McpProvider implements McpToolProvider {
     // A restart can bring a different tool list without any notice from the server.
     if (previous && previous.fingerprint !== fingerprint && !this.listingStale) this.emitChange();
     return this.listing;
+  }
+
+  /** A caller that stopped waiting for the listing: its own deadline passed, or it was stopped. */
+  private stoppedWaiting(reason: unknown): McpServerError {
+    const why =
+      reason instanceof DeadlineExceeded ? `its wait of ${formatMs(reason.ms)} ran out` : 'it was stopped';
+    return new McpServerError(
+      this.server,
+      'list_failed',
+      `The caller stopped waiting for MCP server "${this.server}" to list its tools (${why}).`,
+      { cause: reason },
+    );
   }
 
   private listFailure(error: unknown): McpServerError {

@@ -315,3 +315,18 @@ describe("the credentials in an MCP server's environment", () => {
     expect(result.content).not.toContain(TOKEN);
   });
 });
+
+describe('a call stopped before it reached its MCP server', () => {
+  it('says the turn was stopped, not that the server answered with an error', async () => {
+    const provider = broken('hang-list');
+    const stop = new AbortController();
+    stop.abort();
+    const result = await provider.invoke('mcp/hang-list/echo', { text: 'hi' }, toolContext(stop.signal));
+    expect(result).toEqual({
+      content:
+        'Error: mcp/hang-list/echo was not run: the turn was stopped while toolseam waited for MCP server "hang-list" to list its tools.',
+      isError: true,
+      notRun: 'stopped',
+    });
+  });
+});

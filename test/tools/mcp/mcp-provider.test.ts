@@ -51,7 +51,10 @@ describe('an MCP server as a tool provider', () => {
     const first = provider.listTools(stop.signal);
     const second = provider.listTools();
     stop.abort(new Error('the turn was stopped'));
-    await expect(first).rejects.toMatchObject({ kind: 'list_failed' });
+    await expect(first).rejects.toMatchObject({
+      kind: 'list_failed',
+      message: 'The caller stopped waiting for MCP server "notes" to list its tools (it was stopped).',
+    });
     expect((await second).map((t) => t.name)).toContain('mcp/notes/lookup');
     const result = await provider.invoke('mcp/notes/lookup', { query: 'plans' }, toolContext());
     expect(result.isError).toBe(false);
