@@ -162,6 +162,7 @@ export class ToolRegistry {
    * registration order), switched-off tools set apart, failures recorded.
    */
   async serve(signal?: AbortSignal): Promise<ServedTools> {
+    const startedAt = this.generation;
     const entries = [...this.entries.values()];
     const ordered = [...entries.filter((e) => e.provider.own), ...entries.filter((e) => !e.provider.own)];
     const lists = await Promise.all(ordered.map((entry) => this.listOne(entry, signal)));
@@ -183,6 +184,9 @@ export class ToolRegistry {
     });
     this.routes = routes;
     this.served = true;
+    // A change announced while the lists were read (a tools/list_changed, a switch) may be missing
+    // from them: the stamp handed back then matches no surface stamp, so whoever holds it serves again.
+    const changedMeanwhile = this.generation !== startedAt;
     const fingerprint = JSON.stringify([...routes].map(([name, e]) => [name, e.provider.name]));
     if (fingerprint !== this.fingerprint) {
       if (this.fingerprint !== '') this.touch();
@@ -193,7 +197,7 @@ export class ToolRegistry {
       switchedOff,
       groups: groupsOf([...tools, ...switchedOff]),
       failures: this.failures(),
-      stamp: this.surfaceStamp(),
+      stamp: changedMeanwhile ? `${this.surfaceStamp()}~unsettled` : this.surfaceStamp(),
     };
   }
 
