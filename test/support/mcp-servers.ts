@@ -103,7 +103,8 @@ export async function httpServer(
 
 /**
  * A stateful Streamable HTTP MCP server on 127.0.0.1 (one SDK server per session, unknown sessions
- * answered 404 as the spec says); `restart` brings it back on the same port with no sessions.
+ * answered 404 as the spec says); `restart` brings it back on the same port with no sessions, and
+ * `refuse` answers every request with an HTTP status (as after a revoked token) until it is undone.
  */
 export async function statefulHttpServer(build: () => McpServer = () => notesServer('web')): Promise<{
   url: string;
@@ -111,10 +112,16 @@ export async function statefulHttpServer(build: () => McpServer = () => notesSer
   forgetSessions(): Promise<void>;
   restart(): Promise<void>;
   stop(): Promise<void>;
+  refuse(status: number | undefined): void;
 }> {
   let sessions = new Map<string, StreamableHTTPServerTransport>();
+  let refusing: number | undefined;
   const listen = async (port: number): Promise<Server> => {
     const server = createServer(async (req, res) => {
+      if (refusing !== undefined) {
+        res.writeHead(refusing, { 'content-type': 'text/plain' }).end('the token was revoked');
+        return;
+      }
       const id = req.headers['mcp-session-id'];
       let transport = typeof id === 'string' ? sessions.get(id) : undefined;
       if (typeof id === 'string' && transport === undefined) {
@@ -161,6 +168,9 @@ export async function statefulHttpServer(build: () => McpServer = () => notesSer
       await Promise.all(gone.map((t) => t.close()));
     },
     stop,
+    refuse: (status) => {
+      refusing = status;
+    },
     async restart() {
       await stop();
       server = await listen(port);

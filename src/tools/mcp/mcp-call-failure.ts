@@ -2,7 +2,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolResult } from '../../core/tool.js';
 import { formatMs } from '../registry-deadline.js';
 import { errorText } from '../registry-failures.js';
-import type { HttpLoss, McpConnection } from './mcp-connection.js';
+import { credentialsRefused, type HttpLoss, type McpConnection } from './mcp-connection.js';
 
 /** What a call that failed on the way to (or inside) an MCP server tells the model: run or not, and why. */
 export function callFailure(
@@ -20,6 +20,20 @@ export function callFailure(
       `Error: MCP server "${server}" did not answer the call to ${name} within ${formatMs(callMs)}, so toolseam stopped waiting. ` +
         'The server may still finish the work; check before calling it again.',
     );
+  }
+  const status = credentialsRefused(error);
+  if (status !== undefined) {
+    const why =
+      status === 401
+        ? 'did not accept the credentials toolseam sent'
+        : 'does not let the credentials toolseam sent do this';
+    return {
+      ...refusal(
+        `MCP server "${server}" turned the call to ${name} down with HTTP ${status}: it ${why}, so nothing was run. ` +
+          'The headers configured for this server (its token) have to be fixed by the user.',
+      ),
+      data: { code: 'mcp_http_refused', server, tool: name, status },
+    };
   }
   if (loss === 'refused') {
     return refusal(

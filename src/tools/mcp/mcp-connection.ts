@@ -316,6 +316,12 @@ export function httpLoss(error: unknown): HttpLoss | undefined {
   return code === 'ECONNREFUSED' ? 'refused' : 'unreachable';
 }
 
+/** The status when an HTTP server turned a request down for its credentials (401 or 403), else undefined. */
+export function credentialsRefused(error: unknown): 401 | 403 | undefined {
+  if (!(error instanceof StreamableHTTPError)) return undefined;
+  return error.code === 401 || error.code === 403 ? error.code : undefined;
+}
+
 function isFolder(path: string): boolean {
   try {
     return statSync(path).isDirectory();

@@ -258,3 +258,31 @@ describe('tools/list pages and empty answers', () => {
     );
   });
 });
+
+describe('a Streamable HTTP server that stops taking toolseam’s credentials', () => {
+  it.each([
+    [401, 'did not accept the credentials toolseam sent'],
+    [403, 'does not let the credentials toolseam sent do this'],
+  ])(
+    'HTTP %i: the call is refused, not run, and the person is pointed at the headers',
+    async (status, why) => {
+      const web = await statefulHttpServer();
+      try {
+        const provider = track(createMcpProvider({ name: 'web', kind: 'http', url: web.url, headers: {} }));
+        await provider.listTools();
+        web.refuse(status);
+        const result = await provider.invoke('mcp/web/lookup', { query: 'plans' }, toolContext());
+        expect(result).toEqual({
+          content:
+            `Error: MCP server "web" turned the call to mcp/web/lookup down with HTTP ${status}: it ${why}, so nothing was run. ` +
+            'The headers configured for this server (its token) have to be fixed by the user.',
+          isError: true,
+          notRun: 'refused_by_tool',
+          data: { code: 'mcp_http_refused', server: 'web', tool: 'mcp/web/lookup', status },
+        });
+      } finally {
+        await web.stop();
+      }
+    },
+  );
+});
