@@ -103,7 +103,7 @@ export async function httpServer(
 
 /**
  * A stateful Streamable HTTP MCP server on 127.0.0.1 (one SDK server per session, unknown sessions
- * answered 404 as the spec says); `restart` brings it back on the same port with no sessions, and
+ * answered 404 as the spec says, a session a client ends with DELETE forgotten); `restart` brings it back on the same port with no sessions, and
  * `refuse` answers every request with an HTTP status (as after a revoked token) until it is undone.
  */
 export async function statefulHttpServer(build: () => McpServer = () => notesServer('web')): Promise<{
@@ -136,6 +136,7 @@ export async function statefulHttpServer(build: () => McpServer = () => notesSer
         const fresh = new StreamableHTTPServerTransport({
           sessionIdGenerator: randomUUID,
           onsessioninitialized: (sid) => void own.set(sid, fresh),
+          onsessionclosed: (sid) => void own.delete(sid),
         });
         await build().connect(fresh);
         transport = fresh;

@@ -47,6 +47,8 @@ export interface McpConnectionOptions {
 }
 
 const STDERR_TAIL_CHARS = 1_000;
+/** How long a close waits for an HTTP server to end toolseam's session. */
+const SESSION_END_MS = 2_000;
 const OVERSIZED = /exceeded maximum size/;
 const OVERSIZED_WORDS = 'it sent a message larger than toolseam accepts';
 
@@ -161,7 +163,7 @@ export class McpConnection {
     return this.hideSecrets(said.join('; '));
   }
 
-  /** Stops the server (kills its process or closes its session); later uses fail with `closed`. */
+  /** Stops the server (kills its process, or ends its HTTP session); later uses fail with `closed`. */
   async close(): Promise<void> {
     this.closed = true;
     // A start in progress is ended, not waited for: a server that never answers initialize would
@@ -170,6 +172,11 @@ export class McpConnection {
     await this.starting?.catch(() => undefined);
     const client = this.live;
     this.live = undefined;
+    const transport = client?.transport;
+    // An HTTP server keeps a session until told it is over; one that will not say so in time is left.
+    if (transport instanceof StreamableHTTPClientTransport) {
+      await withDeadline(SESSION_END_MS, () => transport.terminateSession()).catch(() => undefined);
+    }
     await client?.close().catch(() => undefined);
   }
 

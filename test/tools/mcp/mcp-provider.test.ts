@@ -259,6 +259,21 @@ describe('tools/list pages and empty answers', () => {
   });
 });
 
+describe('closing a Streamable HTTP server', () => {
+  it('ends toolseam’s session on the server (HTTP DELETE), so the server can let it go', async () => {
+    const web = await statefulHttpServer();
+    try {
+      const provider = createMcpProvider({ name: 'web', kind: 'http', url: web.url, headers: {} });
+      await provider.listTools();
+      expect(web.sessions()).toBe(1);
+      await provider.close();
+      expect(web.sessions()).toBe(0);
+    } finally {
+      await web.stop();
+    }
+  });
+});
+
 describe('a Streamable HTTP server that stops taking toolseam’s credentials', () => {
   it.each([
     [401, 'did not accept the credentials toolseam sent'],
