@@ -270,7 +270,9 @@ class McpProvider implements McpToolProvider {
             );
           }
           raw.push(...answer.tools);
-          more = typeof answer.nextCursor === 'string' && answer.nextCursor !== cursor;
+          // An empty cursor is a server writing the field with nothing in it, not a page to ask for.
+          more =
+            typeof answer.nextCursor === 'string' && answer.nextCursor !== '' && answer.nextCursor !== cursor;
           if (!more) break;
           cursor = answer.nextCursor as string;
         }

@@ -1,5 +1,10 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpProvider, type McpToolProvider } from '../../../src/tools/mcp/mcp-provider.js';
 import {
@@ -237,6 +242,26 @@ describe('tools/list pages and empty answers', () => {
       'mcp/paged/t1',
       'mcp/paged/t2',
     ]);
+    expect(provider.loadProblems()).toEqual([]);
+  });
+
+  it('takes an empty nextCursor as the last page, as servers that always write the field send it', async () => {
+    const build = () => {
+      const mcp = new McpServer({ name: 'blank', version: '1.0.0' });
+      mcp.server.registerCapabilities({ tools: {} });
+      mcp.server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+        if (request.params?.cursor !== undefined) {
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            `unknown cursor ${JSON.stringify(request.params.cursor)}`,
+          );
+        }
+        return { tools: [{ name: 'only', inputSchema: { type: 'object' as const } }], nextCursor: '' };
+      });
+      return mcp;
+    };
+    const provider = track(createMcpProvider(inProcess('blank', build)));
+    expect((await provider.listTools()).map((t) => t.name)).toEqual(['mcp/blank/only']);
     expect(provider.loadProblems()).toEqual([]);
   });
 
