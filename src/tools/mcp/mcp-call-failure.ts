@@ -56,7 +56,7 @@ export function callFailure(
         'Whether the call did anything is unknown; toolseam starts the server again on the next call.',
     );
   }
-  const said = error instanceof McpError ? connection.hideSecrets(stripCode(error.message)) : '';
+  const said = error instanceof McpError ? connection.hideSecrets(serverWords(error)) : '';
   if (error instanceof McpError && NOT_RUN_CODES.has(error.code)) {
     return refusal(`MCP server "${server}" refused the call to ${name}: ${said}`);
   }
@@ -74,8 +74,12 @@ export function withErrorPrefix(result: ToolResult): ToolResult {
   return { ...result, content: `Error: ${result.content}` };
 }
 
-function stripCode(message: string): string {
-  return message.replace(/^MCP error -?\d+: /, '');
+/**
+ * What the server said, without the `MCP error <code>: ` the SDK writes in front (twice when the
+ * server was built on the SDK too: once there, once here).
+ */
+export function serverWords(error: unknown): string {
+  return errorText(error).replace(/^(?:MCP error -?\d+: )+/, '');
 }
 
 /**

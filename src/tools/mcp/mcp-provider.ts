@@ -8,7 +8,14 @@ import { asClientSends } from '../client-coercion.js';
 import { refuseMistypedArguments } from '../refusal-note.js';
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
 import { errorText } from '../registry-failures.js';
-import { callFailure, notHere, refusal, stoppedBeforeSent, withErrorPrefix } from './mcp-call-failure.js';
+import {
+  callFailure,
+  notHere,
+  refusal,
+  serverWords,
+  stoppedBeforeSent,
+  withErrorPrefix,
+} from './mcp-call-failure.js';
 import { DEFAULT_MCP_TIMEOUTS, type McpTimeouts } from './mcp-config.js';
 import {
   DEFAULT_MCP_BACKOFF,
@@ -349,7 +356,7 @@ class McpProvider implements McpToolProvider {
       ? `exited while listing its tools (${this.connection.lastWords() || 'no reason given'})`
       : httpLoss(error) !== undefined
         ? `could not be reached while listing its tools (${errorText(error)})`
-        : `answered tools/list with an error: ${this.connection.hideSecrets(errorText(error))}`;
+        : `answered tools/list with an error: ${this.connection.hideSecrets(serverWords(error))}`;
     return new McpServerError(this.server, 'list_failed', `MCP server "${this.server}" ${why}.`, {
       cause: error,
     });

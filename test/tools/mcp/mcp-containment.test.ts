@@ -129,7 +129,7 @@ describe('a broken MCP server costs only its own tools', () => {
     await expect(broken('bad-list').listTools()).rejects.toMatchObject({ kind: 'bad_listing' });
     await expect(broken('error-list').listTools()).rejects.toMatchObject({
       kind: 'list_failed',
-      message: expect.stringContaining('index not built'),
+      message: 'MCP server "error-list" answered tools/list with an error: index not built.',
     });
   });
 

@@ -136,6 +136,24 @@ describe('an MCP server as a tool provider', () => {
     expect(result.content).toContain('query');
   });
 
+  it("quotes a server's error in its own words, without the JSON-RPC code the SDK writes in front twice", async () => {
+    const build = () => {
+      const mcp = new McpServer({ name: 'picky', version: '1.0.0' });
+      mcp.server.registerCapabilities({ tools: {} });
+      mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({
+        tools: [{ name: 'gone', inputSchema: { type: 'object' as const } }],
+      }));
+      mcp.server.setRequestHandler(CallToolRequestSchema, async () => {
+        throw new McpError(ErrorCode.InvalidParams, 'Tool gone not found');
+      });
+      return mcp;
+    };
+    const provider = track(createMcpProvider(inProcess('picky', build)));
+    expect((await provider.invoke('mcp/picky/gone', {}, toolContext())).content).toBe(
+      'Error: MCP server "picky" refused the call to mcp/picky/gone: Tool gone not found',
+    );
+  });
+
   it('talks to an SDK server over stdio', async () => {
     const provider = track(createMcpProvider(notesStdio('vault')));
     const tools = await provider.listTools();
