@@ -86,6 +86,8 @@ tools.push(
     description: 'Returns a huge text.',
     inputSchema: obj({ chars: { type: 'integer' } }, ['chars']),
   },
+  { name: 'old_style', description: 'Answers as servers of protocol 2024-10-07 may.', inputSchema: obj({}) },
+  { name: 'plain', description: 'Answers with its content as a bare string.', inputSchema: obj({}) },
   {
     name: 'count',
     description: 'Counts to n.',
@@ -111,6 +113,10 @@ function call(id, params) {
       process.stderr.write('panic: index out of range in handler\n');
       process.exit(3);
       return;
+    case 'old_style':
+      return reply(id, { toolResult: { temperature: 21, unit: 'C' } });
+    case 'plain':
+      return reply(id, { content: 'plain words' });
     case 'flood':
       return reply(id, text('x'.repeat(args.chars)));
     case 'count':

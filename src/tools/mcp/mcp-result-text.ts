@@ -12,8 +12,9 @@ export interface McpResultText {
 
 /**
  * Reads a `tools/call` result defensively: text content is joined, images, audio and resources are
- * described rather than inlined, `structuredContent` stands in when there is no content, and the text
- * is cut at `maxChars` with a note saying how much there was.
+ * described rather than inlined, the older `toolResult` form is read as text, `structuredContent`
+ * stands in when there is no content, and the text is cut at `maxChars` with a note saying how
+ * much there was.
  */
 export function mcpResultText(result: unknown, maxChars: number): McpResultText {
   if (!isPlainObject(result)) {
@@ -24,8 +25,7 @@ export function mcpResultText(result: unknown, maxChars: number): McpResultText 
   const parts: string[] = [];
   let length = 0;
   let total = 0;
-  const content = Array.isArray(result.content) ? result.content : [];
-  for (const block of content) {
+  for (const block of contentBlocks(result)) {
     const part = describeBlock(block);
     total += part.length + (parts.length > 0 ? 1 : 0);
     // Stop collecting once over the limit, but keep counting so the note can say how much there was.
@@ -49,6 +49,21 @@ export function mcpResultText(result: unknown, maxChars: number): McpResultText 
     isError,
     ...(structured === undefined ? {} : { structured }),
   };
+}
+
+/**
+ * The result's content blocks: its `content` list; the `toolResult` of a server on protocol
+ * 2024-10-07 (the older result form) or content sent as a bare string, as one text block; content of
+ * any other kind as one block the reader describes as left out.
+ */
+function contentBlocks(result: Record<string, unknown>): readonly unknown[] {
+  const content = result.content;
+  if (Array.isArray(content)) return content;
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  if (content !== undefined) return [content];
+  if (!('toolResult' in result)) return [];
+  const old = result.toolResult;
+  return [{ type: 'text', text: typeof old === 'string' ? old : safeJson(old) }];
 }
 
 function cut(text: string, maxChars: number, total: number): string {

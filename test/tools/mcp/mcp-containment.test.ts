@@ -239,6 +239,18 @@ describe('a broken MCP server costs only its own tools', () => {
     expect((await provider.invoke('mcp/ok/count', { n: 1 }, toolContext())).content).toBe('counted to 1');
   });
 
+  it('reads a result in the older toolResult form, and content sent as a bare string', async () => {
+    const provider = broken('ok');
+    expect(await provider.invoke('mcp/ok/old_style', {}, toolContext())).toEqual({
+      content: '{"temperature":21,"unit":"C"}',
+      isError: false,
+    });
+    expect(await provider.invoke('mcp/ok/plain', {}, toolContext())).toEqual({
+      content: 'plain words',
+      isError: false,
+    });
+  });
+
   it("turns a JSON-RPC error into a refusal with the server's reason", async () => {
     const provider = broken('ok');
     const result = await provider.invoke('mcp/ok/count', { n: -1 }, toolContext());
