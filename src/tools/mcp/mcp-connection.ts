@@ -13,7 +13,7 @@ import { errorText } from '../registry-failures.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { McpServerError } from './mcp-server-error.js';
 import { shownCommand } from './shown-command.js';
-import { StdioGroupTransport } from './stdio-group-transport.js';
+import { StdioGroupTransport, UnreadableLineError } from './stdio-group-transport.js';
 
 /** A server the host runs in its own process, reached through a transport it hands over (e.g. an InMemoryTransport). */
 export interface McpInProcessServer {
@@ -186,12 +186,13 @@ export class McpConnection {
     const client = new Client({ name: 'toolseam', version: '0.1.0' }, { capabilities: {} });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.options.onToolsListChanged());
     client.onerror = (error) => {
-      // An oversized message ends the connection, and the rest of it then arrives as unreadable lines:
-      // keep the cause, not the noise after it.
-      if (this.lastError.startsWith(OVERSIZED_WORDS)) return;
-      this.lastError = OVERSIZED.test(error.message)
-        ? `${OVERSIZED_WORDS} (${this.options.maxMessageBytes.toLocaleString('en-US')} bytes)`
-        : error.message.slice(0, 300);
+      // An unreadable line is noise the connection goes on after, never why it ended; and an
+      // oversized message ends it, its rest then arriving as unreadable lines: keep the cause.
+      if (!(error instanceof UnreadableLineError) && !this.lastError.startsWith(OVERSIZED_WORDS)) {
+        this.lastError = OVERSIZED.test(error.message)
+          ? `${OVERSIZED_WORDS} (${this.options.maxMessageBytes.toLocaleString('en-US')} bytes)`
+          : error.message.slice(0, 300);
+      }
       this.options.logger.log({
         level: 'debug',
         scope: 'mcp',

@@ -16,6 +16,16 @@ export interface StdioGroupOptions {
   readonly maxMessageBytes: number;
 }
 
+/** A line the server wrote on stdout that is not a JSON-RPC message: noise, which the connection goes on after. */
+export class UnreadableLineError extends Error {
+  constructor(cause: unknown) {
+    super(`the server wrote a line that is not a JSON-RPC message (${(cause as Error)?.message ?? cause})`, {
+      cause,
+    });
+    this.name = 'UnreadableLineError';
+  }
+}
+
 /** How long a server gets to leave after its input closes, and again after SIGTERM. */
 const GRACE_MS = 2_000;
 
@@ -140,7 +150,7 @@ export class StdioGroupTransport implements Transport {
       try {
         message = this.buffer.readMessage();
       } catch (error) {
-        this.onerror?.(error as Error);
+        this.onerror?.(new UnreadableLineError(error));
         continue;
       }
       if (message === null) return;

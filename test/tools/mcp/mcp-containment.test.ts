@@ -160,6 +160,15 @@ describe('a broken MCP server costs only its own tools', () => {
     );
   });
 
+  it('does not blame a later crash on an unreadable line the server wrote long before', async () => {
+    const provider = broken('garbage');
+    await provider.listTools();
+    expect((await provider.invoke('mcp/garbage/boom', {}, toolContext())).content).toBe(
+      'Error: MCP server "garbage" stopped while running mcp/garbage/boom (its stderr ended with: panic: index out of range in handler). ' +
+        'Whether the call did anything is unknown; toolseam starts the server again on the next call.',
+    );
+  });
+
   it('keeps odd tool names as the real names', async () => {
     const names = (await broken('odd').listTools()).map((t) => t.name);
     expect(names).toEqual(
