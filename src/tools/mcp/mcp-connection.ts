@@ -245,7 +245,7 @@ export class McpConnection {
       error instanceof DeadlineExceeded ||
       (error instanceof McpError && error.code === ErrorCode.RequestTimeout);
     const exited = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
-    const missing = timedOut || exited ? undefined : this.spawnProblem(error);
+    const missing = timedOut || exited ? undefined : (this.spawnProblem(error) ?? this.reachProblem(error));
     const reason = timedOut
       ? `did not finish starting within ${formatMs(this.options.startMs)}`
       : exited
@@ -278,6 +278,19 @@ export class McpConnection {
       return `its working folder ${target.cwd} does not exist; fix "cwd" in its config`;
     }
     return `the command ${JSON.stringify(target.command)} was not found; give its full path or put it on PATH`;
+  }
+
+  /** Why an HTTP server could not be reached (refused, unknown host, …) in plain words; else undefined. */
+  private reachProblem(error: unknown): string | undefined {
+    const target = this.target;
+    const loss = httpLoss(error);
+    if (target.kind !== 'http' || (loss !== 'refused' && loss !== 'unreachable')) return undefined;
+    const cause = (error as Error).cause as NodeJS.ErrnoException | undefined;
+    if (loss === 'refused') return `nothing answers at ${target.url} (the connection was refused)`;
+    if (cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN') {
+      return `the host of ${target.url} could not be found`;
+    }
+    return `${target.url} could not be reached (${cause?.message ?? errorText(error)})`;
   }
 
   private markDown(reason: string): void {

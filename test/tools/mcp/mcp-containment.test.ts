@@ -1,4 +1,7 @@
+import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -90,22 +93,29 @@ describe('a broken MCP server costs only its own tools', () => {
     );
   });
 
-  it('reports an HTTP server nobody answers at', async () => {
-    const provider = createMcpProvider({
-      name: 'gone',
-      kind: 'http',
-      url: 'http://127.0.0.1:9/mcp',
-      headers: {},
-    });
-    open.push(provider);
-    await expect(provider.listTools()).rejects.toMatchObject({
-      kind: 'start_failed',
-      message: expect.stringContaining('Check that http://127.0.0.1:9/mcp is up'),
-    });
-    expect(await provider.invoke('mcp/gone/x', {}, toolContext())).toMatchObject({
-      isError: true,
-      notRun: 'refused_by_tool',
-    });
+  it('says why an HTTP server could not be reached: nothing listening, or a port fetch will not use', async () => {
+    const free = createServer();
+    free.listen(0, '127.0.0.1');
+    await once(free, 'listening');
+    const { port } = free.address() as AddressInfo;
+    await new Promise((done) => free.close(done));
+    const cases = [
+      [`http://127.0.0.1:${port}/mcp`, 'nothing answers at URL (the connection was refused)'],
+      // Port 9 is one of the ports fetch refuses to use at all; the bare 'fetch failed' hid that.
+      ['http://127.0.0.1:9/mcp', 'URL could not be reached (bad port)'],
+    ] as const;
+    for (const [url, why] of cases) {
+      const provider = createMcpProvider({ name: 'gone', kind: 'http', url, headers: {} });
+      open.push(provider);
+      await expect(provider.listTools()).rejects.toMatchObject({
+        kind: 'start_failed',
+        message: `MCP server "gone" could not be started: ${why.replace('URL', url)}. Check that ${url} is up and takes the configured headers.`,
+      });
+      expect(await provider.invoke('mcp/gone/x', {}, toolContext())).toMatchObject({
+        isError: true,
+        notRun: 'refused_by_tool',
+      });
+    }
   });
 
   it('gives up on a server that never finishes starting, saying only that', async () => {
