@@ -51,9 +51,10 @@ export function callFailure(
   }
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
     const words = connection.lastWords();
+    const again = connection.target.kind === 'http' ? 'connects to it again' : 'starts the server again';
     return failure(
       `Error: MCP server "${server}" stopped while running ${name}${words ? ` (${words})` : ''}. ` +
-        'Whether the call did anything is unknown; toolseam starts the server again on the next call.',
+        `Whether the call did anything is unknown; toolseam ${again} on the next call.`,
     );
   }
   const said = error instanceof McpError ? connection.hideSecrets(serverWords(error)) : '';

@@ -10,6 +10,7 @@ import type { Logger } from '../../core/logger.js';
 import { credentialVariables, redactSecrets } from '../builtin/redact-secrets.js';
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
 import { errorText } from '../registry-failures.js';
+import { watchAnswerStreams } from './http-answer-watch.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { McpServerError } from './mcp-server-error.js';
 import { shownCommand } from './shown-command.js';
@@ -151,6 +152,16 @@ export class McpConnection {
     return loss;
   }
 
+  /**
+   * An HTTP server's answer to a request broke off with no way to resume it (the server went down
+   * mid-call): the session is ended, so every call waiting on it fails now instead of at its timeout.
+   */
+  private brokeOff(client: Client, why: string): void {
+    if (this.live !== client) return;
+    this.lastError = `its answer broke off before it was complete (${why})`;
+    void client.close().catch(() => undefined);
+  }
+
   /** Resets the back-off: the server answered a request, so it works. */
   noteSuccess(): void {
     this.failures = 0;
@@ -204,7 +215,8 @@ export class McpConnection {
       if (this.live !== client) return;
       this.live = undefined;
       const words = this.lastWords();
-      this.markDown(words ? `it exited; ${words}` : 'it exited');
+      const ended = this.target.kind === 'http' ? 'its connection ended' : 'it exited';
+      this.markDown(words ? `${ended}; ${words}` : ended);
       this.options.logger.log({
         level: 'warn',
         scope: 'mcp',
@@ -215,7 +227,7 @@ export class McpConnection {
     this.startingClient = client;
     let transport: Transport | undefined;
     try {
-      transport = await this.transport();
+      transport = await this.transport(client);
       if (this.closed) throw this.closedError();
       const opened = transport;
       await withDeadline(this.options.startMs, () =>
@@ -300,12 +312,13 @@ export class McpConnection {
     this.retryAt = this.options.now() + Math.min(maxMs, initialMs * 2 ** (this.failures - 1));
   }
 
-  private async transport(): Promise<Transport> {
+  private async transport(client: Client): Promise<Transport> {
     const target = this.target;
     if (target.kind === 'in-process') return target.connect();
     if (target.kind === 'http') {
       return new StreamableHTTPClientTransport(new URL(target.url), {
         requestInit: { headers: { ...target.headers } },
+        fetch: watchAnswerStreams((why) => this.brokeOff(client, why)),
       });
     }
     const transport = new StdioGroupTransport({

@@ -1,0 +1,71 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMcpProvider, type McpToolProvider } from '../../../src/tools/mcp/mcp-provider.js';
+import { notesServer, statefulHttpServer } from '../../support/mcp-servers.js';
+import { toolContext } from '../../support/mcp-tool-context.js';
+
+const open: McpToolProvider[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((p) => p.close()));
+});
+
+describe('a Streamable HTTP server that goes down in the middle of a call', () => {
+  it('fails the call when its answer stream breaks off, not at the call timeout as unanswered', async () => {
+    let web: Awaited<ReturnType<typeof statefulHttpServer>> | undefined;
+    const build = () => {
+      const mcp = new McpServer({ name: 'fragile', version: '1.0.0' }, { capabilities: { logging: {} } });
+      mcp.registerTool(
+        'work',
+        { description: 'Starts working, then its server goes down.' },
+        async (extra) => {
+          // The answer stream is open (a progress message went out on it) when the server goes down.
+          await extra.sendNotification({
+            method: 'notifications/message',
+            params: { level: 'info', data: 'working' },
+          });
+          void web?.stop();
+          return new Promise<never>(() => {});
+        },
+      );
+      return mcp;
+    };
+    web = await statefulHttpServer(build);
+    try {
+      // A call timeout far past what the fix needs: only the old behaviour waits it out.
+      const provider = createMcpProvider(
+        { name: 'fragile', kind: 'http', url: web.url, headers: {} },
+        { timeouts: { callMs: 20_000 } },
+      );
+      open.push(provider);
+      await provider.listTools();
+      const result = await provider.invoke('mcp/fragile/work', {}, toolContext());
+      expect(result.isError).toBe(true);
+      expect(result.notRun).toBeUndefined();
+      expect(result.content).toMatch(
+        /^Error: MCP server "fragile" stopped while running mcp\/fragile\/work \(its answer broke off before it was complete \(.+\)\)\. /,
+      );
+      expect(result.content).toContain(
+        'Whether the call did anything is unknown; toolseam connects to it again',
+      );
+    } finally {
+      await web.stop();
+    }
+  });
+
+  it('leaves a session alone whose answers all came, however their streams end', async () => {
+    const web = await statefulHttpServer(() => notesServer('web'));
+    try {
+      const provider = createMcpProvider({ name: 'web', kind: 'http', url: web.url, headers: {} });
+      open.push(provider);
+      for (const query of ['plans', 'plants']) {
+        const result = await provider.invoke('mcp/web/lookup', { query }, toolContext());
+        expect(result.isError).toBe(false);
+      }
+      await new Promise((done) => setImmediate(done));
+      expect(provider.connected).toBe(true);
+      expect(web.sessions()).toBe(1);
+    } finally {
+      await web.stop();
+    }
+  });
+});
