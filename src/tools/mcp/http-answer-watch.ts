@@ -2,23 +2,33 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isPlainObject } from '../../core/json.js';
 import { errorText } from '../registry-failures.js';
 
+/** Why an answer was given up on: it broke off, or grew past the size toolseam takes. */
+export type BrokenAnswer =
+  | { readonly kind: 'broke_off'; readonly why: string }
+  | { readonly kind: 'oversized' };
+
 /**
- * fetch for the Streamable HTTP transport that watches the event stream answering each request: a
- * stream that breaks off (or ends) before the request's answer came, with no event id to resume
- * from, calls `onBrokenOff`. The SDK only reports such a stream as an error and leaves its request
- * waiting for the whole call timeout, as if the server were still working on it.
+ * fetch for the Streamable HTTP transport that watches the answer to each request. An event stream
+ * that breaks off (or ends) before the request's answer came, with no event id to resume from, calls
+ * `onBrokenOff`: the SDK only reports such a stream as an error and leaves its request waiting for
+ * the whole call timeout, as if the server were still working on it. An answer longer than
+ * `maxBytes` is cut off there and reported the same way, as a stdio server's would be.
  */
-export function watchAnswerStreams(onBrokenOff: (why: string) => void, base: FetchLike = fetch): FetchLike {
+export function watchAnswerStreams(
+  maxBytes: number,
+  onBrokenOff: (broken: BrokenAnswer) => void,
+  base: FetchLike = fetch,
+): FetchLike {
   return async (url, init) => {
     const response = await base(url, init);
     const id = requestId(init);
-    const type = response.headers.get('content-type') ?? '';
-    if (id === undefined || response.body === null || !type.startsWith('text/event-stream')) return response;
-    const body = watched(response.body, id, (why) => {
+    if (id === undefined || response.body === null || !response.ok) return response;
+    const stream = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+    const body = watched(response.body, { id, stream, maxBytes }, (broken) => {
       // Our own stop (a close, a cancelled request) is not the server's doing.
       if (init?.signal?.aborted) return;
       // Let what already arrived reach the client before it is told the answer will not come.
-      setImmediate(() => onBrokenOff(why));
+      setImmediate(() => onBrokenOff(broken));
     });
     return new Response(body, {
       status: response.status,
@@ -40,16 +50,24 @@ function requestId(init: RequestInit | undefined): string | number | undefined {
   }
 }
 
-/** `body` passed through as it is, read on the way for the answer to `id` and for event ids. */
+interface Watch {
+  readonly id: string | number;
+  /** An event stream (read for the answer and event ids), not a single JSON answer. */
+  readonly stream: boolean;
+  readonly maxBytes: number;
+}
+
+/** `body` passed through as it is, counted, and (an event stream) read for the answer and event ids. */
 function watched(
   body: ReadableStream<Uint8Array>,
-  id: string | number,
-  brokeOff: (why: string) => void,
+  { id, stream, maxBytes }: Watch,
+  brokeOff: (broken: BrokenAnswer) => void,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   // The line being read, in pieces: a long answer arrives in many chunks, and is joined once.
   const pieces: string[] = [];
+  let bytes = 0;
   let answered = false;
   let resumable = false;
   const line = (text: string): void => {
@@ -67,6 +85,7 @@ function watched(
     }
     if (start < text.length) pieces.push(text.slice(start));
   };
+  const unanswered = () => stream && !answered && !resumable;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       let read: Awaited<ReturnType<typeof reader.read>>;
@@ -74,15 +93,23 @@ function watched(
         read = await reader.read();
       } catch (error) {
         controller.error(error);
-        if (!answered && !resumable) brokeOff(errorText(error));
+        if (unanswered()) brokeOff({ kind: 'broke_off', why: errorText(error) });
         return;
       }
       if (read.done) {
         controller.close();
-        if (!answered && !resumable) brokeOff('it ended');
+        if (unanswered()) brokeOff({ kind: 'broke_off', why: 'it ended' });
         return;
       }
-      if (!answered) scan(read.value);
+      // A stream answers one request, so all it carries (progress and logs too) counts as that answer.
+      bytes += read.value.byteLength;
+      if (bytes > maxBytes) {
+        void reader.cancel().catch(() => undefined);
+        controller.error(new Error(`the answer was larger than toolseam accepts (${maxBytes} bytes)`));
+        brokeOff({ kind: 'oversized' });
+        return;
+      }
+      if (stream && !answered) scan(read.value);
       controller.enqueue(read.value);
     },
     cancel: (reason) => reader.cancel(reason),

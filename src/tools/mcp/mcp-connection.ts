@@ -10,7 +10,7 @@ import type { Logger } from '../../core/logger.js';
 import { credentialVariables, redactSecrets } from '../builtin/redact-secrets.js';
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
 import { errorText } from '../registry-failures.js';
-import { watchAnswerStreams } from './http-answer-watch.js';
+import { type BrokenAnswer, watchAnswerStreams } from './http-answer-watch.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { McpServerError } from './mcp-server-error.js';
 import { shownCommand } from './shown-command.js';
@@ -40,7 +40,7 @@ export const DEFAULT_MCP_BACKOFF: McpBackoff = { initialMs: 1_000, maxMs: 60_000
 export interface McpConnectionOptions {
   readonly startMs: number;
   readonly backoff: McpBackoff;
-  /** Largest single message a stdio server may send; a bigger one closes the connection. */
+  /** Largest single message a server may send; a bigger one closes the connection. */
   readonly maxMessageBytes: number;
   readonly logger: Logger;
   readonly onToolsListChanged: () => void;
@@ -154,12 +154,20 @@ export class McpConnection {
 
   /**
    * An HTTP server's answer to a request broke off with no way to resume it (the server went down
-   * mid-call): the session is ended, so every call waiting on it fails now instead of at its timeout.
+   * mid-call), or grew too large: the session is ended, so every call waiting on it fails now
+   * instead of at its timeout.
    */
-  private brokeOff(client: Client, why: string): void {
+  private brokeOff(client: Client, broken: BrokenAnswer): void {
     if (this.live !== client) return;
-    this.lastError = `its answer broke off before it was complete (${why})`;
+    this.lastError =
+      broken.kind === 'oversized'
+        ? this.oversizedWords()
+        : `its answer broke off before it was complete (${broken.why})`;
     void client.close().catch(() => undefined);
+  }
+
+  private oversizedWords(): string {
+    return `${OVERSIZED_WORDS} (${this.options.maxMessageBytes.toLocaleString('en-US')} bytes)`;
   }
 
   /** Resets the back-off: the server answered a request, so it works. */
@@ -200,9 +208,7 @@ export class McpConnection {
       // An unreadable line is noise the connection goes on after, never why it ended; and an
       // oversized message ends it, its rest then arriving as unreadable lines: keep the cause.
       if (!(error instanceof UnreadableLineError) && !this.lastError.startsWith(OVERSIZED_WORDS)) {
-        this.lastError = OVERSIZED.test(error.message)
-          ? `${OVERSIZED_WORDS} (${this.options.maxMessageBytes.toLocaleString('en-US')} bytes)`
-          : error.message.slice(0, 300);
+        this.lastError = OVERSIZED.test(error.message) ? this.oversizedWords() : error.message.slice(0, 300);
       }
       this.options.logger.log({
         level: 'debug',
@@ -318,7 +324,7 @@ export class McpConnection {
     if (target.kind === 'http') {
       return new StreamableHTTPClientTransport(new URL(target.url), {
         requestInit: { headers: { ...target.headers } },
-        fetch: watchAnswerStreams((why) => this.brokeOff(client, why)),
+        fetch: watchAnswerStreams(this.options.maxMessageBytes, (broken) => this.brokeOff(client, broken)),
       });
     }
     const transport = new StdioGroupTransport({

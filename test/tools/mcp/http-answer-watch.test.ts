@@ -68,4 +68,35 @@ describe('a Streamable HTTP server that goes down in the middle of a call', () =
       await web.stop();
     }
   });
+
+  it('ends an answer larger than toolseam takes from any server, as it does over stdio', async () => {
+    const build = () => {
+      const mcp = new McpServer({ name: 'big', version: '1.0.0' });
+      mcp.registerTool('flood', { description: 'Returns a huge text.' }, async () => ({
+        content: [{ type: 'text', text: 'x'.repeat(300_000) }],
+      }));
+      mcp.registerTool('ping', { description: 'Answers pong.' }, async () => ({
+        content: [{ type: 'text', text: 'pong' }],
+      }));
+      return mcp;
+    };
+    const web = await statefulHttpServer(build);
+    let now = 0;
+    try {
+      const provider = createMcpProvider(
+        { name: 'big', kind: 'http', url: web.url, headers: {} },
+        { maxMessageBytes: 100_000, backoff: { initialMs: 1_000, maxMs: 1_000 }, now: () => now },
+      );
+      open.push(provider);
+      const result = await provider.invoke('mcp/big/flood', {}, toolContext());
+      expect(result.isError).toBe(true);
+      expect(result.content).toContain('stopped while running mcp/big/flood');
+      expect(result.content).toContain('it sent a message larger than toolseam accepts (100,000 bytes)');
+      await expect.poll(() => provider.connected).toBe(false);
+      now += 1_001;
+      expect((await provider.invoke('mcp/big/ping', {}, toolContext())).content).toBe('pong');
+    } finally {
+      await web.stop();
+    }
+  });
 });
