@@ -166,7 +166,12 @@ function recordVerdicts(registry: ToolRegistry, rows: readonly ToolsPageRow[]): 
       push(unportable, row.provider, `${row.name} (${blocking.map(issueText).join('; ')})`);
     }
   }
-  const providers = new Set(rows.map((r) => r.provider));
+  // Every registered provider, not only those with tools now: one whose listing failed since must
+  // not keep naming the tools it could not offer back then.
+  const providers = new Set([
+    ...registry.providers().map((p) => p.provider.name),
+    ...rows.map((r) => r.provider),
+  ]);
   for (const provider of providers) {
     const bad = unportable.get(provider);
     if (bad) {
