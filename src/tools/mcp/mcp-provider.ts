@@ -235,9 +235,14 @@ class McpProvider implements McpToolProvider {
     }
     // One fetch serves every caller meanwhile, so only its own deadline bounds it: a caller that is
     // stopped stops waiting, without failing the others' wait.
-    this.fetching ??= this.fetchListing().finally(() => {
-      this.fetching = undefined;
-    });
+    if (this.fetching === undefined) {
+      this.fetching = this.fetchListing().finally(() => {
+        this.fetching = undefined;
+      });
+      // Every caller may have stopped waiting (or the provider closed meanwhile): a failure nobody
+      // waits for any more must not surface as an unhandled rejection, which ends a Node process.
+      this.fetching.catch(() => undefined);
+    }
     if (signal === undefined) return this.fetching;
     return untilAborted(this.fetching, signal, () => this.stoppedWaiting(signal.reason));
   }
