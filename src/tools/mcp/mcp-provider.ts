@@ -8,6 +8,7 @@ import { asClientSends } from '../client-coercion.js';
 import { refuseMistypedArguments } from '../refusal-note.js';
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
 import { errorText } from '../registry-failures.js';
+import { childSignal, untilAborted } from './child-signal.js';
 import {
   callFailure,
   notHere,
@@ -74,6 +75,12 @@ interface Listing {
  * started on first use and restarted (with back-off) on the use after a crash, and every failure comes
  * back as a thrown McpServerError from listTools or a refusal result from invoke — never more.
  */
+/** How many call timeouts a call that keeps reporting progress may run for in all. */
+const PROGRESS_LIMIT = 10;
+
+/** Asking for progress is what lets a server report it (the SDK sends a progress token only then). */
+function noteProgress(): void {}
+
 export function createMcpProvider(
   target: McpServerTarget,
   options: McpProviderOptions = {},
@@ -156,7 +163,11 @@ class McpProvider implements McpToolProvider {
     const call = childSignal(ctx.signal);
     const request = (on: typeof client) =>
       on.request({ method: 'tools/call', params: { name: serverName, arguments: sent } }, LooseResult, {
+        // callMs bounds a silence: a server that keeps reporting progress may work on, up to ten times it.
         timeout: this.timeouts.callMs,
+        onprogress: noteProgress,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: PROGRESS_LIMIT * this.timeouts.callMs,
         signal: call.signal,
       });
     try {
@@ -366,25 +377,6 @@ class McpProvider implements McpToolProvider {
       cause: error,
     });
   }
-}
-
-/** `work`, or the error `stopped` makes once `signal` aborts first (the work itself goes on). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal, stopped: () => Error): Promise<T> {
-  if (signal.aborted) return Promise.reject(stopped());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(stopped());
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-/** A signal aborted with `parent`, whose link to it is dropped by `release`. */
-function childSignal(parent: AbortSignal): { signal: AbortSignal; release(): void } {
-  const child = new AbortController();
-  const relay = () => child.abort(parent.reason);
-  if (parent.aborted) relay();
-  else parent.addEventListener('abort', relay, { once: true });
-  return { signal: child.signal, release: () => parent.removeEventListener('abort', relay) };
 }
 
 /** A call's failure, with how the HTTP server was lost on the way when it was. */
