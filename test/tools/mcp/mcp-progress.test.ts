@@ -13,19 +13,23 @@ afterEach(async () => {
 function slowServer(steps: number) {
   return inProcess('slow', () => {
     const mcp = new McpServer({ name: 'slow', version: '1.0.0' });
-    mcp.registerTool('crunch', { description: 'Works for a while, saying how far it got.' }, async (extra) => {
-      const token = extra._meta?.progressToken;
-      for (let step = 1; step <= steps; step += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        if (token !== undefined) {
-          await extra.sendNotification({
-            method: 'notifications/progress',
-            params: { progressToken: token, progress: step, total: steps },
-          });
+    mcp.registerTool(
+      'crunch',
+      { description: 'Works for a while, saying how far it got.' },
+      async (extra) => {
+        const token = extra._meta?.progressToken;
+        for (let step = 1; step <= steps; step += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          if (token !== undefined) {
+            await extra.sendNotification({
+              method: 'notifications/progress',
+              params: { progressToken: token, progress: step, total: steps },
+            });
+          }
         }
-      }
-      return { content: [{ type: 'text', text: 'crunched' }] };
-    });
+        return { content: [{ type: 'text', text: 'crunched' }] };
+      },
+    );
     return mcp;
   });
 }
