@@ -70,9 +70,15 @@ function watched(
   let bytes = 0;
   let answered = false;
   let resumable = false;
-  const line = (text: string): void => {
-    if (text.startsWith('id:')) resumable = true;
-    else if (text.startsWith('data:') && answers(text.slice(5), id)) answered = true;
+  // The data lines of the event being read: SSE joins them with "\n" when a blank line ends the event.
+  const data: string[] = [];
+  const line = (raw: string): void => {
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (text === '') {
+      if (data.length > 0 && answers(data.join('\n'), id)) answered = true;
+      data.length = 0;
+    } else if (text.startsWith('id:')) resumable = true;
+    else if (text.startsWith('data:')) data.push(text.slice(text.startsWith('data: ') ? 6 : 5));
   };
   const scan = (chunk: Uint8Array): void => {
     const text = decoder.decode(chunk, { stream: true });

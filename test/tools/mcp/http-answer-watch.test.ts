@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type BrokenAnswer, watchAnswerStreams } from '../../../src/tools/mcp/http-answer-watch.js';
 import { createMcpProvider, type McpToolProvider } from '../../../src/tools/mcp/mcp-provider.js';
 import { notesServer, statefulHttpServer } from '../../support/mcp-servers.js';
 import { toolContext } from '../../support/mcp-tool-context.js';
@@ -98,5 +99,36 @@ describe('a Streamable HTTP server that goes down in the middle of a call', () =
     } finally {
       await web.stop();
     }
+  });
+});
+
+describe('the answer watch reads an event stream as SSE does', () => {
+  /** What the watch says of one event-stream answer to the call with id 7, read to its end. */
+  async function watch(events: string): Promise<BrokenAnswer[]> {
+    const said: BrokenAnswer[] = [];
+    const base = async () =>
+      new Response(events, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    const fetchWatched = watchAnswerStreams(1 << 20, (broken) => said.push(broken), base);
+    const init = { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call' }) };
+    const response = await fetchWatched('http://127.0.0.1:9/mcp', init);
+    await response.text();
+    await new Promise((done) => setImmediate(done));
+    return said;
+  }
+
+  it('takes an answer whose JSON is spread over several data lines of one event', async () => {
+    const answer = [
+      'data: {"jsonrpc":"2.0",',
+      'data: "id":7,',
+      'data: "result":{"content":[]}}',
+      '',
+      '',
+    ].join('\n');
+    expect(await watch(`event: message\n${answer}`)).toEqual([]);
+  });
+
+  it('still says so when the stream ends with no answer to the call', async () => {
+    const other = 'data: {"jsonrpc":"2.0","method":"notifications/message","params":{}}\n\n';
+    expect(await watch(other)).toEqual([{ kind: 'broke_off', why: 'it ended' }]);
   });
 });
