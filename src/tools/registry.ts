@@ -5,6 +5,7 @@ import type { ToolContext, ToolDefinition, ToolGroup, ToolProvider, ToolResult }
 import { DeadlineExceeded, formatMs, withDeadline } from './registry-deadline.js';
 import { errorText, FailureLedger, type LoadFailure, type LoadFailureKind } from './registry-failures.js';
 import { RelistScheduler } from './registry-relist.js';
+import { stoppedWhileRunning, switchedOffResult, unknownTool } from './registry-results.js';
 import { tagTools, toolResultOf } from './registry-tagging.js';
 import { untilStopped } from './until-stopped.js';
 
@@ -365,22 +366,6 @@ function groupsOf(tools: readonly ToolDefinition[]): ToolGroup[] {
   return [...groups.filter((g) => g.own), ...groups.filter((g) => !g.own)];
 }
 
-function unknownTool(name: string): ToolResult {
-  return {
-    content: `Error: there is no tool named ${JSON.stringify(name)}, so nothing was run. Use tool_search to find the right name.`,
-    isError: true,
-    refusedBy: 'unknown_tool',
-  };
-}
-
-function switchedOffResult(name: string): ToolResult {
-  return {
-    content: `Error: ${name} is switched off, so nothing was run. Carry on without it; the user can switch it back on.`,
-    isError: true,
-    refusedBy: 'withdrawn',
-  };
-}
-
 /** How long a stopped turn still waits for a running tool to settle (a tool that heeds its signal does). */
 const STOP_GRACE_MS = 1000;
 
@@ -392,11 +377,4 @@ async function invokeOn(
   ctx: ToolContext,
 ): Promise<unknown> {
   return provider.invoke(name, args, ctx);
-}
-
-function stoppedWhileRunning(name: string): ToolResult {
-  return {
-    content: `Error: ${name} was stopped while it ran, because the turn was stopped. Whether it did anything is unknown; check before calling it again.`,
-    isError: true,
-  };
 }

@@ -27,13 +27,13 @@ function nineFrom(text: string): string {
 export function shortCallIds(ids: Iterable<string>): Map<string, string> {
   const byId = new Map<string, string>();
   const taken = new Set<string>();
-  const pending: string[] = [];
+  const pending = new Set<string>();
   for (const id of ids) {
     if (byId.has(id)) continue;
     if (MISTRAL_ID.test(id)) {
       byId.set(id, id);
       taken.add(id);
-    } else if (!pending.includes(id)) pending.push(id);
+    } else pending.add(id);
   }
   for (const id of pending) {
     let short = nineFrom(id);
