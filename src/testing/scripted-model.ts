@@ -1,3 +1,4 @@
+import { InputError } from '../core/errors.js';
 import type { StopReason, Usage } from '../core/model.js';
 import type { RecordedRequest } from './recorded-request.js';
 import { checkTurn, type RawAnswer, type ScriptError, type ScriptTurn, type TurnMatch } from './script.js';
@@ -63,6 +64,11 @@ export class ScriptedModel {
   private calls = 0;
 
   constructor(turns: readonly ScriptTurn[] = []) {
+    if (!Array.isArray(turns)) {
+      throw new InputError(
+        'The script must be a list of turns, such as [{"text": "Hello"}] (a script file keeps it under "turns").',
+      );
+    }
     this.push(...turns);
   }
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runDevProvider } from '../../src/cli/dev-provider-command.js';
 import { InputError, type ProviderError } from '../../src/core/errors.js';
 import type { WireTool } from '../../src/core/model.js';
-import { loadScript, type StandIn } from '../../src/testing/index.js';
+import { loadScript, type StandIn, startStandIn } from '../../src/testing/index.js';
 import { adapterFor, ask, collect, failure, textOf, WEATHER } from '../support/provider-harness.js';
 import { closeStandIns, standIn } from './stand-in-fixtures.js';
 
@@ -100,6 +100,15 @@ describe('scripting', () => {
       await expect(loadScript(join(dir, name))).rejects.toBeInstanceOf(InputError);
     }
     await expect(loadScript(join(dir, 'missing.json'))).rejects.toThrow(/Cannot read the script/);
+  });
+
+  it('refuses a script given in code that is not a list of turns, saying what it takes', async () => {
+    // A script file's {"turns": [...]} passed as it is: TypeScript catches it, JavaScript does not.
+    const wrapped = { turns: [{ text: 'hi' }] } as unknown as [];
+    await expect(startStandIn({ family: 'openai', script: wrapped })).rejects.toThrow(
+      /script must be a list of turns/,
+    );
+    await expect(startStandIn({ family: 'openai', script: wrapped })).rejects.toBeInstanceOf(InputError);
   });
 });
 
