@@ -37,6 +37,9 @@ function build(node: unknown, root: object, memo: Map<object, SchemaPlan>): Sche
   if (Array.isArray(node.allOf)) plan.allOf = node.allOf.map(sub).filter((p) => p !== undefined);
   if (typeof node.type === 'string') plan.types = [node.type];
   else if (Array.isArray(node.type)) plan.types = node.type as string[];
+  // OpenAPI's `nullable: true` (honoured by Ajv, and by the seam, which fills a left-out one with null).
+  if (node.nullable === true && plan.types !== undefined && !plan.types.includes('null'))
+    plan.types = [...plan.types, 'null'];
   if (Array.isArray(node.required)) plan.required = node.required as string[];
   if (isPlainObject(node.properties)) {
     plan.properties = [];

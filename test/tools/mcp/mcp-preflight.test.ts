@@ -1,6 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
+import { conformParameters, fillOmittedNulls } from '../../../src/seam/index.js';
 import { createMcpProvider, type McpToolProvider } from '../../../src/tools/mcp/mcp-provider.js';
 import { inProcess } from '../../support/mcp-servers.js';
 import { toolContext } from '../../support/mcp-tool-context.js';
@@ -86,5 +88,41 @@ describe('pre-flight of an MCP tool: the types its input schema declares', () =>
     ).toBeUndefined();
     expect(provider.connected).toBe(false);
     expect(received).toEqual([]);
+  });
+
+  it('lets null through where the schema says `nullable` (OpenAPI), as the seam fills it for a left-out argument', async () => {
+    const note = {
+      type: 'object' as const,
+      properties: { title: { type: 'string' }, folder: { type: 'string', nullable: true } },
+      required: ['title', 'folder'],
+    };
+    const received: unknown[] = [];
+    const build = () => {
+      const mcp = new McpServer({ name: 'openapi-notes', version: '1.0.0' });
+      mcp.server.registerCapabilities({ tools: {} });
+      mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({
+        tools: [{ name: 'create_note', description: 'Create a note.', inputSchema: note }],
+      }));
+      mcp.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+        received.push(request.params.arguments);
+        return { content: [{ type: 'text', text: 'created' }] };
+      });
+      return mcp;
+    };
+    const provider = createMcpProvider(inProcess('openapi-notes', build));
+    open.push(provider);
+    const [tool] = await provider.listTools();
+    // The offer cannot carry null: `folder` is offered as optional, and left out it stands for null.
+    const offered = conformParameters(tool?.parameters).parameters;
+    expect(offered?.required).toEqual(['title']);
+    const args = fillOmittedNulls(tool?.parameters, { title: 'Plants' });
+    expect(args).toEqual({ title: 'Plants', folder: null });
+    const name = 'mcp/openapi-notes/create_note';
+    expect(await provider.preflight?.(name, args, toolContext())).toBeUndefined();
+    expect(await provider.invoke(name, args, toolContext())).toEqual({ content: 'created', isError: false });
+    expect(received).toEqual([{ title: 'Plants', folder: null }]);
+    // A value of another type is still refused.
+    const refusal = await provider.preflight?.(name, { title: 'Plants', folder: 3 }, toolContext());
+    expect(refusal?.content).toContain('- folder: expected a string or null, got the number 3');
   });
 });
