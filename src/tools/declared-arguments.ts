@@ -64,6 +64,8 @@ interface Walk {
   readonly keyword: 'required' | 'type';
   readonly problems: ArgumentProblem[];
   readonly keySpellings: boolean;
+  /** The paths each plan was applied at through a `$ref` or an `allOf` branch (made on first use). */
+  reached?: Map<SchemaPlan, Set<string>>;
 }
 
 /** The key of `value` that gives the declared `name`: itself, else (when spellings count) another spelling. */
@@ -75,14 +77,30 @@ function givenKey(walk: Walk, value: Readonly<Record<string, unknown>>, name: st
 
 function report(walk: Walk, path: string, code: ArgumentProblem['code'], message: string): void {
   const cut = message.length > MAX_MESSAGE ? `${headOf(message, MAX_MESSAGE - 3)}...` : message;
+  // Branches of one `allOf` often say the same thing (each declares the type): one line is enough.
+  if (walk.problems.some((p) => p.path === path && p.message === cut)) return;
   walk.problems.push({ path, code, message: cut });
+}
+
+/**
+ * Applies a plan met through a `$ref` or an `allOf` branch, unless it was applied at this path already:
+ * the value there is the same, and definitions that each reach the next twice (or themselves) would
+ * otherwise be read a number of times doubling with every link.
+ */
+function visitAt(walk: Walk, value: unknown, plan: SchemaPlan, path: string, depth: number): void {
+  walk.reached ??= new Map();
+  const paths = walk.reached.get(plan);
+  if (paths === undefined) walk.reached.set(plan, new Set([path]));
+  else if (paths.has(path)) return;
+  else paths.add(path);
+  visit(walk, value, plan, path, depth);
 }
 
 /** Applies the asked keyword at one node, then follows `$ref`, `allOf`, `properties` and `items`. */
 function visit(walk: Walk, value: unknown, plan: SchemaPlan | undefined, path: string, depth: number): void {
   if (plan === undefined || depth > MAX_DEPTH || walk.problems.length >= MAX_DECLARED_PROBLEMS) return;
-  if (plan.ref !== undefined) visit(walk, value, plan.ref, path, depth + 1);
-  for (const branch of plan.allOf) visit(walk, value, branch, path, depth + 1);
+  if (plan.ref !== undefined) visitAt(walk, value, plan.ref, path, depth + 1);
+  for (const branch of plan.allOf) visitAt(walk, value, branch, path, depth + 1);
   const types = plan.types;
   if (walk.keyword === 'type' && types !== undefined && !types.some((t) => hasType(value, t))) {
     const wanted = types.map((t) => TYPE_WORDS[t] ?? t).join(' or ');

@@ -141,6 +141,51 @@ describe('mistypedArguments judges only the declared type', () => {
   });
 });
 
+describe('a schema that reaches one node by several $refs and allOf branches', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      title: {
+        type: 'string',
+        allOf: [
+          { minLength: 1, type: 'string' },
+          { maxLength: 80, type: 'string' },
+        ],
+      },
+      owner: { allOf: [{ $ref: '#/$defs/Named' }, { $ref: '#/$defs/Named' }, { required: ['name'] }] },
+    },
+    $defs: { Named: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } },
+  };
+
+  it('names each problem once', () => {
+    expect(lines(mistypedArguments({ title: 3, owner: { name: 4 } }, schema))).toEqual([
+      'title: expected a string, got the number 3',
+      'owner.name: expected a string, got the number 4',
+    ]);
+    expect(lines(missingArguments({ owner: {} }, schema))).toEqual([
+      'owner.name: is required but was not given',
+    ]);
+  });
+
+  it('reads a chain of definitions that each reach the next twice, and one that reaches itself, in one pass', () => {
+    const defs: Record<string, unknown> = { D30: { type: 'object', required: ['id'] } };
+    for (let i = 0; i < 30; i++)
+      defs[`D${i}`] = { allOf: [{ $ref: `#/$defs/D${i + 1}` }, { $ref: `#/$defs/D${i + 1}` }] };
+    defs.Self = { allOf: [{ $ref: '#/$defs/Self' }, { $ref: '#/$defs/Self' }], type: 'object' };
+    const chain = {
+      type: 'object',
+      properties: { item: { $ref: '#/$defs/D0' }, self: { $ref: '#/$defs/Self' } },
+      $defs: defs,
+    };
+    expect(lines(missingArguments({ item: {}, self: {} }, chain))).toEqual([
+      'item.id: is required but was not given',
+    ]);
+    expect(mistypedArguments({ item: {}, self: 'x' }, chain)).toHaveLength(1);
+    // Nothing to report, so nothing cuts the reading short: each definition is read once per path.
+    expect(missingArguments({ item: { id: 1 }, self: {} }, chain)).toEqual([]);
+  });
+});
+
 describe('missingArguments judges only what is required', () => {
   it('names each required argument left out, through nested objects, items and refs', () => {
     const schema = {
