@@ -75,7 +75,7 @@ type Read =
 /**
  * Reads one lifted argument's text. Tolerates a Markdown code fence and JSON encoded twice. Where
  * the declared schema also takes a plain string, text that is not JSON (or whose JSON the schema
- * does not take) stays the string it is.
+ * does not take, or a number JavaScript cannot hold exactly) stays the string it is.
  */
 export function readJsonText(text: string, takes: readonly JsonType[] | undefined): Read {
   const takesText = takes === undefined || takes.includes('string');
@@ -96,8 +96,17 @@ export function readJsonText(text: string, takes: readonly JsonType[] | undefine
       // A JSON string where the schema takes none: the declared check will say so.
     }
   }
-  if (accepts(takes, value) || !takesText) return { ok: true, value };
-  return { ok: true, value: text };
+  if (!takesText) return { ok: true, value };
+  return accepts(takes, value) && !inexact(body, value) ? { ok: true, value } : { ok: true, value: text };
+}
+
+const INTEGER_TEXT = /^-?\d+$/;
+
+/** True for a number its text does not say exactly (an id past 2^53, say): the text is kept instead. */
+function inexact(body: string, value: JsonValue): boolean {
+  if (typeof value !== 'number') return false;
+  if (!Number.isFinite(value)) return true;
+  return !Number.isSafeInteger(value) && INTEGER_TEXT.test(body) && BigInt(body) !== BigInt(value);
 }
 
 function accepts(takes: readonly JsonType[] | undefined, value: JsonValue): boolean {

@@ -66,6 +66,36 @@ describe('decoding lifted arguments', () => {
     expect(decodeLiftedArguments({ label: '7' }, lifts)).toEqual({ ok: true, arguments: { label: '7' } });
   });
 
+  it('keeps the text of a number it could not read exactly where the declared schema takes text', () => {
+    // An id such as a Discord channel's is past 2^53: read as a number it would name another channel.
+    const lifts = liftsOf(
+      obj({
+        channel: { description: 'The channel id.' },
+        count: { anyOf: [{ type: 'object' }, { type: 'integer' }] },
+      }),
+    );
+    expect(decodeLiftedArguments({ channel: '1234567890123456789', count: '12' }, lifts)).toEqual({
+      ok: true,
+      arguments: { channel: '1234567890123456789', count: 12 },
+    });
+    expect(decodeLiftedArguments({ channel: '9007199254740991' }, lifts)).toEqual({
+      ok: true,
+      arguments: { channel: 9007199254740991 },
+    });
+    expect(decodeLiftedArguments({ channel: '1152921504606846976' }, lifts)).toEqual({
+      ok: true,
+      arguments: { channel: 2 ** 60 },
+    });
+    expect(decodeLiftedArguments({ channel: '1e400' }, lifts)).toEqual({
+      ok: true,
+      arguments: { channel: '1e400' },
+    });
+    expect(readJsonText('"1234567890123456789"', undefined)).toEqual({
+      ok: true,
+      value: '1234567890123456789',
+    });
+  });
+
   it('names every argument it could not read, with the reader’s detail', () => {
     const decoded = decodeLiftedArguments(
       { options: '{depth: 2}', steps: [{ config: '{}' }, { config: 'not json' }] },
