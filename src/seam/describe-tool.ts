@@ -1,7 +1,7 @@
 import { isPlainObject } from '../core/json.js';
 import { headOf } from '../core/text-cut.js';
 import { branchesOf } from './lift-summary.js';
-import { without } from './schema-merge.js';
+import { put, without } from './schema-merge.js';
 import { resolvePointer } from './schema-pointer.js';
 
 /** OpenAI's limit on a function description; longer ones are cut on the wire only. */
@@ -43,11 +43,9 @@ export function wireDescription(full: string): string {
  */
 export function derivedDescription(name: string, parameters: unknown): string {
   const head = `${JSON.stringify(name)} has no description of its own; this one is written from its name and inputs.`;
-  const props =
-    isPlainObject(parameters) && isPlainObject(parameters.properties) ? parameters.properties : {};
+  const { props, required } = rootInputs(parameters);
   const names = Object.keys(props);
   if (names.length === 0) return `${head} It takes no arguments.`;
-  const required = isPlainObject(parameters) && Array.isArray(parameters.required) ? parameters.required : [];
   const parts = names.slice(0, LISTED_INPUTS).map((key) => {
     const schema = deref(parameters, props[key]);
     const flags = required.includes(key)
@@ -60,6 +58,29 @@ export function derivedDescription(name: string, parameters: unknown): string {
   });
   const more = names.length > LISTED_INPUTS ? `; and ${names.length - LISTED_INPUTS} more` : '';
   return `${head} Inputs: ${parts.join('; ')}${more}.`;
+}
+
+/** Most levels of root `$ref` and branches read for inputs. */
+const MAX_ROOT_DEPTH = 4;
+
+/**
+ * The root's inputs as the offer carries them: through a root `$ref` and the properties of its
+ * `allOf`, `anyOf` and `oneOf` branches too; required are those of the root and its `allOf` branches.
+ */
+function rootInputs(parameters: unknown): { props: Record<string, unknown>; required: unknown[] } {
+  const props: Record<string, unknown> = {};
+  const required: unknown[] = [];
+  const add = (node: unknown, depth: number, always: boolean): void => {
+    const at = deref(parameters, node);
+    if (!isPlainObject(at) || depth > MAX_ROOT_DEPTH) return;
+    const own = at.properties;
+    if (isPlainObject(own)) for (const key in own) if (!Object.hasOwn(props, key)) put(props, key, own[key]);
+    if (always && Array.isArray(at.required)) required.push(...at.required);
+    if (Array.isArray(at.allOf)) for (const branch of at.allOf) add(branch, depth + 1, always);
+    for (const branch of branchesOf(at) ?? []) add(branch, depth + 1, false);
+  };
+  add(parameters, 0, true);
+  return { props, required };
 }
 
 function firstLine(text: string): string {

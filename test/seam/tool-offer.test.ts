@@ -157,6 +157,37 @@ describe('descriptions are never empty', () => {
     expect(text).toContain('a (string); b (integer or boolean); c (number) — first line; d (value).');
   });
 
+  it('finds the inputs of a root that is a reference or merges allOf / anyOf branches (as the offer does)', () => {
+    // zod-to-json-schema given a name writes the root as a reference into `definitions`.
+    const named = {
+      $ref: '#/definitions/Lookup',
+      definitions: {
+        Lookup: {
+          type: 'object',
+          properties: { query: { type: 'string', description: 'the text to find' } },
+          required: ['query'],
+        },
+      },
+    };
+    const merged = {
+      type: 'object',
+      allOf: [{ $ref: '#/$defs/Paging' }, { properties: { q: { type: 'string' } }, required: ['q'] }],
+      anyOf: [{ properties: { id: { type: 'integer' } } }, { properties: { slug: { type: 'string' } } }],
+      $defs: { Paging: { properties: { limit: { type: 'integer' } } } },
+    };
+    for (const parameters of [named, merged]) {
+      const out = offered(offerTool(tool('mcp/notes/find', parameters, '')));
+      const offeredNames = Object.keys(out.parameters.properties as object);
+      expect(offeredNames.length).toBeGreaterThan(0);
+      expect(out.description).not.toContain('takes no arguments');
+      for (const key of offeredNames) expect(out.description).toContain(`${key} (`);
+    }
+    expect(derivedDescription('find', named)).toContain('query (string, required) — the text to find.');
+    expect(derivedDescription('find', merged)).toContain(
+      'limit (integer); q (string, required); id (integer); slug (string).',
+    );
+  });
+
   it('cuts a description longer than the wire limit, keeping the whole text', () => {
     const long = `${'word '.repeat(700)}end`;
     const out = offered(offerTool(tool('wordy', obj({ q: { type: 'string' } }), long)));
