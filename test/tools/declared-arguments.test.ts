@@ -304,6 +304,26 @@ describe('asClientSends', () => {
     expect(args.count).toBe('12');
   });
 
+  it('reads the properties behind a root $ref and in root allOf branches too', () => {
+    // zod-to-json-schema given a name writes the root as a reference into `definitions`.
+    const named = { $ref: '#/definitions/Args', definitions: { Args: schema } };
+    const merged = {
+      type: 'object',
+      allOf: [{ $ref: '#/$defs/Paging' }, { properties: { name: { type: 'string' } } }],
+      $defs: { Paging: { properties: { count: { type: 'integer' } } } },
+    };
+    expect(asClientSends({ count: '12', list: '["a"]', name: '7' }, named)).toEqual({
+      count: 12,
+      list: ['a'],
+      name: '7',
+    });
+    expect(asClientSends({ count: '12', name: '7' }, merged)).toEqual({ count: 12, name: '7' });
+    expect(mistypedArguments({ count: '12' }, named, { asClientSends: true })).toEqual([]);
+    // A property another branch declares as text is left alone.
+    const split = { ...merged, properties: { count: { type: 'string' } } };
+    expect(asClientSends({ count: '12' }, split)).toEqual({ count: '12' });
+  });
+
   it('leaves text alone that does not spell the field’s kind exactly', () => {
     const args = { count: '1.5', ratio: 'NaN', flag: 'yes', list: '{"a": 1}', obj: '"{\\"a\\": 1}"' };
     expect(asClientSends(args, schema)).toBe(args);
