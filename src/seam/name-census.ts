@@ -27,8 +27,9 @@ export interface CensusOptions {
 
 /**
  * Settles wire names: a tool that has, or travels under, one of the runtime's own names is left
- * out; when several real names travel under one wire name, the tool whose real name IS that wire
- * name keeps it and the others are left out (all of them when none is). Everything else stays.
+ * out; so is a tool whose real name a tool listed before it has. When several real names travel
+ * under one wire name, the tool whose real name IS that wire name keeps it and the others are left
+ * out (all of them when none is). Everything else stays.
  */
 export function nameCensus(tools: readonly OfferedTool[], options: CensusOptions = {}): NameCensus {
   const reserved = new Set(options.reserved ?? RESERVED_TOOL_NAMES);
@@ -42,6 +43,8 @@ export function nameCensus(tools: readonly OfferedTool[], options: CensusOptions
     }
     const group = byWire.get(tool.wireName);
     if (group === undefined) byWire.set(tool.wireName, [tool]);
+    // A name listed twice is one tool, as the registry reads a listing: the first is offered.
+    else if (group.some((t) => t.name === tool.name)) excluded.push(repeated(tool, logger));
     else group.push(tool);
   }
   const kept = new Set<OfferedTool>();
@@ -77,6 +80,17 @@ function shadowing(tool: OfferedTool, logger: Logger): ExcludedTool {
     },
   });
   return excludedFor(tool, 'shadows_runtime_tool', message);
+}
+
+function repeated(tool: OfferedTool, logger: Logger): ExcludedTool {
+  const message = 'another tool listed before it has the same name';
+  logger.once(`census\u0000repeat\u0000${tool.name}`, {
+    level: 'warn',
+    scope: 'census',
+    message: `tool ${JSON.stringify(tool.name)} is listed more than once; only the first is offered to models.`,
+    fields: { app: tool.origin.app, provider: tool.origin.provider, tool: tool.name },
+  });
+  return excludedFor(tool, 'name_collision', message);
 }
 
 function collision(

@@ -129,4 +129,20 @@ describe('the name census', () => {
     expect(result.kept).toEqual([a, b]);
     expect(realNameOf(result, wireName(b))).toBe(b);
   });
+
+  it('offers the first of tools listed under one name twice, safe name or not, and leaves the repeat out', () => {
+    const result = census(['mcp/a/b', 'mcp/a/b', 'ok', 'ok']);
+    expect(result.kept).toEqual(['mcp/a/b', 'ok']);
+    expect(result.excluded.map((t) => [t.name, t.reason])).toEqual([
+      ['mcp/a/b', 'name_collision'],
+      ['ok', 'name_collision'],
+    ]);
+    expect(result.excluded[0]?.message).toBe('another tool listed before it has the same name');
+    const lines = result.logger.records.filter((r) => r.scope === 'census').map((r) => r.message);
+    expect(lines).toEqual([
+      'tool "mcp/a/b" is listed more than once; only the first is offered to models.',
+      'tool "ok" is listed more than once; only the first is offered to models.',
+    ]);
+    expect(realNameOf(result, 'mcp_a_b')).toBe('mcp/a/b');
+  });
 });
