@@ -1,4 +1,5 @@
 import { isPlainObject, type JsonObject, type JsonSchema } from '../core/json.js';
+import { sentences } from './lift-summary.js';
 import type { SchemaIssue } from './schema-issue.js';
 import { put } from './schema-merge.js';
 import { shortHash } from './wire-name.js';
@@ -57,7 +58,7 @@ export function renameUnsafeKeys(
         fix: `offered it as "${wire}" (the call gets its declared name back)`,
       });
     }
-    put(properties, wire, props[key]);
+    put(properties, wire, wire === key ? props[key] : namedAsDeclared(props[key], key));
   }
   const out: JsonSchema = { ...root, properties };
   if (Array.isArray(root.required)) {
@@ -66,6 +67,16 @@ export function renameUnsafeKeys(
     );
   }
   return { root: out, renamed };
+}
+
+/**
+ * The offered property with its declared name in its description: a key in another script travels
+ * as `_`s and a hash, and an operator such as `$top` says what the argument is.
+ */
+function namedAsDeclared(schema: unknown, declared: string): unknown {
+  if (!isPlainObject(schema)) return schema;
+  const own = typeof schema.description === 'string' ? schema.description.trim() : '';
+  return { ...schema, description: sentences(own, `Declared as ${JSON.stringify(declared)}.`) };
 }
 
 function wireKey(key: string, taken: ReadonlySet<string>): string {

@@ -36,6 +36,28 @@ describe('argument names some provider refuses', () => {
     expect(result.issues.filter((i) => i.rule === 'property_key_invalid')).toHaveLength(5);
   });
 
+  it('tell the model the declared name, which a key in another script keeps only there', () => {
+    const declared = deepFreeze({
+      type: 'object',
+      properties: {
+        名前: { type: 'string' },
+        住所: { type: 'string', description: 'Where the parcel goes' },
+        $top: { type: 'integer', description: 'How many to list.' },
+      },
+      required: ['名前'],
+    });
+    const result = conformParameters(declared);
+    const offered = result.parameters as { properties: Record<string, { description?: string }> };
+    const [name, address, top] = result.renamed.map((r) => offered.properties[r.wire]?.description);
+    expect(name).toBe('Declared as "名前".');
+    expect(address).toBe('Where the parcel goes. Declared as "住所".');
+    expect(top).toBe('How many to list. Declared as "$top".');
+    expect(strictProblems(offered)).toEqual([]);
+    // Either name reaches the tool.
+    expect(restoreDeclaredKeys({ __: 'Aiko' }, result.renamed)).toEqual({ 名前: 'Aiko' });
+    expect(restoreDeclaredKeys({ 名前: 'Aiko' }, result.renamed)).toEqual({ 名前: 'Aiko' });
+  });
+
   it('get their declared names back on a call; a declared name sent as it is stays', () => {
     const { renamed } = conformParameters({
       type: 'object',
