@@ -1,3 +1,4 @@
+import { headOf } from '../core/text-cut.js';
 import type { ToolGroup } from '../core/tool.js';
 import { groupOf, isOwn, type RetrievalTool } from './retrieval-tool.js';
 import { cutText, firstLine } from './text-cut.js';
@@ -382,7 +383,7 @@ function blockLength(b: Block): number {
 /** Cuts text to the room at the last ", " that fits and marks the cut; "" when not even the prefix fits. */
 function cutToRoom(text: string, max: number): string {
   if (max <= LEFT_OUT_PREFIX.length) return '';
-  const room = text.slice(0, max - 1);
+  const room = headOf(text, max - 1);
   const comma = room.lastIndexOf(', ');
   return `${comma > 0 ? room.slice(0, comma) : room}…`;
 }

@@ -1,12 +1,15 @@
+import { headOf } from '../core/text-cut.js';
+
 /** Text with its whitespace collapsed, cut at a word to at most `max` characters ("…" marks a cut). */
 export function cutText(text: string, max: number): string {
   const whole = text ?? '';
   // Only the head can be shown: collapsing whitespace in the rest of a long text is wasted work.
-  const head = whole.length > 2 * max + 40 ? whole.slice(0, 2 * max + 40) : whole;
+  const head = whole.length > 2 * max + 40 ? headOf(whole, 2 * max + 40) : whole;
   const line = head.replace(/\s+/g, ' ').trim();
   if (line.length <= max && head.length === whole.length) return line;
   if (max <= 1) return '';
-  const room = line.slice(0, max - 1);
+  // Never half an emoji: a lone surrogate is not valid text for a model's API.
+  const room = headOf(line, max - 1);
   const space = room.lastIndexOf(' ');
   return `${(space > max / 2 ? room.slice(0, space) : room).replace(/[\s,;:.]+$/, '')}…`;
 }
