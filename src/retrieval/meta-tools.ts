@@ -1,12 +1,18 @@
 import { isPlainObject } from '../core/json.js';
 import type { ToolDefinition, ToolResult } from '../core/tool.js';
 import type { RetrievalTool } from './retrieval-tool.js';
+import { cutText } from './text-cut.js';
 import type { ToolRetriever } from './tool-retriever.js';
 
 /** Answers `tool_search` gives when the model names no limit. */
 export const DEFAULT_SEARCH_LIMIT = 20;
 /** Most answers one `tool_search` call may ask for. */
 export const MAX_SEARCH_LIMIT = 50;
+/**
+ * Most characters of the model's own query or name an answer repeats: a pasted block echoed whole
+ * would fill the result's room before the answer itself.
+ */
+const ECHO_CHARS = 120;
 
 /** `tool_search`: ranks every tool of the catalog, offered this turn or not. Safe, never gated. */
 export const TOOL_SEARCH: ToolDefinition = {
@@ -108,7 +114,7 @@ export function answerToolSearch(
   }
   const lines = hits.map((h) => (h.description ? `- ${h.name}: ${h.description}` : `- ${h.name}`));
   return {
-    content: `Tools matching "${query.trim()}" (call tool_schema(name) for inputs, or call one by name):\n${lines.join('\n')}`,
+    content: `Tools matching "${cutText(query, ECHO_CHARS)}" (call tool_schema(name) for inputs, or call one by name):\n${lines.join('\n')}`,
     isError: false,
     data: { hits },
   };
@@ -132,7 +138,7 @@ export function answerToolSchema(
   const tool = retriever.get(want) ?? (real === undefined ? undefined : retriever.get(real));
   if (!tool || (options.shown && !options.shown(tool.name))) {
     return failure(
-      `There is no tool named "${want}" available here. Names are exact and case-sensitive; call tool_search("what you need") to find the right one.`,
+      `There is no tool named "${cutText(want, ECHO_CHARS)}" available here. Names are exact and case-sensitive; call tool_search("what you need") to find the right one.`,
     );
   }
   const answer = schemaAnswer(tool);

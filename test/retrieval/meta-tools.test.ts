@@ -59,6 +59,18 @@ describe('tool_search answers', () => {
     expect(answerToolSearch(retriever, { query: 'x', limit: 0 }).content).toMatch(/limit/);
     expect(answerToolSearch(retriever, 'not json').isError).toBe(true);
   });
+
+  it('echoes only the head of a long query, so the answer is the tools and not the query', () => {
+    // A pasted block as the query: echoed whole, it filled the result's room before the first hit.
+    const query = `convert currencies\n${'qzx wvq\n'.repeat(5000)}`;
+    const result = answerToolSearch(retriever, { query });
+    expect(result.isError).toBe(false);
+    const [header, ...lines] = result.content.split('\n');
+    expect(header?.startsWith('Tools matching "convert currencies qzx wvq')).toBe(true);
+    expect(header?.length).toBeLessThanOrEqual(300);
+    expect(lines[0]).toBe('- currency_convert: Convert an amount between currencies at today’s rate.');
+    expect(result.content.length).toBeLessThan(4000);
+  });
 });
 
 describe('tool_schema answers', () => {
@@ -81,6 +93,14 @@ describe('tool_schema answers', () => {
       true,
     );
     expect(answerToolSchema(retriever, {}).content).toMatch(/needs "name"/);
+  });
+
+  it('names a long unknown name by its head, keeping the way on in view', () => {
+    const unknown = answerToolSchema(retriever, { name: `currency_${'x'.repeat(40_000)}` });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.content.length).toBeLessThan(500);
+    expect(unknown.content).toMatch(/^There is no tool named "currency_x+…"/);
+    expect(unknown.content).toMatch(/tool_search/);
   });
 
   it('knows a tool by the wire name the model saw it under', () => {
