@@ -1,5 +1,5 @@
-import { headOf } from '../core/text-cut.js';
 import type { ToolGroup } from '../core/tool.js';
+import { cutToRoom, LEFT_OUT_PREFIX, leftOutCap, leftOutLine } from './left-out-line.js';
 import { groupOf, isOwn, type RetrievalTool } from './retrieval-tool.js';
 import { cutText, firstLine } from './text-cut.js';
 
@@ -12,8 +12,7 @@ export const RELEVANT_SHARE = 0.35;
 /** Tools described ahead of their turn at most, however many are relevant. */
 export const RELEVANT_MAX = 16;
 
-/** The opening of the catalog's last line (what is left out follows). */
-export const LEFT_OUT_PREFIX = '[not listed here for room; tool_search("what you need") finds any of them] ';
+export { LEFT_OUT_PREFIX } from './left-out-line.js';
 
 /** How `catalog` treats this turn's request. */
 export interface CatalogOptions {
@@ -182,12 +181,15 @@ class Layout {
   private entryChars = 0;
   private entries = 0;
   private readonly lines = new Map<string, string>();
+  /** What the last line is counted at, at most (see `leftOutCap`). */
+  private readonly lastCap: number;
 
   constructor(
     private readonly blocks: readonly Block[],
     private readonly max: number,
   ) {
     for (const b of blocks) this.count(b, 1);
+    this.lastCap = leftOutCap(max, blocks.length);
   }
 
   /** Lists an own group in full by name, if it fits. */
@@ -257,9 +259,10 @@ class Layout {
     }
   }
 
-  /** Exact length of the rendered text. */
+  /** Length of the rendered text: exact, or an upper bound while the last line counts the rest. */
   length(): number {
-    const last = this.entries === 0 ? 0 : LEFT_OUT_PREFIX.length + this.entryChars + 2 * (this.entries - 1);
+    const whole = this.entries === 0 ? 0 : LEFT_OUT_PREFIX.length + this.entryChars + 2 * (this.entries - 1);
+    const last = Math.min(whole, this.lastCap);
     return this.blockChars + Math.max(0, this.shown - 1) + (last > 0 ? (this.shown > 0 ? 1 : 0) + last : 0);
   }
 
@@ -283,8 +286,13 @@ class Layout {
       }
       parts.push(lines.join('\n'));
     }
-    if (left.length > 0) parts.push(LEFT_OUT_PREFIX + left.join(', '));
-    const text = parts.join('\n');
+    const body = parts.join('\n');
+    let text = body;
+    if (left.length > 0) {
+      const room = this.max - body.length - (body === '' ? 0 : 1);
+      const last = leftOutLine(left, room) ?? LEFT_OUT_PREFIX + left.join(', ');
+      text = body === '' ? last : `${body}\n${last}`;
+    }
     return text.length <= this.max ? text : cutToRoom(text, this.max);
   }
 
@@ -378,14 +386,6 @@ function blockLength(b: Block): number {
     return b.header.length + b.describedLength + names;
   }
   return b.described.size === 0 ? 0 : b.header.length + b.describedLength;
-}
-
-/** Cuts text to the room at the last ", " that fits and marks the cut; "" when not even the prefix fits. */
-function cutToRoom(text: string, max: number): string {
-  if (max <= LEFT_OUT_PREFIX.length) return '';
-  const room = headOf(text, max - 1);
-  const comma = room.lastIndexOf(', ');
-  return `${comma > 0 ? room.slice(0, comma) : room}…`;
 }
 
 function compareText(a: string, b: string): number {

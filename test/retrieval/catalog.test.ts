@@ -91,9 +91,14 @@ describe('catalog', () => {
         expect(text.endsWith('…')).toBe(false);
         expect(text.length).toBeGreaterThan(room - 110);
       }
-      if (room >= 300) {
+      if (room >= 900) {
         for (const key of ['platform-automation', 'platform-workflows', 'platform-memory'])
           expect(text).toContain(key);
+      }
+      if (room === 300) {
+        // Too small for every platform group: one is listed, the last line names others first.
+        expect(text).toMatch(/^\[platform-/);
+        expect(lastLine(text)).toMatch(/^\[not listed[^\]]*\] platform-\S+ \(\d+ tools\), /);
       }
     }
     const full = catalog(deferred, CATALOG_CHARS);
@@ -156,6 +161,30 @@ describe('catalog', () => {
     expect(text.length).toBeLessThanOrEqual(CATALOG_CHARS);
     for (const t of deferredAsked) expect(text).toContain(`- ${t.name}: `);
     for (const t of ownGroups()) expect(text).toMatch(new RegExp(`(^|[ ,])${t.name}(:|,|$)`, 'm'));
+  });
+
+  it('lists the platform groups first even when hundreds of groups are left out', () => {
+    // 300 servers: naming every one on the last line would take the whole room, so nothing was
+    // listed at all, not even the platform's own groups, and the line itself was cut short.
+    const deferred = [...ownGroups(), ...servers(300, 3)];
+    const text = catalog(deferred);
+    expect(text.length).toBeLessThanOrEqual(CATALOG_CHARS);
+    for (const t of ownGroups()) expect(text).toMatch(new RegExp(`(^|[ ,])${t.name}(:|,|$)`, 'm'));
+    expect(text).toContain('[mcp/server-00]');
+    const last = lastLine(text);
+    expect(last.startsWith(LEFT_OUT_PREFIX)).toBe(true);
+    // The line names what room allows and counts the rest, rather than stopping mid-list.
+    const counted = /, and (\d+) more groups$/.exec(last);
+    expect(counted).not.toBeNull();
+    const named = last.slice(LEFT_OUT_PREFIX.length).split(', ').slice(0, -1);
+    for (const entry of named) expect(entry).toMatch(/^mcp\/server-\d+ \((\d+ tools|\+\d+ more)\)$/);
+    const described = new Map<string, number>();
+    for (const l of text.split('\n')) {
+      const key = /^- (mcp\/server-\d+)\//.exec(l)?.[1];
+      if (key) described.set(key, (described.get(key) ?? 0) + 1);
+    }
+    const whole = [...described.values()].filter((n) => n === 3).length;
+    expect(whole + named.length + Number(counted?.[1])).toBe(300);
   });
 
   it('ends with the left-out line when a request over a big catalog cannot list everything', () => {
