@@ -72,6 +72,7 @@ export class ToolRetriever {
   upsert(tool: RetrievalTool): void {
     if (!this.order.has(tool.name)) this.order.set(tool.name, this.nextOrder++);
     this.index.upsert(tool);
+    this.vectors.replaced(tool);
     this.changed();
     if (isCore(tool)) this.coreNames.add(tool.name);
     else this.coreNames.delete(tool.name);
@@ -82,6 +83,7 @@ export class ToolRetriever {
     const list = [...tools];
     for (const tool of list) {
       if (!this.order.has(tool.name)) this.order.set(tool.name, this.nextOrder++);
+      this.vectors.replaced(tool);
       if (isCore(tool)) this.coreNames.add(tool.name);
       else this.coreNames.delete(tool.name);
     }

@@ -70,6 +70,13 @@ export class ToolVectors {
     this.byName.delete(name);
   }
 
+  /** Forgets the vector of a tool whose text changed: it stood for what the tool did before. */
+  replaced(tool: RetrievalTool): void {
+    if (this.byName.size === 0) return;
+    const held = this.byName.get(tool.name);
+    if (held && held.text !== embeddingText(tool)) this.byName.delete(tool.name);
+  }
+
   /** The tools' vectors by slot (`slotOf`), with the query's; undefined without both. */
   dense(
     queryVector: Float32Array | undefined,

@@ -281,6 +281,23 @@ describe('embedding fusion', () => {
     expect(seen[1]).toBe('wubba_tool: does wubba');
   });
 
+  it('forgets a tool’s vector when its text changes, until it is embedded again', async () => {
+    const r = new ToolRetriever([...numbered(60), tool('maker', 'makes a blarg')], {
+      k: 3,
+      embeddings: embed,
+    });
+    await r.embedTools();
+    const quux = await r.embedQuery('I need a quux');
+    const fizz = await r.embedQuery('some fizz please');
+    const by = (v: Float32Array | undefined) => (v ? { queryVector: v } : {});
+    expect(names(r.search('I need a quux', by(quux)) as never)[0]).toBe('maker');
+    // The server changed what the tool does: the old meaning must not rank it any more.
+    r.setTools([...numbered(60), tool('maker', 'does wubba')]);
+    expect(names(r.search('I need a quux', by(quux)) as never)).not.toContain('maker');
+    expect(await r.embedTools()).toBe(1);
+    expect(names(r.search('some fizz please', by(fizz)) as never)[0]).toBe('maker');
+  });
+
   it('keeps ranking by words when the embedding source fails', async () => {
     const r = new ToolRetriever([...numbered(60), tool('weather_lookup', 'weather forecast')], {
       k: 3,
