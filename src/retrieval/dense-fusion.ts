@@ -2,9 +2,13 @@ import type { ScoreBuffer } from './score-buffer.js';
 
 /**
  * Turns texts into vectors, e.g. the configured provider's embeddings endpoint. Optional: ranking
- * works without one, and fuses its similarities in when a host supplies it.
+ * works without one, and fuses its similarities in when a host supplies it. `signal` aborts once
+ * the retriever stopped waiting (see `RetrieverOptions.embedTimeoutMs`).
  */
-export type EmbeddingSource = (texts: readonly string[]) => Promise<readonly (readonly number[])[]>;
+export type EmbeddingSource = (
+  texts: readonly string[],
+  signal?: AbortSignal,
+) => Promise<readonly (readonly number[])[]>;
 
 /** A query's vector and the tools' vectors, by index slot. */
 export interface DenseQuery {

@@ -13,6 +13,8 @@ export interface RetrieverOptions {
   readonly onFailOpen?: (error: unknown) => void;
   /** Optional embeddings, fused into the ranking once `embedTools` has run. */
   readonly embeddings?: EmbeddingSource;
+  /** How long one call to `embeddings` is waited for before its texts rank by words (10 s by default; no limit unless finite and above 0). */
+  readonly embedTimeoutMs?: number;
 }
 
 /** What one `select` call may narrow or bound. */

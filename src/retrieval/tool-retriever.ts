@@ -58,7 +58,7 @@ export class ToolRetriever {
   constructor(tools: Iterable<RetrievalTool> = [], options: RetrieverOptions = {}) {
     this.k = options.k ?? DEFAULT_K;
     this.onFailOpen = options.onFailOpen;
-    this.vectors = new ToolVectors(options.embeddings);
+    this.vectors = new ToolVectors(options.embeddings, options.embedTimeoutMs);
     this.ranker = new Ranker(this.index, options.settings ?? DEFAULT_RANKING, (a, b) => this.tieBreak(a, b));
     this.upsertAll(tools);
   }

@@ -8,6 +8,9 @@ import type { RetrievalTool } from './retrieval-tool.js';
  */
 export const MAX_EMBEDDED_TEXT = 8000;
 
+/** How long one call to the embedding source is waited for by default: a stuck endpoint must not hold a turn. */
+export const EMBED_TIMEOUT_MS = 10_000;
+
 /** The text a tool is embedded by: its name and description (their head, see MAX_EMBEDDED_TEXT). */
 function embeddingText(t: RetrievalTool): string {
   return headOf(`${t.name}: ${t.description ?? ''}`.trim(), MAX_EMBEDDED_TEXT);
@@ -20,7 +23,37 @@ function embeddingText(t: RetrievalTool): string {
 export class ToolVectors {
   private readonly byName = new Map<string, { text: string; vector: Float32Array }>();
 
-  constructor(private readonly source: EmbeddingSource | undefined) {}
+  constructor(
+    private readonly source: EmbeddingSource | undefined,
+    private readonly timeoutMs = EMBED_TIMEOUT_MS,
+  ) {}
+
+  /** One call to the source, given up (and its signal aborted) after `timeoutMs` (no limit unless finite and positive). */
+  private async ask(
+    source: EmbeddingSource,
+    texts: readonly string[],
+  ): Promise<readonly (readonly number[])[]> {
+    if (!(Number.isFinite(this.timeoutMs) && this.timeoutMs > 0)) return source(texts);
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => {
+          controller.abort();
+          reject(new Error(`the embedding source did not answer within ${this.timeoutMs} ms`));
+        },
+        Math.min(this.timeoutMs, 2 ** 31 - 1),
+      );
+    });
+    const answer = Promise.resolve().then(() => source(texts, controller.signal));
+    // Once given up on, a later failure of the call is nobody's to handle.
+    answer.catch(() => {});
+    try {
+      return await Promise.race([answer, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
   /**
    * Embeds the tools that have no vector yet (or whose text changed), in batches; returns how many
@@ -39,7 +72,7 @@ export class ToolVectors {
       const batch = todo.slice(i, i + batchSize);
       const texts = batch.map(embeddingText);
       try {
-        const out = await this.source(texts);
+        const out = await this.ask(this.source, texts);
         batch.forEach((t, j) => {
           const v = out[j];
           if (v && v.length > 0 && current(t)) {
@@ -58,7 +91,7 @@ export class ToolVectors {
   async embedQuery(query: string): Promise<Float32Array | undefined> {
     if (!this.source || query.trim() === '') return undefined;
     try {
-      const [v] = await this.source([headOf(query, MAX_EMBEDDED_TEXT)]);
+      const [v] = await this.ask(this.source, [headOf(query, MAX_EMBEDDED_TEXT)]);
       return v && v.length > 0 ? Float32Array.from(v) : undefined;
     } catch {
       return undefined;

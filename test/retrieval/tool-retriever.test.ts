@@ -298,6 +298,24 @@ describe('embedding fusion', () => {
     expect(names(r.search('some fizz please', by(fizz)) as never)[0]).toBe('maker');
   });
 
+  it('stops waiting for an embedding source that never answers, and tells it to give up', async () => {
+    const signals: AbortSignal[] = [];
+    const stuck = (_texts: readonly string[], signal?: AbortSignal) => {
+      if (signal) signals.push(signal);
+      return new Promise<number[][]>(() => {});
+    };
+    const r = new ToolRetriever([...numbered(60), tool('weather_lookup', 'weather forecast')], {
+      k: 3,
+      embeddings: stuck,
+      embedTimeoutMs: 1,
+    });
+    expect(await r.embedTools(40)).toBe(0);
+    expect(await r.embedQuery('weather')).toBeUndefined();
+    expect(signals).toHaveLength(3);
+    for (const s of signals) expect(s.aborted).toBe(true);
+    expect(names(r.select('weather forecast'))).toContain('weather_lookup');
+  });
+
   it('keeps ranking by words when the embedding source fails', async () => {
     const r = new ToolRetriever([...numbered(60), tool('weather_lookup', 'weather forecast')], {
       k: 3,
