@@ -47,6 +47,8 @@ export class ToolRetriever {
   private readonly coreNames = new Set<string>();
   private readonly partsByName = new Map<string, NameParts>();
   private readonly used = new Set<string>();
+  /** Tools this session called that were withdrawn since: sticky again when they come back. */
+  private readonly usedAway = new Set<string>();
   private carriedHints: string[] = [];
   /** What the last reduced selection offered (core tools aside), to fill the room a weak request leaves. */
   private lastOffered: string[] = [];
@@ -73,6 +75,7 @@ export class ToolRetriever {
     if (!this.order.has(tool.name)) this.order.set(tool.name, this.nextOrder++);
     this.index.upsert(tool);
     this.vectors.replaced(tool);
+    this.returned(tool.name);
     this.changed();
     if (isCore(tool)) this.coreNames.add(tool.name);
     else this.coreNames.delete(tool.name);
@@ -84,6 +87,7 @@ export class ToolRetriever {
     for (const tool of list) {
       if (!this.order.has(tool.name)) this.order.set(tool.name, this.nextOrder++);
       this.vectors.replaced(tool);
+      this.returned(tool.name);
       if (isCore(tool)) this.coreNames.add(tool.name);
       else this.coreNames.delete(tool.name);
     }
@@ -91,10 +95,15 @@ export class ToolRetriever {
     this.changed();
   }
 
-  /** Removes a tool; returns false when it was not in the catalog. */
+  /** A tool this session called is back in the catalog: it is offered every turn again. */
+  private returned(name: string): void {
+    if (this.usedAway.size > 0 && this.usedAway.delete(name)) this.used.add(name);
+  }
+
+  /** Removes a tool (a called one is sticky again if it comes back); false when it was not in the catalog. */
   remove(name: string): boolean {
     this.order.delete(name);
-    this.used.delete(name);
+    if (this.used.delete(name)) this.usedAway.add(name);
     this.relevance.delete(name);
     this.changed();
     this.coreNames.delete(name);

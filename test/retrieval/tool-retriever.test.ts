@@ -105,6 +105,22 @@ describe('ToolRetriever.select', () => {
     expect(names(r.select('write a poem about the sea'))).toContain('obscure_db_tool');
   });
 
+  it('offers a tool this session called again when it comes back after being withdrawn', () => {
+    // An MCP server restarting withdraws its tools for a turn; the session still called this one.
+    const used = tool('mcp/db/obscure_db_tool', 'vacuum the store', server('mcp/db'));
+    const r = new ToolRetriever([...numbered(100), used], { k: 10 });
+    r.markUsed(used.name);
+    r.setTools(numbered(100));
+    expect(names(r.select('write a poem about the sea'))).not.toContain(used.name);
+    expect(r.sticky.has(used.name)).toBe(false);
+    r.setTools([...numbered(100), { ...used }]);
+    expect(r.sticky.has(used.name)).toBe(true);
+    expect(names(r.select('write a poem about the sea'))).toContain(used.name);
+    r.remove(used.name);
+    r.upsert(used);
+    expect(names(r.select('write a poem about the sea'))).toContain(used.name);
+  });
+
   it('carries the last turn’s hints into a follow-up that has none', () => {
     const r = new ToolRetriever([...numbered(100), tool('web_fetch', 'fetch a page')], { k: 5 });
     expect(names(r.select('summarize https://example.com/a'))).toContain('web_fetch');
