@@ -26,6 +26,33 @@ const WHITESPACE_HISTORY: ChatMessage[] = [
   { role: 'user', content: 'and now?' },
 ];
 
+/** A 400 blaming the second tool (`get_time`) in the family's own words, sent with `x-should-retry: true`. */
+function toolRejectionAsking(family: AdapterHarness['family']) {
+  const headers = { 'content-type': 'application/json', 'x-should-retry': 'true' };
+  if (family === 'anthropic') {
+    const message = 'tools.1.custom.input_schema: JSON schema is invalid.';
+    const body = { type: 'error', error: { type: 'invalid_request_error', message } };
+    return { status: 400, headers, body: JSON.stringify(body) };
+  }
+  if (family === 'bedrock') {
+    const message =
+      'The value at toolConfig.tools.1.toolSpec.inputSchema.json.type must be one of the following: object.';
+    const errorType = 'ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/';
+    return {
+      status: 400,
+      headers: { ...headers, 'x-amzn-errortype': errorType },
+      body: JSON.stringify({ message }),
+    };
+  }
+  const error = {
+    message: "Invalid schema for function 'get_time': In context=(), object schema missing properties.",
+    type: 'invalid_request_error',
+    param: 'tools[1].function.parameters',
+    code: 'invalid_function_parameters',
+  };
+  return { status: 400, headers, body: JSON.stringify({ error }, null, 2) };
+}
+
 /** The same cases for every adapter, on its real SDK against its loopback stand-in. */
 export function describeAdapterContract(harness: AdapterHarness): void {
   describe(`${harness.label} adapter contract`, () => {
@@ -233,6 +260,16 @@ export function describeAdapterContract(harness: AdapterHarness): void {
         const error = await failure(adapter.stream(ask('do not')));
         expect((error as ProviderError).status).toBe(503);
         expect((error as ProviderError).retryable).toBe(false);
+        expect(standIn.requests).toHaveLength(1);
+      });
+
+      it('never retries a rejected tool definition, even when the server says x-should-retry: true', async () => {
+        standIn.push({ raw: toolRejectionAsking(harness.family) }, { text: 'never reached' });
+        const adapter = adapterFor(harness, standIn, { retry: { maxRetries: 2, baseDelayMs: 1 } });
+        const error = await failure(adapter.stream(ask('bad tool')));
+        expect((error as ProviderError).status).toBe(400);
+        expect((error as ProviderError).retryable).toBe(false);
+        expect(adapter.toolsNamedInRejection(error, [WEATHER, CLOCK])).toEqual(['get_time']);
         expect(standIn.requests).toHaveLength(1);
       });
 

@@ -8,7 +8,11 @@ import type { ModelAdapter, ModelEvent, ModelRequest, WireTool } from '../../cor
 import { captureErrorBodies, type ErrorBodyCapture, type FetchLike } from '../shared/error-body-capture.js';
 import type { ResolvedProviderConfig } from '../shared/provider-config.js';
 import { streamEnding } from '../shared/stream-ending.js';
-import { ANTHROPIC_DIALECTS, toolsNamedInRejection } from '../shared/tools-named-in-rejection.js';
+import {
+  ANTHROPIC_DIALECTS,
+  settledToolRejection,
+  toolsNamedInRejection,
+} from '../shared/tools-named-in-rejection.js';
 import { withRetries } from '../shared/with-retries.js';
 import { anthropicProviderError } from './anthropic-errors.js';
 import { toAnthropicRequest } from './anthropic-request.js';
@@ -48,7 +52,8 @@ export class AnthropicAdapter implements ModelAdapter {
   stream(request: ModelRequest): AsyncIterable<ModelEvent> {
     return withRetries({
       attempt: () => this.attempt(request),
-      toProviderError: (error) => this.toProviderError(error),
+      toProviderError: (error) =>
+        settledToolRejection(this.toProviderError(error), request.tools, ANTHROPIC_DIALECTS),
       settings: this.config.retry,
       signal: request.signal,
     });

@@ -10,7 +10,11 @@ import type { ModelAdapter, ModelEvent, ModelRequest, WireTool } from '../../cor
 import type { ResolvedProviderConfig } from '../shared/provider-config.js';
 import { transportProviderError } from '../shared/provider-errors.js';
 import { streamEnding } from '../shared/stream-ending.js';
-import { BEDROCK_DIALECTS, toolsNamedInRejection } from '../shared/tools-named-in-rejection.js';
+import {
+  BEDROCK_DIALECTS,
+  settledToolRejection,
+  toolsNamedInRejection,
+} from '../shared/tools-named-in-rejection.js';
 import { withRetries } from '../shared/with-retries.js';
 import { type BedrockErrorContext, bedrockProviderError, keepErrorBodies } from './bedrock-errors.js';
 import { acceptsToolResultStatus, type BedrockRequestOptions, toBedrockRequest } from './bedrock-request.js';
@@ -63,7 +67,8 @@ export class BedrockAdapter implements ModelAdapter {
     const context: { requestId?: string; timedOut?: boolean } = {};
     return withRetries({
       attempt: () => this.attempt(request, context),
-      toProviderError: (error) => this.toProviderError(error, context),
+      toProviderError: (error) =>
+        settledToolRejection(this.toProviderError(error, context), request.tools, BEDROCK_DIALECTS),
       settings: this.config.retry,
       signal: request.signal,
     });

@@ -8,7 +8,11 @@ import type { ModelAdapter, ModelEvent, ModelRequest, WireTool } from '../../cor
 import { captureErrorBodies, type ErrorBodyCapture, type FetchLike } from '../shared/error-body-capture.js';
 import type { ResolvedProviderConfig } from '../shared/provider-config.js';
 import { streamEnding } from '../shared/stream-ending.js';
-import { OPENAI_FAMILY_DIALECTS, toolsNamedInRejection } from '../shared/tools-named-in-rejection.js';
+import {
+  OPENAI_FAMILY_DIALECTS,
+  settledToolRejection,
+  toolsNamedInRejection,
+} from '../shared/tools-named-in-rejection.js';
 import { withRetries } from '../shared/with-retries.js';
 import { type DoneMarkerWatch, watchDoneMarker } from './done-marker.js';
 import { errorInAnswer, openaiProviderError } from './openai-errors.js';
@@ -59,7 +63,8 @@ export class OpenAIAdapter implements ModelAdapter {
   stream(request: ModelRequest): AsyncIterable<ModelEvent> {
     return withRetries({
       attempt: () => this.attempt(request),
-      toProviderError: (error) => this.toProviderError(error),
+      toProviderError: (error) =>
+        settledToolRejection(this.toProviderError(error), request.tools, OPENAI_FAMILY_DIALECTS),
       settings: this.config.retry,
       signal: request.signal,
     });

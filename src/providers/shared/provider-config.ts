@@ -24,7 +24,7 @@ export interface AwsCredentials {
   readonly sessionToken?: string;
 }
 
-/** How transient failures (408, 409, 429, 5xx, connection) are retried; no other 4xx is, unless the server sends `x-should-retry: true`. */
+/** How transient failures (408, 409, 429, 5xx, connection) are retried; no other 4xx is, unless the server sends `x-should-retry: true` (never for a rejected tool definition). */
 export interface RetrySettings {
   /** Retries after the first attempt (default 2). */
   readonly maxRetries?: number;

@@ -1,3 +1,4 @@
+import { ProviderError } from '../../core/errors.js';
 import type { WireTool } from '../../core/model.js';
 import {
   anthropicToolPaths,
@@ -50,4 +51,27 @@ export function toolsNamedInRejection(
     indices = [...genericToolMentions(evidence, sent).indices];
   }
   return [...new Set(indices)].sort((a, b) => a - b).map((i) => sent[i]?.name ?? '');
+}
+
+/**
+ * `error` marked not retryable when it blames a tool in `sent`: a bad definition is refused the same way
+ * every time, so it is never sent again, even when the server says `x-should-retry: true`.
+ */
+export function settledToolRejection(
+  error: ProviderError,
+  sent: readonly WireTool[],
+  dialects: readonly RejectionDialect[],
+): ProviderError {
+  if (!error.retryable || toolsNamedInRejection(error, sent, dialects).length === 0) return error;
+  return new ProviderError({
+    provider: error.provider,
+    status: error.status,
+    message: error.message,
+    providerCode: error.providerCode,
+    retryable: false,
+    requestId: error.requestId,
+    rawBody: error.rawBody,
+    retryAfterMs: error.retryAfterMs,
+    cause: error.cause,
+  });
 }
