@@ -56,7 +56,7 @@ export type StopReason =
   | 'content_filter'
   | 'other';
 
-/** Token counts as the provider reports them. */
+/** Token counts as the provider reports them; `inputTokens` is every prompt token, those served from or written to a prompt cache included. */
 export interface Usage {
   readonly inputTokens: number;
   readonly outputTokens: number;

@@ -5,6 +5,7 @@ import type { StopReason, WireTool } from '../core/model.js';
 import { anthropicFailure } from './anthropic-rules.js';
 import { type BlockReading, blockMessages } from './block-messages.js';
 import type { NeutralRequest } from './recorded-request.js';
+import type { ScriptUsage } from './script.js';
 import { pieces } from './scripted-model.js';
 import { startEventStream, writeEvent } from './sse.js';
 import {
@@ -132,7 +133,11 @@ export function anthropicWire(): FamilyWire {
     },
     streamError(answer, request, res) {
       startEventStream(res, { 'request-id': requestId() });
-      writeEvent(res, { type: 'message_start', message: messageShell(request.model, 1) }, 'message_start');
+      writeEvent(
+        res,
+        { type: 'message_start', message: messageShell(request.model, { inputTokens: 1, outputTokens: 0 }) },
+        'message_start',
+      );
       if (answer.text !== '') {
         writeEvent(
           res,
@@ -152,7 +157,18 @@ export function anthropicWire(): FamilyWire {
   };
 }
 
-function messageShell(model: string, inputTokens: number) {
+/** Anthropic's input counts: `input_tokens` leaves out what was read from or written to the cache. */
+function inputUsage(usage: ScriptUsage) {
+  const read = usage.cacheReadTokens ?? 0;
+  const write = usage.cacheWriteTokens ?? 0;
+  return {
+    input_tokens: usage.inputTokens - read - write,
+    cache_creation_input_tokens: write,
+    cache_read_input_tokens: read,
+  };
+}
+
+function messageShell(model: string, usage: ScriptUsage) {
   return {
     id: `msg_${randomUUID().replaceAll('-', '').slice(0, 24)}`,
     type: 'message',
@@ -161,7 +177,7 @@ function messageShell(model: string, inputTokens: number) {
     content: [],
     stop_reason: null,
     stop_sequence: null,
-    usage: { input_tokens: inputTokens, output_tokens: 1 },
+    usage: { ...inputUsage(usage), output_tokens: 1 },
   };
 }
 
@@ -182,10 +198,10 @@ function wholeReply(answer: ReplyAnswer, request: NeutralRequest, res: ServerRes
     content.push({ type: 'tool_use', id: call.id, name: call.name, input });
   }
   const body = JSON.stringify({
-    ...messageShell(request.model, answer.usage.inputTokens),
+    ...messageShell(request.model, answer.usage),
     content,
     stop_reason: stopOf(answer),
-    usage: { input_tokens: answer.usage.inputTokens, output_tokens: answer.usage.outputTokens },
+    usage: { ...inputUsage(answer.usage), output_tokens: answer.usage.outputTokens },
   });
   res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId() });
   res.end(body);
@@ -194,7 +210,7 @@ function wholeReply(answer: ReplyAnswer, request: NeutralRequest, res: ServerRes
 function streamReply(answer: ReplyAnswer, request: NeutralRequest, res: ServerResponse): void {
   startEventStream(res, { 'request-id': requestId() });
   const send = (data: { type: string; [key: string]: unknown }) => writeEvent(res, data, data.type);
-  send({ type: 'message_start', message: messageShell(request.model, answer.usage.inputTokens) });
+  send({ type: 'message_start', message: messageShell(request.model, answer.usage) });
   let index = 0;
   if (answer.text !== '') {
     send({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });

@@ -182,8 +182,15 @@ function stopOf(answer: ReplyAnswer): string {
 }
 
 function usageOf(answer: ReplyAnswer) {
-  const { inputTokens, outputTokens } = answer.usage;
-  return { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+  const { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens } = answer.usage;
+  // as Anthropic's: inputTokens leaves out what was read from or written to the cache
+  return {
+    inputTokens: inputTokens - (cacheReadTokens ?? 0) - (cacheWriteTokens ?? 0),
+    outputTokens,
+    totalTokens: inputTokens + outputTokens,
+    ...(cacheReadTokens === undefined ? {} : { cacheReadInputTokens: cacheReadTokens }),
+    ...(cacheWriteTokens === undefined ? {} : { cacheWriteInputTokens: cacheWriteTokens }),
+  };
 }
 
 function wholeReply(answer: ReplyAnswer, res: ServerResponse): void {

@@ -254,11 +254,13 @@ function finishReason(answer: ReplyAnswer, gemini: boolean): string {
 }
 
 function usageOf(answer: ReplyAnswer) {
-  const { inputTokens, outputTokens } = answer.usage;
+  const { inputTokens, outputTokens, cacheReadTokens } = answer.usage;
   return {
+    // OpenAI's prompt_tokens counts the cached ones too; the details say how many of them were
     prompt_tokens: inputTokens,
     completion_tokens: outputTokens,
     total_tokens: inputTokens + outputTokens,
+    ...(cacheReadTokens === undefined ? {} : { prompt_tokens_details: { cached_tokens: cacheReadTokens } }),
   };
 }
 

@@ -14,6 +14,14 @@ export interface ScriptToolCall {
   readonly id?: string;
 }
 
+/** Token counts a scripted turn reports; the cache counts are part of `inputTokens`. */
+export interface ScriptUsage extends Usage {
+  /** Prompt tokens read from the provider's prompt cache. */
+  readonly cacheReadTokens?: number;
+  /** Prompt tokens written to the cache (Anthropic and Bedrock report these; OpenAI does not). */
+  readonly cacheWriteTokens?: number;
+}
+
 /** Which requests a turn may answer (every condition given must hold). */
 export interface TurnMatch {
   /** The last user message contains this text. */
@@ -37,7 +45,7 @@ export interface TurnOptions {
   /** The family's raw stop value, sent as is (wins over `stopReason`). */
   readonly rawStopReason?: string;
   /** Token counts to report (default: estimated from the sizes). */
-  readonly usage?: Usage;
+  readonly usage?: ScriptUsage;
   /** Characters per streamed text or argument fragment (default 8). */
   readonly chunkSize?: number;
   /**

@@ -1,7 +1,14 @@
 import { InputError } from '../core/errors.js';
-import type { StopReason, Usage } from '../core/model.js';
+import type { StopReason } from '../core/model.js';
 import type { RecordedRequest } from './recorded-request.js';
-import { checkTurn, type RawAnswer, type ScriptError, type ScriptTurn, type TurnMatch } from './script.js';
+import {
+  checkTurn,
+  type RawAnswer,
+  type ScriptError,
+  type ScriptTurn,
+  type ScriptUsage,
+  type TurnMatch,
+} from './script.js';
 
 /** True for a turn that fails whatever the request says (the provider erring, not judging the request). */
 export function isFailureTurn(turn: ScriptTurn): boolean {
@@ -24,7 +31,7 @@ export type Answer = { readonly delayMs: number } & (
       readonly toolCalls: readonly AnswerToolCall[];
       readonly stopReason: StopReason;
       readonly rawStopReason: string | undefined;
-      readonly usage: Usage;
+      readonly usage: ScriptUsage;
       readonly chunkSize: number;
       /** How the stream stops before its closing event, if it does. */
       readonly cutOff: 'end' | 'reset' | undefined;

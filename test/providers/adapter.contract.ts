@@ -197,6 +197,15 @@ export function describeAdapterContract(harness: AdapterHarness): void {
       });
     }
 
+    for (const stream of [true, false]) {
+      it(`counts prompt tokens read from or written to the cache as input (${stream ? 'streamed' : 'whole'})`, async () => {
+        const usage = { inputTokens: 5000, outputTokens: 7, cacheReadTokens: 4000, cacheWriteTokens: 900 };
+        standIn.push({ text: 'cached', usage });
+        const finish = finishOf(await collect(adapterFor(harness, standIn, { stream }).stream(ask('cache'))));
+        expect(finish.usage).toEqual({ inputTokens: 5000, outputTokens: 7 });
+      });
+    }
+
     describe('retries', () => {
       it('retries a 429, then succeeds', async () => {
         standIn.push({ error: { status: 429, retryAfter: 0 } }, { text: 'second time lucky' });

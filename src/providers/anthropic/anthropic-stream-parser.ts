@@ -15,6 +15,21 @@ export const ANTHROPIC_STOP_REASONS: StopTable = {
   pause_turn: 'other',
 };
 
+interface InputCounts {
+  readonly input_tokens?: number | null;
+  readonly cache_creation_input_tokens?: number | null;
+  readonly cache_read_input_tokens?: number | null;
+}
+
+/** Every prompt token: `input_tokens` leaves out those read from or written to the prompt cache. */
+function promptTokens(usage: InputCounts): number {
+  return (
+    (usage.input_tokens ?? 0) +
+    (usage.cache_creation_input_tokens ?? 0) +
+    (usage.cache_read_input_tokens ?? 0)
+  );
+}
+
 /** Turns Messages API stream events into events; tool inputs are assembled from `input_json_delta`s. */
 export class AnthropicStreamParser implements EndingStreamParser {
   private readonly calls = new ToolCallAssembler();
@@ -34,7 +49,7 @@ export class AnthropicStreamParser implements EndingStreamParser {
     switch (event.type) {
       case 'message_start':
         this.sawUsage = true;
-        this.inputTokens = event.message.usage?.input_tokens ?? 0;
+        this.inputTokens = event.message.usage ? promptTokens(event.message.usage) : 0;
         this.outputTokens = event.message.usage?.output_tokens ?? 0;
         return [];
       case 'content_block_start': {
@@ -59,7 +74,8 @@ export class AnthropicStreamParser implements EndingStreamParser {
         if (event.usage) {
           this.sawUsage = true;
           this.outputTokens = event.usage.output_tokens ?? this.outputTokens;
-          this.inputTokens = event.usage.input_tokens ?? this.inputTokens;
+          // newer servers repeat the (cumulative) input counts here; older ones send only output_tokens
+          if (event.usage.input_tokens != null) this.inputTokens = promptTokens(event.usage);
         }
         return [];
       case 'message_stop':
@@ -92,7 +108,7 @@ export function messageEvents(message: Message): ModelEvent[] {
   const assembled = calls.finish();
   events.push(...assembled);
   const usage = message.usage
-    ? { inputTokens: message.usage.input_tokens ?? 0, outputTokens: message.usage.output_tokens ?? 0 }
+    ? { inputTokens: promptTokens(message.usage), outputTokens: message.usage.output_tokens ?? 0 }
     : undefined;
   events.push(
     finishEvent(message.stop_reason ?? undefined, ANTHROPIC_STOP_REASONS, assembled.length > 0, usage),

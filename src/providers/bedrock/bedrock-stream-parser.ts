@@ -23,7 +23,10 @@ export const BEDROCK_STOP_REASONS: StopTable = {
 
 function usageOf(usage: TokenUsage | undefined): Usage | undefined {
   if (!usage) return undefined;
-  return { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 };
+  // inputTokens leaves out the prompt tokens read from or written to the prompt cache
+  const input =
+    (usage.inputTokens ?? 0) + (usage.cacheReadInputTokens ?? 0) + (usage.cacheWriteInputTokens ?? 0);
+  return { inputTokens: input, outputTokens: usage.outputTokens ?? 0 };
 }
 
 /** Turns ConverseStream events into events; blocks are keyed by `contentBlockIndex`. */
