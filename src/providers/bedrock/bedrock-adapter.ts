@@ -83,6 +83,8 @@ export class BedrockAdapter implements ModelAdapter {
       throw transportProviderError(this.provider, 'aborted', request.signal.reason);
     const input = this.buildRequest(request);
     context.timedOut = false;
+    // an in-stream failure of this attempt is this attempt's, never the one before it
+    delete context.requestId;
     const controller = new AbortController();
     const onAbort = () => controller.abort();
     request.signal?.addEventListener('abort', onAbort, { once: true });
