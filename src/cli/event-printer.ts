@@ -66,6 +66,12 @@ export function printEvent(event: RuntimeEvent, streams: PrinterStreams, state: 
     case 'turn-end':
       if (state.midLine) out.write('\n');
       state.midLine = false;
+      // a model may end its turn with no content at all (Claude does, often after a tool result); said,
+      // so the person is not left at a silent prompt
+      if (event.status === 'done' && event.message.trim() === '')
+        info.write(
+          '(the model ended the turn without a final answer; send a message such as "go on" to ask again)\n',
+        );
       return;
     default:
       return;

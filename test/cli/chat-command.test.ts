@@ -65,6 +65,20 @@ describe('toolseam chat', () => {
     expect(r.stderr).toMatch(/OPENAI_API_KEY/);
   });
 
+  it('a turn the model ends without a word says so on stderr instead of printing nothing', async () => {
+    // Claude ends a turn with end_turn and no content at all, often right after a tool result
+    standIn = await startStandIn({ family: 'anthropic', script: [{ text: '' }] });
+    const args = ['chat', '-m', 'hi', '--provider', 'anthropic', '--base-url', standIn.baseURL];
+    const r = await cli([...args, '--model', 'claude-test', '--db', join(dir, 't.db')], {
+      ANTHROPIC_API_KEY: 'stand-in',
+    }).done;
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim()).toBe(
+      '(the model ended the turn without a final answer; send a message such as "go on" to ask again)',
+    );
+  });
+
   it('-m prints the answer and exits 0; a failed turn prints why and exits 1', async () => {
     standIn = await startStandIn({
       family: 'openai',
