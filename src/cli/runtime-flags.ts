@@ -54,6 +54,12 @@ export function providerConfigFrom(
   env = process.env,
 ): ProviderConfig {
   const fromFile = config.model ?? {};
+  if (flags['base-url'] !== undefined && flags['base-url'].trim() === '') {
+    // an unset variable in `--base-url "$URL"` would otherwise send the conversation to a default endpoint
+    throw new InputError(
+      "--base-url needs a URL such as http://127.0.0.1:8080/v1; leave --base-url out to use the provider's own.",
+    );
+  }
   let provider = (flags.provider ?? fromFile.provider) as string | undefined;
   if (provider === undefined && flags['base-url']) provider = 'openai-compatible';
   if (provider === undefined) provider = KEY_ORDER.find(([key]) => env[key])?.[1];

@@ -89,6 +89,16 @@ describe('deliberate errors in the CLI: one line on stderr, exit code 2', () => 
     expectOneLine(none, /no agent "toString"; the config defines none/);
   });
 
+  it('an empty --base-url is refused, not dropped for the provider the environment points at', async () => {
+    // as `--base-url "$LOCAL_URL"` with the variable unset: the conversation must not go elsewhere
+    const r = await runToolseam(['chat', '-m', 'hi', '--base-url', '', '--db', join(dir, 't.db')], dir, {
+      OPENAI_API_KEY: '',
+      ANTHROPIC_API_KEY: 'set-for-another-use',
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
+    });
+    expectOneLine(r, /--base-url needs a URL/);
+  });
+
   it('a flag the command does not know', async () => {
     expectOneLine(await toolseam(['chat', '--bogus']), /--bogus.*toolseam chat --help/);
   });
