@@ -12,6 +12,7 @@ import {
   failure,
   finishOf,
   standInFor,
+  textBeforeFailure,
   textOf,
   WEATHER,
 } from '../support/provider-harness.js';
@@ -297,16 +298,10 @@ export function describeAdapterContract(harness: AdapterHarness): void {
           { text: 'partial answer', streamError: { message: 'lost the model' } },
           { text: 'never' },
         );
-        const adapter = adapterFor(harness, standIn);
-        const seen: string[] = [];
-        let caught: unknown;
-        try {
-          for await (const event of adapter.stream(ask('midway')))
-            if (event.type === 'text-delta') seen.push(event.text);
-        } catch (error) {
-          caught = error;
-        }
-        expect(seen.join('')).toBe('partial answer');
+        const { text, error: caught } = await textBeforeFailure(
+          adapterFor(harness, standIn).stream(ask('midway')),
+        );
+        expect(text).toBe('partial answer');
         expect(caught).toBeInstanceOf(ProviderError);
         expect((caught as ProviderError).status).toBeUndefined();
         expect((caught as ProviderError).message).toContain('lost the model');

@@ -5,7 +5,7 @@ import { ProviderError } from '../../src/core/errors.js';
 import { createModelAdapter, type ProviderConfig } from '../../src/providers/index.js';
 import { writeStreamEvent } from '../../src/testing/bedrock-event-stream.js';
 import { startEventStream, writeEvent } from '../../src/testing/sse.js';
-import { ask } from '../support/provider-harness.js';
+import { ask, textBeforeFailure } from '../support/provider-harness.js';
 
 /** A server that starts a streamed answer with `first` and then goes quiet, keeping the connection open. */
 async function stallingServer(
@@ -95,4 +95,28 @@ describe('a stream the caller stops midway', () => {
       expect((caught as ProviderError).providerCode).toBe('aborted');
     });
   }
+});
+
+describe('a stream that goes silent midway', () => {
+  let server: Server | undefined;
+  afterEach(() => {
+    server?.closeAllConnections();
+    server?.close();
+  });
+
+  it('bedrock: fails as not answering in time once it has been silent for timeoutMs, instead of waiting forever', async () => {
+    const bedrock = FAMILIES.find((f) => f.label === 'bedrock');
+    if (!bedrock) throw new Error('no bedrock family');
+    const started = await stallingServer(bedrock.first, bedrock.start);
+    server = started.server;
+    const adapter = createModelAdapter({
+      ...bedrock.config(started.url),
+      timeoutMs: 300,
+      retry: { maxRetries: 0 },
+    });
+    const { text, error: caught } = await textBeforeFailure(adapter.stream(ask('then silence')));
+    expect(text).toBe('Half');
+    expect(caught).toBeInstanceOf(ProviderError);
+    expect((caught as ProviderError).providerCode).toBe('timeout');
+  });
 });

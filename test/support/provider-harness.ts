@@ -50,6 +50,19 @@ export async function failure(stream: AsyncIterable<ModelEvent>): Promise<unknow
   throw new Error('the call was expected to fail but it succeeded');
 }
 
+/** The text a call passed on before it failed, and what it failed with (undefined when it did not). */
+export async function textBeforeFailure(
+  stream: AsyncIterable<ModelEvent>,
+): Promise<{ text: string; error: unknown }> {
+  const seen: string[] = [];
+  try {
+    for await (const event of stream) if (event.type === 'text-delta') seen.push(event.text);
+  } catch (error) {
+    return { text: seen.join(''), error };
+  }
+  return { text: seen.join(''), error: undefined };
+}
+
 /** A weather tool with one required string property. */
 export const WEATHER: WireTool = {
   name: 'get_weather',

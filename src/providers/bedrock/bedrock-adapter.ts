@@ -33,8 +33,10 @@ export class BedrockAdapter implements ModelAdapter {
     this.model = config.model;
     const clientConfig: BedrockRuntimeClientConfig = {
       maxAttempts: 1,
-      // HTTP/1.1: Converse needs no HTTP/2, and plain HTTP endpoints (proxies, stand-ins) speak 1.1
-      requestHandler: new NodeHttpHandler(),
+      // HTTP/1.1: Converse needs no HTTP/2, and plain HTTP endpoints (proxies, stand-ins) speak 1.1. A
+      // stream gone silent fails after timeoutMs instead of waiting forever (Node's fetch, under the
+      // other SDKs, gives up on a silent body after 5 minutes; this handler never does on its own).
+      requestHandler: new NodeHttpHandler({ socketTimeout: config.timeoutMs }),
     };
     if (config.region) clientConfig.region = config.region;
     if (config.baseURL) clientConfig.endpoint = config.baseURL;
