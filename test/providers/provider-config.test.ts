@@ -34,6 +34,21 @@ describe('resolveProviderConfig', () => {
     });
   });
 
+  it('an empty apiKey counts as none given: the environment’s key, or none for a local server', () => {
+    const env = { OPENAI_API_KEY: 'sk-env' };
+    expect(resolveProviderConfig({ provider: 'openai', model: 'm', apiKey: '', env }).apiKey).toBe('sk-env');
+    const local = {
+      provider: 'openai-compatible',
+      model: 'm',
+      baseURL: 'http://127.0.0.1:9/v1',
+      env: {},
+    } as const;
+    expect(() => createModelAdapter({ ...local, apiKey: ' ' })).not.toThrow();
+    expect(() => resolveProviderConfig({ provider: 'anthropic', model: 'm', apiKey: '  ', env: {} })).toThrow(
+      /No API key for anthropic: set ANTHROPIC_API_KEY/,
+    );
+  });
+
   it('prefers what the config says over the environment, and fills in retry and timeout defaults', () => {
     const resolved = resolveProviderConfig({
       provider: 'anthropic',

@@ -39,7 +39,7 @@ export interface ProviderConfig {
   readonly provider: ProviderName;
   /** The model id as the provider spells it (a Bedrock model or inference-profile id). */
   readonly model: string;
-  /** API key; defaults to the provider's usual environment variable. */
+  /** API key; defaults to the provider's usual environment variable (an empty one counts as none given). */
   readonly apiKey?: string;
   /** Base URL (Bedrock: endpoint URL); defaults to the provider's public endpoint. */
   readonly baseURL?: string;
@@ -196,7 +196,8 @@ export function resolveProviderConfig(config: ProviderConfig): ResolvedProviderC
     throw new InputError(`Give a model id for the ${config.provider} provider (for example with --model).`);
   }
   const env = config.env ?? process.env;
-  const apiKey = config.apiKey ?? firstSet(env, defaults.keyVars);
+  // an empty key (a config template's "apiKey": "") is no key: the environment's, or none at all
+  const apiKey = config.apiKey?.trim() ? config.apiKey : firstSet(env, defaults.keyVars);
   if (defaults.keyRequired && !apiKey) {
     throw new InputError(
       `No API key for ${config.provider}: set ${defaults.keyVars.join(' or ')} or pass apiKey in the model config.`,
