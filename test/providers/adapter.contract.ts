@@ -27,32 +27,50 @@ const WHITESPACE_HISTORY: ChatMessage[] = [
   { role: 'user', content: 'and now?' },
 ];
 
-/** A 400 blaming the second tool (`get_time`) in the family's own words, sent with `x-should-retry: true`. */
-function toolRejectionAsking(family: AdapterHarness['family']) {
-  const headers = { 'content-type': 'application/json', 'x-should-retry': 'true' };
+/** A 400 saying `message` in the family's own body shape (`fields` go beside an OpenAI-style message). */
+function badRequest(
+  family: AdapterHarness['family'],
+  message: string,
+  headers: Record<string, string> = {},
+  fields: Record<string, string> = {},
+) {
+  const all = { 'content-type': 'application/json', ...headers };
   if (family === 'anthropic') {
-    const message = 'tools.1.custom.input_schema: JSON schema is invalid.';
     const body = { type: 'error', error: { type: 'invalid_request_error', message } };
-    return { status: 400, headers, body: JSON.stringify(body) };
+    return { status: 400, headers: all, body: JSON.stringify(body) };
   }
   if (family === 'bedrock') {
-    const message =
-      'The value at toolConfig.tools.1.toolSpec.inputSchema.json.type must be one of the following: object.';
     const errorType = 'ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/';
     return {
       status: 400,
-      headers: { ...headers, 'x-amzn-errortype': errorType },
+      headers: { ...all, 'x-amzn-errortype': errorType },
       body: JSON.stringify({ message }),
     };
   }
-  const error = {
-    message: "Invalid schema for function 'get_time': In context=(), object schema missing properties.",
-    type: 'invalid_request_error',
+  const error = { message, type: 'invalid_request_error', ...fields };
+  return { status: 400, headers: all, body: JSON.stringify({ error }, null, 2) };
+}
+
+/** A 400 blaming the second tool (`get_time`) in the family's own words, sent with `x-should-retry: true`. */
+function toolRejectionAsking(family: AdapterHarness['family']) {
+  const asking = { 'x-should-retry': 'true' };
+  if (family === 'anthropic')
+    return badRequest(family, 'tools.1.custom.input_schema: JSON schema is invalid.', asking);
+  if (family === 'bedrock') {
+    const message =
+      'The value at toolConfig.tools.1.toolSpec.inputSchema.json.type must be one of the following: object.';
+    return badRequest(family, message, asking);
+  }
+  const message = "Invalid schema for function 'get_time': In context=(), object schema missing properties.";
+  return badRequest(family, message, asking, {
     param: 'tools[1].function.parameters',
     code: 'invalid_function_parameters',
-  };
-  return { status: 400, headers, body: JSON.stringify({ error }, null, 2) };
+  });
 }
+
+/** What nginx answers when the server behind it is down. */
+const NGINX_502 =
+  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.25.3</center>\r\n</body>\r\n</html>\r\n';
 
 /** The same cases for every adapter, on its real SDK against its loopback stand-in. */
 export function describeAdapterContract(harness: AdapterHarness): void {
@@ -281,6 +299,35 @@ export function describeAdapterContract(harness: AdapterHarness): void {
         expect((error as ProviderError).retryable).toBe(false);
         expect(adapter.toolsNamedInRejection(error, [WEATHER, CLOCK])).toEqual(['get_time']);
         expect(standIn.requests).toHaveLength(1);
+      });
+
+      it('tells an error whose message runs over several lines in one line', async () => {
+        const message = '* contents: contents is not specified\n* model: unexpected model name format\n';
+        standIn.push({ raw: badRequest(harness.family, message) });
+        const error = (await failure(adapterFor(harness, standIn).stream(ask('lines')))) as ProviderError;
+        expect(error.message).toBe(
+          `${error.provider} answered HTTP 400: contents: contents is not specified; model: unexpected model name format`,
+        );
+        expect(error.rawBody).toContain(JSON.stringify(message).slice(1, -1));
+      });
+
+      it('an HTML page instead of an API answer says so in one line, naming its title', async () => {
+        standIn.push({ raw: { status: 502, headers: { 'content-type': 'text/html' }, body: NGINX_502 } });
+        const adapter = adapterFor(harness, standIn, { retry: { maxRetries: 0 } });
+        const error = (await failure(adapter.stream(ask('proxy down')))) as ProviderError;
+        expect(error.status).toBe(502);
+        expect(error.retryable).toBe(true);
+        expect(error.rawBody).toBe(NGINX_502);
+        expect(error.message).toBe(
+          `${adapter.provider} answered HTTP 502 with a web page ("502 Bad Gateway") instead of an API answer; check the base URL, or the proxy in between.`,
+        );
+      });
+
+      it('an error answer with an empty body says so', async () => {
+        standIn.push({ raw: { status: 503, body: '' } });
+        const adapter = adapterFor(harness, standIn, { retry: { maxRetries: 0 } });
+        const error = (await failure(adapter.stream(ask('empty')))) as ProviderError;
+        expect(error.message).toBe(`${adapter.provider} answered HTTP 503 with an empty body.`);
       });
 
       it('stops after the retry bound', async () => {

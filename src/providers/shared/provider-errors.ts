@@ -9,6 +9,39 @@ export type HeaderReader = (name: string) => string | null | undefined;
 const TRANSIENT_CODE =
   /overload|rate.?limit|throttl|server.?error|internal|unavailable|timeout|api_error|model.?stream/i;
 
+/** A provider's message in one line: its lines (Gemini lists one violation a line, as `* …`) joined with `; `. */
+function oneLineMessage(message: string): string {
+  const lines = message.split(/\r\n|\r|\n/).map((line) => line.trim().replace(/^[*-]\s+/, ''));
+  return lines.filter((line) => line !== '').join('; ');
+}
+
+/** The title of an HTML page, '' for a page without one; undefined when `body` is not a page. */
+function pageTitle(body: string): string | undefined {
+  if (!/^\s*(<!doctype html|<html|<head|<body)/i.test(body)) return undefined;
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1];
+  return oneLineMessage(title ?? '');
+}
+
+/** What an error answer says, in one line; a web page (a proxy's, or a base URL that is not the API) is named as one. */
+function answerSentence(
+  provider: string,
+  status: number,
+  rawBody: string,
+  said: string | undefined,
+  sdk: string,
+) {
+  const title = said === undefined ? pageTitle(rawBody) : undefined;
+  if (title !== undefined) {
+    const named = title === '' ? '' : ` (${JSON.stringify(title)})`;
+    return `${provider} answered HTTP ${status} with a web page${named} instead of an API answer; check the base URL, or the proxy in between.`;
+  }
+  if (said === undefined && rawBody.trim() === '')
+    return `${provider} answered HTTP ${status} with an empty body.`;
+  // the SDKs' own text starts with the status, which the sentence already gives
+  const text = said ?? sdk.replace(new RegExp(`^${status}\\s+`), '');
+  return `${provider} answered HTTP ${status}: ${oneLineMessage(text)}`;
+}
+
 /** A `ProviderError` for an HTTP error answer, reading the raw body for the message, code and request id. */
 export function httpProviderError(fields: {
   provider: string;
@@ -25,7 +58,13 @@ export function httpProviderError(fields: {
   return new ProviderError({
     provider: fields.provider,
     status: fields.status,
-    message: `${fields.provider} answered HTTP ${fields.status}: ${facts.message ?? fields.fallbackMessage}`,
+    message: answerSentence(
+      fields.provider,
+      fields.status,
+      fields.rawBody,
+      facts.message,
+      fields.fallbackMessage,
+    ),
     providerCode: facts.code ?? fields.fallbackCode,
     retryable: isTransientStatus(fields.status, h('x-should-retry')),
     requestId: h('x-request-id') ?? h('request-id') ?? h('x-amzn-requestid') ?? facts.requestId,
@@ -101,7 +140,7 @@ export function streamProviderError(fields: {
   return new ProviderError({
     provider: fields.provider,
     status: undefined,
-    message: `${fields.provider} failed mid-answer: ${fields.message}`,
+    message: `${fields.provider} failed mid-answer: ${oneLineMessage(fields.message)}`,
     providerCode: fields.code,
     retryable: isTransientStreamCode(fields.code),
     requestId: fields.requestId,
