@@ -5,7 +5,7 @@ import { ProviderError } from '../../src/core/errors.js';
 import { createModelAdapter, type ProviderConfig } from '../../src/providers/index.js';
 import { writeStreamEvent } from '../../src/testing/bedrock-event-stream.js';
 import { startEventStream, writeEvent } from '../../src/testing/sse.js';
-import { ask, textBeforeFailure } from '../support/provider-harness.js';
+import { ask, failure, textBeforeFailure } from '../support/provider-harness.js';
 
 /** A server that starts a streamed answer with `first` and then goes quiet, keeping the connection open. */
 async function stallingServer(
@@ -119,4 +119,18 @@ describe('a stream that goes silent midway', () => {
     expect(caught).toBeInstanceOf(ProviderError);
     expect((caught as ProviderError).providerCode).toBe('timeout');
   });
+});
+
+describe('a connection that cannot be made', () => {
+  for (const family of FAMILIES) {
+    it(`${family.label}: says why in the words of the socket, not just "Connection error."`, async () => {
+      // a port that was just free: nothing listens there now
+      const { server: closed, url } = await stallingServer(() => undefined);
+      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      const adapter = createModelAdapter({ ...family.config(url), retry: { maxRetries: 0 } });
+      const error = (await failure(adapter.stream(ask('anyone?')))) as ProviderError;
+      expect(error.providerCode).toBe('connection');
+      expect(error.message).toContain(`(connect ECONNREFUSED ${new URL(url).host})`);
+    });
+  }
 });

@@ -78,6 +78,20 @@ export function httpProviderError(fields: {
 export type TransportFailure = 'timeout' | 'connection' | 'aborted' | 'unexpected';
 
 /**
+ * The message of the innermost error `cause` wraps: the SDKs' own (`Connection error.`) and Node's
+ * fetch's (`fetch failed`) say nothing of why, the socket's under them does (`connect ECONNREFUSED …`).
+ */
+function innermostMessage(cause: unknown): string {
+  let message = '';
+  let current: unknown = cause;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
+    if (current.message) message = current.message;
+    current = current.cause;
+  }
+  return message;
+}
+
+/**
  * A `ProviderError` for a failure with no HTTP answer: timeouts and lost connections are retryable; a
  * cancelled call and anything unexpected (an answer that could not be read) are not.
  */
@@ -86,7 +100,8 @@ export function transportProviderError(
   kind: TransportFailure,
   cause: unknown,
 ): ProviderError {
-  const detail = cause instanceof Error && cause.message ? ` (${cause.message})` : '';
+  const why = innermostMessage(cause);
+  const detail = why ? ` (${oneLineMessage(why)})` : '';
   const message =
     kind === 'timeout'
       ? `${provider} did not answer in time${detail}.`
