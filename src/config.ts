@@ -116,6 +116,19 @@ const isText = (v: unknown) => typeof v === 'string' && v.trim() !== '';
 const isFlag = (v: unknown) => typeof v === 'boolean';
 const isCount = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 const isDelay = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+
+/** The longest delay a Node timer keeps: past it, the timer fires after 1 ms instead. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+const isTimeout = (v: unknown) =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_TIMEOUT_MS;
+const isHttpUrl = (v: unknown) => {
+  if (!isText(v)) return false;
+  try {
+    return ['http:', 'https:'].includes(new URL(v as string).protocol);
+  } catch {
+    return false;
+  }
+};
 const isStringMap = (v: unknown) => isPlainObject(v) && Object.values(v).every(isString);
 const isRetry = (v: unknown) =>
   isPlainObject(v) &&
@@ -134,8 +147,8 @@ const MODEL_SETTINGS: Readonly<Record<string, readonly [(v: unknown) => boolean,
   ],
   model: [isText, 'the model id as the provider spells it'],
   apiKey: [isString, 'a string'],
-  baseURL: [isText, 'a URL such as "http://127.0.0.1:8080/v1"'],
-  timeoutMs: [isDelay, 'a number of milliseconds'],
+  baseURL: [isHttpUrl, 'an http(s) URL such as "http://127.0.0.1:8080/v1"'],
+  timeoutMs: [isTimeout, `a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (about 24 days)`],
   retry: [isRetry, '{"maxRetries", "baseDelayMs", "maxDelayMs"} with numbers of 0 or more'],
   stream: [isFlag, 'true or false'],
   maxTokens: [isCount, 'a whole number above 0'],
@@ -184,9 +197,6 @@ function readApprovals(value: unknown, fail: Fail): ApprovalOptions {
   if (v.timeoutMs !== undefined) readTimeout(v.timeoutMs, 'approvals.timeoutMs', fail);
   return v as ApprovalOptions;
 }
-
-/** The longest delay a Node timer keeps: past it, the timer fires after 1 ms instead. */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 function readTimeout(value: unknown, key: string, fail: Fail): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)

@@ -129,6 +129,10 @@ describe('toolseam.json: model', () => {
     ['maxTokens', '0', /"model\.maxTokens".*whole number above 0/],
     ['stream', '"no"', /"model\.stream".*true or false/],
     ['headers', '{"X": 1}', /"model\.headers".*string values/],
+    ['timeoutMs', '0', /"model\.timeoutMs".*whole number of milliseconds from 1 to 2147483647/],
+    ['timeoutMs', '1.5', /"model\.timeoutMs".*whole number of milliseconds/],
+    ['baseURL', '"localhost:8080/v1"', /"model\.baseURL".*http\(s\) URL such as/],
+    ['baseURL', '"ftp://host/v1"', /"model\.baseURL".*http\(s\) URL such as/],
   ])('refuses %s = %s, naming the key and what it takes', (key, text, pattern) => {
     expect(refusal({ model: { model: 'm', [key]: JSON.parse(text) } })).toMatch(pattern);
   });
