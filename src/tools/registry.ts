@@ -160,13 +160,18 @@ export class ToolRegistry {
   /**
    * Reads every provider's tools in parallel, each bounded by the list timeout, and serves them:
    * tagged with provider, app and group, one provider per name (the platform's own first, then in
-   * registration order), switched-off tools set apart, failures recorded.
+   * registration order), switched-off tools set apart, failures recorded. Rejects (code `stopped`),
+   * changing nothing, when `signal` aborts first.
    */
   async serve(signal?: AbortSignal): Promise<ServedTools> {
     const startedAt = this.generation;
     const entries = [...this.entries.values()];
     const ordered = [...entries.filter((e) => e.provider.own), ...entries.filter((e) => !e.provider.own)];
     const lists = await Promise.all(ordered.map((entry) => this.listOne(entry, signal)));
+    // Lists cut short by the caller's stop say nothing about the providers: keep serving what was.
+    if (signal?.aborted) {
+      throw new ToolseamError('stopped', 'Listing the tools was stopped before every provider answered.');
+    }
     const routes = new Map<string, Entry>();
     const tools: ToolDefinition[] = [];
     const switchedOff: ToolDefinition[] = [];
@@ -283,6 +288,7 @@ export class ToolRegistry {
       listed = await withDeadline(this.listTimeoutMs, (s) => provider.listTools(s), signal);
       if (!Array.isArray(listed)) throw new Error(`listTools answered ${typeof listed} instead of a list`);
     } catch (error) {
+      if (signal?.aborted) return [];
       const message =
         error instanceof DeadlineExceeded
           ? `${provider.name} did not list its tools within ${formatMs(this.listTimeoutMs)}, so none of them are offered.`

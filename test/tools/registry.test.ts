@@ -326,6 +326,20 @@ describe('the tool registry', () => {
     expect(started).toEqual(['heeds', 'ignores', 'quick']);
   });
 
+  it('leaves its providers and routes as they were when the serve is stopped', async () => {
+    const r = registry();
+    r.register(createMcpProvider(inProcess('notes')));
+    expect((await r.serve()).tools.map((t) => t.name)).toContain('mcp/notes/ping');
+    const stamp = r.surfaceStamp();
+    const stop = new AbortController();
+    stop.abort();
+    await expect(r.serve(stop.signal)).rejects.toMatchObject({ code: 'stopped' });
+    expect(r.failures()).toEqual([]);
+    expect(r.surfaceStamp()).toBe(stamp);
+    expect(r.providerOf('mcp/notes/ping')?.provider.name).toBe('mcp/notes');
+    expect((await r.serve()).failures).toEqual([]);
+  });
+
   it('refuses a second provider with the same name', () => {
     const r = registry();
     r.register(fixed('dup', []).provider);

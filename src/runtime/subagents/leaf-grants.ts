@@ -26,15 +26,21 @@ export function surfaceNames(surface: ToolSurface): string[] {
 
 /**
  * The names the registry serves now that `allows` lets through (for a batch resumed outside any turn:
- * the parent's agent decides, as it did when the batch started).
+ * the parent's agent decides, as it did when the batch started); none once `signal` has aborted.
  */
 export async function servedNames(
   registry: ToolRegistry,
   allows: (name: string) => boolean,
   signal?: AbortSignal,
 ): Promise<string[]> {
-  const served = await registry.serve(signal);
-  return served.tools.map((t) => t.name).filter(allows);
+  try {
+    const served = await registry.serve(signal);
+    return served.tools.map((t) => t.name).filter(allows);
+  } catch (error) {
+    // Stopped: no leaf starts under a stopped signal, so none needs a grant.
+    if (signal?.aborted) return [];
+    throw error;
+  }
 }
 
 /** A tool name as a glob that matches only itself. */
