@@ -73,7 +73,7 @@ export interface RuntimeOptions {
   readonly contextWindow?: number;
   /** Tools offered with full schemas per turn (default 48). */
   readonly k?: number;
-  /** Who runs turns in this process (stored with each turn), default `host:pid`. */
+  /** Who runs this runtime's turns (stored with each turn), default `host:pid/<random>`: one per runtime. */
   readonly owner?: string;
   /** How often the turns this runtime drives are marked alive in the store, default 15 s (tests shorten it). */
   readonly heartbeatMs?: number;

@@ -25,7 +25,13 @@ import { storedEnd } from './stored-end.js';
 import type { TurnContext } from './turn-context.js';
 import { runTurnLoop, type TurnEnd } from './turn-loop.js';
 import { refuseOtherModel } from './turn-model-guard.js';
-import { OWNER_HEARTBEAT_MS, OWNER_SILENT_MS, ownerAlive, processOwner } from './turn-owner.js';
+import {
+  OWNER_HEARTBEAT_MS,
+  OWNER_SILENT_MS,
+  ownerAlive,
+  releaseRuntimeOwner,
+  runtimeOwner,
+} from './turn-owner.js';
 
 const DEFAULT_SYSTEM =
   'You are a helpful personal assistant. Use the tools you are offered when they help; when a tool call is ' +
@@ -83,7 +89,7 @@ export class Runtime {
     this.logger = options.logger ?? silentLogger;
     this.limits = resolveLimits(options.limits);
     this.broker = new ApprovalBroker(options.store, options.approvals?.pollMs ?? 250);
-    this.owner = options.owner ?? processOwner();
+    this.owner = options.owner ?? runtimeOwner();
     this.surfaces = new SessionSurfaces({
       registry: options.registry,
       store: options.store,
@@ -212,8 +218,13 @@ export class Runtime {
     for (const controller of this.running.values()) controller.abort();
     const ending = Promise.allSettled(this.turns);
     await Promise.race([ending, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
-    await this.options.registry.close();
-    this.options.store.close();
+    try {
+      await this.options.registry.close();
+      this.options.store.close();
+    } finally {
+      // Only now: a turn still recording its end must not be taken over as if its runtime were gone.
+      releaseRuntimeOwner(this.owner);
+    }
   }
 
   private startTurn(

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 
 /** How often a runtime marks the turns it drives alive in the store. */
@@ -20,6 +21,33 @@ export function processOwner(): string {
   return `${hostname()}:${process.pid}`;
 }
 
+/**
+ * The owners of the runtimes open in this process. Kept on `globalThis`, so a second copy of toolseam
+ * loaded in the same process still sees the first one's runtimes as alive.
+ */
+function openOwners(): Set<string> {
+  const slot = Symbol.for('toolseam.openTurnOwners');
+  const global = globalThis as { [slot]?: Set<string> };
+  global[slot] ??= new Set();
+  return global[slot];
+}
+
+/**
+ * A new owner for one runtime: `host:pid/<random>`, alive while the runtime is open (until
+ * `releaseRuntimeOwner`). Two runtimes of one process must not pass for each other: each would take
+ * the other's live turns for its own dead ones.
+ */
+export function runtimeOwner(): string {
+  const owner = `${processOwner()}/${randomBytes(4).toString('hex')}`;
+  openOwners().add(owner);
+  return owner;
+}
+
+/** Marks a runtime's owner gone (its runtime closed). */
+export function releaseRuntimeOwner(owner: string): void {
+  openOwners().delete(owner);
+}
+
 /** A turn as far as its owner goes. */
 export interface OwnedTurn {
   readonly owner?: string | undefined;
@@ -28,7 +56,8 @@ export interface OwnedTurn {
 
 /**
  * True when the process that owns a turn is still running. On this host its pid says, unless the
- * heartbeat has been silent for a day (the pid was reused); on another host its heartbeat says
+ * heartbeat has been silent for a day (the pid was reused), and in this process whether the owning
+ * runtime is still open; on another host its heartbeat says
  * (silent for 2 minutes: gone). A turn with no heartbeat recorded (stored before there was one)
  * counts as alive when it ran elsewhere.
  */
@@ -37,11 +66,12 @@ export function ownerAlive(turn: OwnedTurn, now = Date.now()): boolean {
   if (!owner) return false;
   const seen = ownerSeenAt === undefined ? Number.NaN : Date.parse(ownerSeenAt);
   const silent = Number.isNaN(seen) ? 0 : now - seen;
-  const at = owner.lastIndexOf(':');
-  const host = owner.slice(0, at);
-  const pid = Number(owner.slice(at + 1));
+  const parts = /^(.*):(\d+)(\/[0-9a-f]+)?$/.exec(owner);
+  const host = parts?.[1];
+  const pid = Number(parts?.[2]);
   if (host !== hostname() || !Number.isInteger(pid)) return silent <= OWNER_SILENT_MS;
-  if (pid === process.pid) return true;
+  // This process: a runtime's owner lives as long as its runtime is open.
+  if (pid === process.pid) return parts?.[3] === undefined || openOwners().has(owner);
   if (silent > PID_REUSED_MS) return false;
   try {
     process.kill(pid, 0);

@@ -19,6 +19,14 @@ describe('ownerAlive', () => {
     expect(ownerAlive({ owner: here(2147483646), ownerSeenAt: ago(1_000) }, now)).toBe(false);
   });
 
+  it("on this host, reads a runtime's owner (`host:pid/<id>`) by its pid too", () => {
+    const silent = ago(OWNER_SILENT_MS * 10);
+    expect(ownerAlive({ owner: `${here(process.ppid)}/9f3c01aa`, ownerSeenAt: silent }, now)).toBe(true);
+    expect(ownerAlive({ owner: `${here(2147483646)}/9f3c01aa`, ownerSeenAt: ago(1_000) }, now)).toBe(false);
+    // In this process, a runtime that never opened here (or closed) is gone.
+    expect(ownerAlive({ owner: `${here(process.pid)}/9f3c01aa`, ownerSeenAt: ago(1_000) }, now)).toBe(false);
+  });
+
   it('on this host, counts a pid silent for longer than a day as reused', () => {
     expect(ownerAlive({ owner: here(process.ppid), ownerSeenAt: ago(PID_REUSED_MS + 1) }, now)).toBe(false);
   });
