@@ -88,14 +88,18 @@ export async function resumeCalls(ctx: TurnContext): Promise<void> {
     }
     if (approval.status === 'pending') {
       if (fresh.length > 0) await runCalls(ctx, fresh.splice(0));
-      ctx.emit({ type: 'approval-request', request: approval });
-      ctx.store.setTurnStatus(ctx.turnId, 'waiting_approval', { from: ['running'] });
       // The request keeps the deadline it was asked with; a restart does not give it a new one.
       const left =
         approval.expiresAt === undefined ? Number.NaN : Date.parse(approval.expiresAt) - Date.now();
       const timeoutMs = Number.isNaN(left) ? ctx.approval.timeoutMs : Math.max(0, left);
+      // Past its deadline nobody can answer it any more: it is closed as expired, not asked again.
+      const open = timeoutMs > 0;
+      if (open) {
+        ctx.emit({ type: 'approval-request', request: approval });
+        ctx.store.setTurnStatus(ctx.turnId, 'waiting_approval', { from: ['running'] });
+      }
       const outcome = await ctx.broker.wait(approval.id, timeoutMs, ctx.signal);
-      ctx.store.setTurnStatus(ctx.turnId, 'running', { from: ['waiting_approval'] });
+      if (open) ctx.store.setTurnStatus(ctx.turnId, 'running', { from: ['waiting_approval'] });
       await answerApproval(ctx, call, approval.id, outcome);
     } else if (approval.status === 'denied') {
       settleCall(

@@ -186,6 +186,37 @@ describe('an approval a dead process left waiting', () => {
   });
 });
 
+describe('an approval whose deadline passed while no process drove its turn', () => {
+  it('is closed as expired on resume, never asked again', async () => {
+    const { dbPath, store } = freshStore();
+    const { turn } = turnWithCalls(store, [newCall('c1', 'send_email', { to: 'a@example.com' })]);
+    store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
+    const approval = store.requestApproval({
+      turnId: turn.id,
+      callId: 'c1',
+      risk: 'caution',
+      meaning: 'sends an email',
+      expiresAt: new Date(Date.now() - 60_000).toISOString(),
+    });
+
+    const sent: string[] = [];
+    const next = runtime(await standIn([{ text: 'ok' }]), dbPath, sent, false, {
+      approvals: { policy: 'ask', timeoutMs: 60_000 },
+    });
+    const events = await collect(next.resumeTurn(turn.id));
+    expect(events.filter((e) => e.type === 'approval-request')).toEqual([]);
+    expect(events).toContainEqual({
+      type: 'approval-resolved',
+      approvalId: approval.id,
+      decision: 'expired',
+    });
+    expect(callEnds(events)[0]).toMatchObject({ refusedBy: 'timeout', status: 'refused' });
+    expect(store.getApproval(approval.id)?.status).toBe('expired');
+    expect(store.getTurn(turn.id)?.status).toBe('done');
+    expect(sent).toEqual([]);
+  });
+});
+
 describe('the calls a dead process left', () => {
   it("run in the model's order: one never screened before a later, approved one", async () => {
     const { dbPath, store } = freshStore();
