@@ -1,5 +1,5 @@
 import { ToolseamError } from '../../core/errors.js';
-import type { BatchRecord, LeafRecord } from '../../core/session-store.js';
+import type { BatchRecord, LeafRecord, SessionStore } from '../../core/session-store.js';
 import type { Runtime } from '../runtime.js';
 import { leafSlot } from './leaf-slots.js';
 import {
@@ -43,17 +43,27 @@ export async function runBatch(
   running.add(env.batchId);
   try {
     let next = 0;
+    let broken = false;
     const worker = async (): Promise<void> => {
-      for (let item = work[next++]; item !== undefined; item = work[next++]) {
+      for (let item = work[next++]; item !== undefined && !broken; item = work[next++]) {
         const release = await leafSlot(env.runtime, concurrency, env.signal);
         try {
           await runOne(env, item);
+        } catch (error) {
+          broken = true;
+          throw error;
         } finally {
           release?.();
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, work.length) }, worker));
+    // Every running leaf ends before a failure goes up: none may go on after its parent turn has ended.
+    const ends = await Promise.allSettled(Array.from({ length: Math.min(concurrency, work.length) }, worker));
+    const failed = ends.find((end) => end.status === 'rejected');
+    if (failed) {
+      closeBroken(store, env.batchId, failed.reason);
+      throw failed.reason;
+    }
     const batch = store.getBatch(env.batchId) as BatchRecord;
     if (batch.leaves.every((l) => l.status !== 'queued' && l.status !== 'running')) {
       store.finishBatch(env.batchId, batch.leaves.every((l) => l.status === 'done') ? 'done' : 'failed');
@@ -76,4 +86,23 @@ async function runOne(env: LeafEnv, { leaf, start }: LeafWork): Promise<void> {
     if (!env.runtime.options.store.claimLeaf(leaf.id, session.id)) return;
   }
   await runLeaf(env, leaf, start);
+}
+
+/**
+ * After a failure inside toolseam: the leaves left open end as failed and the batch with them, so it
+ * is not listed as unfinished work to resume (its parent call is answered as failed). Best effort:
+ * the store may be what failed.
+ */
+function closeBroken(store: SessionStore, batchId: string, error: unknown): void {
+  const why = `the batch stopped on a failure inside toolseam (${(error as Error).message ?? String(error)})`;
+  try {
+    for (const leaf of store.getBatch(batchId)?.leaves ?? []) {
+      if (leaf.status !== 'queued' && leaf.status !== 'running') continue;
+      const when = leaf.status === 'queued' ? 'before this leaf started' : 'before this leaf was recorded';
+      store.finishLeaf(leaf.id, { status: 'failed', errors: [`${why} ${when}`] });
+    }
+    store.finishBatch(batchId, 'failed');
+  } catch {
+    // The failure that goes up says what broke; the batch stays listed as unfinished.
+  }
 }
