@@ -10,6 +10,7 @@ import { answerLooseCalls, interruptAbandoned } from './abandoned-turns.js';
 import { ApprovalBroker } from './approval-broker.js';
 import { EventChannel } from './event-channel.js';
 import type { GatePolicy } from './gates.js';
+import { countPastWork } from './past-work.js';
 import { resumeCalls } from './resume-calls.js';
 import { refuseLeafTurn, turnGates } from './resume-gates.js';
 import {
@@ -280,7 +281,10 @@ export class Runtime {
       try {
         emit({ type: 'turn-start', sessionId: session.id, turnId: turn.id });
         const ctx = await this.turnContext(session, turn, options, controller.signal, emit);
-        if (resumed) await resumeCalls(ctx);
+        if (resumed) {
+          countPastWork(ctx);
+          await resumeCalls(ctx);
+        }
         end = await runTurnLoop(ctx);
       } catch (error) {
         this.logger.log({
@@ -375,6 +379,7 @@ export class Runtime {
       activated: new Set(),
       budgetChars: schemaBudgetChars(o.contextWindow),
       ...(options.leaf ? { leaf: options.leaf } : {}),
+      modelCalls: 0,
       toolCalls: 0,
     };
   }

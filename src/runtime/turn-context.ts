@@ -56,6 +56,8 @@ export interface TurnContext {
     readonly writable?: readonly string[];
     readonly offLimits?: readonly string[];
   };
+  /** Model calls made so far this turn. */
+  modelCalls: number;
   /** Tool calls run so far this turn. */
   toolCalls: number;
 }

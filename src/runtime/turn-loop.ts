@@ -19,9 +19,9 @@ export interface TurnEnd {
  */
 export async function runTurnLoop(ctx: TurnContext): Promise<TurnEnd> {
   const tools = selectTurnTools(ctx);
-  for (let modelCalls = 0; ; modelCalls += 1) {
+  for (; ; ctx.modelCalls += 1) {
     if (ctx.signal.aborted) return { status: 'stopped', message: 'The turn was stopped.' };
-    if (modelCalls >= ctx.limits.maxModelCalls) {
+    if (ctx.modelCalls >= ctx.limits.maxModelCalls) {
       return {
         status: 'limit',
         message: `The turn stopped after ${ctx.limits.maxModelCalls} model calls without a final answer. Send a message to continue.`,

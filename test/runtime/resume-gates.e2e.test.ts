@@ -217,6 +217,27 @@ describe('an approval whose deadline passed while no process drove its turn', ()
   });
 });
 
+describe("a resumed turn's bounds", () => {
+  it('count what the turn did before its process died: model calls and repeated calls', async () => {
+    const { dbPath, store } = freshStore();
+    const oslo = { city: 'Oslo' };
+    const { turn } = turnWithCalls(store, [newCall('c1', 'lookup_weather', oslo)]);
+    store.approveToolCall(turn.id, 'c1');
+    store.claimToolCall(turn.id, 'c1');
+    store.recordToolResult(turn.id, 'c1', { status: 'done', content: 'Sunny in Oslo.', isError: false });
+    // The second reply asks for the same call again; the process died before screening it.
+    store.recordModelReply(turn.id, { content: '', calls: [newCall('c2', 'lookup_weather', oslo)] });
+    store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
+
+    const model = await standIn([{ text: 'one more answer' }]);
+    const next = runtime(model, dbPath, [], false, { limits: { maxModelCalls: 2, repeatLimit: 1 } });
+    const events = await collect(next.resumeTurn(turn.id));
+    expect(callEnds(events)).toMatchObject([{ callId: 'c2', refusedBy: 'loop_breaker' }]);
+    expect(events.at(-1)).toMatchObject({ type: 'turn-end', status: 'limit', errorCode: 'model_call_limit' });
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
 describe('the calls a dead process left', () => {
   it("run in the model's order: one never screened before a later, approved one", async () => {
     const { dbPath, store } = freshStore();
