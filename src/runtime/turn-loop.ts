@@ -1,7 +1,8 @@
 import { ProviderError, ToolseamError } from '../core/errors.js';
 import type { TurnStatus } from '../core/events.js';
-import type { AssistantToolCall, ChatMessage, ModelRequest, StopReason } from '../core/model.js';
+import type { AssistantToolCall, ModelRequest, StopReason } from '../core/model.js';
 import { toolSchemaRejection } from '../core/tool-rejection.js';
+import { resultsInCallOrder } from './results-in-call-order.js';
 import { recordReply, runCalls } from './run-calls.js';
 import type { TurnContext } from './turn-context.js';
 import { rejectedToolOf, selectTurnTools, type TurnTools, wireToolsFor } from './turn-tools.js';
@@ -38,7 +39,7 @@ export async function runTurnLoop(ctx: TurnContext): Promise<TurnEnd> {
 }
 
 function buildRequest(ctx: TurnContext, tools: TurnTools): ModelRequest {
-  const messages: ChatMessage[] = ctx.store.listMessages(ctx.sessionId).map((m) => m.message);
+  const messages = resultsInCallOrder(ctx.store.listMessages(ctx.sessionId).map((m) => m.message));
   const system = tools.note ? `${ctx.system}\n\n${tools.note}` : ctx.system;
   return { system, messages, tools: wireToolsFor(ctx, tools), signal: ctx.signal };
 }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { defineTool, inProcessProvider } from '../../src/tools/index.js';
 import { demoProvider, type RunCounts } from '../support/demo-tools.js';
 import { callEnds, collect, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
 
@@ -85,6 +86,50 @@ describe('a turn through the real SDKs and the stand-ins', () => {
     const results = h.standIn.requests[1]?.messages.filter((m) => m.role === 'tool') ?? [];
     expect(results).toHaveLength(2);
   });
+
+  for (const family of ['openai', 'anthropic'] as const) {
+    it(`${family}: sends the results of calls run side by side in the order the model made the calls`, async () => {
+      const settled = (tool: string): boolean =>
+        h?.runtime.options.store.listToolCalls({ sessionId: 's1' }).find((c) => c.tool === tool)?.status ===
+        'done';
+      const slow = defineTool({
+        name: 'read_slowly',
+        description: 'Read the long report.',
+        risk: 'safe',
+        readOnly: true,
+        // Ends only once the quick call beside it has been recorded.
+        handler: async () => {
+          while (!settled('read_quickly')) await new Promise((r) => setTimeout(r, 5));
+          return 'the long report';
+        },
+      });
+      const quick = defineTool({
+        name: 'read_quickly',
+        description: 'Read the short note.',
+        risk: 'safe',
+        readOnly: true,
+        handler: () => 'the short note',
+      });
+      h = await startHarness({
+        family,
+        providers: [inProcessProvider({ name: 'reading', tools: [slow, quick] })],
+        script: [
+          {
+            toolCalls: [
+              { name: 'read_slowly', arguments: {} },
+              { name: 'read_quickly', arguments: {} },
+            ],
+          },
+          { text: 'Read both.' },
+        ],
+      });
+      await collect(h.runtime.session('s1').send('read the report and the note'));
+      const stored = h.runtime.options.store.listMessages('s1').filter((m) => m.message.role === 'tool');
+      expect(stored.map((m) => m.message.content)).toEqual(['the short note', 'the long report']);
+      const sent = h.standIn.requests[1]?.messages.filter((m) => m.role === 'tool') ?? [];
+      expect(sent.map((m) => m.content)).toEqual(['the long report', 'the short note']);
+    });
+  }
 
   it('tells the model to re-send arguments that are not JSON, and runs nothing', async () => {
     const counts: RunCounts = new Map();
