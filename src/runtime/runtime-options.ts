@@ -1,4 +1,5 @@
 import type { ApprovalPolicy } from '../core/approval.js';
+import { ToolseamError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { ModelAdapter } from '../core/model.js';
 import type { SessionStore } from '../core/session-store.js';
@@ -103,4 +104,25 @@ export function resolveLimits(limits: TurnLimits = {}): ResolvedLimits {
 export function agentNamed(options: RuntimeOptions, name: string | undefined): AgentConfig | undefined {
   const agents = options.agents;
   return name !== undefined && agents !== undefined && Object.hasOwn(agents, name) ? agents[name] : undefined;
+}
+
+/**
+ * Refuses an agent the configuration does not define and a task mode other than agent or plan, before
+ * any turn is stored or taken over (a mistyped mode must not run as agent mode, with writes allowed).
+ */
+export function refuseUnknownGates(
+  options: RuntimeOptions,
+  gates: { readonly agent?: string | undefined; readonly mode?: string | undefined },
+): void {
+  if (gates.mode !== undefined && gates.mode !== 'agent' && gates.mode !== 'plan') {
+    throw new ToolseamError(
+      'unknown_mode',
+      `There is no task mode ${JSON.stringify(gates.mode)}; a turn runs in "agent" or "plan" mode.`,
+    );
+  }
+  if (gates.agent === undefined || agentNamed(options, gates.agent) !== undefined) return;
+  const known = Object.keys(options.agents ?? {});
+  const listed =
+    known.length > 0 ? `the configured agents are ${known.join(', ')}` : 'the configuration defines none';
+  throw new ToolseamError('unknown_agent', `There is no agent named "${gates.agent}"; ${listed}.`);
 }

@@ -17,6 +17,7 @@ import {
   agentNamed,
   type ResolvedLimits,
   type RuntimeOptions,
+  refuseUnknownGates,
   resolveLimits,
   type TaskMode,
 } from './runtime-options.js';
@@ -186,6 +187,7 @@ export class Runtime {
     if (options.leaf === undefined) refuseLeafTurn(store, turn);
     refuseOtherModel(turn, this.options);
     const gates = turnGates(turn);
+    refuseUnknownGates(this.options, { ...options, ...gates });
     const takeover = {
       from: ['running', 'waiting_approval'] as const,
       owner: this.owner,
@@ -240,9 +242,10 @@ export class Runtime {
       );
     }
     const store = this.options.store;
-    interruptAbandoned(store, sessionId, this.owner);
     const before = store.getSession(sessionId) as SessionRecord;
     const effective = { ...(before.agent ? { agent: before.agent } : {}), ...options };
+    refuseUnknownGates(this.options, effective);
+    interruptAbandoned(store, sessionId, this.owner);
     const turn = store.startTurn({
       sessionId,
       userText: text,
@@ -336,12 +339,6 @@ export class Runtime {
     const o = this.options;
     const agentName = options.agent;
     const agentConfig = agentNamed(o, agentName);
-    if (agentName !== undefined && !agentConfig) {
-      throw new ToolseamError(
-        'unknown_agent',
-        `There is no agent named "${agentName}" in the configuration.`,
-      );
-    }
     const gates: GatePolicy = {
       agent: agentConfig && agentName !== undefined ? { name: agentName, config: agentConfig } : undefined,
       mode: options.mode ?? agentConfig?.mode ?? 'agent',

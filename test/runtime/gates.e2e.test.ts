@@ -136,6 +136,25 @@ describe('gates: each refusal reaches the model with its reason', () => {
   });
 });
 
+describe('an agent or task mode the runtime does not know', () => {
+  it('is refused when the message is sent, before any turn is stored (a mistyped mode never runs as agent mode)', async () => {
+    h = await startHarness({ providers: [demoProvider()], agents: { reader: { tools: ['lookup_*'] } } });
+    const store = h.runtime.options.store;
+    const session = h.runtime.session('s');
+    expect(() => session.send('tidy up', { mode: 'Plan' as never })).toThrow(
+      expect.objectContaining({
+        code: 'unknown_mode',
+        message: expect.stringContaining('"agent" or "plan"'),
+      }),
+    );
+    expect(() => h?.runtime.session('s', { agent: 'writer' }).send('tidy up')).toThrow(
+      expect.objectContaining({ code: 'unknown_agent', message: expect.stringContaining('reader') }),
+    );
+    expect(store.listTurns({ sessionId: 's' })).toEqual([]);
+    expect(h.standIn.requests).toHaveLength(0);
+  });
+});
+
 describe('preflight: a call that cannot run asks nobody', () => {
   it('missing required argument (judged on the declared schema)', async () => {
     const counts: RunCounts = new Map();

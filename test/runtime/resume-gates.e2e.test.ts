@@ -238,6 +238,18 @@ describe("a resumed turn's bounds", () => {
   });
 });
 
+describe('a turn started as an agent this runtime does not define', () => {
+  it('is not taken over, and stays resumable by a runtime that has the agent', async () => {
+    const { dbPath, store } = freshStore();
+    const session = store.createSession({ provider: 'openai', model: 'gpt-test' });
+    const turn = store.startTurn({ sessionId: session.id, userText: 'hi', agent: 'reader' });
+    store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
+    const next = runtime(await standIn([{ text: 'ok' }]), dbPath, [], false);
+    expect(() => next.resumeTurn(turn.id)).toThrow(expect.objectContaining({ code: 'unknown_agent' }));
+    expect(store.getTurn(turn.id)).toMatchObject({ status: 'running', owner: `${hostname()}:999999` });
+  });
+});
+
 describe('the calls a dead process left', () => {
   it("run in the model's order: one never screened before a later, approved one", async () => {
     const { dbPath, store } = freshStore();

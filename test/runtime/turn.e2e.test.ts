@@ -194,9 +194,9 @@ describe('a turn through the real SDKs and the stand-ins', () => {
 
   it('knows no agent by the name of an inherited property (toString)', async () => {
     h = await startHarness({ script: [{ text: 'never reached' }], agents: {} });
-    const end = turnEnd(await collect(h.runtime.session('s1', { agent: 'toString' }).send('hi')));
-    expect(end.status).toBe('failed');
-    expect(end.message).toContain('no agent named "toString"');
+    expect(() => h?.runtime.session('s1', { agent: 'toString' }).send('hi')).toThrow(
+      'no agent named "toString"; the configuration defines none',
+    );
   });
 
   it('says how long a rate limit asks to wait, when it asks for longer than toolseam waits itself', async () => {
