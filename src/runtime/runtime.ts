@@ -85,6 +85,7 @@ export class Runtime {
   readonly hidden: ReadonlyMap<string, string>;
   /** Marks this runtime's unfinished turns alive, so other processes do not take them for orphans. */
   private readonly heartbeat: ReturnType<typeof setInterval>;
+  private closed = false;
 
   constructor(options: RuntimeOptions) {
     this.options = options;
@@ -123,6 +124,7 @@ export class Runtime {
 
   /** A session handle; the session is created in the store when it does not exist yet. */
   session(id?: string, options: SessionOptions = {}): Session {
+    this.refuseClosed();
     const store = this.options.store;
     let record = id === undefined ? undefined : store.getSession(id);
     if (!record) {
@@ -148,16 +150,19 @@ export class Runtime {
     decision: ApprovalDecision,
     options: { digest?: string; answeredBy?: string } = {},
   ): ApprovalRecord {
+    this.refuseClosed();
     return this.broker.respond(approvalId, decision, options);
   }
 
   /** Approvals still waiting for an answer, oldest first. */
   pendingApprovals(): ApprovalRecord[] {
+    this.refuseClosed();
     return this.options.store.listApprovals({ status: 'pending' });
   }
 
   /** Turns whose process died while they were unfinished: resume each with `resumeTurn`. */
   orphanedTurns(): TurnRecord[] {
+    this.refuseClosed();
     return this.options.store
       .listTurns({ status: ['running', 'waiting_approval'] })
       .filter((t) => t.owner !== this.owner && !ownerAlive(t));
@@ -168,6 +173,7 @@ export class Runtime {
    * what was not, never runs a started call a second time, then lets the model continue.
    */
   resumeTurn(turnId: string, options: SessionOptions & SendOptions = {}): AsyncIterable<RuntimeEvent> {
+    this.refuseClosed();
     const store = this.options.store;
     const turn = store.getTurn(turnId);
     if (!turn) throw new ToolseamError('unknown_turn', `There is no turn with id ${turnId}.`);
@@ -217,6 +223,7 @@ export class Runtime {
 
   /** Stops running turns (waiting up to 5 s for them to record how they ended), then closes the tools and the store. */
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.heartbeat);
     for (const controller of this.running.values()) controller.abort();
     const ending = Promise.allSettled(this.turns);
@@ -230,11 +237,21 @@ export class Runtime {
     }
   }
 
+  /** A closed (or closing) runtime takes no more work: its store and tools are, or are about to be, closed. */
+  private refuseClosed(): void {
+    if (!this.closed) return;
+    throw new ToolseamError(
+      'runtime_closed',
+      'This runtime has been closed, so it takes no more messages, answers or resumes; open a new runtime on the same database to go on.',
+    );
+  }
+
   private startTurn(
     sessionId: string,
     text: string,
     options: SessionOptions & SendOptions,
   ): AsyncIterable<RuntimeEvent> {
+    this.refuseClosed();
     if (this.running.has(sessionId)) {
       throw new ToolseamError(
         'turn_running',

@@ -5,7 +5,7 @@ import { ownerAlive } from '../../src/runtime/turn-owner.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { createToolRegistry } from '../../src/tools/registry.js';
 import { demoProvider, type RunCounts } from '../support/demo-tools.js';
-import { type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
+import { collect, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
 
 let h: RuntimeHarness | undefined;
 afterEach(async () => {
@@ -59,5 +59,17 @@ describe('two runtimes in one process, on one database', () => {
     await other.close();
     expect(ownerAlive({ owner })).toBe(false);
     expect(ownerAlive({ owner: h.runtime.owner })).toBe(true);
+  });
+
+  it('a closed runtime refuses new work, saying so, while another on the same file goes on', async () => {
+    h = await startHarness({ script: [{ text: 'still here' }] });
+    const other = secondRuntime(h, new Map());
+    const session = other.session('s');
+    await other.close();
+    const closed = expect.objectContaining({ code: 'runtime_closed' });
+    expect(() => session.send('hello')).toThrow(closed);
+    expect(() => other.session('s')).toThrow(closed);
+    expect(() => other.pendingApprovals()).toThrow(closed);
+    expect(turnEnd(await collect(h.runtime.session('s').send('hello')))).toMatchObject({ status: 'done' });
   });
 });

@@ -61,7 +61,9 @@ export async function runBatch(
     const ends = await Promise.allSettled(Array.from({ length: Math.min(concurrency, work.length) }, worker));
     const failed = ends.find((end) => end.status === 'rejected');
     if (failed) {
-      closeBroken(store, env.batchId, failed.reason);
+      // A runtime closing under the batch leaves it to be resumed, as a process that died would.
+      const closing = failed.reason instanceof ToolseamError && failed.reason.code === 'runtime_closed';
+      if (!closing) closeBroken(store, env.batchId, failed.reason);
       throw failed.reason;
     }
     const batch = store.getBatch(env.batchId) as BatchRecord;
