@@ -292,8 +292,9 @@ export class Runtime {
     const controller = new AbortController();
     // Nobody reads the turn any more (it could not answer an approval): stop it, as `stop()` would.
     const channel = new EventChannel<RuntimeEvent>(() => controller.abort());
-    if (options.signal?.aborted) controller.abort();
-    else options.signal?.addEventListener('abort', () => controller.abort(), { once: true });
+    const stop = (): void => controller.abort();
+    if (options.signal?.aborted) stop();
+    else options.signal?.addEventListener('abort', stop, { once: true });
     this.running.set(session.id, controller);
     const emit = (event: RuntimeEvent): void => channel.push(event);
     const done = (async () => {
@@ -333,6 +334,7 @@ export class Runtime {
         });
       }
       this.running.delete(session.id);
+      options.signal?.removeEventListener('abort', stop);
       emit({ type: 'turn-end', turnId: turn.id, ...end });
       channel.close();
     })();

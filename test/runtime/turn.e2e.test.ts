@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineTool, inProcessProvider } from '../../src/tools/index.js';
 import { demoProvider, type RunCounts } from '../support/demo-tools.js';
@@ -190,6 +191,15 @@ describe('a turn through the real SDKs and the stand-ins', () => {
     expect(end.message).toMatch(
       /^The call to the model provider \(.+\) failed: The answer from .+ stopped before it was complete/,
     );
+  });
+
+  it("lets go of the caller's signal when a turn ends, so one signal can serve many turns", async () => {
+    h = await startHarness({ script: [{ text: 'one' }, { text: 'two' }] });
+    const shutdown = new AbortController();
+    const session = h.runtime.session('s1');
+    await collect(session.send('hi', { signal: shutdown.signal }));
+    await collect(session.send('again', { signal: shutdown.signal }));
+    expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
   });
 
   it('knows no agent by the name of an inherited property (toString)', async () => {
