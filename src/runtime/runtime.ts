@@ -24,6 +24,7 @@ import {
 import type { RuntimeTool } from './runtime-tool.js';
 import { SessionSurfaces } from './session-surfaces.js';
 import { storedEnd } from './stored-end.js';
+import { takeOverTurn } from './take-over-turn.js';
 import type { TurnContext } from './turn-context.js';
 import { runTurnLoop, type TurnEnd } from './turn-loop.js';
 import { refuseOtherModel } from './turn-model-guard.js';
@@ -194,28 +195,7 @@ export class Runtime {
     refuseOtherModel(turn, this.options);
     const gates = turnGates(turn);
     refuseUnknownGates(this.options, { ...options, ...gates });
-    const takeover = {
-      from: ['running', 'waiting_approval'] as const,
-      owner: this.owner,
-      fromOwner: turn.owner ?? null,
-    };
-    if (!store.setTurnStatus(turnId, 'running', takeover)) {
-      const now = store.getTurn(turnId);
-      if (
-        now &&
-        now.owner !== turn.owner &&
-        (now.status === 'running' || now.status === 'waiting_approval')
-      ) {
-        throw new ToolseamError(
-          'turn_busy',
-          `Turn ${turnId} was just taken over by another process (${now.owner}).`,
-        );
-      }
-      throw new ToolseamError(
-        'turn_finished',
-        `Turn ${turnId} has already ended (${now?.status ?? turn.status}).`,
-      );
-    }
+    takeOverTurn(store, turn, this.owner);
     const session = store.getSession(turn.sessionId) as SessionRecord;
     // The turn goes on under the agent and mode it started with, whatever the caller asks now.
     return this.drive(session, turn, { ...options, ...gates }, true);
