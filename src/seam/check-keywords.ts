@@ -2,7 +2,7 @@ import { isPlainObject } from '../core/json.js';
 import { sentences } from './lift-summary.js';
 import { dropKey, type Edits } from './node-edits.js';
 import { declaresProperties, type NodeScan } from './node-scan.js';
-import { COUNT_BOUNDS, PER_TYPE, PORTABLE_FORMAT, type PortableType } from './profile.js';
+import { A_TYPE, COUNT_BOUNDS, PER_TYPE, PORTABLE_FORMAT, type PortableType } from './profile.js';
 import { elementNull, type Lift, liftHere, repaired, type Walk } from './schema-walk.js';
 
 type Schema = Record<string, unknown>;
@@ -62,7 +62,7 @@ export function checkKeywords(
     if (check === 'kept') continue;
     if (check === 'shape') {
       if (PER_TYPE.get(key) !== type) {
-        dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` does not apply to a ${type}`);
+        dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` does not apply to ${A_TYPE[type]}`);
       }
       continue;
     }
@@ -74,7 +74,7 @@ export function checkKeywords(
         dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` must be a string`);
     } else if (check === 'format') {
       if (!(type === 'string' && value === PORTABLE_FORMAT)) {
-        const detail = `format ${JSON.stringify(value)} on a ${type} is not portable`;
+        const detail = `format ${JSON.stringify(value)} on ${A_TYPE[type]} is not portable`;
         dropKey(w, edits, key, 'format_unsupported', detail);
       }
     } else if (check === 'definitions') {
@@ -100,7 +100,7 @@ function checkPerType(
   edits: Edits,
 ): void {
   if (!(owner === type || (owner === 'number-like' && (type === 'number' || type === 'integer')))) {
-    dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` does not apply to a ${type}`);
+    dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` does not apply to ${A_TYPE[type]}`);
   } else if (COUNT_BOUNDS.has(key) && !isCount(value)) {
     // Gemini reads counts as int64 and refuses the whole request when one does not parse as that.
     const detail = `\`${key}\` must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`;
@@ -131,7 +131,7 @@ function checkMapKeyword(
   edits: Edits,
 ): void {
   if (type !== 'object') {
-    dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` does not apply to a ${type}`);
+    dropKey(w, edits, key, 'keyword_misplaced', `\`${key}\` does not apply to ${A_TYPE[type]}`);
   } else if (declaresProperties(scan) || (atRoot && (value === false || !isPlainObject(value)))) {
     dropKey(w, edits, key, 'keyword_unsupported', notPortable(key));
   } else if (atRoot) {
@@ -181,7 +181,7 @@ function distinctStrings(values: unknown[]): boolean {
 /** The `enum` of a node of type `type`: kept, repaired or dropped. */
 export function checkEnum(w: Walk, node: Schema, values: unknown, type: PortableType, edits: Edits): void {
   if (type !== 'string') {
-    dropKey(w, edits, 'enum', 'enum_invalid', `an \`enum\` on a ${type} is not portable`);
+    dropKey(w, edits, 'enum', 'enum_invalid', `an \`enum\` on ${A_TYPE[type]} is not portable`);
     return;
   }
   if (!Array.isArray(values)) {

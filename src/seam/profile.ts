@@ -67,6 +67,16 @@ export function appliesTo(keyword: string, type: PortableType): boolean {
   return owner === type || (owner === 'number-like' && (type === 'number' || type === 'integer'));
 }
 
+/** Each portable type with its article, as a sentence names it ("an integer", "a string"). */
+export const A_TYPE: Readonly<Record<PortableType, string>> = {
+  object: 'an object',
+  array: 'an array',
+  string: 'a string',
+  number: 'a number',
+  integer: 'an integer',
+  boolean: 'a boolean',
+};
+
 /** True for one of the six portable types. */
 export function isPortableType(value: unknown): value is PortableType {
   return (

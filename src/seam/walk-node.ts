@@ -1,7 +1,7 @@
 import { isPlainObject } from '../core/json.js';
 import { scanNode } from './node-scan.js';
 import { takesNull } from './omitted-nulls.js';
-import { isPortableType, MAX_DEPTH, MAX_NODES } from './profile.js';
+import { A_TYPE, isPortableType, MAX_DEPTH, MAX_NODES } from './profile.js';
 import { mergeSchemas, put, without } from './schema-merge.js';
 import { elementNull, Lift, liftHere, pathHere, repaired, type Walk } from './schema-walk.js';
 import { Collapsed, shapeAnyOf } from './walk-any-of.js';
@@ -228,7 +228,7 @@ function constToEnum(w: Walk, node: Schema): Schema | Lift {
     repaired(
       w,
       'keyword_unsupported',
-      `a ${kind} \`const\` is not portable`,
+      `${A_TYPE[kind]} \`const\` is not portable`,
       'dropped it (the tool still checks it)',
       'const',
     );

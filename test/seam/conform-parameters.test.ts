@@ -162,6 +162,22 @@ describe('repairs never change what the tool accepts', () => {
     expect(result.parameters?.properties).toEqual({ u: { type: 'string' }, n: { type: 'number' } });
   });
 
+  it('names the type a dropped keyword met with the right article', () => {
+    const result = conform(
+      obj({
+        n: { type: 'integer', format: 'int32', enum: [1, 2] },
+        o: { type: 'object', properties: { a: { type: 'string' } }, minLength: 1 },
+        c: { const: 3 },
+      }),
+    );
+    expect(result.issues.map((i) => i.detail)).toEqual([
+      'format "int32" on an integer is not portable',
+      'an `enum` on an integer is not portable',
+      '`minLength` does not apply to an object',
+      'an integer `const` is not portable',
+    ]);
+  });
+
   it('merges allOf branches (references included) into one node', () => {
     const result = conform({
       type: 'object',
