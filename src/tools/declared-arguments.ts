@@ -2,7 +2,7 @@ import type { JsonObject } from '../core/json.js';
 import { isPlainObject } from '../core/json.js';
 import { headOf } from '../core/text-cut.js';
 import { type ArgumentProblem, describeValue } from './argument-problem.js';
-import { asClientSends } from './client-coercion.js';
+import { readAsClientSends } from './client-coercion.js';
 import { keySpellings } from './key-spellings.js';
 import { type SchemaPlan, schemaPlan } from './schema-plan.js';
 import { isReadableSchema } from './schema-readable.js';
@@ -161,14 +161,19 @@ export function missingArguments(
 
 /**
  * The arguments whose JSON type differs from what the DECLARED schema says — only `type` is judged (no
- * pattern, enum, format, union branch or closed-object rule); at most five, each with its path.
+ * pattern, enum, format, union branch or closed-object rule); at most five, each with its path. Judged as
+ * a client sends them, an object or list sent as JSON text that does not parse is named with where it
+ * breaks (a type error would send a model to change the structure, and the same syntax slip again).
  */
 export function mistypedArguments(
   args: unknown,
   declaredSchema: unknown,
   options: MistypedOptions = {},
 ): ArgumentProblem[] {
-  const judged =
-    options.asClientSends && isPlainObject(args) ? asClientSends(args as JsonObject, declaredSchema) : args;
-  return check(judged, declaredSchema, 'type');
+  if (!options.asClientSends || !isPlainObject(args)) return check(args, declaredSchema, 'type');
+  const read = readAsClientSends(args as JsonObject, declaredSchema);
+  const typed = check(read.args, declaredSchema, 'type');
+  if (read.unreadable.length === 0 || !isReadableSchema(declaredSchema)) return typed;
+  const broken = new Set(read.unreadable.map((p) => p.path));
+  return [...read.unreadable, ...typed.filter((p) => !broken.has(p.path))].slice(0, MAX_DECLARED_PROBLEMS);
 }

@@ -44,6 +44,24 @@ describe('mistypedArguments judges only the declared type', () => {
     expect(mistypedArguments(args, readFiles)).toHaveLength(1);
   });
 
+  it('says where the JSON text of a list breaks, instead of calling it a text (a model would change the structure and keep the slip)', () => {
+    const problems = mistypedArguments({ paths: '["daily.md", "weekly.md"' }, readFiles, {
+      asClientSends: true,
+    });
+    expect(problems).toEqual([
+      {
+        path: 'paths',
+        code: 'invalid_json',
+        message:
+          'is not valid JSON: the text ends inside a list (a \']\' is missing) at line 1, column 25 (just after `md", "weekly.md"`)',
+      },
+    ]);
+    // A text that is no attempt at a list is still a type error.
+    expect(lines(mistypedArguments({ paths: 'daily.md' }, readFiles, { asClientSends: true }))).toEqual([
+      'paths: expected an array, got the text "daily.md"',
+    ]);
+  });
+
   it('names the item that is wrong, by its path', () => {
     expect(lines(mistypedArguments({ paths: ['daily.md', 7] }, readFiles))).toEqual([
       'paths[1]: expected a string, got the number 7',
@@ -322,6 +340,11 @@ describe('asClientSends', () => {
     // A property another branch declares as text is left alone.
     const split = { ...merged, properties: { count: { type: 'string' } } };
     expect(asClientSends({ count: '12' }, split)).toEqual({ count: '12' });
+  });
+
+  it('reads JSON text in a Markdown code fence, as an in-process tool does', () => {
+    const args = { list: '```json\n["a", "b"]\n```', obj: ' {"a": 1}' };
+    expect(asClientSends(args, schema)).toEqual({ list: ['a', 'b'], obj: { a: 1 } });
   });
 
   it('leaves text alone that does not spell the field’s kind exactly', () => {

@@ -70,6 +70,29 @@ describe('pre-flight of an MCP tool: the types its input schema declares', () =>
     expect(received).toEqual([{ paths: ['daily/today.md', 'plans.md'], depth: 2 }]);
   });
 
+  it('says where the JSON text of a list breaks, and sends nothing; a fenced list goes through', async () => {
+    const { provider, received } = vault();
+    await provider.listTools();
+    const name = 'mcp/notes-vault/read_multiple_files';
+    const broken = { paths: '["daily/today.md", "plans.md"]]' };
+    const refusal = await provider.invoke(name, broken, toolContext());
+    expect(refusal.notRun).toBe('mistyped_arguments');
+    expect(refusal.content).toContain(
+      "- paths: is not valid JSON: found ']' after the end of the JSON value at line 1, column 31",
+    );
+    expect(refusal.content).not.toContain('expected an array');
+    expect(await provider.preflight?.(name, broken, toolContext())).toMatchObject({
+      content: refusal.content,
+    });
+    const fenced = { paths: '```json\n["daily/today.md"]\n```' };
+    expect(await provider.preflight?.(name, fenced, toolContext())).toBeUndefined();
+    expect(await provider.invoke(name, fenced, toolContext())).toEqual({
+      content: 'read 1 file(s)',
+      isError: false,
+    });
+    expect(received).toEqual([{ paths: ['daily/today.md'] }]);
+  });
+
   it('names the path of a mistyped item', async () => {
     const { provider } = vault();
     await provider.listTools();
