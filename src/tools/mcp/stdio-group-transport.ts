@@ -197,17 +197,37 @@ function delay(ms: number): Promise<void> {
   return new Promise((done) => setTimeout(done, ms));
 }
 
+/** Signals that end a process which does not handle them; a server's own group does not receive them. */
+const ENDING_SIGNALS = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
+
+function stopLiveGroups(): void {
+  for (const g of liveGroups) {
+    try {
+      process.kill(-g, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/**
+ * A signal that would end toolseam as it stands (no one else listens for it): the servers' groups are
+ * stopped, then the signal is raised again with no listener, so the process ends as it would have. A
+ * host that handles the signal itself decides; the `exit` hook stops the groups when it leaves.
+ */
+function onEndingSignal(signal: NodeJS.Signals): void {
+  if (process.listenerCount(signal) > 1) return;
+  stopLiveGroups();
+  for (const s of ENDING_SIGNALS) process.off(s, onEndingSignal);
+  process.kill(process.pid, signal);
+}
+
 function watchGroup(group: number): void {
   liveGroups.add(group);
   if (exitHookSet) return;
   exitHookSet = true;
-  process.on('exit', () => {
-    for (const g of liveGroups) {
-      try {
-        process.kill(-g, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
-  });
+  // A server is the leader of its own group, so neither Ctrl-C nor a closed terminal reaches it, and a
+  // process ended by a signal runs no `exit` hook: without these, the servers would outlive toolseam.
+  process.on('exit', stopLiveGroups);
+  for (const signal of ENDING_SIGNALS) process.on(signal, onEndingSignal);
 }

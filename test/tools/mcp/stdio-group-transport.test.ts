@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import { createMcpProvider, type McpToolProvider } from '../../../src/tools/mcp/
 import { brokenStdio } from '../../support/mcp-servers.js';
 import { toolContext } from '../../support/mcp-tool-context.js';
 import { alive } from '../../support/process-alive.js';
+import { TSX_LOADER } from '../../support/tsx-loader.js';
 
 const open: McpToolProvider[] = [];
 const folders: string[] = [];
@@ -58,5 +60,71 @@ describe.skipIf(process.platform === 'win32')('a stdio server that exits on its 
     expect(crashed.isError).toBe(true);
     expect(crashed.content).toContain('stopped while running mcp/held/boom');
     expect(crashed.content).toContain('panic: index out of range in handler');
+  });
+});
+
+/** Host processes started (and their servers' groups, negative), ended after each test. */
+const hosts: number[] = [];
+
+/** A host process (`test/support/stdio-group-child.ts`) that started a server; resolves once it has. */
+async function host(mode: 'plain' | 'handles' = 'plain') {
+  const dir = await mkdtemp(join(tmpdir(), 'toolseam-host-'));
+  folders.push(dir);
+  const pidFile = join(dir, 'server.pid');
+  const child = join(import.meta.dirname, '..', '..', 'support', 'stdio-group-child.ts');
+  const proc = spawn(process.execPath, ['--import', TSX_LOADER, child, pidFile, mode], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let output = '';
+  const said = (line: string) =>
+    new Promise<void>((done) => {
+      const check = () => output.includes(`${line}\n`) && done();
+      proc.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString('utf8');
+        check();
+      });
+      check();
+    });
+  const ended = new Promise<NodeJS.Signals | number | null>((done) =>
+    proc.once('exit', (code, signal) => done(signal ?? code)),
+  );
+  if (proc.pid !== undefined) hosts.push(proc.pid);
+  await said('ready');
+  const server = Number(await readFile(pidFile, 'utf8'));
+  hosts.push(-server);
+  return { proc, server, said, ended };
+}
+
+describe.skipIf(process.platform === 'win32')('a host ended by a signal', () => {
+  // What a failed test leaves: its host, and its server's group.
+  afterEach(() => {
+    for (const pid of hosts.splice(0)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone already, as it should be.
+      }
+    }
+  });
+
+  it.each(['SIGTERM', 'SIGHUP'] as const)(
+    'takes its servers with it on %s, and still ends by that signal',
+    async (signal) => {
+      const { proc, server, ended } = await host();
+      expect(alive(server)).toBe(true);
+      proc.kill(signal);
+      expect(await ended).toBe(signal);
+      await expect.poll(() => alive(server), { timeout: 10_000 }).toBe(false);
+    },
+  );
+
+  it('leaves a signal the host handles itself to the host, and stops the servers when it exits', async () => {
+    const { proc, server, said, ended } = await host('handles');
+    proc.kill('SIGTERM');
+    await said('host-handled');
+    expect(alive(server)).toBe(true);
+    proc.stdin.end();
+    expect(await ended).toBe(0);
+    await expect.poll(() => alive(server), { timeout: 10_000 }).toBe(false);
   });
 });
