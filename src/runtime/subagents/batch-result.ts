@@ -56,10 +56,26 @@ export function statusCounts(leaves: readonly LeafRecord[]): string {
   return [...counts].map(([status, n]) => `${n} ${STATUS_WORDS[status]}`).join(', ');
 }
 
-/** How much of each leaf's declared output format is shown, tried in turn until the outputs have room. */
-const FORMAT_SHOWN = [200, 40, 0] as const;
-/** What of each error the result shows at most. */
-const ERROR_SHOWN = 300;
+/** How much of a leaf's frame is shown: its declared format, each error, and how many errors. */
+interface Detail {
+  readonly format: number;
+  readonly errorChars: number;
+  readonly errors: number;
+}
+
+/**
+ * Frames from the fullest to the barest, tried in turn until the outputs have room: the format line
+ * goes first, then the errors are shortened and, past that, counted (the first, which says why the
+ * leaf ended, is always shown), so many failed leaves never push the last ones past the limit.
+ */
+const DETAILS: readonly Detail[] = [
+  { format: 200, errorChars: 300, errors: Number.POSITIVE_INFINITY },
+  { format: 40, errorChars: 300, errors: Number.POSITIVE_INFINITY },
+  { format: 0, errorChars: 300, errors: Number.POSITIVE_INFINITY },
+  { format: 0, errorChars: 120, errors: Number.POSITIVE_INFINITY },
+  { format: 0, errorChars: 120, errors: 2 },
+  { format: 0, errorChars: 80, errors: 1 },
+];
 /** The least room per output worth keeping the longer format lines for. */
 const MIN_OUTPUT_ROOM = 120;
 /** Room kept for the note saying an output was cut. */
@@ -82,8 +98,8 @@ export function batchResult(
   const outputs = batch.leaves.filter((l) => l.output !== undefined).length;
   let frames: LeafFrame[] = [];
   let room = 0;
-  for (const shown of FORMAT_SHOWN) {
-    frames = batch.leaves.map((leaf) => leafFrame(leaf, shown));
+  for (const detail of DETAILS) {
+    frames = batch.leaves.map((leaf) => leafFrame(leaf, detail));
     const fixed = [...parts, ...frames.flatMap((f) => ['', ...f.before, ...f.after])].join('\n').length;
     // One newline per output line, and the note of a cut output.
     room = budgetChars - fixed - outputs * (CUT_NOTE + 1);
@@ -125,15 +141,17 @@ interface LeafFrame {
   readonly after: string[];
 }
 
-function leafFrame(leaf: LeafRecord, formatShown: number): LeafFrame {
+function leafFrame(leaf: LeafRecord, detail: Detail): LeafFrame {
   const before = [`## ${leaf.index + 1}. ${leaf.title}: ${STATUS_WORDS[leaf.status]}`];
   if (leaf.output !== undefined) {
-    const format = shortened(contractFromJson(leaf.contract).output_format, formatShown);
-    before.push(formatShown === 0 ? 'Output:' : `Output (declared format: ${format}):`);
+    const format = shortened(contractFromJson(leaf.contract).output_format, detail.format);
+    before.push(detail.format === 0 ? 'Output:' : `Output (declared format: ${format}):`);
   }
-  const after =
-    leaf.errors.length > 0 ? ['Errors:', ...leaf.errors.map((e) => `- ${shortened(e, ERROR_SHOWN)}`)] : [];
-  return { before, after };
+  if (leaf.errors.length === 0) return { before, after: [] };
+  const shown = leaf.errors.slice(0, detail.errors).map((e) => `- ${shortened(e, detail.errorChars)}`);
+  const hidden = leaf.errors.length - shown.length;
+  if (hidden > 0) shown.push(`- and ${hidden} more, not shown for room`);
+  return { before, after: ['Errors:', ...shown] };
 }
 
 function shortened(text: string, limit: number): string {

@@ -98,6 +98,26 @@ describe('the batch result within its limit', () => {
     expect(result.content).toContain('leaf 20 hit a snag');
     expect(result.content).toContain('[this output was cut to');
   });
+
+  it('shortens the errors of many failed leaves so every leaf is still shown within the limit', () => {
+    const why = (k: number) =>
+      `mcp/mail/search: the mail server refused the connection (${k}) ${'x'.repeat(180)}`;
+    const leaves = Array.from({ length: 24 }, (_, i) =>
+      leafRecord(i, {
+        status: 'failed',
+        errors: [`leaf ${i} failed first`, ...[1, 2, 3, 4, 5].map(why), 'and 7 more tool errors'],
+      }),
+    );
+    for (const limit of [20_000, 8_000]) {
+      const result = batchResult(batchOf(leaves), [], limit);
+      expect(result.content.length).toBeLessThanOrEqual(limit);
+      for (let i = 0; i < 24; i += 1) {
+        expect(result.content).toContain(`## ${i + 1}. Leaf ${i}: failed`);
+        expect(result.content).toContain(`- leaf ${i} failed first`);
+      }
+    }
+    expect(batchResult(batchOf(leaves), [], 8_000).content).toContain('- and 5 more, not shown for room');
+  });
 });
 
 describe('the leaf prompt', () => {
