@@ -47,6 +47,11 @@ export async function runBatch(
     const worker = async (): Promise<void> => {
       for (let item = work[next++]; item !== undefined && !broken; item = work[next++]) {
         const release = await leafSlot(env.runtime, concurrency, env.signal);
+        if (broken) {
+          // The batch failed while this leaf waited for a slot: it never starts (closeBroken ends it).
+          release?.();
+          return;
+        }
         try {
           await runOne(env, item);
         } catch (error) {
