@@ -1,4 +1,5 @@
 import type { JsonObject } from '../../core/json.js';
+import { headOf } from '../../core/text-cut.js';
 import type { Runtime } from '../runtime.js';
 import type { RuntimeTool } from '../runtime-tool.js';
 import type { TurnContext } from '../turn-context.js';
@@ -36,10 +37,8 @@ export function subagentRunTool(runtime: Runtime, options: SubagentOptions = {})
         parentSessionId: ctx.sessionId,
         turnId: ctx.turnId,
         callId,
-        title: compiled.leaves
-          .map((l) => l.title)
-          .join(' · ')
-          .slice(0, 200),
+        // Never half an emoji: SQLite would store the lone half as a replacement character.
+        title: headOf(compiled.leaves.map((l) => l.title).join(' · '), 200),
         leaves: compiled.leaves.map((l) => ({
           title: l.title,
           contract: contractJson(l.contract),
