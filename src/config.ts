@@ -164,19 +164,33 @@ function readModel(value: unknown, fail: Fail): ModelConfig | undefined {
   if (value === undefined) return undefined;
   if (!isPlainObject(value))
     return fail('model', 'must be an object such as {"provider": "openai", "model": "gpt-4.1-mini"}.');
-  const names = Object.keys(MODEL_SETTINGS);
+  checkKeys(value, Object.keys(MODEL_SETTINGS), 'model', 'model setting', fail);
   for (const [key, setting] of Object.entries(value)) {
-    const rule = MODEL_SETTINGS[key];
-    if (rule === undefined) {
-      fail(
-        `model.${key}`,
-        `is not a model setting;${didYouMean(key, names)} the settings are ${names.join(', ')}.`,
-      );
-    } else if (!rule[0](setting)) {
-      fail(`model.${key}`, `must be ${rule[1]}, not ${JSON.stringify(setting)}.`);
-    }
+    const rule = MODEL_SETTINGS[key] as (typeof MODEL_SETTINGS)[string];
+    if (!rule[0](setting)) fail(`model.${key}`, `must be ${rule[1]}, not ${JSON.stringify(setting)}.`);
   }
   return value as ModelConfig;
+}
+
+/**
+ * Refuses a key `section` does not know, naming the one it looks like: a setting nothing reads would
+ * be dropped without a word (a hook under "PreToolUse" would never run, an agent's "tool" list would
+ * leave it every tool). `noun` names one key, e.g. "model setting".
+ */
+function checkKeys(
+  value: Record<string, unknown>,
+  known: readonly string[],
+  section: string,
+  noun: string,
+  fail: Fail,
+): void {
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue;
+    fail(
+      `${section}.${key}`,
+      `is not a ${noun};${didYouMean(key, known)} the ${noun}s are ${known.join(', ')}.`,
+    );
+  }
 }
 
 function readStrings(value: unknown, key: string, fail: Fail): string[] {
@@ -191,10 +205,14 @@ function readApprovals(value: unknown, fail: Fail): ApprovalOptions {
   const v = typeof value === 'string' ? { policy: value } : value;
   if (!isPlainObject(v))
     return fail('approvals', 'must be "ask", "auto", "deny" or {"policy", "timeoutMs"}.');
+  checkKeys(v, ['policy', 'timeoutMs', 'pollMs', 'unattended'], 'approvals', 'approvals setting', fail);
   if (v.policy !== undefined && !['ask', 'auto', 'deny'].includes(v.policy as string)) {
     return fail('approvals', `has policy "${String(v.policy)}"; use "ask", "auto" or "deny".`);
   }
   if (v.timeoutMs !== undefined) readTimeout(v.timeoutMs, 'approvals.timeoutMs', fail);
+  if (v.pollMs !== undefined) readTimeout(v.pollMs, 'approvals.pollMs', fail);
+  if (v.unattended !== undefined && !isFlag(v.unattended))
+    fail('approvals.unattended', 'must be true or false.');
   return v as ApprovalOptions;
 }
 
@@ -250,6 +268,9 @@ function readDenyList(value: unknown, fail: Fail): DenyRule[] {
     const rule = typeof item === 'string' ? { tool: item } : item;
     if (!isPlainObject(rule) || typeof rule.tool !== 'string')
       return fail(`denyList[${i}]`, 'needs a "tool" pattern.');
+    checkKeys(rule, ['tool', 'reason'], `denyList[${i}]`, 'deny rule setting', fail);
+    if (rule.reason !== undefined && !isString(rule.reason))
+      fail(`denyList[${i}].reason`, 'must be a string.');
     checkGlob(rule.tool, typeof item === 'string' ? `denyList[${i}]` : `denyList[${i}].tool`, fail);
     return rule as unknown as DenyRule;
   });
@@ -259,11 +280,13 @@ function readDenyList(value: unknown, fail: Fail): DenyRule[] {
 function readHooks(value: unknown, baseDir: string, fail: Fail): PreToolHook[] {
   if (value === undefined) return [];
   if (!isPlainObject(value)) return fail('hooks', 'must be {"preToolUse": [{"match", "command"}]}.');
+  checkKeys(value, ['preToolUse'], 'hooks', 'kind of hook', fail);
   const list = value.preToolUse ?? [];
   if (!Array.isArray(list)) return fail('hooks.preToolUse', 'must be a list of {"match", "command"}.');
   return list.map((item, i) => {
     const key = `hooks.preToolUse[${i}]`;
     if (!isPlainObject(item) || typeof item.command !== 'string') return fail(key, 'needs a "command".');
+    checkKeys(item, ['match', 'command', 'timeoutMs'], key, 'hook setting', fail);
     if (item.match !== undefined) {
       if (typeof item.match !== 'string')
         fail(
@@ -284,6 +307,10 @@ function readAgents(value: unknown, fail: Fail): Record<string, AgentConfig> {
   for (const [name, agent] of Object.entries(value)) {
     if (!isPlainObject(agent)) fail(`agents.${name}`, 'must be an object.');
     const a = agent as Record<string, unknown>;
+    checkKeys(a, ['tools', 'mode', 'instructions', 'description'], `agents.${name}`, 'agent setting', fail);
+    for (const text of ['instructions', 'description']) {
+      if (a[text] !== undefined && !isString(a[text])) fail(`agents.${name}.${text}`, 'must be a string.');
+    }
     if (a.tools !== undefined) {
       readStrings(a.tools, `agents.${name}.tools`, fail).forEach((pattern, i) => {
         checkGlob(pattern, `agents.${name}.tools[${i}]`, fail);
@@ -303,6 +330,7 @@ function readSecrets(value: unknown, env: NodeJS.ProcessEnv, fail: Fail): Map<st
     const variable = isPlainObject(spec) && typeof spec.env === 'string' ? spec.env : undefined;
     if (!variable)
       fail(`secrets.${name}`, 'must be {"env": "VARIABLE"} (secret values never live in the config).');
+    checkKeys(spec as Record<string, unknown>, ['env'], `secrets.${name}`, 'secret setting', fail);
     const secret = env[variable as string];
     if (secret) secrets.set(name, secret);
   }

@@ -141,3 +141,48 @@ describe('toolseam.json: model', () => {
     expect(refusal({ modle: {} })).toMatch(/unknown key "modle"; did you mean "model"\?/);
   });
 });
+
+describe('toolseam.json: keys inside a section are checked as the top level is', () => {
+  it.each([
+    [
+      { hooks: { PreToolUse: [{ command: './check.sh' }] } },
+      /"hooks\.PreToolUse".*did you mean "preToolUse"\?/,
+    ],
+    [
+      { hooks: { preToolUse: [{ matcher: 'bash', command: './check.sh' }] } },
+      /"hooks\.preToolUse\[0\]\.matcher".*did you mean "match"\?/,
+    ],
+    [{ agents: { reader: { tool: ['read_file'] } } }, /"agents\.reader\.tool".*did you mean "tools"\?/],
+    [{ approvals: { policy: 'ask', timeout: 1000 } }, /"approvals\.timeout".*did you mean "timeoutMs"\?/],
+    [{ denyList: [{ tool: 'bash', reson: 'no shell' }] }, /"denyList\[0\]\.reson".*did you mean "reason"\?/],
+    [
+      { secrets: { TOKEN: { env: 'TOKEN', value: 'x' } } },
+      /"secrets\.TOKEN\.value".*the secret settings are env/,
+    ],
+  ])('refuses %j, naming the key it looks like', (data, pattern) => {
+    expect(refusal(data)).toMatch(pattern);
+  });
+
+  it.each([
+    [{ approvals: { pollMs: -5 } }, /"approvals\.pollMs".*positive number/],
+    [{ approvals: { unattended: 'yes' } }, /"approvals\.unattended".*true or false/],
+    [{ agents: { reader: { instructions: 5 } } }, /"agents\.reader\.instructions".*string/],
+    [{ denyList: [{ tool: 'bash', reason: ['no'] }] }, /"denyList\[0\]\.reason".*string/],
+  ])('refuses %j, naming the key and what it takes', (data, pattern) => {
+    expect(refusal(data)).toMatch(pattern);
+  });
+
+  it('takes every key the sections define', () => {
+    const config = parse({
+      approvals: { policy: 'ask', timeoutMs: 1000, pollMs: 50, unattended: false },
+      hooks: { preToolUse: [{ match: 'mcp/*', command: './check.sh', timeoutMs: 500 }] },
+      agents: { reader: { tools: ['read_file'], mode: 'plan', instructions: 'Read.', description: 'reads' } },
+      denyList: [{ tool: 'bash', reason: 'no shell' }],
+      secrets: { TOKEN: { env: 'TOKEN' } },
+    });
+    expect(config.hooks).toEqual([
+      { match: 'mcp/*', command: './check.sh', timeoutMs: 500, cwd: '/home/me' },
+    ]);
+    expect(config.agents.reader?.tools).toEqual(['read_file']);
+  });
+});
