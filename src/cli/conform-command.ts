@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { InputError } from '../core/errors.js';
 import { isPlainObject } from '../core/json.js';
-import { withoutBom } from '../core/read-json-file.js';
+import { parseUserJson } from '../core/read-json-file.js';
 import type { ToolDefinition } from '../core/tool.js';
 import {
   describeIssue,
@@ -121,11 +121,9 @@ function readJson(file: string): unknown {
   } catch (error) {
     throw new InputError(`${file} ends in .gz but is not gzip data (${(error as Error).message}).`, file);
   }
-  try {
-    return JSON.parse(withoutBom(text));
-  } catch (error) {
-    throw new InputError(`${file} is not valid JSON (${(error as Error).message}).`, file);
-  }
+  const parsed = parseUserJson(text);
+  if (!parsed.ok) throw new InputError(`${file} is not valid JSON (${parsed.problem}).`, file);
+  return parsed.data;
 }
 
 /** A corpus file's server as the corpus names its files: `@scope/pkg` → `scope__pkg`. */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { InputError } from '../core/errors.js';
+import { parseUserJson } from '../core/read-json-file.js';
 import type { RetrievalTool } from './retrieval-tool.js';
 
 /** One benchmark query: its text, the tools that answer it, and its split. */
@@ -30,13 +31,9 @@ export function loadDataset(path: string): RetrievalDataset {
   } catch (error) {
     throw new InputError(`cannot read dataset ${path}: ${(error as Error).message}. Check the path.`, path);
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new InputError(`${path} is not JSON (${(error as Error).message}).`, path);
-  }
-  return parseDataset(raw, path);
+  const parsed = parseUserJson(text);
+  if (!parsed.ok) throw new InputError(`${path} is not JSON (${parsed.problem}).`, path);
+  return parseDataset(parsed.data, path);
 }
 
 /** Checks and converts a parsed dataset object. */

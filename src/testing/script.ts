@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { InputError } from '../core/errors.js';
 import { isPlainObject } from '../core/json.js';
 import type { StopReason, Usage } from '../core/model.js';
+import { parseUserJson } from '../core/read-json-file.js';
 import type { RecordedRequest } from './recorded-request.js';
 
 /** A tool call the scripted model makes. */
@@ -155,13 +156,9 @@ export async function loadScript(path: string): Promise<ScriptTurn[]> {
   } catch (error) {
     throw new InputError(`Cannot read the script ${path}: ${(error as Error).message}`, path);
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new InputError(`The script ${path} is not valid JSON: ${(error as Error).message}`, path);
-  }
-  const turns = isPlainObject(parsed) ? parsed['turns'] : parsed;
+  const parsed = parseUserJson(text);
+  if (!parsed.ok) throw new InputError(`The script ${path} is not valid JSON: ${parsed.problem}`, path);
+  const turns = isPlainObject(parsed.data) ? parsed.data['turns'] : parsed.data;
   if (!Array.isArray(turns)) {
     throw new InputError(`The script ${path} must be a list of turns or {"turns": [...]}.`, path);
   }

@@ -1,3 +1,4 @@
+export { type JsonSyntaxError, jsonSyntaxError } from '../core/json-syntax-error.js';
 export {
   type ArgumentProblem,
   describeValue,
@@ -30,7 +31,6 @@ export {
   type InProcessProviderOptions,
   inProcessProvider,
 } from './in-process-provider.js';
-export { type JsonSyntaxError, jsonSyntaxError } from './json-syntax-error.js';
 export {
   decodeJsonText,
   describeJsonSyntaxError,

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../core/json.js';
-import { type JsonSyntaxError, jsonSyntaxError } from './json-syntax-error.js';
+import { describeJsonSyntax, type JsonSyntaxError, jsonSyntaxError } from '../core/json-syntax-error.js';
 
 /** What reading a JSON text gave: the value, or where and why the text is not JSON. */
 export type JsonTextReading =
@@ -55,7 +55,5 @@ export function decodeJsonText(value: unknown): unknown {
 
 /** One sentence saying where a JSON text breaks, for an argument problem. */
 export function describeJsonSyntaxError(error: JsonSyntaxError): string {
-  const where = `line ${error.line}, column ${error.column}`;
-  const after = error.after.trim() === '' ? '' : ` (just after \`${error.after}\`)`;
-  return `is not valid JSON: ${error.what} at ${where}${after}`;
+  return `is not valid JSON: ${describeJsonSyntax(error)}`;
 }

@@ -102,4 +102,14 @@ describe('deliberate errors in the CLI: one line on stderr, exit code 2', () => 
   it('a flag the command does not know', async () => {
     expectOneLine(await toolseam(['chat', '--bogus']), /--bogus.*toolseam chat --help/);
   });
+
+  it('a config file that is not JSON: what is wrong, at which line, whole (not cut at a line break it quoted)', async () => {
+    writeFileSync(join(dir, 'toolseam.json'), '{\n  "model": {\n    "provider": openai\n  }\n}\n');
+    const r = await toolseam(['tools']);
+    expectOneLine(
+      r,
+      /toolseam\.json is not valid JSON: expected a value, found 'openai' at line 3, column 17/,
+    );
+    expect(r.stderr).not.toMatch(/--help/);
+  });
 });

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { ToolseamError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/json.js';
+import { parseUserJson } from '../../core/read-json-file.js';
 
 /** The file that makes a folder an installed app. */
 export const APP_MANIFEST_FILE = 'toolseam-app.json';
@@ -57,12 +58,9 @@ export async function readAppManifest(folder: string): Promise<AppManifest> {
             : `there is no ${APP_MANIFEST_FILE}; an app folder needs one naming the app and its entry module.`;
     throw fail(what, fallbackName, error);
   }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw fail(`${APP_MANIFEST_FILE} is not valid JSON (${(error as Error).message}).`, fallbackName, error);
-  }
+  const parsed = parseUserJson(text);
+  if (!parsed.ok) throw fail(`${APP_MANIFEST_FILE} is not valid JSON (${parsed.problem}).`, fallbackName);
+  const data = parsed.data;
   if (!isPlainObject(data))
     throw fail(`${APP_MANIFEST_FILE} must hold an object with "name", "description" and "entry".`);
   const name = data.name;

@@ -36,6 +36,12 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
   }
 }
 
+/** Where and why, in words: `what at line L, column C (just after `…`)`. */
+export function describeJsonSyntax(error: JsonSyntaxError): string {
+  const after = error.after.trim() === '' ? '' : ` (just after \`${error.after}\`)`;
+  return `${error.what} at line ${error.line}, column ${error.column}${after}`;
+}
+
 /** What the scanner expects next. */
 enum Want {
   Value,
