@@ -34,9 +34,15 @@ export const approveCommand: Command = async (argv) => {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const [id, word] = positionals;
+  const [id, word, ...more] = positionals;
   if (!id || !word)
     throw new InputError('give the approval id and yes, no or always, e.g. `toolseam approve ap-123 yes`.');
+  // Words after the answer would be dropped unread: a reason typed there must not vanish.
+  if (more.length > 0) {
+    throw new InputError(
+      `approve takes an approval id and one answer, but "${more.join(' ')}" followed; a reason for no goes in --reason, e.g. \`toolseam approve ${id} no --reason "${more.join(' ')}"\`.`,
+    );
+  }
   const decision = decisionOf(word, values.reason);
   const db = existingDatabaseFrom(values);
   // The answer is final: a missing (or contradicted) model must be found before it is written, not after.
@@ -107,8 +113,13 @@ function answerInStore(
   }
 }
 
+/** The answer `word` gives; a --reason goes with no only (the model reads it), so with yes it is refused, not dropped. */
 function decisionOf(word: string, reason: string | undefined): ApprovalDecision {
-  switch (word.toLowerCase()) {
+  const answer = word.toLowerCase();
+  if (reason !== undefined && ['yes', 'y', 'always', 'a'].includes(answer)) {
+    throw new InputError(`--reason goes with no (it tells the model why); leave it out to answer ${word}.`);
+  }
+  switch (answer) {
     case 'yes':
     case 'y':
       return { kind: 'approve' };

@@ -29,7 +29,12 @@ export const resumeCommand: Command = async (argv) => {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const [turnId] = positionals;
+  const [turnId, ...more] = positionals;
+  if (more.length > 0) {
+    throw new InputError(
+      `resume takes one turn id at a time, not "${positionals.join(' ')}"; resume each turn on its own.`,
+    );
+  }
   // Listing and a wrong id need only the store: no model, and no empty database made from a typo.
   const db = existingDatabaseFrom(values);
   const store = openSessionStore(db ? { path: db } : {});

@@ -59,6 +59,28 @@ describe('deliberate errors in the CLI: one line on stderr, exit code 2', () => 
     expectOneLine(await toolseam(['sessions', '--db', '/etc/passwd/x.db']), /\/etc\/passwd\/x\.db/);
   });
 
+  it('words after an approval answer, or a --reason with yes, are refused and nothing is answered', async () => {
+    const { db, store, approval } = waitingTurn();
+    store.close();
+    expectOneLine(
+      await toolseam(['approve', approval.id, 'no', 'too', 'risky', '--db', db, ...MODEL]),
+      /"too risky" followed; a reason for no goes in --reason, e\.g\. `toolseam approve ap-\S+ no --reason "too risky"`/,
+    );
+    expectOneLine(
+      await toolseam(['approve', approval.id, 'yes', '--reason', 'fine', '--db', db, ...MODEL]),
+      /--reason goes with no/,
+    );
+    const after = openSessionStore({ path: db });
+    expect(after.getApproval(approval.id)?.status).toBe('pending');
+    after.close();
+  });
+
+  it('resume with more than one turn id', async () => {
+    const { db, store, turn } = waitingTurn();
+    store.close();
+    expectOneLine(await toolseam(['resume', turn.id, 't-other', '--db', db]), /one turn id at a time/);
+  });
+
   it('resuming a turn another live process runs, and one that already ended', async () => {
     // This test's own process is alive and is not the CLI's, so the turn counts as running elsewhere.
     const busy = waitingTurn(`${hostname()}:${process.pid}`);
