@@ -47,20 +47,24 @@ const KEY_ORDER: ReadonlyArray<readonly [string, ProviderName]> = [
   ['MISTRAL_API_KEY', 'mistral'],
 ];
 
-/** The model to talk to: flags win over the config file, which wins over what the environment's keys suggest. */
+/**
+ * The model to talk to: flags win over the config file, which wins over what the environment's keys
+ * suggest. The config's model settings (model id, key, base URL, headers, …) go with the provider it
+ * names: --provider naming another sets them all aside, so one vendor's key never travels to another.
+ */
 export function providerConfigFrom(
   flags: RuntimeFlagValues,
   config: ToolseamConfig,
   env = process.env,
 ): ProviderConfig {
-  const fromFile = config.model ?? {};
+  const fromConfig = config.model ?? {};
   if (flags['base-url'] !== undefined && flags['base-url'].trim() === '') {
     // an unset variable in `--base-url "$URL"` would otherwise send the conversation to a default endpoint
     throw new InputError(
       "--base-url needs a URL such as http://127.0.0.1:8080/v1; leave --base-url out to use the provider's own.",
     );
   }
-  let provider = (flags.provider ?? fromFile.provider) as string | undefined;
+  let provider = (flags.provider ?? fromConfig.provider) as string | undefined;
   if (provider === undefined && flags['base-url']) provider = 'openai-compatible';
   if (provider === undefined) provider = KEY_ORDER.find(([key]) => env[key])?.[1];
   if (provider === undefined) {
@@ -74,6 +78,7 @@ export function providerConfigFrom(
     throw new InputError(`unknown provider "${provider}"; use one of ${PROVIDER_NAMES.join(', ')}.`);
   }
   const name = provider as ProviderName;
+  const fromFile = fromConfig.provider === undefined || fromConfig.provider === name ? fromConfig : {};
   const model = flags.model ?? fromFile.model ?? DEFAULT_MODELS[name];
   if (!model) throw new InputError(`give a model id for ${name} with --model (or "model" in toolseam.json).`);
   const { contextWindow: _window, ...rest } = fromFile;
