@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
+import { forgetGroup, watchGroup } from '../process-groups.js';
 import type { BoundedOutput, BoundedText } from './bounded-output.js';
 
 /** How a command ended. */
@@ -37,7 +38,8 @@ const DRAIN_MS = 500;
  * Runs a command with bash in its own process group, stdout and stderr interleaved into `output`, with no
  * stdin. Past its timeout, or when the turn is stopped, the whole group is ended (SIGTERM, then SIGKILL);
  * so is what the command left running in the background when it ends by itself, since no later call could
- * see or stop it (a process that leaves the group, e.g. through `setsid`, is out of reach).
+ * see or stop it (a process that leaves the group, e.g. through `setsid`, is out of reach). A group still
+ * running when toolseam exits, or is ended by a signal it does not handle, is killed with it.
  */
 export function runCommand(run: CommandRun): Promise<CommandEnd> {
   return new Promise((resolve) => {
@@ -47,11 +49,14 @@ export function runCommand(run: CommandRun): Promise<CommandEnd> {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // The group leads itself, so a Ctrl-C or a closed terminal that ends toolseam never reaches it.
+    if (child.pid !== undefined) watchGroup(child.pid);
     let timedOut = false;
     let stopped = false;
     let exitCode: number | undefined;
     let backgroundEnded = false;
     let settled = false;
+    let ending = false;
     const timers: NodeJS.Timeout[] = [];
     // Signal 0 only asks whether any process of the group is left.
     const killGroup = (signal: NodeJS.Signals | 0): boolean => {
@@ -66,10 +71,14 @@ export function runCommand(run: CommandRun): Promise<CommandEnd> {
       if (reason === 'timeout') timedOut = true;
       else if (reason === 'stop') stopped = true;
       else backgroundEnded = true;
+      ending = true;
       killGroup('SIGTERM');
       // Not among `timers`: the shell may exit on SIGTERM while a child that ignores it lives on, and
       // finishing the run must not call off the SIGKILL that ends it.
-      setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref();
+      setTimeout(() => {
+        killGroup('SIGKILL');
+        if (child.pid !== undefined) forgetGroup(child.pid);
+      }, KILL_GRACE_MS).unref();
     };
     const onAbort = (): void => end('stop');
     const finish = (startError?: string): void => {
@@ -78,6 +87,8 @@ export function runCommand(run: CommandRun): Promise<CommandEnd> {
       for (const timer of timers) clearTimeout(timer);
       run.signal.removeEventListener('abort', onAbort);
       if (startError === undefined && !timedOut && !stopped && killGroup(0)) end('background');
+      // A group being ended is forgotten once killed; one with no process left, now.
+      if (!ending && child.pid !== undefined) forgetGroup(child.pid);
       for (const [stream, decoder] of decoders) {
         run.output.push(decoder.end());
         stream.destroy();

@@ -4,6 +4,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { forgetGroup, watchGroup } from '../process-groups.js';
 
 /** How to start a stdio MCP server. */
 export interface StdioGroupOptions {
@@ -28,10 +29,6 @@ export class UnreadableLineError extends Error {
 
 /** How long a server gets to leave after its input closes, and again after SIGTERM. */
 const GRACE_MS = 2_000;
-
-/** Process groups of servers still running, killed if toolseam exits without closing them. */
-const liveGroups = new Set<number>();
-let exitHookSet = false;
 
 const POSIX = process.platform !== 'win32';
 
@@ -91,7 +88,7 @@ export class StdioGroupTransport implements Transport {
       child.on('close', () => {
         if (this.child === child) this.child = undefined;
         // A group with no one left is forgotten, so its id is never signalled once reused.
-        if (child.pid !== undefined && !signalGroup(child.pid, child, 0)) liveGroups.delete(child.pid);
+        if (child.pid !== undefined && !signalGroup(child.pid, child, 0)) forgetGroup(child.pid);
         this.onclose?.();
       });
       child.stdin?.on('error', (error) => this.onerror?.(error));
@@ -178,7 +175,7 @@ async function stopGroup(group: number, child: ChildProcess): Promise<void> {
     await untilGroupGone(group, child, GRACE_MS);
     signalGroup(group, child, 'SIGKILL');
   }
-  liveGroups.delete(group);
+  forgetGroup(group);
 }
 
 async function untilGroupGone(group: number, child: ChildProcess, ms: number): Promise<void> {
@@ -195,39 +192,4 @@ async function within(work: Promise<void>, ms: number): Promise<void> {
 
 function delay(ms: number): Promise<void> {
   return new Promise((done) => setTimeout(done, ms));
-}
-
-/** Signals that end a process which does not handle them; a server's own group does not receive them. */
-const ENDING_SIGNALS = ['SIGTERM', 'SIGHUP', 'SIGINT'] as const;
-
-function stopLiveGroups(): void {
-  for (const g of liveGroups) {
-    try {
-      process.kill(-g, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
-  }
-}
-
-/**
- * A signal that would end toolseam as it stands (no one else listens for it): the servers' groups are
- * stopped, then the signal is raised again with no listener, so the process ends as it would have. A
- * host that handles the signal itself decides; the `exit` hook stops the groups when it leaves.
- */
-function onEndingSignal(signal: NodeJS.Signals): void {
-  if (process.listenerCount(signal) > 1) return;
-  stopLiveGroups();
-  for (const s of ENDING_SIGNALS) process.off(s, onEndingSignal);
-  process.kill(process.pid, signal);
-}
-
-function watchGroup(group: number): void {
-  liveGroups.add(group);
-  if (exitHookSet) return;
-  exitHookSet = true;
-  // A server is the leader of its own group, so neither Ctrl-C nor a closed terminal reaches it, and a
-  // process ended by a signal runs no `exit` hook: without these, the servers would outlive toolseam.
-  process.on('exit', stopLiveGroups);
-  for (const signal of ENDING_SIGNALS) process.on(signal, onEndingSignal);
 }
