@@ -10,46 +10,50 @@ type Kind = (typeof NON_STRING_KINDS)[number];
 const INTEGER_TEXT = /^-?\d+$/;
 const NUMBER_TEXT = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
-/** The kind a property takes when it takes no string at all (no union, no `$ref`), else undefined. */
-function nonStringKind(property: unknown): Kind | undefined {
+/** The kinds a property takes when it takes no string at all (no union, no `$ref`), else undefined. */
+function nonStringKinds(property: unknown): readonly Kind[] | undefined {
   if (!isPlainObject(property)) return undefined;
   if ('anyOf' in property || 'oneOf' in property || 'allOf' in property || '$ref' in property)
     return undefined;
   const declared = property.type;
   const types = typeof declared === 'string' ? [declared] : Array.isArray(declared) ? declared : undefined;
   if (types === undefined || types.includes('string')) return undefined;
-  return NON_STRING_KINDS.find((k) => types.includes(k));
+  const kinds = NON_STRING_KINDS.filter((k) => types.includes(k));
+  return kinds.length === 0 ? undefined : kinds;
 }
 
 /** What a text argument reads as: the value it spells, or why its JSON text does not parse. */
 type Converted = { readonly value: JsonValue } | { readonly problem: ArgumentProblem };
 
-function number(text: string, kind: 'integer' | 'number'): JsonValue | undefined {
-  if (kind === 'number') return NUMBER_TEXT.test(text) ? Number(text) : undefined;
-  if (!INTEGER_TEXT.test(text)) return undefined;
-  const n = Number(text);
-  return Number.isSafeInteger(n) ? n : undefined;
+/** Whether a declaration taking `kinds` takes the number `text` spells (an integer only as integer text). */
+function takesNumber(kinds: readonly Kind[], text: string): boolean {
+  if (kinds.includes('number')) return true;
+  return kinds.includes('integer') && INTEGER_TEXT.test(text) && Number.isSafeInteger(Number(text));
 }
 
-/** The value `text` spells as `kind`; undefined when it spells none (it is left as text). */
-function converted(key: string, text: string, kind: Kind): Converted | undefined {
-  if (kind === 'integer' || kind === 'number') {
-    const n = number(text, kind);
-    return n === undefined ? undefined : { value: n };
+/**
+ * The value `text` spells that every declaration of the key (its kinds, one list each) takes; undefined
+ * when it spells none (it is left as text). A type list is read whole: `["integer", "number"]` takes 1.5.
+ */
+function converted(key: string, text: string, declared: readonly (readonly Kind[])[]): Converted | undefined {
+  if (NUMBER_TEXT.test(text)) {
+    return declared.every((kinds) => takesNumber(kinds, text)) ? { value: Number(text) } : undefined;
   }
-  if (kind === 'boolean') {
-    const word = text.trim();
-    return word === 'true' || word === 'false' ? { value: word === 'true' } : undefined;
+  const word = text.trim();
+  if (word === 'true' || word === 'false') {
+    return declared.every((kinds) => kinds.includes('boolean')) ? { value: word === 'true' } : undefined;
   }
   // Text opening with `{`, `[` or a code fence is always an attempt at the object or list (a fence is
   // allowed, as for in-process tools): when it is not JSON, the decoder's detail says where it breaks.
-  if (!looksLikeJsonContainer(text)) return undefined;
+  const container = (kinds: readonly Kind[]) => kinds.includes('array') || kinds.includes('object');
+  if (!looksLikeJsonContainer(text) || !declared.every(container)) return undefined;
   const reading = readJsonText(text);
   if (!reading.ok) {
     return { problem: { path: key, code: 'invalid_json', message: describeJsonSyntaxError(reading.error) } };
   }
   const decoded = reading.value;
-  return (kind === 'array' ? Array.isArray(decoded) : isPlainObject(decoded))
+  const kind = Array.isArray(decoded) ? 'array' : isPlainObject(decoded) ? 'object' : undefined;
+  return kind !== undefined && declared.every((kinds) => kinds.includes(kind))
     ? { value: decoded }
     : undefined;
 }
@@ -70,16 +74,19 @@ function rootProperties(schema: unknown): Record<string, unknown>[] {
   return found;
 }
 
-/** The one non-string kind every declaration of `key` gives it, else undefined. */
-function kindOfKey(declared: readonly Record<string, unknown>[], key: string): Kind | undefined {
-  let kind: Kind | undefined;
+/** The non-string kinds each declaration of `key` gives it, one list each; undefined when one takes text. */
+function kindsOfKey(
+  declared: readonly Record<string, unknown>[],
+  key: string,
+): (readonly Kind[])[] | undefined {
+  const found: (readonly Kind[])[] = [];
   for (const properties of declared) {
     if (!Object.hasOwn(properties, key)) continue;
-    const own = nonStringKind(properties[key]);
-    if (own === undefined || (kind !== undefined && own !== kind)) return undefined;
-    kind = own;
+    const own = nonStringKinds(properties[key]);
+    if (own === undefined) return undefined;
+    found.push(own);
   }
-  return kind;
+  return found.length === 0 ? undefined : found;
 }
 
 /** The arguments as an MCP client sends them, and the text arguments that are broken JSON. */
@@ -92,7 +99,8 @@ export interface ClientReading {
 /**
  * The arguments as an MCP client sends them: each top-level text argument (declared at the root, behind
  * its `$ref` or in its `allOf`) whose property takes no string becomes the integer or number it spells,
- * the boolean it names, or the array or object its JSON text spells (decoded once, a code fence allowed).
+ * the boolean it names, or the array or object its JSON text spells (decoded once, a code fence allowed),
+ * when every declaration of it takes that value (a type list counts each of its types).
  * Anything else is untouched; the input is never changed (a copy is returned when something is). An
  * object or list sent as JSON text that does not parse is named in `unreadable`, with where it breaks.
  */
@@ -103,9 +111,9 @@ export function readAsClientSends(args: JsonObject, schema: unknown): ClientRead
   const unreadable: ArgumentProblem[] = [];
   for (const [key, value] of Object.entries(args)) {
     if (typeof value !== 'string') continue;
-    const kind = kindOfKey(declared, key);
-    if (kind === undefined) continue;
-    const read = converted(key, value, kind);
+    const kinds = kindsOfKey(declared, key);
+    if (kinds === undefined) continue;
+    const read = converted(key, value, kinds);
     if (read === undefined) continue;
     if ('problem' in read) {
       unreadable.push(read.problem);

@@ -347,6 +347,29 @@ describe('asClientSends', () => {
     expect(asClientSends(args, schema)).toEqual({ list: ['a', 'b'], obj: { a: 1 } });
   });
 
+  it('reads a type list whole: text becomes whichever of its types it spells', () => {
+    const listed = {
+      type: 'object',
+      properties: {
+        amount: { type: ['integer', 'number'] },
+        limit: { type: ['integer', 'boolean', 'null'] },
+        filter: { type: ['array', 'object'] },
+      },
+    };
+    const args = { amount: '1.5', limit: 'false', filter: '{"tag": "x"}' };
+    expect(asClientSends(args, listed)).toEqual({ amount: 1.5, limit: false, filter: { tag: 'x' } });
+    expect(mistypedArguments(args, listed, { asClientSends: true })).toEqual([]);
+    expect(asClientSends({ amount: '2', limit: '3', filter: '["x"]' }, listed)).toEqual({
+      amount: 2,
+      limit: 3,
+      filter: ['x'],
+    });
+    // Every declaration must take the value: an integer beside a number takes only integer text.
+    const merged = { ...listed, allOf: [{ properties: { amount: { type: 'integer' } } }] };
+    expect(asClientSends({ amount: '1.5' }, merged)).toEqual({ amount: '1.5' });
+    expect(asClientSends({ amount: '7' }, merged)).toEqual({ amount: 7 });
+  });
+
   it('leaves text alone that does not spell the field’s kind exactly', () => {
     const args = { count: '1.5', ratio: 'NaN', flag: 'yes', list: '{"a": 1}', obj: '"{\\"a\\": 1}"' };
     expect(asClientSends(args, schema)).toBe(args);

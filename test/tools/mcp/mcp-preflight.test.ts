@@ -35,6 +35,26 @@ function vault() {
   return { provider, received };
 }
 
+/** A server with one tool declared by `inputSchema` as written, answering `answer`; records every call. */
+function declaring(name: string, tool: string, inputSchema: { type: 'object' }, answer: string) {
+  const received: unknown[] = [];
+  const build = () => {
+    const mcp = new McpServer({ name, version: '1.0.0' });
+    mcp.server.registerCapabilities({ tools: {} });
+    mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: [{ name: tool, description: `The ${tool} tool.`, inputSchema }],
+    }));
+    mcp.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      received.push(request.params.arguments);
+      return { content: [{ type: 'text', text: answer }] };
+    });
+    return mcp;
+  };
+  const provider = createMcpProvider(inProcess(name, build));
+  open.push(provider);
+  return { provider, received };
+}
+
 describe('pre-flight of an MCP tool: the types its input schema declares', () => {
   it('refuses a text where the schema declares a list, before anyone is asked, showing the schema', async () => {
     const { provider, received } = vault();
@@ -119,21 +139,7 @@ describe('pre-flight of an MCP tool: the types its input schema declares', () =>
       properties: { title: { type: 'string' }, folder: { type: 'string', nullable: true } },
       required: ['title', 'folder'],
     };
-    const received: unknown[] = [];
-    const build = () => {
-      const mcp = new McpServer({ name: 'openapi-notes', version: '1.0.0' });
-      mcp.server.registerCapabilities({ tools: {} });
-      mcp.server.setRequestHandler(ListToolsRequestSchema, async () => ({
-        tools: [{ name: 'create_note', description: 'Create a note.', inputSchema: note }],
-      }));
-      mcp.server.setRequestHandler(CallToolRequestSchema, async (request) => {
-        received.push(request.params.arguments);
-        return { content: [{ type: 'text', text: 'created' }] };
-      });
-      return mcp;
-    };
-    const provider = createMcpProvider(inProcess('openapi-notes', build));
-    open.push(provider);
+    const { provider, received } = declaring('openapi-notes', 'create_note', note, 'created');
     const [tool] = await provider.listTools();
     // The offer cannot carry null: `folder` is offered as optional, and left out it stands for null.
     const offered = conformParameters(tool?.parameters).parameters;
@@ -147,5 +153,18 @@ describe('pre-flight of an MCP tool: the types its input schema declares', () =>
     // A value of another type is still refused.
     const refusal = await provider.preflight?.(name, { title: 'Plants', folder: 3 }, toolContext());
     expect(refusal?.content).toContain('- folder: expected a string or null, got the number 3');
+  });
+
+  it('sends the number a text spells where a type list takes integers and numbers', async () => {
+    const pay = {
+      type: 'object' as const,
+      properties: { amount: { type: ['integer', 'number'] } },
+      required: ['amount'],
+    };
+    const { provider, received } = declaring('ledger', 'pay', pay, 'paid');
+    await provider.listTools();
+    const result = await provider.invoke('mcp/ledger/pay', { amount: '1.5' }, toolContext());
+    expect(result).toEqual({ content: 'paid', isError: false });
+    expect(received).toEqual([{ amount: 1.5 }]);
   });
 });
