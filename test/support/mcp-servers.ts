@@ -6,7 +6,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  type EventStore,
+  StreamableHTTPServerTransport,
+} from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { McpStdioServerConfig } from '../../src/tools/mcp/mcp-config.js';
 import type { McpInProcessServer } from '../../src/tools/mcp/mcp-connection.js';
 // @ts-expect-error: a plain ESM script shared with the stdio runs, without type declarations.
@@ -105,8 +109,12 @@ export async function httpServer(
  * A stateful Streamable HTTP MCP server on 127.0.0.1 (one SDK server per session, unknown sessions
  * answered 404 as the spec says, a session a client ends with DELETE forgotten); `restart` brings it back on the same port with no sessions, and
  * `refuse` answers every request with an HTTP status (as after a revoked token) until it is undone.
+ * `resumable` gives it an event store: its events carry ids, and a client may resume a broken stream.
  */
-export async function statefulHttpServer(build: () => McpServer = () => notesServer('web')): Promise<{
+export async function statefulHttpServer(
+  build: () => McpServer = () => notesServer('web'),
+  { resumable = false }: { readonly resumable?: boolean } = {},
+): Promise<{
   url: string;
   sessions(): number;
   forgetSessions(): Promise<void>;
@@ -137,6 +145,7 @@ export async function statefulHttpServer(build: () => McpServer = () => notesSer
           sessionIdGenerator: randomUUID,
           onsessioninitialized: (sid) => void own.set(sid, fresh),
           onsessionclosed: (sid) => void own.delete(sid),
+          ...(resumable ? { eventStore: orderedEventStore(), retryInterval: 50 } : {}),
         });
         await build().connect(fresh);
         transport = fresh;
@@ -175,6 +184,30 @@ export async function statefulHttpServer(build: () => McpServer = () => notesSer
     async restart() {
       await stop();
       server = await listen(port);
+    },
+  };
+}
+
+/**
+ * An event store that replays in the order events were stored (the SDK's example store orders ids made
+ * in one millisecond at random, so it can leave out an answer stored just after the last event read).
+ */
+function orderedEventStore(): EventStore {
+  const events: { readonly id: string; readonly stream: string; readonly message: JSONRPCMessage }[] = [];
+  return {
+    async storeEvent(stream, message) {
+      const id = String(events.length + 1);
+      events.push({ id, stream, message });
+      return id;
+    },
+    async getStreamIdForEventId(id) {
+      return events.find((e) => e.id === id)?.stream;
+    },
+    async replayEventsAfter(lastId, { send }) {
+      const last = events.find((e) => e.id === lastId);
+      if (last === undefined) return '';
+      for (const e of events.slice(Number(lastId))) if (e.stream === last.stream) await send(e.id, e.message);
+      return last.stream;
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isPlainObject } from '../../core/json.js';
 import { errorText } from '../registry-failures.js';
@@ -8,27 +9,55 @@ export type BrokenAnswer =
   | { readonly kind: 'oversized' };
 
 /**
+ * How the SDK resumes an answer stream that broke off after an event id (the SDK's own defaults,
+ * given to it explicitly): the watch counts its failed tries against `maxRetries`.
+ */
+export const ANSWER_RESUME: StreamableHTTPReconnectionOptions = {
+  initialReconnectionDelay: 1_000,
+  maxReconnectionDelay: 30_000,
+  reconnectionDelayGrowFactor: 1.5,
+  maxRetries: 2,
+};
+
+/** A request whose answer stream broke off after an event id, which the SDK will try to resume. */
+interface Resume {
+  readonly id: string | number;
+  readonly failures: number;
+}
+
+/**
  * fetch for the Streamable HTTP transport that watches the answer to each request. An event stream
- * that breaks off (or ends) before the request's answer came, with no event id to resume from, calls
- * `onBrokenOff`: the SDK only reports such a stream as an error and leaves its request waiting for
- * the whole call timeout, as if the server were still working on it. An answer longer than
- * `maxBytes` is cut off there and reported the same way, as a stdio server's would be.
+ * that breaks off (or ends) before the request's answer came calls `onBrokenOff`: the SDK only reports
+ * such a stream as an error and leaves its request waiting for the whole call timeout, as if the server
+ * were still working on it. A stream that sent an event id is followed through the SDK's resume
+ * (a GET with Last-Event-ID): it is reported once that fails for good (the server refuses it with 405,
+ * or every try fails), or the resumed stream breaks off in turn. An answer longer than `maxBytes` is
+ * cut off there and reported the same way, as a stdio server's would be.
  */
 export function watchAnswerStreams(
   maxBytes: number,
   onBrokenOff: (broken: BrokenAnswer) => void,
   base: FetchLike = fetch,
+  resumeTries: number = ANSWER_RESUME.maxRetries ?? 2,
 ): FetchLike {
-  return async (url, init) => {
-    const response = await base(url, init);
-    const id = requestId(init);
-    if (id === undefined || response.body === null || !response.ok) return response;
-    const stream = (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
-    const body = watched(response.body, { id, stream, maxBytes }, (broken) => {
-      // Our own stop (a close, a cancelled request) is not the server's doing.
-      if (init?.signal?.aborted) return;
-      // Let what already arrived reach the client before it is told the answer will not come.
-      setImmediate(() => onBrokenOff(broken));
+  /** Requests waiting for their resume, by the event id it resumes from. */
+  const resumes = new Map<string, Resume>();
+  const report = (init: RequestInit | undefined, broken: BrokenAnswer): void => {
+    // Our own stop (a close, a cancelled request) is not the server's doing.
+    if (init?.signal?.aborted) return;
+    // Let what already arrived reach the client before it is told the answer will not come.
+    setImmediate(() => onBrokenOff(broken));
+  };
+  const follow = (response: Response, id: string | number, init: RequestInit | undefined): Response => {
+    if (response.body === null) return response;
+    // A resumed stream is read as an event stream whatever it is labelled, as the SDK reads it.
+    const stream =
+      resumedFrom(init) !== undefined ||
+      (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+    const body = watched(response.body, { id, stream, maxBytes }, (end) => {
+      if (end.kind === 'broke_off' && end.resumeFrom !== undefined && resumeTries > 0) {
+        resumes.set(end.resumeFrom, { id, failures: 0 });
+      } else report(init, end.kind === 'oversized' ? end : { kind: 'broke_off', why: end.why });
     });
     return new Response(body, {
       status: response.status,
@@ -36,6 +65,51 @@ export function watchAnswerStreams(
       headers: response.headers,
     });
   };
+  /** A try at resuming failed: the SDK tries again, or has given up once it failed `resumeTries` times. */
+  const failed = (init: RequestInit | undefined, from: string, resume: Resume, why: string): void => {
+    if (resume.failures + 1 < resumeTries) resumes.set(from, { ...resume, failures: resume.failures + 1 });
+    else report(init, { kind: 'broke_off', why: `it could not be resumed: ${why}` });
+  };
+  return async (url, init) => {
+    const from = resumedFrom(init);
+    const resume = from === undefined ? undefined : resumes.get(from);
+    if (from === undefined || resume === undefined) {
+      const response = await base(url, init);
+      const id = requestId(init);
+      return id === undefined || !response.ok ? response : follow(response, id, init);
+    }
+    resumes.delete(from);
+    let response: Response;
+    try {
+      response = await base(url, init);
+    } catch (error) {
+      failed(init, from, resume, reachError(error));
+      throw error;
+    }
+    const answered = `the server answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+    // A redirect is followed by the SDK with the same Last-Event-ID: the resume goes on there.
+    if (response.status >= 300 && response.status < 400) resumes.set(from, resume);
+    // 405 is the SDK's sign that the server offers no stream to resume: it stops trying at once.
+    else if (response.status === 405)
+      report(init, { kind: 'broke_off', why: `it could not be resumed: ${answered}` });
+    else if (!response.ok) failed(init, from, resume, answered);
+    else if (response.body === null)
+      report(init, { kind: 'broke_off', why: 'it could not be resumed: the server sent no stream' });
+    else return follow(response, resume.id, init);
+    return response;
+  };
+}
+
+/** The event id a GET resumes from (its Last-Event-ID header), else undefined. */
+function resumedFrom(init: RequestInit | undefined): string | undefined {
+  if ((init?.method ?? 'GET') !== 'GET' || init?.headers === undefined) return undefined;
+  return new Headers(init.headers).get('last-event-id') ?? undefined;
+}
+
+/** A failed fetch in its socket's words when it has them (`fetch failed (connect ECONNREFUSED …)`). */
+function reachError(error: unknown): string {
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause instanceof Error ? `${errorText(error)} (${cause.message})` : errorText(error);
 }
 
 /** The id of the JSON-RPC request a POST carries, else undefined. */
@@ -57,11 +131,19 @@ interface Watch {
   readonly maxBytes: number;
 }
 
+/**
+ * How an unanswered answer stream ended: it broke off (with the last event id the SDK resumes from,
+ * when one came), or grew too large.
+ */
+type StreamEnd =
+  | { readonly kind: 'broke_off'; readonly why: string; readonly resumeFrom: string | undefined }
+  | { readonly kind: 'oversized' };
+
 /** `body` passed through as it is, counted, and (an event stream) read for the answer and event ids. */
 function watched(
   body: ReadableStream<Uint8Array>,
   { id, stream, maxBytes }: Watch,
-  brokeOff: (broken: BrokenAnswer) => void,
+  ended: (end: StreamEnd) => void,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
@@ -69,16 +151,26 @@ function watched(
   const pieces: string[] = [];
   let bytes = 0;
   let answered = false;
-  let resumable = false;
-  // The data lines of the event being read: SSE joins them with "\n" when a blank line ends the event.
+  // The last event id the SDK takes up: a non-empty one, of an event it dispatches (one with data).
+  let resumeFrom: string | undefined;
+  // The id and data lines of the event being read: SSE joins the data with "\n" when a blank line ends it.
+  let eventId: string | undefined;
   const data: string[] = [];
   const line = (raw: string): void => {
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (text === '') {
-      if (data.length > 0 && answers(data.join('\n'), id)) answered = true;
+      if (data.length > 0) {
+        if (answers(data.join('\n'), id)) answered = true;
+        if (eventId) resumeFrom = eventId;
+      }
       data.length = 0;
-    } else if (text.startsWith('id:')) resumable = true;
-    else if (text.startsWith('data:')) data.push(text.slice(text.startsWith('data: ') ? 6 : 5));
+      eventId = undefined;
+    } else if (text === 'id' || text.startsWith('id:')) {
+      const value = text.slice(text.startsWith('id: ') ? 4 : 3);
+      if (!value.includes('\0')) eventId = value;
+    } else if (text === 'data' || text.startsWith('data:')) {
+      data.push(text.slice(text.startsWith('data: ') ? 6 : 5));
+    }
   };
   const scan = (chunk: Uint8Array): void => {
     const text = decoder.decode(chunk, { stream: true });
@@ -91,7 +183,9 @@ function watched(
     }
     if (start < text.length) pieces.push(text.slice(start));
   };
-  const unanswered = () => stream && !answered && !resumable;
+  const brokeOff = (why: string): void => {
+    if (stream && !answered) ended({ kind: 'broke_off', why, resumeFrom });
+  };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       let read: Awaited<ReturnType<typeof reader.read>>;
@@ -99,12 +193,12 @@ function watched(
         read = await reader.read();
       } catch (error) {
         controller.error(error);
-        if (unanswered()) brokeOff({ kind: 'broke_off', why: errorText(error) });
+        brokeOff(errorText(error));
         return;
       }
       if (read.done) {
         controller.close();
-        if (unanswered()) brokeOff({ kind: 'broke_off', why: 'it ended' });
+        brokeOff('it ended');
         return;
       }
       // A stream answers one request, so all it carries (progress and logs too) counts as that answer.
@@ -112,7 +206,7 @@ function watched(
       if (bytes > maxBytes) {
         void reader.cancel().catch(() => undefined);
         controller.error(new Error(`the answer was larger than toolseam accepts (${maxBytes} bytes)`));
-        brokeOff({ kind: 'oversized' });
+        ended({ kind: 'oversized' });
         return;
       }
       if (stream && !answered) scan(read.value);

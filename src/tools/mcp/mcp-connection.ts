@@ -10,7 +10,7 @@ import type { Logger } from '../../core/logger.js';
 import { credentialVariables, redactSecrets } from '../builtin/redact-secrets.js';
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
 import { errorText } from '../registry-failures.js';
-import { type BrokenAnswer, watchAnswerStreams } from './http-answer-watch.js';
+import { ANSWER_RESUME, type BrokenAnswer, watchAnswerStreams } from './http-answer-watch.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { McpServerError } from './mcp-server-error.js';
 import { shownCommand } from './shown-command.js';
@@ -324,6 +324,7 @@ export class McpConnection {
     if (target.kind === 'http') {
       return new StreamableHTTPClientTransport(new URL(target.url), {
         requestInit: { headers: { ...target.headers } },
+        reconnectionOptions: ANSWER_RESUME,
         fetch: watchAnswerStreams(this.options.maxMessageBytes, (broken) => this.brokeOff(client, broken)),
       });
     }

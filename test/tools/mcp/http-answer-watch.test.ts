@@ -102,6 +102,84 @@ describe('a Streamable HTTP server that goes down in the middle of a call', () =
   });
 });
 
+describe('a Streamable HTTP server whose answer stream carries event ids (resumable)', () => {
+  type Web = Awaited<ReturnType<typeof statefulHttpServer>>;
+
+  /** A resumable server whose `work` tool sends a progress message (an event with an id), then `then`. */
+  async function resumable(then: (web: Web, closeStream: () => void) => Promise<string>) {
+    let web: Web | undefined;
+    const build = () => {
+      const mcp = new McpServer({ name: 'fragile', version: '1.0.0' }, { capabilities: { logging: {} } });
+      mcp.registerTool('work', { description: 'Works, and its server goes down.' }, async (extra) => {
+        await extra.sendNotification({
+          method: 'notifications/message',
+          params: { level: 'info', data: 'working' },
+        });
+        const text = await then(web as Web, () => extra.closeSSEStream?.());
+        return { content: [{ type: 'text', text }] };
+      });
+      return mcp;
+    };
+    web = await statefulHttpServer(build, { resumable: true });
+    // A call timeout far past what the fix needs: only the old behaviour waits it out.
+    const provider = createMcpProvider(
+      { name: 'fragile', kind: 'http', url: web.url, headers: {} },
+      { timeouts: { callMs: 20_000 } },
+    );
+    open.push(provider);
+    await provider.listTools();
+    return { web, provider };
+  }
+
+  it('fails the call once the resume cannot reach the server that went down, not at the call timeout', async () => {
+    const { web, provider } = await resumable(async (server) => {
+      void server.stop();
+      return new Promise<never>(() => {});
+    });
+    try {
+      const result = await provider.invoke('mcp/fragile/work', {}, toolContext());
+      expect(result.isError).toBe(true);
+      expect(result.content).toMatch(
+        /^Error: MCP server "fragile" stopped while running mcp\/fragile\/work \(its answer broke off before it was complete \(it could not be resumed: fetch failed \(.*ECONNREFUSED.*\)\)\)\. /,
+      );
+    } finally {
+      await web.stop();
+    }
+  });
+
+  it('fails the call when the server turns the resume down with 405, as the SDK then stops trying', async () => {
+    const { web, provider } = await resumable(async (server, closeStream) => {
+      server.refuse(405);
+      closeStream();
+      return new Promise<never>(() => {});
+    });
+    try {
+      const result = await provider.invoke('mcp/fragile/work', {}, toolContext());
+      expect(result.isError).toBe(true);
+      expect(result.content).toContain(
+        'its answer broke off before it was complete (it could not be resumed: the server answered 405',
+      );
+    } finally {
+      await web.stop();
+    }
+  });
+
+  it('takes the answer from a resumed stream, and keeps the session', async () => {
+    const { web, provider } = await resumable(async (_server, closeStream) => {
+      closeStream();
+      return 'done after a resume';
+    });
+    try {
+      const result = await provider.invoke('mcp/fragile/work', {}, toolContext());
+      expect(result).toMatchObject({ isError: false, content: 'done after a resume' });
+      await new Promise((done) => setImmediate(done));
+      expect(provider.connected).toBe(true);
+    } finally {
+      await web.stop();
+    }
+  });
+});
+
 describe('the answer watch reads an event stream as SSE does', () => {
   /** What the watch says of one event-stream answer to the call with id 7, read to its end. */
   async function watch(events: string): Promise<BrokenAnswer[]> {
@@ -125,6 +203,17 @@ describe('the answer watch reads an event stream as SSE does', () => {
       '',
     ].join('\n');
     expect(await watch(`event: message\n${answer}`)).toEqual([]);
+  });
+
+  it('takes an empty event id, or one on an event without data, as no id to resume from (as the SDK does)', async () => {
+    const note = 'data: {"jsonrpc":"2.0","method":"notifications/message","params":{}}\n';
+    const ended = [{ kind: 'broke_off', why: 'it ended' }];
+    expect(await watch(`id:\n${note}\n`)).toEqual(ended);
+    expect(await watch(`id: \n${note}\n`)).toEqual(ended);
+    expect(await watch(`id: 4\n\n${note}\n`)).toEqual(ended);
+    expect(await watch(`id: 4\n${note}`)).toEqual(ended);
+    // An event with data and an id is one the SDK resumes from: the watch leaves it to the resume.
+    expect(await watch(`id: 4\n${note}\n`)).toEqual([]);
   });
 
   it('still says so when the stream ends with no answer to the call', async () => {
