@@ -20,7 +20,8 @@ export function captureErrorBodies(base: FetchLike = globalThis.fetch): ErrorBod
       const response = await base(input, init);
       if (response.ok) return response;
       const text = await response.text().catch(() => '');
-      const copy = new Response(text, {
+      // A 304 (a server may send one to any request) can carry no body: given one, Response throws.
+      const copy = new Response(response.status === 304 ? null : text, {
         status: response.status,
         statusText: response.statusText,
         headers: response.headers,
