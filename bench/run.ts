@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { yardstickMs } from './yardstick.js';
 
 /** One figure a benchmark reports. */
 export interface BenchFigure {
@@ -24,6 +25,9 @@ const files = readdirSync(here)
   .sort();
 
 let failed = 0;
+process.stdout.write(
+  `machine yardstick: ${yardstickMs().toFixed(0)} ms for a fixed integer loop (the lower, the faster; compare figures across days by it)\n`,
+);
 for (const file of files) {
   const mod = (await import(pathToFileURL(join(here, file)).href)) as { bench: Bench };
   process.stdout.write(`\n# ${file.replace(/\.bench\.js$/, '')}\n`);
