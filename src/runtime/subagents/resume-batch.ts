@@ -1,6 +1,6 @@
 import { ToolseamError } from '../../core/errors.js';
 import type { RuntimeEvent } from '../../core/events.js';
-import type { BatchRecord, LeafRecord, SessionStore } from '../../core/session-store.js';
+import type { BatchRecord, LeafRecord, LeafResult, SessionStore } from '../../core/session-store.js';
 import type { ToolResult } from '../../core/tool.js';
 import { boundResult, redactSecrets } from '../bound-result.js';
 import { agentAllows, type GatePolicy } from '../gates.js';
@@ -110,9 +110,11 @@ export async function resumeBatch(
     signal: options.signal ?? new AbortController().signal,
     emit: options.onEvent ?? (() => {}),
   };
+  // Every leaf is decided before any is changed: a leaf busy elsewhere refuses the resume untouched.
+  const steps = batch.leaves.map((leaf) => plan(env, leaf));
   const work: LeafWork[] = [];
-  for (const leaf of batch.leaves) {
-    const item = plan(env, leaf);
+  for (const step of steps) {
+    const item = apply(env, step);
     if (item) work.push(item);
   }
   const finished = await runBatch(env, work, settings.concurrency);
@@ -120,17 +122,24 @@ export async function resumeBatch(
   return { batch: finished, result, deliveredToParent: deliver(runtime, finished, result) };
 }
 
-/** How one leaf goes on: kept, run afresh, taken over, or settled from what its child session shows. */
-function plan(env: LeafEnv, leaf: LeafRecord): LeafWork | undefined {
-  if (leaf.status === 'queued') return { leaf, start: { kind: 'fresh' } };
-  if (leaf.status !== 'running') return undefined;
+/** What resuming does with one leaf, decided before anything is stored. */
+type LeafStep =
+  | { readonly kind: 'keep' }
+  | { readonly kind: 'run'; readonly work: LeafWork; readonly requeue: boolean }
+  | { readonly kind: 'record'; readonly leaf: LeafRecord; readonly result: LeafResult };
+
+/**
+ * How one leaf goes on: kept, run afresh, taken over, or settled from what its child session shows.
+ * Reads only; throws `batch_busy` when the leaf's child turn still runs in another live process.
+ */
+function plan(env: LeafEnv, leaf: LeafRecord): LeafStep {
+  if (leaf.status === 'queued')
+    return { kind: 'run', work: { leaf, start: { kind: 'fresh' } }, requeue: false };
+  if (leaf.status !== 'running') return { kind: 'keep' };
   const store = env.runtime.options.store;
   const sessionId = leaf.childSessionId ?? childSessionId(leaf);
   const turn = store.listTurns({ sessionId }).at(-1);
-  if (!turn) {
-    store.requeueLeaf(leaf.id);
-    return { leaf, start: { kind: 'fresh' } };
-  }
+  if (!turn) return { kind: 'run', work: { leaf, start: { kind: 'fresh' } }, requeue: true };
   if (UNFINISHED_TURN.has(turn.status)) {
     if (turn.owner !== env.runtime.owner && ownerAlive(turn)) {
       throw new ToolseamError(
@@ -138,20 +147,30 @@ function plan(env: LeafEnv, leaf: LeafRecord): LeafWork | undefined {
         `Leaf "${leaf.title}" of batch ${leaf.batchId} is still running in another process (${turn.owner}).`,
       );
     }
-    return { leaf, start: { kind: 'resume', turnId: turn.id } };
+    return { kind: 'run', work: { leaf, start: { kind: 'resume', turnId: turn.id } }, requeue: false };
   }
   // The child turn ended but the process died before the leaf was recorded: record it from the turn.
   // A turn stopped at a limit is stored as done with the limit as its error: that leaf failed.
   if (turn.status === 'done' && turn.error === undefined) {
     const output = lastAnswer(store, sessionId, turn.id);
-    finishLeaf(env, leaf, { status: 'done', ...(output === undefined ? {} : { output }) });
-  } else {
-    finishLeaf(env, leaf, {
-      status: 'failed',
-      errors: [turn.error ?? `its session's turn ended ${turn.status}`],
-    });
+    return { kind: 'record', leaf, result: { status: 'done', ...(output === undefined ? {} : { output }) } };
   }
-  return undefined;
+  const errors = [turn.error ?? `its session's turn ended ${turn.status}`];
+  return { kind: 'record', leaf, result: { status: 'failed', errors } };
+}
+
+/** Stores what `plan` decided for one leaf; the work to run, if any. */
+function apply(env: LeafEnv, step: LeafStep): LeafWork | undefined {
+  switch (step.kind) {
+    case 'keep':
+      return undefined;
+    case 'record':
+      finishLeaf(env, step.leaf, step.result);
+      return undefined;
+    case 'run':
+      if (step.requeue) env.runtime.options.store.requeueLeaf(step.work.leaf.id);
+      return step.work;
+  }
 }
 
 function lastAnswer(store: SessionStore, sessionId: string, turnId: string): string | undefined {

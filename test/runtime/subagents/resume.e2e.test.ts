@@ -53,21 +53,29 @@ function startLeafTurn(harness: RuntimeHarness, leafId: string | undefined) {
   return store.startTurn({ sessionId: child.id, userText: 'Task: First task to do', owner: DEAD });
 }
 
+/**
+ * Stores three leaves as a crash leaves them: leaf 0's child turn ended with "first answer" but the
+ * leaf was never recorded, leaf 1 was claimed but its child turn never began; leaf 2 is returned as is.
+ */
+function storeCrashedBatch(harness: RuntimeHarness) {
+  const store = harness.runtime.options.store;
+  const batch = storeBatch(harness, ['First task to do', 'Second task to do', 'Third task to do'], DEAD);
+  const [a, b, c] = batch.leaves;
+  const turnA = startLeafTurn(harness, a?.id);
+  store.appendMessage(turnA.id, { role: 'assistant', content: 'first answer' });
+  store.setTurnStatus(turnA.id, 'done');
+  store.claimLeaf(b?.id as string, store.createSession({ id: 'child-b' }).id);
+  return { batch, third: c?.id as string };
+}
+
 describe('resuming a batch', () => {
   it('records a leaf whose child turn ended before the crash, re-runs one that never began, keeps finished ones', async () => {
     h = await startHarness({ script: [{ when: fromLeaf('Second task to do'), text: 'second answer' }] });
     const store = h.runtime.options.store;
-    const batch = storeBatch(h, ['First task to do', 'Second task to do', 'Third task to do'], DEAD);
-    const [a, b, c] = batch.leaves;
-    // Leaf 0 finished its child turn, but the process died before recording the leaf.
-    const turnA = startLeafTurn(h, a?.id);
-    store.appendMessage(turnA.id, { role: 'assistant', content: 'first answer' });
-    store.setTurnStatus(turnA.id, 'done');
-    // Leaf 1 was claimed but its child turn never began.
-    store.claimLeaf(b?.id as string, store.createSession({ id: 'child-b' }).id);
+    const { batch, third } = storeCrashedBatch(h);
     // Leaf 2 had finished.
-    store.claimLeaf(c?.id as string, store.createSession({ id: 'child-c' }).id);
-    store.finishLeaf(c?.id as string, { status: 'failed', errors: ['it broke'] });
+    store.claimLeaf(third, store.createSession({ id: 'child-c' }).id);
+    store.finishLeaf(third, { status: 'failed', errors: ['it broke'] });
 
     const [found] = unfinishedBatches(h.runtime);
     expect(found?.id).toBe(batch.id);
@@ -91,6 +99,24 @@ describe('resuming a batch', () => {
     expect(unfinishedBatches(h.runtime)).toEqual([]);
     await expect(resumeBatch(h.runtime, batch.id)).rejects.toMatchObject({ code: 'batch_busy' });
     await expect(resumeBatch(h.runtime, 'b-none')).rejects.toMatchObject({ code: 'unknown_batch' });
+  });
+
+  it('a resume refused for a leaf busy in another process changes none of the leaves before it', async () => {
+    h = await startHarness();
+    const store = h.runtime.options.store;
+    const { batch, third } = storeCrashedBatch(h);
+    // Leaf 2's child turn is still run by another live process.
+    store.claimLeaf(third, store.createSession({ id: 'child-c' }).id);
+    store.startTurn({ sessionId: 'child-c', userText: 'Task: Third task to do', owner: LIVE_OTHER });
+    const before = store.getBatch(batch.id)?.leaves;
+    expect(before?.map((l) => l.status)).toEqual(['running', 'running', 'running']);
+
+    await expect(resumeBatch(h.runtime, batch.id)).rejects.toMatchObject({
+      code: 'batch_busy',
+      message: expect.stringContaining('Leaf "Leaf 2"'),
+    });
+    expect(store.getBatch(batch.id)?.leaves).toEqual(before);
+    expect(store.getBatch(batch.id)?.status).toBe('running');
   });
 
   it('refuses to resume the turn of a leaf outside its batch, naming the parent turn to resume', async () => {
