@@ -80,6 +80,10 @@ const DETAILS: readonly Detail[] = [
 const MIN_OUTPUT_ROOM = 120;
 /** Room kept for the note saying an output was cut. */
 const CUT_NOTE = 90;
+/** The most of the result the batch's warnings may take, so they never crowd out the leaves. */
+const WARNING_SHARE = 0.25;
+/** Longest one warning line may be (a path may be long). */
+const WARNING_CHARS = 400;
 
 /**
  * The one result the parent receives: per leaf its status, its output under the declared format and
@@ -94,7 +98,7 @@ export function batchResult(
   const n = batch.leaves.length;
   const head = `Batch ${batch.id}: ${n} lea${n === 1 ? 'f' : 'ves'} (${statusCounts(batch.leaves)}).`;
   const titles = batch.leaves.map((l) => l.title);
-  const parts = [head, ...warnings.map((w) => findingLine(w, titles))];
+  const parts = [head, ...warningLines(warnings, titles, Math.floor(budgetChars * WARNING_SHARE))];
   const outputs = batch.leaves.filter((l) => l.output !== undefined).length;
   let frames: LeafFrame[] = [];
   let room = 0;
@@ -116,6 +120,40 @@ export function batchResult(
     isError: !batch.leaves.some((l) => l.status === 'done'),
     data: batchReport(batch),
   };
+}
+
+/**
+ * The warnings' lines within `maxChars` (a newline each): every line shortened, each leaf's first
+ * warning kept before any leaf's second, shown in their order; a last line counts the ones left out.
+ */
+function warningLines(
+  warnings: readonly BatchFinding[],
+  titles: readonly string[],
+  maxChars: number,
+): string[] {
+  const lines = warnings.map((w) => shortened(findingLine(w, titles), WARNING_CHARS));
+  const before = new Map<number | undefined, number>();
+  const rank = warnings.map((w) => {
+    const n = before.get(w.leaf) ?? 0;
+    before.set(w.leaf, n + 1);
+    return n;
+  });
+  const order = lines.map((_, i) => i).sort((a, b) => (rank[a] as number) - (rank[b] as number) || a - b);
+  const codes = [...new Set(warnings.map((w) => w.code))].join(', ');
+  const counted = (n: number): string =>
+    `- and ${n} more warning${n === 1 ? '' : 's'} (${codes}), not shown for room`;
+  const kept = new Set<number>();
+  let used = 0;
+  for (const i of order) {
+    const line = lines[i] as string;
+    const left = lines.length - kept.size - 1;
+    const note = left > 0 ? counted(left).length + 1 : 0;
+    if (used + line.length + 1 + note > maxChars) break;
+    kept.add(i);
+    used += line.length + 1;
+  }
+  const shown = lines.filter((_, i) => kept.has(i));
+  return kept.size < lines.length ? [...shown, counted(lines.length - kept.size)] : shown;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchRecord, LeafRecord } from '../../../src/core/session-store.js';
 import { globMatch } from '../../../src/runtime/glob-match.js';
-import { batchResult, leafGrants, leafPrompt } from '../../../src/runtime/subagents/index.js';
+import { batchResult, compileBatch, leafGrants, leafPrompt } from '../../../src/runtime/subagents/index.js';
+import { contract } from './subagent-fixtures.js';
 
 function leafRecord(index: number, over: Partial<LeafRecord>): LeafRecord {
   return {
@@ -117,6 +118,57 @@ describe('the batch result within its limit', () => {
       }
     }
     expect(batchResult(batchOf(leaves), [], 8_000).content).toContain('- and 5 more, not shown for room');
+  });
+});
+
+describe('the batch warnings within the limit', () => {
+  it('shows the overlapping-writes warnings of a full batch, each leaf first, and counts the rest', () => {
+    // Leaf 0 writes the whole folder; every other leaf writes 40 files inside it.
+    const tasks = Array.from({ length: 24 }, (_, i) =>
+      contract(`Write part ${i} of the report`, `Part ${i}`, {
+        capability: 'mutating',
+        writes:
+          i === 0 ? ['report'] : Array.from({ length: 40 }, (_, j) => `report/part-${i}/section-${j}.md`),
+      }),
+    );
+    const compiled = compileBatch({ tasks }, { knownAgents: [], base: '/work' });
+    const warnings = compiled.findings.filter((f) => f.severity === 'warning');
+    expect(warnings).toHaveLength(23 * 40);
+    const leaves = compiled.leaves.map((l) =>
+      leafRecord(l.index, { title: l.title, output: `part ${l.index} written` }),
+    );
+    for (const limit of [20_000, 8_000]) {
+      const result = batchResult(batchOf(leaves), warnings, limit);
+      expect(result.content.length).toBeLessThanOrEqual(limit);
+      for (let i = 0; i < 24; i += 1) {
+        expect(result.content).toContain(`## ${i + 1}. Part ${i}: done\n`);
+        expect(result.content).toContain(`part ${i} written`);
+      }
+      expect(result.content).toMatch(/\n- and \d+ more warnings \(multi_writer\), not shown for room\n/);
+    }
+    // Every leaf's first overlap is named before any leaf's second, and every warning is shown or counted.
+    const { content } = batchResult(batchOf(leaves), warnings, 20_000);
+    const shown = content.split('\n').filter((line) => line.startsWith('- [multi_writer]'));
+    expect(shown.length).toBeGreaterThan(10);
+    shown.forEach((line, k) => {
+      expect(line).toContain(`leaf ${k + 2} ("Part ${k + 1}"): it writes report/part-${k + 1}/section-0.md,`);
+    });
+    expect(content).toContain(`- and ${warnings.length - shown.length} more warnings (multi_writer)`);
+  });
+
+  it('shortens one very long warning', () => {
+    const path = `notes/${'deep/'.repeat(2_000)}file.md`;
+    const tasks = [0, 1].map((i) =>
+      contract(`Write note ${i} of the week`, `Note ${i}`, { capability: 'mutating', writes: [path] }),
+    );
+    const compiled = compileBatch({ tasks }, { knownAgents: [], base: '/work' });
+    const leaves = compiled.leaves.map((l) => leafRecord(l.index, { title: l.title, output: 'noted' }));
+    const result = batchResult(batchOf(leaves), compiled.findings, 8_000);
+    expect(result.content.length).toBeLessThanOrEqual(8_000);
+    expect(result.content).toContain('- [multi_writer] (warning) leaf 2 ("Note 1"): it writes notes/deep/');
+    expect(result.content).toContain(
+      '## 2. Note 1: done\nOutput (declared format: A numbered list of findings):\nnoted',
+    );
   });
 });
 
