@@ -33,6 +33,24 @@ export function describeApproval(request: ApprovalRequest): string {
   ].join('\n');
 }
 
+/**
+ * Why a call was not run, once and for a person: the runtime's plain reason, else the first line of
+ * what the model read without its "Error:" and its own "<tool> was not run:".
+ */
+export function notRunReason(event: {
+  readonly tool: string;
+  readonly content: string;
+  readonly reason?: string;
+}): string {
+  if (event.reason !== undefined) return event.reason;
+  const first = event.content.replace(/^Error: /, '').split('\n')[0] ?? '';
+  for (const name of [`\`${event.tool}\``, event.tool]) {
+    const said = `${name} was not run: `;
+    if (first.startsWith(said)) return first.slice(said.length);
+  }
+  return first;
+}
+
 /** Prints a turn's events as they arrive; returns the turn-end event when it comes. */
 export function printEvent(event: RuntimeEvent, streams: PrinterStreams, state: { midLine: boolean }): void {
   const { out, info } = streams;
@@ -50,10 +68,8 @@ export function printEvent(event: RuntimeEvent, streams: PrinterStreams, state: 
       line(`· ${event.tool} ${shortArgs(event.arguments)}`);
       return;
     case 'tool-call-end': {
-      if (event.refusedBy || event.notRun) {
-        const why = event.content.replace(/^Error: /, '').split('\n')[0] ?? '';
-        line(`  ✗ ${event.tool} not run: ${why}`);
-      } else if (event.isError) line(`  ✗ ${event.tool} failed: ${event.content.split('\n')[0] ?? ''}`);
+      if (event.refusedBy || event.notRun) line(`  ✗ ${event.tool} not run: ${notRunReason(event)}`);
+      else if (event.isError) line(`  ✗ ${event.tool} failed: ${event.content.split('\n')[0] ?? ''}`);
       else line(`  ✓ ${event.tool}`);
       return;
     }

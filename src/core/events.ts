@@ -25,6 +25,8 @@ export type RuntimeEvent =
       readonly content: string;
       readonly notRun?: NotRunReason;
       readonly refusedBy?: RefusedBy;
+      /** For a call the runtime refused: why, in plain words for a person (`content` is what the model reads). */
+      readonly reason?: string;
     }
   | { readonly type: 'approval-request'; readonly request: ApprovalRequest }
   | {

@@ -85,6 +85,8 @@ export interface ToolResult {
   readonly hints?: readonly string[];
   readonly notRun?: NotRunReason;
   readonly refusedBy?: RefusedBy;
+  /** For a call the runtime refused: why, in plain words for a person (never sent to the model). */
+  readonly reason?: string;
   /** Structured payload for a host (never sent to the model). */
   readonly data?: unknown;
 }

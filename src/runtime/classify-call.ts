@@ -20,8 +20,9 @@ export async function classifyCall(ctx: TurnContext, call: PlannedCall): Promise
   if (call.unreadable) return { kind: 'answer', result: call.unreadable, status: 'failed' };
   if (ctx.signal.aborted) return answer(call.tool, { by: 'stopped', reason: '' });
   if (ctx.toolCalls >= ctx.limits.maxToolCalls) {
-    const reason = `this turn already ran its limit of ${ctx.limits.maxToolCalls} tool calls; finish with what you have`;
-    return answer(call.tool, { by: 'loop_breaker', reason, notRun: 'limit_reached' });
+    const plain = `this turn already ran its limit of ${ctx.limits.maxToolCalls} tool calls`;
+    const reason = `${plain}; finish with what you have`;
+    return answer(call.tool, { by: 'loop_breaker', reason, notRun: 'limit_reached', plain });
   }
   const repeats = ctx.repeats.get(call.digest) ?? 0;
   if (repeats >= ctx.limits.repeatLimit) {

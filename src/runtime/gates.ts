@@ -65,7 +65,9 @@ export async function screenCall(
   }
   if (meta) return undefined;
   const denied = policy.denyList.find((rule) => globMatch(rule.tool, tool));
-  if (denied) return { by: 'deny_list', reason: denied.reason ?? `${tool} is on the deny-list` };
+  if (denied?.reason !== undefined) return { by: 'deny_list', reason: denied.reason };
+  if (denied)
+    return { by: 'deny_list', reason: `${tool} is on the deny-list`, plain: 'it is on the deny-list' };
   const def = call.runtimeTool ?? call.surface.byName.get(tool)?.definition;
   if (policy.mode === 'plan' && def && !isReadOnly(def) && call.keepsTaskMode !== true) {
     return { by: 'task_mode', reason: 'this session is in plan mode, where only read-only tools run' };

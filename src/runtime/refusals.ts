@@ -6,6 +6,8 @@ export interface Refusal {
   /** The refuser's own reason, in a few words. */
   readonly reason: string;
   readonly notRun?: NotRunReason;
+  /** The reason as a person reads it, when `reason` also speaks to the model. */
+  readonly plain?: string;
 }
 
 const ADVICE: Record<RefusedBy, (tool: string, reason: string) => string> = {
@@ -44,11 +46,33 @@ const ADVICE: Record<RefusedBy, (tool: string, reason: string) => string> = {
     `\`${t}\` was not run: ${r}. Use the result you already have, or change the arguments or the approach.`,
 };
 
-/** The result the model reads for a refused call: the reason in the refuser's words, never a bare "declined". */
+/** Why the call was not run, as a person reads it: the reason alone, without the model's advice. */
+const PLAIN: Record<RefusedBy, (reason: string) => string> = {
+  agent_tools: (r) => r,
+  deny_list: (r) => `the deny-list blocks it: ${r}`,
+  policy: (r) => r,
+  task_mode: (r) => r,
+  tool_grants: (r) => r,
+  hook: (r) => `a pre-tool hook blocked it: ${r}`,
+  unknown_tool: (r) => r,
+  withdrawn: (r) => r,
+  preflight: (r) => r,
+  user: (r) => (r ? `declined at the approval question (${r})` : 'declined at the approval question'),
+  unattended: () => 'it needs approval, and this run is unattended, so nobody could approve it',
+  timeout: () => 'no one answered the approval request in time',
+  stopped: () => 'the turn was stopped',
+  loop_breaker: (r) => r,
+};
+
+/**
+ * The result the model reads for a refused call: the reason in the refuser's words, never a bare
+ * "declined"; `reason` carries the same reason for a person, without the advice.
+ */
 export function refusalResult(tool: string, refusal: Refusal): ToolResult {
   const content = `Error: ${ADVICE[refusal.by](tool, refusal.reason)}`;
+  const reason = refusal.plain ?? PLAIN[refusal.by](refusal.reason);
   const notRun = refusal.notRun ?? (refusal.by === 'stopped' ? 'stopped' : undefined);
   return notRun
-    ? { content, isError: true, refusedBy: refusal.by, notRun }
-    : { content, isError: true, refusedBy: refusal.by };
+    ? { content, isError: true, refusedBy: refusal.by, notRun, reason }
+    : { content, isError: true, refusedBy: refusal.by, reason };
 }

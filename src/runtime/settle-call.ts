@@ -29,7 +29,8 @@ export function settleCall(
     ...(result.refusedBy ? { refusedBy: result.refusedBy } : {}),
   };
   ctx.store.recordToolResult(ctx.turnId, call.id, outcome);
-  ctx.emit({ type: 'tool-call-end', callId: call.id, tool: call.tool, ...outcome });
+  const reason = result.reason === undefined ? {} : { reason: redactSecrets(result.reason, ctx.secrets) };
+  ctx.emit({ type: 'tool-call-end', callId: call.id, tool: call.tool, ...outcome, ...reason });
   return { ...result, content };
 }
 
