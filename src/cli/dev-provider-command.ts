@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
 import { loadScript, type ScriptTurn, type StandIn, startStandIn } from '../testing/index.js';
 import type { Command } from './commands.js';
+import { negativeValuesJoined } from './negative-values.js';
 
 const USAGE = `usage: toolseam dev-provider --family openai|anthropic|bedrock [--mode gemini] [--port N] [--host H]
                               [--script FILE] [--reject TOOL]...
@@ -106,7 +107,7 @@ export async function runDevProvider(argv: string[], io: DevProviderIo): Promise
 
 function parse(argv: string[]) {
   return parseArgs({
-    args: argv,
+    args: negativeValuesJoined(argv, ['port']),
     options: {
       family: { type: 'string' },
       mode: { type: 'string' },

@@ -4,6 +4,7 @@ import { loadDataset } from '../retrieval/dataset.js';
 import { type EvalReport, evaluate, type Split } from '../retrieval/evaluate.js';
 import type { RetrievalTool } from '../retrieval/retrieval-tool.js';
 import type { Command } from './commands.js';
+import { negativeValuesJoined } from './negative-values.js';
 
 const USAGE = `usage: toolseam retrieval eval FILE [--split dev|heldout|all] [--k N] [--json] [--pool FILE...] [--baseline] [--every N]
 
@@ -85,7 +86,7 @@ const HELP_HINT = 'run `toolseam retrieval eval --help` for the options';
 /** The parsed `eval` arguments; undefined when --help asked for the usage instead. */
 function parseEvalArgs(args: readonly string[]): EvalArgs | undefined {
   const { values, tokens } = parseArgs({
-    args: [...args],
+    args: negativeValuesJoined(args, ['k', 'every']),
     options: EVAL_OPTIONS,
     allowPositionals: true,
     strict: true,

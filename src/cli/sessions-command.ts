@@ -6,6 +6,7 @@ import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
 import { existingDatabaseFrom } from './config-flags.js';
 import { oneLineOf, shortArgs } from './event-printer.js';
+import { negativeValuesJoined } from './negative-values.js';
 
 const USAGE = `usage: toolseam sessions [--db FILE] [--config FILE] [--limit N] [--json]
 
@@ -16,7 +17,7 @@ database is --db, else "db" in the config (--config FILE or ./toolseam.json), el
 /** `toolseam sessions`: sessions, pending approvals and interrupted turns. */
 export const sessionsCommand: Command = async (argv) => {
   const { values } = parseArgs({
-    args: argv,
+    args: negativeValuesJoined(argv, ['limit']),
     options: {
       db: { type: 'string' },
       config: { type: 'string' },

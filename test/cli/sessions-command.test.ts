@@ -173,6 +173,13 @@ describe('toolseam sessions', () => {
     const bad = await runToolseam(['sessions', '--db', db, '--limit', 'many'], dir);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--limit takes how many sessions to list');
+    for (const args of [['--limit', '-1'], ['--limit=-1']]) {
+      const negative = await runToolseam(['sessions', '--db', db, ...args], dir);
+      expect(negative.code).toBe(2);
+      expect(negative.stderr).toBe(
+        'toolseam sessions: --limit takes how many sessions to list (0 for all), not "-1".\n',
+      );
+    }
   });
 
   it("lists a subagent leaf's interrupted turn only through its parent turn, which resumes it", async () => {
