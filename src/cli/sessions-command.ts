@@ -11,10 +11,11 @@ import { negativeValuesJoined } from './negative-values.js';
 const USAGE = `usage: toolseam sessions [--db FILE] [--config FILE] [--limit N] [--json]
 
 Lists sessions (newest first; the 50 most recent unless --limit says how many, 0 for all), the
-approvals waiting for an answer, and turns whose process stopped while they were unfinished. The
+approvals waiting for an answer, subagent batches not finished, and turns whose process stopped while
+they were unfinished (--json: sessions, pendingApprovals, unfinishedBatches, interruptedTurns). The
 database is --db, else "db" in the config (--config FILE or ./toolseam.json), else the default.`;
 
-/** `toolseam sessions`: sessions, pending approvals and interrupted turns. */
+/** `toolseam sessions`: sessions, pending approvals, unfinished subagent batches and interrupted turns. */
 export const sessionsCommand: Command = async (argv) => {
   const { values } = parseArgs({
     args: negativeValuesJoined(argv, ['limit']),
@@ -39,10 +40,15 @@ export const sessionsCommand: Command = async (argv) => {
     const pending = store.listApprovals({ status: 'pending' }).filter((a) => !isPastDeadline(a));
     // A subagent leaf's turn resumes with its batch, through the parent turn listed here.
     const orphaned = resumableTurns(store);
+    const batches = store.listBatches({ unfinished: true });
     if (values.json) {
-      process.stdout.write(
-        `${JSON.stringify({ sessions, pendingApprovals: pending, interruptedTurns: orphaned }, null, 2)}\n`,
-      );
+      const listed = {
+        sessions,
+        pendingApprovals: pending,
+        unfinishedBatches: batches,
+        interruptedTurns: orphaned,
+      };
+      process.stdout.write(`${JSON.stringify(listed, null, 2)}\n`);
       return 0;
     }
     const lines = [`sessions (${store.path}):`];
@@ -57,7 +63,6 @@ export const sessionsCommand: Command = async (argv) => {
       );
       lines.push(`      answer: toolseam approve ${a.id} yes|no|always`);
     }
-    const batches = store.listBatches({ unfinished: true });
     if (batches.length > 0) {
       lines.push('', 'subagent batches not finished:');
       for (const b of batches) {

@@ -182,6 +182,37 @@ describe('toolseam sessions', () => {
     }
   });
 
+  it('--json lists the unfinished subagent batches the text lists, and no finished one', async () => {
+    const db = join(dir, 't.db');
+    const store = openSessionStore({ path: db });
+    const { session, turn } = turnWithCalls(store, [], 'Sweep my inbox and calendar');
+    const leaves = [{ title: 'Inbox', contract: { task: 'sweep the inbox' } }];
+    const open = store.createBatch({
+      parentSessionId: session.id,
+      turnId: turn.id,
+      title: 'Morning',
+      leaves,
+    });
+    const ended = store.createBatch({
+      parentSessionId: session.id,
+      turnId: turn.id,
+      title: 'Evening',
+      leaves,
+    });
+    store.finishBatch(ended.id, 'failed');
+    store.close();
+    const text = await runToolseam(['sessions', '--db', db], dir);
+    expect(text.stdout).toContain(`${open.id}  Morning  (1 of 1 leaves left; parent turn ${turn.id})`);
+    const listed = JSON.parse((await runToolseam(['sessions', '--db', db, '--json'], dir)).stdout);
+    expect(listed.unfinishedBatches).toHaveLength(1);
+    expect(listed.unfinishedBatches[0]).toMatchObject({
+      id: open.id,
+      title: 'Morning',
+      turnId: turn.id,
+      leaves: [{ title: 'Inbox', status: 'queued' }],
+    });
+  });
+
   it("lists a subagent leaf's interrupted turn only through its parent turn, which resumes it", async () => {
     const db = join(dir, 't.db');
     const store = openSessionStore({ path: db });
