@@ -40,6 +40,7 @@ export const chatCommand: Command = async (argv) => {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  checkNotEmpty(values);
   const interactive = values.message === undefined;
   const tty = process.stdin.isTTY === true;
   const rl =
@@ -83,6 +84,18 @@ export const chatCommand: Command = async (argv) => {
   }
 };
 
+/** Refuses an empty -m or --session before anything (a runtime, the database file) is created. */
+function checkNotEmpty(values: { readonly message?: string; readonly session?: string }): void {
+  if (values.message?.trim() === '') {
+    throw new InputError('-m needs a message to send: put the text after -m, or leave out -m to chat.');
+  }
+  if (values.session?.trim() === '') {
+    throw new InputError(
+      '--session needs a session id; `toolseam sessions` lists them (leave out --session to start a new one).',
+    );
+  }
+}
+
 /** Says on stderr when a continued session goes on with another model than it was on (flags or config chose it). */
 function noteModelMove(stored: ModelOrigin & { readonly id: string }, now: ModelOrigin): void {
   if (stored.model === undefined || modelDifference(stored, now) === undefined) return;
@@ -108,7 +121,6 @@ async function oneShot(
   rl: Interface | undefined,
   questions: QuestionQueue | undefined,
 ): Promise<number> {
-  if (text.trim() === '') throw new InputError('-m needs a message to send.');
   const ctrlC = onCtrlC(session, rl);
   ctrlC.turnStarts();
   try {

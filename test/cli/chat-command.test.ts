@@ -219,6 +219,33 @@ describe('toolseam chat', () => {
     expect(again.stderr).not.toMatch(/was on/);
   });
 
+  it('an empty -m or --session is refused in one line before the database file is created (exit 2)', async () => {
+    standIn = await startStandIn({ family: 'openai', script: [] });
+    const db = join(dir, 't.db');
+    const base = ['--base-url', standIn.baseURL, '--model', 'demo', '--db', db];
+    const cases: Array<[string[], string]> = [
+      [
+        ['-m', ''],
+        'toolseam chat: -m needs a message to send: put the text after -m, or leave out -m to chat.',
+      ],
+      [
+        ['-m', '  '],
+        'toolseam chat: -m needs a message to send: put the text after -m, or leave out -m to chat.',
+      ],
+      [
+        ['--session', '', '-m', 'hi'],
+        'toolseam chat: --session needs a session id; `toolseam sessions` lists them (leave out --session to start a new one).',
+      ],
+    ];
+    for (const [args, said] of cases) {
+      const r = await cli(['chat', ...args, ...base]).done;
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`${said}\n`);
+      expect(existsSync(db)).toBe(false);
+    }
+    expect(standIn.requests).toHaveLength(0);
+  });
+
   it('--session on another model than the session was on says so in one line, then goes on there', async () => {
     standIn = await startStandIn({ family: 'openai', script: [{ text: 'First.' }, { text: 'Again.' }] });
     const db = join(dir, 't.db');
