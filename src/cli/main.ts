@@ -33,9 +33,18 @@ function deliberateMessage(error: unknown, command: string): string | undefined 
   if (error instanceof ToolseamError) return error.message;
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) {
-    return `${(error as Error).message} Run \`toolseam ${command} --help\` to see its options.`;
+    return `${parseArgsSaid((error as Error).message, code)} Run \`toolseam ${command} --help\` to see its options.`;
   }
   return undefined;
+}
+
+/**
+ * Node's parseArgs message as a sentence: ended with a full stop (Node ends most without one), and for an
+ * unknown option without Node's note on passing a positional that starts with a dash.
+ */
+function parseArgsSaid(message: string, code: string): string {
+  const said = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? (message.split('. To specify')[0] ?? '') : message;
+  return said.trim().replace(/[.:;,]?$/, '.');
 }
 
 /**

@@ -121,8 +121,21 @@ describe('deliberate errors in the CLI: one line on stderr, exit code 2', () => 
     expectOneLine(r, /--base-url needs a URL/);
   });
 
-  it('a flag the command does not know', async () => {
-    expectOneLine(await toolseam(['chat', '--bogus']), /--bogus.*toolseam chat --help/);
+  it('a flag the command does not know, or a value it lacks: a sentence, then where the options are', async () => {
+    const unknown = await toolseam(['chat', '--bogus']);
+    expectOneLine(unknown, /--bogus/);
+    expect(unknown.stderr).toBe(
+      "toolseam chat: Unknown option '--bogus'. Run `toolseam chat --help` to see its options.\n",
+    );
+    // a command that takes positionals: Node's note on passing one that starts with a dash is left out
+    const approve = await toolseam(['approve', '--bogus']);
+    expect(approve.stderr).toBe(
+      "toolseam approve: Unknown option '--bogus'. Run `toolseam approve --help` to see its options.\n",
+    );
+    const missing = await toolseam(['sessions', '--db']);
+    expect(missing.stderr).toBe(
+      "toolseam sessions: Option '--db <value>' argument missing. Run `toolseam sessions --help` to see its options.\n",
+    );
   });
 
   it('a config file that is not JSON: what is wrong, at which line, whole (not cut at a line break it quoted)', async () => {
