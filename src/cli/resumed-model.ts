@@ -1,6 +1,6 @@
 import type { ToolseamConfig } from '../config.js';
 import { InputError } from '../core/errors.js';
-import { describeModel, type ModelOrigin } from '../core/turn-model.js';
+import { describeModel, type ModelOrigin, modelDifference } from '../core/turn-model.js';
 import { PROVIDER_NAMES, type ProviderConfig } from '../providers/index.js';
 import { providerConfigFrom, type RuntimeFlagValues } from './runtime-flags.js';
 
@@ -26,7 +26,7 @@ export function resumedModelFrom(
   if (provider === undefined || model === undefined) return providerConfigFrom(flags, config, env);
   for (const [flag, key] of MODEL_FLAGS) {
     const given = flags[flag];
-    if (given !== undefined && ran[key] !== undefined && given !== ran[key]) {
+    if (given !== undefined && modelDifference({ [key]: given }, ran) !== undefined) {
       throw new InputError(
         `this turn ran on ${describeModel(ran)}; --${flag} ${given} names another, so leave the model flags out to go on where it started.`,
       );

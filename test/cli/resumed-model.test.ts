@@ -76,3 +76,31 @@ describe('approve and resume go on with the model the turn started on', () => {
     });
   });
 });
+
+describe('a --base-url is the recorded one when it differs only as spelling', () => {
+  it('approve with the recorded base URL and a trailing slash resumes; another path on that server is refused', async () => {
+    const a = await startStandIn({
+      family: 'openai',
+      script: [
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'buy milk' } }] },
+        { text: 'Saved on A.' },
+      ],
+    });
+    standIns.push(a);
+    const db = join(dir, 't.db');
+    const { id, turnId } = await chatKilledWhileWaiting(a, db);
+    for (const other of [`${a.baseURL}//`, `${a.baseURL}/v2`, a.baseURL.replace(/\/v1$/, '')]) {
+      const refused = await spawnToolseam(['resume', turnId, '--db', db, '--base-url', other], dir).done;
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`--base-url ${other} names another`);
+    }
+    const approved = await spawnToolseam(
+      ['approve', id, 'yes', '--db', db, '--base-url', `${a.baseURL}/`],
+      dir,
+    ).done;
+    expect(approved.stderr).not.toMatch(/names another/);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain('Saved on A.');
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('buy milk');
+  });
+});
