@@ -39,6 +39,16 @@ function isAdapter(model: ModelAdapter | ProviderConfig): model is ModelAdapter 
   return typeof (model as ModelAdapter).stream === 'function';
 }
 
+/**
+ * The config's context window, when its "model" is the model the runtime talks to: names no provider or
+ * this one (the window of a model set aside for another provider would bound the wrong model's schemas).
+ */
+function configuredWindow(config: ToolseamConfig | undefined, provider: string): number | undefined {
+  const fromFile = config?.model;
+  if (fromFile?.provider !== undefined && fromFile.provider !== provider) return undefined;
+  return fromFile?.contextWindow;
+}
+
 /** Builds a runtime: model, store, the platform's tools, MCP servers and apps from the config. */
 export async function createRuntime(options: CreateRuntimeOptions): Promise<Runtime> {
   const config = options.config;
@@ -69,7 +79,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     logger,
     providers: [...builtins, ...(options.tools ?? [])],
   });
-  const contextWindow = options.contextWindow ?? config?.model?.contextWindow;
+  const contextWindow = options.contextWindow ?? configuredWindow(config, options.model.provider);
   const runtime = new Runtime({
     model,
     ...(modelBaseURL ? { modelBaseURL } : {}),

@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config.js';
+import { createRuntime } from '../src/create-runtime.js';
+import { startStandIn } from '../src/testing/index.js';
+
+let dir: string;
+let runs = 0;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'toolseam-create-runtime-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** How many tools one turn's request offers, with `model` in toolseam.json and the runtime on a stand-in. */
+async function toolsOffered(model: Record<string, unknown> | undefined): Promise<number> {
+  const standIn = await startStandIn({ family: 'openai', script: [{ text: 'Hello.' }] });
+  const config = parseConfig(model ? { model } : {}, { source: 'toolseam.json', baseDir: dir, env: {} });
+  const runtime = await createRuntime({
+    model: { provider: 'openai-compatible', model: 'demo', baseURL: standIn.baseURL, apiKey: 'stand-in' },
+    config,
+    store: join(dir, `run-${(runs += 1)}.db`),
+  });
+  try {
+    for await (const _event of runtime.session().send('hi')) {
+      // the turn runs to its end
+    }
+    const body = standIn.requests[0]?.body as { tools?: unknown[] } | undefined;
+    return body?.tools?.length ?? 0;
+  } finally {
+    await runtime.close();
+    await standIn.close();
+  }
+}
+
+describe("createRuntime: the config's context window", () => {
+  it('bounds the schemas only when the config\'s "model" is the model the runtime talks to', async () => {
+    const unbounded = await toolsOffered(undefined);
+    const small = { contextWindow: 1000 };
+    const here = await toolsOffered({ provider: 'openai-compatible', model: 'demo', ...small });
+    expect(here).toBeLessThan(unbounded);
+    expect(await toolsOffered({ model: 'demo', ...small })).toBe(here);
+    // a config for Anthropic, set aside for the model the runtime was given: its window too
+    expect(await toolsOffered({ provider: 'anthropic', model: 'claude-sonnet-4-5', ...small })).toBe(
+      unbounded,
+    );
+  });
+});
