@@ -20,10 +20,11 @@ afterEach(() => {
 async function toolsOffered(model: Record<string, unknown> | undefined): Promise<number> {
   const standIn = await startStandIn({ family: 'openai', script: [{ text: 'Hello.' }] });
   const config = parseConfig(model ? { model } : {}, { source: 'toolseam.json', baseDir: dir, env: {} });
+  runs += 1;
   const runtime = await createRuntime({
     model: { provider: 'openai-compatible', model: 'demo', baseURL: standIn.baseURL, apiKey: 'stand-in' },
     config,
-    store: join(dir, `run-${(runs += 1)}.db`),
+    store: join(dir, `run-${runs}.db`),
   });
   try {
     for await (const _event of runtime.session().send('hi')) {
