@@ -1,10 +1,13 @@
 const cache = new Map<string, RegExp>();
 
-/** True when `name` matches the shell-style glob `pattern` as a whole (`*`, `?`, `[…]`; case-sensitive). */
+/**
+ * True when `name` matches the shell-style glob `pattern` as a whole (`*`, `?`, `[…]`; case-sensitive).
+ * `*` and `?` stand for any character, line breaks included: a server may name a tool with one.
+ */
 export function globMatch(pattern: string, name: string): boolean {
   let re = cache.get(pattern);
   if (!re) {
-    re = new RegExp(`^${globToRegExpSource(pattern)}$`, 'u');
+    re = new RegExp(`^${globToRegExpSource(pattern)}$`, 'su');
     cache.set(pattern, re);
   }
   return re.test(name);

@@ -37,6 +37,49 @@ describe('gates: each refusal reaches the model with its reason', () => {
     expect(counts.size).toBe(0);
   });
 
+  it('deny-list and hooks: a glob covers a server tool whose name holds a line break', async () => {
+    let invoked = 0;
+    const server: ToolProvider = {
+      name: 'mcp/srv',
+      app: 'srv',
+      own: false,
+      async listTools() {
+        return [
+          {
+            name: 'mcp/srv/wipe\nall',
+            description: 'Wipe everything on the server.',
+            parameters: { type: 'object', properties: {} },
+            risk: 'caution',
+            requiresApproval: true,
+          },
+        ];
+      },
+      async invoke() {
+        invoked++;
+        return { content: 'wiped', isError: false };
+      },
+    };
+    h = await startHarness({
+      providers: [server],
+      approvals: { policy: 'auto' },
+      denyList: [{ tool: 'mcp/srv/*', reason: 'the srv server is read by people only' }],
+      script: [call('mcp_srv_wipe_all', {}), echo],
+    });
+    const events = await collect(h.runtime.session('s').send('wipe it'));
+    expect(callEnds(events)[0]).toMatchObject({ refusedBy: 'deny_list' });
+    expect(firstResult(events)).toContain('the srv server is read by people only');
+    await h.close();
+    h = await startHarness({
+      providers: [server],
+      approvals: { policy: 'auto' },
+      hooks: [{ match: 'mcp/srv/wipe?all', command: 'cat >/dev/null; echo "BLOCKED: no wiping"' }],
+      script: [call('mcp_srv_wipe_all', {}), echo],
+    });
+    const hooked = await collect(h.runtime.session('s').send('wipe it'));
+    expect(callEnds(hooked)[0]).toMatchObject({ refusedBy: 'hook' });
+    expect(invoked).toBe(0);
+  });
+
   it('task mode: plan runs read-only tools only', async () => {
     const counts: RunCounts = new Map();
     h = await startHarness({

@@ -22,6 +22,12 @@ describe('globMatch', () => {
     expect(globMatch('a]', 'a]')).toBe(true);
     expect(globMatch('x[y', 'x[y')).toBe(true);
   });
+
+  it('lets * and ? stand for any character, line breaks and separators included', () => {
+    expect(globMatch('mcp/srv/*', 'mcp/srv/wipe\nall')).toBe(true);
+    expect(globMatch('mcp/srv/*', 'mcp/srv/wipe\r\u2028\u2029all')).toBe(true);
+    expect(globMatch('wipe?all', 'wipe\nall')).toBe(true);
+  });
 });
 
 describe('call digest', () => {
