@@ -1,4 +1,5 @@
 import type { ToolseamConfig } from './config.js';
+import { configCredentials } from './config-credentials.js';
 import { type Logger, silentLogger } from './core/logger.js';
 import type { ModelAdapter } from './core/model.js';
 import type { SessionStore } from './core/session-store.js';
@@ -87,7 +88,11 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     store,
     logger,
     workspace,
-    secrets,
+    // Hidden from results besides the stored secrets: the credentials the config itself holds.
+    secrets: new Map([
+      ...configCredentials(config, isAdapter(options.model) ? undefined : options.model),
+      ...secrets,
+    ]),
     approvals: { ...config?.approvals, ...options.approvals },
     ...(config?.system ? { system: config.system } : {}),
     ...(config?.limits ? { limits: config.limits } : {}),
