@@ -107,6 +107,10 @@ const NULL_GIVEN = 2;
 
 /** Builds the reader of an object's declared fields: spellings, unknown keys, required fields, defaults. */
 export function objectReader(fields: Fields, site: Site, owner = site.tool): Reader {
+  if (!isPlainObject(fields)) {
+    const problem = 'fields is an object of field specs by name, e.g. { city: field.string() }';
+    throw new ToolDefinitionError(site.tool, site.path, problem);
+  }
   const entries: Entry[] = [];
   const bySpelling = new Map<string, Entry>();
   for (const [name, spec] of Object.entries(fields)) {
