@@ -40,6 +40,7 @@ function specProblem(spec: AnyField): string | undefined {
     case 'string': {
       if (!isCount(spec.maxLength) || !isCount(spec.minLength)) return 'a length limit is a whole number ≥ 0';
       if (!ordered(spec.minLength, spec.maxLength)) return 'minLength is above maxLength';
+      if (spec.default !== undefined && typeof spec.default !== 'string') return 'its default is text';
       if (spec.enum !== undefined) {
         if (!Array.isArray(spec.enum)) return 'enum is a list of the allowed texts';
         if (spec.enum.length === 0) return 'enum lists no value';
@@ -54,10 +55,20 @@ function specProblem(spec: AnyField): string | undefined {
     case 'integer':
     case 'number':
       if (!isBound(spec.min) || !isBound(spec.max)) return 'min and max are finite numbers';
+      if (
+        spec.default !== undefined &&
+        (typeof spec.default !== 'number' || !Number.isFinite(spec.default))
+      ) {
+        return 'its default is a number, not text';
+      }
       if (spec.kind === 'integer' && (!Number.isInteger(spec.min ?? 0) || !Number.isInteger(spec.max ?? 0))) {
         return 'an integer field has whole-number bounds';
       }
       return ordered(spec.min, spec.max) ? undefined : 'min is above max';
+    case 'boolean':
+      return [spec.default, spec.safe].every((v) => v === undefined || typeof v === 'boolean')
+        ? undefined
+        : 'safe and default are true or false, not text';
     case 'list':
       if (spec.items === undefined) {
         return 'a list declares its items (e.g. field.list(field.string()); carry a free-form list as field.json())';

@@ -123,7 +123,12 @@ export function objectReader(fields: Fields, site: Site, owner = site.tool): Rea
       );
     }
     const read = fieldReader(spec, { tool: site.tool, path });
-    const fallback = absentValue(spec);
+    // An absent value becomes the default as the field reads it (a text default is trimmed like a sent one).
+    const declared = absentValue(spec);
+    const fallback = declared === undefined ? undefined : read(declared, path, []);
+    if (fallback === INVALID) {
+      throw new ToolDefinitionError(site.tool, path, 'its default is not a value the field accepts');
+    }
     const entry: Entry = { name, index: entries.length, read, spec, fallback };
     entries.push(entry);
     for (const spelling of keySpellings(name)) {
@@ -132,9 +137,6 @@ export function objectReader(fields: Fields, site: Site, owner = site.tool): Rea
         throw new ToolDefinitionError(site.tool, path, `spells the same key as ${other.name} (${spelling})`);
       }
       bySpelling.set(spelling, entry);
-    }
-    if (fallback !== undefined && read(fallback, path, []) === INVALID) {
-      throw new ToolDefinitionError(site.tool, path, 'its default is not a value the field accepts');
     }
   }
   const names = entries.map((e) => e.name);

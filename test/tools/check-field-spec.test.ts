@@ -73,3 +73,40 @@ describe('a field spec that is not one', () => {
     });
   });
 });
+
+describe('a default or safe value of the wrong kind', () => {
+  const cases: [string, unknown, RegExp][] = [
+    [
+      'a yes/no default as text',
+      { pinned: field.boolean({ default: 'false' as never }) },
+      /lookup\.pinned: safe and default are true or false/,
+    ],
+    [
+      'a safe value as text',
+      { pinned: field.boolean({ safe: 'no' as never }) },
+      /lookup\.pinned: safe and default are true or false/,
+    ],
+    [
+      'a number default as text',
+      { limit: field.integer({ default: '5' as never }) },
+      /lookup\.limit: its default is a number/,
+    ],
+    [
+      'a text default as a number',
+      { unit: field.string({ default: 5 as never }) },
+      /lookup\.unit: its default is text/,
+    ],
+  ];
+  for (const [what, fields, message] of cases) {
+    it(`is refused at definition: ${what}`, () => {
+      expect(defineWith(fields)).toThrow(ToolDefinitionError);
+      expect(defineWith(fields)).toThrow(message);
+    });
+  }
+
+  it('hands the handler a left-out field as the field reads its default', () => {
+    const tool = defineWith({ unit: field.string({ default: '  cm ', trim: true }) })();
+    expect(tool.read({})).toEqual({ ok: true, args: { unit: 'cm' } });
+    expect(tool.read({ unit: ' cm ' })).toEqual({ ok: true, args: { unit: 'cm' } });
+  });
+});
