@@ -6,6 +6,7 @@ import type { ToolContext, ToolDefinition, ToolGroup, ToolProvider, ToolResult }
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
 import { errorText } from '../registry-failures.js';
 import { toolResultOf } from '../registry-tagging.js';
+import { ToolDefinitionError } from '../tool-definition-error.js';
 import { AppLoadError, type AppManifest, readAppManifest } from './app-manifest.js';
 import { type AppToolkit, appToolkit } from './app-toolkit.js';
 
@@ -66,7 +67,9 @@ export async function loadApp(folder: string, options: LoadAppOptions = {}): Pro
         ? error.message
         : error instanceof DeadlineExceeded
           ? `its entry module and setup did not finish within ${formatMs(limit)}; check what its setup waits for`
-          : `its entry module failed to load: ${errorText(error)}`;
+          : error instanceof ToolDefinitionError
+            ? `its tool ${error.tool} is defined in a way that cannot work (${errorText(error)}); fix it in the entry module`
+            : `its entry module failed to load: ${errorText(error)}`;
     return failedApp(
       error instanceof AppLoadError
         ? error
@@ -100,14 +103,18 @@ function adapt(exported: unknown, manifest: AppManifest): AppToolProvider {
     return wrapProvider(exported as unknown as AppBehaviour, manifest, group);
   }
   const tools = exported.tools;
-  if (
-    Array.isArray(tools) &&
-    tools.length > 0 &&
-    tools.every(isDefinedTool) &&
-    typeof exported.invoke !== 'function'
-  ) {
+  if (Array.isArray(tools) && typeof exported.invoke !== 'function' && tools.some(isDefinedTool)) {
+    const stray = tools.findIndex((tool) => !isDefinedTool(tool));
+    if (stray >= 0) {
+      throw fail(
+        `its tools list mixes tools made with defineTool and ${strayWords(tools[stray], stray)}; define every tool with defineTool (or export raw tools with an invoke function).`,
+      );
+    }
     const provider = appToolkit.inProcessProvider({ name: manifest.name, group, tools });
     return wrapProvider(provider, manifest, group);
+  }
+  if (Array.isArray(tools) && tools.length === 0 && typeof exported.invoke !== 'function') {
+    throw fail('its entry exports an empty tools list; export the tools it serves (made with defineTool).');
   }
   if (typeof exported.invoke !== 'function') {
     throw fail(
@@ -118,6 +125,13 @@ function adapt(exported: unknown, manifest: AppManifest): AppToolProvider {
     throw fail('its entry exports no "tools" list (or function returning one).');
   }
   return wrapProvider(rawBehaviour(exported, manifest, group), manifest, group);
+}
+
+/** `tools[2] ("convert")`, naming an entry that is not a defined tool. */
+function strayWords(value: unknown, index: number): string {
+  const name =
+    isPlainObject(value) && typeof value.name === 'string' ? ` (${JSON.stringify(value.name)})` : '';
+  return `tools[${index}]${name}, which is not one`;
 }
 
 function isDefinedTool(value: unknown): boolean {

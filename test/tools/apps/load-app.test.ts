@@ -137,6 +137,42 @@ describe('installed apps', () => {
       },
       /failed to load: needs a key/,
     ],
+    [
+      'empty tools list',
+      { 'toolseam-app.json': manifest(), 'index.mjs': 'export const tools = [];' },
+      /exports an empty tools list/,
+    ],
+    [
+      'mixed tools list',
+      {
+        'toolseam-app.json': manifest(),
+        'index.mjs': `export default ({ toolkit: { defineTool } }) => ({ tools: [
+          defineTool({ name: 'ok', description: 'Fine.', handler: () => 'x' }),
+          { name: 'raw', description: 'Raw.', parameters: { type: 'object', properties: {} } },
+        ] });`,
+      },
+      /mixes tools made with defineTool and tools\[1\] \("raw"\), which is not one/,
+    ],
+    [
+      'bad field spec',
+      {
+        'toolseam-app.json': manifest(),
+        'index.mjs': `export default ({ toolkit: { defineTool, field } }) => ({ tools: [defineTool({
+          name: 'pick', description: 'Picks.', fields: { n: field.integer({ min: 5, max: 1 }) }, handler: () => 'x' })] });`,
+      },
+      /its tool pick is defined in a way that cannot work \(pick\.n: min is above max\); fix it in the entry module/,
+    ],
+    [
+      'tool defined twice',
+      {
+        'toolseam-app.json': manifest(),
+        'index.mjs': `export default ({ toolkit: { defineTool } }) => {
+          const t = defineTool({ name: 'same', description: 'Same.', handler: () => 'x' });
+          return { tools: [t, t] };
+        };`,
+      },
+      /its tool same is defined in a way that cannot work \(same: is defined twice/,
+    ],
   ])('records an app that cannot load (%s) as a failure with the reason', async (name, files, reason) => {
     const provider = await loadApp(await app(`broken-${name.replace(/ /g, '-')}`, files));
     const error = await provider.listTools().then(
