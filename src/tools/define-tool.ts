@@ -1,7 +1,12 @@
 import { ToolseamError } from '../core/errors.js';
-import type { JsonObject } from '../core/json.js';
+import { isPlainObject, type JsonObject } from '../core/json.js';
 import type { RiskLevel, ToolContext, ToolDefinition, ToolGroup, ToolResult } from '../core/tool.js';
-import { type ArgumentProblem, renderProblems, ToolArgumentsError } from './argument-problem.js';
+import {
+  type ArgumentProblem,
+  describeValue,
+  renderProblems,
+  ToolArgumentsError,
+} from './argument-problem.js';
 import type { ArgsOf, Fields } from './field.js';
 import { objectReader } from './field-reader.js';
 import { offeredSchema } from './offered-schema.js';
@@ -92,8 +97,16 @@ export function refusalResult(refusal: Refusal): ToolResult {
   };
 }
 
-function outputResult(output: ToolOutput): ToolResult {
-  return typeof output === 'string' ? { content: output, isError: false } : output;
+/** What the handler returned, as a result; anything but text or a result is told as the tool's bug. */
+function outputResult(tool: string, output: unknown): ToolResult {
+  if (typeof output === 'string') return { content: output, isError: false };
+  if (isPlainObject(output) && typeof output.content === 'string') return output as unknown as ToolResult;
+  const what = isPlainObject(output) ? 'an object without text "content"' : describeValue(output);
+  return {
+    content: `${tool} failed: its handler returned ${what}; a handler returns text, or {content, isError}.`,
+    isError: true,
+    data: { code: 'bad_handler_output' },
+  };
 }
 
 function failureResult(tool: string, error: unknown): ToolResult {
@@ -188,7 +201,7 @@ export function defineTool<const F extends Fields = Record<never, never>>(
       try {
         const refused = await refusalOf(reading.args, ctx);
         if (refused) return refused;
-        return outputResult(await spec.handler(reading.args, ctx));
+        return outputResult(spec.name, await spec.handler(reading.args, ctx));
       } catch (error) {
         if (ctx.signal.aborted) throw error;
         return failureResult(spec.name, error);

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { defineTool, inProcessProvider, makeToolContext } from '../../src/tools/index.js';
+
+const ctx = makeToolContext();
+
+/** A tool whose handler returns `output` as it is, as a JavaScript handler may. */
+const returning = (output: unknown) =>
+  defineTool({
+    name: 'lookup',
+    description: 'Looks something up.',
+    risk: 'safe',
+    handler: () => output as never,
+  });
+
+describe("a handler's output", () => {
+  it.each([
+    ['nothing (a forgotten return)', undefined, 'its handler returned nothing'],
+    ['a number', 42, 'its handler returned the number 42'],
+    ['an object without text', { temperature: 20 }, 'its handler returned an object without text "content"'],
+  ])('that is %s comes back as an error result naming the tool', async (_what, output, told) => {
+    const tool = returning(output);
+    const result = await tool.run({}, ctx);
+    expect(result).toEqual({
+      content: `lookup failed: ${told}; a handler returns text, or {content, isError}.`,
+      isError: true,
+      data: { code: 'bad_handler_output' },
+    });
+    const provider = inProcessProvider({ name: 'demo', tools: [tool] });
+    expect(await provider.invoke('lookup', {}, ctx)).toEqual(result);
+  });
+
+  it('that is text or a result is the result', async () => {
+    expect(await returning('Sunny.').run({}, ctx)).toEqual({ content: 'Sunny.', isError: false });
+    const whole = { content: 'Nothing found.', isError: true, hints: ['Try another city.'] };
+    expect(await returning(whole).run({}, ctx)).toEqual(whole);
+  });
+});
