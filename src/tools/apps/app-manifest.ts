@@ -69,7 +69,7 @@ export async function readAppManifest(folder: string): Promise<AppManifest> {
   if (name.includes('/') || name !== name.trim()) {
     throw fail(`the app name ${JSON.stringify(name)} must not contain "/" or surrounding spaces.`);
   }
-  if (typeof data.description !== 'string') {
+  if (typeof data.description !== 'string' || data.description.trim() === '') {
     throw fail(`${APP_MANIFEST_FILE} needs a "description" saying in one line what the app is for.`, name);
   }
   if (typeof data.entry !== 'string' || data.entry.trim() === '') {
@@ -87,6 +87,13 @@ export async function readAppManifest(folder: string): Promise<AppManifest> {
     );
   }
   const found = await stat(entry).catch(() => undefined);
+  if (found?.isDirectory()) {
+    const example = inside === '' ? 'index.js' : `${inside.replaceAll('\\', '/')}/index.js`;
+    throw fail(
+      `the entry ${JSON.stringify(data.entry)} is a folder; name the module file in it (e.g. "${example}").`,
+      name,
+    );
+  }
   if (!found?.isFile()) throw fail(`the entry module ${JSON.stringify(data.entry)} does not exist.`, name);
   const manifest = { name, description: data.description.trim(), entry, folder: root };
   return typeof data.version === 'string' ? { ...manifest, version: data.version } : manifest;

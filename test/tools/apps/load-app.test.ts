@@ -114,6 +114,16 @@ describe('installed apps', () => {
     ['outside', { 'toolseam-app.json': manifest('../../etc/passwd') }, /points outside the app folder/],
     ['missing entry', { 'toolseam-app.json': manifest('gone.mjs') }, /"gone\.mjs" does not exist/],
     [
+      'entry is the folder',
+      { 'toolseam-app.json': manifest('.') },
+      /the entry "\." is a folder; name the module file in it \(e\.g\. "index\.js"\)/,
+    ],
+    [
+      'blank description',
+      { 'toolseam-app.json': '{"name":"n","description":"  ","entry":"i.mjs"}' },
+      /needs a "description" saying in one line what the app is for/,
+    ],
+    [
       'throws',
       { 'toolseam-app.json': manifest(), 'index.mjs': 'throw new Error("no config");' },
       /failed to load: no config/,
@@ -208,6 +218,15 @@ describe('installed apps', () => {
     const listed = await (await loadApp(folder)).listTools();
     expect(listed[0]).toMatchObject({ name: 'ping', group: { key: 'junky' } });
     expect(listed.slice(1)).toEqual([null, 'junk']);
+  });
+
+  it('says which file to name when the entry is a folder inside the app', async () => {
+    const folder = await app('entry-folder', { 'toolseam-app.json': manifest('lib') });
+    await mkdir(join(folder, 'lib'));
+    const error = await (await loadApp(folder)).listTools().catch((e: unknown) => e);
+    expect((error as Error).message).toContain(
+      'the entry "lib" is a folder; name the module file in it (e.g. "lib/index.js").',
+    );
   });
 
   it('names a broken app after its manifest when the manifest was readable', async () => {
