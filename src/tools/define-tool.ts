@@ -120,8 +120,13 @@ function checkSpec(spec: {
   readonly description: unknown;
   readonly risk?: RiskLevel | undefined;
   readonly asks?: boolean | undefined;
+  readonly preflight?: unknown;
   readonly handler: unknown;
 }): void {
+  if (!isPlainObject(spec)) {
+    const problem = 'defineTool takes one object: { name, description, fields, handler }';
+    throw new ToolDefinitionError('(nameless tool)', '', problem);
+  }
   const name = typeof spec.name === 'string' ? spec.name : '';
   if (name.trim() === '' || /\s/.test(name)) {
     throw new ToolDefinitionError(
@@ -140,6 +145,13 @@ function checkSpec(spec: {
     throw new ToolDefinitionError(name, '', 'a safe tool never asks before it runs');
   }
   if (typeof spec.handler !== 'function') throw new ToolDefinitionError(name, '', 'the handler is missing');
+  if (spec.preflight !== undefined && typeof spec.preflight !== 'function') {
+    throw new ToolDefinitionError(
+      name,
+      '',
+      'preflight is a function of the arguments that returns a refusal or nothing',
+    );
+  }
 }
 
 /** Defines an in-process tool; throws ToolDefinitionError when the definition cannot work. */

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { defineTool, inProcessProvider, makeToolContext } from '../../src/tools/index.js';
+import {
+  defineTool,
+  inProcessProvider,
+  makeToolContext,
+  ToolDefinitionError,
+} from '../../src/tools/index.js';
 
 const ctx = makeToolContext();
 
@@ -33,5 +38,29 @@ describe("a handler's output", () => {
     expect(await returning('Sunny.').run({}, ctx)).toEqual({ content: 'Sunny.', isError: false });
     const whole = { content: 'Nothing found.', isError: true, hints: ['Try another city.'] };
     expect(await returning(whole).run({}, ctx)).toEqual(whole);
+  });
+});
+
+describe('a tool definition a JavaScript app gets wrong', () => {
+  it('is refused when defineTool is given no object', () => {
+    const define = () => defineTool(undefined as never);
+    expect(define).toThrow(ToolDefinitionError);
+    expect(define).toThrow(
+      '(nameless tool): defineTool takes one object: { name, description, fields, handler }',
+    );
+  });
+
+  it('is refused when its preflight is not a function, before any call', () => {
+    const define = () =>
+      defineTool({
+        name: 'lookup',
+        description: 'Looks up.',
+        preflight: 'no blanks' as never,
+        handler: () => 'x',
+      });
+    expect(define).toThrow(ToolDefinitionError);
+    expect(define).toThrow(
+      'lookup: preflight is a function of the arguments that returns a refusal or nothing',
+    );
   });
 });
