@@ -28,9 +28,12 @@ export function grantsAllow(grants: readonly string[] | undefined, name: string)
   return grants === undefined || META_TOOL_NAMES.has(name) || grants.some((g) => globMatch(g, name));
 }
 
-/** True when a tool only reads (plan mode lets only these run). */
+/**
+ * True when a tool declares it only reads (plan mode lets only these run). A `safe` risk alone is not
+ * enough: a tool that never asks may still change state (memory_save, task_create).
+ */
 export function isReadOnly(def: ToolDefinition): boolean {
-  return def.readOnly === true || def.risk === 'safe';
+  return def.readOnly === true;
 }
 
 /**

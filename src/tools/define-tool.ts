@@ -32,7 +32,7 @@ export interface ToolSpec<F extends Fields> {
   readonly asks?: boolean;
   /** Always offered with its full schema. */
   readonly core?: boolean;
-  /** Only reads: allowed in plan mode. */
+  /** Changes nothing (no file, memory, task or message): allowed in plan mode. A `safe` risk alone is not. */
   readonly readOnly?: boolean;
   readonly group?: ToolGroup;
   /** The declared inputs; leave out for a tool that takes none. */
@@ -121,6 +121,7 @@ function checkSpec(spec: {
   readonly risk?: RiskLevel | undefined;
   readonly asks?: boolean | undefined;
   readonly preflight?: unknown;
+  readonly readOnly?: boolean | undefined;
   readonly handler: unknown;
 }): void {
   if (!isPlainObject(spec)) {
@@ -143,6 +144,9 @@ function checkSpec(spec: {
   }
   if (spec.risk === 'safe' && spec.asks === true) {
     throw new ToolDefinitionError(name, '', 'a safe tool never asks before it runs');
+  }
+  if (spec.readOnly === true && spec.risk === 'destructive') {
+    throw new ToolDefinitionError(name, '', 'a read-only tool changes nothing, so it cannot be destructive');
   }
   if (typeof spec.handler !== 'function') throw new ToolDefinitionError(name, '', 'the handler is missing');
   if (spec.preflight !== undefined && typeof spec.preflight !== 'function') {

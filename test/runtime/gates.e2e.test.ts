@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { RuntimeEvent } from '../../src/core/events.js';
 import type { ToolProvider } from '../../src/core/tool.js';
+import { openSessionStore } from '../../src/store/index.js';
+import { builtinProviders } from '../../src/tools/builtin/index.js';
 import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
 import { demoProvider, type RunCounts } from '../support/demo-tools.js';
 import { callEnds, collect, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
@@ -99,6 +101,37 @@ describe('gates: each refusal reaches the model with its reason', () => {
     expect(byTool.get('lookup_weather')).toBe('Sunny in Oslo.');
     expect(byTool.get('send_email')).toContain('read-only gate (this session is in plan mode');
     expect(counts.get('send_email')).toBeUndefined();
+  });
+
+  it('task mode: plan refuses the safe tools that write memory or tasks, and runs those that read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolseam-plan-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const store = openSessionStore({ path: join(dir, 'books.db') });
+    onTestFinished(() => store.close());
+    h = await startHarness({
+      providers: builtinProviders({ workspace: [dir], memory: store, tasks: store }),
+      script: [
+        {
+          toolCalls: [
+            { name: 'memory_save', arguments: { text: 'Sam is allergic to peanuts' } },
+            { name: 'task_create', arguments: { tasks: [{ title: 'Buy milk' }] } },
+            { name: 'task_update', arguments: { id: 'task-1', status: 'done' } },
+            { name: 'memory_list', arguments: {} },
+            { name: 'task_list', arguments: {} },
+          ],
+        },
+        { text: 'ok' },
+      ],
+    });
+    const events = await collect(h.runtime.session('s').send('plan it', { mode: 'plan' }));
+    const byTool = new Map(callEnds(events).map((e) => [e.tool, e]));
+    for (const tool of ['memory_save', 'task_create', 'task_update']) {
+      expect(byTool.get(tool)).toMatchObject({ refusedBy: 'task_mode' });
+    }
+    expect(byTool.get('memory_list')?.refusedBy).toBeUndefined();
+    expect(byTool.get('task_list')?.refusedBy).toBeUndefined();
+    expect(store.listMemories()).toEqual([]);
+    expect(store.listTasks()).toEqual([]);
   });
 
   it('hook: a BLOCKED line refuses with its reason, never as a decline', async () => {

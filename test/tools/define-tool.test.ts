@@ -64,3 +64,38 @@ describe('a tool definition a JavaScript app gets wrong', () => {
     );
   });
 });
+
+const plainHandler = () => 'done';
+
+describe('defineTool: read-only and risk', () => {
+  it('leaves a safe tool that does not say it only reads out of plan mode', () => {
+    const tool = defineTool({
+      name: 'note_save',
+      description: 'Save a note.',
+      risk: 'safe',
+      handler: plainHandler,
+    });
+    expect(tool.definition.readOnly).toBeUndefined();
+    const reader = defineTool({
+      name: 'note_find',
+      description: 'Find a note.',
+      risk: 'safe',
+      readOnly: true,
+      handler: plainHandler,
+    });
+    expect(reader.definition.readOnly).toBe(true);
+  });
+
+  it('refuses a read-only tool declared destructive', () => {
+    const define = () =>
+      defineTool({
+        name: 'wipe',
+        description: 'Wipe.',
+        risk: 'destructive',
+        readOnly: true,
+        handler: plainHandler,
+      });
+    expect(define).toThrow(ToolDefinitionError);
+    expect(define).toThrow('a read-only tool changes nothing, so it cannot be destructive');
+  });
+});

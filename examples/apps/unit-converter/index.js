@@ -9,6 +9,7 @@ export const tools = [
     name: 'convert_length',
     description: 'Convert a length from one unit to another.',
     risk: 'safe',
+    readOnly: true,
     parameters: {
       type: 'object',
       properties: {
@@ -25,6 +26,7 @@ export const tools = [
     name: 'convert_temperature',
     description: 'Convert a temperature between Celsius and Fahrenheit.',
     risk: 'safe',
+    readOnly: true,
     inputSchema: {
       type: 'object',
       properties: {
