@@ -104,6 +104,11 @@ export interface ToolContext {
   readonly writable?: readonly string[];
   /** Folders a leaf must not write. */
   readonly offLimits?: readonly string[];
+  /**
+   * The values hidden from every result (name → value). A tool that cuts what it shows hides them first,
+   * since a cut can leave part of one that the hiding after the call no longer recognises.
+   */
+  readonly secrets?: ReadonlyMap<string, string>;
 }
 
 /** Anything that serves tools: the built-ins, an installed app, an MCP server. */

@@ -42,6 +42,7 @@ export function toolContext(ctx: TurnContext, call: PlannedCall): ToolContext {
     signal: ctx.signal,
     turnState: ctx.turnState,
     workspace: ctx.workspace,
+    secrets: ctx.secrets,
     ...(ctx.leaf?.writable ? { writable: ctx.leaf.writable } : {}),
     ...(ctx.leaf?.offLimits ? { offLimits: ctx.leaf.offLimits } : {}),
   };

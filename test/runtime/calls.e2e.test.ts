@@ -1,6 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { JsonObject } from '../../src/core/json.js';
 import type { ToolProvider } from '../../src/core/tool.js';
+import { openSessionStore } from '../../src/store/index.js';
+import { builtinProviders } from '../../src/tools/builtin/index.js';
 import { demoProvider, type RunCounts } from '../support/demo-tools.js';
 import { callEnds, collect, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
 
@@ -204,5 +209,31 @@ describe('calls', () => {
     await collect(session.send('first'));
     await collect(session.send('second'));
     expect(seen).toEqual([{ filter: {} }, { filter: { a: 1 } }]);
+  });
+});
+
+describe('secrets in a result that a tool cuts', () => {
+  it("read_file is handed the runtime's secrets, so a long line's cut leaves no part of one", async () => {
+    const key = 'sk-live-4f8a2c9e7b1d6f3a';
+    const dir = mkdtempSync(join(tmpdir(), 'toolseam-cut-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'long.txt'), `${'x'.repeat(1990)}${key}\n`);
+    const books = openSessionStore({ path: join(dir, 'books.db') });
+    onTestFinished(() => books.close());
+    h = await startHarness({
+      providers: builtinProviders({ workspace: [dir], memory: books, tasks: books }),
+      workspace: [dir],
+      secrets: new Map([['MODEL_KEY', key]]),
+      script: [
+        { toolCalls: [{ name: 'read_file', arguments: { path: join(dir, 'long.txt') } }] },
+        { text: 'ok' },
+      ],
+    });
+    const events = await collect(h.runtime.session('s').send('read it'));
+    const content = callEnds(events)[0]?.content ?? '';
+    expect(content).toContain('[secret:MODEL_KEY]');
+    expect(content).not.toContain(key.slice(0, 5));
+    const sent = JSON.stringify(h.standIn.requests);
+    expect(sent).not.toContain(key.slice(0, 5));
   });
 });

@@ -69,8 +69,13 @@ export function bashTool(setup: ShellSetup) {
     ...checkedWork(
       (args: ArgsOf<typeof fields>, ctx) => checkCommand(args.command, ctx, setup),
       async ({ cwd, filled }, args, ctx) => {
-        // Stored secrets win over a same-named variable, so the marker names what the person stored.
-        const hidden = new Map([...credentialVariables(process.env), ...setup.secrets]);
+        // Stored secrets win over a same-named variable, so the marker names what the person stored. The
+        // runtime's (the config's own credentials too) are hidden here, before the output is cut.
+        const hidden = new Map([
+          ...credentialVariables(process.env),
+          ...(ctx.secrets ?? []),
+          ...setup.secrets,
+        ]);
         const end = await runCommand({
           command: filled.command,
           cwd,

@@ -4,6 +4,7 @@ import { headOf } from '../../core/text-cut.js';
 import type { Checked } from './checked-work.js';
 import { ready, refuse } from './checked-work.js';
 import type { Located } from './file-scope.js';
+import { cutPastMarker } from './redact-secrets.js';
 
 /** The largest file the file tools read whole; larger ones are searched with grep instead. */
 export const MAX_FILE_BYTES = 32 * 1024 * 1024;
@@ -11,9 +12,14 @@ export const MAX_FILE_BYTES = 32 * 1024 * 1024;
 /** How a path argument is read: up to 4,096 characters, spaces around it dropped. */
 export const PATH_TEXT = { maxLength: 4096, trim: true } as const;
 
-/** A line as shown: cut after `max` characters, saying so. */
-export function cutLine(line: string, max: number): string {
-  return line.length > max ? `${headOf(line, max)} … [line cut]` : line;
+/**
+ * A line as shown: cut after `max` characters, saying so. Given the secrets already hidden in it, the cut
+ * moves past a marker it would split, so the marker shows whole.
+ */
+export function cutLine(line: string, max: number, hidden?: ReadonlyMap<string, string>): string {
+  if (line.length <= max) return line;
+  const at = hidden ? cutPastMarker(line, max, hidden) : max;
+  return at >= line.length ? line : `${headOf(line, at)} … [line cut]`;
 }
 
 /** True when the bytes look binary (a NUL among the first 8 KB). */

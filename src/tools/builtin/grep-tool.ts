@@ -8,6 +8,7 @@ import { credentialEntryPlace } from './credential-paths.js';
 import { displayPath, type FileScope, type Located, locate } from './file-scope.js';
 import { cutLine, PATH_TEXT } from './file-text.js';
 import { globMatcher } from './glob-matcher.js';
+import { redactSecrets } from './redact-secrets.js';
 import { RegexTooSlow, RegexWorker } from './regex-worker.js';
 import { searchedLines } from './searched-lines.js';
 import { skippedFor, stoppedSearch, type WalkBudget, walkFiles } from './walk-files.js';
@@ -94,8 +95,12 @@ function testHere(matcher: RegExp): LineTest {
   };
 }
 
-/** The first `limit` matching lines of the text files among `files` (binary files passed over). */
-async function matchingLines(files: readonly string[], test: LineTest, limit: number, signal: AbortSignal) {
+/**
+ * The first `limit` matching lines of the text files among `files` (binary files passed over), each with the
+ * context's secrets hidden before it is cut, so a cut never leaves part of one showing.
+ */
+async function matchingLines(files: readonly string[], test: LineTest, limit: number, ctx: ToolContext) {
+  const { signal, secrets } = ctx;
   const lines: Array<{ readonly file: string; readonly line: number; readonly text: string }> = [];
   let searched = 0;
   for (const file of files) {
@@ -107,7 +112,11 @@ async function matchingLines(files: readonly string[], test: LineTest, limit: nu
     for await (const batch of batches) {
       for (const i of await test(batch)) {
         if (lines.length === limit) return { lines, searched, more: true };
-        lines.push({ file, line: first + i + 1, text: cutLine(batch[i] as string, MAX_SHOWN_LINE) });
+        const line = batch[i] as string;
+        const text = secrets
+          ? cutLine(redactSecrets(line, secrets), MAX_SHOWN_LINE, secrets)
+          : cutLine(line, MAX_SHOWN_LINE);
+        lines.push({ file, line: first + i + 1, text });
       }
       first += batch.length;
     }
@@ -165,7 +174,7 @@ export function grepTool(scope: FileScope) {
       const test: LineTest = worker ? (lines) => worker.matchLines(lines, ctx.signal) : testHere(matcher);
       let found: Awaited<ReturnType<typeof matchingLines>>;
       try {
-        found = await matchingLines(files, test, args.limit, ctx.signal);
+        found = await matchingLines(files, test, args.limit, ctx);
       } catch (error) {
         if (ctx.signal.aborted) return stoppedSearch('grep');
         if (!(error instanceof RegexTooSlow)) throw error;

@@ -6,6 +6,7 @@ import { checkedWork, ready, refuse } from './checked-work.js';
 import { type FileScope, locate } from './file-scope.js';
 import { cutLine, linesOf, PATH_TEXT, readTextFile } from './file-text.js';
 import { markRead } from './read-gate.js';
+import { redactSecrets } from './redact-secrets.js';
 
 /** A line longer than this is cut when shown. */
 const MAX_LINE_CHARS = 2000;
@@ -22,10 +23,10 @@ const fields = {
 
 type Args = ArgsOf<typeof fields>;
 
-function numbered(lines: readonly string[], first: number): string {
+function numbered(lines: readonly string[], first: number, hidden?: ReadonlyMap<string, string>): string {
   return lines
     .map((line, i) => {
-      const shown = cutLine(line, MAX_LINE_CHARS);
+      const shown = cutLine(line, MAX_LINE_CHARS, hidden);
       return `${String(first + i).padStart(6)}\t${shown}`;
     })
     .join('\n');
@@ -38,7 +39,9 @@ export function readFileTool(scope: FileScope) {
     if ('refusal' in located) return located;
     const text = await readTextFile(located.ready, 'read_file');
     if ('refusal' in text) return text;
-    const lines = linesOf(text.ready);
+    // Hidden before any line is cut, so a cut never leaves part of a secret the runtime could not recognise.
+    const shown = ctx.secrets ? redactSecrets(text.ready, ctx.secrets, { keepLines: true }) : text.ready;
+    const lines = linesOf(shown);
     if (args.offset > 1 && args.offset > lines.length) {
       return refuse(
         'past_end',
@@ -63,7 +66,7 @@ export function readFileTool(scope: FileScope) {
       const start = args.offset - 1;
       const shown = lines.slice(start, start + args.limit);
       const last = start + shown.length;
-      const body = numbered(shown, args.offset);
+      const body = numbered(shown, args.offset, ctx.secrets);
       if (start === 0 && last === lines.length) return body;
       const more =
         last < lines.length ? ` Call read_file with offset ${last + 1} to read on.` : ' That is the end.';

@@ -58,12 +58,22 @@ export function secretSpans(text: string, secrets: ReadonlyMap<string, string>):
   return spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
 }
 
+/** How many lines a piece of text ends (`\r\n` counting once). */
+function lineBreaks(text: string): number {
+  return text.split(/\r?\n/).length - 1;
+}
+
 /**
  * Replaces every stored secret value in `text` (as it is or encoded, see `secretForms`) with a marker naming
  * it. Occurrences that overlap (one secret running into another) are hidden together, under one marker
- * naming each, so no part of either shows.
+ * naming each, so no part of either shows. With `keepLines`, a hidden value that held line breaks is
+ * followed by as many, so the text keeps its line count (and its line numbers).
  */
-export function redactSecrets(text: string, secrets: ReadonlyMap<string, string>): string {
+export function redactSecrets(
+  text: string,
+  secrets: ReadonlyMap<string, string>,
+  options: { readonly keepLines?: boolean } = {},
+): string {
   const spans = secretSpans(text, secrets);
   if (spans.length === 0) return text;
   let out = '';
@@ -78,10 +88,24 @@ export function redactSecrets(text: string, secrets: ReadonlyMap<string, string>
       i++;
     }
     start = Math.max(start, at);
-    out += `${text.slice(at, start)}[secret:${[...names].join(',')}]`;
+    const breaks = options.keepLines ? '\n'.repeat(lineBreaks(text.slice(start, end))) : '';
+    out += `${text.slice(at, start)}[secret:${[...names].join(',')}]${breaks}`;
     at = end;
   }
   return out + text.slice(at);
+}
+
+/**
+ * Where a cut at `at` in a text `redactSecrets` has hidden `secrets` in should fall so that it splits no
+ * marker: past the end of a marker it would split, else `at`.
+ */
+export function cutPastMarker(text: string, at: number, secrets: ReadonlyMap<string, string>): number {
+  const start = text.lastIndexOf('[secret:', at - 1);
+  if (start === -1) return at;
+  const end = text.indexOf(']', start);
+  // The longest marker names every secret (overlapping values are hidden under one marker).
+  const longest = '[secret:]'.length + [...secrets.keys()].reduce((n, name) => n + name.length + 1, 0);
+  return end >= at && end - start < longest ? end + 1 : at;
 }
 
 const CREDENTIAL_NAME =

@@ -4,6 +4,7 @@ import * as z from 'zod/v4';
 import type { JsonObject } from '../../core/json.js';
 import { type Logger, silentLogger } from '../../core/logger.js';
 import type { ToolContext, ToolDefinition, ToolGroup, ToolProvider, ToolResult } from '../../core/tool.js';
+import { redactSecrets } from '../builtin/redact-secrets.js';
 import { asClientSends } from '../client-coercion.js';
 import { refuseMistypedArguments } from '../refusal-note.js';
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
@@ -178,8 +179,12 @@ class McpProvider implements McpToolProvider {
         return request(await this.connection.client());
       });
       this.connection.noteSuccess();
-      const read = mcpResultText(raw, this.maxResultChars);
-      const text = this.connection.hideSecrets(read.text);
+      const { secrets } = ctx;
+      const read = mcpResultText(raw, this.maxResultChars, (shown) => {
+        const hidden = this.connection.hideSecrets(shown);
+        return secrets ? redactSecrets(hidden, secrets) : hidden;
+      });
+      const text = read.text;
       const content = read.isError && !/^error\b/i.test(text) ? `Error: ${text}` : text;
       return read.structured === undefined
         ? { content, isError: read.isError }

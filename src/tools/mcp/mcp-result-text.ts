@@ -14,9 +14,13 @@ export interface McpResultText {
  * Reads a `tools/call` result defensively: text content is joined, images, audio and resources are
  * described rather than inlined, the older `toolResult` form is read as text, `structuredContent`
  * stands in when there is no content, and the text is cut at `maxChars` with a note saying how
- * much there was.
+ * much there was. `hide` (secrets hidden) runs before the cut, so a cut never leaves part of one showing.
  */
-export function mcpResultText(result: unknown, maxChars: number): McpResultText {
+export function mcpResultText(
+  result: unknown,
+  maxChars: number,
+  hide: (text: string) => string = (text) => text,
+): McpResultText {
   if (!isPlainObject(result)) {
     return { text: `The server answered with ${describe(result)} instead of a tool result.`, isError: true };
   }
@@ -43,7 +47,7 @@ export function mcpResultText(result: unknown, maxChars: number): McpResultText 
   const empty = isError
     ? 'The tool reported a failure and said nothing more.'
     : 'The tool finished and returned no content.';
-  const text = joined.trim() === '' ? empty : joined;
+  const text = hide(joined.trim() === '' ? empty : joined);
   return {
     text: cut(text, maxChars, Math.max(total, text.length)),
     isError,

@@ -261,6 +261,15 @@ describe('bash fills secrets at run time and never shows them', () => {
     }
   });
 
+  it("hides the runtime's secrets (the config's own credentials) before a long output is cut", async () => {
+    const key = 'sk-conf-7c1e5a9d3b2f8e4a';
+    writeFileSync(join(bench.ws, 'conf.txt'), `${'x'.repeat(9995)}${key}${'y'.repeat(25_000)}`);
+    const ctx = tools.turn({ secrets: new Map([['MODEL_API_KEY', key]]) });
+    const result = await tools.invoke('bash', { command: 'cat conf.txt' }, ctx);
+    expect(result.content).toContain('characters of output left out');
+    expect(result.content).not.toContain(key.slice(0, 5));
+  });
+
   it('hands the exact value to the command, whatever quoting the placeholder stands in', async () => {
     const value = `p@ss 'w"o$rd\`x\\y`;
     const quoted = toolsOn(bench, { secrets: new Map([['PW', value]]) });

@@ -347,6 +347,20 @@ describe("the credentials in an MCP server's environment", () => {
   });
 });
 
+describe("the runtime's secrets in what an MCP server returns", () => {
+  it('are hidden before the result is cut, so no part of one shows', async () => {
+    const key = 'sk-live-4f8a2c9e7b1d6f3a';
+    // The key runs over the 50-character cut; its marker, shorter, ends before it.
+    const provider = broken('cut', { maxResultChars: 50 });
+    const ctx = { ...toolContext(), secrets: new Map([['MODEL_KEY', key]]) };
+    const text = `${'a'.repeat(20)}${key}${'z'.repeat(40)}`;
+    const result = await provider.invoke('mcp/cut/echo', { text }, ctx);
+    const shown = `{"text":"${'a'.repeat(20)}[secret:MODEL_KEY]zzz\n[output cut`;
+    expect(result.content.startsWith(shown)).toBe(true);
+    expect(result.content).not.toContain(key.slice(0, 5));
+  });
+});
+
 describe('a call stopped before it reached its MCP server', () => {
   it('says the turn was stopped, not that the server answered with an error', async () => {
     const provider = broken('hang-list');
