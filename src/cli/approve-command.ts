@@ -12,6 +12,7 @@ import { configFromFlags, existingDatabaseFrom } from './config-flags.js';
 import { printEvent } from './event-printer.js';
 import { resumedModelFrom } from './resumed-model.js';
 import { RUNTIME_FLAGS, runtimeFromFlags } from './runtime-flags.js';
+import { visible, visibleLines } from './visible-text.js';
 
 const USAGE = `usage: toolseam approve ID yes|no|always [--reason TEXT] [--db FILE] [--config FILE]
        [--provider P] [--model M] [--base-url URL]
@@ -49,7 +50,7 @@ export const approveCommand: Command = async (argv) => {
   const { resumed, ran, turn, answered } = answerInStore(db, id, decision, (asking, ran) => {
     if (!(asking && ownerAlive(asking))) resumedModelFrom(values, configFromFlags(values), ran);
   });
-  process.stderr.write(`${answered.tool}: ${answered.status}\n`);
+  process.stderr.write(`${visible(answered.tool)}: ${answered.status}\n`);
   if (turn && ownerAlive(turn)) {
     process.stderr.write(`the turn goes on in the process that asked (${turn.owner}).\n`);
     return 0;
@@ -64,12 +65,12 @@ export const approveCommand: Command = async (argv) => {
       printEvent(event, { out: process.stdout, info: process.stderr }, state);
       if (event.type === 'approval-request') {
         process.stderr.write(
-          `another approval is waiting: toolseam approve ${event.request.id} yes|no|always\n`,
+          `another approval is waiting: toolseam approve ${visible(event.request.id)} yes|no|always\n`,
         );
       }
       if (event.type === 'turn-end') {
         status = event.status;
-        if (event.status !== 'done') process.stderr.write(`${event.message}\n`);
+        if (event.status !== 'done') process.stderr.write(`${visibleLines(event.message)}\n`);
       }
     }
     return status === 'done' ? 0 : 1;

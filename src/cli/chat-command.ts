@@ -10,6 +10,7 @@ import { printEvent } from './event-printer.js';
 import { QuestionQueue } from './question-queue.js';
 import { RUNTIME_FLAGS, runtimeFromFlags } from './runtime-flags.js';
 import { TurnApprovals } from './turn-approvals.js';
+import { visible, visibleLines } from './visible-text.js';
 
 const USAGE = `usage: toolseam chat [-m TEXT] [--session ID] [--provider NAME] [--model ID] [--base-url URL]
                      [--config FILE] [--db FILE] [--approve ask|auto|deny] [--agent NAME] [--plan]
@@ -126,7 +127,7 @@ async function oneShot(
   try {
     const end = await runTurn(runtime, session, text, questions);
     if (end.status === 'done') return 0;
-    process.stderr.write(`${end.message}\n`);
+    process.stderr.write(`${visibleLines(end.message)}\n`);
     return 1;
   } finally {
     ctrlC.release();
@@ -149,7 +150,7 @@ async function converse(
       ctrlC.turnStarts();
       const end = await runTurn(runtime, session, text, questions);
       ctrlC.turnEnds();
-      if (end.status !== 'done') process.stderr.write(`${end.message}\n`);
+      if (end.status !== 'done') process.stderr.write(`${visibleLines(end.message)}\n`);
     }
   } finally {
     ctrlC.release();
@@ -202,8 +203,8 @@ function onCtrlC(session: Session, rl: Interface | undefined) {
  */
 function leaveWaiting(request: ApprovalRequest): never {
   process.stderr.write(
-    `\n(input closed: leaving with the turn waiting for approval ${request.id}; ` +
-      `\`toolseam approve ${request.id} yes|no|always\` answers it from any terminal and resumes the turn)\n`,
+    `\n(input closed: leaving with the turn waiting for approval ${visible(request.id)}; ` +
+      `\`toolseam approve ${visible(request.id)} yes|no|always\` answers it from any terminal and resumes the turn)\n`,
   );
   process.exit(1);
 }

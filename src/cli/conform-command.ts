@@ -15,6 +15,7 @@ import {
   type SchemaIssue,
 } from '../seam/index.js';
 import type { Command } from './commands.js';
+import { visible, visibleLines } from './visible-text.js';
 
 const USAGE = `usage: toolseam conform FILE [--json] [--server NAME] [--provider NAME] [--app NAME]
 
@@ -52,9 +53,11 @@ export const conformCommand: Command = async (argv) => {
   const census = nameCensus(offer.offered);
   const excluded = [...offer.excluded, ...census.excluded];
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify(jsonReport(census.offered, excluded))}\n`);
+    process.stdout.write(`${visible(JSON.stringify(jsonReport(census.offered, excluded)))}\n`);
   } else {
-    process.stdout.write(textReport(opts.file, origin, definitions.length, census.offered, excluded));
+    process.stdout.write(
+      visibleLines(textReport(opts.file, origin, definitions.length, census.offered, excluded)),
+    );
   }
   return 0;
 };

@@ -1,6 +1,7 @@
 import type { ApprovalRequest } from '../core/approval.js';
 import type { RuntimeEvent } from '../core/events.js';
 import { headOf } from '../core/text-cut.js';
+import { visible, visibleLines } from './visible-text.js';
 
 /** Where the printer writes: the answer to `out`, everything about tools and approvals to `info`. */
 export interface PrinterStreams {
@@ -10,26 +11,33 @@ export interface PrinterStreams {
 
 const MAX_ARGS = 160;
 
-/** Arguments in one short line. */
+/** Arguments in one short line (control characters shown as escapes). */
 export function shortArgs(args: unknown): string {
   const text = JSON.stringify(args) ?? '';
-  return text.length > MAX_ARGS ? `${headOf(text, MAX_ARGS - 1)}…` : text;
+  return visible(text.length > MAX_ARGS ? `${headOf(text, MAX_ARGS - 1)}…` : text);
 }
 
-/** `text` on one line (line breaks, tabs and other control characters as spaces), cut to `limit`. */
+/**
+ * `text` on one line (line breaks, tabs and other C0 control characters as spaces, the rest a terminal
+ * acts on shown as escapes), cut to `limit`.
+ */
 export function oneLineOf(text: string, limit: number): string {
   const flat = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
-  return flat.length > limit ? `${headOf(flat, limit - 1)}…` : flat;
+  return visible(flat.length > limit ? `${headOf(flat, limit - 1)}…` : flat);
 }
 
-/** The lines a person reads for an approval request. */
+/**
+ * The lines a person reads for an approval request. What a server or model chose (the tool's name, the
+ * leaf's title, the arguments) has its control characters shown as escapes, so it cannot rewrite the question.
+ */
 export function describeApproval(request: ApprovalRequest): string {
-  const who = request.leafTitle ? ` [subagent: ${request.leafTitle}]` : '';
+  const who = request.leafTitle ? ` [subagent: ${visible(request.leafTitle)}]` : '';
+  const args = JSON.stringify(request.arguments, null, 2) ?? '';
   return [
-    `\n? ${request.tool} wants to run${who} (risk: ${request.risk})`,
-    `  arguments: ${JSON.stringify(request.arguments, null, 2).split('\n').join('\n  ')}`,
-    `  ${request.meaning}`,
-    `  approval id: ${request.id}`,
+    `\n? ${visible(request.tool)} wants to run${who} (risk: ${visible(request.risk)})`,
+    `  arguments: ${args.split('\n').map(visible).join('\n  ')}`,
+    `  ${visible(request.meaning)}`,
+    `  approval id: ${visible(request.id)}`,
   ].join('\n');
 }
 
@@ -60,25 +68,30 @@ export function printEvent(event: RuntimeEvent, streams: PrinterStreams, state: 
     info.write(`${text}\n`);
   };
   switch (event.type) {
-    case 'text-delta':
-      out.write(event.text);
-      state.midLine = !event.text.endsWith('\n');
+    case 'text-delta': {
+      const text = visibleLines(event.text);
+      out.write(text);
+      state.midLine = !text.endsWith('\n');
       return;
+    }
     case 'tool-call-start':
-      line(`· ${event.tool} ${shortArgs(event.arguments)}`);
+      line(`· ${visible(event.tool)} ${shortArgs(event.arguments)}`);
       return;
     case 'tool-call-end': {
-      if (event.refusedBy || event.notRun) line(`  ✗ ${event.tool} not run: ${notRunReason(event)}`);
-      else if (event.isError) line(`  ✗ ${event.tool} failed: ${event.content.split('\n')[0] ?? ''}`);
-      else line(`  ✓ ${event.tool}`);
+      const tool = visible(event.tool);
+      if (event.refusedBy || event.notRun) line(`  ✗ ${tool} not run: ${visible(notRunReason(event))}`);
+      else if (event.isError) line(`  ✗ ${tool} failed: ${visible(event.content.split('\n')[0] ?? '')}`);
+      else line(`  ✓ ${tool}`);
       return;
     }
     case 'notice':
-      line(`(${event.message})`);
+      line(`(${visible(event.message)})`);
       return;
-    case 'leaf':
-      line(`  ◦ [${event.title}] ${event.state}${event.detail ? `: ${event.detail}` : ''}`);
+    case 'leaf': {
+      const detail = event.detail ? `: ${visible(event.detail)}` : '';
+      line(`  ◦ [${visible(event.title)}] ${visible(event.state)}${detail}`);
       return;
+    }
     case 'turn-end':
       if (state.midLine) out.write('\n');
       state.midLine = false;

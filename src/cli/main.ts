@@ -1,5 +1,6 @@
 import { ToolseamError } from '../core/errors.js';
 import { COMMANDS } from './commands.js';
+import { visible } from './visible-text.js';
 
 function usage(): string {
   const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(18)} ${c.summary}`);
@@ -15,7 +16,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   const entry = COMMANDS[name];
   if (!entry) {
-    process.stderr.write(`toolseam: unknown command "${name}". Run "toolseam --help" to see the commands.\n`);
+    process.stderr.write(
+      `toolseam: unknown command "${visible(name)}". Run "toolseam --help" to see the commands.\n`,
+    );
     return 2;
   }
   try {
@@ -23,7 +26,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     const message = deliberateMessage(error, name);
     if (message === undefined) throw error; // a bug: keep the stack trace
-    process.stderr.write(`toolseam ${name}: ${oneLine(message, name)}\n`);
+    process.stderr.write(`toolseam ${name}: ${visible(oneLine(message, name))}\n`);
     return 2;
   }
 }

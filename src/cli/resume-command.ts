@@ -9,6 +9,7 @@ import { existingDatabaseFrom } from './config-flags.js';
 import { oneLineOf, printEvent } from './event-printer.js';
 import { resumedModelFrom } from './resumed-model.js';
 import { RUNTIME_FLAGS, runtimeFromFlags } from './runtime-flags.js';
+import { visible, visibleLines } from './visible-text.js';
 
 const USAGE = `usage: toolseam resume [TURN_ID] [--db FILE] [--config FILE] [--provider P] [--model M] [--base-url URL]
 
@@ -70,11 +71,13 @@ export const resumeCommand: Command = async (argv) => {
     for await (const event of runtime.resumeTurn(turnId)) {
       printEvent(event, { out: process.stdout, info: process.stderr }, state);
       if (event.type === 'approval-request') {
-        process.stderr.write(`waiting for approval: toolseam approve ${event.request.id} yes|no|always\n`);
+        process.stderr.write(
+          `waiting for approval: toolseam approve ${visible(event.request.id)} yes|no|always\n`,
+        );
       }
       if (event.type === 'turn-end') {
         status = event.status;
-        if (event.status !== 'done') process.stderr.write(`${event.message}\n`);
+        if (event.status !== 'done') process.stderr.write(`${visibleLines(event.message)}\n`);
       }
     }
     return status === 'done' ? 0 : 1;

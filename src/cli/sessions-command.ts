@@ -7,6 +7,7 @@ import type { Command } from './commands.js';
 import { existingDatabaseFrom } from './config-flags.js';
 import { oneLineOf, shortArgs } from './event-printer.js';
 import { negativeValuesJoined } from './negative-values.js';
+import { visible, visibleLines } from './visible-text.js';
 
 const USAGE = `usage: toolseam sessions [--db FILE] [--config FILE] [--limit N] [--json]
 
@@ -48,7 +49,7 @@ export const sessionsCommand: Command = async (argv) => {
         unfinishedBatches: batches,
         interruptedTurns: orphaned,
       };
-      process.stdout.write(`${JSON.stringify(listed, null, 2)}\n`);
+      process.stdout.write(`${visibleLines(JSON.stringify(listed, null, 2))}\n`);
       return 0;
     }
     const lines = [`sessions (${store.path}):`];
@@ -59,7 +60,7 @@ export const sessionsCommand: Command = async (argv) => {
     if (pending.length === 0) lines.push('  none');
     for (const a of pending) {
       lines.push(
-        `  ${a.id}  ${a.tool} ${shortArgs(a.arguments)}  (session ${a.sessionId}, asked ${a.createdAt})`,
+        `  ${a.id}  ${visible(a.tool)} ${shortArgs(a.arguments)}  (session ${a.sessionId}, asked ${a.createdAt})`,
       );
       lines.push(`      answer: toolseam approve ${a.id} yes|no|always`);
     }

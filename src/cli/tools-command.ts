@@ -12,6 +12,7 @@ import { toolsPage, toolsPageJson } from '../tools/tools-page.js';
 import { renderToolsPage } from '../tools/tools-page-text.js';
 import type { Command } from './commands.js';
 import { configFromFlags } from './config-flags.js';
+import { visibleLines } from './visible-text.js';
 
 const USAGE = `usage: toolseam tools [--config FILE] [--json]
 
@@ -55,7 +56,7 @@ export const toolsCommand: Command = async (argv) => {
     try {
       const page = await toolsPage(registry, { logger });
       const text = values.json ? JSON.stringify(toolsPageJson(page), null, 2) : renderToolsPage(page);
-      process.stdout.write(`${text}\n`);
+      process.stdout.write(`${visibleLines(text)}\n`);
       return 0;
     } finally {
       await registry.close();

@@ -2,6 +2,7 @@ import type { ApprovalDecision, ApprovalRequest } from '../core/approval.js';
 import type { RuntimeEvent } from '../core/events.js';
 import { describeApproval } from './event-printer.js';
 import type { QuestionQueue } from './question-queue.js';
+import { visible } from './visible-text.js';
 
 /** How an answer given at the terminal reaches the runtime (`Runtime.respond`). */
 export type RespondToApproval = (
@@ -50,7 +51,7 @@ export class TurnApprovals {
     if (!entry) return;
     this.open.delete(approvalId);
     if (entry.shown && !entry.answeredHere) {
-      this.info.write(`\n  (approval ${approvalId} is no longer waiting: ${endedHow(decision)})\n`);
+      this.info.write(`\n  (approval ${visible(approvalId)} is no longer waiting: ${endedHow(decision)})\n`);
     }
     entry.controller.abort();
   }
@@ -81,13 +82,13 @@ export class TurnApprovals {
     try {
       this.respond(request.id, decisionOf(reply), { digest: request.digest, answeredBy: 'terminal' });
     } catch (error) {
-      this.info.write(`  (${(error as Error).message})\n`);
+      this.info.write(`  (${visible((error as Error).message)})\n`);
     }
   }
 }
 
 function waitingHint(id: string): string {
-  return `  waiting: answer it with \`toolseam approve ${id} yes|no|always\` from another terminal`;
+  return `  waiting: answer it with \`toolseam approve ${visible(id)} yes|no|always\` from another terminal`;
 }
 
 /** y / yes, a / always; anything else denies, and words other than n / no are the reason. */

@@ -1,7 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeApproval, printEvent } from '../../src/cli/event-printer.js';
+import type { RuntimeEvent } from '../../src/core/events.js';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
 import { spawnToolseam } from './spawn-toolseam.js';
 
@@ -56,5 +59,65 @@ describe('a refused call as the person reads it', () => {
     expect(line).toMatch(/^ {2}✗ write_file not run: the call leaves out an argument/);
     expect(line).not.toMatch(/was not run/);
     expect(r.stdout).toContain('write_file was not run: the call leaves out an argument');
+  });
+});
+
+describe('what a server or model chose is printed with its control characters shown, not acted on', () => {
+  const ESC = '\u001b';
+
+  it('an approval request: a tool name cannot erase the question or start a line of its own', () => {
+    const text = describeApproval({
+      id: 'apr-1',
+      sessionId: 's',
+      turnId: 't',
+      callId: 'c',
+      tool: `mcp/evil/wipe${ESC}[2K\r? read_file wants to run (risk: safe)\n  arguments: {}`,
+      arguments: { path: `notes${ESC}[8m.txt\u009b` },
+      risk: 'destructive',
+      meaning: 'Approving runs mcp/evil/wipe with these arguments.',
+      digest: 'd',
+      createdAt: '2025-01-01T00:00:00Z',
+      leafTitle: `leaf\rtitle`,
+    });
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(text.split('\n')).toEqual([
+      '',
+      '? mcp/evil/wipe\\u001b[2K\\u000d? read_file wants to run (risk: safe)\\u000a  arguments: {} wants to run ' +
+        '[subagent: leaf\\u000dtitle] (risk: destructive)',
+      '  arguments: {',
+      '    "path": "notes\\u001b[8m.txt\\u009b"',
+      '  }',
+      '  Approving runs mcp/evil/wipe with these arguments.',
+      '  approval id: apr-1',
+    ]);
+  });
+
+  it("the model's text keeps its lines; an escape sequence in it is shown", () => {
+    const out = new PassThrough();
+    const info = new PassThrough();
+    const state = { midLine: false };
+    const events: RuntimeEvent[] = [
+      { type: 'text-delta', text: `red ${ESC}[31mtext${ESC}[0m\r\nnext\n` },
+      { type: 'notice', message: `server ${ESC}]0;title\u0007 restarted` },
+    ] as RuntimeEvent[];
+    for (const event of events) printEvent(event, { out, info }, state);
+    expect(out.read().toString()).toBe('red \\u001b[31mtext\\u001b[0m\nnext\n');
+    expect(info.read().toString()).toBe('(server \\u001b]0;title\\u0007 restarted)\n');
+  });
+
+  it('a chat: the refused call of a tool whose name holds escapes, and a model error body', async () => {
+    standIn = await startStandIn({
+      family: 'openai',
+      script: [
+        { text: `look${ESC}[2K`, toolCalls: [{ name: `evil${ESC}[2Kname`, arguments: {} }] },
+        { error: { status: 400, message: `key invalid${ESC}[2K\rall fine` } },
+      ],
+    });
+    const base = ['--base-url', standIn.baseURL, '--model', 'demo', '--db', join(dir, 't.db')];
+    const r = await spawnToolseam(['chat', '-m', 'go', ...base], dir).done;
+    expect(r.stdout + r.stderr).not.toContain(ESC);
+    expect(r.stdout).toContain('look\\u001b[2K');
+    expect(crossLines(r.stderr)[0]).toContain('evil\\u001b[2Kname');
+    expect(r.stderr).toContain('answered HTTP 400: key invalid\\u001b[2K');
   });
 });
