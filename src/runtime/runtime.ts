@@ -5,7 +5,7 @@ import { type Logger, silentLogger } from '../core/logger.js';
 import type { ApprovalRecord, SessionRecord, TurnRecord } from '../core/session-store.js';
 import { headOf } from '../core/text-cut.js';
 import { schemaBudgetChars } from '../retrieval/index.js';
-import { credentialVariables } from '../tools/builtin/index.js';
+import { credentialVariables, redactSecrets } from '../tools/builtin/index.js';
 import { answerLooseCalls, interruptAbandoned } from './abandoned-turns.js';
 import { ApprovalBroker } from './approval-broker.js';
 import { EventChannel } from './event-channel.js';
@@ -291,7 +291,7 @@ export class Runtime {
         this.logger.log({
           level: 'error',
           scope: 'runtime',
-          message: `turn ${turn.id} failed: ${(error as Error).stack ?? error}`,
+          message: redactSecrets(`turn ${turn.id} failed: ${(error as Error).stack ?? error}`, this.hidden),
         });
         end = {
           status: 'failed',
@@ -299,6 +299,8 @@ export class Runtime {
           errorCode: 'internal',
         };
       }
+      // A provider's error body may echo a key back: hidden as in results, before it is stored or shown.
+      end = { ...end, message: redactSecrets(end.message, this.hidden) };
       try {
         // Calls the failure left unanswered are answered now: the model must find a result for each.
         if (end.errorCode === 'internal') {
@@ -310,7 +312,7 @@ export class Runtime {
         this.logger.log({
           level: 'warn',
           scope: 'runtime',
-          message: `turn ${turn.id}: ${(error as Error).message}`,
+          message: redactSecrets(`turn ${turn.id}: ${(error as Error).message}`, this.hidden),
         });
       }
       this.running.delete(session.id);

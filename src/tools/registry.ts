@@ -2,6 +2,7 @@ import { InputError, ToolseamError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
 import { type Logger, silentLogger } from '../core/logger.js';
 import type { ToolContext, ToolDefinition, ToolGroup, ToolProvider, ToolResult } from '../core/tool.js';
+import { redactSecrets } from './builtin/redact-secrets.js';
 import { DeadlineExceeded, formatMs, withDeadline } from './registry-deadline.js';
 import { errorText, FailureLedger, type LoadFailure, type LoadFailureKind } from './registry-failures.js';
 import { RelistScheduler } from './registry-relist.js';
@@ -233,7 +234,10 @@ export class ToolRegistry {
     this.logger.log({
       level: 'warn',
       scope: 'registry',
-      message: `${name} threw inside provider "${entry.provider.name}" (app "${entry.app}"): ${errorText(outcome.error)}`,
+      message: hidden(
+        `${name} threw inside provider "${entry.provider.name}" (app "${entry.app}"): ${errorText(outcome.error)}`,
+        ctx,
+      ),
     });
     return {
       content: `Error: ${name} failed inside its provider: ${errorText(outcome.error)}`,
@@ -251,7 +255,10 @@ export class ToolRegistry {
       this.logger.log({
         level: 'warn',
         scope: 'registry',
-        message: `the pre-flight check of ${name} failed, so it refuses nothing: ${errorText(error)}`,
+        message: hidden(
+          `the pre-flight check of ${name} failed, so it refuses nothing: ${errorText(error)}`,
+          ctx,
+        ),
       });
       return undefined;
     }
@@ -383,4 +390,9 @@ async function invokeOn(
   ctx: ToolContext,
 ): Promise<unknown> {
   return provider.invoke(name, args, ctx);
+}
+
+/** A log line with the call's secrets hidden (a provider's error may quote a key it was sent). */
+function hidden(message: string, ctx: ToolContext): string {
+  return ctx.secrets ? redactSecrets(message, ctx.secrets) : message;
 }

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { memoryLogger } from '../../src/core/logger.js';
+import { openSessionStore } from '../../src/store/index.js';
 import { demoProvider, type RunCounts } from '../support/demo-tools.js';
 import { callEnds, collect, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
 
@@ -88,5 +90,52 @@ describe('a turn that fails inside toolseam', () => {
     expect(new Set(ids).size).toBe(3);
     expect(ids[0]).toBe('call_1');
     expect(counts.get('lookup_weather')).toBe(2);
+  });
+});
+
+describe('a secret in why a turn ended is hidden as in results', () => {
+  const KEY = 'sk-live-4f8a2c9e7b1d6f3a';
+  const secrets = new Map([['MODEL_KEY', KEY]]);
+
+  /** The stored error of the session's turn, read from the SQLite file by a second connection. */
+  function storedError(dbPath: string, turnId: string): string | undefined {
+    const store = openSessionStore({ path: dbPath });
+    try {
+      return store.getTurn(turnId)?.error;
+    } finally {
+      store.close();
+    }
+  }
+
+  it("a provider's error body that echoes the key back: in the turn-end message and the store", async () => {
+    h = await startHarness({
+      secrets,
+      script: [{ error: { status: 401, message: `Incorrect API key provided: ${KEY}.` } }],
+    });
+    const end = turnEnd(await collect(h.runtime.session('s').send('hello')));
+    expect(end).toMatchObject({ status: 'failed' });
+    expect(end.message).toContain('Incorrect API key provided: [secret:MODEL_KEY].');
+    expect(storedError(h.dbPath, end.turnId)).toContain('[secret:MODEL_KEY]');
+    expect(storedError(h.dbPath, end.turnId)).not.toContain(KEY);
+  });
+
+  it('a failure inside toolseam: in the turn-end message and the failure log', async () => {
+    const logger = memoryLogger();
+    h = await startHarness({
+      secrets,
+      logger,
+      providers: [demoProvider()],
+      // A glob no engine can compile makes the deny gate throw, quoting the glob (which holds the key).
+      denyList: [{ tool: `${KEY}[z-a]` }],
+      script: [{ toolCalls: [{ name: 'lookup_weather', arguments: { city: 'Oslo' } }] }],
+    });
+    const end = turnEnd(await collect(h.runtime.session('s').send('weather?')));
+    expect(end).toMatchObject({ status: 'failed', errorCode: 'internal' });
+    expect(end.message).toContain('[secret:MODEL_KEY]');
+    expect(end.message).not.toContain(KEY);
+    const logged = logger.records.filter((r) => r.level === 'error').map((r) => r.message);
+    expect(logged.join('\n')).toContain('[secret:MODEL_KEY]');
+    expect(logged.join('\n')).not.toContain(KEY);
+    expect(storedError(h.dbPath, end.turnId)).not.toContain(KEY);
   });
 });

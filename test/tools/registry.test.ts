@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/core/json.js';
+import { memoryLogger } from '../../src/core/logger.js';
 import type { ToolDefinition, ToolProvider, ToolResult } from '../../src/core/tool.js';
 import { loadApp } from '../../src/tools/apps/load-app.js';
 import { createMcpProvider } from '../../src/tools/mcp/mcp-provider.js';
@@ -281,6 +282,30 @@ describe('the tool registry', () => {
     expect(await r.preflight('explode', {}, ctx)).toBeUndefined();
     expect(await r.preflight('beta', {}, ctx)).toBeUndefined();
     expect(a.state.calls).toEqual(['explode']);
+  });
+
+  it("hides the call's secrets in the log lines of a provider that threw", async () => {
+    const logger = memoryLogger();
+    const r = registry({ logger });
+    const key = 'sk-live-4f8a2c9e7b1d6f3a';
+    const leaky: ToolProvider = {
+      ...fixed('leaky', [tool('leak')]).provider,
+      async invoke() {
+        throw new Error(`the backend refused ${key}`);
+      },
+      async preflight() {
+        throw new Error(`the check refused ${key}`);
+      },
+    };
+    r.register(leaky);
+    const ctx = { ...toolContext(), secrets: new Map([['MODEL_KEY', key]]) };
+    await r.preflight('leak', {}, ctx);
+    await r.invoke('leak', {}, ctx);
+    const logged = logger.records.map((record) => record.message);
+    expect(logged).toEqual([
+      'the pre-flight check of leak failed, so it refuses nothing: the check refused [secret:MODEL_KEY]',
+      'leak threw inside provider "leaky" (app "leaky"): the backend refused [secret:MODEL_KEY]',
+    ]);
   });
 
   it('stops waiting for a call once its turn is stopped: heeded at once, ignored after a grace', async () => {
