@@ -11,8 +11,8 @@ const COUNTED_REFUSALS: ReadonlySet<RefusedBy | undefined> = new Set([
 
 /**
  * Counts what a resumed turn did before its process died against its bounds, as the live turn did:
- * its model replies, and the calls that ran or were put to a person (by digest, for the loop
- * breaker). A call never screened is counted when it is screened now.
+ * its model replies, and the calls that ran, were put to a person or were refused by their tool's
+ * preflight (by digest, for the loop breaker). A call never screened is counted when it is screened now.
  */
 export function countPastWork(ctx: TurnContext): void {
   ctx.modelCalls = ctx.store
@@ -26,9 +26,18 @@ export function countPastWork(ctx: TurnContext): void {
       call.status === 'running' ||
       call.status === 'done' ||
       (call.status === 'failed' && call.notRun === undefined) ||
-      (call.status === 'refused' && COUNTED_REFUSALS.has(call.refusedBy));
+      (call.status === 'refused' && COUNTED_REFUSALS.has(call.refusedBy)) ||
+      (call.refusedBy === 'preflight' && countedPreflight(ctx, call.tool));
     if (!counted) continue;
     ctx.toolCalls += 1;
     ctx.repeats.set(call.digest, (ctx.repeats.get(call.digest) ?? 0) + 1);
   }
+}
+
+/**
+ * True when the live turn counted a call its preflight refused: a provider's tool is checked after it is
+ * counted (on its way to the person), a runtime tool's own preflight before (see `classifyCall`).
+ */
+function countedPreflight(ctx: TurnContext, tool: string): boolean {
+  return !ctx.runtimeTools.has(tool);
 }

@@ -238,6 +238,31 @@ describe("a resumed turn's bounds", () => {
   });
 });
 
+describe("a resumed turn's bounds, for a call its tool's preflight refused", () => {
+  it('count it, as the live turn did when it was on its way to the person', async () => {
+    const { dbPath, store } = freshStore();
+    const boss = { to: 'boss@example.com' };
+    const { turn } = turnWithCalls(store, [newCall('c1', 'send_email', boss)]);
+    store.recordToolResult(turn.id, 'c1', {
+      status: 'refused',
+      content: 'Error: send_email was not run: the address is on the blocked list',
+      isError: true,
+      notRun: 'refused_by_tool',
+      refusedBy: 'preflight',
+    });
+    // The second reply asks for the same call again; the process died before screening it.
+    store.recordModelReply(turn.id, { content: '', calls: [newCall('c2', 'send_email', boss)] });
+    store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
+
+    const sent: string[] = [];
+    const model = await standIn([{ text: 'I will not send it.' }]);
+    const next = runtime(model, dbPath, sent, false, { limits: { repeatLimit: 1 } });
+    const events = await collect(next.resumeTurn(turn.id));
+    expect(callEnds(events)).toMatchObject([{ callId: 'c2', refusedBy: 'loop_breaker' }]);
+    expect(sent).toEqual([]);
+  });
+});
+
 describe('a turn started as an agent this runtime does not define', () => {
   it('is not taken over, and stays resumable by a runtime that has the agent', async () => {
     const { dbPath, store } = freshStore();
