@@ -37,11 +37,14 @@ export function readArguments(raw: string | JsonObject): ReadArguments {
     }
   }
   if (value === null && text === 'null') return { ok: true, args: {}, recovered: true };
-  if (!isPlainObject(value)) {
-    return {
-      ok: false,
-      detail: `the arguments are ${Array.isArray(value) ? 'an array' : typeof value}, not an object`,
-    };
-  }
+  if (!isPlainObject(value))
+    return { ok: false, detail: `the arguments are ${kindOf(value)}, not an object` };
   return { ok: true, args: value as JsonObject, recovered };
+}
+
+/** What a JSON value that is not an object is, in words: null, an array, a number, a boolean. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
 }

@@ -42,6 +42,15 @@ describe('readArguments', () => {
       detail: 'the arguments are an array, not an object',
     });
     expect(readArguments('"just words"')).toMatchObject({ ok: false });
+    expect(readArguments('42')).toEqual({ ok: false, detail: 'the arguments are a number, not an object' });
+    expect(readArguments('"true"')).toEqual({
+      ok: false,
+      detail: 'the arguments are a boolean, not an object',
+    });
+  });
+
+  it('names null when the arguments are null encoded twice (the JSON text "null")', () => {
+    expect(readArguments('"null"')).toEqual({ ok: false, detail: 'the arguments are null, not an object' });
   });
 
   it('passes an already-parsed object through', () => {
