@@ -1,4 +1,4 @@
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { InputError } from '../core/errors.js';
 import { isPlainObject } from '../core/json.js';
 import { type Logger, silentLogger } from '../core/logger.js';
@@ -84,7 +84,15 @@ function readApps(value: unknown, where: string, baseDir: string): string[] {
       );
     }
     if (entry.disabled === true) return;
-    folders.push(isAbsolute(entry.path) ? entry.path : resolve(baseDir, entry.path));
+    // resolve() also drops a trailing slash, so "./a" and "a/" name one folder.
+    const folder = resolve(baseDir, entry.path);
+    const first = folders.indexOf(folder);
+    if (first !== -1) {
+      throw new InputError(
+        `"apps[${i}]" in ${where} lists ${folder} again (an earlier entry already installs it); list each app folder once.`,
+      );
+    }
+    folders.push(folder);
   });
   return folders;
 }

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,10 @@ describe('the tools part of toolseam.json', () => {
     [[], /must hold a JSON object/],
     [{ apps: './apps' }, /"apps" in the config must be a list of app folders/],
     [{ apps: [3] }, /"apps\[0\]" in the config must be a folder path/],
+    [
+      { apps: ['./apps/a', 'apps/a/'] },
+      /"apps\[1\]" in the config lists .*apps\/a again .*list each app folder once/,
+    ],
     [{ disabledTools: 'x' }, /"disabledTools" in the config must be a list of tool names/],
     [{ mcpServers: { s: { command: 1 } } }, /"mcpServers\.s": "command" must be a non-empty string/],
   ])('refuses a bad config with a clear error (%j)', (data, message) => {
@@ -65,6 +69,8 @@ describe('the tools part of toolseam.json', () => {
   });
 
   it('builds a registry in which a broken server and a missing app cost only their own tools', async () => {
+    const copy = join(dir, 'pocket-notes-copy');
+    await cp(join(examples, 'pocket-notes'), copy, { recursive: true });
     const config = parseToolsConfig(
       {
         mcpServers: {
@@ -74,7 +80,8 @@ describe('the tools part of toolseam.json', () => {
             args: brokenStdio('crashy', 'crash-at-start').args,
           },
         },
-        apps: [join(examples, 'pocket-notes'), join(dir, 'no-such-app'), join(examples, 'pocket-notes')],
+        // A second app of the same name, in a folder of its own.
+        apps: [join(examples, 'pocket-notes'), join(dir, 'no-such-app'), copy],
         disabledTools: ['notes_find'],
       },
       { baseDir: dir },
