@@ -21,7 +21,8 @@ function base64Core(bytes: Buffer, skip: number, alphabet: 'base64' | 'base64url
 /**
  * The forms a secret can show in: as it is, and as a command would print it encoded — base64 (standard
  * and URL-safe, at each of the three places it can start in a block of three bytes, so `user:TOKEN` in a
- * Basic authorization header is caught too), hex (either case) and percent-encoding.
+ * Basic authorization header is caught too), hex (either case) and percent-encoding; for a value over
+ * several lines, also each line of it (of 8 characters or more).
  */
 export function secretForms(value: string): readonly string[] {
   let forms = formsByValue.get(value);
@@ -32,6 +33,10 @@ export function secretForms(value: string): readonly string[] {
   for (const alphabet of ['base64', 'base64url'] as const) {
     for (let skip = 0; skip < 3; skip += 1) found.add(base64Core(bytes, skip, alphabet));
   }
+  // Each line of a secret over several lines (a private key, a JSON credential) is hidden on its own too:
+  // a tool that shows text line by line (grep) never holds the whole value in one piece.
+  const lines = value.split(/\r?\n/);
+  if (lines.length > 1) for (const line of lines) found.add(line.trim());
   forms = [...found].filter((form) => form === value || form.length >= MIN_ENCODED_LENGTH);
   if (formsByValue.size < 1024) formsByValue.set(value, forms);
   return forms;

@@ -20,3 +20,21 @@ describe('grep hides secrets before it cuts a matching line', () => {
     expect(result.content).toContain('[secret:MODEL_KEY] … [line cut]');
   });
 });
+
+/** A private key as a secret is stored: several lines, each on its own as secret as the whole. */
+const PEM = [
+  '-----BEGIN OPENSSH PRIVATE KEY-----',
+  'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW',
+  'QyNTUxOQAAACBq9Wc3Yl7vR1mQ0r2xJk8fH4gT6pL9sN3dE5aB7cZ1yAAAAJj0kZ3c9JGd',
+  '-----END OPENSSH PRIVATE KEY-----',
+].join('\n');
+
+describe('grep hides a secret that runs over several lines', () => {
+  it('shows none of its lines, though each match is one line', async () => {
+    writeFileSync(join(bench.ws, 'id_backup.txt'), `${PEM}\n`);
+    const ctx = tools.turn({ secrets: new Map([['DEPLOY_KEY', PEM]]) });
+    const result = await tools.invoke('grep', { pattern: 'A' }, ctx);
+    expect(result.content).toContain('[secret:DEPLOY_KEY]');
+    for (const line of PEM.split('\n')) expect(result.content).not.toContain(line);
+  });
+});
