@@ -9,6 +9,14 @@ const BATCH_LINES = 10_000;
 /** How many leading bytes decide whether a file is binary. */
 const HEAD_BYTES = 8192;
 
+/** A byte order mark as UTF-8 decodes it: it starts a file, not its first line's text. */
+const BOM = '\uFEFF';
+
+/** `text` without the byte order mark it starts with, if any (so `^` matches the first line as any other). */
+function withoutBom(text: string): string {
+  return text.startsWith(BOM) ? text.slice(BOM.length) : text;
+}
+
 /** A file's lines in order, in batches; matching a batch at a time keeps a file of any size in bounded memory. */
 export type LineBatches = Iterable<readonly string[]> | AsyncIterable<readonly string[]>;
 
@@ -23,7 +31,7 @@ export async function searchedLines(file: string, signal: AbortSignal): Promise<
     const { size } = await handle.stat();
     if (size <= MAX_FILE_BYTES) {
       const bytes = await handle.readFile();
-      return looksBinary(bytes) ? undefined : [linesOf(bytes.toString('utf8'))];
+      return looksBinary(bytes) ? undefined : [linesOf(withoutBom(bytes.toString('utf8')))];
     }
     const head = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await handle.read(head, 0, HEAD_BYTES, 0);
@@ -40,9 +48,11 @@ async function* streamedBatches(file: string, signal: AbortSignal): AsyncGenerat
   const stream = createReadStream(file, { encoding: 'utf8', signal });
   const reader = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   let batch: string[] = [];
+  let first = true;
   try {
     for await (const line of reader) {
-      batch.push(line);
+      batch.push(first ? withoutBom(line) : line);
+      first = false;
       if (batch.length === BATCH_LINES) {
         yield batch;
         batch = [];

@@ -38,3 +38,11 @@ describe('grep hides a secret that runs over several lines', () => {
     for (const line of PEM.split('\n')) expect(result.content).not.toContain(line);
   });
 });
+
+describe('grep on a file that starts with a byte order mark', () => {
+  it('matches ^ on its first line, as on every other line, and shows the line without the mark', async () => {
+    writeFileSync(join(bench.ws, 'notes.md'), '\uFEFF# Groceries\r\n# Chores\r\n');
+    const result = await tools.invoke('grep', { pattern: '^#', regex: true }, tools.turn());
+    expect(result.content).toBe('notes.md:1: # Groceries\nnotes.md:2: # Chores');
+  });
+});
