@@ -1,5 +1,5 @@
 import { wholeEnd, wholeStart } from '../../core/text-cut.js';
-import { redactable, redactSecrets, type SecretSpan, secretSpans } from './redact-secrets.js';
+import { clearOfSecrets, redactable, redactSecrets, secretSpans } from './redact-secrets.js';
 
 /** What a command printed, as the model may read it. */
 export interface BoundedText {
@@ -8,21 +8,6 @@ export interface BoundedText {
   readonly total: number;
   /** True when the middle was left out. */
   readonly cut: boolean;
-}
-
-/** Moves a cut at `at` back (or on) until no secret occurrence crosses it. */
-function clearOfSecrets(spans: readonly SecretSpan[], at: number, way: 'back' | 'on'): number {
-  let cut = at;
-  for (let moved = true; moved; ) {
-    moved = false;
-    for (const [s, e] of spans) {
-      if (s < cut && cut < e) {
-        cut = way === 'back' ? s : e;
-        moved = true;
-      }
-    }
-  }
-  return cut;
 }
 
 /**

@@ -1,10 +1,10 @@
 import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
-import { headOf } from '../../core/text-cut.js';
+import { headOf, wholeStart } from '../../core/text-cut.js';
 import type { Checked } from './checked-work.js';
 import { ready, refuse } from './checked-work.js';
 import type { Located } from './file-scope.js';
-import { cutPastMarker } from './redact-secrets.js';
+import { clearOfSecrets, cutPastMarker, redactSecrets, secretSpans } from './redact-secrets.js';
 
 /** The largest file the file tools read whole; larger ones are searched with grep instead. */
 export const MAX_FILE_BYTES = 32 * 1024 * 1024;
@@ -20,6 +20,25 @@ export function cutLine(line: string, max: number, hidden?: ReadonlyMap<string, 
   if (line.length <= max) return line;
   const at = hidden ? cutPastMarker(line, max, hidden) : max;
   return at >= line.length ? line : `${headOf(line, at)} … [line cut]`;
+}
+
+/**
+ * A matching line as shown: its secrets hidden, then cut to about `max` characters that hold where its match
+ * starts (`at`), a third of them before it; each cut end says so. A start that would split a secret is moved
+ * back to the secret's start, so the secret is hidden whole rather than partly shown.
+ */
+export function cutAround(
+  line: string,
+  at: number,
+  max: number,
+  secrets?: ReadonlyMap<string, string>,
+): string {
+  let start = line.length > max ? Math.max(0, Math.min(at - Math.floor(max / 3), line.length - max)) : 0;
+  if (start > 0 && secrets) start = clearOfSecrets(secretSpans(line, secrets), start, 'back');
+  start = wholeStart(line, start);
+  const rest = start > 0 ? line.slice(start) : line;
+  const shown = secrets ? cutLine(redactSecrets(rest, secrets), max, secrets) : cutLine(rest, max);
+  return start > 0 ? `[line cut] … ${shown}` : shown;
 }
 
 /** True when the bytes look binary (a NUL among the first 8 KB). */

@@ -6,10 +6,9 @@ import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';
 import { credentialEntryPlace } from './credential-paths.js';
 import { displayPath, type FileScope, type Located, locate } from './file-scope.js';
-import { cutLine, PATH_TEXT } from './file-text.js';
+import { cutAround, PATH_TEXT } from './file-text.js';
 import { globMatcher } from './glob-matcher.js';
-import { redactSecrets } from './redact-secrets.js';
-import { RegexTooSlow, RegexWorker } from './regex-worker.js';
+import { type LineMatch, RegexTooSlow, RegexWorker } from './regex-worker.js';
 import { searchedLines } from './searched-lines.js';
 import { skippedFor, stoppedSearch, type WalkBudget, walkFiles } from './walk-files.js';
 
@@ -83,21 +82,25 @@ async function filesUnder(
   return files;
 }
 
-/** The indexes of the lines that match (in a worker for a model's regular expression; see `RegexWorker`). */
-type LineTest = (lines: readonly string[]) => Promise<number[]>;
+/** The lines that match, and where (in a worker for a model's regular expression; see `RegexWorker`). */
+type LineTest = (lines: readonly string[]) => Promise<LineMatch[]>;
 
 /** A line test run here: for the literal text search, whose expression cannot backtrack without end. */
 function testHere(matcher: RegExp): LineTest {
   return async (lines) => {
-    const hits: number[] = [];
-    for (let i = 0; i < lines.length; i++) if (matcher.test(lines[i] as string)) hits.push(i);
+    const hits: LineMatch[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      const found = matcher.exec(lines[i] as string);
+      if (found !== null) hits.push({ index: i, at: found.index });
+    }
     return hits;
   };
 }
 
 /**
- * The first `limit` matching lines of the text files among `files` (binary files passed over), each with the
- * context's secrets hidden before it is cut, so a cut never leaves part of one showing.
+ * The first `limit` matching lines of the text files among `files` (binary files passed over), each cut to
+ * the part around its match, with the context's secrets hidden before it is cut, so a cut never leaves part
+ * of one showing.
  */
 async function matchingLines(files: readonly string[], test: LineTest, limit: number, ctx: ToolContext) {
   const { signal, secrets } = ctx;
@@ -110,13 +113,10 @@ async function matchingLines(files: readonly string[], test: LineTest, limit: nu
     searched++;
     let first = 0;
     for await (const batch of batches) {
-      for (const i of await test(batch)) {
+      for (const { index, at } of await test(batch)) {
         if (lines.length === limit) return { lines, searched, more: true };
-        const line = batch[i] as string;
-        const text = secrets
-          ? cutLine(redactSecrets(line, secrets), MAX_SHOWN_LINE, secrets)
-          : cutLine(line, MAX_SHOWN_LINE);
-        lines.push({ file, line: first + i + 1, text });
+        const text = cutAround(batch[index] as string, at, MAX_SHOWN_LINE, secrets);
+        lines.push({ file, line: first + index + 1, text });
       }
       first += batch.length;
     }

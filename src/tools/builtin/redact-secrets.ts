@@ -63,6 +63,21 @@ export function secretSpans(text: string, secrets: ReadonlyMap<string, string>):
   return spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
 }
 
+/** Moves a cut at `at` back (or on) until no secret occurrence among `spans` crosses it. */
+export function clearOfSecrets(spans: readonly SecretSpan[], at: number, way: 'back' | 'on'): number {
+  let cut = at;
+  for (let moved = true; moved; ) {
+    moved = false;
+    for (const [s, e] of spans) {
+      if (s < cut && cut < e) {
+        cut = way === 'back' ? s : e;
+        moved = true;
+      }
+    }
+  }
+  return cut;
+}
+
 /** How many lines a piece of text ends (`\r\n` counting once). */
 function lineBreaks(text: string): number {
   return text.split(/\r?\n/).length - 1;

@@ -18,10 +18,19 @@ const { parentPort, workerData } = require('node:worker_threads');
 const matcher = new RegExp(workerData.source, workerData.flags);
 parentPort.on('message', (lines) => {
   const hits = [];
-  for (let i = 0; i < lines.length; i += 1) if (matcher.test(lines[i])) hits.push(i);
+  for (let i = 0; i < lines.length; i += 1) {
+    const found = matcher.exec(lines[i]);
+    if (found !== null) hits.push({ index: i, at: found.index });
+  }
   parentPort.postMessage(hits);
 });
 `;
+
+/** A line that matches: its index among the lines tested, and where in it the first match starts. */
+export interface LineMatch {
+  readonly index: number;
+  readonly at: number;
+}
 
 /**
  * Tests lines against a model's regular expression in a worker thread, so an expression that
@@ -46,10 +55,10 @@ export class RegexWorker {
     });
   }
 
-  /** The indexes of the lines that match; rejects with `RegexTooSlow` past the deadline or when `signal` aborts. */
-  matchLines(lines: readonly string[], signal?: AbortSignal): Promise<number[]> {
+  /** The lines that match, and where; rejects with `RegexTooSlow` past the deadline or when `signal` aborts. */
+  matchLines(lines: readonly string[], signal?: AbortSignal): Promise<LineMatch[]> {
     if (this.failed !== undefined) return Promise.reject(this.failed);
-    return new Promise<number[]>((resolve, reject) => {
+    return new Promise<LineMatch[]>((resolve, reject) => {
       const done = (settle: () => void) => {
         clearTimeout(timer);
         this.worker.off('message', onMessage);
@@ -57,7 +66,7 @@ export class RegexWorker {
         signal?.removeEventListener('abort', onAbort);
         settle();
       };
-      const onMessage = (hits: number[]) => done(() => resolve(hits));
+      const onMessage = (hits: LineMatch[]) => done(() => resolve(hits));
       const onError = (error: Error) => done(() => reject(error));
       const onAbort = () => done(() => reject(signal?.reason ?? new Error('stopped')));
       const timer = setTimeout(() => {

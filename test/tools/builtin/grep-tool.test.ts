@@ -46,3 +46,31 @@ describe('grep on a file that starts with a byte order mark', () => {
     expect(result.content).toBe('notes.md:1: # Groceries\nnotes.md:2: # Chores');
   });
 });
+
+describe('grep on a line longer than it shows', () => {
+  const minified = `${'var a=1;'.repeat(700)}function findNeedle(){return 42}${'b=2;'.repeat(500)}\n`;
+
+  it('shows the part of the line where the match is, literal or regular expression', async () => {
+    writeFileSync(join(bench.ws, 'app.min.js'), minified);
+    const ctx = tools.turn();
+    for (const args of [{ pattern: 'findNeedle' }, { pattern: 'find\\w+\\(', regex: true }]) {
+      const result = await tools.invoke('grep', args, ctx);
+      expect(result.content, args.pattern).toMatch(
+        /^app\.min\.js:1: \[line cut\] … [^\n]*;function findNeedle\(\)/,
+      );
+      expect(result.content, args.pattern).toMatch(/ … \[line cut\]$/);
+      expect(result.content.length, args.pattern).toBeLessThan(400);
+    }
+  });
+
+  it('hides a secret that the start of what it shows would split', async () => {
+    writeFileSync(
+      join(bench.ws, 'bundle.js'),
+      `${'x'.repeat(5000)}${KEY}${'y'.repeat(90)}needle${'z'.repeat(500)}\n`,
+    );
+    const ctx = tools.turn({ secrets: new Map([['MODEL_KEY', KEY]]) });
+    const result = await tools.invoke('grep', { pattern: 'needle' }, ctx);
+    expect(result.content).toContain(`bundle.js:1: [line cut] … [secret:MODEL_KEY]${'y'.repeat(90)}needle`);
+    expect(result.content).not.toContain(KEY.slice(-6));
+  });
+});

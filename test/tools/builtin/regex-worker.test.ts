@@ -5,7 +5,10 @@ describe('RegexWorker', () => {
   it('answers which lines match, file after file', async () => {
     const worker = new RegexWorker(/b+c$/i);
     try {
-      expect(await worker.matchLines(['abc', 'xyz', 'BBC'])).toEqual([0, 2]);
+      expect(await worker.matchLines(['abc', 'xyz', 'BBC'])).toEqual([
+        { index: 0, at: 1 },
+        { index: 2, at: 0 },
+      ]);
       expect(await worker.matchLines([])).toEqual([]);
     } finally {
       await worker.close();
