@@ -41,8 +41,10 @@ function inFileEndings(text: string, args: Args): { readonly from: string; reado
   const crlf = (s: string) => s.replace(/\r?\n/g, '\r\n');
   const at = text.indexOf(args.old_text);
   if (at === -1) return { from: crlf(args.old_text), to: crlf(args.new_text) };
-  // Matched as sent: new lines end as the line the match ends on does (a file may mix endings).
-  const eol = text.indexOf('\n', at + args.old_text.length);
+  // Matched as sent: new lines end as the line the match ends on does (a file may mix endings); on a last
+  // line with no line break, as the line before it does.
+  const after = text.indexOf('\n', at + args.old_text.length);
+  const eol = after === -1 ? text.lastIndexOf('\n') : after;
   const onCrlf = eol > 0 && text[eol - 1] === '\r';
   return { from: args.old_text, to: onCrlf ? crlf(args.new_text) : args.new_text };
 }
