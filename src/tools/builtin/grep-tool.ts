@@ -17,7 +17,7 @@ const MAX_SHOWN_LINE = 300;
 
 const fields = {
   pattern: field.string({
-    description: 'The text to look for (a regular expression when regex is true).',
+    description: 'The text to look for, within one line (a regular expression when regex is true).',
     minLength: 1,
     maxLength: 1000,
   }),
@@ -127,6 +127,14 @@ async function matchingLines(files: readonly string[], test: LineTest, limit: nu
 /** `grep`: shows the lines of workspace files that contain a text or match a regular expression. */
 export function grepTool(scope: FileScope) {
   const check = async (args: Args, ctx: ToolContext) => {
+    // Each line is matched without its line break, so a pattern holding one matches nothing anywhere.
+    if (/[\r\n]/.test(args.pattern)) {
+      return refuse(
+        'several_lines',
+        'pattern holds a line break, but grep matches one line at a time, so no line could match it.',
+        ['Search for one line of it (the most telling one), then read_file around the lines found.'],
+      );
+    }
     const matcher = matcherOf(args);
     if (typeof matcher === 'string') {
       return refuse('bad_regex', `pattern is not a regular expression JavaScript can use: ${matcher}`, [

@@ -74,3 +74,19 @@ describe('grep on a line longer than it shows', () => {
     expect(result.content).not.toContain(KEY.slice(-6));
   });
 });
+
+describe('grep for text over several lines', () => {
+  it('is refused as no line could hold it, in preflight and invoke alike, instead of "no line matches"', async () => {
+    writeFileSync(join(bench.ws, 'app.py'), 'def main():\n    run()\n');
+    const ctx = tools.turn();
+    for (const args of [
+      { pattern: 'def main():\n    run()' },
+      { pattern: 'main\\(\\):\r\n\\s+run', regex: true },
+    ]) {
+      const checked = await tools.preflight('grep', args, ctx);
+      expect(checked?.data, args.pattern).toEqual({ code: 'several_lines' });
+      expect(checked?.content).toContain('one line at a time');
+      expect(await tools.invoke('grep', args, ctx)).toEqual(checked);
+    }
+  });
+});
