@@ -109,6 +109,11 @@ export interface ToolContext {
    * since a cut can leave part of one that the hiding after the call no longer recognises.
    */
   readonly secrets?: ReadonlyMap<string, string>;
+  /**
+   * How many characters of a result the model is shown (the rest is cut by the runtime). A tool that can
+   * stop early and say where to go on (read_file) stays within it, so that note is never the part cut.
+   */
+  readonly resultChars?: number;
 }
 
 /** Anything that serves tools: the built-ins, an installed app, an MCP server. */

@@ -43,6 +43,7 @@ export function toolContext(ctx: TurnContext, call: PlannedCall): ToolContext {
     turnState: ctx.turnState,
     workspace: ctx.workspace,
     secrets: ctx.secrets,
+    resultChars: ctx.limits.resultChars,
     ...(ctx.leaf?.writable ? { writable: ctx.leaf.writable } : {}),
     ...(ctx.leaf?.offLimits ? { offLimits: ctx.leaf.offLimits } : {}),
   };

@@ -237,3 +237,25 @@ describe('secrets in a result that a tool cuts', () => {
     expect(sent).not.toContain(key.slice(0, 5));
   });
 });
+
+describe('a file longer than one result', () => {
+  it('read_file stops within the result limit and says where to read on; the runtime cuts nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolseam-room-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const text = Array.from({ length: 600 }, (_, i) => `line ${i + 1} ${'z'.repeat(60)}`).join('\n');
+    writeFileSync(join(dir, 'big.txt'), `${text}\n`);
+    const books = openSessionStore({ path: join(dir, 'books.db') });
+    onTestFinished(() => books.close());
+    h = await startHarness({
+      providers: builtinProviders({ workspace: [dir], memory: books, tasks: books }),
+      workspace: [dir],
+      script: [{ toolCalls: [{ name: 'read_file', arguments: { path: 'big.txt' } }] }, { text: 'ok' }],
+    });
+    const events = await collect(h.runtime.session('s').send('read it'));
+    const content = callEnds(events)[0]?.content ?? '';
+    expect(content).not.toContain('[the result was cut');
+    expect(content).toMatch(
+      /\[lines 1–\d+ of 600, as many as fit in one result\. Call read_file with offset \d+ to read on\.\]$/,
+    );
+  });
+});

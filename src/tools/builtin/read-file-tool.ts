@@ -23,13 +23,28 @@ const fields = {
 
 type Args = ArgsOf<typeof fields>;
 
-function numbered(lines: readonly string[], first: number, hidden?: ReadonlyMap<string, string>): string {
-  return lines
-    .map((line, i) => {
-      const shown = cutLine(line, MAX_LINE_CHARS, hidden);
-      return `${String(first + i).padStart(6)}\t${shown}`;
-    })
-    .join('\n');
+/** Room kept in a result for the note that says which lines were shown and where to read on. */
+const NOTE_ROOM = 200;
+
+/**
+ * The numbered lines from `first` on, as many of `lines` as fit in `room` characters (at least one): a
+ * result the runtime had to cut would lose the last lines and the note saying where to read on.
+ */
+function numbered(
+  lines: readonly string[],
+  first: number,
+  room: number,
+  hidden?: ReadonlyMap<string, string>,
+): string[] {
+  const out: string[] = [];
+  let used = 0;
+  for (let i = 0; i < lines.length; i += 1) {
+    const text = `${String(first + i).padStart(6)}\t${cutLine(lines[i] as string, MAX_LINE_CHARS, hidden)}`;
+    used += text.length + 1;
+    if (out.length > 0 && used > room) break;
+    out.push(text);
+  }
+  return out;
 }
 
 /** `read_file`: shows part of a text file with line numbers, and opens it for edit_file in this turn. */
@@ -64,13 +79,16 @@ export function readFileTool(scope: FileScope) {
       markRead(ctx, located.real, located.stat?.mtimeMs ?? 0);
       if (lines.length === 0) return `${args.path} is empty.`;
       const start = args.offset - 1;
-      const shown = lines.slice(start, start + args.limit);
+      const asked = lines.slice(start, start + args.limit);
+      const room = (ctx.resultChars ?? Number.POSITIVE_INFINITY) - NOTE_ROOM;
+      const shown = numbered(asked, args.offset, room, ctx.secrets);
       const last = start + shown.length;
-      const body = numbered(shown, args.offset, ctx.secrets);
+      const body = shown.join('\n');
       if (start === 0 && last === lines.length) return body;
+      const fitted = shown.length < asked.length ? ', as many as fit in one result' : '';
       const more =
         last < lines.length ? ` Call read_file with offset ${last + 1} to read on.` : ' That is the end.';
-      return `${body}\n[lines ${args.offset}–${last} of ${lines.length}.${more}]`;
+      return `${body}\n[lines ${args.offset}–${last} of ${lines.length}${fitted}.${more}]`;
     }),
   });
 }

@@ -31,3 +31,32 @@ describe('read_file hides secrets before it cuts a long line', () => {
     );
   });
 });
+
+describe('read_file within the room of one result', () => {
+  it('shows as many whole lines as fit and says where to read on, so the runtime never cuts its note', async () => {
+    const text = Array.from({ length: 500 }, (_, i) => `line ${i + 1} ${'x'.repeat(50)}`).join('\n');
+    writeFileSync(join(bench.ws, 'big.txt'), `${text}\n`);
+    const result = await tools.invoke('read_file', { path: 'big.txt' }, tools.turn({ resultChars: 8000 }));
+    expect(result.content.length).toBeLessThanOrEqual(8000);
+    const note = result.content.split('\n').at(-1) ?? '';
+    const last = Number(/^\[lines 1–(\d+) of 500, as many as fit in one result\./.exec(note)?.[1]);
+    expect(last).toBeGreaterThan(100);
+    expect(note).toContain(`Call read_file with offset ${last + 1} to read on.`);
+    expect(result.content).toContain(`${String(last).padStart(6)}\tline ${last} `);
+    const next = await tools.invoke(
+      'read_file',
+      { path: 'big.txt', offset: last + 1 },
+      tools.turn({ resultChars: 8000 }),
+    );
+    expect(next.content.startsWith(`${String(last + 1).padStart(6)}\tline ${last + 1} `)).toBe(true);
+  });
+
+  it('shows a long line even when it alone is over the room', async () => {
+    writeFileSync(join(bench.ws, 'wide.txt'), `${'y'.repeat(1900)}\nshort\n`);
+    const result = await tools.invoke('read_file', { path: 'wide.txt' }, tools.turn({ resultChars: 1000 }));
+    expect(result.content).toContain('     1\tyyyy');
+    expect(result.content).toContain(
+      '[lines 1–1 of 2, as many as fit in one result. Call read_file with offset 2 to read on.]',
+    );
+  });
+});
