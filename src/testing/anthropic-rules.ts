@@ -5,6 +5,9 @@ const JSON_TYPES = new Set(['object', 'array', 'string', 'number', 'integer', 'b
 const SCHEMA_INVALID =
   'JSON schema is invalid. It must match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12). Learn more about tool use at https://docs.claude.com/en/docs/tool-use.';
 
+const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
+const TOOL_USE_ID_REFUSED = "String should match pattern '^[a-zA-Z0-9_-]+$'";
+
 const PROPERTY_KEY = /^[a-zA-Z0-9_.-]{1,64}$/;
 /** The words Anthropic (and Claude on Bedrock) answer a top-level property key outside that pattern with. */
 export const KEY_REFUSED = "Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'";
@@ -84,6 +87,11 @@ function conversationMessage(messages: unknown[]): string | undefined {
         ? `messages.${n}.content.${blank}.text: text content blocks must be non-empty`
         : `messages: text content blocks must contain non-whitespace text`;
     }
+    const badId = current.findIndex(
+      (b) => b['type'] === 'tool_use' && !TOOL_USE_ID.test(typeof b['id'] === 'string' ? b['id'] : ''),
+    );
+    // as the API answers a history whose call ids came from another provider (farion1231/cc-switch#1181)
+    if (badId >= 0) return `messages.${n}.content.${badId}.tool_use.id: ${TOOL_USE_ID_REFUSED}`;
     const results = idsOf(current, 'tool_result', 'tool_use_id');
     const offered = n > 0 ? idsOf(blocks(messages[n - 1]), 'tool_use', 'id') : [];
     const stray = results.filter((id) => !offered.includes(id));

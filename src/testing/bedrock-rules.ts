@@ -28,6 +28,26 @@ function constraintFailures(specs: Record<string, unknown>[]): string[] {
   return out;
 }
 
+/** Coral's constraints on the tool-use ids of the conversation (`toolUseId`: 1–64 of `[a-zA-Z0-9_-]`). */
+function idConstraintFailures(messages: unknown[]): string[] {
+  const out: string[] = [];
+  messages.forEach((message, n) => {
+    contentOf(message).forEach((block, k) => {
+      for (const kind of ['toolUse', 'toolResult'] as const) {
+        const member = block[kind];
+        if (!isPlainObject(member)) continue;
+        const id = typeof member['toolUseId'] === 'string' ? member['toolUseId'] : '';
+        const at = `messages.${n + 1}.member.content.${k + 1}.member.${kind}.toolUseId`;
+        const fails = (rule: string) =>
+          out.push(`Value '${id}' at '${at}' failed to satisfy constraint: Member must ${rule}`);
+        if (!NAME_PATTERN.test(id)) fails('satisfy regular expression pattern: [a-zA-Z0-9_-]+');
+        if (id.length > 64) fails('have length less than or equal to 64');
+      }
+    });
+  });
+  return out;
+}
+
 function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
@@ -90,7 +110,11 @@ export function bedrockFailure(body: Record<string, unknown>, modelId: string): 
   if (specs !== undefined && specs.length === 0) {
     return "1 validation error detected: Value at 'toolConfig.tools' failed to satisfy constraint: Member must have length greater than or equal to 1";
   }
-  const constraints = constraintFailures(specs ?? []);
+  const messages = body['messages'];
+  const constraints = [
+    ...constraintFailures(specs ?? []),
+    ...idConstraintFailures(Array.isArray(messages) ? messages : []),
+  ];
   if (constraints.length > 0) {
     const n = constraints.length;
     return `${n} validation error${n > 1 ? 's' : ''} detected: ${constraints.join('; ')}`;
@@ -100,7 +124,6 @@ export function bedrockFailure(body: Record<string, unknown>, modelId: string): 
     const failure = schemaFailure(specs?.[i] ?? {}, i, claude);
     if (failure) return failure;
   }
-  const messages = body['messages'];
   if (!Array.isArray(messages) || messages.length === 0) {
     return 'A conversation must start with a user message. Try again with a conversation that starts with a user message.';
   }

@@ -6,6 +6,7 @@ import type {
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
 import type { ChatMessage, ModelRequest, WireTool } from '../../core/model.js';
+import { blockCallIds } from '../shared/block-call-ids.js';
 import { groupTurns } from '../shared/group-turns.js';
 import { argumentsObject } from '../shared/tool-call-assembler.js';
 import { toolCallText, toolResultText } from '../shared/tool-history-text.js';
@@ -25,6 +26,7 @@ export function toAnthropicTool(tool: WireTool): Tool {
 function blocksOf(
   message: ChatMessage,
   toolsAsText: boolean,
+  idOf: (id: string) => string,
 ): { role: 'user' | 'assistant'; blocks: ContentBlockParam[] } {
   switch (message.role) {
     case 'user':
@@ -37,7 +39,7 @@ function blocksOf(
       if (toolsAsText) return { role: 'user', blocks: [{ type: 'text', text: toolResultText(message) }] };
       const result: ToolResultBlockParam = {
         type: 'tool_result',
-        tool_use_id: message.toolCallId,
+        tool_use_id: idOf(message.toolCallId),
         content: message.content,
       };
       if (message.isError) result.is_error = true;
@@ -54,7 +56,7 @@ function blocksOf(
         }
         blocks.push({
           type: 'tool_use',
-          id: call.id,
+          id: idOf(call.id),
           name: call.name,
           input: argumentsObject(call.arguments),
         });
@@ -68,9 +70,11 @@ function blocksOf(
  * The conversation as Messages API turns: tool results travel as `tool_result` blocks in a user turn, and
  * consecutive messages of one role share a turn (results first, as the API requires). With `toolsAsText`
  * (a request offering no tools, where the API refuses tool blocks) earlier calls and results are told as text.
+ * Call ids the API refuses (`^[a-zA-Z0-9_-]+$`; another provider's, such as Kimi's) travel as ids it takes.
  */
 export function toAnthropicMessages(messages: readonly ChatMessage[], toolsAsText = false): MessageParam[] {
-  return groupTurns(messages, (m) => blocksOf(m, toolsAsText)).map((t) => ({
+  const idOf = blockCallIds(messages);
+  return groupTurns(messages, (m) => blocksOf(m, toolsAsText, idOf)).map((t) => ({
     role: t.role,
     content: t.blocks,
   }));

@@ -6,6 +6,7 @@ import type {
   ToolResultBlock,
 } from '@aws-sdk/client-bedrock-runtime';
 import type { ChatMessage, ModelRequest, WireTool } from '../../core/model.js';
+import { blockCallIds } from '../shared/block-call-ids.js';
 import { groupTurns } from '../shared/group-turns.js';
 import { argumentsObject } from '../shared/tool-call-assembler.js';
 import { toolCallText, toolResultText } from '../shared/tool-history-text.js';
@@ -48,6 +49,7 @@ export interface BlockOptions {
 function blocksOf(
   message: ChatMessage,
   options: BlockOptions,
+  idOf: (id: string) => string,
 ): { role: 'user' | 'assistant'; blocks: ContentBlock[] } {
   switch (message.role) {
     case 'user':
@@ -56,7 +58,7 @@ function blocksOf(
     case 'tool': {
       if (options.toolsAsText) return { role: 'user', blocks: [{ text: toolResultText(message) }] };
       const result: ToolResultBlock = {
-        toolUseId: message.toolCallId,
+        toolUseId: idOf(message.toolCallId),
         content: [{ text: message.content === '' ? '(no output)' : message.content }],
       };
       if (options.withStatus) result.status = message.isError ? 'error' : 'success';
@@ -72,7 +74,7 @@ function blocksOf(
         }
         blocks.push({
           toolUse: {
-            toolUseId: call.id,
+            toolUseId: idOf(call.id),
             name: call.name,
             input: argumentsObject(call.arguments) as Record<string, never>,
           },
@@ -83,9 +85,13 @@ function blocksOf(
   }
 }
 
-/** The conversation as Converse messages; consecutive messages of one role share a message. */
+/**
+ * The conversation as Converse messages; consecutive messages of one role share a message. Call ids
+ * Converse refuses (`toolUseId` is 1–64 of `[a-zA-Z0-9_-]`; another provider's may not be) travel as ids it takes.
+ */
 export function toBedrockMessages(messages: readonly ChatMessage[], options: BlockOptions): Message[] {
-  return groupTurns(messages, (m) => blocksOf(m, options)).map((t) => ({
+  const idOf = blockCallIds(messages);
+  return groupTurns(messages, (m) => blocksOf(m, options, idOf)).map((t) => ({
     role: t.role,
     content: t.blocks,
   }));
