@@ -35,3 +35,8 @@ export function writeStreamException(res: ServerResponse, exceptionType: string,
     ),
   );
 }
+
+/** Writes one error frame (`:message-type` error, with `:error-code` and `:error-message`, no payload). */
+export function writeStreamErrorFrame(res: ServerResponse, code: string, message: string): void {
+  res.write(frame({ ':error-code': code, ':error-message': message, ':message-type': 'error' }, {}));
+}

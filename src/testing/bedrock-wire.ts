@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { isPlainObject } from '../core/json.js';
 import type { StopReason, WireTool } from '../core/model.js';
-import { writeStreamEvent, writeStreamException } from './bedrock-event-stream.js';
+import { writeStreamErrorFrame, writeStreamEvent, writeStreamException } from './bedrock-event-stream.js';
 import { bedrockFailure } from './bedrock-rules.js';
 import { type BlockReading, blockMessages } from './block-messages.js';
 import type { NeutralRequest } from './recorded-request.js';
@@ -167,11 +167,9 @@ export function bedrockWire(): FamilyWire {
       writeStreamEvent(res, 'messageStart', { role: 'assistant' });
       if (answer.text !== '')
         writeStreamEvent(res, 'contentBlockDelta', { contentBlockIndex: 0, delta: { text: answer.text } });
-      writeStreamException(
-        res,
-        answer.code ?? 'internalServerException',
-        answer.message ?? 'The model failed mid-answer.',
-      );
+      const message = answer.message ?? 'The model failed mid-answer.';
+      if (answer.frame === 'error') writeStreamErrorFrame(res, answer.code ?? 'InternalFailure', message);
+      else writeStreamException(res, answer.code ?? 'internalServerException', message);
       res.end();
     },
   };

@@ -80,8 +80,15 @@ export type ScriptTurn = TurnOptions &
     | { readonly echo: 'lastToolResult' | 'lastUserMessage' }
     | { readonly error: ScriptError }
     | { readonly raw: RawAnswer }
-    /** Start answering (with `text`, if any), then fail inside the stream. */
-    | { readonly streamError: { readonly code?: string; readonly message?: string }; readonly text?: string }
+    /**
+     * Start answering (with `text`, if any), then fail inside the stream. Bedrock sends the failure as an
+     * exception frame (`code` its `:exception-type`), or with `frame: "error"` as an error frame
+     * (`code` its `:error-code`).
+     */
+    | {
+        readonly streamError: { readonly code?: string; readonly message?: string; readonly frame?: 'error' };
+        readonly text?: string;
+      }
     /** Close the connection without answering. */
     | { readonly drop: true }
     /** Decide the answer from the request (programmatic only). */

@@ -43,6 +43,8 @@ export type Answer = { readonly delayMs: number } & (
       readonly text: string;
       readonly code: string | undefined;
       readonly message: string | undefined;
+      /** Bedrock: an error frame (`:message-type` error) rather than an exception frame. */
+      readonly frame: 'error' | undefined;
     }
   | { readonly kind: 'drop' }
 );
@@ -134,6 +136,7 @@ export class ScriptedModel {
         text: turn.text ?? '',
         code: turn.streamError.code,
         message: turn.streamError.message,
+        frame: turn.streamError.frame,
         delayMs,
       };
     }

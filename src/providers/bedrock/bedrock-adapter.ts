@@ -20,6 +20,9 @@ import { type BedrockErrorContext, bedrockProviderError, keepErrorBodies } from 
 import { acceptsToolResultStatus, type BedrockRequestOptions, toBedrockRequest } from './bedrock-request.js';
 import { BedrockStreamParser, converseEvents } from './bedrock-stream-parser.js';
 
+/** What one attempt tells the error conversion (see `BedrockErrorContext`). */
+type AttemptContext = { -readonly [K in keyof BedrockErrorContext]: BedrockErrorContext[K] };
+
 /** Bedrock Converse / ConverseStream through `@aws-sdk/client-bedrock-runtime`. */
 export class BedrockAdapter implements ModelAdapter {
   readonly provider = 'bedrock';
@@ -66,7 +69,7 @@ export class BedrockAdapter implements ModelAdapter {
   }
 
   stream(request: ModelRequest): AsyncIterable<ModelEvent> {
-    const context: { requestId?: string; timedOut?: boolean } = {};
+    const context: AttemptContext = {};
     return withRetries({
       attempt: () => this.attempt(request, context),
       toProviderError: (error) =>
@@ -76,15 +79,13 @@ export class BedrockAdapter implements ModelAdapter {
     });
   }
 
-  private async *attempt(
-    request: ModelRequest,
-    context: { requestId?: string; timedOut?: boolean },
-  ): AsyncGenerator<ModelEvent> {
+  private async *attempt(request: ModelRequest, context: AttemptContext): AsyncGenerator<ModelEvent> {
     // an abort listener added to a signal that has already fired never runs
     if (request.signal?.aborted)
       throw transportProviderError(this.provider, 'aborted', request.signal.reason);
     const input = this.buildRequest(request);
     context.timedOut = false;
+    context.inStream = false;
     // an in-stream failure of this attempt is this attempt's, never the one before it
     delete context.requestId;
     const controller = new AbortController();
@@ -102,6 +103,7 @@ export class BedrockAdapter implements ModelAdapter {
         });
         clearTimeout(timer);
         if (output.$metadata.requestId) context.requestId = output.$metadata.requestId;
+        context.inStream = true;
         const parser = new BedrockStreamParser();
         for await (const event of output.stream ?? []) yield* parser.push(event);
         yield* streamEnding(parser, this.provider, request.signal);

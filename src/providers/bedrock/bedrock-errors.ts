@@ -51,6 +51,27 @@ export interface BedrockErrorContext {
   readonly requestId?: string | undefined;
   /** This adapter's own timer aborted the call (rather than the caller's signal). */
   readonly timedOut?: boolean;
+  /** The answer's stream had started, so a failure came from its frames. */
+  readonly inStream?: boolean;
+}
+
+/**
+ * The code and message of a failure frame the client has no class for, or undefined. The AWS SDK throws a
+ * plain `Error` named after the code for an error frame (`:error-code`, message `:error-message`) and for
+ * an exception frame of a type outside its model (`:exception-type`, message the raw `{"message"}` payload).
+ */
+function unmodeledFrame(error: Error): { code: string; message: string } | undefined {
+  if (Object.getPrototypeOf(error) !== Error.prototype || !error.name || error.name === 'Error')
+    return undefined;
+  let message = error.message;
+  try {
+    const payload: unknown = JSON.parse(message);
+    if (isPlainObject(payload) && typeof payload['message'] === 'string') message = payload['message'];
+  } catch {
+    // an error frame's message is plain text
+  }
+  // exception types travel in camel case (modelTimeoutException); the SDK's classes are named in Pascal case
+  return { code: error.name.charAt(0).toUpperCase() + error.name.slice(1), message };
 }
 
 /** Any error the AWS SDK threw for a Converse call → `ProviderError`, with the raw body kept. */
@@ -79,13 +100,20 @@ export function bedrockProviderError(error: unknown, context: BedrockErrorContex
     return transportProviderError(provider, context.timedOut ? 'timeout' : 'aborted', error);
   if (error.name === 'TimeoutError') return transportProviderError(provider, 'timeout', error);
   if (isLostConnection(error)) return transportProviderError(provider, 'connection', error);
-  if (typeof record['$fault'] === 'string') {
-    // an exception frame inside the stream: typed, with the payload's message and no HTTP status
+  // an exception frame inside the stream is typed, with the payload's message and no HTTP status; a
+  // failure frame the client has no class for comes as a plain Error named after its code
+  const frame =
+    typeof record['$fault'] === 'string'
+      ? { code: error.name, message: error.message }
+      : context.inStream
+        ? unmodeledFrame(error)
+        : undefined;
+  if (frame) {
     return streamProviderError({
       provider,
-      code: error.name,
-      message: error.message,
-      rawBody: JSON.stringify({ message: error.message }),
+      code: frame.code,
+      message: frame.message,
+      rawBody: JSON.stringify({ message: frame.message }),
       requestId: context.requestId,
       cause: error,
     });
