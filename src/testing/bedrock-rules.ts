@@ -67,10 +67,13 @@ function schemaFailure(spec: Record<string, unknown>, i: number, claude: boolean
   if ('properties' in json && !isPlainObject(json['properties'])) {
     return `The json schema definition at toolConfig.tools.${i}.toolSpec.inputSchema is invalid. Fix the following errors and try again: $.properties: ${kindOf(json['properties'])} found, object expected`;
   }
+  // a Claude model's own validator answers these; Bedrock relays its words behind a prefix
+  const relayed = 'The model returned the following errors: ';
   if (claude && ('oneOf' in json || 'anyOf' in json || 'allOf' in json)) {
-    return `The model returned the following errors: tools.${i}.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level`;
+    return `${relayed}tools.${i}.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level`;
   }
-  if (claude && hasRefusedKey(json)) return `tools.${i}.custom.input_schema.properties: ${KEY_REFUSED}`;
+  if (claude && hasRefusedKey(json))
+    return `${relayed}tools.${i}.custom.input_schema.properties: ${KEY_REFUSED}`;
   return undefined;
 }
 

@@ -279,4 +279,14 @@ describe('the Bedrock stand-in validates as Converse does', () => {
       'The model returned the following errors: tools.0.custom.input_schema',
     );
   });
+
+  it("relays a Claude model's refusal of a property key as the model's error, as it does a union", async () => {
+    const keyed = { type: 'object', properties: { 'Account Number': { type: 'string' } } };
+    expect((await bedrockAnswer([spec('a', keyed)])).status).toBe(200);
+    const claude = await bedrockAnswer([spec('a', OBJECT), spec('b', keyed)], 'anthropic.claude-sonnet-v1:0');
+    expect(claude.status).toBe(400);
+    expect(JSON.parse(claude.text).message).toBe(
+      "The model returned the following errors: tools.1.custom.input_schema.properties: Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'",
+    );
+  });
 });
