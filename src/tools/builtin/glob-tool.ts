@@ -13,7 +13,8 @@ import { skippedFor, stoppedSearch, type WalkBudget, walkFiles } from './walk-fi
 const fields = {
   pattern: field.string({
     description:
-      'The glob to match, e.g. "src/**/*.ts" or "*.md" (top folder only); ** spans folders, {a,b} picks one.',
+      'The glob to match, e.g. "src/**/*.ts" or "*.md" (top folder only); ** spans folders, {a,b} picks one; ' +
+      'a pattern ending in / lists folders ("src/*/").',
     minLength: 1,
     maxLength: 1000,
     trim: true,
@@ -40,8 +41,11 @@ export function globTool(scope: FileScope) {
         'Send the absolute pattern alone, or a relative pattern with path.',
       ]);
     }
-    const { base, rest } = splitGlob(args.pattern, args.ignore_case === true);
-    const start = isAbsolutePattern(args.pattern) ? base : join(args.path ?? '.', base);
+    // A pattern ending in `/` asks for folders, as in a shell (`src/*/`); it is matched without the slash.
+    const foldersOnly = args.pattern.length > 1 && args.pattern.endsWith('/') && !namesOnePath(args.pattern);
+    const pattern = foldersOnly ? args.pattern.replace(/\/+$/, '') : args.pattern;
+    const { base, rest } = splitGlob(pattern, args.ignore_case === true);
+    const start = isAbsolutePattern(pattern) ? base : join(args.path ?? '.', base);
     let matcher: GlobMatcher;
     try {
       matcher = globMatcher(rest, args.ignore_case === true);
@@ -60,7 +64,7 @@ export function globTool(scope: FileScope) {
       return refuse('not_a_folder', `${start} is a file, not a folder to search.`);
     }
     // A pattern without wildcards names a path, which may be a folder; a wildcard finds files.
-    return ready({ folder, matcher, whole: rest === '', folders: namesOnePath(args.pattern) });
+    return ready({ folder, matcher, whole: rest === '', folders: namesOnePath(args.pattern), foldersOnly });
   };
   return defineTool({
     name: 'glob',
@@ -71,7 +75,7 @@ export function globTool(scope: FileScope) {
     readOnly: true,
     group: BUILTIN_GROUPS.files,
     fields,
-    ...checkedWork(check, async ({ folder, matcher, whole, folders }, args, ctx) => {
+    ...checkedWork(check, async ({ folder, matcher, whole, folders, foldersOnly }, args, ctx) => {
       if (whole) return displayPath(folder.real, folder.roots);
       const budget: WalkBudget = { visited: 0, cut: false };
       const found: string[] = [];
@@ -82,18 +86,19 @@ export function globTool(scope: FileScope) {
         skippedFor(args.pattern),
         ctx.signal,
       )) {
-        if ((entry.isDirectory() && !folders) || !matcher.test(rel)) continue;
+        const wanted = foldersOnly ? entry.isDirectory() : folders || !entry.isDirectory();
+        if (!wanted || !matcher.test(rel)) continue;
         if (found.length === args.limit) {
           more = true;
           break;
         }
-        found.push(displayPath(full, folder.roots));
+        found.push(`${displayPath(full, folder.roots)}${foldersOnly ? '/' : ''}`);
       }
       if (ctx.signal.aborted) return stoppedSearch('glob');
       if (found.length === 0) {
         return budget.cut
           ? `No file matched ${args.pattern} among the first ${budget.visited.toLocaleString('en-US')} entries; the search stopped there. Narrow it with path.`
-          : `No file matches ${args.pattern}.`;
+          : `No ${foldersOnly ? 'folder' : 'file'} matches ${args.pattern}.`;
       }
       const notes: string[] = [];
       if (more)
