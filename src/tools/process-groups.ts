@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
 /** Process groups toolseam started (MCP stdio servers, `bash` commands) that may still have processes. */
 const liveGroups = new Set<number>();
 let hooksSet = false;
@@ -44,4 +46,39 @@ export function watchGroup(group: number): void {
 /** Forgets a group with no process left, so its id is never signalled once reused. */
 export function forgetGroup(group: number): void {
   liveGroups.delete(group);
+}
+
+/** Whether /proc/<pid>/stat describes a process of `group` that still runs (a zombie only waits to be reaped). */
+function runsIn(stat: string, group: number): boolean {
+  // After the command name, which may hold spaces, in parentheses: state, parent, group, …
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[2]) === group && fields[0] !== 'Z' && fields[0] !== 'X';
+}
+
+/**
+ * True while a process of `group` still runs. Signal 0 alone also counts zombies, the ended processes no
+ * one has reaped yet (`exit 0 &` leaves one, and in a container whose first process never reaps, for
+ * good); on Linux /proc tells them apart.
+ */
+export function groupRuns(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+  } catch {
+    return false;
+  }
+  if (process.platform !== 'linux') return true;
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return true;
+  }
+  for (const pid of pids) {
+    try {
+      if (runsIn(readFileSync(`/proc/${pid}/stat`, 'utf8'), group)) return true;
+    } catch {
+      // Gone while the list was read.
+    }
+  }
+  return false;
 }

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { forgetGroup, watchGroup } from '../process-groups.js';
+import { forgetGroup, groupRuns, watchGroup } from '../process-groups.js';
 import type { BoundedOutput, BoundedText } from './bounded-output.js';
 
 /** How a command ended. */
@@ -58,8 +58,7 @@ export function runCommand(run: CommandRun): Promise<CommandEnd> {
     let settled = false;
     let ending = false;
     const timers: NodeJS.Timeout[] = [];
-    // Signal 0 only asks whether any process of the group is left.
-    const killGroup = (signal: NodeJS.Signals | 0): boolean => {
+    const killGroup = (signal: NodeJS.Signals): boolean => {
       try {
         if (child.pid !== undefined) return process.kill(-child.pid, signal);
       } catch {
@@ -86,7 +85,8 @@ export function runCommand(run: CommandRun): Promise<CommandEnd> {
       settled = true;
       for (const timer of timers) clearTimeout(timer);
       run.signal.removeEventListener('abort', onAbort);
-      if (startError === undefined && !timedOut && !stopped && killGroup(0)) end('background');
+      const left = startError === undefined && !timedOut && !stopped && child.pid !== undefined;
+      if (left && groupRuns(child.pid as number)) end('background');
       // A group being ended is forgotten once killed; one with no process left, now.
       if (!ending && child.pid !== undefined) forgetGroup(child.pid);
       for (const [stream, decoder] of decoders) {

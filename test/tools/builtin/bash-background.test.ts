@@ -90,6 +90,15 @@ describe('bash ends what a command left running in the background', () => {
     });
   });
 
+  it('says nothing about a background job that already ended (it is only waiting to be reaped)', async () => {
+    const result = await tools.invoke('bash', { command: 'exit 0 & echo done' }, tools.turn());
+    expect(result).toEqual({
+      content: 'done',
+      isError: false,
+      data: { exitCode: 0, timedOut: false, outputChars: 5, cut: false, backgroundEnded: false },
+    });
+  });
+
   it('does not call a command that ended in time stopped by its timeout while its output drains', async () => {
     // The shell exits at once; a background sleep keeps the output open through a drain that outlasts
     // the timeout, so the timeout fires while output drains unless the exit switched it off.
