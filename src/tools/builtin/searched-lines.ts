@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { withoutBom } from '../../core/read-json-file.js';
 import { linesOf, looksBinary, MAX_FILE_BYTES } from './file-text.js';
 
 /** How many lines of a large file are matched at a time. */
@@ -8,14 +9,6 @@ const BATCH_LINES = 10_000;
 
 /** How many leading bytes decide whether a file is binary. */
 const HEAD_BYTES = 8192;
-
-/** A byte order mark as UTF-8 decodes it: it starts a file, not its first line's text. */
-const BOM = '\uFEFF';
-
-/** `text` without the byte order mark it starts with, if any (so `^` matches the first line as any other). */
-function withoutBom(text: string): string {
-  return text.startsWith(BOM) ? text.slice(BOM.length) : text;
-}
 
 /** A file's lines in order, in batches; matching a batch at a time keeps a file of any size in bounded memory. */
 export type LineBatches = Iterable<readonly string[]> | AsyncIterable<readonly string[]>;
