@@ -69,14 +69,7 @@ function toOpenAIMessage(message: ChatMessage, idOf: (id: string) => string): Ch
 
 /** How the history's tool-call ids travel: as they are, or (`short`) as Mistral takes them. */
 function callIdsFor(history: readonly ChatMessage[], short: boolean): (id: string) => string {
-  if (!short) return (id) => id;
-  const ids: string[] = [];
-  for (const m of history) {
-    if (m.role === 'tool') ids.push(m.toolCallId);
-    else if (m.role === 'assistant') for (const call of m.toolCalls ?? []) ids.push(call.id);
-  }
-  const byId = shortCallIds(ids);
-  return (id) => byId.get(id) ?? id;
+  return short ? shortCallIds(history) : (id) => id;
 }
 
 function isBlankReply(message: ChatMessage): boolean {

@@ -1,3 +1,6 @@
+import type { ChatMessage } from '../../core/model.js';
+import { callIdMap } from '../shared/call-id-map.js';
+
 const MISTRAL_ID = /^[A-Za-z0-9]{9}$/;
 const DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -24,22 +27,6 @@ function nineFrom(text: string): string {
  * already fits is kept; any other (from another provider's turns, or written by toolseam) gets a
  * stable 9-character id of its own, the same for the call and its result, distinct within the request.
  */
-export function shortCallIds(ids: Iterable<string>): Map<string, string> {
-  const byId = new Map<string, string>();
-  const taken = new Set<string>();
-  const pending = new Set<string>();
-  for (const id of ids) {
-    if (byId.has(id)) continue;
-    if (MISTRAL_ID.test(id)) {
-      byId.set(id, id);
-      taken.add(id);
-    } else pending.add(id);
-  }
-  for (const id of pending) {
-    let short = nineFrom(id);
-    for (let salt = 1; taken.has(short); salt += 1) short = nineFrom(`${id}#${salt}`);
-    byId.set(id, short);
-    taken.add(short);
-  }
-  return byId;
+export function shortCallIds(history: readonly ChatMessage[]): (id: string) => string {
+  return callIdMap(history, MISTRAL_ID, (id, salt) => nineFrom(salt === 0 ? id : `${id}#${salt}`));
 }

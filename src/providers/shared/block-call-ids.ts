@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ChatMessage } from '../../core/model.js';
+import { callIdMap } from './call-id-map.js';
 
 /** The ids Anthropic (`tool_use.id`) and Bedrock (`toolUseId`, 1–64 characters) take. */
 const BLOCK_ID = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -19,19 +20,5 @@ function derived(id: string, salt: number): string {
  * the same for the call and its result, distinct within the request.
  */
 export function blockCallIds(history: readonly ChatMessage[]): (id: string) => string {
-  const ids: string[] = [];
-  for (const m of history) {
-    if (m.role === 'tool') ids.push(m.toolCallId);
-    else if (m.role === 'assistant') for (const call of m.toolCalls ?? []) ids.push(call.id);
-  }
-  const taken = new Set(ids.filter((id) => BLOCK_ID.test(id)));
-  const byId = new Map<string, string>();
-  for (const id of ids) {
-    if (taken.has(id) || byId.has(id)) continue;
-    let safe = derived(id, 0);
-    for (let salt = 1; taken.has(safe); salt += 1) safe = derived(id, salt);
-    byId.set(id, safe);
-    taken.add(safe);
-  }
-  return (id) => byId.get(id) ?? id;
+  return callIdMap(history, BLOCK_ID, derived);
 }
