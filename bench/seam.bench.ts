@@ -1,19 +1,15 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { toolDefinitionsFrom } from '../src/cli/conform-command.js';
 import type { ToolDefinition } from '../src/core/tool.js';
 import { createToolSeam, nameCensus, offerTools } from '../src/seam/index.js';
+import { coldScript, corpusDir, LARGEST_SERVER, type ServerFilter } from './cold-script.js';
 import type { BenchFigure } from './run.js';
-import { sourceRoot } from './source-root.js';
 import { median } from './stats.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = sourceRoot(join('test', 'seam', 'corpus'));
-const corpusDir = join(root ?? '.', 'test', 'seam', 'corpus', 'mcp-tools');
 const run = promisify(execFile);
 
 interface Server {
@@ -41,60 +37,6 @@ function conformAll(servers: readonly Server[]): number {
   return offered;
 }
 
-/**
- * The script a fresh process runs: read the corpus (untimed, without loading the seam), collect the
- * garbage that reading left (so the timed pass does not pay for it), then load the seam and conform
- * every server's tools once, each timed. On Linux it also reads the main thread's CPU time around
- * the pass (the time it actually ran, without waiting for a core) and the whole process's.
- */
-function coldScript(keep: ServerFilter = 'all'): string {
-  const seam = pathToFileURL(join(here, '..', 'src', 'seam', 'index.js')).href;
-  return `
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
-const dir = ${JSON.stringify(corpusDir)};
-const keep = ${JSON.stringify(keep)};
-const largest = ${JSON.stringify(LARGEST_SERVER)};
-const servers = readdirSync(dir)
-  .filter((f) => f.endsWith('.json.gz') && !f.startsWith('reference-verdicts'))
-  .filter((f) => keep === 'all' || (keep === 'largest') === f.startsWith(largest))
-  .sort()
-  .map((f) => {
-    const stem = f.slice(0, -'.json.gz'.length);
-    const tools = JSON.parse(gunzipSync(readFileSync(join(dir, f))).toString('utf8')).tools;
-    const definitions = tools.map((t) => ({
-      name: 'mcp/' + stem + '/' + t.name,
-      description: typeof t.description === 'string' ? t.description : '',
-      parameters: t.inputSchema,
-      risk: 'caution',
-      requiresApproval: true,
-    }));
-    return { stem, definitions };
-  });
-const threadStat = '/proc/self/task/' + process.pid + '/schedstat';
-const mainCpu = () => {
-  try {
-    return Number(readFileSync(threadStat, 'utf8').split(' ')[0]) / 1e6;
-  } catch {
-    return Number.NaN;
-  }
-};
-globalThis.gc();
-const t0 = performance.now();
-const { offerTools } = await import(${JSON.stringify(seam)});
-const t1 = performance.now();
-const main0 = mainCpu();
-const cpu0 = process.cpuUsage();
-let offered = 0;
-for (const s of servers) offered += offerTools(s.definitions, { provider: 'mcp/' + s.stem, app: 'mcp' }).offered.length;
-const t2 = performance.now();
-const cpu = process.cpuUsage(cpu0);
-const main = mainCpu() - main0;
-process.stdout.write(JSON.stringify({ load: t1 - t0, conform: t2 - t1, main, cpu: (cpu.user + cpu.system) / 1000, offered }));
-`;
-}
-
 interface ColdRun {
   /** Tools offered (every tool of the servers conformed: none is left out). */
   readonly offered: number;
@@ -111,12 +53,6 @@ interface ColdFigures extends ColdRun {
   readonly fastest: number;
   readonly slowest: number;
 }
-
-/** Which servers a cold run conforms: all, only the largest, or all but it. */
-type ServerFilter = 'all' | 'largest' | 'rest';
-
-/** The corpus's largest server by schema size (generated Microsoft Graph schemas: two thirds of its bytes). */
-const LARGEST_SERVER = 'softeria__ms-365-mcp-server';
 
 async function cold(keep: ServerFilter = 'all'): Promise<ColdFigures> {
   const runs: ColdRun[] = [];
