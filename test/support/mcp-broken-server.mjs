@@ -13,6 +13,14 @@ if (mode === 'crash-at-start') {
   process.exit(1);
 }
 
+// A server that says why it cannot start on stdout, as a print() or console.log does, and not on stderr.
+if (mode === 'stdout-fatal') {
+  process.stdout.write(
+    'Starting notes server...\nError: the NOTES_API_KEY environment variable is required\n',
+  );
+  process.exit(1);
+}
+
 const LISTINGS = {
   ok: [
     {

@@ -48,6 +48,7 @@ export interface McpConnectionOptions {
 }
 
 const STDERR_TAIL_CHARS = 1_000;
+const STDOUT_NOISE_LINES = 3;
 /** How long a close waits for an HTTP server to end toolseam's session. */
 const SESSION_END_MS = 2_000;
 const OVERSIZED = /exceeded maximum size/;
@@ -65,6 +66,8 @@ export class McpConnection {
   private retryAt = 0;
   private downReason = '';
   private stderrTail = '';
+  /** The last lines a stdio server wrote on stdout that were not messages (a server that prints its errors). */
+  private stdoutNoise: string[] = [];
   private lastError = '';
   /** The client of the start in progress, so a close can end it. */
   private startingClient: Client | undefined;
@@ -166,6 +169,11 @@ export class McpConnection {
     void client.close().catch(() => undefined);
   }
 
+  private noteNoise(line: string): void {
+    if (line.trim() === '') return;
+    this.stdoutNoise = [...this.stdoutNoise.slice(-(STDOUT_NOISE_LINES - 1)), line.trim()];
+  }
+
   private oversizedWords(): string {
     return `${OVERSIZED_WORDS} (${this.options.maxMessageBytes.toLocaleString('en-US')} bytes)`;
   }
@@ -178,7 +186,13 @@ export class McpConnection {
   /** Why the last connection ended, for refusals: stderr's last words or the transport's error. */
   lastWords(): string {
     const tail = this.stderrTail.trim().split('\n').slice(-3).join(' | ');
-    const said = [this.lastError, tail ? `its stderr ended with: ${tail}` : ''].filter(Boolean);
+    // A server that says nothing on stderr may have printed why it stopped on stdout instead.
+    const noise = tail ? '' : this.stdoutNoise.join(' | ');
+    const said = [
+      this.lastError,
+      tail ? `its stderr ended with: ${tail}` : '',
+      noise ? `its stdout ended with: ${noise}` : '',
+    ].filter(Boolean);
     return this.hideSecrets(said.join('; '));
   }
 
@@ -201,13 +215,18 @@ export class McpConnection {
 
   private async start(): Promise<Client> {
     this.stderrTail = '';
+    this.stdoutNoise = [];
     this.lastError = '';
     const client = new Client({ name: 'toolseam', version: '0.1.0' }, { capabilities: {} });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.options.onToolsListChanged());
     client.onerror = (error) => {
-      // An unreadable line is noise the connection goes on after, never why it ended; and an
-      // oversized message ends it, its rest then arriving as unreadable lines: keep the cause.
-      if (!(error instanceof UnreadableLineError) && !this.lastError.startsWith(OVERSIZED_WORDS)) {
+      // An unreadable line is noise the connection goes on after, never why it ended (though it may
+      // say why, kept for last words); and an oversized message ends it, its rest then arriving as
+      // unreadable lines: keep the cause, not the rest.
+      const oversized = this.lastError.startsWith(OVERSIZED_WORDS);
+      if (error instanceof UnreadableLineError) {
+        if (!oversized) this.noteNoise(error.line);
+      } else if (!oversized) {
         this.lastError = OVERSIZED.test(error.message) ? this.oversizedWords() : error.message.slice(0, 300);
       }
       this.options.logger.log({

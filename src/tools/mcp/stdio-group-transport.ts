@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { forgetGroup, watchGroup } from '../process-groups.js';
+import { StdoutLines } from './stdout-lines.js';
 
 /** How to start a stdio MCP server. */
 export interface StdioGroupOptions {
@@ -19,7 +20,11 @@ export interface StdioGroupOptions {
 
 /** A line the server wrote on stdout that is not a JSON-RPC message: noise, which the connection goes on after. */
 export class UnreadableLineError extends Error {
-  constructor(cause: unknown) {
+  constructor(
+    cause: unknown,
+    /** The line itself (its first 300 characters), as a server that prints its errors wrote it. */
+    readonly line: string,
+  ) {
     super(`the server wrote a line that is not a JSON-RPC message (${(cause as Error)?.message ?? cause})`, {
       cause,
     });
@@ -45,12 +50,12 @@ export class StdioGroupTransport implements Transport {
   /** The server's stderr, readable from before it starts. */
   readonly stderr = new PassThrough();
   private child: ChildProcess | undefined;
-  private readonly buffer: ReadBuffer;
+  private readonly buffer: StdoutLines;
   /** The stop of what a server that left on its own leaves behind, while it runs. */
   private leftovers: Promise<void> | undefined;
 
   constructor(private readonly options: StdioGroupOptions) {
-    this.buffer = new ReadBuffer({ maxBufferSize: options.maxMessageBytes });
+    this.buffer = new StdoutLines(options.maxMessageBytes);
   }
 
   /** The server's process id once started. */
@@ -142,15 +147,14 @@ export class StdioGroupTransport implements Transport {
       void this.close();
       return;
     }
-    for (;;) {
-      let message: JSONRPCMessage | null;
+    for (let line = this.buffer.next(); line !== undefined; line = this.buffer.next()) {
+      let message: JSONRPCMessage;
       try {
-        message = this.buffer.readMessage();
+        message = deserializeMessage(line);
       } catch (error) {
-        this.onerror?.(new UnreadableLineError(error));
+        this.onerror?.(new UnreadableLineError(error, line.slice(0, 300)));
         continue;
       }
-      if (message === null) return;
       this.onmessage?.(message);
     }
   }

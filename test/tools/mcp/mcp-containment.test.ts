@@ -63,6 +63,15 @@ describe('a broken MCP server costs only its own tools', () => {
     },
   );
 
+  it('quotes what a server that says nothing on stderr wrote on stdout before it exited at start', async () => {
+    const provider = broken('stdout-fatal');
+    const error = await provider.listTools().catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'start_failed', server: 'stdout-fatal' });
+    expect(String((error as Error).message)).toContain(
+      'exited while starting (its stdout ended with: Starting notes server... | Error: the NOTES_API_KEY environment variable is required)',
+    );
+  });
+
   it('reports a command that does not exist', async () => {
     const provider = createMcpProvider({
       name: 'ghost',
