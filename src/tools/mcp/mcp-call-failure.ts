@@ -1,3 +1,4 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolResult } from '../../core/tool.js';
 import { formatMs } from '../registry-deadline.js';
@@ -81,6 +82,12 @@ export function withErrorPrefix(result: ToolResult): ToolResult {
  */
 export function serverWords(error: unknown): string {
   return errorText(error).replace(/^(?:MCP error -?\d+: )+/, '');
+}
+
+/** True when `error` answers tools/list of a server that never said it had tools (no `tools` capability). */
+export function offersNoTools(client: Client, error: unknown): boolean {
+  const declared = client.getServerCapabilities()?.tools !== undefined;
+  return !declared && error instanceof McpError && error.code === ErrorCode.MethodNotFound;
 }
 
 /**

@@ -13,6 +13,7 @@ import { childSignal, untilAborted } from './child-signal.js';
 import {
   callFailure,
   notHere,
+  offersNoTools,
   refusal,
   serverWords,
   stoppedBeforeSent,
@@ -285,11 +286,16 @@ class McpProvider implements McpToolProvider {
       await withDeadline(this.timeouts.listMs, async (deadline) => {
         let cursor: string | undefined;
         for (; pages < MAX_PAGES; pages += 1) {
-          const answer = await client.request(
-            { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-            LooseResult,
-            { timeout: this.timeouts.listMs, signal: deadline },
-          );
+          const answer: Record<string, unknown> = await client
+            .request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LooseResult, {
+              timeout: this.timeouts.listMs,
+              signal: deadline,
+            })
+            .catch((error: unknown) => {
+              // A server for resources or prompts alone has no tools to list: that is not a failure.
+              if (offersNoTools(client, error)) return { tools: [] };
+              throw error;
+            });
           if (!Array.isArray(answer.tools)) {
             throw new McpServerError(
               this.server,

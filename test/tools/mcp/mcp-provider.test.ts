@@ -7,6 +7,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpProvider, type McpToolProvider } from '../../../src/tools/mcp/mcp-provider.js';
+import { createToolRegistry } from '../../../src/tools/registry.js';
 import {
   brokenStdio,
   httpServer,
@@ -299,6 +300,46 @@ describe('tools/list pages and empty answers', () => {
     expect((await provider.invoke('mcp/paged/t1', {}, toolContext())).content).toBe(
       'The tool finished and returned no content.',
     );
+  });
+});
+
+describe('an MCP server that offers no tools, only resources or prompts', () => {
+  /** A server as a documentation server is: resources and a prompt, no tools capability at all. */
+  function docsServer(): McpServer {
+    const server = new McpServer({ name: 'docs', version: '1.0.0' });
+    server.registerResource('guide', 'docs://guide', { mimeType: 'text/plain' }, async () => ({
+      contents: [{ uri: 'docs://guide', text: 'Read me first.' }],
+    }));
+    server.registerPrompt('summarize', { description: 'Summarize the guide.' }, async () => ({
+      messages: [{ role: 'user', content: { type: 'text', text: 'Summarize docs://guide.' } }],
+    }));
+    return server;
+  }
+
+  it('lists no tools, and is not reported as failing to list them', async () => {
+    const provider = track(createMcpProvider(inProcess('docs', docsServer)));
+    expect(await provider.listTools()).toEqual([]);
+    const registry = createToolRegistry({ relistAfterMs: 0 });
+    registry.register(provider);
+    const served = await registry.serve();
+    expect(served.tools).toEqual([]);
+    expect(served.failures).toEqual([]);
+    const result = await provider.invoke('mcp/docs/read', {}, toolContext());
+    expect(result).toMatchObject({ isError: true, notRun: 'refused_by_tool' });
+    expect(result.content).toContain('does not offer a tool named mcp/docs/read');
+  });
+
+  it('still reports a server that says it has tools but will not list them', async () => {
+    const provider = track(
+      createMcpProvider(
+        inProcess('liar', () => {
+          const server = docsServer();
+          server.server.registerCapabilities({ tools: {} });
+          return server;
+        }),
+      ),
+    );
+    await expect(provider.listTools()).rejects.toMatchObject({ kind: 'list_failed' });
   });
 });
 
