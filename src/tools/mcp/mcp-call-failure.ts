@@ -43,7 +43,7 @@ export function callFailure(
   }
   if (loss !== undefined) {
     return failure(
-      `Error: MCP server "${server}" could not be reached while calling ${name} (${errorText(error)}). ` +
+      `Error: MCP server "${server}" could not be reached while calling ${name} (${connection.hideSecrets(errorText(error))}). ` +
         'Whether the call did anything is unknown; check before calling it again. toolseam connects again on a later use.',
     );
   }
@@ -68,7 +68,9 @@ export function callFailure(
         'Whether the call did anything is unknown; check before calling it again.',
     );
   }
-  return failure(`Error: the call to ${name} could not be completed: ${errorText(error)}`);
+  return failure(
+    `Error: the call to ${name} could not be completed: ${connection.hideSecrets(errorText(error))}`,
+  );
 }
 
 /** The result with `Error: ` in front of its text. */

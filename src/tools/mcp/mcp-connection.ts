@@ -11,6 +11,7 @@ import { credentialVariables, redactSecrets } from '../builtin/redact-secrets.js
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
 import { errorText } from '../registry-failures.js';
 import { ANSWER_RESUME, type BrokenAnswer, watchAnswerStreams } from './http-answer-watch.js';
+import { httpCredentials } from './http-credentials.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { McpServerError } from './mcp-server-error.js';
 import { shownCommand } from './shown-command.js';
@@ -73,19 +74,25 @@ export class McpConnection {
   private startingClient: Client | undefined;
   /** Counts successful starts, so a listing can tell it predates a restart. */
   generation = 0;
-  /** The credentials the server was given in its environment (`GITHUB_TOKEN`, …), by name. */
+  /** The credentials the server was given: in its environment (`GITHUB_TOKEN`, …), or its URL and headers. */
   private readonly secrets: ReadonlyMap<string, string>;
 
   constructor(
     readonly target: McpServerTarget,
     private readonly options: McpConnectionOptions,
   ) {
-    this.secrets = target.kind === 'stdio' ? credentialVariables({ ...target.env }) : new Map();
+    this.secrets =
+      target.kind === 'stdio'
+        ? credentialVariables({ ...target.env })
+        : target.kind === 'http'
+          ? httpCredentials(target.url, target.headers)
+          : new Map();
   }
 
   /**
-   * `text` with the credentials of the server's environment hidden: a server that prints its token
-   * (in an error, or a result) must not hand it to the model, the session store or the log.
+   * `text` with the server's credentials (its environment's, its URL's and headers') hidden: a server
+   * that prints its token (in an error, or a result), or a failure quoting its URL, must not hand it to
+   * the model, the session store or the log.
    */
   hideSecrets(text: string): string {
     return this.secrets.size === 0 ? text : redactSecrets(text, this.secrets);
@@ -149,7 +156,9 @@ export class McpConnection {
       message:
         loss === 'session_gone'
           ? `MCP server "${this.target.name}" no longer knows toolseam's session (it restarted?); starting a new one.`
-          : `MCP server "${this.target.name}" could not be reached (${errorText(error)}); toolseam connects again on a later use.`,
+          : this.hideSecrets(
+              `MCP server "${this.target.name}" could not be reached (${errorText(error)}); toolseam connects again on a later use.`,
+            ),
       fields: { server: this.target.name },
     });
     return loss;
@@ -232,7 +241,7 @@ export class McpConnection {
       this.options.logger.log({
         level: 'debug',
         scope: 'mcp',
-        message: `MCP server "${this.target.name}" transport error: ${error.message}`,
+        message: this.hideSecrets(`MCP server "${this.target.name}" transport error: ${error.message}`),
         fields: { server: this.target.name },
       });
     };
@@ -290,7 +299,7 @@ export class McpConnection {
         : `could not be started: ${missing ?? errorText(error)}`;
     // The transport's error is often the very one the reason already gives.
     const said = this.lastWords();
-    const words = missing !== undefined || reason.includes(said) ? '' : said;
+    const words = missing !== undefined || this.hideSecrets(reason).includes(said) ? '' : said;
     this.markDown(`it ${reason}${words ? `; ${words}` : ''}`);
     const target = this.target;
     const hint =
@@ -302,7 +311,7 @@ export class McpConnection {
     return new McpServerError(
       name,
       timedOut ? 'start_timeout' : 'start_failed',
-      `MCP server "${name}" ${reason}${words ? ` (${words})` : ''}.${hint}`,
+      this.hideSecrets(`MCP server "${name}" ${reason}${words ? ` (${words})` : ''}.${hint}`),
       { cause: error },
     );
   }
@@ -331,7 +340,7 @@ export class McpConnection {
   }
 
   private markDown(reason: string): void {
-    this.downReason = reason;
+    this.downReason = this.hideSecrets(reason);
     this.failures += 1;
     const { initialMs, maxMs } = this.options.backoff;
     this.retryAt = this.options.now() + Math.min(maxMs, initialMs * 2 ** (this.failures - 1));

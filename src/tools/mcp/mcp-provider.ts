@@ -382,7 +382,7 @@ class McpProvider implements McpToolProvider {
     const why = closed
       ? `exited while listing its tools (${this.connection.lastWords() || 'no reason given'})`
       : httpLoss(error) !== undefined
-        ? `could not be reached while listing its tools (${errorText(error)})`
+        ? `could not be reached while listing its tools (${this.connection.hideSecrets(errorText(error))})`
         : `answered tools/list with an error: ${this.connection.hideSecrets(serverWords(error))}`;
     return new McpServerError(this.server, 'list_failed', `MCP server "${this.server}" ${why}.`, {
       cause: error,

@@ -5,6 +5,16 @@ const SECRET_NAME = /(?:key|token|secret|passw(?:or)?d|auth|credential|bearer)/i
 const SECRET_VALUE =
   /^(?:sk-|ghp_|gho_|github_pat_|xox[abpr]-|glpat-|AKIA|AIza|eyJ)|^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9_+=]{32,}$/;
 
+/** True for a name a credential goes by (`api_key`, `X-Auth-Token`, `password`). */
+export function namedLikeSecret(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+/** True for a value that looks like a credential by itself (a known token prefix, a long key). */
+export function looksLikeSecret(value: string): boolean {
+  return SECRET_VALUE.test(value);
+}
+
 const HIDDEN = '***';
 
 /** The password of a URL's `user:password@`. */

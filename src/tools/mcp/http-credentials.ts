@@ -1,0 +1,51 @@
+import { MIN_REDACTED_LENGTH } from '../builtin/redact-secrets.js';
+import { looksLikeSecret, namedLikeSecret } from './shown-command.js';
+
+/** A header named like a credential, or one that carries cookies. */
+const CREDENTIAL_HEADER = /(?:key|token|secret|passw(?:or)?d|auth|credential|cookie)/i;
+
+/** `Bearer abc`: the scheme, then the credential itself. */
+const SCHEME_VALUE = /^(?:Bearer|Basic|Token)\s+(\S+)$/i;
+
+/**
+ * The credentials an HTTP server's entry carries, name → value: its URL's password, query values named
+ * like a key (`?api_key=`, `?exaApiKey=`), path parts that look like one (`/mcp/sk-…/sse`) and the
+ * values of credential headers (`Authorization`'s token). Messages and results hide them, since a
+ * failure quotes the URL and a server may quote what it was sent.
+ */
+export function httpCredentials(url: string, headers: Readonly<Record<string, string>>): Map<string, string> {
+  const found = new Map<string, string>();
+  const add = (name: string, value: string) => {
+    if (value.length < MIN_REDACTED_LENGTH) return;
+    let key = name;
+    for (let n = 2; found.has(key); n += 1) key = `${name}_${n}`;
+    found.set(key, value);
+  };
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed !== undefined) {
+    if (parsed.password !== '') add('URL_PASSWORD', decoded(parsed.password));
+    for (const [name, value] of parsed.searchParams) if (namedLikeSecret(name)) add(name, value);
+    for (const part of parsed.pathname.split('/')) {
+      const value = decoded(part);
+      if (looksLikeSecret(value)) add('URL_PATH_KEY', value);
+    }
+  }
+  for (const [name, value] of Object.entries(headers)) {
+    if (!CREDENTIAL_HEADER.test(name)) continue;
+    add(name, SCHEME_VALUE.exec(value.trim())?.[1] ?? value);
+  }
+  return found;
+}
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
