@@ -14,6 +14,7 @@ import { ANSWER_RESUME, type BrokenAnswer, watchAnswerStreams } from './http-ans
 import { httpCredentials } from './http-credentials.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { McpServerError } from './mcp-server-error.js';
+import { refuseServerRequests } from './server-requests.js';
 import { shownCommand } from './shown-command.js';
 import { StdioGroupTransport, UnreadableLineError } from './stdio-group-transport.js';
 
@@ -228,6 +229,7 @@ export class McpConnection {
     this.lastError = '';
     const client = new Client({ name: 'toolseam', version: '0.1.0' }, { capabilities: {} });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.options.onToolsListChanged());
+    refuseServerRequests(client, this.target.name, this.options.logger);
     client.onerror = (error) => {
       // An unreadable line is noise the connection goes on after, never why it ended (though it may
       // say why, kept for last words); and an oversized message ends it, its rest then arriving as
