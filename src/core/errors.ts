@@ -66,11 +66,22 @@ export interface RejectedTool {
 export class ToolSchemaRejected extends ToolseamError {
   readonly tools: readonly RejectedTool[];
   readonly provider: string;
+  /** What the provider said of the definition, in one bounded line (undefined when it said nothing). */
+  readonly said: string | undefined;
 
-  constructor(tools: readonly RejectedTool[], provider: string, options?: { cause?: unknown }) {
-    super('tool_schema_rejected', rejectionSentence(tools), options);
+  constructor(
+    tools: readonly RejectedTool[],
+    provider: string,
+    options: { cause?: unknown; said?: string | undefined } = {},
+  ) {
+    super(
+      'tool_schema_rejected',
+      rejectionSentence(tools, options.said),
+      'cause' in options ? { cause: options.cause } : undefined,
+    );
     this.tools = tools;
     this.provider = provider;
+    this.said = options.said;
   }
 
   /** True when every named tool can be switched off to keep going. */
@@ -85,13 +96,17 @@ function quotedList(names: readonly string[]): string {
   return `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1]}`;
 }
 
-/** The sentence a person reads when a provider rejected tool definitions. */
-export function rejectionSentence(tools: readonly RejectedTool[]): string {
+/**
+ * The sentence a person reads when a provider rejected tool definitions; `said` (the provider's own words)
+ * is quoted, since it is what tells the tool's author what to fix.
+ */
+export function rejectionSentence(tools: readonly RejectedTool[], said?: string): string {
   const names = tools.map((t) => t.name);
   const several = names.length > 1;
   const what = `the ${quotedList(names)} tool${several ? 's' : ''}`;
+  const quoted = said ? ` (${said})` : '';
   let text =
-    `This turn could not run: the model provider refused the definition${several ? 's' : ''} toolseam sent for ${what}. ` +
+    `This turn could not run: the model provider refused the definition${several ? 's' : ''} toolseam sent for ${what}${quoted}. ` +
     `That is a bug in how ${several ? 'those tools are' : 'that tool is'} defined, not something you did.`;
   if (tools.length > 0 && tools.every((t) => t.canTurnOff)) {
     text += ` To keep going, turn ${several ? 'those tools' : 'that tool'} off and send your message again.`;

@@ -117,13 +117,21 @@ function failedCall(ctx: TurnContext, request: ModelRequest, error: unknown): Tu
       level: 'warn',
       scope: 'runtime',
       message: `${ctx.model.provider} rejected the definition of ${rejected.tools.map((t) => t.name).join(', ')}; not retrying`,
-      fields: { provider: ctx.model.provider, tools: rejected.tools.map((t) => t.name) },
+      fields: {
+        provider: ctx.model.provider,
+        tools: rejected.tools.map((t) => t.name),
+        said: rejected.said ?? '',
+      },
     });
     ctx.store.audit({
       kind: 'tool_schema_rejected',
       sessionId: ctx.sessionId,
       turnId: ctx.turnId,
-      detail: { provider: rejected.provider, tools: rejected.tools.map((t) => t.name) },
+      detail: {
+        provider: rejected.provider,
+        tools: rejected.tools.map((t) => t.name),
+        said: rejected.said ?? '',
+      },
     });
     return { status: 'rejected', message: rejected.message, errorCode: rejected.code };
   }
