@@ -375,6 +375,7 @@ export class Runtime {
       turnState: new Map(),
       repeats: new Map(),
       activated: new Set(),
+      refused: new Set(),
       budgetChars: schemaBudgetChars(o.contextWindow),
       ...(options.leaf ? { leaf: options.leaf } : {}),
       modelCalls: 0,

@@ -91,7 +91,15 @@ function answerMeta(ctx: TurnContext, call: PlannedCall): ToolResult {
     realName: (name) => ctx.surface.wireToReal.get(name),
   });
   const name = (result.data as { name?: unknown } | undefined)?.name;
+  if (result.isError || typeof name !== 'string') return result;
+  // refused by the provider earlier in this turn: it is not offered again, and the model hears so
+  if (ctx.refused.has(name)) {
+    return {
+      content: `The model provider refused the definition of \`${name}\` earlier in this turn, so it cannot be offered again in this turn. Do the rest without it.`,
+      isError: true,
+    };
+  }
   // The model asked for this tool's inputs: offer its full schema from the next model call on.
-  if (!result.isError && typeof name === 'string') ctx.activated.add(name);
+  ctx.activated.add(name);
   return result;
 }

@@ -43,6 +43,8 @@ export interface TurnContext {
   readonly repeats: Map<string, number>;
   /** Tools whose schema the model asked for this turn: offered with full schemas from the next call. */
   readonly activated: Set<string>;
+  /** Tools whose definition the provider refused this turn: never offered again this turn. */
+  readonly refused: Set<string>;
   /** Schema budget in characters for the offered tools, when the context window is known. */
   readonly budgetChars: number | undefined;
   /** Set for a subagent leaf: where it may write, what it must not, and its title for approvals. */

@@ -1,11 +1,11 @@
-import { ProviderError, ToolseamError } from '../core/errors.js';
 import type { TurnStatus } from '../core/events.js';
 import type { AssistantToolCall, ModelRequest, StopReason } from '../core/model.js';
-import { toolSchemaRejection } from '../core/tool-rejection.js';
+import { failedCall } from './failed-call.js';
+import { refusedToolsNote } from './refused-tools.js';
 import { resultsInCallOrder } from './results-in-call-order.js';
 import { recordReply, runCalls } from './run-calls.js';
 import type { TurnContext } from './turn-context.js';
-import { rejectedToolOf, selectTurnTools, type TurnTools, wireToolsFor } from './turn-tools.js';
+import { selectTurnTools, type TurnTools, wireToolsFor } from './turn-tools.js';
 
 /** How a turn ended, with what the person reads. */
 export interface TurnEnd {
@@ -30,8 +30,10 @@ export async function runTurnLoop(ctx: TurnContext): Promise<TurnEnd> {
       };
     }
     const request = buildRequest(ctx, tools);
-    const reply = await callModel(ctx, request);
+    const reply = await callModel(ctx, request, tools);
     if ('end' in reply) return reply.end;
+    // a tool asked for mid-turn was refused and left out: the model is called again without it
+    if ('leftOut' in reply) continue;
     const planned = recordReply(ctx, reply.text, reply.calls, reply.stopReason === 'max_tokens');
     if (planned.length === 0) return finalAnswer(reply);
     await runCalls(ctx, planned);
@@ -40,7 +42,9 @@ export async function runTurnLoop(ctx: TurnContext): Promise<TurnEnd> {
 
 function buildRequest(ctx: TurnContext, tools: TurnTools): ModelRequest {
   const messages = resultsInCallOrder(ctx.store.listMessages(ctx.sessionId).map((m) => m.message));
-  const system = tools.note ? `${ctx.system}\n\n${tools.note}` : ctx.system;
+  let system = tools.note ? `${ctx.system}\n\n${tools.note}` : ctx.system;
+  const refused = refusedToolsNote(ctx);
+  if (refused !== '') system = `${system}\n\n${refused}`;
   return { system, messages, tools: wireToolsFor(ctx, tools), signal: ctx.signal };
 }
 
@@ -52,7 +56,7 @@ interface Answer {
   readonly rawStopReason: string;
 }
 
-type Reply = Answer | { readonly end: TurnEnd };
+type Reply = Answer | { readonly end: TurnEnd } | { readonly leftOut: true };
 
 /**
  * How a reply without calls ends the turn: done, unless the model was cut off at its output limit,
@@ -84,7 +88,7 @@ function finalAnswer(reply: Answer): TurnEnd {
   return { status: 'done', message: reply.text };
 }
 
-async function callModel(ctx: TurnContext, request: ModelRequest): Promise<Reply> {
+async function callModel(ctx: TurnContext, request: ModelRequest, tools: TurnTools): Promise<Reply> {
   let text = '';
   const calls: AssistantToolCall[] = [];
   let stopReason: StopReason = 'end_turn';
@@ -103,63 +107,8 @@ async function callModel(ctx: TurnContext, request: ModelRequest): Promise<Reply
       }
     }
   } catch (error) {
-    return { end: failedCall(ctx, request, error) };
+    return failedCall(ctx, request, tools, error);
   }
   if (ctx.signal.aborted) return { end: { status: 'stopped', message: 'The turn was stopped.' } };
   return { text, calls, stopReason, rawStopReason };
-}
-
-function failedCall(ctx: TurnContext, request: ModelRequest, error: unknown): TurnEnd {
-  if (ctx.signal.aborted) return { status: 'stopped', message: 'The turn was stopped.' };
-  const rejected = toolSchemaRejection(ctx.model, error, request.tools, (wire) => rejectedToolOf(ctx, wire));
-  if (rejected) {
-    ctx.logger.log({
-      level: 'warn',
-      scope: 'runtime',
-      message: `${ctx.model.provider} rejected the definition of ${rejected.tools.map((t) => t.name).join(', ')}; not retrying`,
-      fields: {
-        provider: ctx.model.provider,
-        tools: rejected.tools.map((t) => t.name),
-        said: rejected.said ?? '',
-      },
-    });
-    ctx.store.audit({
-      kind: 'tool_schema_rejected',
-      sessionId: ctx.sessionId,
-      turnId: ctx.turnId,
-      detail: {
-        provider: rejected.provider,
-        tools: rejected.tools.map((t) => t.name),
-        said: rejected.said ?? '',
-      },
-    });
-    return { status: 'rejected', message: rejected.message, errorCode: rejected.code };
-  }
-  if (error instanceof ProviderError) {
-    // An HTTP failure's message already names the provider and the status ("x answered HTTP 500: …").
-    const said =
-      error.status === undefined
-        ? `The call to the model provider (${error.provider}) failed: ${error.message}`
-        : `The model provider ${error.message}`;
-    const wait =
-      error.retryAfterMs === undefined
-        ? ''
-        : ` It asks to wait ${formatWait(error.retryAfterMs)} before trying again.`;
-    return {
-      status: 'failed',
-      message: `${said}${wait}`,
-      errorCode: error.providerCode ?? error.code,
-    };
-  }
-  const code = error instanceof ToolseamError ? error.code : 'model_call_failed';
-  return {
-    status: 'failed',
-    message: `The model call failed: ${(error as Error).message ?? String(error)}`,
-    errorCode: code,
-  };
-}
-
-/** `90500` → `91 s`, `1200` → `2 s`: whole seconds, rounded up. */
-function formatWait(ms: number): string {
-  return `${Math.max(1, Math.ceil(ms / 1000))} s`;
 }

@@ -30,13 +30,13 @@ export function selectTurnTools(ctx: TurnContext): TurnTools {
   return { selected, reduced: true, note: catalogNote(text) };
 }
 
-/** The wire tools of one model call: the turn's selection, tools activated by tool_schema, the meta-tools. */
+/** The wire tools of one model call: the turn's selection, tools activated by tool_schema (unless refused), the meta-tools. */
 export function wireToolsFor(ctx: TurnContext, turn: TurnTools): WireTool[] {
   const out = turn.selected.map((t) => t.wire);
   const have = new Set(turn.selected.map((t) => t.name));
   for (const name of ctx.activated) {
     const tool = ctx.surface.byName.get(name);
-    if (tool && !have.has(name)) {
+    if (tool && !have.has(name) && !ctx.refused.has(name)) {
       out.push(tool.wire);
       have.add(name);
     }
