@@ -109,7 +109,10 @@ export function rejectionSentence(tools: readonly RejectedTool[], said?: string)
     `This turn could not run: the model provider refused the definition${several ? 's' : ''} toolseam sent for ${what}${quoted}. ` +
     `That is a bug in how ${several ? 'those tools are' : 'that tool is'} defined, not something you did.`;
   if (tools.length > 0 && tools.every((t) => t.canTurnOff)) {
-    text += ` To keep going, turn ${several ? 'those tools' : 'that tool'} off and send your message again.`;
+    // the switch a person can find: the config's list of tools switched off (real names, read at start)
+    text +=
+      ` To keep going, turn ${several ? 'those tools' : 'that tool'} off and send your message again` +
+      ` (list ${quotedList(names)} under "disabledTools" in toolseam.json, then start toolseam again).`;
   }
   return text;
 }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ToolProvider } from '../../src/core/tool.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
 import { demoProvider } from '../support/demo-tools.js';
@@ -110,5 +111,32 @@ describe('a tool the model asked for mid-turn (tool_schema) whose definition the
     const end = turnEnd(await collect(h.runtime.session('s').send('weather in Oslo')));
     expect(end.status).toBe('rejected');
     expect(h.standIn.requests).toHaveLength(1);
+  });
+});
+
+describe('how to turn a refused tool off', () => {
+  it('the sentence says where: "disabledTools" in toolseam.json, under the real name', async () => {
+    const notes: ToolProvider = {
+      name: 'mcp/notes',
+      app: 'notes',
+      own: false,
+      listTools: async () => [
+        {
+          name: 'mcp/notes/search',
+          description: 'Search the notes.',
+          parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
+          risk: 'safe',
+          requiresApproval: false,
+        },
+      ],
+      invoke: async () => ({ content: 'none', isError: false }),
+    };
+    h = await startHarness({ providers: [notes], script: [{ text: 'never reached' }] });
+    h.standIn.rejectTool('mcp_notes_search');
+    const end = turnEnd(await collect(h.runtime.session('s').send('find my notes')));
+    expect(end.message).toContain('turn that tool off and send your message again');
+    expect(end.message).toContain(
+      '"mcp/notes/search" under "disabledTools" in toolseam.json, then start toolseam again',
+    );
   });
 });
