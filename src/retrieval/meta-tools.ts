@@ -104,7 +104,11 @@ export function answerToolSearch(
     }
     limit = Math.min(n, MAX_SEARCH_LIMIT);
   }
-  const hits = retriever.search(query, { limit, ...(options.shown ? { shown: options.shown } : {}) });
+  const hits = retriever.search(query, {
+    limit,
+    ...(options.shown ? { shown: options.shown } : {}),
+    ...(options.realName ? { realName: options.realName } : {}),
+  });
   if (hits.length === 0) {
     return {
       content: 'No tool matched that. Try other or broader words; every tool can still be called by name.',

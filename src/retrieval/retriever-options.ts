@@ -39,6 +39,8 @@ export interface SearchOptions {
   readonly limit?: number;
   /** Tools this run may use; the others are left out before the limit cut. */
   readonly shown?: (name: string) => boolean;
+  /** The real name behind a wire name, so a query naming a tool as the model saw it finds it. */
+  readonly realName?: (name: string) => string | undefined;
   /** The request's embedding (`embedQuery`), fused with the word ranking when given. */
   readonly queryVector?: Float32Array;
 }

@@ -234,6 +234,8 @@ export class ToolRetriever {
   /**
    * Ranks the FULL catalog for `tool_search`: tools the run may not use are left out before the
    * limit cut; platform tools first on ties; descriptions cut. An empty query lists tools in order.
+   * A query that is a tool's name (real, wire, or the server's own after the last `/`) answers that
+   * tool first.
    */
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     const limit = Math.max(0, Math.floor(options.limit ?? 20));
@@ -242,13 +244,18 @@ export class ToolRetriever {
     if (query.trim() === '') {
       tools = this.tools().sort((a, b) => this.compareTools(a, b));
     } else {
-      tools = this.ranker
-        .rank(query, Number.POSITIVE_INFINITY, this.dense(options.queryVector))
-        .map((r) => this.index.toolAt(r.slot) as RetrievalTool);
+      tools = this.namedBy(query.trim(), options.realName);
+      const seen = new Set(tools.map((t) => t.name));
+      for (const r of this.ranker.rank(query, Number.POSITIVE_INFINITY, this.dense(options.queryVector))) {
+        const t = this.index.toolAt(r.slot) as RetrievalTool;
+        if (!seen.has(t.name)) {
+          seen.add(t.name);
+          tools.push(t);
+        }
+      }
       const lowered = query.trim().toLowerCase();
       // A tool whose name or description holds the whole query as typed is a match even when no
       // word of it survives stemming and stop-word removal.
-      const seen = new Set(tools.map((t) => t.name));
       const holds = (text: string): boolean => text.toLowerCase().includes(lowered);
       for (const t of this.tools()) {
         if (!seen.has(t.name) && (holds(t.name) || holds(descriptionOf(t)))) tools.push(t);
@@ -258,6 +265,23 @@ export class ToolRetriever {
       .filter((t) => shown(t.name))
       .slice(0, limit)
       .map((t) => ({ name: t.name, description: cutText(descriptionOf(t), SEARCH_DESCRIPTION_CHARS) }));
+  }
+
+  /**
+   * The tools a query names exactly: the one with that real name (or the real name behind that wire
+   * name), then those whose server calls them so (the part after the last `/`), platform first.
+   */
+  private namedBy(
+    name: string,
+    realName: ((name: string) => string | undefined) | undefined,
+  ): RetrievalTool[] {
+    const exact = this.index.get(name) ?? this.index.get(realName?.(name) ?? '');
+    const out = exact ? [exact] : [];
+    if (name.includes('/')) return out;
+    const own = this.orderedTools().filter(
+      (t) => t !== exact && t.name.endsWith(name) && t.name.charAt(t.name.length - name.length - 1) === '/',
+    );
+    return out.concat(own.sort((a, b) => this.compareTools(a, b)));
   }
 
   /** The tools' vectors by slot, with the query's, for the ranker; undefined without both. */

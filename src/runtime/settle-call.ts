@@ -86,10 +86,10 @@ export async function runCall(ctx: TurnContext, call: PlannedCall): Promise<Tool
 
 function answerMeta(ctx: TurnContext, call: PlannedCall): ToolResult {
   const retriever = ctx.surface.retriever;
-  if (call.tool === 'tool_search') return answerToolSearch(retriever, call.args ?? {});
-  const result = answerToolSchema(retriever, call.args ?? {}, {
-    realName: (name) => ctx.surface.wireToReal.get(name),
-  });
+  // The model may name a tool by the wire name it saw it under: both answers know it by that too.
+  const realName = (name: string): string | undefined => ctx.surface.wireToReal.get(name);
+  if (call.tool === 'tool_search') return answerToolSearch(retriever, call.args ?? {}, { realName });
+  const result = answerToolSchema(retriever, call.args ?? {}, { realName });
   const name = (result.data as { name?: unknown } | undefined)?.name;
   if (result.isError || typeof name !== 'string') return result;
   // refused by the provider earlier in this turn: it is not offered again, and the model hears so

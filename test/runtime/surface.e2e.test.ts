@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { wireName } from '../../src/seam/index.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
 import { demoProvider } from '../support/demo-tools.js';
@@ -77,6 +78,36 @@ describe('the tool surface', () => {
     });
     const events = await collect(h.runtime.session('s').send('hello'));
     expect(callEnds(events)[0]?.content).toMatch(/manage_parcel_\d+/);
+  });
+
+  it('answers tool_search for a wire name cut to fit with the tool behind it', async () => {
+    // Two long names that differ only past the cut: their wire names differ only by the hash.
+    const stem = `mcp/files/${'move_the_file_into_the_archive_folder_'.repeat(2)}`;
+    const files = inProcessProvider({
+      name: 'mcp/files',
+      group: { key: 'mcp/files', own: false, purpose: '' },
+      tools: ['first', 'second'].map((end) =>
+        defineTool({
+          name: `${stem}${end}`,
+          description: 'Move a file into the archive folder.',
+          risk: 'safe',
+          fields: { path: field.string({ maxLength: 200 }) },
+          handler: () => 'moved',
+        }),
+      ),
+    });
+    const real = `${stem}second`;
+    h = await startHarness({
+      providers: [manyTools(120), files],
+      script: [
+        { toolCalls: [{ name: 'tool_search', arguments: { query: wireName(real), limit: 1 } }] },
+        { echo: 'lastToolResult' },
+      ],
+    });
+    const events = await collect(h.runtime.session('s').send('hello'));
+    expect(callEnds(events)[0]?.content.split('\n')[1]).toBe(
+      `- ${real}: Move a file into the archive folder.`,
+    );
   });
 
   it('rebuilds the catalog at the next turn when the tools changed, never mid-turn', async () => {
