@@ -65,6 +65,8 @@ export interface MetaToolOptions {
   readonly shown?: (name: string) => boolean;
   /** The real name behind a name the model saw on the wire (offered tools travel under wire names). */
   readonly realName?: (name: string) => string | undefined;
+  /** Why a tool that exists but is not in the catalog cannot be used here; undefined when none has the name. */
+  readonly unavailable?: (name: string) => string | undefined;
 }
 
 /** The opening of the system note that carries the catalog (the catalog text follows on the next line). */
@@ -141,6 +143,11 @@ export function answerToolSchema(
   const real = options.realName?.(want);
   const tool = retriever.get(want) ?? (real === undefined ? undefined : retriever.get(real));
   if (!tool || (options.shown && !options.shown(tool.name))) {
+    const why = tool ? undefined : options.unavailable?.(want);
+    if (why !== undefined) {
+      // Pointing at tool_search would send the model looking for a tool it has already found.
+      return failure(`"${cutText(want, ECHO_CHARS)}" exists but cannot be used here: ${why}.`);
+    }
     return failure(
       `There is no tool named "${cutText(want, ECHO_CHARS)}" available here. Names are exact and case-sensitive; call tool_search("what you need") to find the right one.`,
     );

@@ -59,13 +59,7 @@ export async function screenCall(
 ): Promise<Refusal | undefined> {
   const { tool } = call;
   const meta = META_TOOL_NAMES.has(tool);
-  if (!agentAllows(policy.agent, tool)) {
-    const agent = policy.agent?.name ?? 'default';
-    return {
-      by: 'agent_tools',
-      reason: `the agent "${agent}" may use only the tools on its tool list, and ${tool} is not one of them`,
-    };
-  }
+  if (!agentAllows(policy.agent, tool)) return { by: 'agent_tools', reason: offListReason(policy, tool) };
   if (meta) return undefined;
   const denied = policy.denyList.find((rule) => globMatch(rule.tool, tool));
   if (denied?.reason !== undefined) return { by: 'deny_list', reason: denied.reason };
@@ -89,11 +83,32 @@ export async function screenCall(
   return call.runtimeTool ? undefined : withdrawnReason(call.registry, def);
 }
 
+/**
+ * Why a tool that exists is not on this run's surface: the agent's tool list or the run's grants
+ * withhold it, or the seam left it out; undefined when no tool has the name.
+ */
+export function unusableReason(policy: GatePolicy, surface: ToolSurface, tool: string): string | undefined {
+  if (surface.withheld.includes(tool)) {
+    return agentAllows(policy.agent, tool)
+      ? `${tool} is not among the tools this run was granted`
+      : offListReason(policy, tool);
+  }
+  return leftOutReason(surface, tool);
+}
+
+function offListReason(policy: GatePolicy, tool: string): string {
+  const agent = policy.agent?.name ?? 'default';
+  return `the agent "${agent}" may use only the tools on its tool list, and ${tool} is not one of them`;
+}
+
 function unknownReason(surface: ToolSurface, tool: string): string {
+  return leftOutReason(surface, tool) ?? `there is no tool named ${tool}`;
+}
+
+/** Why the seam left a tool out, when it did. */
+function leftOutReason(surface: ToolSurface, tool: string): string | undefined {
   const excluded = surface.excluded.find((t) => t.name === tool);
-  return excluded
-    ? `${tool} cannot be offered to models: ${excluded.message}`
-    : `there is no tool named ${tool}`;
+  return excluded ? `${tool} cannot be offered to models: ${excluded.message}` : undefined;
 }
 
 /** A refusal when the tool was switched off or its provider removed since the turn began. */

@@ -1,7 +1,7 @@
 import type { ToolContext, ToolResult } from '../core/tool.js';
 import { answerToolSchema, answerToolSearch } from '../retrieval/index.js';
 import { boundResult, redactSecrets } from './bound-result.js';
-import { withdrawnReason } from './gates.js';
+import { unusableReason, withdrawnReason } from './gates.js';
 import type { PlannedCall } from './planned-call.js';
 import { refusalResult } from './refusals.js';
 import { META_TOOL_NAMES } from './tool-surface.js';
@@ -89,7 +89,10 @@ function answerMeta(ctx: TurnContext, call: PlannedCall): ToolResult {
   // The model may name a tool by the wire name it saw it under: both answers know it by that too.
   const realName = (name: string): string | undefined => ctx.surface.wireToReal.get(name);
   if (call.tool === 'tool_search') return answerToolSearch(retriever, call.args ?? {}, { realName });
-  const result = answerToolSchema(retriever, call.args ?? {}, { realName });
+  const result = answerToolSchema(retriever, call.args ?? {}, {
+    realName,
+    unavailable: (name) => unusableReason(ctx.gates, ctx.surface, name),
+  });
   const name = (result.data as { name?: unknown } | undefined)?.name;
   if (result.isError || typeof name !== 'string') return result;
   // refused by the provider earlier in this turn: it is not offered again, and the model hears so

@@ -95,6 +95,19 @@ describe('tool_schema answers', () => {
     expect(answerToolSchema(retriever, {}).content).toMatch(/needs "name"/);
   });
 
+  it('says why a tool that exists outside the catalog cannot be used, instead of sending the model searching', () => {
+    const unavailable = (n: string) =>
+      n === 'send_email' ? 'it is not on this agent’s tool list' : undefined;
+    const result = answerToolSchema(retriever, { name: 'send_email' }, { unavailable });
+    expect(result).toMatchObject({ isError: true });
+    expect(result.content).toBe(
+      '"send_email" exists but cannot be used here: it is not on this agent’s tool list.',
+    );
+    expect(answerToolSchema(retriever, { name: 'make_coffee' }, { unavailable }).content).toMatch(
+      /tool_search/,
+    );
+  });
+
   it('names a long unknown name by its head, keeping the way on in view', () => {
     const unknown = answerToolSchema(retriever, { name: `currency_${'x'.repeat(40_000)}` });
     expect(unknown.isError).toBe(true);

@@ -110,6 +110,41 @@ describe('the tool surface', () => {
     );
   });
 
+  it('tool_schema says why a tool the agent may not use cannot be used, not that it does not exist', async () => {
+    h = await startHarness({
+      providers: [demoProvider(), manyTools(120)],
+      agents: { reader: { tools: ['lookup_*', 'manage_*'] } },
+      script: [{ toolCalls: [{ name: 'tool_schema', arguments: { name: 'send_email' } }] }, { text: 'ok' }],
+    });
+    const events = await collect(h.runtime.session('s', { agent: 'reader' }).send('mail Anna'));
+    const answer = callEnds(events)[0];
+    expect(answer?.isError).toBe(true);
+    expect(answer?.content).toContain('the agent "reader" may use only the tools on its tool list');
+    expect(answer?.content).not.toContain('tool_search');
+  });
+
+  it('tool_schema says why a tool the seam left out cannot be used', async () => {
+    // Both names would travel as "mcp_files_a_b": neither can be offered.
+    const clash = inProcessProvider({
+      name: 'clash',
+      tools: ['mcp/files/a_b', 'mcp/files/a/b'].map((name) =>
+        defineTool({ name, description: 'A clashing tool.', risk: 'safe', handler: () => 'ran' }),
+      ),
+    });
+    h = await startHarness({
+      providers: [clash, manyTools(120)],
+      script: [
+        { toolCalls: [{ name: 'tool_schema', arguments: { name: 'mcp/files/a/b' } }] },
+        { text: 'ok' },
+      ],
+    });
+    const events = await collect(h.runtime.session('s').send('use mcp/files/a/b'));
+    const answer = callEnds(events)[0];
+    expect(answer?.isError).toBe(true);
+    expect(answer?.content).toContain('cannot be offered to models');
+    expect(answer?.content).toContain('mcp_files_a_b');
+  });
+
   it('rebuilds the catalog at the next turn when the tools changed, never mid-turn', async () => {
     h = await startHarness({
       providers: [demoProvider()],
