@@ -19,10 +19,16 @@ function classOf(code: number, ch: string): number {
 const RUN = /[\p{L}\p{N}]+/uy;
 /** A run that is one plain word: optionally capitalised, then lowercase letters only. */
 const PLAIN_WORD = /^[A-Z]?[a-z]+$/;
+/** Chinese and Japanese characters: written without spaces between words. */
+const UNSPACED = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]/u;
+/** A stretch of such characters, or of any other letters and digits. */
+const UNSPACED_PARTS =
+  /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]+|[^\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]+/gu;
 
 /**
  * Splits identifiers and prose into lowercase words: at camelCase (`getUser`, `HTTPServer` → http
- * server), snake_case, `a/b`, `a.b`, any other punctuation, and between letters and digits.
+ * server), snake_case, `a/b`, `a.b`, any other punctuation, and between letters and digits; Chinese
+ * and Japanese text into overlapping pairs of characters.
  */
 export function words(text: string): string[] {
   const out: string[] = [];
@@ -95,7 +101,8 @@ export function scanWords(text: string, sink: WordSink): void {
       if (PLAIN_WORD.test(run)) sink.word(run.toLowerCase());
       else {
         const pieces: string[] = [];
-        splitRun(run, pieces);
+        if (UNSPACED.test(run)) splitUnspaced(run, pieces);
+        else splitRun(run, pieces);
         for (const w of pieces) sink.word(w);
       }
     } else if (simple) sink.span(text, start, i);
@@ -154,6 +161,23 @@ function splitRun(run: string, out: string[]): void {
     prev = cls;
   }
   out.push(cut(start, run.length));
+}
+
+/**
+ * Splits a run holding Chinese or Japanese text: each stretch of those characters into its
+ * overlapping pairs (a lone character stays whole), as no space marks where a word ends; the letters
+ * and digits between them as any other run.
+ */
+function splitUnspaced(run: string, out: string[]): void {
+  for (const part of run.match(UNSPACED_PARTS) ?? []) {
+    if (!UNSPACED.test(part)) {
+      splitRun(part, out);
+      continue;
+    }
+    const chars = Array.from(part);
+    if (chars.length === 1) out.push(part);
+    for (let k = 1; k < chars.length; k += 1) out.push(`${chars[k - 1]}${chars[k]}`);
+  }
 }
 
 const stemCache = new Map<string, string>();
