@@ -16,19 +16,22 @@ function classOf(code: number, ch: string): number {
   return UPPER.test(ch) ? 2 : DIGIT.test(ch) ? 3 : 1;
 }
 
-const RUN = /[\p{L}\p{N}]+/uy;
+/** Letters and digits, with the combining marks that write vowels and accents (Tamil, Hindi, Thai …). */
+const RUN = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/uy;
+const MARK = /\p{M}/u;
 /** A run that is one plain word: optionally capitalised, then lowercase letters only. */
 const PLAIN_WORD = /^[A-Z]?[a-z]+$/;
-/** Chinese and Japanese characters: written without spaces between words. */
-const UNSPACED = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]/u;
+/** Scripts written without spaces between words: Chinese, Japanese, Thai, Lao, Khmer and Burmese. */
+const UNSPACED_SCRIPTS =
+  '\\p{scx=Han}\\p{scx=Hiragana}\\p{scx=Katakana}\\p{scx=Thai}\\p{scx=Lao}\\p{scx=Khmer}\\p{scx=Myanmar}';
+const UNSPACED = new RegExp(`[${UNSPACED_SCRIPTS}]`, 'u');
 /** A stretch of such characters, or of any other letters and digits. */
-const UNSPACED_PARTS =
-  /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]+|[^\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]+/gu;
+const UNSPACED_PARTS = new RegExp(`[${UNSPACED_SCRIPTS}]+|[^${UNSPACED_SCRIPTS}]+`, 'gu');
 
 /**
  * Splits identifiers and prose into lowercase words: at camelCase (`getUser`, `HTTPServer` → http
- * server), snake_case, `a/b`, `a.b`, any other punctuation, and between letters and digits; Chinese
- * and Japanese text into overlapping pairs of characters.
+ * server), snake_case, `a/b`, `a.b`, any other punctuation, and between letters and digits; text of
+ * a script written without spaces (Chinese, Japanese, Thai …) into overlapping pairs of characters.
  */
 export function words(text: string): string[] {
   const out: string[] = [];
@@ -92,12 +95,14 @@ export function scanWords(text: string, sink: WordSink): void {
     }
     if (!ascii) {
       RUN.lastIndex = start;
-      const run = RUN.exec(text)?.[0];
-      if (run === undefined) {
+      const found = RUN.exec(text)?.[0];
+      if (found === undefined) {
         i = start + 1;
         continue;
       }
-      i = start + run.length;
+      i = start + found.length;
+      // An accent written as a mark joins its letter ("e" and U+0301 read as "é").
+      const run = MARK.test(found) ? found.normalize('NFC') : found;
       if (PLAIN_WORD.test(run)) sink.word(run.toLowerCase());
       else {
         const pieces: string[] = [];
@@ -164,7 +169,7 @@ function splitRun(run: string, out: string[]): void {
 }
 
 /**
- * Splits a run holding Chinese or Japanese text: each stretch of those characters into its
+ * Splits a run holding text of a script written without spaces: each stretch of it into its
  * overlapping pairs (a lone character stays whole), as no space marks where a word ends; the letters
  * and digits between them as any other run.
  */

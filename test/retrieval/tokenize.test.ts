@@ -41,3 +41,31 @@ describe('requests in Chinese and Japanese', () => {
     expect(names(retriever.select(request))).toContain(expected);
   });
 });
+
+describe('words of scripts that write vowels as combining marks', () => {
+  it('keep their marks, so a word is not cut into single letters at every vowel', () => {
+    expect(words('வானிலை அறிக்கை')).toEqual(['வானிலை', 'அறிக்கை']);
+    expect(words('ईमेल भेजें')).toEqual(['ईमेल', 'भेजें']);
+    // Thai is written without spaces: pairs of characters, as Chinese is.
+    expect(words('อากาศ')).toEqual(['อา', 'าก', 'กา', 'าศ']);
+    // An accent written as a mark reads as the accented letter.
+    expect(words('cafe\u0301 déjà')).toEqual(['café', 'déjà']);
+  });
+
+  const retriever = new ToolRetriever([
+    ...numbered(60),
+    tool('weather_ta', 'நகரத்தின் வானிலை அறிக்கையைப் பெறுங்கள்', server('mcp/ta')),
+    tool('message_hi', 'किसी व्यक्ति को संदेश भेजें', server('mcp/hi')),
+    tool('weather_th', 'ดูพยากรณ์อากาศของเมือง', server('mcp/th')),
+  ]);
+
+  it.each([
+    ['சென்னை வானிலை', 'weather_ta'],
+    ['माँ को संदेश भेजें', 'message_hi'],
+    ['อากาศที่กรุงเทพวันนี้', 'weather_th'],
+  ])('"%s" finds %s', (request, expected) => {
+    // Each request's words fell apart into single letters, which rank nothing.
+    expect(retriever.search(request, { limit: 1 })[0]?.name).toBe(expected);
+    expect(names(retriever.select(request))).toContain(expected);
+  });
+});
