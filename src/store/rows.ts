@@ -1,4 +1,4 @@
-import type { Statement } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { InputError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
 import { isPlainObject } from '../core/json.js';
@@ -115,6 +115,32 @@ export function msFrom(text: string | undefined, what: string): number | null {
   if (Number.isNaN(ms))
     throw new InputError(`${what} must be an ISO-8601 time, got ${JSON.stringify(text)}.`);
   return ms;
+}
+
+/**
+ * A list query narrowed by only the filters a caller gives, one prepared statement per mix of them (made
+ * on first use). `build` gets the WHERE clause; `terms` maps each parameter to its SQL condition. One
+ * statement with `(@x IS NULL OR col = @x)` would read every row of the table on every call: SQLite
+ * cannot use an index for a condition that may be switched off.
+ */
+export function filteredList<K extends string>(
+  db: Database,
+  build: (where: string) => string,
+  terms: Readonly<Record<K, string>>,
+): (params: Readonly<Record<K, unknown>>) => unknown[] {
+  const made = new Map<string, Statement>();
+  const names = Object.keys(terms) as K[];
+  return (params) => {
+    const given = names.filter((name) => params[name] !== null && params[name] !== undefined);
+    const key = given.join(' ');
+    let statement = made.get(key);
+    if (statement === undefined) {
+      const where = given.length === 0 ? '' : `WHERE ${given.map((name) => terms[name]).join(' AND ')}`;
+      statement = db.prepare(build(where));
+      made.set(key, statement);
+    }
+    return statement.all(Object.fromEntries(given.map((name) => [name, params[name]])));
+  };
 }
 
 /** Reads one row by id through `statement` and maps it; undefined when there is none. */

@@ -4,6 +4,7 @@ import type { StoredMessage, ToolCallRecord, ToolCallStatus } from '../core/sess
 import { StoreConflictError, StoreNotFoundError } from '../core/store-errors.js';
 import type { NotRunReason, RefusedBy } from '../core/tool.js';
 import {
+  filteredList,
   inSet,
   iso,
   opt,
@@ -81,12 +82,11 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
   );
   const byKey = db.prepare('SELECT * FROM tool_calls WHERE turn_id = ? AND call_id = ?');
   // Insertion order is the models' order; the clock can step back between two replies.
-  const list = db.prepare(
-    `SELECT * FROM tool_calls WHERE (@turnId IS NULL OR turn_id = @turnId)
-       AND (@sessionId IS NULL OR session_id = @sessionId)
-       AND (@statuses IS NULL OR ${inSet('@statuses')})
-     ORDER BY rowid`,
-  );
+  const list = filteredList(db, (where) => `SELECT * FROM tool_calls ${where} ORDER BY rowid`, {
+    turnId: 'turn_id = @turnId',
+    sessionId: 'session_id = @sessionId',
+    statuses: inSet('@statuses'),
+  });
   const approve = db.prepare(
     `UPDATE tool_calls SET status = 'approved', updated_at = ? WHERE turn_id = ? AND call_id = ? AND status = 'pending'`,
   );
@@ -172,7 +172,7 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
     },
     list(filter: ToolCallFilter): ToolCallRecord[] {
       const statuses = statusFilter(filter.status, STATUSES, 'Tool call status');
-      const rows = list.all({ turnId: filter.turnId ?? null, sessionId: filter.sessionId ?? null, statuses });
+      const rows = list({ turnId: filter.turnId, sessionId: filter.sessionId, statuses });
       return (rows as CallRow[]).map(toRecord);
     },
     approve(turnId: string, callId: string): boolean {

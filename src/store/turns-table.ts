@@ -6,6 +6,7 @@ import { FINAL_TURN_STATES } from '../core/session-records.js';
 import { StoreNotFoundError } from '../core/store-errors.js';
 import type { MessagesTable } from './messages-table.js';
 import {
+  filteredList,
   inSet,
   iso,
   mustRead,
@@ -71,11 +72,10 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
   );
   const byId = db.prepare('SELECT * FROM turns WHERE id = ?');
   // Oldest first by rowid (write order), as in every list here: the clock can step back between writes.
-  const list = db.prepare(
-    `SELECT * FROM turns WHERE (@sessionId IS NULL OR session_id = @sessionId)
-       AND (@statuses IS NULL OR ${inSet('@statuses')})
-     ORDER BY rowid`,
-  );
+  const list = filteredList(db, (where) => `SELECT * FROM turns ${where} ORDER BY rowid`, {
+    sessionId: 'session_id = @sessionId',
+    statuses: inSet('@statuses'),
+  });
   const move = db.prepare(
     `UPDATE turns SET status = @status, owner = coalesce(@owner, owner), error = coalesce(@error, error),
        owner_seen_at = CASE WHEN @owner IS NULL THEN owner_seen_at ELSE @now END,
@@ -130,7 +130,7 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
     mustGet,
     list(filter: TurnFilter = {}) {
       const statuses = statusFilter(filter.status, STATES, 'Turn state');
-      return (list.all({ sessionId: filter.sessionId ?? null, statuses }) as TurnRow[]).map(toRecord);
+      return (list({ sessionId: filter.sessionId, statuses }) as TurnRow[]).map(toRecord);
     },
     setStatus(turnId: string, status: TurnState, options: TurnMove = {}): boolean {
       requireOneOf(status, STATES, 'A turn state');

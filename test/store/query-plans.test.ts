@@ -1,0 +1,100 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import type { SessionStore } from '../../src/core/session-store.js';
+import { newCall, openTestStore, tempDbPath, turnWithCalls } from './store-fixtures.js';
+
+interface Ran {
+  readonly sql: string;
+  readonly params: unknown[];
+}
+
+/** The statements `work` ran through better-sqlite3, with their parameters (the real library, watched). */
+function statementsRunBy(work: () => void): Ran[] {
+  const probe = new Database(':memory:');
+  const proto = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<string, unknown>;
+  probe.close();
+  const ran: Ran[] = [];
+  const methods = ['all', 'get', 'run', 'iterate'] as const;
+  const originals = methods.map((m) => proto[m] as (...args: unknown[]) => unknown);
+  methods.forEach((m, i) => {
+    proto[m] = function (this: { source: string }, ...params: unknown[]) {
+      ran.push({ sql: this.source, params });
+      return originals[i]?.apply(this, params);
+    };
+  });
+  try {
+    work();
+  } finally {
+    methods.forEach((m, i) => {
+      proto[m] = originals[i];
+    });
+  }
+  return ran;
+}
+
+/** How SQLite reads each table `statement` touches: "SEARCH …" (through an index) or "SCAN …" (every row). */
+function planOf(path: string, statement: Ran): string[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db
+      .prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
+      .all(...statement.params)
+      .map((row) => (row as { detail: string }).detail)
+      .filter((detail) => /^(SCAN|SEARCH) /.test(detail));
+  } finally {
+    db.close();
+  }
+}
+
+/** A store holding two sessions, one turn each, with a few calls. */
+function filledStore(path: string): { store: SessionStore; sessionId: string; turnId: string } {
+  const store = openTestStore(path);
+  turnWithCalls(store, [newCall('c1', 'read_file', { path: 'old.txt' })], 'An older chat');
+  const { session, turn } = turnWithCalls(store, [
+    newCall('c1', 'read_file', { path: 'a.txt' }),
+    newCall('c2', 'bash', { command: 'ls' }),
+  ]);
+  return { store, sessionId: session.id, turnId: turn.id };
+}
+
+describe('what every turn reads goes through an index, not through the whole table', () => {
+  it("lists a turn's or a session's calls, and a session's unfinished turns, by index", () => {
+    const path = tempDbPath();
+    const { store, sessionId, turnId } = filledStore(path);
+    const loose = ['pending', 'approved', 'running'] as const;
+    const reads: [string, () => unknown][] = [
+      // Every model reply with calls, and a resumed turn.
+      ['calls of a turn', () => store.listToolCalls({ turnId })],
+      ['loose calls of a turn', () => store.listToolCalls({ turnId, status: [...loose] })],
+      // Every new turn: what a dead process left in the session.
+      ['loose calls of a session', () => store.listToolCalls({ sessionId, status: [...loose] })],
+      ['unfinished turns of a session', () => store.listTurns({ sessionId, status: ['running'] })],
+    ];
+    for (const [what, read] of reads) {
+      let answer: unknown;
+      const ran = statementsRunBy(() => {
+        answer = read();
+      });
+      expect(answer, what).not.toEqual([]);
+      expect(ran.length, what).toBeGreaterThan(0);
+      for (const statement of ran) {
+        for (const step of planOf(path, statement))
+          expect(step, `${what}: ${statement.sql}`).toMatch(/^SEARCH /);
+      }
+    }
+  });
+
+  it('still lists by any mix of filters, or none, with the same answers', () => {
+    const { store, sessionId, turnId } = filledStore(tempDbPath());
+    expect(store.listToolCalls({ turnId }).map((c) => c.id)).toEqual(['c1', 'c2']);
+    expect(store.listToolCalls({ sessionId, turnId, status: 'pending' }).map((c) => c.id)).toEqual([
+      'c1',
+      'c2',
+    ]);
+    expect(store.listToolCalls({ status: 'done' })).toEqual([]);
+    expect(store.listToolCalls({}).map((c) => c.id)).toEqual(['c1', 'c1', 'c2']);
+    expect(store.listTurns({ sessionId }).map((t) => t.id)).toEqual([turnId]);
+    expect(store.listTurns({ status: 'running' })).toHaveLength(2);
+    expect(store.listTurns()).toHaveLength(2);
+  });
+});
