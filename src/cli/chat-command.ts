@@ -1,7 +1,7 @@
 import { createInterface, type Interface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import type { ApprovalRequest } from '../core/approval.js';
-import { InputError } from '../core/errors.js';
+import { InputError, ToolseamError } from '../core/errors.js';
 import type { RuntimeEvent } from '../core/events.js';
 import { describeModel, type ModelOrigin, modelDifference } from '../core/turn-model.js';
 import type { Runtime, Session } from '../runtime/runtime.js';
@@ -148,9 +148,17 @@ async function converse(
       if (text === undefined) return 0; // the input closed (Ctrl-D)
       if (text.trim() === '') continue;
       ctrlC.turnStarts();
-      const end = await runTurn(runtime, session, text, questions);
-      ctrlC.turnEnds();
-      if (end.status !== 'done') process.stderr.write(`${visibleLines(end.message)}\n`);
+      try {
+        const end = await runTurn(runtime, session, text, questions);
+        if (end.status !== 'done') process.stderr.write(`${visibleLines(end.message)}\n`);
+      } catch (error) {
+        // The message could not start a turn (another process runs the session's turn, the database
+        // stayed locked): say why and take the next message, as after a turn that failed.
+        if (!(error instanceof ToolseamError)) throw error;
+        process.stderr.write(`${visibleLines(error.message)}\n`);
+      } finally {
+        ctrlC.turnEnds();
+      }
     }
   } finally {
     ctrlC.release();

@@ -3,6 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { processOwner } from '../../src/runtime/turn-owner.js';
+import { openSessionStore } from '../../src/store/index.js';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
 import { TSX_LOADER } from '../support/tsx-loader.js';
 import { spawnToolseam, until } from './spawn-toolseam.js';
@@ -197,6 +199,42 @@ describe('toolseam chat', () => {
       chat.proc.kill();
     }
   }, 60_000);
+
+  it('interactive: a message the session cannot take while another process runs its turn is told, and the chat goes on', async () => {
+    standIn = await startStandIn({ family: 'openai', script: [{ text: 'Now it is free.' }] });
+    const db = join(dir, 't.db');
+    // This test process drives a turn in the session, as a chat in another terminal would.
+    const store = openSessionStore({ path: db });
+    const session = store.createSession();
+    const busy = store.startTurn({ sessionId: session.id, userText: 'a long job', owner: processOwner() });
+    const args = [
+      'chat',
+      '--session',
+      session.id,
+      '--base-url',
+      standIn.baseURL,
+      '--model',
+      'demo',
+      '--db',
+      db,
+    ];
+    const chat = cli(args, {}, true);
+    const stdin = chat.proc.stdin;
+    try {
+      await until('the first prompt', () => prompts(chat.stderr()) === 1);
+      stdin.write('hello\n');
+      await until('the next prompt', () => prompts(chat.stderr()) === 2);
+      expect(chat.stderr()).toContain(`Session ${session.id} has a turn running in another process`);
+      store.setTurnStatus(busy.id, 'done');
+      stdin.write('and now?\n');
+      await until('the answer', () => chat.stdout().includes('Now it is free.'));
+      stdin.end();
+      expect((await chat.done).code).toBe(0);
+    } finally {
+      chat.proc.kill();
+      store.close();
+    }
+  });
 
   it('--session with an unknown id says there is no such session (exit 2) and starts none; a known id continues', async () => {
     standIn = await startStandIn({ family: 'openai', script: [{ text: 'First.' }, { text: 'Again.' }] });
