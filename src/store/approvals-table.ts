@@ -13,8 +13,8 @@ import type { RiskLevel } from '../core/tool.js';
 import type { AuditTable } from './audit-table.js';
 import type { GrantsTable } from './grants-table.js';
 import {
+  filteredList,
   fromJson,
-  inSet,
   iso,
   msFrom,
   mustRead,
@@ -26,6 +26,7 @@ import {
   requireText,
   rowReader,
   statusFilter,
+  statusIn,
   statusSet,
 } from './rows.js';
 import type { StoreContext } from './store-context.js';
@@ -107,12 +108,11 @@ export function approvalsTable(
   const pendingFor = db.prepare(
     `SELECT id FROM approvals WHERE turn_id = ? AND call_id = ? AND status = 'pending'`,
   );
-  const list = db.prepare(
-    `SELECT * FROM approvals WHERE (@sessionId IS NULL OR session_id = @sessionId)
-       AND (@turnId IS NULL OR turn_id = @turnId)
-       AND (@statuses IS NULL OR ${inSet('@statuses')})
-     ORDER BY rowid`,
-  );
+  const list = filteredList(db, (where) => `SELECT * FROM approvals ${where} ORDER BY rowid`, {
+    sessionId: 'session_id = @sessionId',
+    turnId: 'turn_id = @turnId',
+    statuses: statusIn,
+  });
   const closeRow = db.prepare(
     `UPDATE approvals SET status = @status, scope = @scope, reason = @reason, answered_by = @answeredBy,
        answered_at = @now
@@ -197,7 +197,7 @@ export function approvalsTable(
     get,
     list(filter: ApprovalFilter = {}): ApprovalRecord[] {
       const statuses = statusFilter(filter.status, STATUSES, 'Approval status');
-      const rows = list.all({ sessionId: filter.sessionId ?? null, turnId: filter.turnId ?? null, statuses });
+      const rows = list({ sessionId: filter.sessionId, turnId: filter.turnId, statuses });
       return (rows as ApprovalRow[]).map(toRecord);
     },
     answer(id: string, decision: ApprovalDecision, options: AnswerOptions = {}): ApprovalRecord {
@@ -243,7 +243,7 @@ export function approvalsTable(
     /** Cancels whatever a turn still waits on (its turn has ended); returns how many. */
     cancelForTurn(turnId: string, reason: string): number {
       return ctx.write(() => {
-        const open = list.all({ sessionId: null, turnId, statuses: statusSet(['pending']) }) as ApprovalRow[];
+        const open = list({ turnId, statuses: statusSet(['pending']) }) as ApprovalRow[];
         for (const row of open) close(row.id, 'cancelled', reason);
         return open.length;
       });

@@ -117,30 +117,53 @@ export function msFrom(text: string | undefined, what: string): number | null {
   return ms;
 }
 
+/** A filter of `filteredList`: SQL with its `@parameter`, or SQL written from the value itself (nothing bound). */
+export type FilterTerm = string | ((value: string) => string);
+
 /**
- * A list query narrowed by only the filters a caller gives, one prepared statement per mix of them (made
- * on first use). `build` gets the WHERE clause; `terms` maps each parameter to its SQL condition. One
+ * A list query narrowed by only the filters a caller gives, one prepared statement per WHERE clause (made
+ * on first use). `build` gets the WHERE clause; `terms` gives each filter's SQL condition. One
  * statement with `(@x IS NULL OR col = @x)` would read every row of the table on every call: SQLite
  * cannot use an index for a condition that may be switched off.
  */
 export function filteredList<K extends string>(
   db: Database,
   build: (where: string) => string,
-  terms: Readonly<Record<K, string>>,
-): (params: Readonly<Record<K, unknown>>) => unknown[] {
+  terms: Readonly<Record<K, FilterTerm>>,
+): (params: { readonly [P in K]?: string | null | undefined }) => unknown[] {
   const made = new Map<string, Statement>();
   const names = Object.keys(terms) as K[];
   return (params) => {
-    const given = names.filter((name) => params[name] !== null && params[name] !== undefined);
-    const key = given.join(' ');
-    let statement = made.get(key);
-    if (statement === undefined) {
-      const where = given.length === 0 ? '' : `WHERE ${given.map((name) => terms[name]).join(' AND ')}`;
-      statement = db.prepare(build(where));
-      made.set(key, statement);
+    const conditions: string[] = [];
+    const bound: Record<string, string> = {};
+    for (const name of names) {
+      const value = params[name];
+      if (value === null || value === undefined) continue;
+      const term = terms[name];
+      if (typeof term === 'string') {
+        conditions.push(term);
+        bound[name] = value;
+      } else conditions.push(term(value));
     }
-    return statement.all(Object.fromEntries(given.map((name) => [name, params[name]])));
+    const where = conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
+    let statement = made.get(where);
+    if (statement === undefined) {
+      statement = db.prepare(build(where));
+      made.set(where, statement);
+    }
+    return statement.all(bound);
   };
+}
+
+/**
+ * The statuses of a `statusFilter` text as an SQL condition written out (`status = 'a' OR …`), which
+ * SQLite can match to a partial index such as the one on unfinished turns; `inSet` cannot be.
+ */
+export function statusIn(set: string): string {
+  const statuses = set.split(',').filter((s) => s !== '');
+  if (!statuses.every((s) => /^[a-z_]+$/.test(s))) throw new InputError(`Not a status list: ${set}.`);
+  if (statuses.length === 0) return '0';
+  return `(${statuses.map((s) => `status = '${s}'`).join(' OR ')})`;
 }
 
 /** Reads one row by id through `statement` and maps it; undefined when there is none. */

@@ -14,6 +14,7 @@ import {
   requireOneOf,
   requireText,
   statusFilter,
+  statusIn,
   statusSet,
 } from './rows.js';
 import type { SessionsTable } from './sessions-table.js';
@@ -85,7 +86,7 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
   const list = filteredList(db, (where) => `SELECT * FROM tool_calls ${where} ORDER BY rowid`, {
     turnId: 'turn_id = @turnId',
     sessionId: 'session_id = @sessionId',
-    statuses: inSet('@statuses'),
+    statuses: statusIn,
   });
   const approve = db.prepare(
     `UPDATE tool_calls SET status = 'approved', updated_at = ? WHERE turn_id = ? AND call_id = ? AND status = 'pending'`,

@@ -17,6 +17,7 @@ import {
   requireOneOf,
   rowReader,
   statusFilter,
+  statusIn,
   statusSet,
 } from './rows.js';
 import type { SessionsTable } from './sessions-table.js';
@@ -74,7 +75,7 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
   // Oldest first by rowid (write order), as in every list here: the clock can step back between writes.
   const list = filteredList(db, (where) => `SELECT * FROM turns ${where} ORDER BY rowid`, {
     sessionId: 'session_id = @sessionId',
-    statuses: inSet('@statuses'),
+    statuses: statusIn,
   });
   const move = db.prepare(
     `UPDATE turns SET status = @status, owner = coalesce(@owner, owner), error = coalesce(@error, error),

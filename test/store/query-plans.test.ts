@@ -58,7 +58,7 @@ function filledStore(path: string): { store: SessionStore; sessionId: string; tu
 }
 
 describe('what every turn reads goes through an index, not through the whole table', () => {
-  it("lists a turn's or a session's calls, and a session's unfinished turns, by index", () => {
+  it("lists a turn's or a session's calls and a turn's waiting approvals, and finds unfinished turns, by index", () => {
     const path = tempDbPath();
     const { store, sessionId, turnId } = filledStore(path);
     const loose = ['pending', 'approved', 'running'] as const;
@@ -68,8 +68,16 @@ describe('what every turn reads goes through an index, not through the whole tab
       ['loose calls of a turn', () => store.listToolCalls({ turnId, status: [...loose] })],
       // Every new turn: what a dead process left in the session.
       ['loose calls of a session', () => store.listToolCalls({ sessionId, status: [...loose] })],
-      ['unfinished turns of a session', () => store.listTurns({ sessionId, status: ['running'] })],
+      [
+        'unfinished turns of a session',
+        () => store.listTurns({ sessionId, status: ['running', 'waiting_approval'] }),
+      ],
+      // Every turn's end: the approvals it still waits on.
+      ['the end of a turn waiting on an approval', () => store.setTurnStatus(turnId, 'done')],
+      // `toolseam sessions`, `toolseam resume`: the turns a dead process left, in every session.
+      ['unfinished turns', () => store.listTurns({ status: ['running', 'waiting_approval'] })],
     ];
+    store.requestApproval({ turnId, callId: 'c2', risk: 'destructive', meaning: 'Runs ls.' });
     for (const [what, read] of reads) {
       let answer: unknown;
       const ran = statementsRunBy(() => {
@@ -96,5 +104,11 @@ describe('what every turn reads goes through an index, not through the whole tab
     expect(store.listTurns({ sessionId }).map((t) => t.id)).toEqual([turnId]);
     expect(store.listTurns({ status: 'running' })).toHaveLength(2);
     expect(store.listTurns()).toHaveLength(2);
+    const asked = store.requestApproval({ turnId, callId: 'c2', risk: 'caution', meaning: 'Runs ls.' });
+    expect(store.listApprovals({ turnId, status: ['pending', 'expired'] })).toEqual([asked]);
+    expect(store.listApprovals({ sessionId, status: 'approved' })).toEqual([]);
+    expect(store.listApprovals()).toEqual([asked]);
+    expect(store.listTurns({ status: ['waiting_approval', 'running'] })).toHaveLength(2);
+    expect(store.listTurns({ status: [] })).toEqual([]);
   });
 });
