@@ -5,6 +5,7 @@ import { InputError, ToolseamError } from '../core/errors.js';
 import type { RuntimeEvent } from '../core/events.js';
 import { describeModel, type ModelOrigin, modelDifference } from '../core/turn-model.js';
 import type { Runtime, Session } from '../runtime/runtime.js';
+import { whenOutputCloses } from './closed-output.js';
 import type { Command } from './commands.js';
 import { printEvent } from './event-printer.js';
 import { QuestionQueue } from './question-queue.js';
@@ -122,15 +123,15 @@ async function oneShot(
   rl: Interface | undefined,
   questions: QuestionQueue | undefined,
 ): Promise<number> {
-  const ctrlC = onCtrlC(session, rl);
-  ctrlC.turnStarts();
+  const interrupts = onInterrupt(session, rl);
+  interrupts.turnStarts();
   try {
     const end = await runTurn(runtime, session, text, questions);
     if (end.status === 'done') return 0;
     process.stderr.write(`${visibleLines(end.message)}\n`);
     return 1;
   } finally {
-    ctrlC.release();
+    interrupts.release();
   }
 }
 
@@ -141,13 +142,13 @@ async function converse(
   questions: QuestionQueue,
 ): Promise<number> {
   process.stderr.write(`toolseam chat — session ${session.id} (Ctrl-C stops a turn, Ctrl-D leaves)\n`);
-  const ctrlC = onCtrlC(session, rl);
+  const interrupts = onInterrupt(session, rl);
   try {
     for (;;) {
       const text = await questions.ask('\n> ');
-      if (text === undefined) return 0; // the input closed (Ctrl-D)
+      if (text === undefined || interrupts.outputClosed) return 0; // the input closed (Ctrl-D), or nobody reads the output
       if (text.trim() === '') continue;
-      ctrlC.turnStarts();
+      interrupts.turnStarts();
       try {
         const end = await runTurn(runtime, session, text, questions);
         if (end.status !== 'done') process.stderr.write(`${visibleLines(end.message)}\n`);
@@ -157,11 +158,12 @@ async function converse(
         if (!(error instanceof ToolseamError)) throw error;
         process.stderr.write(`${visibleLines(error.message)}\n`);
       } finally {
-        ctrlC.turnEnds();
+        interrupts.turnEnds();
       }
+      if (interrupts.outputClosed) return 0;
     }
   } finally {
-    ctrlC.release();
+    interrupts.release();
   }
 }
 
@@ -169,10 +171,12 @@ async function converse(
  * Ctrl-C for a chat: during a turn the first stops it and a second leaves without waiting; between
  * turns it closes the input. On a terminal readline takes Ctrl-C as a key (its 'SIGINT'); with piped
  * input it arrives as the signal, which would otherwise end the process with the turn unfinished.
+ * An output closed by its reader (`toolseam chat | head`) stops the turn too, and the chat leaves after it.
  */
-function onCtrlC(session: Session, rl: Interface | undefined) {
+function onInterrupt(session: Session, rl: Interface | undefined) {
   let busy = false;
   let stopping = false;
+  let outputClosed = false;
   const interrupt = (): void => {
     if (!busy) {
       rl?.close();
@@ -187,9 +191,25 @@ function onCtrlC(session: Session, rl: Interface | undefined) {
     process.stderr.write('\n(stopping the turn; press Ctrl-C again to leave without waiting)\n');
     session.stop();
   };
+  const closed = (): void => {
+    outputClosed = true;
+    if (!busy) {
+      rl?.close();
+      return;
+    }
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write('\n(the output was closed: stopping the turn)\n');
+    session.stop();
+  };
   rl?.on('SIGINT', interrupt);
   process.on('SIGINT', interrupt);
+  const unsetClosed = whenOutputCloses(closed);
   return {
+    /** True once nobody reads the output: no further turn is started. */
+    get outputClosed(): boolean {
+      return outputClosed;
+    },
     turnStarts(): void {
       busy = true;
       stopping = false;
@@ -200,6 +220,7 @@ function onCtrlC(session: Session, rl: Interface | undefined) {
     release(): void {
       rl?.off('SIGINT', interrupt);
       process.off('SIGINT', interrupt);
+      unsetClosed();
     },
   };
 }
