@@ -17,8 +17,9 @@ const USAGE = `usage: toolseam chat [-m TEXT] [--session ID] [--provider NAME] [
                      [--config FILE] [--db FILE] [--approve ask|auto|deny] [--agent NAME] [--plan]
 
 Talks to the configured model with every configured tool. Interactive by default: answers stream,
-tool calls show as they run, calls that need approval ask y / n / always. Ctrl-C stops the turn;
-Ctrl-D leaves (at an approval question: at once, exit 1, the turn left waiting for \`toolseam approve\`).
+tool calls show as they run, calls that need approval ask y / n / always ("no, …" tells the model
+why; any other reply is asked again). Ctrl-C stops the turn; Ctrl-D leaves (at an approval
+question: at once, exit 1, the turn left waiting for \`toolseam approve\`).
   -m TEXT       send one message, print the answer and exit (0 done, 1 refused or failed)
   --session ID  continue a session (see \`toolseam sessions\`) on the model the flags or config name
   --approve     ask (default), auto (approve every call) or deny (refuse every call that asks)

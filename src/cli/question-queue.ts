@@ -29,18 +29,28 @@ export class QuestionQueue {
 
   /**
    * Asks `query` once every earlier question is done, calling `before` just before it is shown;
-   * a line already typed answers it at once. Undefined when `signal` aborted, the input closed with no
-   * line left for it, or `before` threw.
+   * a line already typed answers it at once. While `again` says a line is no answer (it tells the
+   * person why), the question is asked again before any other. Undefined when `signal` aborted, the
+   * input closed with no line left for it, or `before` threw.
    */
   ask(
     query: string,
-    options: { signal?: AbortSignal | undefined; before?: () => void; fresh?: boolean } = {},
+    options: {
+      signal?: AbortSignal | undefined;
+      before?: () => void;
+      fresh?: boolean;
+      again?: (line: string) => boolean;
+    } = {},
   ): Promise<string | undefined> {
-    const asked = this.tail.then(() => {
+    const asked = this.tail.then(async () => {
       // On a terminal, a line typed before the question showed was not meant for it: an approval
       // must never be answered by a "y" typed while the model was still writing.
       if (options.fresh === true && this.rl.terminal) this.waiting.length = 0;
-      return this.askNow(query, options.signal, options.before);
+      let line = await this.askNow(query, options.signal, options.before);
+      while (line !== undefined && options.again?.(line) === true) {
+        line = await this.askNow(query, options.signal, undefined);
+      }
+      return line;
     });
     // One failed question must not fail every later one (the chat's next-message prompt among them).
     this.tail = asked.catch(() => undefined);

@@ -1,6 +1,6 @@
 import type { ApprovalDecision, ApprovalRequest } from '../core/approval.js';
 import type { RuntimeEvent } from '../core/events.js';
-import { describeApproval } from './event-printer.js';
+import { describeApproval, oneLineOf } from './event-printer.js';
 import type { QuestionQueue } from './question-queue.js';
 import { visible } from './visible-text.js';
 
@@ -71,16 +71,22 @@ export class TurnApprovals {
         entry.shown = true;
         this.info.write(`${describeApproval(request)}\n`);
       },
+      again: (line) => {
+        if (decisionOf(line) !== undefined) return false;
+        this.info.write(`  ${notAnAnswer(line)}\n`);
+        return true;
+      },
     });
     if (signal.aborted) return;
-    if (reply === undefined) {
+    const decision = reply === undefined ? undefined : decisionOf(reply);
+    if (decision === undefined) {
       if (this.inputClosed) this.inputClosed(request);
       else this.info.write(`\n${waitingHint(request.id)}\n`);
       return;
     }
     entry.answeredHere = true;
     try {
-      this.respond(request.id, decisionOf(reply), { digest: request.digest, answeredBy: 'terminal' });
+      this.respond(request.id, decision, { digest: request.digest, answeredBy: 'terminal' });
     } catch (error) {
       this.info.write(`  (${visible((error as Error).message)})\n`);
     }
@@ -91,13 +97,27 @@ function waitingHint(id: string): string {
   return `  waiting: answer it with \`toolseam approve ${visible(id)} yes|no|always\` from another terminal`;
 }
 
-/** y / yes, a / always; anything else denies, and words other than n / no are the reason. */
-function decisionOf(typed: string): ApprovalDecision {
-  const reply = typed.trim().toLowerCase();
-  if (reply === 'a' || reply === 'always') return { kind: 'approve', always: 'session' };
-  if (reply === 'y' || reply === 'yes') return { kind: 'approve' };
-  const reason = reply === 'n' || reply === 'no' || reply === '' ? '' : typed.trim();
-  return reason ? { kind: 'deny', reason } : { kind: 'deny' };
+/**
+ * y / yes, a / always, n / no or an empty line (a full stop or ! after one is fine); a reply that starts
+ * with n / no and goes on ("no, use notes.md") refuses with those words as the reason. Anything else
+ * ("yes please", "sure") is no answer: undefined, so it is asked again rather than guessed.
+ */
+function decisionOf(typed: string): ApprovalDecision | undefined {
+  const text = typed.trim();
+  const word = text.toLowerCase().replace(/[.!]+$/, '');
+  if (word === 'a' || word === 'always') return { kind: 'approve', always: 'session' };
+  if (word === 'y' || word === 'yes') return { kind: 'approve' };
+  if (word === '' || word === 'n' || word === 'no') return { kind: 'deny' };
+  if (/^no?\b/i.test(text)) return { kind: 'deny', reason: text };
+  return undefined;
+}
+
+/** What the person is told when a reply is not one of the answers. */
+function notAnAnswer(reply: string): string {
+  return (
+    `("${oneLineOf(reply, 60)}" is not an answer: type y, n or a; ` +
+    'to refuse with a reason, start with no, as in "no, use notes.md")'
+  );
 }
 
 function endedHow(decision: Resolution): string {

@@ -72,6 +72,27 @@ describe('chat approvals at the terminal', () => {
     expect(t.shown()).toContain('ap-2');
   });
 
+  it('a reply that is not y, n or a ("yes please", "sure") is asked again, not taken as a refusal; "no, …" refuses with its words', async () => {
+    const t = terminal();
+    t.approvals.request(request('ap-1', 'first leaf'));
+    t.approvals.request(request('ap-2', 'second leaf'));
+    await t.until(() => t.shown().includes('allow?'));
+    t.input.write('yes please\n');
+    await t.until(() => t.shown().includes('"yes please" is not an answer'));
+    t.input.write('sure\n');
+    await t.until(() => t.shown().includes('"sure" is not an answer'));
+    expect(t.answers).toEqual([]);
+    expect(t.shown()).not.toContain('ap-2');
+    t.input.write('Yes.\n');
+    await t.until(() => t.answers.length === 1);
+    t.input.write('no, use notes.md\n');
+    await t.until(() => t.answers.length === 2);
+    expect(t.answers).toEqual([
+      { id: 'ap-1', decision: { kind: 'approve' } },
+      { id: 'ap-2', decision: { kind: 'deny', reason: 'no, use notes.md' } },
+    ]);
+  });
+
   it('withdraws every open question when the turn ends, so the next prompt gets the next line', async () => {
     const t = terminal();
     t.approvals.request(request('ap-1', 'a leaf'));
