@@ -8,6 +8,7 @@ import type { Runtime, Session } from '../runtime/runtime.js';
 import { whenOutputCloses } from './closed-output.js';
 import type { Command } from './commands.js';
 import { printEvent } from './event-printer.js';
+import { PastedLines } from './pasted-lines.js';
 import { QuestionQueue } from './question-queue.js';
 import { RUNTIME_FLAGS, runtimeFromFlags } from './runtime-flags.js';
 import { TurnApprovals } from './turn-approvals.js';
@@ -16,10 +17,11 @@ import { visible, visibleLines } from './visible-text.js';
 const USAGE = `usage: toolseam chat [-m TEXT] [--session ID] [--provider NAME] [--model ID] [--base-url URL]
                      [--config FILE] [--db FILE] [--approve ask|auto|deny] [--agent NAME] [--plan]
 
-Talks to the configured model with every configured tool. Interactive by default: answers stream,
-tool calls show as they run, calls that need approval ask y / n / always ("no, …" tells the model
-why; any other reply is asked again). Ctrl-C stops the turn; Ctrl-D leaves (at an approval
-question: at once, exit 1, the turn left waiting for \`toolseam approve\`).
+Talks to the configured model with every configured tool. Interactive by default (on a terminal,
+text pasted over several lines is one message, sent with Enter): answers stream, tool calls show as
+they run, calls that need approval ask y / n / always ("no, …" tells the model why; any other reply
+is asked again). Ctrl-C stops the turn; Ctrl-D leaves (at an approval question: at once, exit 1,
+the turn left waiting for \`toolseam approve\`).
   -m TEXT       send one message, print the answer and exit (0 done, 1 refused or failed)
   --session ID  continue a session (see \`toolseam sessions\`) on the model the flags or config name
   --approve     ask (default), auto (approve every call) or deny (refuse every call that asks)
@@ -50,7 +52,10 @@ export const chatCommand: Command = async (argv) => {
     interactive || tty ? createInterface({ input: process.stdin, output: process.stderr }) : undefined;
   // Every question (approvals, ask_user, the next message) goes through one queue: readline ignores a
   // second question while one is pending, which would leave a prompt that never answers.
-  const questions = rl ? new QuestionQueue(rl, process.stderr) : undefined;
+  // On a terminal, a message pasted over several lines is one message, not one per line.
+  const pasted =
+    interactive && tty && rl?.terminal ? new PastedLines(process.stdin, process.stderr, rl) : undefined;
+  const questions = rl ? new QuestionQueue(rl, process.stderr, pasted) : undefined;
   const askUser = questions
     ? async (question: string, choices: readonly string[] | undefined, signal: AbortSignal) => {
         const hint = choices?.length ? ` (${choices.join(' / ')})` : '';
@@ -61,6 +66,7 @@ export const chatCommand: Command = async (argv) => {
   try {
     runtime = await runtimeFromFlags(values, askUser ? { askUser } : {});
   } catch (error) {
+    pasted?.close();
     rl?.close();
     throw error;
   }
@@ -82,6 +88,7 @@ export const chatCommand: Command = async (argv) => {
     if (!interactive) return await oneShot(runtime, session, values.message as string, rl, questions);
     return await converse(runtime, session, rl as Interface, questions as QuestionQueue);
   } finally {
+    pasted?.close();
     rl?.close();
     await runtime.close();
   }
@@ -146,7 +153,7 @@ async function converse(
   const interrupts = onInterrupt(session, rl);
   try {
     for (;;) {
-      const text = await questions.ask('\n> ');
+      const text = await questions.ask('\n> ', { whole: true });
       if (text === undefined || interrupts.outputClosed) return 0; // the input closed (Ctrl-D), or nobody reads the output
       if (text.trim() === '') continue;
       interrupts.turnStarts();

@@ -13,10 +13,14 @@ export class QuestionQueue {
   private readonly current = new Set<AbortController>();
   private readonly waiting: string[] = [];
 
-  /** `echo` shows a question answered from a line typed before it, with that answer (the chat's stderr). */
+  /**
+   * `echo` shows a question answered from a line typed before it, with that answer (the chat's stderr);
+   * `pasted` tells which lines a paste ended, for questions answered whole.
+   */
   constructor(
     private readonly rl: Interface,
     private readonly echo?: NodeJS.WritableStream,
+    private readonly pasted?: { take(line: string): boolean },
   ) {
     // Readline hands a line to a pending question; it emits 'line' only when none is pending.
     rl.on('line', (line) => this.waiting.push(line));
@@ -30,7 +34,8 @@ export class QuestionQueue {
   /**
    * Asks `query` once every earlier question is done, calling `before` just before it is shown;
    * a line already typed answers it at once. While `again` says a line is no answer (it tells the
-   * person why), the question is asked again before any other. Undefined when `signal` aborted, the
+   * person why), the question is asked again before any other. With `whole`, an answer pasted over
+   * several lines is those lines joined, not its first line. Undefined when `signal` aborted, the
    * input closed with no line left for it, or `before` threw.
    */
   ask(
@@ -40,6 +45,7 @@ export class QuestionQueue {
       before?: () => void;
       fresh?: boolean;
       again?: (line: string) => boolean;
+      whole?: boolean;
     } = {},
   ): Promise<string | undefined> {
     const asked = this.tail.then(async () => {
@@ -50,17 +56,34 @@ export class QuestionQueue {
       while (line !== undefined && options.again?.(line) === true) {
         line = await this.askNow(query, options.signal, undefined);
       }
-      return line;
+      return options.whole === true && line !== undefined ? this.restOfPaste(line, options.signal) : line;
     });
     // One failed question must not fail every later one (the chat's next-message prompt among them).
     this.tail = asked.catch(() => undefined);
     return asked;
   }
 
+  /**
+   * `first` and the lines after it while each was ended inside a paste (the terminal already shows them),
+   * as one text; the line the person ends after the paste is its last (dropped when empty).
+   */
+  private async restOfPaste(first: string, signal: AbortSignal | undefined): Promise<string> {
+    const lines = [first];
+    while (this.pasted?.take(lines[lines.length - 1] as string)) {
+      const next = await this.askNow('… ', signal, undefined, true);
+      if (next === undefined) break;
+      lines.push(next);
+    }
+    if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+    return lines.join('\n');
+  }
+
+  /** One line for `query`; `continued` reads on in a paste (the terminal shows its lines already). */
   private async askNow(
     query: string,
     signal: AbortSignal | undefined,
     before: (() => void) | undefined,
+    continued = false,
   ): Promise<string | undefined> {
     if (signal?.aborted) return undefined;
     if (this.waiting.length > 0) {
@@ -70,7 +93,7 @@ export class QuestionQueue {
         return undefined;
       }
       const line = this.waiting.shift() as string;
-      this.echo?.write(`${query}${line}\n`);
+      if (!continued) this.echo?.write(`${query}${line}\n`);
       return line;
     }
     if (this.closed) return undefined;
@@ -80,7 +103,10 @@ export class QuestionQueue {
     this.current.add(controller);
     try {
       before?.();
-      return await this.rl.question(query, { signal: controller.signal });
+      const answer = this.rl.question(query, { signal: controller.signal });
+      // showing the question put the cursor at the start of a paste's unfinished last line: back to its end
+      if (continued && this.rl.terminal) this.rl.write(null, { ctrl: true, name: 'e' });
+      return await answer;
     } catch {
       return undefined;
     } finally {

@@ -363,6 +363,40 @@ describe('toolseam chat', () => {
   });
 
   it.skipIf(!hasScript)(
+    'interactive on a terminal: a message pasted over several lines is sent as one message',
+    async () => {
+      standIn = await startStandIn({
+        family: 'openai',
+        script: [{ echo: 'lastUserMessage' }, { echo: 'lastUserMessage' }, { echo: 'lastUserMessage' }],
+      });
+      const db = join(dir, 't.db');
+      const chat = cliOnTerminal(['chat', '--base-url', standIn.baseURL, '--model', 'demo', '--db', db]);
+      try {
+        await until('the prompt', () => chat.shown().includes('> '));
+        // the terminal marks a paste with ESC [200~ … ESC [201~ and sends its line breaks as returns
+        chat.proc.stdin.write(
+          '\x1b[200~Why does this fail?\rTypeError: x is undefined\r  at f (a.js:1:2)\x1b[201~',
+        );
+        await until('the pasted text', () => chat.shown().includes('a.js:1:2)'));
+        chat.proc.stdin.write(' Any idea?\r');
+        await until(
+          'the answer',
+          () => (standIn?.requests.length ?? 0) > 0 && chat.shown().includes('Any idea?\r\n'),
+        );
+        chat.proc.stdin.write('\x04');
+        expect(await chat.done).toBe(0);
+        expect(standIn.requests.map((r) => r.lastUserMessage)).toEqual([
+          'Why does this fail?\nTypeError: x is undefined\n  at f (a.js:1:2) Any idea?',
+        ]);
+        expect(chat.shown()).toContain('\x1b[?2004h');
+        expect(chat.shown().slice(chat.shown().lastIndexOf('\x1b[?2004'))).toMatch(/^\x1b\[\?2004l/);
+      } finally {
+        chat.proc.kill();
+      }
+    },
+  );
+
+  it.skipIf(!hasScript)(
     '-m on a terminal: Ctrl-C stops the turn (exit 1); a second Ctrl-C leaves at once (exit 130)',
     async () => {
       const call = { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'x' } }] };
