@@ -80,6 +80,8 @@ export class TurnApprovals {
     if (signal.aborted) return;
     const decision = reply === undefined ? undefined : decisionOf(reply);
     if (decision === undefined) {
+      // the input closed before the question showed: what waits is said before how to answer it
+      if (!entry.shown) this.info.write(`${describeApproval(request)}\n`);
       if (this.inputClosed) this.inputClosed(request);
       else this.info.write(`\n${waitingHint(request.id)}\n`);
       return;

@@ -108,6 +108,19 @@ describe('chat approvals at the terminal', () => {
     expect(t.shown()).not.toContain('ap-2');
   });
 
+  it('an approval that arrives after the input closed (piped input run out) is shown before how to answer it', async () => {
+    const t = terminal();
+    t.input.end();
+    t.rl.close();
+    t.approvals.request(request('ap-1', 'a leaf'));
+    await t.until(() => t.shown().includes('toolseam approve ap-1'));
+    const shown = t.shown();
+    expect(shown).toContain('write_file wants to run [subagent: a leaf]');
+    expect(shown).toContain('"path": "ap-1.txt"');
+    expect(shown.indexOf('wants to run')).toBeLessThan(shown.indexOf('toolseam approve ap-1'));
+    expect(t.answers).toEqual([]);
+  });
+
   it('a question pending when the input closes ends without an answer instead of holding the queue', async () => {
     const t = terminal();
     const pending = t.questions.ask('first? ');
