@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { JsonObject } from '../core/json.js';
-import { wholeStart } from '../core/text-cut.js';
+import { headOf, wholeStart } from '../core/text-cut.js';
 import { globMatch } from './glob-match.js';
 
 /** A command run before a tool call; a `BLOCKED: reason` line on its output refuses the call. */
@@ -17,6 +17,9 @@ export interface PreToolHook {
 
 /** How much of a failed hook's stderr its refusal quotes. */
 const STDERR_TAIL_CHARS = 300;
+
+/** How much of one line of a hook's output is kept: a `BLOCKED:` reason longer than this is cut. */
+const MAX_LINE_CHARS = 2000;
 
 /** A hook runs in a process group of its own (POSIX), so stopping it stops what its shell started. */
 const OWN_GROUP = process.platform !== 'win32';
@@ -52,7 +55,7 @@ function runOne(
       detached: OWN_GROUP,
       ...(hook.cwd !== undefined ? { cwd: hook.cwd } : {}),
     });
-    let out = '';
+    const output = blockedLineFinder();
     let err = '';
     let settled = false;
     const end = (verdict: string | undefined): void => {
@@ -76,21 +79,18 @@ function runOne(
     };
     const timer = setTimeout(() => {
       kill();
-      end('the pre-tool hook did not answer in time');
+      end(output.blocked() ?? 'the pre-tool hook did not answer in time');
     }, hook.timeoutMs ?? 10_000);
     signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-    });
+    child.stdout.setEncoding('utf8').on('data', output.take);
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       err = (err + chunk).slice(-4 * STDERR_TAIL_CHARS);
     });
     child.on('error', () => end('the pre-tool hook could not be started'));
     child.on('close', (code) => {
-      const blocked = out.split('\n').find((line) => line.trimStart().startsWith('BLOCKED:'));
-      if (blocked !== undefined) {
-        end(blocked.trimStart().slice('BLOCKED:'.length).trim() || 'a policy hook');
-      } else if (code !== 0) {
+      const blocked = output.blocked(true);
+      if (blocked !== undefined) end(blocked);
+      else if (code !== 0) {
         // A policy that cannot be consulted must not be skipped silently: the call is refused.
         const said = tailOf(err.trim().replace(/\s*\n\s*/g, ' / '), STDERR_TAIL_CHARS);
         end(`the pre-tool hook failed to run (exit code ${code}${said ? `: ${said}` : ''})`);
@@ -100,6 +100,42 @@ function runOne(
     child.stdin.end(JSON.stringify(call));
     if (signal?.aborted) onAbort();
   });
+}
+
+/**
+ * Reads a hook's output as it comes, keeping only the line being read (its head, when long) and the
+ * reason of the first `BLOCKED:` line: a hook that prints without end must not fill the memory.
+ */
+function blockedLineFinder(): { take(chunk: string): void; blocked(ended?: boolean): string | undefined } {
+  let line = '';
+  let reason: string | undefined;
+  const look = (text: string): void => {
+    const trimmed = text.trimStart();
+    if (trimmed.startsWith('BLOCKED:')) reason = trimmed.slice('BLOCKED:'.length).trim() || 'a policy hook';
+  };
+  return {
+    take(chunk) {
+      if (reason !== undefined) return;
+      let from = 0;
+      for (let at = chunk.indexOf('\n'); at !== -1; at = chunk.indexOf('\n', from)) {
+        look(headOfLine(line + chunk.slice(from, at)));
+        line = '';
+        from = at + 1;
+        if (reason !== undefined) return;
+      }
+      line = headOfLine(line + chunk.slice(from));
+    },
+    blocked(ended = false) {
+      // The last line counts once the output has ended, also without a line break after it.
+      if (ended && reason === undefined && line !== '') look(line);
+      return reason;
+    },
+  };
+}
+
+/** A line's first `MAX_LINE_CHARS` characters (never ending inside a surrogate pair). */
+function headOfLine(text: string): string {
+  return text.length <= MAX_LINE_CHARS ? text : headOf(text, MAX_LINE_CHARS);
 }
 
 /** The last `limit` characters of `text` (never starting inside a surrogate pair), marked when cut. */

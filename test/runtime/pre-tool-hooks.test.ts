@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { runPreToolHooks } from '../../src/runtime/pre-tool-hooks.js';
+
+const call = { tool: 'archive_mail', arguments: { id: 3 }, sessionId: 's1' };
+
+describe('runPreToolHooks: a hook that prints a lot', () => {
+  it('keeps only the head of a very long BLOCKED line as the reason', async () => {
+    const hook = {
+      command: `cat > /dev/null; printf 'BLOCKED: too long '; head -c 3000000 /dev/zero | tr '\\0' x; echo`,
+    };
+    const reason = (await runPreToolHooks([hook], call)) as string;
+    expect(reason.startsWith('too long xxx')).toBe(true);
+    expect(reason.length).toBeLessThanOrEqual(2000);
+  });
+
+  it('finds the BLOCKED line among many lines of other output, and a last line without a line break', async () => {
+    const noisy = { command: `cat > /dev/null; seq 200000; echo 'BLOCKED: found it'; seq 200000` };
+    expect(await runPreToolHooks([noisy], call)).toBe('found it');
+    const last = { command: `cat > /dev/null; seq 1000; printf 'BLOCKED: at the end'` };
+    expect(await runPreToolHooks([last], call)).toBe('at the end');
+  });
+
+  it('a hook that prints without end is stopped at its time limit and refuses the call', async () => {
+    const endless = { command: 'cat > /dev/null; yes not-a-verdict', timeoutMs: 1000 };
+    expect(await runPreToolHooks([endless], call)).toBe('the pre-tool hook did not answer in time');
+    const blockedThenEndless = {
+      command: 'cat > /dev/null; echo "BLOCKED: said first"; yes',
+      timeoutMs: 1000,
+    };
+    expect(await runPreToolHooks([blockedThenEndless], call)).toBe('said first');
+  });
+});
