@@ -34,8 +34,9 @@ export interface ToolDefinition {
   /** Catalog group (set by the registry when missing). */
   readonly group?: ToolGroup;
   /**
-   * Its provider also reads each declared key in camelCase, PascalCase and snake_case (defined in-process
-   * tools do), so the runtime's required-argument check counts any of those spellings as given.
+   * Its provider also reads each declared key in camelCase, PascalCase and snake_case, and in any letter
+   * case with or without separators (defined in-process tools do), so the runtime's required-argument
+   * check counts any of those spellings as given.
    */
   readonly keySpellings?: boolean;
 }

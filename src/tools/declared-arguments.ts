@@ -3,7 +3,7 @@ import { isPlainObject } from '../core/json.js';
 import { headOf } from '../core/text-cut.js';
 import { type ArgumentProblem, describeValue } from './argument-problem.js';
 import { readAsClientSends } from './client-coercion.js';
-import { keySpellings } from './key-spellings.js';
+import { foldedKey, keySpellings } from './key-spellings.js';
 import { type SchemaPlan, schemaPlan } from './schema-plan.js';
 import { isReadableSchema } from './schema-readable.js';
 
@@ -56,7 +56,7 @@ function childPath(path: string, key: string | number): string {
 
 /** Options of the required-argument check. */
 export interface MissingOptions {
-  /** The tool also reads each key in camelCase, PascalCase and snake_case (`ToolDefinition.keySpellings`). */
+  /** The tool also reads each key in other spellings and letter cases (`ToolDefinition.keySpellings`). */
   readonly keySpellings?: boolean;
 }
 
@@ -72,7 +72,10 @@ interface Walk {
 function givenKey(walk: Walk, value: Readonly<Record<string, unknown>>, name: string): string | undefined {
   if (Object.hasOwn(value, name)) return name;
   if (!walk.keySpellings) return undefined;
-  return keySpellings(name).find((spelling) => Object.hasOwn(value, spelling));
+  const spelled = keySpellings(name).find((spelling) => Object.hasOwn(value, spelling));
+  if (spelled !== undefined) return spelled;
+  const folded = foldedKey(name);
+  return Object.keys(value).find((key) => foldedKey(key) === folded);
 }
 
 function report(walk: Walk, path: string, code: ArgumentProblem['code'], message: string): void {

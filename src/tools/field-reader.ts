@@ -3,7 +3,7 @@ import type { ArgumentProblem } from './argument-problem.js';
 import { checkFieldSpec } from './check-field-spec.js';
 import type { AnyField, Fields, ListField } from './field.js';
 import { describeJsonSyntaxError, looksLikeJsonContainer, readJsonText } from './json-text.js';
-import { keySpellings } from './key-spellings.js';
+import { foldedKey, keySpellings } from './key-spellings.js';
 import { nearMiss } from './near-miss.js';
 import {
   ABSENT,
@@ -105,7 +105,10 @@ const NOT_GIVEN = 0;
 const GIVEN = 1;
 const NULL_GIVEN = 2;
 
-/** Builds the reader of an object's declared fields: spellings, unknown keys, required fields, defaults. */
+/**
+ * Builds the reader of an object's declared fields: spellings (camelCase, PascalCase, snake_case, and any
+ * letter case or separators where only one declared key reads so), unknown keys, required fields, defaults.
+ */
 export function objectReader(fields: Fields, site: Site, owner = site.tool): Reader {
   if (!isPlainObject(fields)) {
     const problem = 'fields is an object of field specs by name, e.g. { city: field.string() }';
@@ -113,6 +116,7 @@ export function objectReader(fields: Fields, site: Site, owner = site.tool): Rea
   }
   const entries: Entry[] = [];
   const bySpelling = new Map<string, Entry>();
+  const byFold = new Map<string, Entry | typeof AMBIGUOUS>();
   for (const [name, spec] of Object.entries(fields)) {
     const path = site.path === '' ? name : `${site.path}.${name}`;
     if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(name)) {
@@ -138,6 +142,9 @@ export function objectReader(fields: Fields, site: Site, owner = site.tool): Rea
       }
       bySpelling.set(spelling, entry);
     }
+    // Two declared keys that fold alike (abc, aBc) are each read only by their own spellings.
+    const folded = foldedKey(name);
+    byFold.set(folded, byFold.has(folded) ? AMBIGUOUS : entry);
   }
   const names = entries.map((e) => e.name);
   const listed = names.join(', ');
@@ -154,7 +161,7 @@ export function objectReader(fields: Fields, site: Site, owner = site.tool): Rea
     const spelled: string[] = [];
     let bad = false;
     for (const key of Object.keys(given)) {
-      const entry = bySpelling.get(key);
+      const entry = bySpelling.get(key) ?? unambiguous(byFold.get(foldedKey(key)));
       const at = path === '' ? (entry?.name ?? key) : `${path}.${entry?.name ?? key}`;
       if (entry === undefined) {
         const guess = nearMiss(key, names);
@@ -192,6 +199,13 @@ export function objectReader(fields: Fields, site: Site, owner = site.tool): Rea
     }
     return bad ? INVALID : result;
   };
+}
+
+/** Marks a folded key that two declared keys share. */
+const AMBIGUOUS: unique symbol = Symbol('ambiguous');
+
+function unambiguous(entry: Entry | typeof AMBIGUOUS | undefined): Entry | undefined {
+  return entry === AMBIGUOUS ? undefined : entry;
 }
 
 function absentValue(spec: AnyField): unknown {

@@ -18,3 +18,11 @@ export function keySpellings(key: string): string[] {
   const camel = words[0]!.toLowerCase() + words.slice(1).map(capitalized).join('');
   return [...new Set([key, camel, pascal, snake])];
 }
+
+/**
+ * A key with its letter case and separators set aside (`userID`, `USER_ID`, `userid` → userid): a key a
+ * model sends that folds to the same as exactly one declared key is read as that key.
+ */
+export function foldedKey(key: string): string {
+  return keyWords(key).join('').toLowerCase();
+}

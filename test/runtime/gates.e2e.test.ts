@@ -272,6 +272,24 @@ describe('preflight: a call that cannot run asks nobody', () => {
     expect(ran).toEqual({ due_date: 'friday', note_text: 'call mum' });
   });
 
+  it('a defined tool given its keys in another letter case is asked about, not refused as missing them', async () => {
+    const counts: RunCounts = new Map();
+    h = await startHarness({
+      providers: [demoProvider(counts)],
+      script: [call('send_email', { TO: 'a@b.example', Body: 'hi' }), echo],
+    });
+    const events: RuntimeEvent[] = [];
+    for await (const event of h.runtime.session('s').send('mail')) {
+      events.push(event);
+      if (event.type === 'approval-request') {
+        h.runtime.respond(event.request.id, { kind: 'approve' }, { digest: event.request.digest });
+      }
+    }
+    expect(events.some((e) => e.type === 'approval-request')).toBe(true);
+    expect(callEnds(events)[0]).toMatchObject({ isError: false, content: 'sent to a@b.example' });
+    expect(counts.get('send_email')).toBe(1);
+  });
+
   it('a tool whose provider reads keys exactly is refused when a required key is spelled another way', async () => {
     let invoked = 0;
     const exact: ToolProvider = {

@@ -65,6 +65,45 @@ describe('keys in camelCase, PascalCase and snake_case', () => {
     }
   });
 
+  it('resolve whatever their letter case, with or without separators, when one declared key reads so', () => {
+    const tool = defineTool({
+      name: 'fetch_user',
+      description: 'Fetches a user.',
+      risk: 'safe',
+      fields: {
+        userId: field.string(),
+        url: field.string({ optional: true }),
+        pageSize: field.integer({ optional: true }),
+      },
+      handler: () => 'ok',
+    });
+    for (const given of [
+      { userID: 'u1', URL: 'https://a.example', PAGESIZE: '5' },
+      { USER_ID: 'u1', Url: 'https://a.example', page_SIZE: 5 },
+      { userid: 'u1', url: 'https://a.example', pagesize: 5 },
+    ]) {
+      expect(tool.read(given)).toEqual({
+        ok: true,
+        args: { userId: 'u1', url: 'https://a.example', pageSize: 5 },
+      });
+    }
+    const twice = tool.read({ userId: 'u1', USERID: 'u2' });
+    expect(twice.ok === false && twice.problems.map((p) => p.code)).toEqual(['duplicate_argument']);
+  });
+
+  it('do not resolve by letter case where two declared keys read the same that way', () => {
+    const tool = defineTool({
+      name: 'pair',
+      description: 'Takes two keys that differ only by case.',
+      risk: 'safe',
+      fields: { abc: field.string({ optional: true }), aBc: field.string({ optional: true }) },
+      handler: () => 'ok',
+    });
+    expect(tool.read({ a_bc: 'x', Abc: 'y' })).toEqual({ ok: true, args: { aBc: 'x', abc: 'y' } });
+    const reading = tool.read({ ABC: 'z' });
+    expect(reading.ok === false && reading.problems.map((p) => p.code)).toEqual(['unknown_argument']);
+  });
+
   it('spells acronyms and digits the way the three conventions do', () => {
     expect(keySpellings('userID')).toEqual(['userID', 'userId', 'UserId', 'user_id']);
     expect(keySpellings('HTTPServer')).toEqual(['HTTPServer', 'httpServer', 'HttpServer', 'http_server']);

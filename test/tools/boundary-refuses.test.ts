@@ -37,12 +37,12 @@ describe('an argument the tool does not declare is refused, never dropped', () =
   it('refuses undeclared keys inside nested objects and list items, with their paths', () => {
     const reading = createEvent.read({
       summary: 's',
-      start: { dateTime: 'x', timezone: 'UTC' },
+      start: { dateTime: 'x', timeZon: 'UTC' },
       attendees: [{ email: 'a@b', emial: 'c@d' }],
     });
     expect(reading.ok === false && reading.problems).toEqual([
       {
-        path: 'start.timezone',
+        path: 'start.timeZon',
         code: 'unknown_argument',
         message: 'unknown field (did you mean timeZone?); start takes: dateTime, timeZone',
       },
