@@ -87,13 +87,14 @@ function runOne(
       err = (err + chunk).slice(-4 * STDERR_TAIL_CHARS);
     });
     child.on('error', () => end('the pre-tool hook could not be started'));
-    child.on('close', (code) => {
+    child.on('close', (code, killedBy) => {
       const blocked = output.blocked(true);
       if (blocked !== undefined) end(blocked);
       else if (code !== 0) {
         // A policy that cannot be consulted must not be skipped silently: the call is refused.
         const said = tailOf(err.trim().replace(/\s*\n\s*/g, ' / '), STDERR_TAIL_CHARS);
-        end(`the pre-tool hook failed to run (exit code ${code}${said ? `: ${said}` : ''})`);
+        const how = code === null ? `ended by the signal ${killedBy ?? 'unknown'}` : `exit code ${code}`;
+        end(`the pre-tool hook failed to run (${how}${said ? `: ${said}` : ''})`);
       } else end(undefined);
     });
     child.stdin.on('error', () => {});

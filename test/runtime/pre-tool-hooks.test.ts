@@ -30,3 +30,10 @@ describe('runPreToolHooks: a hook that prints a lot', () => {
     expect(await runPreToolHooks([blockedThenEndless], call)).toBe('said first');
   });
 });
+
+describe('runPreToolHooks: a hook ended by a signal', () => {
+  it('refuses the call, naming the signal rather than an exit code', async () => {
+    const reason = await runPreToolHooks([{ command: 'cat > /dev/null; kill -9 $$' }], call);
+    expect(reason).toBe('the pre-tool hook failed to run (ended by the signal SIGKILL)');
+  });
+});
