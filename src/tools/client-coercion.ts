@@ -58,20 +58,37 @@ function converted(key: string, text: string, declared: readonly (readonly Kind[
     : undefined;
 }
 
-/** Most root `$ref`s and `allOf` levels followed to find the top-level properties. */
+/** Most `$ref`s and `allOf` levels followed to find an object's declared properties. */
 const MAX_ROOT_DEPTH = 4;
+/** Most levels of nested objects and lists read. */
+const MAX_NESTING = 32;
 
-/** The `properties` maps that declare top-level arguments: the root's, behind its `$ref`, in its `allOf`. */
-function rootProperties(schema: unknown): Record<string, unknown>[] {
+/** The `properties` maps that declare an object's keys: the node's own, behind its `$ref`, in its `allOf`. */
+function declaredProperties(node: unknown, root: unknown): Record<string, unknown>[] {
   const found: Record<string, unknown>[] = [];
-  const add = (node: unknown, depth: number): void => {
-    if (!isPlainObject(node) || depth > MAX_ROOT_DEPTH) return;
-    if (isPlainObject(node.properties)) found.push(node.properties);
-    if (typeof node.$ref === 'string') add(resolveLocalRef(schema, node.$ref), depth + 1);
-    if (Array.isArray(node.allOf)) for (const branch of node.allOf) add(branch, depth + 1);
+  const add = (at: unknown, depth: number): void => {
+    if (!isPlainObject(at) || depth > MAX_ROOT_DEPTH) return;
+    if (isPlainObject(at.properties)) found.push(at.properties);
+    if (typeof at.$ref === 'string') add(resolveLocalRef(root, at.$ref), depth + 1);
+    if (Array.isArray(at.allOf)) for (const branch of at.allOf) add(branch, depth + 1);
   };
-  add(schema, 0);
+  add(node, 0);
   return found;
+}
+
+/** The node a schema stands for once its local `$ref`s are followed. */
+function followed(node: unknown, root: unknown): unknown {
+  let at = node;
+  for (let i = 0; i < MAX_ROOT_DEPTH && isPlainObject(at) && typeof at.$ref === 'string'; i++) {
+    at = resolveLocalRef(root, at.$ref);
+  }
+  return at;
+}
+
+/** The one declaration of `key` among `declared`, when there is exactly one. */
+function soleDeclaration(declared: readonly Record<string, unknown>[], key: string): unknown {
+  const with_ = declared.filter((properties) => Object.hasOwn(properties, key));
+  return with_.length === 1 ? with_[0]?.[key] : undefined;
 }
 
 /** The non-string kinds each declaration of `key` gives it, one list each; undefined when one takes text. */
@@ -97,32 +114,97 @@ export interface ClientReading {
 }
 
 /**
- * The arguments as an MCP client sends them: each top-level text argument (declared at the root, behind
- * its `$ref` or in its `allOf`) whose property takes no string becomes the integer or number it spells,
- * the boolean it names, or the array or object its JSON text spells (decoded once, a code fence allowed),
- * when every declaration of it takes that value (a type list counts each of its types).
+ * The arguments as an MCP client sends them: each text value (an argument declared at the root, behind
+ * its `$ref` or in its `allOf`, and likewise a key of a nested object or an item of a list, at any depth)
+ * whose declaration takes no string becomes the integer or number it spells, the boolean it names, or the
+ * array or object its JSON text spells (decoded once, a code fence allowed), when every declaration of it
+ * takes that value (a type list counts each of its types).
  * Anything else is untouched; the input is never changed (a copy is returned when something is). An
  * object or list sent as JSON text that does not parse is named in `unreadable`, with where it breaks.
  */
 export function readAsClientSends(args: JsonObject, schema: unknown): ClientReading {
-  const declared = rootProperties(schema);
+  const declared = declaredProperties(schema, schema);
   if (declared.length === 0) return { args, unreadable: [] };
-  let copy: JsonObject | undefined;
   const unreadable: ArgumentProblem[] = [];
-  for (const [key, value] of Object.entries(args)) {
-    if (typeof value !== 'string') continue;
-    const kinds = kindsOfKey(declared, key);
-    if (kinds === undefined) continue;
-    const read = converted(key, value, kinds);
-    if (read === undefined) continue;
-    if ('problem' in read) {
-      unreadable.push(read.problem);
-      continue;
-    }
-    copy ??= { ...args };
-    copy[key] = read.value;
+  const read = readObject(args, declared, { root: schema, unreadable }, '', 0);
+  return { args: read, unreadable };
+}
+
+interface Reading {
+  readonly root: unknown;
+  readonly unreadable: ArgumentProblem[];
+}
+
+/** A text value as the client sends it, given the kinds its declarations take; its problem recorded. */
+function readText(
+  reading: Reading,
+  path: string,
+  text: string,
+  kinds: (readonly Kind[])[] | undefined,
+): JsonValue {
+  if (kinds === undefined) return text;
+  const read = converted(path, text, kinds);
+  if (read === undefined) return text;
+  if ('problem' in read) {
+    reading.unreadable.push(read.problem);
+    return text;
   }
-  return { args: copy ?? args, unreadable };
+  return read.value;
+}
+
+/** An object's values as the client sends them, each key read by its declarations. */
+function readObject(
+  value: JsonObject,
+  declared: readonly Record<string, unknown>[],
+  reading: Reading,
+  path: string,
+  depth: number,
+): JsonObject {
+  let copy: JsonObject | undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const at = path === '' ? key : `${path}.${key}`;
+    let next = typeof item === 'string' ? readText(reading, at, item, kindsOfKey(declared, key)) : item;
+    const only = soleDeclaration(declared, key);
+    if (only !== undefined && typeof next === 'object' && next !== null) {
+      next = readNested(next, only, reading, at, depth + 1);
+    }
+    if (next !== item) {
+      copy ??= { ...value };
+      copy[key] = next;
+    }
+  }
+  return copy ?? value;
+}
+
+/** A nested object or list as the client sends it: its keys and items read by its declaration. */
+function readNested(
+  value: JsonValue,
+  node: unknown,
+  reading: Reading,
+  path: string,
+  depth: number,
+): JsonValue {
+  if (depth > MAX_NESTING) return value;
+  if (isPlainObject(value)) {
+    const declared = declaredProperties(node, reading.root);
+    return declared.length === 0 ? value : readObject(value, declared, reading, path, depth);
+  }
+  if (!Array.isArray(value)) return value;
+  const target = followed(node, reading.root);
+  const items = isPlainObject(target) && isPlainObject(target.items) ? target.items : undefined;
+  if (items === undefined) return value;
+  const kinds = nonStringKinds(followed(items, reading.root));
+  let copy: JsonValue[] | undefined;
+  value.forEach((item, i) => {
+    const at = `${path}[${i}]`;
+    let next = typeof item === 'string' ? readText(reading, at, item, kinds && [kinds]) : item;
+    if (typeof next === 'object' && next !== null) next = readNested(next, items, reading, at, depth + 1);
+    if (next !== item) {
+      copy ??= value.slice();
+      copy[i] = next;
+    }
+  });
+  return copy ?? value;
 }
 
 /** The arguments as an MCP client sends them (see {@link readAsClientSends}). */

@@ -370,6 +370,37 @@ describe('asClientSends', () => {
     expect(asClientSends({ amount: '7' }, merged)).toEqual({ amount: 7 });
   });
 
+  it('reads numeric, boolean and JSON text inside nested objects and list items as it does at the top', () => {
+    const nested = {
+      type: 'object',
+      properties: {
+        opts: {
+          type: 'object',
+          properties: { depth: { type: 'integer' }, fast: { type: 'boolean' }, label: { type: 'string' } },
+        },
+        ids: { type: 'array', items: { type: 'integer' } },
+        rows: { type: 'array', items: { $ref: '#/$defs/Row' } },
+      },
+      $defs: { Row: { type: 'object', properties: { qty: { type: 'number' } } } },
+    };
+    const args = {
+      opts: { depth: '2', fast: 'true', label: '3' },
+      ids: ['1', 2, '3'],
+      rows: '[{"qty": "1.5"}]',
+    };
+    expect(asClientSends(args, nested)).toEqual({
+      opts: { depth: 2, fast: true, label: '3' },
+      ids: [1, 2, 3],
+      rows: [{ qty: 1.5 }],
+    });
+    expect(mistypedArguments(args, nested, { asClientSends: true })).toEqual([]);
+    expect(lines(mistypedArguments({ opts: { depth: 'deep' } }, nested, { asClientSends: true }))).toEqual([
+      'opts.depth: expected an integer, got the text "deep"',
+    ]);
+    const broken = mistypedArguments({ ids: ['1'], opts: { fast: true } }, nested, { asClientSends: true });
+    expect(broken).toEqual([]);
+  });
+
   it('leaves text alone that does not spell the field’s kind exactly', () => {
     const args = { count: '1.5', ratio: 'NaN', flag: 'yes', list: '{"a": 1}', obj: '"{\\"a\\": 1}"' };
     expect(asClientSends(args, schema)).toBe(args);
