@@ -1,4 +1,4 @@
-import type { SessionStore } from '../../core/session-store.js';
+import type { LeafResult, SessionStore } from '../../core/session-store.js';
 import { headOf } from '../../core/text-cut.js';
 import { META_TOOL_NAMES } from '../tool-surface.js';
 
@@ -6,13 +6,32 @@ import { META_TOOL_NAMES } from '../tool-surface.js';
 const MAX_NAMED = 8;
 /** Longest the arguments of one named call are shown. */
 const ARGUMENT_CHARS = 80;
+/** What a leaf that finished without a word of answer reports in place of its output. */
+const NO_ANSWER = 'it finished without a final answer, so nothing came back in its declared format';
 
 /**
- * One line naming the tool calls a leaf's session ran to the end without an error, for a leaf that
- * ended without an answer: what they changed stays changed, and the parent must not take that work
- * for undone. Undefined when it ran none.
+ * How a leaf's ending is recorded: a done leaf whose answer is blank has no output and says so, and a
+ * leaf without an answer (that one, or one that failed, timed out or was stopped) names the tool calls
+ * of its session `sessionId` that had already run, after the reason it ended.
  */
-export function ranCallsLine(store: SessionStore, sessionId: string): string | undefined {
+export function leafEnding(store: SessionStore, sessionId: string, result: LeafResult): LeafResult {
+  let ending = result;
+  if (result.status === 'done' && (result.output ?? '').trim() === '') {
+    const { output: _blank, ...rest } = result;
+    ending = { ...rest, errors: [NO_ANSWER, ...(result.errors ?? [])] };
+  }
+  if (ending.output !== undefined) return ending;
+  const ran = ranCallsLine(store, sessionId);
+  if (ran === undefined) return ending;
+  const [why, ...rest] = ending.errors ?? [];
+  return { ...ending, errors: why === undefined ? [ran] : [why, ran, ...rest] };
+}
+
+/**
+ * One line naming the tool calls a session ran to the end without an error: what they changed stays
+ * changed, and the parent must not take that work for undone. Undefined when it ran none.
+ */
+function ranCallsLine(store: SessionStore, sessionId: string): string | undefined {
   const ran = store
     .listToolCalls({ sessionId, status: 'done' })
     .filter((c) => c.isError !== true && !META_TOOL_NAMES.has(c.tool));

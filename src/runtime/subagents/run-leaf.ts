@@ -1,11 +1,11 @@
 import type { RuntimeEvent } from '../../core/events.js';
-import type { LeafRecord, LeafResult, SessionStore } from '../../core/session-store.js';
+import type { LeafRecord, LeafResult } from '../../core/session-store.js';
 import { StoreConflictError } from '../../core/store-errors.js';
 import { headOf } from '../../core/text-cut.js';
 import type { Runtime, SessionOptions } from '../runtime.js';
 import { agentNamed, type TaskMode } from '../runtime-options.js';
 import { contractFromJson, leafPrompt } from './leaf-contract.js';
-import { ranCallsLine } from './leaf-work.js';
+import { leafEnding } from './leaf-work.js';
 import { durationWords } from './subagent-options.js';
 
 /** What every leaf of one batch runs with. */
@@ -156,13 +156,16 @@ function outcome(
 
 /**
  * Records how a leaf ended (once: a leaf someone else already finished keeps that ending) and reports
- * it. A leaf that ended without an answer also says which of its tool calls had already run.
+ * it; a leaf that ended without an answer says so, and which of its tool calls had already run.
  */
 export function finishLeaf(env: LeafEnv, leaf: LeafRecord, result: LeafResult): LeafRecord {
   const store = env.runtime.options.store;
   let record: LeafRecord;
   try {
-    record = store.finishLeaf(leaf.id, withRanCalls(store, leaf, result));
+    record = store.finishLeaf(
+      leaf.id,
+      leafEnding(store, leaf.childSessionId ?? childSessionId(leaf), result),
+    );
   } catch (error) {
     if (!(error instanceof StoreConflictError)) throw error;
     record = store.getBatch(leaf.batchId)?.leaves.find((l) => l.id === leaf.id) ?? leaf;
@@ -174,15 +177,6 @@ export function finishLeaf(env: LeafEnv, leaf: LeafRecord, result: LeafResult): 
     record.errors[0],
   );
   return record;
-}
-
-/** The result with the line naming the calls the leaf ran, after the reason it ended, unless it answered. */
-function withRanCalls(store: SessionStore, leaf: LeafRecord, result: LeafResult): LeafResult {
-  if (result.status === 'done') return result;
-  const ran = ranCallsLine(store, leaf.childSessionId ?? childSessionId(leaf));
-  if (ran === undefined) return result;
-  const [why, ...rest] = result.errors ?? [];
-  return { ...result, errors: why === undefined ? [ran] : [why, ran, ...rest] };
 }
 
 function firstLine(text: string): string {

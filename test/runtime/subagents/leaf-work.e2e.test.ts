@@ -67,4 +67,47 @@ describe('a leaf that ends without an answer', () => {
     const [batch] = h.runtime.options.store.listBatches();
     expect(batch?.leaves[0]?.errors[0]).toContain('the model is down');
   }, 30_000);
+
+  it('says a leaf finished without a final answer, and what it ran, instead of showing a blank output', async () => {
+    const counts: RunCounts = new Map();
+    h = await startHarness({
+      providers: [demoProvider(counts)],
+      approvals: { policy: 'auto' },
+      script: [
+        {
+          match: { lastUserIncludes: 'morning round' },
+          toolCalls: [
+            {
+              name: 'subagent_run',
+              arguments: {
+                tasks: [
+                  contract(ARCHIVE, 'Archive', { capability: 'mutating' }),
+                  contract(WEATHER, 'Weather'),
+                ],
+              },
+            },
+          ],
+        },
+        // Archive: the mail is archived, then its model ends the turn without a word.
+        { when: fromLeaf(ARCHIVE), toolCalls: [{ name: 'archive_mail', arguments: { id: 7 } }] },
+        { when: fromLeaf(ARCHIVE), text: '' },
+        { when: fromLeaf(WEATHER), text: 'Sunny in Paris tomorrow.' },
+        { match: { lastUserIncludes: 'morning round' }, echo: 'lastToolResult' },
+      ],
+    });
+    enableSubagents(h.runtime);
+    const events = await collect(h.runtime.session('parent').send('the morning round'));
+    expect(counts.get('archive_mail')).toBe(1);
+
+    const text = callEnds(events)[0]?.content ?? '';
+    const [archive, weather] = text.split('\n## ').slice(1);
+    expect(archive).toMatch(/^1\. Archive: done\n/);
+    expect(archive).not.toContain('Output');
+    expect(archive).toContain('without a final answer');
+    expect(archive).toMatch(/already ran.*archive_mail \{"id":7\}/);
+    expect(weather).toContain('Sunny in Paris tomorrow.');
+
+    const [batch] = h.runtime.options.store.listBatches();
+    expect(batch?.leaves[0]).toMatchObject({ status: 'done', output: undefined });
+  });
 });
