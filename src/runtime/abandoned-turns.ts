@@ -1,14 +1,22 @@
 import { ToolseamError } from '../core/errors.js';
 import { FINAL_TURN_STATES } from '../core/session-records.js';
 import type { SessionStore } from '../core/session-store.js';
+import { deliverFinishedBatches, type ResultBounds } from './subagents/deliver-batch.js';
+import { leafEnding } from './subagents/leaf-work.js';
 import { ownerAlive } from './turn-owner.js';
 
 /**
  * Before a new turn in a session: a previous turn whose process died unfinished is closed — its
  * waiting approvals cancelled, its loose calls answered as not run — so the conversation the model
- * reads stays whole. A turn still running in a live process refuses the new one.
+ * reads stays whole (a batch call is answered with its leaves' results, bounded by `bounds`). A turn
+ * still running in a live process refuses the new one.
  */
-export function interruptAbandoned(store: SessionStore, sessionId: string, owner: string): void {
+export function interruptAbandoned(
+  store: SessionStore,
+  sessionId: string,
+  owner: string,
+  bounds: ResultBounds,
+): void {
   for (const turn of store.listTurns({ sessionId, status: ['running', 'waiting_approval'] })) {
     if (turn.owner !== owner && ownerAlive(turn)) {
       throw new ToolseamError(
@@ -29,9 +37,11 @@ export function interruptAbandoned(store: SessionStore, sessionId: string, owner
         `Session ${sessionId} has a turn another process has just taken over; wait for it to finish.`,
       );
     }
-    // Its waiting approvals were cancelled with the move to a final state.
-    answerLooseCalls(store, { turnId: turn.id }, 'a new message interrupted its turn');
+    // Its waiting approvals were cancelled with the move to a final state. Its batches are closed
+    // first: a batch call is answered with what its leaves gave, not as a call whose end is unknown.
     closeBatchesOf(store, sessionId, turn.id, owner);
+    deliverFinishedBatches(store, sessionId, turn.id, bounds);
+    answerLooseCalls(store, { turnId: turn.id }, 'a new message interrupted its turn');
   }
   // A finished turn can still hold loose calls (one that failed inside toolseam, or was finished by an
   // older version): every call the model made must have a result before the model is asked again.
@@ -64,10 +74,12 @@ function closeBatchesOf(store: SessionStore, sessionId: string, turnId: string, 
     }
     for (const leaf of open) {
       const when = leaf.status === 'queued' ? 'before this leaf started' : 'before this leaf finished';
-      store.finishLeaf(leaf.id, {
-        status: 'failed',
+      const result = {
+        status: 'failed' as const,
         errors: [`the batch's parent turn was interrupted by a new message ${when}`],
-      });
+      };
+      const child = leaf.childSessionId;
+      store.finishLeaf(leaf.id, child === undefined ? result : leafEnding(store, child, result));
     }
     store.finishBatch(batch.id, 'failed');
   }

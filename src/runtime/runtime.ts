@@ -242,7 +242,10 @@ export class Runtime {
     const before = store.getSession(sessionId) as SessionRecord;
     const effective = { ...(before.agent ? { agent: before.agent } : {}), ...options };
     refuseUnknownGates(this.options, effective);
-    interruptAbandoned(store, sessionId, this.owner);
+    interruptAbandoned(store, sessionId, this.owner, {
+      resultChars: this.limits.resultChars,
+      hidden: this.hidden,
+    });
     const turn = store.startTurn({
       sessionId,
       userText: text,

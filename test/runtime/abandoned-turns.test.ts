@@ -3,6 +3,8 @@ import type { SessionStore } from '../../src/core/session-store.js';
 import { interruptAbandoned } from '../../src/runtime/abandoned-turns.js';
 import { newCall, openTestStore, tempDbPath } from '../store/store-fixtures.js';
 
+const BOUNDS = { resultChars: 20_000, hidden: new Map<string, string>() };
+
 /** A session whose turn was left waiting by a process that has been silent for an hour. */
 function abandoned() {
   const path = tempDbPath();
@@ -17,7 +19,7 @@ function abandoned() {
 describe('a new message in a session with an abandoned turn', () => {
   it('closes the turn: its approval cancelled, its call answered as not run', () => {
     const { store, session, turn, approval } = abandoned();
-    interruptAbandoned(store, session.id, 'here:9');
+    interruptAbandoned(store, session.id, 'here:9', BOUNDS);
     expect(store.getTurn(turn.id)?.status).toBe('interrupted');
     expect(store.getApproval(approval.id)?.status).toBe('cancelled');
     expect(store.getToolCall(turn.id, 'c1')?.status).toBe('failed');
@@ -33,7 +35,7 @@ describe('a new message in a session with an abandoned turn', () => {
         return store.setTurnStatus(id, state, move);
       },
     };
-    expect(() => interruptAbandoned(racing, session.id, 'here:9')).toThrow(/just taken over/);
+    expect(() => interruptAbandoned(racing, session.id, 'here:9', BOUNDS)).toThrow(/just taken over/);
     expect(store.getTurn(turn.id)).toMatchObject({ status: 'running', owner: 'other:2' });
     expect(store.getApproval(approval.id)?.status).toBe('pending');
     expect(store.getToolCall(turn.id, 'c1')?.status).toBe('pending');

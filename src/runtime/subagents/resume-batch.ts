@@ -2,13 +2,12 @@ import { ToolseamError } from '../../core/errors.js';
 import type { RuntimeEvent } from '../../core/events.js';
 import type { BatchRecord, LeafRecord, LeafResult, SessionStore } from '../../core/session-store.js';
 import type { ToolResult } from '../../core/tool.js';
-import { boundResult, redactSecrets } from '../bound-result.js';
 import { agentAllows, type GatePolicy } from '../gates.js';
 import type { Runtime } from '../runtime.js';
 import { agentNamed, type TaskMode } from '../runtime-options.js';
-import { modelText } from '../settle-call.js';
 import { ownerAlive } from '../turn-owner.js';
 import { batchResult, statusCounts } from './batch-result.js';
+import { deliverBatchResult } from './deliver-batch.js';
 import { leafGrants, servedNames } from './leaf-grants.js';
 import { isBatchActive, type LeafWork, runBatch } from './run-batch.js';
 import { childSessionId, finishLeaf, type LeafEnv } from './run-leaf.js';
@@ -119,7 +118,8 @@ export async function resumeBatch(
   }
   const finished = await runBatch(env, work, settings.concurrency);
   const result = batchResult(finished, [], runtime.limits.resultChars);
-  return { batch: finished, result, deliveredToParent: deliver(runtime, finished, result) };
+  const bounds = { resultChars: runtime.limits.resultChars, hidden: runtime.hidden };
+  return { batch: finished, result, deliveredToParent: deliverBatchResult(store, finished, result, bounds) };
 }
 
 /** What resuming does with one leaf, decided before anything is stored. */
@@ -178,15 +178,4 @@ function lastAnswer(store: SessionStore, sessionId: string, turnId: string): str
     .listMessages(sessionId)
     .filter((m) => m.turnId === turnId && m.message.role === 'assistant');
   return answers.at(-1)?.message.content;
-}
-
-/** Gives the parent's still-open `subagent_run` call the batch's result, as the call runner would. */
-function deliver(runtime: Runtime, batch: BatchRecord, result: ToolResult): boolean {
-  const { turnId, callId } = batch;
-  if (turnId === undefined || callId === undefined) return false;
-  const store = runtime.options.store;
-  if (store.getToolCall(turnId, callId)?.status !== 'running') return false;
-  const content = boundResult(redactSecrets(modelText(result), runtime.hidden), runtime.limits.resultChars);
-  store.recordToolResult(turnId, callId, { status: 'done', content, isError: result.isError });
-  return true;
 }

@@ -1,0 +1,68 @@
+import { hostname } from 'node:os';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { JsonObject } from '../../../src/core/json.js';
+import { compileBatch, contractJson, enableSubagents } from '../../../src/runtime/subagents/index.js';
+import { newCall } from '../../store/store-fixtures.js';
+import { collect, type RuntimeHarness, startHarness, turnEnd } from '../../support/runtime-harness.js';
+import { contract } from './subagent-fixtures.js';
+
+let h: RuntimeHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** A process id no process has. */
+const DEAD = `${hostname()}:2147483646`;
+
+/**
+ * Stores a parent turn of a process that died while its `subagent_run` call (`c1`) ran a batch of
+ * `tasks`; returns the turn and the batch.
+ */
+function storeDeadBatch(harness: RuntimeHarness, tasks: string[]) {
+  const store = harness.runtime.options.store;
+  const parent = store.createSession({ id: 'parent' });
+  const turn = store.startTurn({ sessionId: parent.id, userText: 'the morning round', owner: DEAD });
+  const args = { tasks: tasks.map((t, i) => contract(t, `Leaf ${i}`)) } as JsonObject;
+  store.recordModelReply(turn.id, { content: '', calls: [newCall('c1', 'subagent_run', args)] });
+  store.approveToolCall(turn.id, 'c1');
+  store.claimToolCall(turn.id, 'c1');
+  const compiled = compileBatch(args, { knownAgents: [], base: harness.dir });
+  const leaves = compiled.leaves.map((l) => ({ title: l.title, contract: contractJson(l.contract) }));
+  const batch = store.createBatch({ parentSessionId: parent.id, turnId: turn.id, callId: 'c1', leaves });
+  return { turn, batch };
+}
+
+describe('a new message after the process running a batch died', () => {
+  it("gives the dead turn's subagent_run call the results of the leaves that had finished", async () => {
+    h = await startHarness({ script: [{ text: 'a fresh start' }] });
+    enableSubagents(h.runtime);
+    const store = h.runtime.options.store;
+    const { turn, batch } = storeDeadBatch(h, ['First task to do', 'Second task to do']);
+    const [first] = batch.leaves;
+    store.claimLeaf(first?.id as string, store.createSession({ id: 'child-a' }).id);
+    store.finishLeaf(first?.id as string, { status: 'done', output: 'the first answer' });
+    // Leaf 1 had archived a mail when the process died.
+    const [, second] = batch.leaves;
+    store.claimLeaf(second?.id as string, store.createSession({ id: 'child-b' }).id);
+    const child = store.startTurn({ sessionId: 'child-b', userText: 'Task: Second task to do', owner: DEAD });
+    store.recordModelReply(child.id, { content: '', calls: [newCall('c2', 'archive_mail', { id: 7 })] });
+    store.approveToolCall(child.id, 'c2');
+    store.claimToolCall(child.id, 'c2');
+    store.recordToolResult(child.id, 'c2', { status: 'done', content: 'archived 7', isError: false });
+
+    const events = await collect(h.runtime.session('parent').send('something else'));
+    expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'a fresh start' });
+    const call = store.getToolCall(turn.id, 'c1');
+    expect(call).toMatchObject({ status: 'done', isError: false });
+    expect(call?.result).toMatch(/^Batch \S+: 2 leaves \(1 done, 1 failed\)\./);
+    expect(call?.result).toContain('## 1. Leaf 0: done');
+    expect(call?.result).toContain('the first answer');
+    expect(call?.result).toContain('## 2. Leaf 1: failed');
+    expect(call?.result).toContain('interrupted by a new message before this leaf finished');
+    expect(call?.result).toMatch(/already ran.*archive_mail \{"id":7\}/);
+    // The model read it too, in the request of the new turn.
+    const request = h.standIn.requests.at(-1);
+    expect(JSON.stringify(request?.body)).toContain('the first answer');
+  });
+});
