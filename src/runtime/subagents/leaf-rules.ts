@@ -1,4 +1,3 @@
-import { isAbsolute, join, normalize, relative, sep } from 'node:path';
 import {
   type BatchFinding,
   error,
@@ -8,6 +7,7 @@ import {
 } from './batch-finding.js';
 import type { CompiledLeaf, CompileOptions } from './compile-batch.js';
 import { DECLARATIONS, LONE_LEAF_DEFAULTS, titleFromTask } from './leaf-contract.js';
+import { resolvedPath as at, within } from './leaf-paths.js';
 import type { LeafDraft } from './read-leaf.js';
 
 /**
@@ -115,7 +115,7 @@ export function findOverlappingWrites(
         findings.push(
           warning(
             'multi_writer',
-            `it writes ${path}, and leaf ${other.leaf.index + 1} ("${other.leaf.title}") writes ${other.path}: running side by side, they may overwrite each other.`,
+            `it writes ${path}, and leaf ${other.leaf.index + 1} ("${other.leaf.title}") writes ${other.path}: so they run one after the other, never at once, and the later one may still change what the earlier one wrote.`,
             'Give each path to one leaf, or have one leaf write and the other only read.',
             leaf.index,
           ),
@@ -124,19 +124,6 @@ export function findOverlappingWrites(
       seen.push({ leaf, path, real });
     }
   }
-}
-
-/** A declared path as an absolute, normalized path. */
-function at(path: string, options: CompileOptions): string {
-  let p = path;
-  if (options.home !== undefined && (p === '~' || p.startsWith('~/'))) p = options.home + p.slice(1);
-  const full = isAbsolute(p) ? normalize(p) : join(options.base, p);
-  return full.length > 1 && full.endsWith(sep) ? full.slice(0, -1) : full;
-}
-
-function within(outer: string, inner: string): boolean {
-  const rel = relative(outer, inner);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 function listed(keys: readonly string[]): string {

@@ -1,6 +1,8 @@
 import { ToolseamError } from '../../core/errors.js';
 import type { BatchRecord, LeafRecord, SessionStore } from '../../core/session-store.js';
 import type { Runtime } from '../runtime.js';
+import { contractFromJson } from './leaf-contract.js';
+import { writersBefore } from './leaf-paths.js';
 import { leafSlot } from './leaf-slots.js';
 import {
   childSessionId,
@@ -10,6 +12,7 @@ import {
   leafSessionOptions,
   runLeaf,
 } from './run-leaf.js';
+import { pathBase } from './subagent-options.js';
 
 /** One leaf to run and how it starts. */
 export interface LeafWork {
@@ -26,7 +29,7 @@ export function isBatchActive(runtime: Runtime, id: string): boolean {
 
 /**
  * Runs a batch's leaves side by side, at most `concurrency` at once across every batch this runtime
- * runs, then marks the batch finished
+ * runs (a leaf writing where an earlier one writes waits for it to end), then marks the batch finished
  * (`done` when every leaf is done, else `failed`) and returns it as stored.
  */
 export async function runBatch(
@@ -44,21 +47,38 @@ export async function runBatch(
   try {
     let next = 0;
     let broken = false;
+    const before = writersBefore(
+      work.map((w) => contractFromJson(w.leaf.contract).writes),
+      pathBase(env.runtime),
+    );
+    const ended: Promise<void>[] = [];
     const worker = async (): Promise<void> => {
-      for (let item = work[next++]; item !== undefined && !broken; item = work[next++]) {
-        const release = await leafSlot(env.runtime, concurrency, env.signal);
-        if (broken) {
-          // The batch failed while this leaf waited for a slot: it never starts (closeBroken ends it).
-          release?.();
-          return;
-        }
+      for (let at = next++; at < work.length && !broken; at = next++) {
+        const item = work[at] as LeafWork;
+        let end = (): void => {};
+        ended[at] = new Promise<void>((resolve) => {
+          end = resolve;
+        });
         try {
-          await runOne(env, item);
-        } catch (error) {
-          broken = true;
-          throw error;
+          // Leaves are taken in order, so every earlier leaf writing the same paths has been taken:
+          // this one waits for them to end, and two leaves never write the same file at once.
+          await Promise.all((before[at] ?? []).map((i) => ended[i]));
+          const release = await leafSlot(env.runtime, concurrency, env.signal);
+          if (broken) {
+            // The batch failed while this leaf waited: it never starts (closeBroken ends it).
+            release?.();
+            return;
+          }
+          try {
+            await runOne(env, item);
+          } catch (error) {
+            broken = true;
+            throw error;
+          } finally {
+            release?.();
+          }
         } finally {
-          release?.();
+          end();
         }
       }
     };

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { InputError } from '../../core/errors.js';
 import type { Runtime } from '../runtime.js';
 import type { CompileOptions } from './compile-batch.js';
+import type { PathBase } from './leaf-paths.js';
 
 /** How subagent batches run. */
 export interface SubagentOptions {
@@ -46,18 +47,18 @@ export function resolveSubagentOptions(
   return { concurrency, leafTimeoutMs, agents };
 }
 
-/** What the compiler needs from this runtime: its agents, the workspace paths are read against, `~`. */
+/** What the compiler needs from this runtime: its agents, and what declared paths are read against. */
 export function compileOptionsFor(
   runtime: Runtime,
   options: ResolvedSubagentOptions,
   nested: boolean,
 ): CompileOptions {
-  return {
-    knownAgents: options.agents,
-    nested,
-    base: runtime.options.workspace?.[0] ?? process.cwd(),
-    home: homedir(),
-  };
+  return { knownAgents: options.agents, nested, ...pathBase(runtime) };
+}
+
+/** What this runtime reads a leaf's declared paths against: its first workspace folder, and `~`. */
+export function pathBase(runtime: Runtime): PathBase {
+  return { base: runtime.options.workspace?.[0] ?? process.cwd(), home: homedir() };
 }
 
 /** A time limit in words: seconds below a minute, minutes above. */
