@@ -90,7 +90,8 @@ export class ToolSchemaRejected extends ToolseamError {
   }
 }
 
-function quotedList(names: readonly string[]): string {
+/** Names quoted and listed for a sentence: `"a"`, `"a" and "b"`, `"a", "b" and "c"`. */
+export function quotedList(names: readonly string[]): string {
   const quoted = names.map((n) => JSON.stringify(n));
   if (quoted.length <= 1) return quoted.join('');
   return `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1]}`;

@@ -1,12 +1,6 @@
-import type { ToolSchemaRejected } from '../core/errors.js';
+import { quotedList, type ToolSchemaRejected } from '../core/errors.js';
 import type { TurnContext } from './turn-context.js';
 import type { TurnTools } from './turn-tools.js';
-
-function quotedList(names: readonly string[]): string {
-  const quoted = names.map((n) => JSON.stringify(n));
-  if (quoted.length <= 1) return quoted.join('');
-  return `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1]}`;
-}
 
 /**
  * Leaves the refused tools out of the rest of the turn when each was offered only because the model asked
