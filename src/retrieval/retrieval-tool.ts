@@ -38,3 +38,8 @@ export function sameTool(a: RetrievalTool, b: RetrievalTool): boolean {
     JSON.stringify(a.parameters ?? null) === JSON.stringify(b.parameters ?? null)
   );
 }
+
+/** Orders tools platform first, then by name. */
+export function platformFirst(a: RetrievalTool, b: RetrievalTool): number {
+  return Number(isOwn(b)) - Number(isOwn(a)) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}

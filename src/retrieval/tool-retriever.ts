@@ -4,7 +4,7 @@ import type { DenseQuery } from './dense-fusion.js';
 import { Ranker } from './ranker.js';
 import { DEFAULT_RANKING } from './ranking-settings.js';
 import { requestText } from './request-text.js';
-import { isOwn, type RetrievalTool, sameTool } from './retrieval-tool.js';
+import { platformFirst, type RetrievalTool, sameTool } from './retrieval-tool.js';
 import {
   DEFAULT_K,
   type RetrieverOptions,
@@ -25,6 +25,7 @@ import { cutText } from './text-cut.js';
 import { ToolIndex } from './tool-index.js';
 import { descriptionOf } from './tool-text.js';
 import { ToolVectors } from './tool-vectors.js';
+import { toolsNamed } from './tools-named.js';
 import type { Ranked } from './top-k.js';
 
 /** Ranked tools read past the K offered, so the catalog can describe the next most relevant. */
@@ -244,7 +245,9 @@ export class ToolRetriever {
     if (query.trim() === '') {
       tools = this.tools().sort((a, b) => this.compareTools(a, b));
     } else {
-      tools = this.namedBy(query.trim(), options.realName);
+      const name = query.trim();
+      const exact = this.index.get(name) ?? this.index.get(options.realName?.(name) ?? '');
+      tools = toolsNamed(name, exact, this.orderedTools());
       const seen = new Set(tools.map((t) => t.name));
       for (const r of this.ranker.rank(query, Number.POSITIVE_INFINITY, this.dense(options.queryVector))) {
         const t = this.index.toolAt(r.slot) as RetrievalTool;
@@ -265,23 +268,6 @@ export class ToolRetriever {
       .filter((t) => shown(t.name))
       .slice(0, limit)
       .map((t) => ({ name: t.name, description: cutText(descriptionOf(t), SEARCH_DESCRIPTION_CHARS) }));
-  }
-
-  /**
-   * The tools a query names exactly: the one with that real name (or the real name behind that wire
-   * name), then those whose server calls them so (the part after the last `/`), platform first.
-   */
-  private namedBy(
-    name: string,
-    realName: ((name: string) => string | undefined) | undefined,
-  ): RetrievalTool[] {
-    const exact = this.index.get(name) ?? this.index.get(realName?.(name) ?? '');
-    const out = exact ? [exact] : [];
-    if (name.includes('/')) return out;
-    const own = this.orderedTools().filter(
-      (t) => t !== exact && t.name.endsWith(name) && t.name.charAt(t.name.length - name.length - 1) === '/',
-    );
-    return out.concat(own.sort((a, b) => this.compareTools(a, b)));
   }
 
   /** The tools' vectors by slot, with the query's, for the ranker; undefined without both. */
@@ -387,7 +373,7 @@ export class ToolRetriever {
 
   /** Ties: the platform's own tool first, then by name. */
   private compareTools(a: RetrievalTool, b: RetrievalTool): number {
-    return Number(isOwn(b)) - Number(isOwn(a)) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    return platformFirst(a, b);
   }
 
   /** Ties in the ranking: by each slot's place in (platform first, then name) order. */
