@@ -1,4 +1,5 @@
-import { MIN_REDACTED_LENGTH } from '../builtin/redact-secrets.js';
+import { credentialVariables, MIN_REDACTED_LENGTH } from '../builtin/redact-secrets.js';
+import type { McpServerTarget } from './mcp-connection.js';
 import { looksLikeSecret, namedLikeSecret } from './shown-command.js';
 
 /** A header named like a credential, or one that carries cookies. */
@@ -48,4 +49,10 @@ function decoded(text: string): string {
   } catch {
     return text;
   }
+}
+
+/** The credentials a server is given, name → value: its environment's (stdio), or its URL's and headers' (HTTP). */
+export function serverCredentials(target: McpServerTarget): Map<string, string> {
+  if (target.kind === 'stdio') return credentialVariables({ ...target.env });
+  return target.kind === 'http' ? httpCredentials(target.url, target.headers) : new Map();
 }

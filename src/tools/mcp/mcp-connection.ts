@@ -7,11 +7,11 @@ import {
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../core/logger.js';
-import { credentialVariables, redactSecrets } from '../builtin/redact-secrets.js';
+import { redactSecrets } from '../builtin/redact-secrets.js';
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
 import { errorText } from '../registry-failures.js';
 import { ANSWER_RESUME, type BrokenAnswer, watchAnswerStreams } from './http-answer-watch.js';
-import { httpCredentials } from './http-credentials.js';
+import { serverCredentials } from './http-credentials.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { McpServerError } from './mcp-server-error.js';
 import { refuseServerRequests } from './server-requests.js';
@@ -82,12 +82,7 @@ export class McpConnection {
     readonly target: McpServerTarget,
     private readonly options: McpConnectionOptions,
   ) {
-    this.secrets =
-      target.kind === 'stdio'
-        ? credentialVariables({ ...target.env })
-        : target.kind === 'http'
-          ? httpCredentials(target.url, target.headers)
-          : new Map();
+    this.secrets = serverCredentials(target);
   }
 
   /**
