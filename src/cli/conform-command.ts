@@ -17,13 +17,17 @@ import {
 import type { Command } from './commands.js';
 import { visible, visibleLines } from './visible-text.js';
 
+/** The FILE that means standard input. */
+const STDIN = '-';
+
 const USAGE = `usage: toolseam conform FILE [--json] [--server NAME] [--provider NAME] [--app NAME]
 
 Reads a tool list and prints what every model provider would be sent for it: each offered tool's
 wire name, description and portable parameters with what was repaired or carried as JSON text, and
 each tool left out with the reason.
 FILE is an MCP tools/list result {"tools": [...]}, a corpus file {"server", "tools": [...]}, or an
-array of {name, description, inputSchema | parameters}; a FILE ending in .gz is gunzipped first.
+array of {name, description, inputSchema | parameters}; a FILE ending in .gz is gunzipped first,
+and FILE - reads the list from standard input.
   --json      print {"offered": [...], "excluded": [...]} instead of the report
   --server    name the tools as the runtime names an MCP server's tools: mcp/NAME/<tool>
               (a corpus file's "server" does this by default: @scope/pkg becomes scope__pkg)
@@ -44,11 +48,14 @@ export const conformCommand: Command = async (argv) => {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const document = readJson(opts.file);
+  const fromStdin = opts.file === STDIN;
+  const source = fromStdin ? 'standard input' : opts.file;
+  const document = readJson(opts.file, source);
   const server = opts.server ?? corpusServer(document);
-  const provider = opts.provider ?? (server === undefined ? basename(opts.file) : `mcp/${server}`);
+  const named = fromStdin ? 'stdin' : basename(opts.file);
+  const provider = opts.provider ?? (server === undefined ? named : `mcp/${server}`);
   const origin: ToolListOrigin = { server, provider, app: opts.app ?? provider };
-  const definitions = toolDefinitionsFrom(document, origin, opts.file);
+  const definitions = toolDefinitionsFrom(document, origin, source);
   const offer = offerTools(definitions, { provider: origin.provider, app: origin.app });
   const census = nameCensus(offer.offered);
   const excluded = [...offer.excluded, ...census.excluded];
@@ -56,7 +63,7 @@ export const conformCommand: Command = async (argv) => {
     process.stdout.write(`${visible(JSON.stringify(jsonReport(census.offered, excluded)))}\n`);
   } else {
     process.stdout.write(
-      visibleLines(textReport(opts.file, origin, definitions.length, census.offered, excluded)),
+      visibleLines(textReport(source, origin, definitions.length, census.offered, excluded)),
     );
   }
   return 0;
@@ -107,15 +114,19 @@ function parse(argv: string[]) {
   });
 }
 
-function readJson(file: string): unknown {
+/** The JSON in `file` (standard input for `-`), named `source` in what goes wrong. */
+function readJson(file: string, source: string): unknown {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
+    bytes = readFileSync(file === STDIN ? 0 : file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =
       code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (error as Error).message;
-    throw new InputError(`cannot read ${file}: ${why}.`, file);
+    throw new InputError(`cannot read ${source}: ${why}.`, file);
+  }
+  if (file === STDIN && bytes.length === 0) {
+    throw new InputError('standard input is empty: pipe a tool list into it, or give a file.', file);
   }
   let text: string;
   try {
@@ -125,7 +136,7 @@ function readJson(file: string): unknown {
     throw new InputError(`${file} ends in .gz but is not gzip data (${(error as Error).message}).`, file);
   }
   const parsed = parseUserJson(text);
-  if (!parsed.ok) throw new InputError(`${file} is not valid JSON (${parsed.problem}).`, file);
+  if (!parsed.ok) throw new InputError(`${source} is not valid JSON (${parsed.problem}).`, file);
   return parsed.data;
 }
 

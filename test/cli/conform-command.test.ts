@@ -15,17 +15,18 @@ const tsx = pathToFileURL(join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs'
 const dir = mkdtempSync(join(tmpdir(), 'toolseam-conform-'));
 
 /** Runs `toolseam conform …` as a user would: its exit code and output. */
-async function conform(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function conform(
+  args: string[],
+  input?: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--import', tsx, join(root, 'src/cli/bin.ts'), 'conform', ...args],
-      {
-        cwd: root,
-        timeout: 60_000,
-        maxBuffer: 64 * 1024 * 1024,
-      },
-    );
+    const child = run(process.execPath, ['--import', tsx, join(root, 'src/cli/bin.ts'), 'conform', ...args], {
+      cwd: root,
+      timeout: 60_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    child.child.stdin?.end(input ?? '');
+    const { stdout, stderr } = await child;
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -143,6 +144,22 @@ describe('toolseam conform', () => {
       2,
       '',
       'toolseam conform: cannot read missing.json: no such file.\n',
+    ]);
+  });
+
+  it('reads the tool list from standard input when the file is "-" (as a real process)', async () => {
+    const list = JSON.stringify({ tools: [{ name: 'lookup', inputSchema: { type: 'object' } }] });
+    const { code, stdout, stderr } = await conform(['-'], list);
+    expect([code, stderr]).toEqual([0, '']);
+    expect(stdout).toMatch(/^standard input: 1 tool from provider "stdin"\n/);
+    const json = await conform(['-', '--json'], '[{"name": "a b"}]');
+    expect((JSON.parse(json.stdout) as Report).offered.map((t) => [t.name, t.wireName])).toEqual([
+      ['a b', 'a_b'],
+    ]);
+    const empty = await conform(['-'], '');
+    expect([empty.code, empty.stderr]).toEqual([
+      2,
+      'toolseam conform: standard input is empty: pipe a tool list into it, or give a file.\n',
     ]);
   });
 
