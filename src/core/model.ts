@@ -86,6 +86,11 @@ export interface ModelAdapter {
   /** Provider name for messages and logs (e.g. `openai`, `openrouter`, `anthropic`, `bedrock`). */
   readonly provider: string;
   readonly model: string;
+  /**
+   * Most tools one request may carry (OpenAI refuses more than 128); left out when the provider
+   * documents no limit, and the runtime then keeps to the smallest known one.
+   */
+  readonly maxTools?: number;
   /** Streams one model call; throws `ProviderError` on failure. */
   stream(request: ModelRequest): AsyncIterable<ModelEvent>;
   /** The wire names of the tools in `sent` that a rejection points at ([] when it is not about a tool). */

@@ -1,5 +1,6 @@
 import type { ToolContext, ToolResult } from '../core/tool.js';
 import { answerToolSchema, answerToolSearch } from '../retrieval/index.js';
+import { activateTool, activationAnswer } from './activate-tool.js';
 import { boundResult, redactSecrets } from './bound-result.js';
 import { unusableReason, withdrawnReason } from './gates.js';
 import type { PlannedCall } from './planned-call.js';
@@ -103,6 +104,5 @@ function answerMeta(ctx: TurnContext, call: PlannedCall): ToolResult {
     };
   }
   // The model asked for this tool's inputs: offer its full schema from the next model call on.
-  ctx.activated.add(name);
-  return result;
+  return activationAnswer(ctx, name, result, activateTool(ctx, name));
 }

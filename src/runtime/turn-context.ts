@@ -9,6 +9,7 @@ import type { GatePolicy } from './gates.js';
 import type { ResolvedLimits } from './runtime-options.js';
 import type { RuntimeTool } from './runtime-tool.js';
 import type { ToolSurface } from './tool-surface.js';
+import type { TurnTools } from './turn-tools.js';
 
 /** What a turn runs with, shared by the loop and the call runner. */
 export interface TurnContext {
@@ -45,6 +46,8 @@ export interface TurnContext {
   readonly activated: Set<string>;
   /** Tools whose definition the provider refused this turn: never offered again this turn. */
   readonly refused: Set<string>;
+  /** The turn's tool selection, made once when a step first needs it (see `turnToolsOf`). */
+  turnTools?: TurnTools;
   /** Schema budget in characters for the offered tools, when the context window is known. */
   readonly budgetChars: number | undefined;
   /** Set for a subagent leaf: where it may write, what it must not, and its title for approvals. */

@@ -5,7 +5,7 @@ import { refusedToolsNote } from './refused-tools.js';
 import { resultsInCallOrder } from './results-in-call-order.js';
 import { recordReply, runCalls } from './run-calls.js';
 import type { TurnContext } from './turn-context.js';
-import { selectTurnTools, type TurnTools, wireToolsFor } from './turn-tools.js';
+import { type TurnTools, turnToolsOf, wireToolsFor } from './turn-tools.js';
 
 /** How a turn ended, with what the person reads. */
 export interface TurnEnd {
@@ -19,7 +19,7 @@ export interface TurnEnd {
  * loop until it answers without calls, a bound is hit, the turn is stopped, or the provider refuses.
  */
 export async function runTurnLoop(ctx: TurnContext): Promise<TurnEnd> {
-  const tools = selectTurnTools(ctx);
+  const tools = turnToolsOf(ctx);
   for (; ; ctx.modelCalls += 1) {
     if (ctx.signal.aborted) return { status: 'stopped', message: 'The turn was stopped.' };
     if (ctx.modelCalls >= ctx.limits.maxModelCalls) {

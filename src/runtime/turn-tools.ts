@@ -1,13 +1,12 @@
 import type { WireTool } from '../core/model.js';
 import { catalog, catalogNote, isCore } from '../retrieval/index.js';
 import type { OfferedTool } from '../seam/index.js';
-import { agentAllows, grantsAllow } from './gates.js';
-import { runtimeWireTool } from './runtime-tool.js';
+import { keepOrder, ownWireTools, type RequestToolInputs, requestTools, toolLimit } from './request-tools.js';
 import { META_TOOL_NAMES, META_WIRE_TOOLS } from './tool-surface.js';
 import type { TurnContext } from './turn-context.js';
 
 /** The tools one turn offers with full schemas, and the catalog note for the rest. */
-export interface TurnTools {
+export interface TurnTools extends RequestToolInputs {
   readonly selected: readonly OfferedTool[];
   /** True when some tools are deferred to the catalog (then the meta-tools are offered too). */
   readonly reduced: boolean;
@@ -15,39 +14,47 @@ export interface TurnTools {
   readonly note: string;
 }
 
-/** Selects the turn's tools once per turn: core, sticky, hinted and the best ranked, within budget. */
+/** The turn's tools, selected the first time a step of the turn needs them. */
+export function turnToolsOf(ctx: TurnContext): TurnTools {
+  ctx.turnTools ??= selectTurnTools(ctx);
+  return ctx.turnTools;
+}
+
+/**
+ * Selects the turn's tools once per turn: core, sticky, hinted and the best ranked, within budget and
+ * within the model's tool limit beside the runtime's own tools (what does not fit goes to the catalog).
+ */
 export function selectTurnTools(ctx: TurnContext): TurnTools {
   const { retriever, byName, offered } = ctx.surface;
   const chosen = retriever.select(
     ctx.query,
     ctx.budgetChars === undefined ? {} : { budgetChars: ctx.budgetChars },
   );
-  const selected = chosen.map((t) => byName.get(t.name)).filter((t): t is OfferedTool => t !== undefined);
-  if (selected.length >= offered.length) return { selected: offered, reduced: false, note: '' };
+  let selected = chosen.map((t) => byName.get(t.name)).filter((t): t is OfferedTool => t !== undefined);
+  const rank = new Map(retriever.lastRelevance);
+  const limit = toolLimit(ctx.model);
+  const runtimeCount = ownWireTools(ctx, false).length;
+  if (selected.length >= offered.length && offered.length + runtimeCount <= limit) {
+    return { selected: offered, reduced: false, note: '', rank };
+  }
+  const room = limit - runtimeCount - META_WIRE_TOOLS.length;
+  if (selected.length > room) {
+    const kept = new Set(
+      keepOrder(selected, [], rank)
+        .slice(0, Math.max(0, room))
+        .map((t) => t.name),
+    );
+    selected = selected.filter((t) => kept.has(t.name));
+  }
   const shown = new Set(selected.map((t) => t.name));
   const deferred = retriever.tools().filter((t) => !shown.has(t.name));
   const text = catalog(deferred, undefined, { relevance: retriever.lastRelevance });
-  return { selected, reduced: true, note: catalogNote(text) };
+  return { selected, reduced: true, note: catalogNote(text), rank };
 }
 
-/** The wire tools of one model call: the turn's selection, tools activated by tool_schema (unless refused), the meta-tools. */
+/** The wire tools of one model call (see `requestTools`). */
 export function wireToolsFor(ctx: TurnContext, turn: TurnTools): WireTool[] {
-  const out = turn.selected.map((t) => t.wire);
-  const have = new Set(turn.selected.map((t) => t.name));
-  for (const name of ctx.activated) {
-    const tool = ctx.surface.byName.get(name);
-    if (tool && !have.has(name) && !ctx.refused.has(name)) {
-      out.push(tool.wire);
-      have.add(name);
-    }
-  }
-  if (turn.reduced) out.push(...META_WIRE_TOOLS);
-  for (const tool of ctx.runtimeTools.values()) {
-    const name = tool.definition.name;
-    if (agentAllows(ctx.gates.agent, name) && grantsAllow(ctx.gates.grants, name))
-      out.push(runtimeWireTool(tool));
-  }
-  return out;
+  return requestTools(ctx, turn).tools;
 }
 
 /** Maps a wire name of this request back to its tool, and whether the person may switch it off. */

@@ -19,10 +19,14 @@ import { errorInAnswer, openaiProviderError } from './openai-errors.js';
 import { type OpenAIRequestOptions, toOpenAIRequest } from './openai-request.js';
 import { completionEvents, OpenAIStreamParser } from './openai-stream-parser.js';
 
+/** Most tools a Chat Completions request may carry (`Invalid 'tools': array too long`). */
+export const OPENAI_MAX_TOOLS = 128;
+
 /** Chat Completions through the `openai` SDK: OpenAI itself and every OpenAI-compatible endpoint. */
 export class OpenAIAdapter implements ModelAdapter {
   readonly provider: string;
   readonly model: string;
+  readonly maxTools = OPENAI_MAX_TOOLS;
   private readonly client: OpenAI;
   private readonly capture: ErrorBodyCapture;
   private readonly done: DoneMarkerWatch;
