@@ -11,6 +11,7 @@ import {
 import { callDigest } from './call-digest.js';
 import { readArguments } from './read-arguments.js';
 import { resolveToolName, type ToolSurface } from './tool-surface.js';
+import { travelName } from './wire-history.js';
 
 /** A call the model asked for, read and resolved, before any gate. */
 export interface ReadCall {
@@ -50,7 +51,9 @@ export function readCall(
   const read = readArguments(call.arguments);
   const base = {
     id: call.id,
-    wireName: call.name,
+    // kept as the request offered it, whichever name the model used (a real name with `/` would be
+    // refused by Bedrock and Gemini when the conversation is sent again)
+    wireName: travelName(surface, tool),
     tool,
     rawArguments: read.ok && read.recovered ? JSON.stringify(read.args) : call.arguments,
     ...(call.signature === undefined ? {} : { signature: call.signature }),

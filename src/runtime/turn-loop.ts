@@ -6,6 +6,7 @@ import { resultsInCallOrder } from './results-in-call-order.js';
 import { recordReply, runCalls } from './run-calls.js';
 import type { TurnContext } from './turn-context.js';
 import { type TurnTools, turnToolsOf, wireToolsFor } from './turn-tools.js';
+import { wireHistory } from './wire-history.js';
 
 /** How a turn ended, with what the person reads. */
 export interface TurnEnd {
@@ -41,7 +42,8 @@ export async function runTurnLoop(ctx: TurnContext): Promise<TurnEnd> {
 }
 
 function buildRequest(ctx: TurnContext, tools: TurnTools): ModelRequest {
-  const messages = resultsInCallOrder(ctx.store.listMessages(ctx.sessionId).map((m) => m.message));
+  const stored = ctx.store.listMessages(ctx.sessionId).map((m) => m.message);
+  const messages = wireHistory(resultsInCallOrder(stored), ctx.surface);
   let system = tools.note ? `${ctx.system}\n\n${tools.note}` : ctx.system;
   const refused = refusedToolsNote(ctx);
   if (refused !== '') system = `${system}\n\n${refused}`;

@@ -28,20 +28,26 @@ function constraintFailures(specs: Record<string, unknown>[]): string[] {
   return out;
 }
 
-/** Coral's constraints on the tool-use ids of the conversation (`toolUseId`: 1–64 of `[a-zA-Z0-9_-]`). */
-function idConstraintFailures(messages: unknown[]): string[] {
+/**
+ * Coral's constraints on the tool blocks of the conversation: `toolUseId` and a `toolUse`'s `name` are
+ * each 1–64 of `[a-zA-Z0-9_-]`, as a tool definition's name is.
+ */
+function historyConstraintFailures(messages: unknown[]): string[] {
   const out: string[] = [];
+  const check = (value: string, at: string) => {
+    const fails = (rule: string) =>
+      out.push(`Value '${value}' at '${at}' failed to satisfy constraint: Member must ${rule}`);
+    if (!NAME_PATTERN.test(value)) fails('satisfy regular expression pattern: [a-zA-Z0-9_-]+');
+    if (value.length > 64) fails('have length less than or equal to 64');
+  };
   messages.forEach((message, n) => {
     contentOf(message).forEach((block, k) => {
       for (const kind of ['toolUse', 'toolResult'] as const) {
         const member = block[kind];
         if (!isPlainObject(member)) continue;
-        const id = typeof member['toolUseId'] === 'string' ? member['toolUseId'] : '';
-        const at = `messages.${n + 1}.member.content.${k + 1}.member.${kind}.toolUseId`;
-        const fails = (rule: string) =>
-          out.push(`Value '${id}' at '${at}' failed to satisfy constraint: Member must ${rule}`);
-        if (!NAME_PATTERN.test(id)) fails('satisfy regular expression pattern: [a-zA-Z0-9_-]+');
-        if (id.length > 64) fails('have length less than or equal to 64');
+        const at = `messages.${n + 1}.member.content.${k + 1}.member.${kind}`;
+        check(typeof member['toolUseId'] === 'string' ? member['toolUseId'] : '', `${at}.toolUseId`);
+        if (kind === 'toolUse') check(typeof member['name'] === 'string' ? member['name'] : '', `${at}.name`);
       }
     });
   });
@@ -116,7 +122,7 @@ export function bedrockFailure(body: Record<string, unknown>, modelId: string): 
   const messages = body['messages'];
   const constraints = [
     ...constraintFailures(specs ?? []),
-    ...idConstraintFailures(Array.isArray(messages) ? messages : []),
+    ...historyConstraintFailures(Array.isArray(messages) ? messages : []),
   ];
   if (constraints.length > 0) {
     const n = constraints.length;

@@ -1,0 +1,34 @@
+import type { ChatMessage } from '../core/model.js';
+import { WIRE_NAME_PATTERN, wireName } from '../seam/index.js';
+import type { ToolSurface } from './tool-surface.js';
+
+/**
+ * The name a tool call travels under in a request: an offered tool's wire name (its real name may hold
+ * `/` or `.`, which Bedrock and Gemini refuse), a name already fit for the wire as it is, else the
+ * model-safe form of the name (a tool no longer offered, or one the model made up).
+ */
+export function travelName(surface: ToolSurface, name: string): string {
+  const offered = surface.byName.get(name)?.wireName;
+  if (offered !== undefined) return offered;
+  return name === '' || WIRE_NAME_PATTERN.test(name) ? name : wireName(name);
+}
+
+/**
+ * The conversation as a request carries it: every tool call's and tool result's name is one the
+ * provider takes and the one the model was offered the tool under (stored messages may hold real
+ * names: calls recorded by an older toolseam, or messages a host appended).
+ */
+export function wireHistory(messages: readonly ChatMessage[], surface: ToolSurface): ChatMessage[] {
+  return messages.map((message) => {
+    if (message.role === 'tool') {
+      const name = travelName(surface, message.name);
+      return name === message.name ? message : { ...message, name };
+    }
+    if (message.role !== 'assistant' || !message.toolCalls?.length) return message;
+    if (message.toolCalls.every((call) => travelName(surface, call.name) === call.name)) return message;
+    return {
+      ...message,
+      toolCalls: message.toolCalls.map((call) => ({ ...call, name: travelName(surface, call.name) })),
+    };
+  });
+}
