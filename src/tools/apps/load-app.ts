@@ -9,6 +9,7 @@ import { toolResultOf } from '../registry-tagging.js';
 import { ToolDefinitionError } from '../tool-definition-error.js';
 import { AppLoadError, type AppManifest, readAppManifest } from './app-manifest.js';
 import { type AppToolkit, appToolkit } from './app-toolkit.js';
+import { leftOutMessage, leftOutOf, sortDefinedTools } from './left-out-tools.js';
 
 /** What an app's entry receives when it exports a function instead of its tools. */
 export interface AppContext {
@@ -27,6 +28,8 @@ export interface AppToolProvider extends ToolProvider {
   readonly folder: string;
   /** Why the app could not be loaded; undefined for an app that loaded. */
   readonly loadError: AppLoadError | undefined;
+  /** What the registry records as this app's listing failure: the tools it left out and why (empty when none). */
+  loadProblems(): readonly string[];
 }
 
 /** Options for {@link loadApp}. */
@@ -60,7 +63,7 @@ export async function loadApp(folder: string, options: LoadAppOptions = {}): Pro
   try {
     // A setup that never finishes must not hold up every other tool (the work itself cannot be stopped).
     const exported = await withDeadline(limit, () => entryExport(manifest, logger), undefined, true);
-    return adapt(exported, manifest);
+    return adapt(exported, manifest, logger);
   } catch (error) {
     const reason =
       error instanceof AppLoadError
@@ -90,7 +93,7 @@ async function entryExport(manifest: AppManifest, logger: Logger): Promise<unkno
   return await (exported as (c: AppContext) => unknown)(context);
 }
 
-function adapt(exported: unknown, manifest: AppManifest): AppToolProvider {
+function adapt(exported: unknown, manifest: AppManifest, logger: Logger): AppToolProvider {
   const fail = (what: string) =>
     new AppLoadError(manifest.folder, manifest.name, `app "${manifest.name}": ${what}`);
   if (!isPlainObject(exported)) {
@@ -100,7 +103,9 @@ function adapt(exported: unknown, manifest: AppManifest): AppToolProvider {
   }
   const group: ToolGroup = { key: manifest.name, own: false, purpose: manifest.description };
   if (typeof exported.listTools === 'function' && typeof exported.invoke === 'function') {
-    return wrapProvider(exported as unknown as AppBehaviour, manifest, group);
+    const servesSome = !(exported.tools instanceof Map) || exported.tools.size > 0;
+    const problems = leftOutProblems(leftOutOf(exported), servesSome, manifest, logger);
+    return wrapProvider(exported as unknown as AppBehaviour, manifest, group, problems);
   }
   const tools = exported.tools;
   if (Array.isArray(tools) && typeof exported.invoke !== 'function' && tools.some(isDefinedTool)) {
@@ -110,8 +115,10 @@ function adapt(exported: unknown, manifest: AppManifest): AppToolProvider {
         `its tools list mixes tools made with defineTool and ${strayWords(tools[stray], stray)}; define every tool with defineTool (or export raw tools with an invoke function).`,
       );
     }
-    const provider = appToolkit.inProcessProvider({ name: manifest.name, group, tools });
-    return wrapProvider(provider, manifest, group);
+    const { usable, leftOut } = sortDefinedTools(tools);
+    const problems = leftOutProblems(leftOut, usable.length > 0, manifest, logger);
+    const provider = appToolkit.inProcessProvider({ name: manifest.name, group, tools: usable });
+    return wrapProvider(provider, manifest, group, problems);
   }
   if (Array.isArray(tools) && tools.length === 0 && typeof exported.invoke !== 'function') {
     throw fail('its entry exports an empty tools list; export the tools it serves (made with defineTool).');
@@ -125,6 +132,33 @@ function adapt(exported: unknown, manifest: AppManifest): AppToolProvider {
     throw fail('its entry exports no "tools" list (or function returning one).');
   }
   return wrapProvider(rawBehaviour(exported, manifest, group), manifest, group);
+}
+
+/**
+ * The listing failure for the tools an app left out, each logged once; throws instead when the app
+ * has no tool left to serve (a lone bad tool keeps the message that names it).
+ */
+function leftOutProblems(
+  leftOut: readonly ToolDefinitionError[],
+  servesSome: boolean,
+  manifest: AppManifest,
+  logger: Logger,
+): readonly string[] {
+  if (leftOut.length === 0) return [];
+  if (!servesSome) {
+    const [only] = leftOut;
+    if (only !== undefined && leftOut.length === 1) throw only;
+    throw new AppLoadError(manifest.folder, manifest.name, leftOutMessage(manifest.name, leftOut, false));
+  }
+  for (const error of leftOut) {
+    logger.log({
+      level: 'warn',
+      scope: 'apps',
+      message: `app "${manifest.name}" left out its tool ${error.tool}, whose definition cannot work (${error.message}); fix it in the entry module.`,
+      fields: { app: manifest.name, tool: error.tool },
+    });
+  }
+  return [leftOutMessage(manifest.name, leftOut, true)];
 }
 
 /** `tools[2] ("convert")`, naming an entry that is not a defined tool. */
@@ -181,7 +215,13 @@ function rawDefinition(tool: unknown, group: ToolGroup): ToolDefinition {
   return { risk: 'caution', requiresApproval: true, group, ...rest, parameters } as unknown as ToolDefinition;
 }
 
-function wrapProvider(provider: AppBehaviour, manifest: AppManifest, group: ToolGroup): AppToolProvider {
+function wrapProvider(
+  provider: AppBehaviour,
+  manifest: AppManifest,
+  group: ToolGroup,
+  problems: readonly string[] = [],
+): AppToolProvider {
+  const ownProblems = (provider as { loadProblems?: unknown }).loadProblems;
   return {
     name: manifest.name,
     app: manifest.name,
@@ -189,6 +229,10 @@ function wrapProvider(provider: AppBehaviour, manifest: AppManifest, group: Tool
     manifest,
     folder: manifest.folder,
     loadError: undefined,
+    loadProblems: () => [
+      ...problems,
+      ...(typeof ownProblems === 'function' ? (ownProblems.call(provider) as readonly string[]) : []),
+    ],
     // A malformed entry (null, a string) goes through as it is: tagging leaves out only that entry.
     listTools: async (signal) =>
       (await provider.listTools(signal)).map((t) => (!isPlainObject(t) || t.group ? t : { ...t, group })),
@@ -207,6 +251,7 @@ function failedApp(error: AppLoadError, manifest?: AppManifest): AppToolProvider
     manifest,
     folder: error.folder,
     loadError: error,
+    loadProblems: () => [],
     async listTools(): Promise<readonly ToolDefinition[]> {
       throw error;
     },

@@ -172,17 +172,6 @@ describe('installed apps', () => {
       },
       /its tool pick is defined in a way that cannot work \(pick\.n: min is above max\); fix it in the entry module/,
     ],
-    [
-      'tool defined twice',
-      {
-        'toolseam-app.json': manifest(),
-        'index.mjs': `export default ({ toolkit: { defineTool } }) => {
-          const t = defineTool({ name: 'same', description: 'Same.', handler: () => 'x' });
-          return { tools: [t, t] };
-        };`,
-      },
-      /its tool same is defined in a way that cannot work \(same: is defined twice/,
-    ],
   ])('records an app that cannot load (%s) as a failure with the reason', async (name, files, reason) => {
     const provider = await loadApp(await app(`broken-${name.replace(/ /g, '-')}`, files));
     const error = await provider.listTools().then(
