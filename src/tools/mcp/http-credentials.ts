@@ -1,3 +1,4 @@
+import type { Logger } from '../../core/logger.js';
 import { credentialVariables, MIN_REDACTED_LENGTH } from '../builtin/redact-secrets.js';
 import type { McpServerTarget } from './mcp-connection.js';
 import { looksLikeSecret, namedLikeSecret } from './shown-command.js';
@@ -54,5 +55,39 @@ function decoded(text: string): string {
 /** The credentials a server is given, name → value: its environment's (stdio), or its URL's and headers' (HTTP). */
 export function serverCredentials(target: McpServerTarget): Map<string, string> {
   if (target.kind === 'stdio') return credentialVariables({ ...target.env });
-  return target.kind === 'http' ? httpCredentials(target.url, target.headers) : new Map();
+  if (target.kind !== 'http') return new Map();
+  // The configured URL holds the password; the headers as sent hold it again as the Basic token.
+  const sent = urlCredentialsAsHeader(target);
+  return httpCredentials(target.url, sent.kind === 'http' ? sent.headers : target.headers);
+}
+
+/**
+ * An HTTP target whose URL had a user and password (`https://user:pass@host/mcp`, which fetch refuses)
+ * with them taken out of the URL and sent as HTTP Basic authorization, unless its headers already
+ * authorize (then they are left unused, and `logger` says so); any other target as it is.
+ */
+export function urlCredentialsAsHeader(target: McpServerTarget, logger?: Logger): McpServerTarget {
+  if (target.kind !== 'http') return target;
+  let url: URL;
+  try {
+    url = new URL(target.url);
+  } catch {
+    return target;
+  }
+  if (url.username === '' && url.password === '') return target;
+  const pair = `${decoded(url.username)}:${decoded(url.password)}`;
+  url.username = '';
+  url.password = '';
+  const authorized = Object.keys(target.headers).some((name) => name.toLowerCase() === 'authorization');
+  if (authorized) {
+    logger?.log({
+      level: 'warn',
+      scope: 'mcp',
+      message: `MCP server "${target.name}": the user and password in its "url" are not used, because its "headers" set Authorization; remove one of the two.`,
+      fields: { server: target.name },
+    });
+    return { ...target, url: url.href };
+  }
+  const basic = `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
+  return { ...target, url: url.href, headers: { ...target.headers, Authorization: basic } };
 }

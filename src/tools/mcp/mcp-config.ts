@@ -149,7 +149,9 @@ function readUrl(value: unknown, fail: (what: string) => InputError): string {
   try {
     parsed = new URL(value);
   } catch {
-    throw fail(`"url" ${JSON.stringify(value)} is not a valid URL.`);
+    // A user and password before the host are credentials even in a URL that does not parse.
+    const shown = value.replace(/^([a-z][\w+.-]*:\/\/)[^/?#]*@/i, '$1…@');
+    throw fail(`"url" ${JSON.stringify(shown)} is not a valid URL.`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw fail(`"url" must start with http:// or https://, not ${parsed.protocol}//.`);

@@ -11,7 +11,7 @@ import { redactSecrets } from '../builtin/redact-secrets.js';
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
 import { errorText } from '../registry-failures.js';
 import { ANSWER_RESUME, type BrokenAnswer, watchAnswerStreams } from './http-answer-watch.js';
-import { serverCredentials } from './http-credentials.js';
+import { serverCredentials, urlCredentialsAsHeader } from './http-credentials.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { McpServerError } from './mcp-server-error.js';
 import { refuseServerRequests } from './server-requests.js';
@@ -77,12 +77,15 @@ export class McpConnection {
   generation = 0;
   /** The credentials the server was given: in its environment (`GITHUB_TOKEN`, …), or its URL and headers. */
   private readonly secrets: ReadonlyMap<string, string>;
+  /** The target as reached: an HTTP URL's user and password moved into an Authorization header. */
+  readonly target: McpServerTarget;
 
   constructor(
-    readonly target: McpServerTarget,
+    configured: McpServerTarget,
     private readonly options: McpConnectionOptions,
   ) {
-    this.secrets = serverCredentials(target);
+    this.target = urlCredentialsAsHeader(configured, options.logger);
+    this.secrets = serverCredentials(configured);
   }
 
   /**

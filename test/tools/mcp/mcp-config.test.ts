@@ -66,6 +66,18 @@ describe('the mcpServers section', () => {
     expect(() => parseMcpServers(section, { source: 'toolseam.json' })).toThrow(message);
   });
 
+  it('quotes a bad URL without the user and password in it', () => {
+    let message = '';
+    try {
+      parseMcpServers({ web: { url: 'https://alice:hunter2-secret@host:99999/mcp' } });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('"url" "https://…@host:99999/mcp" is not a valid URL');
+    expect(message).not.toContain('alice');
+    expect(message).not.toContain('hunter2-secret');
+  });
+
   it('reads host-wide timeouts with the same rules', () => {
     expect(parseMcpTimeouts({ startMs: 100, listMs: 200 })).toEqual({ startMs: 100, listMs: 200 });
     expect(() => parseMcpTimeouts({ startMs: 'soon' }, 'toolseam.json')).toThrow(
