@@ -92,7 +92,10 @@ tools.push(
   {
     name: 'flood',
     description: 'Returns a huge text.',
-    inputSchema: obj({ chars: { type: 'integer' } }, ['chars']),
+    inputSchema: obj(
+      { chars: { type: 'integer' }, idLast: { type: 'boolean' }, asLog: { type: 'boolean' } },
+      ['chars'],
+    ),
   },
   { name: 'old_style', description: 'Answers as servers of protocol 2024-10-07 may.', inputSchema: obj({}) },
   { name: 'plain', description: 'Answers with its content as a bare string.', inputSchema: obj({}) },
@@ -126,6 +129,13 @@ function call(id, params) {
     case 'plain':
       return reply(id, { content: 'plain words' });
     case 'flood':
+      // As servers built on the TypeScript SDK write an answer: the id last.
+      if (args.idLast) return send({ result: text('x'.repeat(args.chars)), jsonrpc: '2.0', id });
+      // A huge log message instead of the answer: nothing says which call it belongs to.
+      if (args.asLog) {
+        const params = { level: 'info', data: 'x'.repeat(args.chars) };
+        return send({ jsonrpc: '2.0', method: 'notifications/message', params });
+      }
       return reply(id, text('x'.repeat(args.chars)));
     case 'count':
       if (typeof args.n !== 'number' || args.n < 0) {

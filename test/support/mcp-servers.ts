@@ -110,10 +110,11 @@ export async function httpServer(
  * answered 404 as the spec says, a session a client ends with DELETE forgotten); `restart` brings it back on the same port with no sessions, and
  * `refuse` answers every request with an HTTP status (as after a revoked token) until it is undone.
  * `resumable` gives it an event store: its events carry ids, and a client may resume a broken stream.
+ * `json` makes it answer each request with one JSON body instead of an event stream.
  */
 export async function statefulHttpServer(
   build: () => McpServer = () => notesServer('web'),
-  { resumable = false }: { readonly resumable?: boolean } = {},
+  { resumable = false, json = false }: { readonly resumable?: boolean; readonly json?: boolean } = {},
 ): Promise<{
   url: string;
   sessions(): number;
@@ -145,6 +146,7 @@ export async function statefulHttpServer(
           sessionIdGenerator: randomUUID,
           onsessioninitialized: (sid) => void own.set(sid, fresh),
           onsessionclosed: (sid) => void own.delete(sid),
+          ...(json ? { enableJsonResponse: true } : {}),
           ...(resumable ? { eventStore: orderedEventStore(), retryInterval: 50 } : {}),
         });
         await build().connect(fresh);

@@ -2,11 +2,10 @@ import type { StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/sd
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isPlainObject } from '../../core/json.js';
 import { errorText } from '../registry-failures.js';
+import { oversizedAnswer } from './oversized-answer.js';
 
-/** Why an answer was given up on: it broke off, or grew past the size toolseam takes. */
-export type BrokenAnswer =
-  | { readonly kind: 'broke_off'; readonly why: string }
-  | { readonly kind: 'oversized' };
+/** Why an answer was given up on: it broke off before it was complete. */
+export type BrokenAnswer = { readonly kind: 'broke_off'; readonly why: string };
 
 /**
  * How the SDK resumes an answer stream that broke off after an event id (the SDK's own defaults,
@@ -32,7 +31,8 @@ interface Resume {
  * were still working on it. A stream that sent an event id is followed through the SDK's resume
  * (a GET with Last-Event-ID): it is reported once that fails for good (the server refuses it with 405,
  * or every try fails), or the resumed stream breaks off in turn. An answer longer than `maxBytes` is
- * cut off there and reported the same way, as a stdio server's would be.
+ * cut off there and replaced by an error answering its request, as a stdio server's is: that request
+ * fails and the session goes on (and the SDK's try to resume the cut stream is answered 405 here).
  */
 export function watchAnswerStreams(
   maxBytes: number,
@@ -42,6 +42,8 @@ export function watchAnswerStreams(
 ): FetchLike {
   /** Requests waiting for their resume, by the event id it resumes from. */
   const resumes = new Map<string, Resume>();
+  /** Event ids the SDK may resume a stream toolseam cut off from: not asked for again. */
+  const dropped = new Set<string>();
   const report = (init: RequestInit | undefined, broken: BrokenAnswer): void => {
     // Our own stop (a close, a cancelled request) is not the server's doing.
     if (init?.signal?.aborted) return;
@@ -55,9 +57,11 @@ export function watchAnswerStreams(
       resumedFrom(init) !== undefined ||
       (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
     const body = watched(response.body, { id, stream, maxBytes }, (end) => {
-      if (end.kind === 'broke_off' && end.resumeFrom !== undefined && resumeTries > 0) {
+      if (end.kind === 'oversized') {
+        if (end.resumeFrom !== undefined) dropped.add(end.resumeFrom);
+      } else if (end.resumeFrom !== undefined && resumeTries > 0) {
         resumes.set(end.resumeFrom, { id, failures: 0 });
-      } else report(init, end.kind === 'oversized' ? end : { kind: 'broke_off', why: end.why });
+      } else report(init, { kind: 'broke_off', why: end.why });
     });
     return new Response(body, {
       status: response.status,
@@ -72,6 +76,7 @@ export function watchAnswerStreams(
   };
   return async (url, init) => {
     const from = resumedFrom(init);
+    if (from !== undefined && dropped.delete(from)) return new Response(null, { status: 405 });
     const resume = from === undefined ? undefined : resumes.get(from);
     if (from === undefined || resume === undefined) {
       const response = await base(url, init);
@@ -132,14 +137,20 @@ interface Watch {
 }
 
 /**
- * How an unanswered answer stream ended: it broke off (with the last event id the SDK resumes from,
- * when one came), or grew too large.
+ * How an unanswered answer stream ended: it broke off, or grew too large and was cut off (with the last
+ * event id the SDK resumes from, when one came).
  */
-type StreamEnd =
-  | { readonly kind: 'broke_off'; readonly why: string; readonly resumeFrom: string | undefined }
-  | { readonly kind: 'oversized' };
+type StreamEnd = {
+  readonly kind: 'broke_off' | 'oversized';
+  readonly why: string;
+  readonly resumeFrom: string | undefined;
+};
 
-/** `body` passed through as it is, counted, and (an event stream) read for the answer and event ids. */
+/**
+ * `body` passed through, counted, and (an event stream) read for the answer and event ids; a single
+ * JSON answer is held until it is whole. Past `maxBytes` the rest is not read, and an error answering
+ * request `id` takes its place.
+ */
 function watched(
   body: ReadableStream<Uint8Array>,
   { id, stream, maxBytes }: Watch,
@@ -147,6 +158,7 @@ function watched(
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
   // The line being read, in pieces: a long answer arrives in many chunks, and is joined once.
   const pieces: string[] = [];
   let bytes = 0;
@@ -186,6 +198,20 @@ function watched(
   const brokeOff = (why: string): void => {
     if (stream && !answered) ended({ kind: 'broke_off', why, resumeFrom });
   };
+  // A single JSON answer is read whole by the SDK: held back, it can still be replaced when too large.
+  const held: Uint8Array[] = [];
+  const cutOff = (controller: ReadableStreamDefaultController<Uint8Array>): void => {
+    void reader.cancel().catch(() => undefined);
+    held.length = 0;
+    const error = JSON.stringify(oversizedAnswer(id, { limitBytes: maxBytes }));
+    // In a stream, the event cut off is ended under a type the SDK passes over, so only the error counts.
+    if (!stream) controller.enqueue(encoder.encode(error));
+    else if (!answered) controller.enqueue(encoder.encode(`\nevent: toolseam-cut\n\ndata: ${error}\n\n`));
+    controller.close();
+    // The SDK takes up the id of the event cut off too, when its id line came.
+    if (stream && !answered)
+      ended({ kind: 'oversized', why: 'too large', resumeFrom: eventId || resumeFrom });
+  };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       let read: Awaited<ReturnType<typeof reader.read>>;
@@ -197,6 +223,7 @@ function watched(
         return;
       }
       if (read.done) {
+        for (const chunk of held.splice(0)) controller.enqueue(chunk);
         controller.close();
         brokeOff('it ended');
         return;
@@ -204,12 +231,14 @@ function watched(
       // A stream answers one request, so all it carries (progress and logs too) counts as that answer.
       bytes += read.value.byteLength;
       if (bytes > maxBytes) {
-        void reader.cancel().catch(() => undefined);
-        controller.error(new Error(`the answer was larger than toolseam accepts (${maxBytes} bytes)`));
-        ended({ kind: 'oversized' });
+        cutOff(controller);
         return;
       }
-      if (stream && !answered) scan(read.value);
+      if (!stream) {
+        held.push(read.value);
+        return;
+      }
+      if (!answered) scan(read.value);
       controller.enqueue(read.value);
     },
     cancel: (reason) => reader.cancel(reason),

@@ -4,6 +4,7 @@ import type { ToolResult } from '../../core/tool.js';
 import { formatMs } from '../registry-deadline.js';
 import { errorText } from '../registry-failures.js';
 import { credentialsRefused, type HttpLoss, type McpConnection } from './mcp-connection.js';
+import { oversizedOf, oversizedResult } from './oversized-answer.js';
 
 /** What a call that failed on the way to (or inside) an MCP server tells the model: run or not, and why. */
 export function callFailure(
@@ -58,6 +59,8 @@ export function callFailure(
         `Whether the call did anything is unknown; toolseam ${again} on the next call.`,
     );
   }
+  const oversized = oversizedOf(error);
+  if (oversized !== undefined) return oversizedResult(server, name, oversized);
   const said = error instanceof McpError ? connection.hideSecrets(serverWords(error)) : '';
   if (error instanceof McpError && NOT_RUN_CODES.has(error.code)) {
     return refusal(`MCP server "${server}" refused the call to ${name}: ${said}`);

@@ -42,7 +42,7 @@ export const DEFAULT_MCP_BACKOFF: McpBackoff = { initialMs: 1_000, maxMs: 60_000
 export interface McpConnectionOptions {
   readonly startMs: number;
   readonly backoff: McpBackoff;
-  /** Largest single message a server may send; a bigger one closes the connection. */
+  /** Largest single message a server may send; a bigger answer fails only its own request. */
   readonly maxMessageBytes: number;
   readonly logger: Logger;
   readonly onToolsListChanged: () => void;
@@ -165,15 +165,11 @@ export class McpConnection {
 
   /**
    * An HTTP server's answer to a request broke off with no way to resume it (the server went down
-   * mid-call), or grew too large: the session is ended, so every call waiting on it fails now
-   * instead of at its timeout.
+   * mid-call): the session is ended, so every call waiting on it fails now instead of at its timeout.
    */
   private brokeOff(client: Client, broken: BrokenAnswer): void {
     if (this.live !== client) return;
-    this.lastError =
-      broken.kind === 'oversized'
-        ? this.oversizedWords()
-        : `its answer broke off before it was complete (${broken.why})`;
+    this.lastError = `its answer broke off before it was complete (${broken.why})`;
     void client.close().catch(() => undefined);
   }
 

@@ -40,7 +40,7 @@ export interface McpProviderOptions {
   readonly backoff?: Partial<McpBackoff>;
   /** Longest text a result may give the model (default 100,000 characters). */
   readonly maxResultChars?: number;
-  /** Largest single message a server may send (default 10 MiB); a bigger one ends the connection. */
+  /** Largest single message a server may send (default 10 MiB); a bigger answer fails only its own call. */
   readonly maxMessageBytes?: number;
   /** The app the server's tools belong to (default: the server's name). */
   readonly app?: string;

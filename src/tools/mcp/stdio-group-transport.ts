@@ -5,7 +5,8 @@ import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { forgetGroup, watchGroup } from '../process-groups.js';
-import { StdoutLines } from './stdout-lines.js';
+import { oversizedAnswer } from './oversized-answer.js';
+import { edgeId, StdoutLines } from './stdout-lines.js';
 
 /** How to start a stdio MCP server. */
 export interface StdioGroupOptions {
@@ -14,7 +15,10 @@ export interface StdioGroupOptions {
   /** Added to the few variables every server inherits (PATH, HOME, …), as the SDK's transport does. */
   readonly env: Readonly<Record<string, string>>;
   readonly cwd?: string;
-  /** Largest single message the server may send; a bigger one ends the connection. */
+  /**
+   * Largest single message the server may send: a bigger answer to a request is dropped and the request
+   * answered with an error instead; a bigger message that names no request it answers ends the connection.
+   */
   readonly maxMessageBytes: number;
 }
 
@@ -51,6 +55,8 @@ export class StdioGroupTransport implements Transport {
   readonly stderr = new PassThrough();
   private child: ChildProcess | undefined;
   private readonly buffer: StdoutLines;
+  /** Ids of the requests sent and not yet answered. */
+  private readonly asked = new Set<string | number>();
   /** The stop of what a server that left on its own leaves behind, while it runs. */
   private leftovers: Promise<void> | undefined;
 
@@ -110,6 +116,7 @@ export class StdioGroupTransport implements Transport {
         reject(new Error('the server is not connected'));
         return;
       }
+      if ('method' in message && 'id' in message) this.asked.add(message.id);
       if (stdin.write(serializeMessage(message))) resolve();
       else stdin.once('drain', resolve);
     });
@@ -120,6 +127,7 @@ export class StdioGroupTransport implements Transport {
     const child = this.child;
     this.child = undefined;
     this.buffer.clear();
+    this.asked.clear();
     if (child === undefined) {
       await this.leftovers;
       return;
@@ -140,23 +148,42 @@ export class StdioGroupTransport implements Transport {
   }
 
   private read(chunk: Buffer): void {
-    try {
-      this.buffer.append(chunk);
-    } catch (error) {
-      this.onerror?.(error as Error);
-      void this.close();
-      return;
-    }
-    for (let line = this.buffer.next(); line !== undefined; line = this.buffer.next()) {
-      let message: JSONRPCMessage;
-      try {
-        message = deserializeMessage(line);
-      } catch (error) {
-        this.onerror?.(new UnreadableLineError(error, line.slice(0, 300)));
+    this.buffer.append(chunk);
+    for (let item = this.buffer.next(); item !== undefined; item = this.buffer.next()) {
+      if (item.kind === 'oversized') {
+        if (!this.dropped(item)) return;
         continue;
       }
+      let message: JSONRPCMessage;
+      try {
+        message = deserializeMessage(item.text);
+      } catch (error) {
+        this.onerror?.(new UnreadableLineError(error, item.text.slice(0, 300)));
+        continue;
+      }
+      if (!('method' in message) && 'id' in message && message.id !== undefined)
+        this.asked.delete(message.id);
       this.onmessage?.(message);
     }
+  }
+
+  /**
+   * A message too large to take: when it answers a request still waiting, that request is answered with
+   * an error instead and the connection goes on (true); else the connection ends, so that no call waits
+   * for an answer that was dropped (false).
+   */
+  private dropped(item: { readonly bytes: number; readonly head: string; readonly tail: string }): boolean {
+    const limitBytes = this.options.maxMessageBytes;
+    const id = edgeId(item);
+    if (id === undefined || !this.asked.has(id)) {
+      // Worded as the SDK's ReadBuffer words it: the connection recognises the words.
+      this.onerror?.(new Error(`ReadBuffer exceeded maximum size of ${limitBytes} bytes`));
+      void this.close();
+      return false;
+    }
+    this.asked.delete(id);
+    this.onmessage?.(oversizedAnswer(id, { limitBytes, bytes: item.bytes }));
+    return true;
   }
 }
 

@@ -70,36 +70,47 @@ describe('a Streamable HTTP server that goes down in the middle of a call', () =
     }
   });
 
-  it('ends an answer larger than toolseam takes from any server, as it does over stdio', async () => {
-    const build = () => {
-      const mcp = new McpServer({ name: 'big', version: '1.0.0' });
-      mcp.registerTool('flood', { description: 'Returns a huge text.' }, async () => ({
-        content: [{ type: 'text', text: 'x'.repeat(300_000) }],
-      }));
-      mcp.registerTool('ping', { description: 'Answers pong.' }, async () => ({
-        content: [{ type: 'text', text: 'pong' }],
-      }));
-      return mcp;
-    };
-    const web = await statefulHttpServer(build);
-    let now = 0;
-    try {
-      const provider = createMcpProvider(
-        { name: 'big', kind: 'http', url: web.url, headers: {} },
-        { maxMessageBytes: 100_000, backoff: { initialMs: 1_000, maxMs: 1_000 }, now: () => now },
-      );
-      open.push(provider);
-      const result = await provider.invoke('mcp/big/flood', {}, toolContext());
-      expect(result.isError).toBe(true);
-      expect(result.content).toContain('stopped while running mcp/big/flood');
-      expect(result.content).toContain('it sent a message larger than toolseam accepts (100,000 bytes)');
-      await expect.poll(() => provider.connected).toBe(false);
-      now += 1_001;
-      expect((await provider.invoke('mcp/big/ping', {}, toolContext())).content).toBe('pong');
-    } finally {
-      await web.stop();
-    }
-  });
+  it.each([
+    ['an event stream', {}],
+    ['an event stream with event ids', { resumable: true }],
+    ['one JSON answer', { json: true }],
+  ])(
+    'answers a call whose result is larger than toolseam takes with an error, and stays connected (%s)',
+    async (_how, shape) => {
+      const build = () => {
+        const mcp = new McpServer({ name: 'big', version: '1.0.0' });
+        mcp.registerTool('flood', { description: 'Returns a huge text.' }, async () => ({
+          content: [{ type: 'text', text: 'x'.repeat(300_000) }],
+        }));
+        mcp.registerTool('ping', { description: 'Answers pong.' }, async () => ({
+          content: [{ type: 'text', text: 'pong' }],
+        }));
+        return mcp;
+      };
+      const web = await statefulHttpServer(build, shape);
+      try {
+        const provider = createMcpProvider(
+          { name: 'big', kind: 'http', url: web.url, headers: {} },
+          { maxMessageBytes: 100_000 },
+        );
+        open.push(provider);
+        const result = await provider.invoke('mcp/big/flood', {}, toolContext());
+        expect(result).toMatchObject({
+          isError: true,
+          data: { code: 'mcp_answer_too_large', server: 'big', tool: 'mcp/big/flood', limitBytes: 100_000 },
+        });
+        expect(result.content).toContain(
+          'answered mcp/big/flood with more than 100,000 bytes, the most toolseam takes in one message',
+        );
+        expect(provider.connected).toBe(true);
+        expect((await provider.invoke('mcp/big/ping', {}, toolContext())).content).toBe('pong');
+        expect(provider.connected).toBe(true);
+        expect(web.sessions()).toBe(1);
+      } finally {
+        await web.stop();
+      }
+    },
+  );
 });
 
 describe('a Streamable HTTP server whose answer stream carries event ids (resumable)', () => {

@@ -257,9 +257,34 @@ describe('a broken MCP server costs only its own tools', () => {
     expect(result.content).toContain('showing the first 10,000 of 1,000,000 characters');
   });
 
-  it('survives a message larger than the transport takes: the call fails, the next one restarts the server', async () => {
+  it.each([
+    ['first', false],
+    ['last', true],
+  ])(
+    'answers a call whose result is larger than one message may be with an error, and the server stays up (id %s)',
+    async (_where, idLast) => {
+      const provider = broken('ok', { maxMessageBytes: 100_000 });
+      const ctx = toolContext();
+      const result = await provider.invoke('mcp/ok/flood', { chars: 300_000, idLast }, ctx);
+      expect(result).toMatchObject({
+        isError: true,
+        data: { code: 'mcp_answer_too_large', server: 'ok', tool: 'mcp/ok/flood', limitBytes: 100_000 },
+      });
+      const bytes = (result.data as { bytes: number }).bytes;
+      expect(bytes).toBeGreaterThan(300_000);
+      expect(bytes).toBeLessThan(300_100);
+      expect(result.content).toContain(`answered mcp/ok/flood with ${bytes.toLocaleString('en-US')} bytes`);
+      expect(result.content).toContain('more than the 100,000 bytes toolseam takes in one message');
+      expect(result.content).toContain('asking for less');
+      expect(provider.connected).toBe(true);
+      expect((await provider.invoke('mcp/ok/count', { n: 1 }, ctx)).content).toBe('counted to 1');
+      expect(provider.connected).toBe(true);
+    },
+  );
+
+  it('ends the connection when an oversized message names no call, so no call waits for it', async () => {
     const provider = broken('ok', { maxMessageBytes: 100_000, backoff: { initialMs: 1, maxMs: 1 } });
-    const result = await provider.invoke('mcp/ok/flood', { chars: 300_000 }, toolContext());
+    const result = await provider.invoke('mcp/ok/flood', { chars: 300_000, asLog: true }, toolContext());
     expect(result.isError).toBe(true);
     expect(result.content).toContain('stopped while running mcp/ok/flood');
     expect(result.content).toContain('it sent a message larger than toolseam accepts (100,000 bytes)');
