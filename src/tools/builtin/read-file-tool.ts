@@ -4,12 +4,10 @@ import { type ArgsOf, field } from '../field.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';
 import { type FileScope, locate } from './file-scope.js';
-import { cutLine, linesOf, PATH_TEXT, readTextFile } from './file-text.js';
+import { linesOf, PATH_TEXT, readTextFile } from './file-text.js';
+import { cutNote, linePiece, MAX_LINE_CHARS, numberedLines } from './read-file-pages.js';
 import { markRead } from './read-gate.js';
 import { redactSecrets } from './redact-secrets.js';
-
-/** A line longer than this is cut when shown. */
-const MAX_LINE_CHARS = 2000;
 
 const fields = {
   path: field.string({
@@ -19,33 +17,19 @@ const fields = {
   }),
   offset: field.integer({ description: 'The line to start at; 1 is the first line.', min: 1, default: 1 }),
   limit: field.integer({ description: 'The most lines to show.', min: 1, max: 5000, default: 2000 }),
+  column: field.integer({
+    description:
+      'For a line too long to show whole: the character of the line at offset to start at (1 is its start); ' +
+      'that line alone is shown, in a piece.',
+    min: 1,
+    default: 1,
+  }),
 };
 
 type Args = ArgsOf<typeof fields>;
 
 /** Room kept in a result for the note that says which lines were shown and where to read on. */
-const NOTE_ROOM = 200;
-
-/**
- * The numbered lines from `first` on, as many of `lines` as fit in `room` characters (at least one): a
- * result the runtime had to cut would lose the last lines and the note saying where to read on.
- */
-function numbered(
-  lines: readonly string[],
-  first: number,
-  room: number,
-  hidden?: ReadonlyMap<string, string>,
-): string[] {
-  const out: string[] = [];
-  let used = 0;
-  for (let i = 0; i < lines.length; i += 1) {
-    const text = `${String(first + i).padStart(6)}\t${cutLine(lines[i] as string, MAX_LINE_CHARS, hidden)}`;
-    used += text.length + 1;
-    if (out.length > 0 && used > room) break;
-    out.push(text);
-  }
-  return out;
-}
+const NOTE_ROOM = 320;
 
 /** `read_file`: shows part of a text file with line numbers, and opens it for edit_file in this turn. */
 export function readFileTool(scope: FileScope) {
@@ -64,13 +48,22 @@ export function readFileTool(scope: FileScope) {
         ['Call read_file again with a smaller offset.'],
       );
     }
+    const line = lines[args.offset - 1] ?? '';
+    if (args.column > 1 && args.column > line.length) {
+      return refuse(
+        'past_end',
+        `column ${args.column} is past the end of line ${args.offset} of ${args.path}, which has ${line.length.toLocaleString('en-US')} character${line.length === 1 ? '' : 's'}.`,
+        ['Call read_file again with a smaller column, or with column 1 and a later offset.'],
+      );
+    }
     return ready({ located: located.ready, lines });
   };
   return defineTool({
     name: 'read_file',
     description:
       'Reads a text file in the workspace and shows its lines numbered (number, tab, text). Use offset and limit ' +
-      'to read a long file in parts. A file must be read in this turn before edit_file can change it.',
+      'to read a long file in parts, and column to read a very long line (minified code or JSON) in pieces. ' +
+      'A file must be read in this turn before edit_file can change it.',
     risk: 'safe',
     readOnly: true,
     group: BUILTIN_GROUPS.files,
@@ -79,16 +72,24 @@ export function readFileTool(scope: FileScope) {
       markRead(ctx, located.real, located.stat?.mtimeMs ?? 0);
       if (lines.length === 0) return `${args.path} is empty.`;
       const start = args.offset - 1;
-      const asked = lines.slice(start, start + args.limit);
       const room = (ctx.resultChars ?? Number.POSITIVE_INFINITY) - NOTE_ROOM;
-      const shown = numbered(asked, args.offset, room, ctx.secrets);
-      const last = start + shown.length;
-      const body = shown.join('\n');
-      if (start === 0 && last === lines.length) return body;
-      const fitted = shown.length < asked.length ? ', as many as fit in one result' : '';
+      const first = lines[start] ?? '';
+      // A line too long to show among others is read alone, piece by piece.
+      if (args.column > 1 || first.length > MAX_LINE_CHARS) {
+        const at = { number: args.offset, count: lines.length, column: args.column };
+        return linePiece(first, at, room, ctx.secrets);
+      }
+      const asked = lines.slice(start, start + args.limit);
+      const numbered = numberedLines(asked, args.offset, room, ctx.secrets);
+      const last = start + numbered.shown.length;
+      const body = numbered.shown.join('\n');
+      const cut = cutNote(numbered);
+      if (start === 0 && last === lines.length) return cut ? `${body}\n[${cut}]` : body;
+      const fitted = numbered.shown.length < asked.length ? ', as many as fit in one result' : '';
       const more =
         last < lines.length ? ` Call read_file with offset ${last + 1} to read on.` : ' That is the end.';
-      return `${body}\n[lines ${args.offset}–${last} of ${lines.length}${fitted}.${more}]`;
+      const also = cut ? ` ${cut.charAt(0).toUpperCase()}${cut.slice(1)}` : '';
+      return `${body}\n[lines ${args.offset}–${last} of ${lines.length}${fitted}.${also}${more}]`;
     }),
   });
 }

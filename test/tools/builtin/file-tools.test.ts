@@ -80,11 +80,14 @@ describe('read_file', () => {
 
   it('says an empty file is empty and cuts very long lines', async () => {
     put('empty.txt', '');
-    put('long.txt', `${'x'.repeat(2500)}\n`);
+    put('long.txt', `short\n${'x'.repeat(2500)}\n`);
     const ctx = tools.turn();
     expect((await tools.invoke('read_file', { path: 'empty.txt' }, ctx)).content).toBe('empty.txt is empty.');
     const long = await tools.invoke('read_file', { path: 'long.txt' }, ctx);
-    expect(long.content).toBe(`     1\t${'x'.repeat(2000)} … [line cut]`);
+    expect(long.content).toBe(
+      `     1\tshort\n     2\t${'x'.repeat(2000)} … [line cut]\n` +
+        '[line 2 is 2,500 characters, cut after 2,000: call read_file with offset 2 and column 2001 to read the rest of it.]',
+    );
   });
 });
 

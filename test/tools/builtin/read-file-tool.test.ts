@@ -13,12 +13,30 @@ const secrets = new Map([['MODEL_KEY', KEY]]);
 
 describe('read_file hides secrets before it cuts a long line', () => {
   it('shows no part of a secret that crosses the 2,000-character cut', async () => {
-    writeFileSync(join(bench.ws, 'long.txt'), `${'x'.repeat(1990)}${KEY}${'y'.repeat(100)}\nnext\n`);
+    writeFileSync(join(bench.ws, 'long.txt'), `first\n${'x'.repeat(1990)}${KEY}${'y'.repeat(100)}\nnext\n`);
     const result = await tools.invoke('read_file', { path: 'long.txt' }, tools.turn({ secrets }));
     expect(result.isError).toBe(false);
     expect(result.content).not.toContain(KEY.slice(0, 6));
     expect(result.content).toContain(`${'x'.repeat(1990)}[secret:MODEL_KEY] … [line cut]`);
-    expect(result.content).toContain('     2\tnext');
+    expect(result.content).toContain('     3\tnext');
+    expect(result.content).toContain('cut after 2,008: call read_file with offset 2 and column 2009');
+    const rest = await tools.invoke(
+      'read_file',
+      { path: 'long.txt', offset: 2, column: 2009 },
+      tools.turn({ secrets }),
+    );
+    expect(rest.content.startsWith(`     2\t${'y'.repeat(100)}\n`)).toBe(true);
+  });
+
+  it('shows no part of a secret that crosses the end of a piece of one enormous line', async () => {
+    writeFileSync(join(bench.ws, 'one.json'), `${'x'.repeat(15_990)}${KEY}${'y'.repeat(20_000)}`);
+    const ctx = tools.turn({ secrets, resultChars: 20_000 });
+    const piece = await tools.invoke('read_file', { path: 'one.json' }, ctx);
+    expect(piece.content).not.toContain(KEY.slice(0, 6));
+    expect(piece.content).toContain(`${'x'.repeat(15_990)}[secret:MODEL_KEY]\n`);
+    expect(piece.content).toContain('Call read_file with offset 1 and column 16009 to read on.');
+    const next = await tools.invoke('read_file', { path: 'one.json', offset: 1, column: 16_009 }, ctx);
+    expect(next.content.startsWith(`     1\t${'y'.repeat(16_000)}\n`)).toBe(true);
   });
 
   it('hides a secret that runs over several lines, keeping the line numbers', async () => {
