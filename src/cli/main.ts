@@ -1,10 +1,17 @@
 import { ToolseamError } from '../core/errors.js';
 import { COMMANDS } from './commands.js';
+import { packageVersion } from './package-version.js';
 import { visible } from './visible-text.js';
 
 function usage(): string {
   const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(18)} ${c.summary}`);
-  return ['usage: toolseam <command> [options]', '', 'commands:', ...rows].join('\n');
+  const options = [
+    `  ${'--version, -V'.padEnd(18)} print toolseam's version`,
+    `  ${'--help, -h'.padEnd(18)} this list`,
+  ];
+  return ['usage: toolseam <command> [options]', '', 'commands:', ...rows, '', 'options:', ...options].join(
+    '\n',
+  );
 }
 
 /** Runs the CLI with `argv` (without node and script) and returns the exit code. */
@@ -13,6 +20,10 @@ export async function main(argv: string[]): Promise<number> {
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${usage()}\n`);
     return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-V') {
+    process.stdout.write(`${packageVersion()}\n`);
+    return 0;
   }
   const entry = COMMANDS[name];
   if (!entry) {

@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/**
+ * toolseam's version from its package.json, found by walking up from this file: `src/cli/` when run
+ * from source, `dist/src/cli/` once built, so the number is the installed package's, never a copy.
+ */
+export function packageVersion(from: string = import.meta.dirname): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const found = versionIn(join(dir, 'package.json'));
+    if (found !== undefined) return found;
+    if (dirname(dir) === dir) return 'unknown';
+  }
+}
+
+/** The version in `file` when it is toolseam's own package.json; undefined otherwise. */
+function versionIn(file: string): string | undefined {
+  let pkg: { name?: unknown; version?: unknown } | null;
+  try {
+    pkg = JSON.parse(readFileSync(file, 'utf8')) as typeof pkg;
+  } catch {
+    return undefined; // no file here, or one that is not JSON: not ours
+  }
+  return pkg?.name === 'toolseam' && typeof pkg.version === 'string' ? pkg.version : undefined;
+}
