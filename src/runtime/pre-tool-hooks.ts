@@ -3,7 +3,11 @@ import type { JsonObject } from '../core/json.js';
 import { headOf, wholeStart } from '../core/text-cut.js';
 import { globMatch } from './glob-match.js';
 
-/** A command run before a tool call; a `BLOCKED: reason` line on its output refuses the call. */
+/**
+ * A command run before a tool call. It refuses the call with a `BLOCKED: reason` line on its output, or
+ * by exiting with code 2 and the reason on stderr (as Claude Code's hooks do); any other non-zero exit
+ * is a hook that failed to run, which refuses the call too.
+ */
 export interface PreToolHook {
   /** Glob over real tool names; all tools when absent. */
   readonly match?: string;
@@ -18,8 +22,14 @@ export interface PreToolHook {
 /** How much of a failed hook's stderr its refusal quotes. */
 const STDERR_TAIL_CHARS = 300;
 
-/** How much of one line of a hook's output is kept: a `BLOCKED:` reason longer than this is cut. */
+/** How much of one line of a hook's output is kept: a `BLOCKED:` reason (or exit-2 stderr) longer than this is cut. */
 const MAX_LINE_CHARS = 2000;
+
+/** The exit code by which a hook refuses the call on purpose, its reason on stderr. */
+const BLOCK_EXIT_CODE = 2;
+
+/** The reason of a block that gives none (an empty `BLOCKED:` line, exit code 2 with nothing on stderr). */
+const NO_REASON = 'a policy hook';
 
 /** A hook runs in a process group of its own (POSIX), so stopping it stops what its shell started. */
 const OWN_GROUP = process.platform !== 'win32';
@@ -57,6 +67,7 @@ function runOne(
     });
     const output = blockedLineFinder();
     let err = '';
+    let errHead = '';
     let settled = false;
     const end = (verdict: string | undefined): void => {
       if (settled) return;
@@ -84,15 +95,17 @@ function runOne(
     signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.setEncoding('utf8').on('data', output.take);
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      if (errHead.length < MAX_LINE_CHARS) errHead = headOfLine(errHead + chunk);
       err = (err + chunk).slice(-4 * STDERR_TAIL_CHARS);
     });
     child.on('error', () => end('the pre-tool hook could not be started'));
     child.on('close', (code, killedBy) => {
       const blocked = output.blocked(true);
       if (blocked !== undefined) end(blocked);
+      else if (code === BLOCK_EXIT_CODE) end(headOfLine(oneLine(errHead)) || NO_REASON);
       else if (code !== 0) {
         // A policy that cannot be consulted must not be skipped silently: the call is refused.
-        const said = tailOf(err.trim().replace(/\s*\n\s*/g, ' / '), STDERR_TAIL_CHARS);
+        const said = tailOf(oneLine(err), STDERR_TAIL_CHARS);
         const how = code === null ? `ended by the signal ${killedBy ?? 'unknown'}` : `exit code ${code}`;
         end(`the pre-tool hook failed to run (${how}${said ? `: ${said}` : ''})`);
       } else end(undefined);
@@ -112,7 +125,7 @@ function blockedLineFinder(): { take(chunk: string): void; blocked(ended?: boole
   let reason: string | undefined;
   const look = (text: string): void => {
     const trimmed = text.trimStart();
-    if (trimmed.startsWith('BLOCKED:')) reason = trimmed.slice('BLOCKED:'.length).trim() || 'a policy hook';
+    if (trimmed.startsWith('BLOCKED:')) reason = trimmed.slice('BLOCKED:'.length).trim() || NO_REASON;
   };
   return {
     take(chunk) {
@@ -137,6 +150,11 @@ function blockedLineFinder(): { take(chunk: string): void; blocked(ended?: boole
 /** A line's first `MAX_LINE_CHARS` characters (never ending inside a surrogate pair). */
 function headOfLine(text: string): string {
   return text.length <= MAX_LINE_CHARS ? text : headOf(text, MAX_LINE_CHARS);
+}
+
+/** A hook's stderr on one line: trimmed, its line breaks (and the blanks around them) as ` / `. */
+function oneLine(text: string): string {
+  return text.trim().replace(/\s*\n\s*/g, ' / ');
 }
 
 /** The last `limit` characters of `text` (never starting inside a surrogate pair), marked when cut. */

@@ -147,6 +147,25 @@ describe('gates: each refusal reaches the model with its reason', () => {
     expect(firstResult(events)).not.toContain('declined');
   });
 
+  it('hook: exit code 2 refuses with its stderr as the reason, as a deliberate block, not a failure', async () => {
+    const counts: RunCounts = new Map();
+    h = await startHarness({
+      providers: [demoProvider(counts)],
+      hooks: [
+        {
+          match: 'archive_*',
+          command: 'cat >/dev/null; echo "archiving is off on weekends" >&2; exit 2',
+        },
+      ],
+      script: [call('archive_mail', { id: 1 }), echo],
+    });
+    const events = await collect(h.runtime.session('s').send('archive'));
+    expect(callEnds(events)[0]).toMatchObject({ refusedBy: 'hook' });
+    expect(firstResult(events)).toContain('blocked by a policy hook (archiving is off on weekends)');
+    expect(firstResult(events)).not.toContain('failed to run');
+    expect(counts.size).toBe(0);
+  });
+
   it('hook: stopping the turn while a hook runs stops the hook, and the call ends as stopped', async () => {
     const counts: RunCounts = new Map();
     const dir = mkdtempSync(join(tmpdir(), 'toolseam-hook-'));

@@ -37,3 +37,33 @@ describe('runPreToolHooks: a hook ended by a signal', () => {
     expect(reason).toBe('the pre-tool hook failed to run (ended by the signal SIGKILL)');
   });
 });
+
+describe('runPreToolHooks: exit code 2 is a deliberate block', () => {
+  it('takes the stderr as the reason, its lines joined', async () => {
+    const hook = { command: 'cat > /dev/null; echo "no archiving" >&2; echo "ask the admin" >&2; exit 2' };
+    expect(await runPreToolHooks([hook], call)).toBe('no archiving / ask the admin');
+  });
+
+  it('keeps the head of a long stderr, where the reason is written', async () => {
+    const hook = {
+      command: `cat > /dev/null; printf 'the reason ' >&2; head -c 100000 /dev/zero | tr '\\0' x >&2; exit 2`,
+    };
+    const reason = (await runPreToolHooks([hook], call)) as string;
+    expect(reason.startsWith('the reason xxx')).toBe(true);
+    expect(reason.length).toBeLessThanOrEqual(2000);
+  });
+
+  it('without stderr still blocks, with the same default reason as an empty BLOCKED line', async () => {
+    expect(await runPreToolHooks([{ command: 'cat > /dev/null; exit 2' }], call)).toBe('a policy hook');
+  });
+
+  it('a BLOCKED line on stdout is the reason even when the hook also exits 2', async () => {
+    const hook = { command: 'cat > /dev/null; echo "BLOCKED: said on stdout"; echo other >&2; exit 2' };
+    expect(await runPreToolHooks([hook], call)).toBe('said on stdout');
+  });
+
+  it('other non-zero exit codes are still failures to run', async () => {
+    const hook = { command: 'cat > /dev/null; echo broken >&2; exit 1' };
+    expect(await runPreToolHooks([hook], call)).toBe('the pre-tool hook failed to run (exit code 1: broken)');
+  });
+});
