@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { JsonObject } from '../core/json.js';
+import { withoutTerminalCodes } from '../core/terminal-codes.js';
 import { headOf, wholeStart } from '../core/text-cut.js';
 import { globMatch } from './glob-match.js';
 
@@ -124,7 +125,7 @@ function blockedLineFinder(): { take(chunk: string): void; blocked(ended?: boole
   let line = '';
   let reason: string | undefined;
   const look = (text: string): void => {
-    const trimmed = text.trimStart();
+    const trimmed = withoutTerminalCodes(text).trimStart();
     if (trimmed.startsWith('BLOCKED:')) reason = trimmed.slice('BLOCKED:'.length).trim() || NO_REASON;
   };
   return {
@@ -152,9 +153,11 @@ function headOfLine(text: string): string {
   return text.length <= MAX_LINE_CHARS ? text : headOf(text, MAX_LINE_CHARS);
 }
 
-/** A hook's stderr on one line: trimmed, its line breaks (and the blanks around them) as ` / `. */
+/** A hook's stderr on one line: colour codes out, trimmed, its line breaks (and the blanks around them) as ` / `. */
 function oneLine(text: string): string {
-  return text.trim().replace(/\s*\n\s*/g, ' / ');
+  return withoutTerminalCodes(text)
+    .trim()
+    .replace(/\s*\n\s*/g, ' / ');
 }
 
 /** The last `limit` characters of `text` (never starting inside a surrogate pair), marked when cut. */

@@ -147,22 +147,27 @@ describe('gates: each refusal reaches the model with its reason', () => {
     expect(firstResult(events)).not.toContain('declined');
   });
 
-  it('hook: exit code 2 refuses with its stderr as the reason, as a deliberate block, not a failure', async () => {
+  it.each([
+    ['exits 2 with the reason on stderr', 'echo "archiving is off on weekends" >&2; exit 2'],
+    [
+      'prints a coloured BLOCKED line',
+      `printf '\\033[1;31mBLOCKED: archiving is off on weekends\\033[0m\\n'`,
+    ],
+    [
+      'exits 2 with a coloured stderr',
+      `printf '\\033[33marchiving is off on weekends\\033[0m\\n' >&2; exit 2`,
+    ],
+  ])('hook: one that %s blocks on purpose, and the model reads its plain reason', async (_, command) => {
     const counts: RunCounts = new Map();
     h = await startHarness({
       providers: [demoProvider(counts)],
-      hooks: [
-        {
-          match: 'archive_*',
-          command: 'cat >/dev/null; echo "archiving is off on weekends" >&2; exit 2',
-        },
-      ],
+      hooks: [{ match: 'archive_*', command: `cat >/dev/null; ${command}` }],
       script: [call('archive_mail', { id: 1 }), echo],
     });
     const events = await collect(h.runtime.session('s').send('archive'));
     expect(callEnds(events)[0]).toMatchObject({ refusedBy: 'hook' });
     expect(firstResult(events)).toContain('blocked by a policy hook (archiving is off on weekends)');
-    expect(firstResult(events)).not.toContain('failed to run');
+    expect(firstResult(events)).not.toMatch(/failed to run|\u001b/);
     expect(counts.size).toBe(0);
   });
 

@@ -67,3 +67,27 @@ describe('runPreToolHooks: exit code 2 is a deliberate block', () => {
     expect(await runPreToolHooks([hook], call)).toBe('the pre-tool hook failed to run (exit code 1: broken)');
   });
 });
+
+describe('runPreToolHooks: colour and other terminal codes', () => {
+  it('reads a coloured BLOCKED line as blocking, its reason without the codes', async () => {
+    const red = {
+      command: `cat > /dev/null; printf '\\033[1;31mBLOCKED:\\033[0m no \\033[4marchiving\\033[24m today\\033[0m\\n'`,
+    };
+    expect(await runPreToolHooks([red], call)).toBe('no archiving today');
+    const link = {
+      command: `cat > /dev/null; printf '\\033]8;;https://x.test\\033\\\\BLOCKED: see the policy\\033]8;;\\007\\r\\n'`,
+    };
+    expect(await runPreToolHooks([link], call)).toBe('see the policy');
+  });
+
+  it('takes the codes out of a reason written on stderr, for exit 2 and for a failure alike', async () => {
+    const blocked = { command: `cat > /dev/null; printf '\\033[33mweekend\\033[0m rule\\n' >&2; exit 2` };
+    expect(await runPreToolHooks([blocked], call)).toBe('weekend rule');
+    const failed = {
+      command: `cat > /dev/null; printf '\\033[31mpolicy file missing\\033[0m\\n' >&2; exit 1`,
+    };
+    expect(await runPreToolHooks([failed], call)).toBe(
+      'the pre-tool hook failed to run (exit code 1: policy file missing)',
+    );
+  });
+});
