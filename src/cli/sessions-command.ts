@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
-import { isPastDeadline } from '../core/session-records.js';
+import { isPastDeadline, type ListedSession } from '../core/session-records.js';
+import type { SessionStore } from '../core/session-store.js';
 import { resumableTurns } from '../runtime/leaf-turns.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
@@ -9,12 +10,16 @@ import { oneLineOf, shortArgs } from './event-printer.js';
 import { negativeValuesJoined } from './negative-values.js';
 import { visible, visibleLines } from './visible-text.js';
 
-const USAGE = `usage: toolseam sessions [--db FILE] [--config FILE] [--limit N] [--json]
+const USAGE = `usage: toolseam sessions [--db FILE] [--config FILE] [--limit N] [--all] [--json]
 
 Lists sessions (newest first; the 50 most recent unless --limit says how many, 0 for all), the
 approvals waiting for an answer, subagent batches not finished, and turns whose process stopped while
 they were unfinished (--json: sessions, pendingApprovals, unfinishedBatches, interruptedTurns). The
-database is --db, else "db" in the config (--config FILE or ./toolseam.json), else the default.`;
+database is --db, else "db" in the config (--config FILE or ./toolseam.json), else the default.
+
+The sessions listed are the ones a person started; one whose subagent batches ran leaves says how many
+child sessions they left ("+2 subagent sessions"). --all lists those child sessions too, each under the
+session that ran it (--json: each with its parentSessionId). --limit counts the sessions a person started.`;
 
 /** `toolseam sessions`: sessions, pending approvals, unfinished subagent batches and interrupted turns. */
 export const sessionsCommand: Command = async (argv) => {
@@ -25,6 +30,7 @@ export const sessionsCommand: Command = async (argv) => {
       config: { type: 'string' },
       json: { type: 'boolean' },
       limit: { type: 'string' },
+      all: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -36,7 +42,9 @@ export const sessionsCommand: Command = async (argv) => {
   const store = openSessionStore(db ? { path: db } : {});
   try {
     const limit = limitFrom(values.limit);
-    const sessions = store.listSessions(limit === 0 ? {} : { limit });
+    const started = store.listSessions({ topLevel: true, ...(limit === 0 ? {} : { limit }) });
+    // A subagent leaf's child session goes under its parent, and only when asked for.
+    const sessions = values.all ? started.flatMap((s) => withChildren(store, s)) : started;
     // One past its deadline can no longer be answered (its turn resumes without it).
     const pending = store.listApprovals({ status: 'pending' }).filter((a) => !isPastDeadline(a));
     // A subagent leaf's turn resumes with its batch, through the parent turn listed here.
@@ -54,8 +62,7 @@ export const sessionsCommand: Command = async (argv) => {
     }
     const lines = [`sessions (${store.path}):`];
     if (sessions.length === 0) lines.push('  none yet — start one with `toolseam chat`');
-    for (const s of sessions)
-      lines.push(`  ${s.id}  ${s.updatedAt}  ${oneLineOf(s.title, 80) || '(untitled)'}`);
+    for (const s of sessions) lines.push(sessionRow(s));
     lines.push('', 'approvals waiting for an answer:');
     if (pending.length === 0) lines.push('  none');
     for (const a of pending) {
@@ -89,6 +96,23 @@ export const sessionsCommand: Command = async (argv) => {
     store.close();
   }
 };
+
+/** `session` followed by the child sessions its subagent batches ran (most recently used first). */
+function withChildren(store: SessionStore, session: ListedSession): ListedSession[] {
+  if (session.childSessions === 0) return [session];
+  return [session, ...store.listSessions({ parentSessionId: session.id })];
+}
+
+/** A session's row: a child session indented under its parent, a parent with how many children it has. */
+function sessionRow(s: ListedSession): string {
+  const title = oneLineOf(s.title, 80) || '(untitled)';
+  if (s.parentSessionId !== undefined) return `    ↳ ${s.id}  ${s.updatedAt}  ${title}`;
+  const children =
+    s.childSessions === 0
+      ? ''
+      : `  (+${s.childSessions} subagent session${s.childSessions === 1 ? '' : 's'})`;
+  return `  ${s.id}  ${s.updatedAt}  ${title}${children}`;
+}
 
 /** How many sessions to list: 50 unless `--limit` says (0: every one). */
 function limitFrom(text: string | undefined): number {

@@ -71,6 +71,14 @@ export interface Limit {
   readonly limit?: number | undefined;
 }
 
+/** Which sessions to list, most recently used first; `limit` counts the sessions listed. */
+export interface SessionFilter extends Limit {
+  /** Only the sessions a person started, leaving out the child sessions subagent leaves ran in. */
+  readonly topLevel?: boolean | undefined;
+  /** Only the child sessions the subagent batches of this session ran. */
+  readonly parentSessionId?: string | undefined;
+}
+
 /** Which messages to list: after `afterSeq`, at most `limit`. */
 export interface MessagePage extends Limit {
   readonly afterSeq?: number | undefined;

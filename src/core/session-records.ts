@@ -21,6 +21,14 @@ export interface SessionRecord {
   readonly toolsUsed: readonly string[];
 }
 
+/** A session as a list shows it: with where it stands among subagent batches. */
+export interface ListedSession extends SessionRecord {
+  /** The session whose subagent batch ran this one as a leaf; absent for a session a person started. */
+  readonly parentSessionId?: string | undefined;
+  /** How many child sessions this session's subagent batches ran. */
+  readonly childSessions: number;
+}
+
 /**
  * Where a stored turn stands; `done`, `failed`, `stopped` and `interrupted` are final (a turn that ended
  * `rejected` or at a `limit` is stored as `failed` or `done`, with the reason in `error`).

@@ -7,7 +7,6 @@ import type {
   BatchEnd,
   BatchFilter,
   LeafResult,
-  Limit,
   MemoryFilter,
   MessagePage,
   ModelReply,
@@ -19,6 +18,7 @@ import type {
   NewSession,
   NewTask,
   NewTurn,
+  SessionFilter,
   SessionPatch,
   TaskFilter,
   TaskPatch,
@@ -33,6 +33,7 @@ import type {
   BatchRecord,
   GrantRecord,
   LeafRecord,
+  ListedSession,
   MemoryRecord,
   SessionRecord,
   StoredMessage,
@@ -53,8 +54,8 @@ export type * from './session-records.js';
 export interface SessionLog {
   createSession(input?: NewSession): SessionRecord;
   getSession(id: string): SessionRecord | undefined;
-  /** Most recently used first. */
-  listSessions(options?: Limit): SessionRecord[];
+  /** Most recently used first; each with its parent session (a subagent leaf's) and its child count. */
+  listSessions(filter?: SessionFilter): ListedSession[];
   updateSession(id: string, patch: SessionPatch): SessionRecord;
   /** Adds real tool names to the session's sticky used-tools set (a tool that runs is added for you). */
   addToolsUsed(sessionId: string, tools: readonly string[]): void;

@@ -1,5 +1,5 @@
-import type { Limit, NewSession, SessionPatch } from '../core/session-inputs.js';
-import type { SessionRecord } from '../core/session-records.js';
+import type { NewSession, SessionFilter, SessionPatch } from '../core/session-inputs.js';
+import type { ListedSession, SessionRecord } from '../core/session-records.js';
 import { StoreNotFoundError } from '../core/store-errors.js';
 import { headOf } from '../core/text-cut.js';
 import { fromJson, iso, opt, pickId, requireText, rowReader, sqlLimit, textOrNull } from './rows.js';
@@ -17,10 +17,27 @@ interface SessionRow {
   tools: string;
 }
 
-const SELECT = `
-  SELECT s.*,
-    (SELECT json_group_array(t.tool_name ORDER BY t.rowid) FROM session_tools t WHERE t.session_id = s.id) AS tools
+/** A session's used tools, in first-use order, as a JSON list. */
+const TOOLS = `(SELECT json_group_array(t.tool_name ORDER BY t.rowid) FROM session_tools t WHERE t.session_id = s.id) AS tools`;
+
+const SELECT = `SELECT s.*, ${TOOLS} FROM sessions s`;
+
+/** A session with its parent (the session whose batch ran it as a leaf) and how many child sessions its batches ran. */
+const LISTED = `
+  SELECT s.*, ${TOOLS},
+    (SELECT b.parent_session_id FROM leaves l JOIN batches b ON b.id = l.batch_id
+      WHERE l.child_session_id = s.id LIMIT 1) AS parent_session_id,
+    (SELECT count(DISTINCT l.child_session_id) FROM batches b JOIN leaves l ON l.batch_id = b.id
+      WHERE b.parent_session_id = s.id AND l.child_session_id IS NOT NULL) AS child_sessions
   FROM sessions s`;
+
+/** Which sessions a list keeps: every one, those a person started, or one session's children. */
+const WHICH = {
+  all: '',
+  topLevel: 'WHERE NOT EXISTS (SELECT 1 FROM leaves l WHERE l.child_session_id = s.id)',
+  children: `WHERE EXISTS (SELECT 1 FROM leaves l JOIN batches b ON b.id = l.batch_id
+    WHERE l.child_session_id = s.id AND b.parent_session_id = @parent)`,
+} as const;
 
 const TITLE_LENGTH = 60;
 
@@ -47,6 +64,13 @@ function toRecord(row: SessionRow): SessionRecord {
   };
 }
 
+/** A listed row as a record, with its parent session and child count. */
+function toListed(
+  row: SessionRow & { parent_session_id: string | null; child_sessions: number },
+): ListedSession {
+  return { ...toRecord(row), parentSessionId: opt(row.parent_session_id), childSessions: row.child_sessions };
+}
+
 /** The sessions table and its sticky used-tools set. */
 export function sessionsTable(ctx: StoreContext) {
   const { db } = ctx;
@@ -55,7 +79,12 @@ export function sessionsTable(ctx: StoreContext) {
      VALUES (@id, @title, @agent, @provider, @model, @now, @now)`,
   );
   const byId = db.prepare(`${SELECT} WHERE s.id = ?`);
-  const list = db.prepare(`${SELECT} ORDER BY s.updated_at DESC, s.rowid DESC LIMIT ?`);
+  const lists = Object.fromEntries(
+    Object.entries(WHICH).map(([which, where]) => [
+      which,
+      db.prepare(`${LISTED} ${where} ORDER BY s.updated_at DESC, s.rowid DESC LIMIT @limit`),
+    ]),
+  ) as Record<keyof typeof WHICH, ReturnType<typeof db.prepare>>;
   const patch = db.prepare(
     `UPDATE sessions SET title = coalesce(@title, title), agent = coalesce(@agent, agent),
        provider = coalesce(@provider, provider), model = coalesce(@model, model),
@@ -96,8 +125,14 @@ export function sessionsTable(ctx: StoreContext) {
     },
     get,
     mustExist,
-    list(options: Limit = {}): SessionRecord[] {
-      return (list.all(sqlLimit(options.limit)) as SessionRow[]).map(toRecord);
+    list(filter: SessionFilter = {}): ListedSession[] {
+      const limit = sqlLimit(filter.limit);
+      const parent = textOrNull(filter.parentSessionId, 'A parent session id');
+      const rows =
+        parent !== null
+          ? lists.children.all({ limit, parent })
+          : (filter.topLevel ? lists.topLevel : lists.all).all({ limit });
+      return (rows as Parameters<typeof toListed>[0][]).map(toListed);
     },
     update(id: string, changes: SessionPatch): SessionRecord {
       const done = patch.run({

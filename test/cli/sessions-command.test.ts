@@ -2,8 +2,11 @@ import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { enableSubagents } from '../../src/runtime/subagents/index.js';
 import { openSessionStore } from '../../src/store/index.js';
+import { contract, fromLeaf } from '../runtime/subagents/subagent-fixtures.js';
 import { newCall, turnWithCalls } from '../store/store-fixtures.js';
+import { collect, type RuntimeHarness, startHarness } from '../support/runtime-harness.js';
 import { runToolseam } from './run-toolseam.js';
 
 let dir: string;
@@ -232,5 +235,77 @@ describe('toolseam sessions', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`toolseam resume ${turn.id}`);
     expect(r.stdout).not.toContain(leafTurn.id);
+  });
+});
+
+describe('toolseam sessions after a subagent batch', () => {
+  let h: RuntimeHarness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  /** Runs a real two-leaf batch from the session "parent", and a second session a person started. */
+  async function batchRun(): Promise<{ db: string; children: string[] }> {
+    const tasks = ['Read the inbox', 'Read the calendar'];
+    h = await startHarness({
+      script: [
+        {
+          match: { lastUserIncludes: 'morning round' },
+          toolCalls: [
+            { name: 'subagent_run', arguments: { tasks: tasks.map((t, i) => contract(t, `Leaf ${i}`)) } },
+          ],
+        },
+        ...tasks.map((t) => ({ when: fromLeaf(t), text: `${t}: nothing new` })),
+        { match: { lastUserIncludes: 'morning round' }, echo: 'lastToolResult' as const },
+        { match: { lastUserIncludes: 'hello' }, text: 'hi' },
+      ],
+    });
+    enableSubagents(h.runtime);
+    await collect(h.runtime.session('parent').send('do the morning round'));
+    await collect(h.runtime.session('other').send('hello'));
+    const [batch] = h.runtime.options.store.listBatches({ parentSessionId: 'parent' });
+    const children = (batch?.leaves ?? []).map((l) => l.childSessionId as string);
+    expect(children).toHaveLength(2);
+    return { db: h.dbPath, children };
+  }
+
+  it('lists the sessions a person started, each with how many subagent sessions it ran', async () => {
+    const { db, children } = await batchRun();
+    const r = await runToolseam(['sessions', '--db', db], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}parent {2}\S+ {2}do the morning round {2}\(\+2 subagent sessions\)$/m);
+    expect(r.stdout).toMatch(/^ {2}other {2}\S+ {2}hello$/m);
+    for (const child of children) expect(r.stdout).not.toContain(child);
+    // --limit counts the sessions listed, not the children left out
+    const one = await runToolseam(['sessions', '--db', db, '--limit', '1'], dir);
+    expect(one.stdout).toMatch(/^ {2}other {2}/m);
+    expect(one.stdout).not.toMatch(/^ {2}parent {2}/m);
+  });
+
+  it('--all lists the subagent sessions too, each under the session that ran it', async () => {
+    const { db, children } = await batchRun();
+    const r = await runToolseam(['sessions', '--db', db, '--all'], dir);
+    expect(r.code).toBe(0);
+    const rows = r.stdout.split('\n');
+    const parentRow = rows.findIndex((l) => l.startsWith('  parent  '));
+    expect(parentRow).toBeGreaterThan(-1);
+    const under = rows.slice(parentRow + 1, parentRow + 3).map((l) => l.trim().split(/\s+/)[1]);
+    expect(under.sort()).toEqual([...children].sort());
+    expect(rows[parentRow + 1]).toMatch(/^ {4}↳ \S+ {2}\S+ {2}\S/);
+  });
+
+  it('--json lists the top-level sessions with their child counts; with --all the children with their parent', async () => {
+    const { db, children } = await batchRun();
+    const top = JSON.parse((await runToolseam(['sessions', '--db', db, '--json'], dir)).stdout);
+    expect(top.sessions.map((s: { id: string }) => s.id).sort()).toEqual(['other', 'parent']);
+    expect(top.sessions.find((s: { id: string }) => s.id === 'parent')).toMatchObject({ childSessions: 2 });
+    const all = JSON.parse((await runToolseam(['sessions', '--db', db, '--json', '--all'], dir)).stdout);
+    const listed = all.sessions.map((s: { id: string; parentSessionId?: string }) => [
+      s.id,
+      s.parentSessionId,
+    ]);
+    expect(listed).toHaveLength(4);
+    for (const child of children) expect(listed).toContainEqual([child, 'parent']);
   });
 });

@@ -58,6 +58,36 @@ describe('sessions', () => {
     expect(store.listSessions({ limit: 1 }).map((s) => s.id)).toEqual([old.id]);
     expect(() => store.listSessions({ limit: 0 })).toThrow(/limit/);
   });
+
+  it("tells a subagent leaf's child session from one a person started, and lists either kind alone", () => {
+    let clock = 1_000;
+    const store = openTestStore(undefined, { now: () => clock++ });
+    const parent = store.createSession({ title: 'morning round' });
+    const other = store.createSession({ title: 'other' });
+    const leaves = [0, 1, 2].map((i) => ({ title: `Leaf ${i}`, contract: { task: `task ${i}` } }));
+    const batch = store.createBatch({ parentSessionId: parent.id, title: 'Morning', leaves });
+    // Two leaves claimed (each in its child session), the third never started.
+    const children = [0, 1].map((i) => {
+      const child = store.createSession({ title: `Leaf ${i}` });
+      store.claimLeaf(batch.leaves[i]?.id as string, child.id);
+      return child.id;
+    });
+    const all = store.listSessions();
+    expect(all.map((s) => [s.id, s.parentSessionId, s.childSessions])).toEqual([
+      [children[1], parent.id, 0],
+      [children[0], parent.id, 0],
+      [other.id, undefined, 0],
+      [parent.id, undefined, 2],
+    ]);
+    expect(store.listSessions({ topLevel: true }).map((s) => s.id)).toEqual([other.id, parent.id]);
+    expect(store.listSessions({ topLevel: true, limit: 1 }).map((s) => s.id)).toEqual([other.id]);
+    expect(store.listSessions({ parentSessionId: parent.id }).map((s) => s.id)).toEqual([
+      children[1],
+      children[0],
+    ]);
+    expect(store.listSessions({ parentSessionId: other.id })).toEqual([]);
+    expect(() => store.listSessions({ parentSessionId: 3 as never })).toThrow(InputError);
+  });
 });
 
 describe('turns and messages', () => {
