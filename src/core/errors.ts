@@ -29,7 +29,7 @@ export class ProviderError extends ToolseamError {
   readonly requestId: string | undefined;
   /** The response body exactly as received ('' when none). */
   readonly rawBody: string;
-  /** How long the provider asked us to wait before trying again (`retry-after`), when it said. */
+  /** How long the provider asked us to wait before trying again (`retry-after`, Gemini's `RetryInfo`, a spent limit's reset), when it said. */
   readonly retryAfterMs?: number | undefined;
 
   constructor(fields: {

@@ -122,12 +122,15 @@ function openaiAnswer(
 
 function geminiAnswer(
   status: number,
-  failure: GeminiFailure,
+  failure: GeminiFailure & { retryAfter?: number | undefined },
   extra: Record<string, string> = {},
 ): WireAnswer {
+  // Gemini sends no retry-after header: the wait is a RetryInfo detail in the body
   const details = failure.violations
     ? [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: failure.violations }]
-    : undefined;
+    : failure.retryAfter !== undefined
+      ? [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${failure.retryAfter}s` }]
+      : undefined;
   const error = {
     code: status,
     message: failure.message,
@@ -203,7 +206,7 @@ export function openaiWire(mode: 'openai' | 'gemini'): FamilyWire {
         (error.status === 429
           ? 'Rate limit reached; try again later.'
           : `The stand-in answered ${error.status} as scripted.`);
-      if (gemini) return geminiAnswer(error.status, { message }, extra);
+      if (gemini) return geminiAnswer(error.status, { message, retryAfter: error.retryAfter });
       const type =
         error.status === 429 ? 'requests' : error.status >= 500 ? 'server_error' : 'invalid_request_error';
       const code = error.status === 429 ? 'rate_limit_exceeded' : null;

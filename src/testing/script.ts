@@ -60,7 +60,7 @@ export interface TurnOptions {
 export interface ScriptError {
   readonly status: number;
   readonly message?: string;
-  /** Seconds for a `retry-after` header. */
+  /** Seconds to wait: a `retry-after` header (Gemini mode: a `RetryInfo` detail in the body, as Gemini sends it). */
   readonly retryAfter?: number;
 }
 

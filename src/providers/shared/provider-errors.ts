@@ -1,5 +1,6 @@
 import { ProviderError } from '../../core/errors.js';
 import { errorBodyFacts } from './error-body.js';
+import { rateLimitWaitMs } from './rate-limit-hints.js';
 import { isTransientStatus, retryAfterMs } from './retry-policy.js';
 
 /** Reads one response header (case-insensitive), or nothing. */
@@ -69,7 +70,7 @@ export function httpProviderError(fields: {
     retryable: isTransientStatus(fields.status, h('x-should-retry')),
     requestId: h('x-request-id') ?? h('request-id') ?? h('x-amzn-requestid') ?? facts.requestId,
     rawBody: fields.rawBody,
-    retryAfterMs: retryAfterMs(h),
+    retryAfterMs: retryAfterMs(h) ?? rateLimitWaitMs(fields.status, h, fields.rawBody),
     cause: fields.cause,
   });
 }
