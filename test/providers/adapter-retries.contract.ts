@@ -180,6 +180,24 @@ export function describeRetries(harness: AdapterHarness, current: () => StandIn)
       expect(standIn.requests).toHaveLength(3);
     });
 
+    it('once the retries are spent, says how often it tried and what to do now', async () => {
+      const adapter = adapterFor(harness, standIn, { retry: { maxRetries: 2, baseDelayMs: 1 } });
+      standIn.push(...Array.from({ length: 3 }, () => ({ error: { status: 503, message: 'Busy.' } })));
+      const busy = (await failure(adapter.stream(ask('down')))) as ProviderError;
+      expect(busy.message).toBe(
+        `${adapter.provider} answered HTTP 503: Busy. Tried 3 times; this is trouble on ${adapter.provider}'s side that usually passes: send the message again in a minute or two.`,
+      );
+      expect(busy.status).toBe(503);
+      expect(busy.retryable).toBe(true);
+      standIn.reset();
+      standIn.push(...Array.from({ length: 3 }, () => ({ error: { status: 429, message: 'Too many.' } })));
+      const limited = (await failure(adapter.stream(ask('rate')))) as ProviderError;
+      expect(limited.message).toBe(
+        `${adapter.provider} answered HTTP 429: Too many. Tried 3 times; the rate limit had not lifted: wait a minute, then send the message again (if it keeps happening, check the account's limits).`,
+      );
+      expect(limited.status).toBe(429);
+    });
+
     it('does not retry a stream that failed after it had started answering', async () => {
       standIn.push({ text: 'partial answer', streamError: { message: 'lost the model' } }, { text: 'never' });
       const { text, error: caught } = await textBeforeFailure(
@@ -189,6 +207,9 @@ export function describeRetries(harness: AdapterHarness, current: () => StandIn)
       expect(caught).toBeInstanceOf(ProviderError);
       expect((caught as ProviderError).status).toBeUndefined();
       expect((caught as ProviderError).message).toContain('lost the model');
+      expect((caught as ProviderError).message).toContain(
+        'Part of the answer had already arrived, so it was not asked for again (it would have started over); what arrived is incomplete. Send the message again for a whole answer.',
+      );
       expect(standIn.requests).toHaveLength(1);
     });
 
@@ -225,6 +246,7 @@ export function describeRetries(harness: AdapterHarness, current: () => StandIn)
       expect((caught as ProviderError).providerCode).toBe('connection');
       expect((caught as ProviderError).retryable).toBe(true);
       expect((caught as ProviderError).message).toContain('stopped before it was complete');
+      expect((caught as ProviderError).message).toContain('Send the message again for a whole answer.');
       expect(standIn.requests).toHaveLength(1);
     });
 

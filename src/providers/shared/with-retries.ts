@@ -1,6 +1,7 @@
 import { ProviderError } from '../../core/errors.js';
 import type { RetrySettings } from './provider-config.js';
 import { transportProviderError } from './provider-errors.js';
+import { givenUpError } from './retry-advice.js';
 import { retryDelay } from './retry-policy.js';
 
 /** Waits `ms`; false when `signal` stopped the wait (or had already fired). */
@@ -51,6 +52,9 @@ export async function* withRetries<T>(run: RetryRun<T>): AsyncGenerator<T, void,
       if (run.signal?.aborted && error.providerCode !== 'aborted')
         throw transportProviderError(error.provider, 'aborted', raw);
       const last = attempt >= run.settings.maxRetries;
+      // a passing failure the caller hears of says what was tried and what to do now
+      if (error.retryable && delivered) throw givenUpError(error, attempt + 1, 'delivered');
+      if (error.retryable && last && attempt > 0) throw givenUpError(error, attempt + 1, 'spent');
       if (delivered || last || !error.retryable || run.signal?.aborted) throw error;
       // A retry sooner than the server asks is refused again: the caller hears how long to wait.
       if (error.retryAfterMs !== undefined && error.retryAfterMs > run.settings.maxDelayMs) throw error;
