@@ -87,6 +87,30 @@ describe('resolveProviderConfig', () => {
     );
   });
 
+  it('names the variable a base URL without a scheme came from, and the URL to write instead', () => {
+    const fromEnv = () =>
+      resolveProviderConfig({
+        provider: 'openai',
+        model: 'gpt',
+        env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'localhost:11434/v1' },
+      });
+    expect(fromEnv).toThrow(InputError);
+    expect(fromEnv).toThrow(
+      'The openai base URL "localhost:11434/v1" (from the environment variable OPENAI_BASE_URL) does not start with http:// or https://; set it to one such as "http://localhost:11434/v1", or unset OPENAI_BASE_URL to use the provider\'s own.',
+    );
+    const given = () =>
+      resolveProviderConfig({
+        provider: 'openai',
+        model: 'gpt',
+        apiKey: 'k',
+        baseURL: 'api.example.com/v1',
+        env: {},
+      });
+    expect(given).toThrow(
+      'The openai base URL "api.example.com/v1" (baseURL) does not start with http:// or https://; set it to one such as "https://api.example.com/v1".',
+    );
+  });
+
   it('takes Bedrock’s region from the AWS variables and needs one', () => {
     expect(
       resolveProviderConfig({

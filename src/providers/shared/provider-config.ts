@@ -141,24 +141,44 @@ export function familyOf(provider: ProviderName): WireFamily {
   return DEFAULTS[provider].family;
 }
 
-function firstSet(env: Readonly<Record<string, string | undefined>>, names: readonly string[]) {
+/** The first of the variables `names` that is set (not blank), with its name. */
+function firstSetNamed(env: Readonly<Record<string, string | undefined>>, names: readonly string[]) {
   for (const name of names) {
     const value = env[name]?.trim();
-    if (value) return value;
+    if (value) return { name, value };
   }
   return undefined;
 }
 
-function checkUrl(url: string, provider: string): string {
+function firstSet(env: Readonly<Record<string, string | undefined>>, names: readonly string[]) {
+  return firstSetNamed(env, names)?.value;
+}
+
+/** Hosts a local server listens on, reached over plain http. */
+const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\])(:|\/|$)/i;
+
+/**
+ * `url` when it is an http(s) URL; otherwise an `InputError` naming where it came from (`variable`, or
+ * the `baseURL` setting) and the URL to write, e.g. the same with `https://` before it.
+ */
+function checkUrl(url: string, provider: string, variable: string | undefined): string {
   try {
     const parsed = new URL(url);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme');
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return url;
   } catch {
+    // told below
+  }
+  const from = variable ? `from the environment variable ${variable}` : 'baseURL';
+  const unset = variable ? `, or unset ${variable} to use the provider's own` : '';
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
     throw new InputError(
-      `The ${provider} base URL "${url}" is not an http(s) URL; give one like https://host/v1.`,
+      `The ${provider} base URL "${url}" (${from}) is not an http(s) URL; give one like https://host/v1${unset}.`,
     );
   }
-  return url;
+  const suggested = `${LOCAL_HOST.test(url) ? 'http' : 'https'}://${url.replace(/^\/+/, '')}`;
+  throw new InputError(
+    `The ${provider} base URL "${url}" (${from}) does not start with http:// or https://; set it to one such as "${suggested}"${unset}.`,
+  );
 }
 
 function nonNegative(value: number | undefined, fallback: number, what: string): number {
@@ -203,7 +223,8 @@ export function resolveProviderConfig(config: ProviderConfig): ResolvedProviderC
       `No API key for ${config.provider}: set ${defaults.keyVars.join(' or ')} or pass apiKey in the model config.`,
     );
   }
-  const rawURL = config.baseURL ?? firstSet(env, defaults.baseURLVars) ?? defaults.baseURL;
+  const fromEnv = config.baseURL === undefined ? firstSetNamed(env, defaults.baseURLVars) : undefined;
+  const rawURL = config.baseURL ?? fromEnv?.value ?? defaults.baseURL;
   if (config.provider === 'openai-compatible' && !rawURL) {
     throw new InputError(
       'An openai-compatible provider needs a base URL (e.g. http://localhost:8080/v1): pass baseURL or set OPENAI_BASE_URL.',
@@ -219,7 +240,7 @@ export function resolveProviderConfig(config: ProviderConfig): ResolvedProviderC
     family: defaults.family,
     model: config.model.trim(),
     apiKey,
-    baseURL: rawURL === undefined ? undefined : checkUrl(rawURL, config.provider),
+    baseURL: rawURL === undefined ? undefined : checkUrl(rawURL, config.provider, fromEnv?.name),
     timeoutMs: timeoutOf(config.timeoutMs),
     retry: {
       maxRetries: Math.floor(nonNegative(retry.maxRetries, 2, 'retry.maxRetries')),
