@@ -102,7 +102,7 @@ function describeFamily(harness: AdapterHarness, cases: (current: () => StandIn)
   });
 }
 
-describe('a rate limit that says when to come back only in its body or its rate-limit headers', () => {
+describe('rate limits: when to come back, said in the body or the rate-limit headers, and when not to', () => {
   describeFamily(GEMINI, (current) => {
     it("waits as Gemini's RetryInfo asks: a wait past the ceiling is not retried and the error carries it", async () => {
       const standIn = current();
@@ -157,6 +157,35 @@ describe('a rate limit that says when to come back only in its body or its rate-
       const events = await collect(adapterFor(OPENAI, standIn).stream(ask('tpm')));
       expect(textOf(events)).toBe('second time');
       expect(standIn.requests).toHaveLength(2);
+    });
+  });
+
+  describeFamily(OPENAI, (current) => {
+    it('does not retry a 429 for a spent quota (insufficient_quota): no wait brings it back', async () => {
+      const standIn = current();
+      const error = {
+        message:
+          'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
+        type: 'insufficient_quota',
+        param: null,
+        code: 'insufficient_quota',
+      };
+      standIn.push(
+        {
+          raw: {
+            status: 429,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ error }, null, 2),
+          },
+        },
+        { text: 'never reached' },
+      );
+      const caught = (await failure(adapterFor(OPENAI, standIn).stream(ask('quota')))) as ProviderError;
+      expect(caught.status).toBe(429);
+      expect(caught.providerCode).toBe('insufficient_quota');
+      expect(caught.retryable).toBe(false);
+      expect(caught.message).toBe(`${caught.provider} answered HTTP 429: ${error.message}`);
+      expect(standIn.requests).toHaveLength(1);
     });
   });
 

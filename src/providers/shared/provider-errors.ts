@@ -10,6 +10,12 @@ export type HeaderReader = (name: string) => string | null | undefined;
 const TRANSIENT_CODE =
   /overload|rate.?limit|throttl|server.?error|internal|unavailable|timeout|api_error|model.?stream/i;
 
+/**
+ * Provider codes of a 429 that no wait lifts: the account's quota or credit is spent (OpenAI's
+ * `insufficient_quota`), so a retry only sends the conversation again to be refused.
+ */
+const SPENT_QUOTA_CODES = new Set(['insufficient_quota']);
+
 /** A provider's message in one line: its lines (Gemini lists one violation a line, as `* …`) joined with `; `. */
 function oneLineMessage(message: string): string {
   const lines = message.split(/\r\n|\r|\n/).map((line) => line.trim().replace(/^[*-]\s+/, ''));
@@ -67,7 +73,8 @@ export function httpProviderError(fields: {
       fields.fallbackMessage,
     ),
     providerCode: facts.code ?? fields.fallbackCode,
-    retryable: isTransientStatus(fields.status, h('x-should-retry')),
+    retryable:
+      !SPENT_QUOTA_CODES.has(facts.code ?? '') && isTransientStatus(fields.status, h('x-should-retry')),
     requestId: h('x-request-id') ?? h('request-id') ?? h('x-amzn-requestid') ?? facts.requestId,
     rawBody: fields.rawBody,
     retryAfterMs: retryAfterMs(h) ?? rateLimitWaitMs(fields.status, h, fields.rawBody),
