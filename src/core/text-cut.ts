@@ -20,3 +20,19 @@ export function wholeStart(text: string, start: number): number {
 export function headOf(text: string, limit: number): string {
   return text.slice(0, wholeEnd(text, limit));
 }
+
+/** `isWellFormed` / `toWellFormed` (ES2024, in Node 20): the project's lib stops at ES2023. */
+interface WellFormed {
+  isWellFormed(): boolean;
+  toWellFormed(): string;
+}
+
+/**
+ * `text` with each half of a surrogate pair (as cutting inside an emoji leaves) replaced by U+FFFD; the
+ * text itself when it has none. Anthropic refuses a whole request whose JSON holds one ("no low
+ * surrogate in string"), naming nothing in it.
+ */
+export function wholeText(text: string): string {
+  const t = text as unknown as WellFormed;
+  return t.isWellFormed() ? text : t.toWellFormed();
+}

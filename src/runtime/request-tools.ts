@@ -3,6 +3,7 @@ import { isCore } from '../retrieval/index.js';
 import type { OfferedTool } from '../seam/index.js';
 import { agentAllows, grantsAllow } from './gates.js';
 import { runtimeWireTool } from './runtime-tool.js';
+import { sendableTool } from './sendable-tool.js';
 import { META_WIRE_TOOLS } from './tool-surface.js';
 import type { TurnContext } from './turn-context.js';
 
@@ -98,7 +99,7 @@ export function requestTools(
   for (const tool of [...turn.selected, ...asked]) {
     if (!carried.has(tool.name) || seen.has(tool.name)) continue;
     seen.add(tool.name);
-    tools.push(tool.wire);
+    tools.push(sendableTool(tool, ctx.logger));
   }
   return { tools: [...tools, ...own], carried };
 }

@@ -1,3 +1,4 @@
+import { wholeText } from '../core/text-cut.js';
 import type { ToolContext, ToolResult } from '../core/tool.js';
 import { answerToolSchema, answerToolSearch } from '../retrieval/index.js';
 import { activateTool, activationAnswer } from './activate-tool.js';
@@ -21,7 +22,10 @@ export function settleCall(
   result: ToolResult,
   status: 'done' | 'refused' | 'failed',
 ): ToolResult {
-  const content = boundResult(redactSecrets(modelText(result), ctx.secrets), ctx.limits.resultChars);
+  // Half of a character (a tool's text cut inside an emoji) is mended before it is stored and sent.
+  const content = wholeText(
+    boundResult(redactSecrets(modelText(result), ctx.secrets), ctx.limits.resultChars),
+  );
   const outcome = {
     status,
     content,

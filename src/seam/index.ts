@@ -50,4 +50,5 @@ export {
   type ToolOffer,
 } from './tool-offer.js';
 export { createToolSeam, type SeamTurn, type ToolSeam, type ToolSeamOptions } from './tool-seam.js';
+export { type WholeWireTool, wholeWireTool } from './whole-wire-tool.js';
 export { WIRE_NAME_PATTERN, wireName } from './wire-name.js';

@@ -127,6 +127,12 @@ export function anthropicWire(): FamilyWire {
     },
     unreadable: (detail) =>
       errorAnswer(400, 'invalid_request_error', `The request body is not valid JSON: ${detail}`),
+    unreadableText(rawBody) {
+      const at = loneHighSurrogateAt(rawBody);
+      return at === undefined
+        ? undefined
+        : `no low surrogate in string: line 1 column ${at + 1} (char ${at})`;
+    },
     reply(answer, request, res) {
       if (request.stream) streamReply(answer, request, res);
       else wholeReply(answer, request, res);
@@ -244,4 +250,21 @@ function streamReply(answer: ReplyAnswer, request: NeutralRequest, res: ServerRe
   });
   send({ type: 'message_stop' });
   res.end();
+}
+
+/** An escaped first half of a surrogate pair with no second half after it. */
+const LONE_HIGH = /\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})/g;
+
+/**
+ * Where JSON text escapes the first half of a surrogate pair with no second half (what JSON.stringify
+ * writes for text cut inside an emoji), which the Messages API's JSON reader refuses; undefined when none.
+ */
+export function loneHighSurrogateAt(json: string): number | undefined {
+  for (const match of json.matchAll(LONE_HIGH)) {
+    let slashes = 0;
+    for (let i = match.index - 1; i >= 0 && json[i] === '\\'; i -= 1) slashes += 1;
+    // `\\ud83d` is a backslash and the letters u, d, 8, 3, d, not an escape
+    if (slashes % 2 === 0) return match.index;
+  }
+  return undefined;
 }

@@ -154,6 +154,8 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
     } catch (error) {
       return send(res, wire.unreadable((error as Error).message));
     }
+    const strict = wire.unreadableText?.(rawBody);
+    if (strict !== undefined) return send(res, wire.unreadable(strict));
     const neutral = wire.parse(body, route);
     const record: RecordedRequest = {
       ...neutral,

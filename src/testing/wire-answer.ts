@@ -48,6 +48,8 @@ export interface FamilyWire {
   error(error: ScriptError): WireAnswer;
   /** The answer to a body that is not JSON. */
   unreadable(detail: string): WireAnswer;
+  /** Why the family's JSON reader refuses a body that JSON.parse reads (e.g. half of a character), if it does. */
+  unreadableText?(rawBody: string): string | undefined;
   /** A list of models (for clients that ask first), when the family has such an endpoint. */
   models?(model: string): WireAnswer;
   reply(answer: ReplyAnswer, request: RecordedRequest, res: ServerResponse): void;
