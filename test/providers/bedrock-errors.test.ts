@@ -83,3 +83,21 @@ describe('Bedrock: a failure frame the client has no class for, inside the strea
     expect(adapter.toolsNamedInRejection(error, [WEATHER])).toEqual([WEATHER.name]);
   });
 });
+
+describe('Bedrock: a connection the server closed', () => {
+  let standIn: StandIn;
+  beforeAll(async () => {
+    standIn = await standInFor(HARNESS);
+  });
+  afterAll(() => standIn.close());
+
+  it('is a lost connection, not a timeout (the AWS SDK names a reset socket TimeoutError)', async () => {
+    standIn.push({ drop: true });
+    const adapter = adapterFor(HARNESS, standIn, { retry: { maxRetries: 0 } });
+    const error = (await textBeforeFailure(adapter.stream(ask('hi')))).error as ProviderError;
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error.providerCode).toBe('connection');
+    expect(error.retryable).toBe(true);
+    expect(error.message).not.toMatch(/timeoutMs|timed out/);
+  });
+});

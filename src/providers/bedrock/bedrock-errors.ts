@@ -4,6 +4,9 @@ import { isPlainObject } from '../../core/json.js';
 import { isLostConnection } from '../shared/lost-connection.js';
 import { httpProviderError, streamProviderError, transportProviderError } from '../shared/provider-errors.js';
 
+/** Socket codes of a connection the other side dropped, which the AWS SDK reports as a TimeoutError. */
+const RESET_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE']);
+
 async function bufferBody(response: unknown): Promise<void> {
   if (!isPlainObject(response) || typeof response['statusCode'] !== 'number' || response['statusCode'] < 300)
     return;
@@ -98,7 +101,9 @@ export function bedrockProviderError(error: unknown, context: BedrockErrorContex
   }
   if (error.name === 'AbortError')
     return transportProviderError(provider, context.timedOut ? 'timeout' : 'aborted', error);
-  if (error.name === 'TimeoutError') return transportProviderError(provider, 'timeout', error);
+  // the AWS SDK renames a socket the server reset or closed (ECONNRESET, EPIPE) to TimeoutError
+  if (error.name === 'TimeoutError' && !RESET_CODES.has(String(record['code'])))
+    return transportProviderError(provider, 'timeout', error);
   if (isLostConnection(error)) return transportProviderError(provider, 'connection', error);
   // an exception frame inside the stream is typed, with the payload's message and no HTTP status; a
   // failure frame the client has no class for comes as a plain Error named after its code
