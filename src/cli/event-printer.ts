@@ -1,5 +1,6 @@
 import type { ApprovalRequest } from '../core/approval.js';
 import type { RuntimeEvent } from '../core/events.js';
+import type { ModelRetry } from '../core/model.js';
 import { headOf } from '../core/text-cut.js';
 import { visible, visibleLines } from './visible-text.js';
 
@@ -59,6 +60,19 @@ export function notRunReason(event: {
   return first;
 }
 
+/** A wait before a model call is tried again, for a person: `in 8 s` (rounded up), `in 0.4 s`, `now`. */
+function waitWords(ms: number): string {
+  if (ms <= 0) return 'now';
+  if (ms < 1_000) return `in ${Math.max(0.1, Math.round(ms / 100) / 10)} s`;
+  return `in ${Math.ceil(ms / 1_000)} s`;
+}
+
+/** One line saying which provider failed how, when toolseam tries again and which attempt that is. */
+export function retryLine(retry: ModelRetry): string {
+  const status = retry.status === undefined ? '' : ` (HTTP ${retry.status})`;
+  return `${retry.provider}: ${retry.reason}${status}; trying again ${waitWords(retry.waitMs)}, attempt ${retry.attempt} of ${retry.maxAttempts}`;
+}
+
 /** Prints a turn's events as they arrive; returns the turn-end event when it comes. */
 export function printEvent(event: RuntimeEvent, streams: PrinterStreams, state: { midLine: boolean }): void {
   const { out, info } = streams;
@@ -86,6 +100,9 @@ export function printEvent(event: RuntimeEvent, streams: PrinterStreams, state: 
     }
     case 'notice':
       line(`(${visible(event.message)})`);
+      return;
+    case 'model-retry':
+      line(`(${visible(retryLine(event))})`);
       return;
     case 'leaf': {
       const detail = event.detail ? `: ${visible(event.detail)}` : '';

@@ -1,5 +1,6 @@
 import type { ApprovalDecision, ApprovalRequest } from './approval.js';
 import type { JsonObject } from './json.js';
+import type { ModelRetry } from './model.js';
 import type { NotRunReason, RefusedBy } from './tool.js';
 
 /** How a turn ended. */
@@ -9,6 +10,8 @@ export type TurnStatus = 'done' | 'failed' | 'stopped' | 'rejected' | 'limit';
 export type RuntimeEvent =
   | { readonly type: 'turn-start'; readonly sessionId: string; readonly turnId: string }
   | { readonly type: 'notice'; readonly message: string }
+  /** The model provider failed in passing; toolseam waits, then asks again (the answer is still to come). */
+  | ({ readonly type: 'model-retry' } & ModelRetry)
   | { readonly type: 'text-delta'; readonly text: string }
   | {
       readonly type: 'tool-call-start';

@@ -62,8 +62,27 @@ export interface Usage {
   readonly outputTokens: number;
 }
 
-/** What a streaming model call yields. Errors are thrown as `ProviderError`. */
+/** A model call's attempt that failed in passing: toolseam waits `waitMs`, then makes attempt `attempt`. */
+export interface ModelRetry {
+  readonly provider: string;
+  /** The HTTP status the attempt was answered with; absent for a lost connection or a timeout. */
+  readonly status?: number;
+  /** What went wrong, in a few words (`rate limited`, `overloaded`, `the connection was lost`). */
+  readonly reason: string;
+  /** The attempt about to be made, counting the first as 1. */
+  readonly attempt: number;
+  /** Most attempts this call will make. */
+  readonly maxAttempts: number;
+  /** How long toolseam waits before that attempt (the provider's retry-after when it gave one). */
+  readonly waitMs: number;
+}
+
+/**
+ * What a streaming model call yields. Errors are thrown as `ProviderError`; a `retry` comes only before
+ * anything else, when an attempt failed in passing and another follows after a wait.
+ */
 export type ModelEvent =
+  | ({ readonly type: 'retry' } & ModelRetry)
   | { readonly type: 'text-delta'; readonly text: string }
   | {
       readonly type: 'tool-call';

@@ -103,6 +103,9 @@ async function callModel(ctx: TurnContext, request: ModelRequest, tools: TurnToo
       } else if (event.type === 'tool-call') {
         const call = { id: event.id, name: event.name, arguments: event.arguments };
         calls.push(event.signature === undefined ? call : { ...call, signature: event.signature });
+      } else if (event.type === 'retry') {
+        const { type: _retry, ...notice } = event;
+        ctx.emit({ type: 'model-retry', ...notice });
       } else {
         stopReason = event.stopReason;
         rawStopReason = event.rawStopReason;

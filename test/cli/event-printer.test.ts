@@ -121,3 +121,49 @@ describe('what a server or model chose is printed with its control characters sh
     expect(r.stderr).toContain('answered HTTP 400: key invalid\\u001b[2K');
   });
 });
+
+describe('a model call that is retried, as the person reads it', () => {
+  it('one line per wait, before the answer, naming the provider, the failure, the wait and the attempt', async () => {
+    standIn = await startStandIn({
+      family: 'openai',
+      script: [{ error: { status: 429, retryAfter: 0 } }, { text: 'Hello there.' }],
+    });
+    const base = ['--base-url', standIn.baseURL, '--model', 'demo', '--db', join(dir, 't.db')];
+    const r = await spawnToolseam(['chat', '-m', 'hi', ...base], dir).done;
+    expect(r.stdout).toContain('Hello there.');
+    expect(r.stderr.split('\n').filter((l) => l.includes('trying again'))).toEqual([
+      '(openai-compatible: rate limited (HTTP 429); trying again now, attempt 2 of 3)',
+    ]);
+  });
+
+  it('a wait in seconds, rounded up, and a failure without an HTTP status', () => {
+    const out = new PassThrough();
+    const info = new PassThrough();
+    const state = { midLine: false };
+    const events: RuntimeEvent[] = [
+      {
+        type: 'model-retry',
+        provider: 'anthropic',
+        status: 529,
+        reason: 'overloaded',
+        attempt: 2,
+        maxAttempts: 3,
+        waitMs: 7_200,
+      },
+      {
+        type: 'model-retry',
+        provider: 'bedrock',
+        reason: 'the connection was lost',
+        attempt: 3,
+        maxAttempts: 3,
+        waitMs: 400,
+      },
+    ];
+    for (const event of events) printEvent(event, { out, info }, state);
+    expect(info.read().toString().split('\n')).toEqual([
+      '(anthropic: overloaded (HTTP 529); trying again in 8 s, attempt 2 of 3)',
+      '(bedrock: the connection was lost; trying again in 0.4 s, attempt 3 of 3)',
+      '',
+    ]);
+  });
+});

@@ -82,6 +82,32 @@ export function describeRetries(harness: AdapterHarness, current: () => StandIn)
       expect(standIn.requests).toHaveLength(1);
     });
 
+    it('says before each wait what failed, which attempt comes next and how long it waits', async () => {
+      standIn.push({ error: { status: 429, retryAfter: 0 } }, { drop: true }, { text: 'at last' });
+      const adapter = adapterFor(harness, standIn, { retry: { maxRetries: 2, baseDelayMs: 1 } });
+      const events = await collect(adapter.stream(ask('rate')));
+      expect(events.map((e) => e.type)).toEqual(['retry', 'retry', 'text-delta', 'finish']);
+      const [limited, dropped] = events;
+      expect(limited).toEqual({
+        type: 'retry',
+        provider: adapter.provider,
+        status: 429,
+        reason: 'rate limited',
+        attempt: 2,
+        maxAttempts: 3,
+        waitMs: 0,
+      });
+      expect(dropped).toMatchObject({
+        type: 'retry',
+        provider: adapter.provider,
+        reason: 'the connection was lost',
+        attempt: 3,
+        maxAttempts: 3,
+      });
+      expect(dropped).not.toHaveProperty('status');
+      expect(textOf(events)).toBe('at last');
+    });
+
     it('retries a 5xx and a dropped connection', async () => {
       standIn.push({ error: { status: 500 } }, { drop: true }, { text: 'third time' });
       const events = await collect(adapterFor(harness, standIn).stream(ask('flaky')));

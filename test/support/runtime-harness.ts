@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RuntimeEvent } from '../../src/core/events.js';
 import type { ToolProvider } from '../../src/core/tool.js';
-import { createModelAdapter } from '../../src/providers/index.js';
+import { createModelAdapter, type RetrySettings } from '../../src/providers/index.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import type { RuntimeOptions } from '../../src/runtime/runtime-options.js';
 import { openSessionStore } from '../../src/store/index.js';
@@ -26,15 +26,17 @@ export interface HarnessOptions extends Partial<Omit<RuntimeOptions, 'model' | '
   readonly mode?: 'gemini';
   readonly script?: readonly ScriptTurn[];
   readonly providers?: readonly ToolProvider[];
+  /** How the model adapter retries (default: never). */
+  readonly retry?: RetrySettings;
 }
 
 /** Starts a runtime on the real SDK of `family` against its loopback stand-in, with a fresh SQLite file. */
 export async function startHarness(options: HarnessOptions = {}): Promise<RuntimeHarness> {
-  const { family = 'openai', mode, script = [], providers = [], ...rest } = options;
+  const { family = 'openai', mode, script = [], providers = [], retry, ...rest } = options;
   const standIn = await startStandIn({ family, ...(mode ? { mode } : {}), script });
   const model = createModelAdapter({
     ...standIn.modelConfig('stand-in-model'),
-    retry: { maxRetries: 0 },
+    retry: retry ?? { maxRetries: 0 },
   } as never);
   const dir = mkdtempSync(join(tmpdir(), 'toolseam-runtime-'));
   const dbPath = join(dir, 'toolseam.db');

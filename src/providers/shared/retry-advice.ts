@@ -4,7 +4,7 @@ import { ProviderError } from '../../core/errors.js';
 export type GivingUp = 'spent' | 'delivered';
 
 /** Provider codes that mean a rate limit or throttling, when no 429 says so. */
-const RATE_LIMIT_CODE = /rate.?limit|throttl|quota|resource_exhausted/i;
+export const RATE_LIMIT_CODE = /rate.?limit|throttl|quota|resource_exhausted/i;
 
 /** What a person can do once the retries of `error` are spent. */
 function spentAdvice(error: ProviderError, attempts: number): string {

@@ -1,7 +1,9 @@
 import { ProviderError } from '../../core/errors.js';
+import type { ModelEvent } from '../../core/model.js';
 import type { RetrySettings } from './provider-config.js';
 import { transportProviderError } from './provider-errors.js';
 import { givenUpError } from './retry-advice.js';
+import { retryNotice } from './retry-notice.js';
 import { retryDelay } from './retry-policy.js';
 
 /** Waits `ms`; false when `signal` stopped the wait (or had already fired). */
@@ -34,9 +36,12 @@ export interface RetryRun<T> {
 /**
  * Runs attempts until one finishes, retrying only a retryable failure that came before anything was
  * passed on (a half-delivered answer cannot be taken back), at most `maxRetries` times, and only
- * when the server asks for no longer a wait than `maxDelayMs`.
+ * when the server asks for no longer a wait than `maxDelayMs`. Before each wait it yields a `retry`
+ * event, so whoever shows the call can say why nothing is coming yet.
  */
-export async function* withRetries<T>(run: RetryRun<T>): AsyncGenerator<T, void, undefined> {
+export async function* withRetries<T>(
+  run: RetryRun<T>,
+): AsyncGenerator<T | Extract<ModelEvent, { type: 'retry' }>, void, undefined> {
   for (let attempt = 0; ; attempt += 1) {
     let delivered = false;
     try {
@@ -58,7 +63,9 @@ export async function* withRetries<T>(run: RetryRun<T>): AsyncGenerator<T, void,
       if (delivered || last || !error.retryable || run.signal?.aborted) throw error;
       // A retry sooner than the server asks is refused again: the caller hears how long to wait.
       if (error.retryAfterMs !== undefined && error.retryAfterMs > run.settings.maxDelayMs) throw error;
-      const waited = await sleep(retryDelay(attempt, run.settings, error.retryAfterMs), run.signal);
+      const delay = retryDelay(attempt, run.settings, error.retryAfterMs);
+      yield retryNotice(error, attempt + 2, run.settings.maxRetries + 1, delay);
+      const waited = await sleep(delay, run.signal);
       // stopped during the wait: a cancellation like any other, not the failure that started the wait
       if (!waited) throw transportProviderError(error.provider, 'aborted', run.signal?.reason);
     }
