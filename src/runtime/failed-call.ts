@@ -1,20 +1,23 @@
 import { ProviderError, ToolseamError } from '../core/errors.js';
 import type { ModelRequest } from '../core/model.js';
 import { toolSchemaRejection } from '../core/tool-rejection.js';
+import { keepCutOffAnswer } from './cut-off-answer.js';
 import { leaveOutRefused } from './refused-tools.js';
 import type { TurnContext } from './turn-context.js';
 import type { TurnEnd } from './turn-loop.js';
 import { rejectedToolOf, type TurnTools } from './turn-tools.js';
 
 /**
- * What a failed model call leads to: the turn ends (stopped, rejected for a tool definition, or failed),
- * or, when the refused tools were only asked for mid-turn, they are left out and the model is called again.
+ * What a failed model call leads to: the turn ends (stopped, rejected for a tool definition, or failed,
+ * keeping any text it had `shown`, marked as cut off), or, when the refused tools were only asked for
+ * mid-turn, they are left out and the model is called again.
  */
 export function failedCall(
   ctx: TurnContext,
   request: ModelRequest,
   tools: TurnTools,
   error: unknown,
+  shown: string,
 ): { readonly end: TurnEnd } | { readonly leftOut: true } {
   if (ctx.signal.aborted) return { end: { status: 'stopped', message: 'The turn was stopped.' } };
   const rejected = toolSchemaRejection(ctx.model, error, request.tools, (wire) => rejectedToolOf(ctx, wire));
@@ -44,6 +47,7 @@ export function failedCall(
     if (leftOut) return { leftOut: true };
     return { end: { status: 'rejected', message: rejected.message, errorCode: rejected.code } };
   }
+  keepCutOffAnswer(ctx, shown);
   return { end: failedEnd(error) };
 }
 

@@ -112,7 +112,7 @@ async function callModel(ctx: TurnContext, request: ModelRequest, tools: TurnToo
       }
     }
   } catch (error) {
-    return failedCall(ctx, request, tools, error);
+    return failedCall(ctx, request, tools, error, text);
   }
   if (ctx.signal.aborted) return { end: { status: 'stopped', message: 'The turn was stopped.' } };
   return { text, calls, stopReason, rawStopReason };
