@@ -4,6 +4,7 @@ import { StoreConflictError } from '../../core/store-errors.js';
 import { headOf } from '../../core/text-cut.js';
 import type { Runtime, SessionOptions } from '../runtime.js';
 import { agentNamed, type TaskMode } from '../runtime-options.js';
+import { LeafClock } from './leaf-clock.js';
 import { contractFromJson, leafPrompt } from './leaf-contract.js';
 import { leafEnding } from './leaf-work.js';
 import { durationWords } from './subagent-options.js';
@@ -74,16 +75,17 @@ export function emitLeaf(
 }
 
 /**
- * Runs one claimed leaf in its child session until it ends, stopping it when its time limit passes or
- * the parent stops; its approval requests go up the parent's stream. Records and returns how it ended.
+ * Runs one claimed leaf in its child session until it ends, stopping it when its time limit passes (not
+ * counting waits for a person's answer) or the parent stops; its approval requests go up the parent's
+ * stream. Records and returns how it ended.
  */
 export async function runLeaf(env: LeafEnv, leaf: LeafRecord, start: LeafStart): Promise<LeafRecord> {
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const clock = new LeafClock(env.timeoutMs, () => {
     timedOut = true;
     controller.abort();
-  }, env.timeoutMs);
+  });
   const stop = (): void => controller.abort();
   env.signal.addEventListener('abort', stop, { once: true });
   if (env.signal.aborted) stop();
@@ -100,19 +102,28 @@ export async function runLeaf(env: LeafEnv, leaf: LeafRecord, start: LeafStart):
             .send(leafPrompt(leaf.title, contractFromJson(leaf.contract)), { signal: controller.signal });
     for await (const event of events) {
       if (event.type === 'turn-end') end = event;
-      else forward(env, leaf, event, errors);
+      else forward(env, leaf, event, errors, clock);
     }
   } catch (error) {
     errors.push(`the leaf could not run: ${(error as Error).message}`);
   } finally {
-    clearTimeout(timer);
+    clock.stop();
     env.signal.removeEventListener('abort', stop);
   }
   return finishLeaf(env, leaf, outcome(env, end, timedOut, errors));
 }
 
-/** Passes a child's event on: progress as `leaf` events, approval requests and answers as they are. */
-function forward(env: LeafEnv, leaf: LeafRecord, event: RuntimeEvent, errors: string[]): void {
+/**
+ * Passes a child's event on: progress as `leaf` events, approval requests and answers as they are; the
+ * leaf's clock stands still from a request until its answer.
+ */
+function forward(
+  env: LeafEnv,
+  leaf: LeafRecord,
+  event: RuntimeEvent,
+  errors: string[],
+  clock: LeafClock,
+): void {
   switch (event.type) {
     case 'tool-call-start':
       emitLeaf(env, leaf, 'tool-call', event.tool);
@@ -121,10 +132,12 @@ function forward(env: LeafEnv, leaf: LeafRecord, event: RuntimeEvent, errors: st
       if (event.isError) errors.push(`${event.tool}: ${firstLine(event.content)}`);
       break;
     case 'approval-request':
+      clock.pause(event.request.id);
       emitLeaf(env, leaf, 'approval-needed', `${event.request.tool}: ${event.request.meaning}`);
       env.emit(event);
       break;
     case 'approval-resolved':
+      clock.resume(event.approvalId);
       env.emit(event);
       break;
     default:
@@ -144,7 +157,7 @@ function outcome(
       : [...toolErrors];
   if (end?.status === 'done') return { status: 'done', output: end.message, errors };
   if (timedOut) {
-    const limit = `it did not finish within its time limit of ${durationWords(env.timeoutMs)} and was stopped`;
+    const limit = `it did not finish within its time limit of ${durationWords(env.timeoutMs)} (waits for a person's answer not counted) and was stopped`;
     return { status: 'timed_out', errors: [limit, ...errors] };
   }
   if (env.signal.aborted) {

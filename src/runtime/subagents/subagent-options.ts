@@ -8,7 +8,10 @@ import type { PathBase } from './leaf-paths.js';
 export interface SubagentOptions {
   /** Leaves run at once, across every batch of the runtime (default 4). */
   readonly concurrency?: number;
-  /** How long one leaf may run before it is stopped as timed out, in ms (default 15 minutes). */
+  /**
+   * How long one leaf may run before it is stopped as timed out, in ms (default 15 minutes); waits for a
+   * person's answer to one of its calls do not count (the approval timeout bounds those).
+   */
   readonly leafTimeoutMs?: number;
   /** Agent names a leaf may name (default: the runtime's configured agents). */
   readonly agents?: readonly string[];
