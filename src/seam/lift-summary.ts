@@ -119,7 +119,7 @@ export function summarize(resolve: Resolve, raw: unknown, depth = 0): string {
   if (!isPlainObject(node)) return 'any JSON value';
   const branches = branchesOf(node);
   const types = declaredTypes(node);
-  if (types === undefined && branches !== undefined && depth < 2) {
+  if (types === undefined && branches !== undefined && branches.length > 0 && depth < 2) {
     return [...new Set(branches.map((b) => summarize(resolve, b, depth + 1)))].join(' or ');
   }
   if (types === undefined) return 'any JSON value';
@@ -156,7 +156,11 @@ function summarizeType(resolve: Resolve, node: Schema, type: string, depth: numb
  */
 export function liftedSchema(resolve: Resolve, node: unknown): Schema {
   const own = isPlainObject(node) && typeof node.description === 'string' ? node.description.trim() : '';
-  const hint = `Send it as JSON text: ${summarize(resolve, node)}.`;
+  const none = isPlainObject(node) && branchesOf(node)?.length === 0 && declaredTypes(node) === undefined;
+  // An empty anyOf / oneOf accepts nothing: the model is told so, not given a shape to send.
+  const hint = none
+    ? 'Its declared schema lists no choices, so no value fits: leave it out.'
+    : `Send it as JSON text: ${summarize(resolve, node)}.`;
   const out: Schema = { type: 'string', description: sentences(own, hint) };
   if (isPlainObject(node) && typeof node.title === 'string') out.title = node.title;
   return out;

@@ -15,6 +15,17 @@ describe('what has no portable form travels as JSON text', () => {
     });
   });
 
+  it('tells the model that an empty anyOf takes no value (its hint was cut short: "Send it as JSON text: .")', () => {
+    const result = conform(obj({ pick: { anyOf: [], description: 'The choice' } }));
+    expect(result.verdict).toBe('lifted');
+    expect(result.parameters?.properties).toEqual({
+      pick: {
+        type: 'string',
+        description: 'The choice. Its declared schema lists no choices, so no value fits: leave it out.',
+      },
+    });
+  });
+
   it('reports every defect in one pass, in order', () => {
     const declared = obj({
       a: { type: 'array' },
