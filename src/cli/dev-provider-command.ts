@@ -81,6 +81,7 @@ export async function runDevProvider(argv: string[], io: DevProviderIo): Promise
     ...at,
     script,
     whenScriptEmpty: values.script ? 'error' : 'echo',
+    scriptSpentHint: `all ${script.length} turn(s) of ${values.script} were played; restart \`toolseam dev-provider\` to play them again`,
     rejectTools: values.reject ?? [],
   }).catch((error: unknown) => {
     throw listenError(error, at.host, at.port);

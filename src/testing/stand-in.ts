@@ -22,6 +22,8 @@ export interface StandInOptions {
   readonly script?: readonly ScriptTurn[];
   /** With no turn left: refuse the request (default) or echo the last user message. */
   readonly whenScriptEmpty?: 'error' | 'echo';
+  /** What a refused request past the last turn is told to do (default: "push more turns"). */
+  readonly scriptSpentHint?: string;
   /** Tool (wire) names to reject as bad definitions whenever a request offers them. */
   readonly rejectTools?: readonly string[];
 }
@@ -190,7 +192,7 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
         return answer(echo.answer, record, res, req);
       }
     }
-    const message = `The stand-in's script has no turn left for this request (${requests.length} requests so far); push more turns.`;
+    const message = `The stand-in's script has no turn left for this request (${requests.length} requests so far); ${options.scriptSpentHint ?? 'push more turns'}.`;
     return send(res, wire.error({ status: 400, message }));
   }
 

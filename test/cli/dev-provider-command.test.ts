@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runToolseam } from './run-toolseam.js';
+import { spawnToolseam, until } from './spawn-toolseam.js';
 
 let dir: string;
 
@@ -52,4 +53,30 @@ describe('toolseam dev-provider with bad flags', () => {
       expect(r.stderr.length).toBeLessThan(200);
     },
   );
+});
+
+describe('toolseam dev-provider once its script is played', () => {
+  it('a chat past the last scripted turn is told to restart the stand-in, not to push turns', async () => {
+    writeFileSync(join(dir, 'script.json'), JSON.stringify([{ text: 'Hello from the script.' }]));
+    const server = spawnToolseam(
+      ['dev-provider', '--family', 'openai', '--port', '0', '--script', 'script.json'],
+      dir,
+    );
+    try {
+      await until('the stand-in to listen', () => /base URL at (\S+);/.test(server.stdout()));
+      const baseURL = /base URL at (\S+);/.exec(server.stdout())?.[1] as string;
+      const chat = ['chat', '--base-url', baseURL, '--model', 'demo', '--db', join(dir, 't.db'), '-m', 'hi'];
+      const first = await runToolseam(chat, dir);
+      expect(first.stdout).toContain('Hello from the script.');
+      const second = await runToolseam(chat, dir);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(
+        'all 1 turn(s) of script.json were played; restart `toolseam dev-provider` to play them again',
+      );
+      expect(second.stderr).not.toContain('push more turns');
+    } finally {
+      server.proc.kill('SIGTERM');
+      await server.done;
+    }
+  });
 });
