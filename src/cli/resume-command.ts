@@ -9,13 +9,16 @@ import { existingDatabaseFrom } from './config-flags.js';
 import { oneLineOf, printEvent } from './event-printer.js';
 import { resumedModelFrom } from './resumed-model.js';
 import { RUNTIME_FLAGS, runtimeFromFlags } from './runtime-flags.js';
-import { visible, visibleLines } from './visible-text.js';
+import { TurnApprovals } from './turn-approvals.js';
+import { visibleLines } from './visible-text.js';
 
 const USAGE = `usage: toolseam resume [TURN_ID] [--db FILE] [--config FILE] [--provider P] [--model M] [--base-url URL]
 
 Takes over a turn whose process stopped before it finished (a crash, a closed terminal): answers
-what was decided meanwhile, asks again what was not, finishes a subagent batch's unfinished leaves
-(finished ones are kept), then lets the model continue. Without an id it lists the turns it can resume.
+what was decided meanwhile, shows again each approval still waiting (the call, its arguments and the
+\`toolseam approve\` line that answers it from another terminal), finishes a subagent batch's unfinished
+leaves (finished ones are kept), then lets the model continue. Without an id it lists the turns it can
+resume.
 The turn goes on with the provider, model and base URL it started on, as the session database
 recorded them: the model flags may repeat those but a different value is refused.`;
 
@@ -68,13 +71,15 @@ export const resumeCommand: Command = async (argv) => {
   try {
     const state = { midLine: false };
     let status = 'done';
+    // nobody answers here: each request is shown (call, arguments, id) with how to answer it elsewhere
+    const approvals = new TurnApprovals(
+      (id, decision, options) => runtime.respond(id, decision, options),
+      undefined,
+      process.stderr,
+    );
     for await (const event of runtime.resumeTurn(turnId)) {
       printEvent(event, { out: process.stdout, info: process.stderr }, state);
-      if (event.type === 'approval-request') {
-        process.stderr.write(
-          `waiting for approval: toolseam approve ${visible(event.request.id)} yes|no|always\n`,
-        );
-      }
+      if (event.type === 'approval-request') approvals.request(event.request);
       if (event.type === 'turn-end') {
         status = event.status;
         if (event.status !== 'done') process.stderr.write(`${visibleLines(event.message)}\n`);

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSessionStore } from '../../src/store/index.js';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
-import { spawnToolseam, until } from './spawn-toolseam.js';
+import { chatKilledWhileWaiting } from './killed-chat.js';
+import { spawnToolseam } from './spawn-toolseam.js';
 
 let dir: string;
 const standIns: StandIn[] = [];
@@ -16,22 +16,6 @@ afterEach(async () => {
   await Promise.all(standIns.splice(0).map((s) => s.close()));
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** A chat on stand-in `a` (model "demo") killed while its write_file approval waits. */
-async function chatKilledWhileWaiting(a: StandIn, db: string) {
-  const chat = spawnToolseam(
-    ['chat', '-m', 'save a note', '--base-url', a.baseURL, '--model', 'demo', '--db', db],
-    dir,
-  );
-  await until('the approval', () => /approve ap-\S+ yes/.test(chat.stderr()));
-  const id = /approve (ap-\S+) yes/.exec(chat.stderr())?.[1] as string;
-  chat.proc.kill('SIGKILL');
-  await chat.done;
-  const store = openSessionStore({ path: db });
-  const turnId = store.getApproval(id)?.turnId as string;
-  store.close();
-  return { id, turnId };
-}
 
 describe('approve and resume go on with the model the turn started on', () => {
   it('approve resumes on the recorded server and model, whatever the environment suggests; another --model is refused first', async () => {
@@ -45,7 +29,7 @@ describe('approve and resume go on with the model the turn started on', () => {
     const b = await startStandIn({ family: 'openai', script: [{ text: 'Wrong server.' }] });
     standIns.push(a, b);
     const db = join(dir, 't.db');
-    const { id, turnId } = await chatKilledWhileWaiting(a, db);
+    const { id, turnId } = await chatKilledWhileWaiting(a, db, dir);
     const elsewhere = { OPENAI_API_KEY: 'x', OPENAI_BASE_URL: b.baseURL };
 
     const other = await spawnToolseam(
@@ -88,7 +72,7 @@ describe('a --base-url is the recorded one when it differs only as spelling', ()
     });
     standIns.push(a);
     const db = join(dir, 't.db');
-    const { id, turnId } = await chatKilledWhileWaiting(a, db);
+    const { id, turnId } = await chatKilledWhileWaiting(a, db, dir);
     for (const other of [`${a.baseURL}//`, `${a.baseURL}/v2`, a.baseURL.replace(/\/v1$/, '')]) {
       const refused = await spawnToolseam(['resume', turnId, '--db', db, '--base-url', other], dir).done;
       expect(refused.code).toBe(2);

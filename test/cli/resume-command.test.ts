@@ -1,0 +1,51 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { type StandIn, startStandIn } from '../../src/testing/index.js';
+import { chatKilledWhileWaiting } from './killed-chat.js';
+import { spawnToolseam, until } from './spawn-toolseam.js';
+
+let dir: string;
+const standIns: StandIn[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'toolseam-resume-'));
+});
+afterEach(async () => {
+  await Promise.all(standIns.splice(0).map((s) => s.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('toolseam resume of a turn left waiting for an approval', () => {
+  it('shows the call it waits for, with its arguments, and how to answer it', async () => {
+    const a = await startStandIn({
+      family: 'openai',
+      script: [
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'buy milk' } }] },
+        { text: 'Saved.' },
+      ],
+    });
+    standIns.push(a);
+    const db = join(dir, 't.db');
+    const { turnId } = await chatKilledWhileWaiting(a, db, dir);
+
+    const resume = spawnToolseam(['resume', turnId, '--db', db], dir);
+    onTestFinished(() => {
+      resume.proc.kill('SIGKILL');
+    });
+    await until('the approval', () => /approve ap-\S+ yes/.test(resume.stderr()));
+    const shown = resume.stderr();
+    expect(shown).toContain('write_file wants to run');
+    expect(shown).toContain('"path": "notes.txt"');
+    const id = /approve (ap-\S+) yes/.exec(shown)?.[1] as string;
+    expect(shown).toContain(`approval id: ${id}`);
+
+    const approved = await spawnToolseam(['approve', id, 'yes', '--db', db], dir).done;
+    expect(approved.code).toBe(0);
+    const done = await resume.done;
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain('Saved.');
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('buy milk');
+  });
+});
