@@ -64,6 +64,7 @@ export function providerConfigFrom(
       "--base-url needs a URL such as http://127.0.0.1:8080/v1; leave --base-url out to use the provider's own.",
     );
   }
+  if (flags['base-url'] !== undefined) checkBaseUrlFlag(flags['base-url']);
   let provider = (flags.provider ?? fromConfig.provider) as string | undefined;
   if (provider === undefined && flags['base-url']) provider = 'openai-compatible';
   if (provider === undefined) provider = KEY_ORDER.find(([key]) => env[key])?.[1];
@@ -93,6 +94,15 @@ export function providerConfigFrom(
     ...(baseURL ? { baseURL } : {}),
     ...(apiKey ? { apiKey } : {}),
   } as ProviderConfig;
+}
+
+/** Refuses a --base-url that is not an http(s) URL, naming the flag and the URL to write instead. */
+function checkBaseUrlFlag(url: string): void {
+  if (/^https?:\/\/[^/]/i.test(url) && URL.canParse(url)) return;
+  const bare = url.replace(/^[a-z][a-z0-9+.-]*:\/+/i, '').replace(/^\/+/, '');
+  const local = /^(localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\])(:|\/|$)/i.test(bare);
+  const like = bare ? `${local ? 'http' : 'https'}://${bare}` : 'http://127.0.0.1:8787/v1';
+  throw new InputError(`--base-url "${url}" is not an http(s) URL; write it as --base-url ${like}`);
 }
 
 /** Builds the runtime a command runs: config file, flags, store, tools. */

@@ -121,6 +121,15 @@ describe('deliberate errors in the CLI: one line on stderr, exit code 2', () => 
     expectOneLine(r, /--base-url needs a URL/);
   });
 
+  it('a --base-url without http:// names the flag and the URL to write, not the config key baseURL', async () => {
+    const db = ['--model', 'demo', '--db', join(dir, 't.db')];
+    const local = await toolseam(['chat', '-m', 'hi', '--base-url', '127.0.0.1:8787/v1', ...db]);
+    expectOneLine(local, /--base-url "127\.0\.0\.1:8787\/v1" .* --base-url http:\/\/127\.0\.0\.1:8787\/v1/);
+    expect(local.stderr).not.toContain('(baseURL)');
+    const remote = await toolseam(['chat', '-m', 'hi', '--base-url', 'api.example.com/v1', ...db]);
+    expectOneLine(remote, /write it as --base-url https:\/\/api\.example\.com\/v1/);
+  });
+
   it('a flag the command does not know, or a value it lacks: a sentence, then where the options are', async () => {
     const unknown = await toolseam(['chat', '--bogus']);
     expectOneLine(unknown, /--bogus/);
