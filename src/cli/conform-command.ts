@@ -15,6 +15,7 @@ import {
   type SchemaIssue,
 } from '../seam/index.js';
 import type { Command } from './commands.js';
+import { parseArgsSaid } from './parse-args-said.js';
 import { visible, visibleLines } from './visible-text.js';
 
 /** The FILE that means standard input. */
@@ -82,8 +83,7 @@ function parseConformArgs(argv: string[]): ConformArgs | 'help' {
   try {
     parsed = parse(argv);
   } catch (error) {
-    const first = (error as Error).message.split('. ')[0];
-    throw new InputError(`${first}. Run "toolseam conform --help" for the options.`);
+    throw new InputError(`${parseArgsSaid(error)} Run "toolseam conform --help" for the options.`);
   }
   const { values, positionals } = parsed;
   if (values.help) return 'help';

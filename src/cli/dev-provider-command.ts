@@ -3,6 +3,7 @@ import { InputError } from '../core/errors.js';
 import { loadScript, type ScriptTurn, type StandIn, startStandIn } from '../testing/index.js';
 import type { Command } from './commands.js';
 import { negativeValuesJoined } from './negative-values.js';
+import { parseArgsSaid } from './parse-args-said.js';
 
 const USAGE = `usage: toolseam dev-provider --family openai|anthropic|bedrock [--mode gemini] [--port N] [--host H]
                               [--script FILE] [--reject TOOL]...
@@ -56,7 +57,7 @@ export async function runDevProvider(argv: string[], io: DevProviderIo): Promise
   try {
     values = parse(argv).values;
   } catch (error) {
-    throw new InputError(`${(error as Error).message} Run \`toolseam dev-provider --help\` for the options.`);
+    throw new InputError(`${parseArgsSaid(error)} Run \`toolseam dev-provider --help\` for the options.`);
   }
   if (values.help) {
     io.out(USAGE);

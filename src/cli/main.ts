@@ -1,6 +1,7 @@
 import { ToolseamError } from '../core/errors.js';
 import { COMMANDS } from './commands.js';
 import { packageVersion } from './package-version.js';
+import { parseArgsSaid } from './parse-args-said.js';
 import { visible } from './visible-text.js';
 
 function usage(): string {
@@ -47,18 +48,9 @@ function deliberateMessage(error: unknown, command: string): string | undefined 
   if (error instanceof ToolseamError) return error.message;
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) {
-    return `${parseArgsSaid((error as Error).message, code)} Run \`toolseam ${command} --help\` to see its options.`;
+    return `${parseArgsSaid(error)} Run \`toolseam ${command} --help\` to see its options.`;
   }
   return undefined;
-}
-
-/**
- * Node's parseArgs message as a sentence: ended with a full stop (Node ends most without one), and for an
- * unknown option without Node's note on passing a positional that starts with a dash.
- */
-function parseArgsSaid(message: string, code: string): string {
-  const said = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? (message.split('. To specify')[0] ?? '') : message;
-  return said.trim().replace(/[.:;,]?$/, '.');
 }
 
 /**

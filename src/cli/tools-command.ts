@@ -12,6 +12,7 @@ import { toolsPage, toolsPageJson } from '../tools/tools-page.js';
 import { renderToolsPage } from '../tools/tools-page-text.js';
 import type { Command } from './commands.js';
 import { configFromFlags } from './config-flags.js';
+import { parseArgsSaid } from './parse-args-said.js';
 import { visibleLines } from './visible-text.js';
 
 const USAGE = `usage: toolseam tools [--config FILE] [--json]
@@ -38,8 +39,7 @@ export const toolsCommand: Command = async (argv) => {
       strict: true,
     }));
   } catch (error) {
-    const first = (error as Error).message.split('. ')[0];
-    throw new InputError(`${first}. Run "toolseam tools --help" for the options.`);
+    throw new InputError(`${parseArgsSaid(error)} Run "toolseam tools --help" for the options.`);
   }
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);

@@ -147,6 +147,28 @@ describe('deliberate errors in the CLI: one line on stderr, exit code 2', () => 
     );
   });
 
+  it('a flag whose value is left out before another flag: says it needs a value, in one line', async () => {
+    const short = await toolseam(['chat', '-m', '--db', join(dir, 't.db')]);
+    expect(short.stderr).toBe(
+      'toolseam chat: -m needs a value, and what follows it is another option; put the value right after -m (one that starts with a dash is written --message=-VALUE). Run `toolseam chat --help` to see its options.\n',
+    );
+    expect(short.code).toBe(2);
+    const long = await toolseam(['chat', '--session', '--model', 'demo']);
+    expectOneLine(long, /^toolseam chat: --session needs a value, and what follows it is another option/);
+  });
+
+  it('dev-provider, conform and tools, which word their own hint, say the same sentences', async () => {
+    const r = await toolseam(['dev-provider', '--famly', 'openai']);
+    expect(r.stderr).toBe(
+      "toolseam dev-provider: Unknown option '--famly'. Run `toolseam dev-provider --help` for the options.\n",
+    );
+    const conform = await toolseam(['conform', '--server', '--json', 'tools.json']);
+    expectOneLine(
+      conform,
+      /^toolseam conform: --server needs a value, and what follows it is another option/,
+    );
+  });
+
   it('a config file that is not JSON: what is wrong, at which line, whole (not cut at a line break it quoted)', async () => {
     writeFileSync(join(dir, 'toolseam.json'), '{\n  "model": {\n    "provider": openai\n  }\n}\n');
     const r = await toolseam(['tools']);
