@@ -1,5 +1,6 @@
 import type { ToolGroup } from '../core/tool.js';
 import { cutToRoom, LEFT_OUT_PREFIX, leftOutCap, leftOutLine } from './left-out-line.js';
+import { byName } from './name-order.js';
 import { groupOf, isOwn, type RetrievalTool } from './retrieval-tool.js';
 import { cutText, firstLine } from './text-cut.js';
 
@@ -24,12 +25,8 @@ export interface CatalogOptions {
 interface Block {
   readonly group: ToolGroup;
   readonly header: string;
-  /**
-   * Tools in the order their lines appear: most relevant first, then by name. Only the first
-   * `sorted` are in order (see `toolAt`): a server's tools are put in order only as far as needed.
-   */
-  readonly tools: RetrievalTool[];
-  sorted: number;
+  /** Tools in the order their lines appear: most relevant first, then by name. */
+  readonly tools: readonly RetrievalTool[];
   readonly described: Set<string>;
   /** Own groups: listed means the header and every tool name are shown. */
   listed: boolean;
@@ -113,16 +110,14 @@ function makeBlocks(
   const blocks: Block[] = [];
   for (const { group, relevant, rest, names } of byKey.values()) {
     // Tools of one group differ only by relevance and name: the few relevant ones are sorted with
-    // the full order; own groups show every name, so the rest is sorted whole, by name alone; other
-    // groups' rest is put in order lazily, only as far as the listing reaches (`toolAt`).
+    // the full order, the rest by name alone.
     relevant.sort(order);
-    if (group.own) rest.sort((a, b) => compareText(a.name, b.name));
-    const tools = relevant.length === 0 ? rest : relevant.concat(rest);
+    const named = byName(group, rest);
+    const tools = relevant.length === 0 ? named : relevant.concat(named);
     blocks.push({
       group,
       header: headerOf(group),
       tools,
-      sorted: group.own ? tools.length : relevant.length,
       described: new Set(),
       listed: false,
       describedLength: 0,
@@ -250,9 +245,9 @@ class Layout {
         if (this.max - this.length() < least) return;
         const b = blocks[i] as Block;
         let at = next[i] as number;
-        while (at < b.tools.length && b.described.has(toolAt(b, at).name)) at += 1;
+        while (at < b.tools.length && b.described.has((b.tools[at] as RetrievalTool).name)) at += 1;
         if (at >= b.tools.length) continue;
-        this.tryDescribe(b, toolAt(b, at));
+        this.tryDescribe(b, b.tools[at] as RetrievalTool);
         tried = true;
         next[i] = at + 1;
       }
@@ -275,11 +270,7 @@ class Layout {
       if (entry) left.push(entry);
       if (blockLength(b) === 0) continue;
       const lines = [b.header];
-      // Described tools all sit in the part of the block already put in order.
-      for (let i = 0; i < b.sorted; i += 1) {
-        const t = b.tools[i] as RetrievalTool;
-        if (b.described.has(t.name)) lines.push(this.lines.get(t.name) as string);
-      }
+      for (const t of b.tools) if (b.described.has(t.name)) lines.push(this.lines.get(t.name) as string);
       if (b.group.own && b.undescribedCount > 0) {
         const names = b.tools.filter((t) => !b.described.has(t.name)).map((t) => t.name);
         lines.push(`- ${names.sort(compareText).join(', ')}`);
@@ -315,33 +306,6 @@ class Layout {
       this.entries += sign;
     }
   }
-}
-
-/** Picks made one at a time before a block's unsorted rest is sorted whole (most fills stop early). */
-const LAZY_PICKS = 12;
-
-/**
- * The block's i-th tool in order, putting the unsorted rest in order as far as needed: the first few
- * one pick at a time, then (a fill that reaches further usually reaches the end) the rest at once.
- */
-function toolAt(b: Block, i: number): RetrievalTool {
-  const tools = b.tools;
-  if (b.sorted <= i && i >= LAZY_PICKS) {
-    const rest = tools.slice(b.sorted).sort((x, y) => compareText(x.name, y.name));
-    for (let j = 0; j < rest.length; j += 1) tools[b.sorted + j] = rest[j] as RetrievalTool;
-    b.sorted = tools.length;
-  }
-  while (b.sorted <= i) {
-    let min = b.sorted;
-    for (let j = min + 1; j < tools.length; j += 1) {
-      if ((tools[j] as RetrievalTool).name < (tools[min] as RetrievalTool).name) min = j;
-    }
-    const t = tools[min] as RetrievalTool;
-    tools[min] = tools[b.sorted] as RetrievalTool;
-    tools[b.sorted] = t;
-    b.sorted += 1;
-  }
-  return tools[i] as RetrievalTool;
 }
 
 /** Marks a tool described (or not), moving its name between the described lines and the name list. */
