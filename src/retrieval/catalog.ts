@@ -27,6 +27,8 @@ interface Block {
   readonly header: string;
   /** Tools in the order their lines appear: most relevant first, then by name. */
   readonly tools: readonly RetrievalTool[];
+  /** Length of its shortest tool name. */
+  readonly shortestName: number;
   readonly described: Set<string>;
   /** Own groups: listed means the header and every tool name are shown. */
   listed: boolean;
@@ -92,7 +94,7 @@ function makeBlocks(
   order: (a: RetrievalTool, b: RetrievalTool) => number,
   isRelevant: (t: RetrievalTool) => boolean,
 ): Block[] {
-  // One pass: each group's relevant tools apart from the rest, and the length of all their names.
+  // One pass: each group's relevant tools apart from the rest, and the lengths of their names.
   const byKey = new Map<string, Gathering>();
   let last: Gathering | undefined;
   for (const t of deferred) {
@@ -100,15 +102,16 @@ function makeBlocks(
     // A server's tools usually come one after another: the same group object needs no look-up.
     let entry = last?.group === g ? last : byKey.get(g.key);
     if (!entry) {
-      entry = { group: g, relevant: [], rest: [], names: 0 };
+      entry = { group: g, relevant: [], rest: [], names: 0, shortest: Number.POSITIVE_INFINITY };
       byKey.set(g.key, entry);
     }
     last = entry;
     (isRelevant(t) ? entry.relevant : entry.rest).push(t);
     entry.names += t.name.length;
+    if (t.name.length < entry.shortest) entry.shortest = t.name.length;
   }
   const blocks: Block[] = [];
-  for (const { group, relevant, rest, names } of byKey.values()) {
+  for (const { group, relevant, rest, names, shortest } of byKey.values()) {
     // Tools of one group differ only by relevance and name: the few relevant ones are sorted with
     // the full order, the rest by name alone.
     relevant.sort(order);
@@ -118,6 +121,7 @@ function makeBlocks(
       group,
       header: headerOf(group),
       tools,
+      shortestName: shortest,
       described: new Set(),
       listed: false,
       describedLength: 0,
@@ -136,6 +140,7 @@ interface Gathering {
   readonly relevant: RetrievalTool[];
   readonly rest: RetrievalTool[];
   names: number;
+  shortest: number;
 }
 
 /** Group headers worked out before: a group's key and purpose do not change. */
@@ -175,7 +180,6 @@ class Layout {
   private shown = 0;
   private entryChars = 0;
   private entries = 0;
-  private readonly lines = new Map<string, string>();
   /** What the last line is counted at, at most (see `leftOutCap`). */
   private readonly lastCap: number;
 
@@ -205,12 +209,7 @@ class Layout {
     if (b.described.has(t.name)) return true;
     if (b.group.own && !b.listed && !this.tryList(b)) return false;
     if (this.max - this.length() < t.name.length + 3) return false;
-    let line = this.lines.get(t.name);
-    if (line === undefined) {
-      line = lineOf(t);
-      this.lines.set(t.name, line);
-    }
-    const size = line.length + 1;
+    const size = lineOf(t).length + 1;
     // A line longer than the room plus all that describing the tool could give back (its block's
     // left-out entry; in an own group, its name on the names line) cannot fit: refused without
     // trying it (most tries late in a fill fail).
@@ -229,28 +228,29 @@ class Layout {
    * been tried.
    */
   roundRobin(blocks: readonly Block[]): void {
-    const next = blocks.map(() => 0);
-    // The shortest line any tool here could take: once less room is left, no try can succeed (and
-    // trying would still put every block's tools in order). Own groups are left out of this: a try
-    // there may list the group first, which a line's length does not bound.
+    // The shortest line any tool here could take: once less room is left, no try can succeed.
+    // Own groups are left out of this: a try there may list the group first, which a line's length
+    // does not bound.
     let least = 0;
     if (blocks.every((b) => !b.group.own)) {
       least = Number.POSITIVE_INFINITY;
-      for (const b of blocks) for (const t of b.tools) least = Math.min(least, t.name.length + 3);
+      for (const b of blocks) least = Math.min(least, b.shortestName + 3);
     }
-    let tried = true;
-    while (tried) {
-      tried = false;
-      for (let i = 0; i < blocks.length; i += 1) {
+    // Each round visits only the blocks with tools left to try (most run out long before the last).
+    let live = blocks.map((b) => ({ b, at: 0 }));
+    while (live.length > 0) {
+      const still: typeof live = [];
+      for (const entry of live) {
         if (this.max - this.length() < least) return;
-        const b = blocks[i] as Block;
-        let at = next[i] as number;
+        const { b } = entry;
+        let at = entry.at;
         while (at < b.tools.length && b.described.has((b.tools[at] as RetrievalTool).name)) at += 1;
         if (at >= b.tools.length) continue;
         this.tryDescribe(b, b.tools[at] as RetrievalTool);
-        tried = true;
-        next[i] = at + 1;
+        entry.at = at + 1;
+        still.push(entry);
       }
+      live = still;
     }
   }
 
@@ -270,7 +270,15 @@ class Layout {
       if (entry) left.push(entry);
       if (blockLength(b) === 0) continue;
       const lines = [b.header];
-      for (const t of b.tools) if (b.described.has(t.name)) lines.push(this.lines.get(t.name) as string);
+      // Described tools sit mostly at the head of a block: the scan stops at the last one.
+      let unseen = b.described.size;
+      for (let i = 0; unseen > 0 && i < b.tools.length; i += 1) {
+        const t = b.tools[i] as RetrievalTool;
+        if (b.described.has(t.name)) {
+          lines.push(lineOf(t));
+          unseen -= 1;
+        }
+      }
       if (b.group.own && b.undescribedCount > 0) {
         const names = b.tools.filter((t) => !b.described.has(t.name)).map((t) => t.name);
         lines.push(`- ${names.sort(compareText).join(', ')}`);
