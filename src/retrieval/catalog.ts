@@ -194,13 +194,9 @@ class Layout {
   /** Lists an own group in full by name, if it fits. */
   tryList(b: Block): boolean {
     if (b.listed) return true;
-    this.change(b, () => {
-      b.listed = true;
-    });
+    this.list(b, true);
     if (this.length() <= this.max) return true;
-    this.change(b, () => {
-      b.listed = false;
-    });
+    this.list(b, false);
     return false;
   }
 
@@ -216,9 +212,9 @@ class Layout {
     const ownName = b.group.own ? t.name.length + 3 : 0;
     const giveBack = entryLength(b) + 2 + ownName + (this.entries === 1 ? LEFT_OUT_PREFIX.length + 1 : 0);
     if (size > this.max - this.length() + giveBack) return false;
-    this.change(b, () => describe(b, t, size, true));
+    this.describe(b, t, size, true);
     if (this.length() <= this.max) return true;
-    this.change(b, () => describe(b, t, size, false));
+    this.describe(b, t, size, false);
     return false;
   }
 
@@ -295,10 +291,20 @@ class Layout {
     return text.length <= this.max ? text : cutToRoom(text, this.max);
   }
 
-  /** Applies a change to a block, keeping the totals current. */
-  private change(b: Block, mutate: () => void): void {
+  // The changes below take no callback: a closure over a try's values would be allocated on every
+  // try, most of which fail before changing anything.
+
+  /** Lists an own group (or not), keeping the totals current. */
+  private list(b: Block, on: boolean): void {
     this.count(b, -1);
-    mutate();
+    b.listed = on;
+    this.count(b, 1);
+  }
+
+  /** Describes a tool (or not), keeping the totals current. */
+  private describe(b: Block, t: RetrievalTool, size: number, on: boolean): void {
+    this.count(b, -1);
+    describe(b, t, size, on);
     this.count(b, 1);
   }
 
@@ -346,8 +352,11 @@ function entryLength(b: Block): number {
   return b.undescribedCount > 0 ? key + 3 + digits(b.undescribedCount) + 6 : 0;
 }
 
+/** Decimal digits of a count (worked out, not printed: the totals ask for it on every try). */
 function digits(n: number): number {
-  return String(n).length;
+  let d = 1;
+  for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) d += 1;
+  return d;
 }
 
 /** Characters a block renders to (0 when it is not shown). */

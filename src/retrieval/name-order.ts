@@ -1,10 +1,13 @@
 import type { ToolGroup } from '../core/tool.js';
 import type { RetrievalTool } from './retrieval-tool.js';
 
-/** A group's tools in name order, and each tool's place in it. */
+/** A group's tools in name order, each tool's place in it, and marks reused by every turn. */
 interface NameOrder {
   readonly tools: readonly RetrievalTool[];
   readonly place: ReadonlyMap<RetrievalTool, number>;
+  /** The turn (`round`) that last marked each place. */
+  readonly marks: Int32Array;
+  round: number;
 }
 
 /**
@@ -17,34 +20,39 @@ const orders = new WeakMap<ToolGroup, NameOrder>();
 const SPARE = 64;
 
 /**
- * `tools` (some of `group`'s) in name order; tools of the same name keep their given order. A tool
- * object's name never changes (as `catalog`'s cut lines assume).
+ * Sorts `tools` (some of `group`'s) in place by name and returns it; tools of the same name keep
+ * their given order. A tool object's name never changes (as `catalog`'s cut lines assume).
  */
-export function byName(group: ToolGroup, tools: readonly RetrievalTool[]): RetrievalTool[] {
-  if (tools.length < 2) return [...tools];
+export function byName(group: ToolGroup, tools: RetrievalTool[]): RetrievalTool[] {
+  if (tools.length < 2) return tools;
   const known = orders.get(group);
-  const placed = known && placeBy(known, tools);
-  if (placed) return placed;
+  if (known && placeBy(known, tools)) return tools;
   const order = orderOf(known, tools);
   if (order) {
     orders.set(group, order);
-    const again = placeBy(order, tools);
-    if (again) return again;
+    if (placeBy(order, tools)) return tools;
   }
-  return [...tools].sort(compareNames);
+  return tools.sort(compareNames);
 }
 
-/** `tools` in the order's sequence; undefined when the order lacks one of them or a tool repeats. */
-function placeBy(order: NameOrder, tools: readonly RetrievalTool[]): RetrievalTool[] | undefined {
-  const slots: (RetrievalTool | undefined)[] = new Array(order.tools.length);
+/** Puts `tools` in the order's sequence; false (nothing moved) when the order lacks one or a tool repeats. */
+function placeBy(order: NameOrder, tools: RetrievalTool[]): boolean {
+  // Marks instead of a fresh array per call: the catalog runs every turn, over every group.
+  const { marks } = order;
+  if (order.round === 0x7fffffff) {
+    marks.fill(0);
+    order.round = 0;
+  }
+  const round = ++order.round;
   for (const t of tools) {
     const at = order.place.get(t);
-    if (at === undefined || slots[at] !== undefined) return undefined;
-    slots[at] = t;
+    if (at === undefined || marks[at] === round) return false;
+    marks[at] = round;
   }
-  const out: RetrievalTool[] = [];
-  for (const t of slots) if (t !== undefined) out.push(t);
-  return out;
+  let n = 0;
+  for (let i = 0; i < order.tools.length; i += 1)
+    if (marks[i] === round) tools[n++] = order.tools[i] as RetrievalTool;
+  return true;
 }
 
 /**
@@ -61,7 +69,12 @@ function orderOf(known: NameOrder | undefined, tools: readonly RetrievalTool[]):
     for (const t of known.tools) if (!given.has(t) && !names.has(t.name)) all.push(t);
   }
   all.sort(compareNames);
-  return { tools: all, place: new Map(all.map((t, i) => [t, i])) };
+  return {
+    tools: all,
+    place: new Map(all.map((t, i) => [t, i])),
+    marks: new Int32Array(all.length),
+    round: 0,
+  };
 }
 
 function compareNames(a: RetrievalTool, b: RetrievalTool): number {
