@@ -102,7 +102,8 @@ export function printEvent(event: RuntimeEvent, streams: PrinterStreams, state: 
       line(`(${visible(event.message)})`);
       return;
     case 'model-retry':
-      line(`(${visible(retryLine(event))})`);
+      if (event.leaf) line(`  ◦ [${visible(event.leaf.title)}] waiting: ${visible(retryLine(event))}`);
+      else line(`(${visible(retryLine(event))})`);
       return;
     case 'leaf': {
       const detail = event.detail ? `: ${visible(event.detail)}` : '';

@@ -6,12 +6,22 @@ import type { NotRunReason, RefusedBy } from './tool.js';
 /** How a turn ended. */
 export type TurnStatus = 'done' | 'failed' | 'stopped' | 'rejected' | 'limit';
 
+/** Which subagent leaf an event passed up to the parent's stream came from. */
+export interface LeafMark {
+  readonly batchId: string;
+  readonly leafId: string;
+  readonly title: string;
+}
+
 /** Everything a turn reports to its host, in order. */
 export type RuntimeEvent =
   | { readonly type: 'turn-start'; readonly sessionId: string; readonly turnId: string }
   | { readonly type: 'notice'; readonly message: string }
-  /** The model provider failed in passing; toolseam waits, then asks again (the answer is still to come). */
-  | ({ readonly type: 'model-retry' } & ModelRetry)
+  /**
+   * The model provider failed in passing; toolseam waits, then asks again (the answer is still to come).
+   * `leaf` is set when the call was a subagent leaf's, passed up to its parent's stream.
+   */
+  | ({ readonly type: 'model-retry'; readonly leaf?: LeafMark } & ModelRetry)
   | { readonly type: 'text-delta'; readonly text: string }
   | {
       readonly type: 'tool-call-start';

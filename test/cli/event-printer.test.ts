@@ -136,6 +136,47 @@ describe('a model call that is retried, as the person reads it', () => {
     ]);
   });
 
+  it("a subagent leaf's wait: one line naming the leaf, among the leaf's other lines", async () => {
+    const leafTask = 'Count the open tickets';
+    const parent = { match: { lastUserIncludes: 'morning round' } };
+    standIn = await startStandIn({
+      family: 'openai',
+      script: [
+        {
+          ...parent,
+          toolCalls: [
+            {
+              name: 'subagent_run',
+              arguments: {
+                tasks: [
+                  {
+                    task: leafTask,
+                    title: 'Tickets',
+                    objective: `Finish this: ${leafTask}`,
+                    output_format: 'One short sentence of plain text',
+                    boundary: 'Touch nothing beyond what the task names',
+                  },
+                ],
+              },
+            },
+          ],
+        },
+        { match: { lastUserIncludes: `Task: ${leafTask}` }, error: { status: 429, retryAfter: 0 } },
+        { match: { lastUserIncludes: `Task: ${leafTask}` }, text: '12 tickets' },
+        { ...parent, text: 'All done.' },
+      ],
+    });
+    const base = ['--base-url', standIn.baseURL, '--model', 'demo', '--db', join(dir, 't.db')];
+    const r = await spawnToolseam(['chat', '-m', 'do the morning round', ...base], dir).done;
+    expect(r.stdout).toContain('All done.');
+    const leafLines = r.stderr.split('\n').filter((l) => l.includes('[Tickets]'));
+    expect(leafLines).toEqual([
+      '  ◦ [Tickets] started',
+      '  ◦ [Tickets] waiting: openai-compatible: rate limited (HTTP 429); trying again now, attempt 2 of 3',
+      '  ◦ [Tickets] done',
+    ]);
+  });
+
   it('a wait in seconds, rounded up, and a failure without an HTTP status', () => {
     const out = new PassThrough();
     const info = new PassThrough();

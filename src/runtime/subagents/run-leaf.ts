@@ -114,8 +114,9 @@ export async function runLeaf(env: LeafEnv, leaf: LeafRecord, start: LeafStart):
 }
 
 /**
- * Passes a child's event on: progress as `leaf` events, approval requests and answers as they are; the
- * leaf's clock stands still from a request until its answer.
+ * Passes a child's event on: progress as `leaf` events, approval requests and answers as they are, a
+ * wait before a model call is tried again marked with the leaf; the leaf's clock stands still from a
+ * request until its answer.
  */
 function forward(
   env: LeafEnv,
@@ -139,6 +140,9 @@ function forward(
     case 'approval-resolved':
       clock.resume(event.approvalId);
       env.emit(event);
+      break;
+    case 'model-retry':
+      env.emit({ ...event, leaf: { batchId: env.batchId, leafId: leaf.id, title: leaf.title } });
       break;
     default:
       break;
