@@ -4,24 +4,41 @@ import type { TurnContext } from './turn-context.js';
 export const CUT_OFF_NOTE =
   "[This answer was cut off here: the model provider's stream failed before it was finished, so the person saw only the part above, and no tool call begun in it was made.]";
 
+/** What follows the kept part of an answer the person stopped (Ctrl-C, or their host stopped the turn). */
+export const STOPPED_NOTE =
+  '[The person stopped this answer here, before it was finished: they saw only the part above, and no tool call begun in it was made.]';
+
+/** The same for a subagent leaf, which its batch stops (the parent turn was stopped, or the leaf ran out of time). */
+export const LEAF_STOPPED_NOTE =
+  '[This answer was stopped here, before it was finished (the batch was stopped or this task ran out of time): only the part above was given, and no tool call begun in it was made.]';
+
 /**
  * Keeps in the session the text a failed model call had already shown the person, marked as cut off,
  * so the next turn's model knows what was said. Only the text: a tool call from the failed stream was
  * never run and is never stored (a call without its result would break the history every provider reads).
  */
 export function keepCutOffAnswer(ctx: TurnContext, shown: string): void {
+  keepShownText(ctx, shown, CUT_OFF_NOTE);
+}
+
+/**
+ * Keeps in the session the text a model call had already shown when its turn was stopped, marked as
+ * stopped there; as with a cut-off answer, only the text, never a call begun in it.
+ */
+export function keepStoppedAnswer(ctx: TurnContext, shown: string): void {
+  keepShownText(ctx, shown, ctx.leaf ? LEAF_STOPPED_NOTE : STOPPED_NOTE);
+}
+
+function keepShownText(ctx: TurnContext, shown: string, note: string): void {
   if (shown.trim() === '') return;
   try {
-    ctx.store.appendMessage(ctx.turnId, {
-      role: 'assistant',
-      content: `${shown.trimEnd()}\n\n${CUT_OFF_NOTE}`,
-    });
+    ctx.store.appendMessage(ctx.turnId, { role: 'assistant', content: `${shown.trimEnd()}\n\n${note}` });
   } catch (error) {
-    // the provider's failure is what ends the turn; a store that cannot take the text must not hide it
+    // how the turn ends (a failure, a stop) is what matters; a store that cannot take the text must not hide it
     ctx.logger.log({
       level: 'warn',
       scope: 'runtime',
-      message: `could not keep the cut-off answer of turn ${ctx.turnId}: ${(error as Error).message}`,
+      message: `could not keep the unfinished answer of turn ${ctx.turnId}: ${(error as Error).message}`,
     });
   }
 }

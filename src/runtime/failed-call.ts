@@ -1,15 +1,15 @@
 import { ProviderError, ToolseamError } from '../core/errors.js';
 import type { ModelRequest } from '../core/model.js';
 import { toolSchemaRejection } from '../core/tool-rejection.js';
-import { keepCutOffAnswer } from './cut-off-answer.js';
+import { keepCutOffAnswer, keepStoppedAnswer } from './cut-off-answer.js';
 import { leaveOutRefused } from './refused-tools.js';
 import type { TurnContext } from './turn-context.js';
 import type { TurnEnd } from './turn-loop.js';
 import { rejectedToolOf, type TurnTools } from './turn-tools.js';
 
 /**
- * What a failed model call leads to: the turn ends (stopped, rejected for a tool definition, or failed,
- * keeping any text it had `shown`, marked as cut off), or, when the refused tools were only asked for
+ * What a failed model call leads to: the turn ends (stopped or failed, keeping any text it had `shown`,
+ * marked as stopped or cut off; or rejected for a tool definition), or, when the refused tools were only asked for
  * mid-turn, they are left out and the model is called again.
  */
 export function failedCall(
@@ -19,7 +19,10 @@ export function failedCall(
   error: unknown,
   shown: string,
 ): { readonly end: TurnEnd } | { readonly leftOut: true } {
-  if (ctx.signal.aborted) return { end: { status: 'stopped', message: 'The turn was stopped.' } };
+  if (ctx.signal.aborted) {
+    keepStoppedAnswer(ctx, shown);
+    return { end: { status: 'stopped', message: 'The turn was stopped.' } };
+  }
   const rejected = toolSchemaRejection(ctx.model, error, request.tools, (wire) => rejectedToolOf(ctx, wire));
   if (rejected) {
     const leftOut = leaveOutRefused(ctx, tools, rejected);

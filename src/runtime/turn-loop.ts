@@ -1,5 +1,6 @@
 import type { TurnStatus } from '../core/events.js';
 import type { AssistantToolCall, ModelRequest, StopReason } from '../core/model.js';
+import { keepStoppedAnswer } from './cut-off-answer.js';
 import { failedCall } from './failed-call.js';
 import { refusedToolsNote } from './refused-tools.js';
 import { resultsInCallOrder } from './results-in-call-order.js';
@@ -114,6 +115,10 @@ async function callModel(ctx: TurnContext, request: ModelRequest, tools: TurnToo
   } catch (error) {
     return failedCall(ctx, request, tools, error, text);
   }
-  if (ctx.signal.aborted) return { end: { status: 'stopped', message: 'The turn was stopped.' } };
+  if (ctx.signal.aborted) {
+    // stopped as the answer came in: the text shown is kept, the calls (never run) are not
+    keepStoppedAnswer(ctx, text);
+    return { end: { status: 'stopped', message: 'The turn was stopped.' } };
+  }
   return { text, calls, stopReason, rawStopReason };
 }

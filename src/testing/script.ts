@@ -51,9 +51,10 @@ export interface TurnOptions {
   readonly chunkSize?: number;
   /**
    * Streamed replies: stop before the stream's closing event, either ending the answer cleanly (`end`,
-   * as a proxy cutting it would) or closing the connection mid-answer (`reset`).
+   * as a proxy cutting it would), closing the connection mid-answer (`reset`), or keeping it open with
+   * nothing more to send until the client goes away (`hold`, a model that stalls mid-answer).
    */
-  readonly cutOff?: 'end' | 'reset';
+  readonly cutOff?: 'end' | 'reset' | 'hold';
 }
 
 /** An error the provider answers with, written in the family's own body shape. */
@@ -145,8 +146,8 @@ export function checkTurn(value: unknown, where: string): ScriptTurn {
     fail(where, '"echo" must be "lastToolResult" or "lastUserMessage".');
   }
   if ('drop' in value && value['drop'] !== true) fail(where, '"drop" must be true.');
-  if ('cutOff' in value && value['cutOff'] !== 'end' && value['cutOff'] !== 'reset')
-    fail(where, '"cutOff" must be "end" or "reset".');
+  if ('cutOff' in value && !['end', 'reset', 'hold'].includes(value['cutOff'] as string))
+    fail(where, '"cutOff" must be "end", "reset" or "hold".');
   if ('respond' in value && typeof value['respond'] !== 'function')
     fail(where, '"respond" must be a function.');
   if ('delayMs' in value && (typeof value['delayMs'] !== 'number' || value['delayMs'] < 0)) {

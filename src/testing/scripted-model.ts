@@ -34,7 +34,7 @@ export type Answer = { readonly delayMs: number } & (
       readonly usage: ScriptUsage;
       readonly chunkSize: number;
       /** How the stream stops before its closing event, if it does. */
-      readonly cutOff: 'end' | 'reset' | undefined;
+      readonly cutOff: 'end' | 'reset' | 'hold' | undefined;
     }
   | { readonly kind: 'error'; readonly error: ScriptError }
   | { readonly kind: 'raw'; readonly raw: RawAnswer }

@@ -64,9 +64,12 @@ export function send(res: ServerResponse, answer: WireAnswer): void {
 
 /**
  * Stops a started stream before its closing event: `end` finishes the HTTP answer cleanly, `reset`
- * closes the connection with the answer unfinished (what a dropped connection looks like to a client).
+ * closes the connection with the answer unfinished (what a dropped connection looks like to a client),
+ * `hold` leaves it open with nothing more to come (a model stalled mid-answer).
  */
-export function cutStream(res: ServerResponse, how: 'end' | 'reset'): void {
+export function cutStream(res: ServerResponse, how: 'end' | 'reset' | 'hold'): void {
+  // held: the answer stays open until the client stops reading (closing the stand-in ends it too)
+  if (how === 'hold') return;
   // ending the socket itself sends what was written but never the end of the chunked body
   if (how === 'reset') res.socket?.end();
   else res.end();

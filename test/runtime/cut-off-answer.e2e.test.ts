@@ -1,21 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../src/core/model.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { demoProvider, type RunCounts } from '../support/demo-tools.js';
-import { collect, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
+import {
+  assistantsOf,
+  collect,
+  type RuntimeHarness,
+  startHarness,
+  turnEnd,
+} from '../support/runtime-harness.js';
 
 let h: RuntimeHarness | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-/** The assistant messages of a request the stand-in received. */
-function assistantsOf(messages: readonly ChatMessage[] | undefined) {
-  return (messages ?? []).filter(
-    (m): m is Extract<ChatMessage, { role: 'assistant' }> => m.role === 'assistant',
-  );
-}
 
 describe('an answer whose stream failed after part of it was shown', () => {
   for (const family of ['openai', 'anthropic', 'bedrock'] as const) {

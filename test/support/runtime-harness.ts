@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RuntimeEvent } from '../../src/core/events.js';
+import type { ChatMessage } from '../../src/core/model.js';
 import type { ToolProvider } from '../../src/core/tool.js';
 import { createModelAdapter, type RetrySettings } from '../../src/providers/index.js';
 import { Runtime } from '../../src/runtime/runtime.js';
@@ -78,5 +79,12 @@ export function callEnds(
 ): Extract<RuntimeEvent, { type: 'tool-call-end' }>[] {
   return events.filter(
     (e): e is Extract<RuntimeEvent, { type: 'tool-call-end' }> => e.type === 'tool-call-end',
+  );
+}
+
+/** The assistant messages of a request the stand-in received. */
+export function assistantsOf(messages: readonly ChatMessage[] | undefined) {
+  return (messages ?? []).filter(
+    (m): m is Extract<ChatMessage, { role: 'assistant' }> => m.role === 'assistant',
   );
 }
