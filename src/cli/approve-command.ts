@@ -22,7 +22,8 @@ goes on by itself; when it stopped (a crash, a closed terminal), this command re
 prints its answer. The turn goes on with the provider, model and base URL it started on, as the
 session database recorded them: --provider, --model and --base-url may repeat those but a different
 value is refused (the key and other settings come from the environment and the config). The
-database is --db, else "db" in the config (--config FILE or ./toolseam.json), else the default.`;
+database is --db, else "db" in the config (--config FILE or ./toolseam.json), else $TOOLSEAM_DB,
+else the default; a file named one of these ways must exist (toolseam chat creates it).`;
 
 /** `toolseam approve ID yes|no|always`: answers an approval, resuming its turn when its process is gone. */
 export const approveCommand: Command = async (argv) => {

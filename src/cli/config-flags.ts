@@ -32,18 +32,49 @@ export function databasePathFrom(flags: ConfigFlagValues, config?: ToolseamConfi
   return (config ?? configFromFlags(flags)).db;
 }
 
+/** A database path someone named, and where they named it, as a person reads it. */
+interface NamedDatabase {
+  readonly path: string;
+  /** `--db`, `"db" in FILE` or `$TOOLSEAM_DB`. */
+  readonly from: string;
+  /** How to make the file this way. */
+  readonly create: string;
+}
+
+/** The database path someone named (--db, the config's "db", `$TOOLSEAM_DB`), or undefined for the data folder. */
+function namedDatabase(flags: ConfigFlagValues, env: NodeJS.ProcessEnv): NamedDatabase | undefined {
+  const db = pathFlag('db', flags.db);
+  if (db !== undefined) return { path: db, from: '--db', create: '`toolseam chat --db FILE` creates one' };
+  const config = configFromFlags(flags);
+  if (config.db !== undefined) {
+    return {
+      path: config.db,
+      from: `"db" in ${config.file ?? 'the config'}`,
+      create: '`toolseam chat` creates it',
+    };
+  }
+  // the same test as the default place's: an empty variable counts as unset
+  const variable = env['TOOLSEAM_DB'];
+  if (variable) return { path: variable, from: '$TOOLSEAM_DB', create: '`toolseam chat` creates it' };
+  return undefined;
+}
+
 /**
- * The database a command that only reads or answers what is there opens: like `databasePathFrom`,
- * but a file that was named (--db or the config's "db") must exist, so a mistyped path is told
- * instead of opened as a new, empty store that seems to have lost every session.
+ * The database a command that only reads or answers what is there opens: --db, else the config's "db",
+ * else `$TOOLSEAM_DB`, and the file named must exist, so a mistyped path is told (with where it was
+ * named) instead of opened as a new, empty store that seems to have lost every session. Undefined means
+ * the user's data folder, which nobody typed.
  */
-export function existingDatabaseFrom(flags: ConfigFlagValues): string | undefined {
-  const path = databasePathFrom(flags);
-  if (path !== undefined && !existsSync(path)) {
+export function existingDatabaseFrom(
+  flags: ConfigFlagValues,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  const named = namedDatabase(flags, env);
+  if (named !== undefined && !existsSync(named.path)) {
     throw new InputError(
-      `there is no session database at ${path}; check the path (\`toolseam chat --db FILE\` creates one).`,
-      path,
+      `there is no session database at ${named.path} (named by ${named.from}); check the path (${named.create}).`,
+      named.path,
     );
   }
-  return path;
+  return named?.path;
 }

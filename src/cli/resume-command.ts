@@ -20,7 +20,9 @@ what was decided meanwhile, shows again each approval still waiting (the call, i
 leaves (finished ones are kept), then lets the model continue. Without an id it lists the turns it can
 resume.
 The turn goes on with the provider, model and base URL it started on, as the session database
-recorded them: the model flags may repeat those but a different value is refused.`;
+recorded them: the model flags may repeat those but a different value is refused. The database is
+--db, else "db" in the config (--config FILE or ./toolseam.json), else $TOOLSEAM_DB, else the
+default; a file named one of these ways must exist (toolseam chat creates it).`;
 
 /** `toolseam resume [TURN_ID]`: continues an interrupted turn. */
 export const resumeCommand: Command = async (argv) => {

@@ -15,7 +15,8 @@ const USAGE = `usage: toolseam sessions [--db FILE] [--config FILE] [--limit N] 
 Lists sessions (newest first; the 50 most recent unless --limit says how many, 0 for all), the
 approvals waiting for an answer, subagent batches not finished, and turns whose process stopped while
 they were unfinished (--json: sessions, pendingApprovals, unfinishedBatches, interruptedTurns). The
-database is --db, else "db" in the config (--config FILE or ./toolseam.json), else the default.
+database is --db, else "db" in the config (--config FILE or ./toolseam.json), else $TOOLSEAM_DB,
+else the default; a file named one of these ways must exist (toolseam chat creates it).
 
 The sessions listed are the ones a person started; one whose subagent batches ran leaves says how many
 child sessions they left ("+2 subagent sessions"). --all lists those child sessions too, each under the

@@ -3,6 +3,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSessionStore } from '../../src/store/index.js';
+import { startStandIn } from '../../src/testing/index.js';
 import { newCall, turnWithCalls } from '../store/store-fixtures.js';
 import { runToolseam } from './run-toolseam.js';
 
@@ -59,6 +60,7 @@ describe('which database sessions and approve open: --db, else the config\'s "db
     openSessionStore({ path: join(dir, 'named.db') }).close();
     const named = await runToolseam(['sessions', '--config', join(dir, 'elsewhere.json')], dir, env);
     expect(named.stdout).toContain(`sessions (${join(dir, 'named.db')})`);
+    openSessionStore({ path: join(dir, 'default.db') }).close();
     const plain = await runToolseam(['sessions'], dir, env);
     expect(plain.stdout).toContain(`sessions (${join(dir, 'default.db')})`);
   });
@@ -81,4 +83,60 @@ describe('which database sessions and approve open: --db, else the config\'s "db
       expect(existsSync(join(dir, 'default.db'))).toBe(false);
     },
   );
+});
+
+describe('a database path that names no file, for the commands that only read or answer what is there', () => {
+  it.each([[['sessions']], [['approve', 'ap-1', 'yes']], [['resume']]])(
+    '%j: a mistyped $TOOLSEAM_DB is refused in one line naming the path and the variable',
+    async (args) => {
+      const typo = join(dir, 'sesions.db');
+      const r = await runToolseam(args, dir, { TOOLSEAM_DB: typo });
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(`there is no session database at ${typo} (named by $TOOLSEAM_DB)`);
+      expect(existsSync(typo)).toBe(false);
+    },
+  );
+
+  it.each([[['sessions']], [['approve', 'ap-1', 'yes']], [['resume']]])(
+    '%j: a mistyped --db is refused the same way, naming --db',
+    async (args) => {
+      const typo = join(dir, 'sesions.db');
+      const r = await runToolseam([...args, '--db', typo], dir, env);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(`there is no session database at ${typo} (named by --db)`);
+      expect(r.stderr).not.toContain('TOOLSEAM_DB');
+      expect(existsSync(typo)).toBe(false);
+    },
+  );
+
+  it('a "db" in the config that names no file is refused naming the config file', async () => {
+    writeFileSync(join(dir, 'toolseam.json'), JSON.stringify({ db: 'typo.db' }));
+    const r = await runToolseam(['sessions'], dir, env);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(
+      `there is no session database at ${join(dir, 'typo.db')} (named by "db" in ${join(dir, 'toolseam.json')})`,
+    );
+  });
+
+  it('chat still creates the file $TOOLSEAM_DB names, and sessions then reads it', async () => {
+    const standIn = await startStandIn({ family: 'openai', script: [{ text: 'Hello.' }] });
+    try {
+      const fresh = join(dir, 'fresh.db');
+      const chat = await runToolseam(
+        ['chat', '-m', 'hi', '--base-url', standIn.baseURL, '--model', 'demo'],
+        dir,
+        { TOOLSEAM_DB: fresh },
+      );
+      expect(chat.code).toBe(0);
+      expect(existsSync(fresh)).toBe(true);
+      const listed = await runToolseam(['sessions', '--json'], dir, { TOOLSEAM_DB: fresh });
+      expect(listed.code).toBe(0);
+      expect(JSON.parse(listed.stdout).sessions).toHaveLength(1);
+    } finally {
+      await standIn.close();
+    }
+  });
 });
