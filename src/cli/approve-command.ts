@@ -11,11 +11,11 @@ import type { Command } from './commands.js';
 import { configFromFlags, existingDatabaseFrom } from './config-flags.js';
 import { printEvent } from './event-printer.js';
 import { resumedModelFrom } from './resumed-model.js';
-import { RUNTIME_FLAGS, runtimeFromFlags } from './runtime-flags.js';
+import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
 import { visible, visibleLines } from './visible-text.js';
 
 const USAGE = `usage: toolseam approve ID yes|no|always [--reason TEXT] [--db FILE] [--config FILE]
-       [--provider P] [--model M] [--base-url URL]
+       [--provider P] [--model M] [--base-url URL] [--verbose]
 
 Answers a waiting approval from any terminal. When the process that asked is still running, it
 goes on by itself; when it stopped (a crash, a closed terminal), this command resumes the turn and
@@ -23,7 +23,8 @@ prints its answer. The turn goes on with the provider, model and base URL it sta
 session database recorded them: --provider, --model and --base-url may repeat those but a different
 value is refused (the key and other settings come from the environment and the config). The
 database is --db, else "db" in the config (--config FILE or ./toolseam.json), else $TOOLSEAM_DB,
-else the default; a file named one of these ways must exist (toolseam chat creates it).`;
+else the default; a file named one of these ways must exist (toolseam chat creates it).
+${VERBOSE_HELP}`;
 
 /** `toolseam approve ID yes|no|always`: answers an approval, resuming its turn when its process is gone. */
 export const approveCommand: Command = async (argv) => {

@@ -10,12 +10,13 @@ import type { Command } from './commands.js';
 import { printEvent } from './event-printer.js';
 import { PastedLines } from './pasted-lines.js';
 import { QuestionQueue } from './question-queue.js';
-import { RUNTIME_FLAGS, runtimeFromFlags } from './runtime-flags.js';
+import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
 import { TurnApprovals } from './turn-approvals.js';
 import { visible, visibleLines } from './visible-text.js';
 
 const USAGE = `usage: toolseam chat [-m TEXT] [--session ID] [--provider NAME] [--model ID] [--base-url URL]
                      [--config FILE] [--db FILE] [--approve ask|auto|deny] [--agent NAME] [--plan]
+                     [--verbose]
 
 Talks to the configured model with every configured tool. Interactive by default (on a terminal,
 text pasted over several lines is one message, sent with Enter): answers stream, tool calls show as
@@ -25,7 +26,8 @@ the turn left waiting for \`toolseam approve\`).
   -m TEXT       send one message, print the answer and exit (0 done, 1 refused or failed)
   --session ID  continue a session (see \`toolseam sessions\`) on the model the flags or config name
   --approve     ask (default), auto (approve every call) or deny (refuse every call that asks)
-  --plan        plan mode: only read-only tools run`;
+  --plan        plan mode: only read-only tools run
+${VERBOSE_HELP}`;
 
 /** `toolseam chat`: the assistant in a terminal. */
 export const chatCommand: Command = async (argv) => {

@@ -8,11 +8,12 @@ import type { Command } from './commands.js';
 import { existingDatabaseFrom } from './config-flags.js';
 import { oneLineOf, printEvent } from './event-printer.js';
 import { resumedModelFrom } from './resumed-model.js';
-import { RUNTIME_FLAGS, runtimeFromFlags } from './runtime-flags.js';
+import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
 import { TurnApprovals } from './turn-approvals.js';
 import { visibleLines } from './visible-text.js';
 
 const USAGE = `usage: toolseam resume [TURN_ID] [--db FILE] [--config FILE] [--provider P] [--model M] [--base-url URL]
+       [--verbose]
 
 Takes over a turn whose process stopped before it finished (a crash, a closed terminal): answers
 what was decided meanwhile, shows again each approval still waiting (the call, its arguments and the
@@ -22,7 +23,8 @@ resume.
 The turn goes on with the provider, model and base URL it started on, as the session database
 recorded them: the model flags may repeat those but a different value is refused. The database is
 --db, else "db" in the config (--config FILE or ./toolseam.json), else $TOOLSEAM_DB, else the
-default; a file named one of these ways must exist (toolseam chat creates it).`;
+default; a file named one of these ways must exist (toolseam chat creates it).
+${VERBOSE_HELP}`;
 
 /** `toolseam resume [TURN_ID]`: continues an interrupted turn. */
 export const resumeCommand: Command = async (argv) => {

@@ -105,6 +105,11 @@ function checkBaseUrlFlag(url: string): void {
   throw new InputError(`--base-url "${url}" is not an http(s) URL; write it as --base-url ${like}`);
 }
 
+/** The help line of --verbose, for each command that takes the runtime flags. */
+export const VERBOSE_HELP = `  --verbose     also print toolseam's info log lines on stderr (a request leaving tools out to
+                stay under the model's tool limit, an MCP server listing its tools again or
+                starting a new session after it restarted)`;
+
 /** Builds the runtime a command runs: config file, flags, store, tools. */
 export async function runtimeFromFlags(
   flags: RuntimeFlagValues,

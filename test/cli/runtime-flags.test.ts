@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
+import { runToolseam } from './run-toolseam.js';
 import { spawnToolseam } from './spawn-toolseam.js';
 
 let dir: string;
@@ -59,5 +60,29 @@ describe('the model a command talks to', () => {
     expect(r.code).toBe(0);
     expect(standIn.requests[0]?.headers.authorization).toBe('Bearer local-key');
     expect(standIn.requests[0]?.body).toMatchObject({ model: 'demo' });
+  });
+});
+
+describe('--verbose, which chat, approve and resume accept', () => {
+  it.each(['chat', 'approve', 'resume'])(
+    'is in the usage line and explained in `toolseam %s --help`',
+    async (command) => {
+      const r = await runToolseam([command, '--help'], dir);
+      expect(r.code).toBe(0);
+      const usage = r.stdout.split('\n\n')[0] ?? '';
+      expect(usage).toContain('[--verbose]');
+      expect(r.stdout).toMatch(/^ {2}--verbose {2,}also print toolseam's info log lines on stderr/m);
+    },
+  );
+
+  it("is in the README's commands table for each of them, with what it shows", () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    const rows = readme.split('\n').filter((l) => l.startsWith('| `toolseam '));
+    for (const command of ['chat', 'approve', 'resume']) {
+      const row = rows.find((l) => l.startsWith(`| \`toolseam ${command} `));
+      expect(row, command).toContain('[--verbose]');
+    }
+    expect(rows.find((l) => l.startsWith('| `toolseam sessions '))).not.toContain('--verbose');
+    expect(readme).toMatch(/`--verbose` also prints toolseam's info log lines/);
   });
 });
