@@ -31,6 +31,8 @@ export class ProviderError extends ToolseamError {
   readonly rawBody: string;
   /** How long the provider asked us to wait before trying again (`retry-after`, Gemini's `RetryInfo`, a spent limit's reset), when it said. */
   readonly retryAfterMs?: number | undefined;
+  /** How many attempts were made before toolseam gave up retrying (its message then says what to do); undefined when it did not retry. */
+  readonly attempts?: number | undefined;
 
   constructor(fields: {
     provider: string;
@@ -41,6 +43,7 @@ export class ProviderError extends ToolseamError {
     requestId?: string | undefined;
     rawBody?: string;
     retryAfterMs?: number | undefined;
+    attempts?: number | undefined;
     cause?: unknown;
   }) {
     super('provider_error', fields.message, { cause: fields.cause });
@@ -51,6 +54,7 @@ export class ProviderError extends ToolseamError {
     this.requestId = fields.requestId;
     this.rawBody = fields.rawBody ?? '';
     this.retryAfterMs = fields.retryAfterMs;
+    this.attempts = fields.attempts;
   }
 }
 
@@ -116,4 +120,9 @@ export function rejectionSentence(tools: readonly RejectedTool[], said?: string)
       ` (list ${quotedList(names)} under "disabledTools" in toolseam.json, then start toolseam again).`;
   }
   return text;
+}
+
+/** A wait as a person reads it, in whole seconds rounded up (at least 1): `90500` → `91 s`. */
+export function waitWords(ms: number): string {
+  return `${Math.max(1, Math.ceil(ms / 1000))} s`;
 }

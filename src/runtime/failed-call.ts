@@ -1,4 +1,4 @@
-import { ProviderError, ToolseamError } from '../core/errors.js';
+import { ProviderError, ToolseamError, waitWords } from '../core/errors.js';
 import type { ModelRequest } from '../core/model.js';
 import { toolSchemaRejection } from '../core/tool-rejection.js';
 import { keepCutOffAnswer, keepStoppedAnswer } from './cut-off-answer.js';
@@ -62,10 +62,11 @@ function failedEnd(error: unknown): TurnEnd {
       error.status === undefined
         ? `The call to the model provider (${error.provider}) failed: ${error.message}`
         : `The model provider ${error.message}`;
+    // an error toolseam gave up retrying already says what to do, its wait included
     const wait =
-      error.retryAfterMs === undefined
+      error.retryAfterMs === undefined || error.attempts !== undefined
         ? ''
-        : ` It asks to wait ${formatWait(error.retryAfterMs)} before trying again.`;
+        : ` It asks to wait ${waitWords(error.retryAfterMs)} before trying again.`;
     return {
       status: 'failed',
       message: `${said}${wait}`,
@@ -78,9 +79,4 @@ function failedEnd(error: unknown): TurnEnd {
     message: `The model call failed: ${(error as Error).message ?? String(error)}`,
     errorCode: code,
   };
-}
-
-/** `90500` → `91 s`, `1200` → `2 s`: whole seconds, rounded up. */
-function formatWait(ms: number): string {
-  return `${Math.max(1, Math.ceil(ms / 1000))} s`;
 }

@@ -54,4 +54,19 @@ describe('a model call that toolseam retries', () => {
     expect(turnEnd(second)).toMatchObject({ status: 'done', message: 'Again.' });
     expect(retries(second)).toEqual([]);
   });
+
+  it("once it gives up, tells the person one wait: the provider's own, not a guess beside it", async () => {
+    h = await startHarness({
+      retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 20 },
+      script: [
+        { error: { status: 429, retryAfter: 0, message: 'Slow down.' } },
+        { error: { status: 429, retryAfter: 0, message: 'Slow down.' } },
+      ],
+    });
+    const end = turnEnd(await collect(h.runtime.session('s').send('hello')));
+    expect(end).toMatchObject({ status: 'failed' });
+    expect(end.message).toBe(
+      "The model provider openai-compatible answered HTTP 429: Slow down. Tried 2 times; the rate limit had not lifted: openai-compatible asks to wait 1 s, then send the message again (if it keeps happening, check the account's limits).",
+    );
+  });
 });

@@ -1,4 +1,4 @@
-import { ProviderError } from '../../core/errors.js';
+import { ProviderError, waitWords } from '../../core/errors.js';
 
 /** Why the retrying of a passing failure stopped: every retry was spent, or part of the answer had come. */
 export type GivingUp = 'spent' | 'delivered';
@@ -9,8 +9,16 @@ export const RATE_LIMIT_CODE = /rate.?limit|throttl|quota|resource_exhausted/i;
 /** What a person can do once the retries of `error` are spent. */
 function spentAdvice(error: ProviderError, attempts: number): string {
   const tried = `Tried ${attempts} times; `;
+  // the provider's own wait, when it gave one, rather than a guess beside it
+  const asked =
+    error.retryAfterMs === undefined
+      ? undefined
+      : `${error.provider} asks to wait ${waitWords(error.retryAfterMs)}`;
   if (error.status === 429 || RATE_LIMIT_CODE.test(error.providerCode ?? ''))
-    return `${tried}the rate limit had not lifted: wait a minute, then send the message again (if it keeps happening, check the account's limits).`;
+    return asked
+      ? `${tried}the rate limit had not lifted: ${asked}, then send the message again (if it keeps happening, check the account's limits).`
+      : `${tried}the rate limit had not lifted: wait a minute, then send the message again (if it keeps happening, check the account's limits).`;
+  if (asked) return `${tried}${asked}, then send the message again.`;
   if (error.status === undefined && error.providerCode === 'timeout')
     return `${tried}send the message again, or allow the model more time with "timeoutMs" in the model settings.`;
   // a lost connection's own message already says what to check
@@ -38,6 +46,7 @@ export function givenUpError(error: ProviderError, attempts: number, why: Giving
     requestId: error.requestId,
     rawBody: error.rawBody,
     retryAfterMs: error.retryAfterMs,
+    attempts,
     cause: error.cause,
   });
 }
