@@ -1,5 +1,6 @@
 import type { TurnStatus } from '../core/events.js';
 import type { AssistantToolCall, ModelRequest, StopReason } from '../core/model.js';
+import { wholeText } from '../core/text-cut.js';
 import { keepStoppedAnswer } from './cut-off-answer.js';
 import { failedCall } from './failed-call.js';
 import { refusedToolsNote } from './refused-tools.js';
@@ -48,7 +49,8 @@ function buildRequest(ctx: TurnContext, tools: TurnTools): ModelRequest {
   let system = tools.note ? `${ctx.system}\n\n${tools.note}` : ctx.system;
   const refused = refusedToolsNote(ctx);
   if (refused !== '') system = `${system}\n\n${refused}`;
-  return { system, messages, tools: wireToolsFor(ctx, tools), signal: ctx.signal };
+  // the catalog quotes deferred tools' descriptions, which may hold half of a character
+  return { system: wholeText(system), messages, tools: wireToolsFor(ctx, tools), signal: ctx.signal };
 }
 
 interface Answer {

@@ -87,4 +87,47 @@ describe('text holding half of a character, on the Anthropic stand-in', () => {
       '`description`, `parameters.properties.q.description`, `parameters.properties.mood.enum[1]`',
     );
   });
+
+  it('travels with U+FFFD in the catalog of deferred tools, in the system prompt', async () => {
+    const notebook: ToolProvider = {
+      name: 'mcp/notebook',
+      app: 'notebook',
+      own: false,
+      listTools: async () =>
+        Array.from({ length: 120 }, (_, i) => ({
+          name: `mcp/notebook/note_${i}`,
+          description: `Reads note ${i} of the notebook`,
+          parameters: { type: 'object', properties: {} },
+          risk: 'safe' as const,
+          requiresApproval: false,
+        })),
+      invoke: async () => ({ content: 'a note', isError: false }),
+    };
+    const weather: ToolProvider = {
+      name: 'mcp/weather',
+      app: 'weather',
+      own: false,
+      listTools: async () => [
+        {
+          name: 'mcp/weather/forecast',
+          description: `Forecasts rain ${HALF}`,
+          parameters: { type: 'object', properties: {} },
+          risk: 'safe',
+          requiresApproval: false,
+        },
+      ],
+      invoke: async () => ({ content: 'sunny', isError: false }),
+    };
+    h = await startHarness({
+      family: 'anthropic',
+      providers: [notebook, weather],
+      script: [{ text: 'Noted.' }],
+    });
+    const end = turnEnd(await collect(h.runtime.session('s').send('read my note of the notebook')));
+    expect(end).toMatchObject({ status: 'done', message: 'Noted.' });
+    const request = h.standIn.requests[0];
+    expect(request?.tools.map((t) => t.name)).not.toContain('mcp_weather_forecast');
+    expect(request?.system).toContain('Forecasts rain \uFFFD');
+    expect(loneHighSurrogateAt(request?.rawBody ?? '')).toBeUndefined();
+  });
 });
