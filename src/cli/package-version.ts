@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * toolseam's version from its package.json, found by walking up from this file: `src/cli/` when run
  * from source, `dist/src/cli/` once built, so the number is the installed package's, never a copy.
  */
-export function packageVersion(from: string = import.meta.dirname): string {
+export function packageVersion(from: string = dirname(fileURLToPath(import.meta.url))): string {
   for (let dir = from; ; dir = dirname(dir)) {
     const found = versionIn(join(dir, 'package.json'));
     if (found !== undefined) return found;
