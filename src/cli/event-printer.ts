@@ -61,7 +61,7 @@ export function notRunReason(event: {
 }
 
 /** A wait before a model call is tried again, for a person: `in 8 s` (rounded up), `in 0.4 s`, `now`. */
-function waitWords(ms: number): string {
+function retryWait(ms: number): string {
   if (ms <= 0) return 'now';
   if (ms < 1_000) return `in ${Math.max(0.1, Math.round(ms / 100) / 10)} s`;
   return `in ${Math.ceil(ms / 1_000)} s`;
@@ -70,7 +70,7 @@ function waitWords(ms: number): string {
 /** One line saying which provider failed how, when toolseam tries again and which attempt that is. */
 export function retryLine(retry: ModelRetry): string {
   const status = retry.status === undefined ? '' : ` (HTTP ${retry.status})`;
-  return `${retry.provider}: ${retry.reason}${status}; trying again ${waitWords(retry.waitMs)}, attempt ${retry.attempt} of ${retry.maxAttempts}`;
+  return `${retry.provider}: ${retry.reason}${status}; trying again ${retryWait(retry.waitMs)}, attempt ${retry.attempt} of ${retry.maxAttempts}`;
 }
 
 /** Prints a turn's events as they arrive; returns the turn-end event when it comes. */
