@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/errors.js';
 import { createModelAdapter, resolveProviderConfig } from '../../src/providers/index.js';
+import { startStandIn } from '../../src/testing/index.js';
 
 describe('resolveProviderConfig', () => {
   it('reads each provider’s usual key variable and public endpoint', () => {
@@ -47,6 +48,34 @@ describe('resolveProviderConfig', () => {
     expect(() => resolveProviderConfig({ provider: 'anthropic', model: 'm', apiKey: '  ', env: {} })).toThrow(
       /No API key for anthropic: set ANTHROPIC_API_KEY/,
     );
+  });
+
+  it('lets a server on this machine go without a key for any provider, and keeps asking for one elsewhere', async () => {
+    const env = {};
+    for (const provider of ['anthropic', 'openai', 'openrouter', 'gemini', 'mistral'] as const) {
+      const local = { provider, model: 'm', baseURL: 'http://127.0.0.1:8787/v1', env };
+      expect(() => resolveProviderConfig(local)).not.toThrow();
+      expect(resolveProviderConfig({ ...local, baseURL: 'http://localhost:4000' }).apiKey).toBeUndefined();
+    }
+    expect(() =>
+      resolveProviderConfig({ provider: 'anthropic', model: 'm', baseURL: 'https://proxy.example.com', env }),
+    ).toThrow(/No API key for anthropic: set ANTHROPIC_API_KEY/);
+    // the real SDK, with no key, against the Anthropic stand-in on loopback
+    const standIn = await startStandIn({ family: 'anthropic', script: [{ text: 'Hi there.' }] });
+    try {
+      const { apiKey: _key, ...config } = standIn.modelConfig('m') as { apiKey?: string };
+      const adapter = createModelAdapter({ ...config, env } as never);
+      let text = '';
+      for await (const event of adapter.stream({
+        system: '',
+        messages: [{ role: 'user', content: 'hi' }],
+        tools: [],
+      }))
+        if (event.type === 'text-delta') text += event.text;
+      expect(text).toBe('Hi there.');
+    } finally {
+      await standIn.close();
+    }
   });
 
   it('prefers what the config says over the environment, and fills in retry and timeout defaults', () => {

@@ -31,7 +31,8 @@ export class AnthropicAdapter implements ModelAdapter {
     this.model = config.model;
     this.capture = captureErrorBodies(options.fetch);
     this.client = new Anthropic({
-      apiKey: config.apiKey ?? null,
+      // a server on this machine may take no key; the SDK refuses to send a request without one
+      apiKey: config.apiKey ?? 'no-key',
       baseURL: config.baseURL ?? null,
       maxRetries: 0,
       timeout: config.timeoutMs,

@@ -157,6 +157,13 @@ function firstSet(env: Readonly<Record<string, string | undefined>>, names: read
 /** Hosts a local server listens on, reached over plain http. */
 const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\])(:|\/|$)/i;
 
+/** True for an http(s) URL whose host is this machine (localhost, 127.x.x.x, [::1]). */
+function isLoopback(url: string | undefined): boolean {
+  if (url === undefined || !URL.canParse(url)) return false;
+  const host = new URL(url).hostname;
+  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
 /**
  * `url` when it is an http(s) URL; otherwise an `InputError` naming where it came from (`variable`, or
  * the `baseURL` setting) and the URL to write, e.g. the same with `https://` before it.
@@ -218,13 +225,14 @@ export function resolveProviderConfig(config: ProviderConfig): ResolvedProviderC
   const env = config.env ?? process.env;
   // an empty key (a config template's "apiKey": "") is no key: the environment's, or none at all
   const apiKey = config.apiKey?.trim() ? config.apiKey : firstSet(env, defaults.keyVars);
-  if (defaults.keyRequired && !apiKey) {
+  const fromEnv = config.baseURL === undefined ? firstSetNamed(env, defaults.baseURLVars) : undefined;
+  const rawURL = config.baseURL ?? fromEnv?.value ?? defaults.baseURL;
+  // a server on this machine (the stand-in, a local proxy holding the real keys) may need no key
+  if (defaults.keyRequired && !apiKey && !isLoopback(rawURL)) {
     throw new InputError(
       `No API key for ${config.provider}: set ${defaults.keyVars.join(' or ')} or pass apiKey in the model config.`,
     );
   }
-  const fromEnv = config.baseURL === undefined ? firstSetNamed(env, defaults.baseURLVars) : undefined;
-  const rawURL = config.baseURL ?? fromEnv?.value ?? defaults.baseURL;
   if (config.provider === 'openai-compatible' && !rawURL) {
     throw new InputError(
       'An openai-compatible provider needs a base URL (e.g. http://localhost:8080/v1): pass baseURL or set OPENAI_BASE_URL.',
