@@ -183,7 +183,7 @@ export function mustRead<T>(kind: string, read: (id: string) => T | undefined): 
   };
 }
 
-/** The caller's id (non-blank and not yet taken), or a fresh one when none is given. */
+/** The caller's id (non-blank, whole characters, not yet taken), or a fresh one when none is given. */
 export function pickId(
   given: string | undefined,
   fresh: () => string,
@@ -192,6 +192,16 @@ export function pickId(
 ): string {
   if (given === undefined) return fresh();
   const id = requireText(given, `A ${kind} id`);
+  // SQLite keeps a lone surrogate as bytes that read back as three U+FFFD: the record would come
+  // back under an id that finds nothing, so its turns and messages could never be reached again.
+  const half = id.search(/\p{Cs}/u);
+  if (half >= 0) {
+    throw new InputError(
+      `A ${kind} id must be whole characters, but ${JSON.stringify(id)} holds half of a character ` +
+        `(a lone UTF-16 surrogate at position ${half}), which the store cannot keep as given; ` +
+        'remove it, or pass the whole character.',
+    );
+  }
   if (taken(id) !== undefined) {
     throw new InputError(
       `A ${kind} with id ${JSON.stringify(id)} already exists; choose another id or leave it out.`,

@@ -54,3 +54,21 @@ describe('a message page asked from a position that is not one', () => {
     expect(store.listMessages(s.id, { afterSeq: 0 })).toHaveLength(2);
   });
 });
+
+describe('an id with half of a character (a lone UTF-16 surrogate)', () => {
+  it('is refused when a session is created, since SQLite would store and return a different id', () => {
+    const store = openTestStore();
+    const create = () => store.createSession({ id: 'host-\uD83D' });
+    expect(create).toThrow(InputError);
+    expect(create).toThrow(/half of a character/);
+    expect(store.listSessions()).toEqual([]);
+  });
+
+  it('a whole emoji in an id is kept, and the stored id reads back the same', () => {
+    const store = openTestStore();
+    const s = store.createSession({ id: 'host-\u{1F600}' });
+    expect(s.id).toBe('host-\u{1F600}');
+    const turn = store.startTurn({ sessionId: s.id, userText: 'hi' });
+    expect(turn.sessionId).toBe(s.id);
+  });
+});
