@@ -112,7 +112,7 @@ function checkNotEmpty(values: { readonly message?: string; readonly session?: s
 function noteModelMove(stored: ModelOrigin & { readonly id: string }, now: ModelOrigin): void {
   if (stored.model === undefined || modelDifference(stored, now) === undefined) return;
   process.stderr.write(
-    `session ${stored.id} was on ${describeModel(stored)}; it goes on with ${describeModel(now)}, as the model flags or the config say.\n`,
+    `session ${visible(stored.id)} was on ${describeModel(stored)}; it goes on with ${describeModel(now)}, as the model flags or the config say.\n`,
   );
 }
 
@@ -151,7 +151,9 @@ async function converse(
   rl: Interface,
   questions: QuestionQueue,
 ): Promise<number> {
-  process.stderr.write(`toolseam chat — session ${session.id} (Ctrl-C stops a turn, Ctrl-D leaves)\n`);
+  process.stderr.write(
+    `toolseam chat — session ${visible(session.id)} (Ctrl-C stops a turn, Ctrl-D leaves)\n`,
+  );
   const interrupts = onInterrupt(session, rl);
   try {
     for (;;) {

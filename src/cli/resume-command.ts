@@ -10,7 +10,7 @@ import { oneLineOf, printEvent } from './event-printer.js';
 import { resumedModelFrom } from './resumed-model.js';
 import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
 import { TurnApprovals } from './turn-approvals.js';
-import { visibleLines } from './visible-text.js';
+import { visible, visibleLines } from './visible-text.js';
 
 const USAGE = `usage: toolseam resume [TURN_ID] [--db FILE] [--config FILE] [--provider P] [--model M] [--base-url URL]
        [--verbose]
@@ -52,7 +52,9 @@ export const resumeCommand: Command = async (argv) => {
       const turns = resumableTurns(store);
       if (turns.length === 0) process.stdout.write('no interrupted turns\n');
       for (const t of turns)
-        process.stdout.write(`${t.id}  session ${t.sessionId}  "${oneLineOf(t.userText, 60)}"\n`);
+        process.stdout.write(
+          `${visible(t.id)}  session ${visible(t.sessionId)}  "${oneLineOf(t.userText, 60)}"\n`,
+        );
       return 0;
     }
     const turn = store.getTurn(turnId);

@@ -68,24 +68,26 @@ export const sessionsCommand: Command = async (argv) => {
     if (pending.length === 0) lines.push('  none');
     for (const a of pending) {
       lines.push(
-        `  ${a.id}  ${visible(a.tool)} ${shortArgs(a.arguments)}  (session ${a.sessionId}, asked ${a.createdAt})`,
+        `  ${visible(a.id)}  ${visible(a.tool)} ${shortArgs(a.arguments)}  (session ${visible(a.sessionId)}, asked ${a.createdAt})`,
       );
-      lines.push(`      answer: toolseam approve ${a.id} yes|no|always`);
+      lines.push(`      answer: toolseam approve ${visible(a.id)} yes|no|always`);
     }
     if (batches.length > 0) {
       lines.push('', 'subagent batches not finished:');
       for (const b of batches) {
         const left = b.leaves.filter((l) => l.status === 'queued' || l.status === 'running').length;
         lines.push(
-          `  ${b.id}  ${oneLineOf(b.title, 80)}  (${left} of ${b.leaves.length} leaves left; parent turn ${b.turnId ?? '?'})`,
+          `  ${visible(b.id)}  ${oneLineOf(b.title, 80)}  (${left} of ${b.leaves.length} leaves left; parent turn ${visible(b.turnId ?? '?')})`,
         );
       }
     }
     if (orphaned.length > 0) {
       lines.push('', 'turns interrupted when their process stopped:');
       for (const t of orphaned) {
-        lines.push(`  ${t.id}  session ${t.sessionId}  "${oneLineOf(t.userText, 60)}"  (${t.status})`);
-        lines.push(`      resume: toolseam resume ${t.id}`);
+        lines.push(
+          `  ${visible(t.id)}  session ${visible(t.sessionId)}  "${oneLineOf(t.userText, 60)}"  (${t.status})`,
+        );
+        lines.push(`      resume: toolseam resume ${visible(t.id)}`);
       }
       lines.push(
         '  (resume goes on with the model the turn started on; `toolseam chat --session ID` moves on instead)',
@@ -107,12 +109,12 @@ function withChildren(store: SessionStore, session: ListedSession): ListedSessio
 /** A session's row: a child session indented under its parent, a parent with how many children it has. */
 function sessionRow(s: ListedSession): string {
   const title = oneLineOf(s.title, 80) || '(untitled)';
-  if (s.parentSessionId !== undefined) return `    ↳ ${s.id}  ${s.updatedAt}  ${title}`;
+  if (s.parentSessionId !== undefined) return `    ↳ ${visible(s.id)}  ${s.updatedAt}  ${title}`;
   const children =
     s.childSessions === 0
       ? ''
       : `  (+${s.childSessions} subagent session${s.childSessions === 1 ? '' : 's'})`;
-  return `  ${s.id}  ${s.updatedAt}  ${title}${children}`;
+  return `  ${visible(s.id)}  ${s.updatedAt}  ${title}${children}`;
 }
 
 /** How many sessions to list: 50 unless `--limit` says (0: every one). */

@@ -39,6 +39,26 @@ function waitingApproval(expiresAt?: string) {
 }
 
 describe('toolseam sessions', () => {
+  it("shows a host's session id with control characters as escapes, in every list that names it", async () => {
+    const db = join(dir, 't.db');
+    const store = openSessionStore({ path: db });
+    // A host may pick any text as a session id: this one clears the screen and starts a fake row.
+    const id = 'chat\u001b[2J\n  t-fake  resume: toolseam resume t-fake';
+    const session = store.createSession({ id });
+    const turn = store.startTurn({ sessionId: session.id, userText: 'Write a' });
+    store.recordModelReply(turn.id, { content: '', calls: [newCall('c1', 'write_file', { path: 'a' })] });
+    store.requestApproval({ turnId: turn.id, callId: 'c1', risk: 'caution', meaning: 'Writes a' });
+    store.close();
+    const shown = 'chat\\u001b[2J\\u000a  t-fake';
+    for (const args of [['sessions'], ['resume']]) {
+      const r = await runToolseam([...args, '--db', db], dir);
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toContain('\u001b');
+      expect(r.stdout).not.toMatch(/^ {2}t-fake/m);
+      expect(r.stdout).toContain(shown);
+    }
+  });
+
   it('shows a title or turn text with line breaks on one line, so every row stays a row', async () => {
     const db = join(dir, 't.db');
     const store = openSessionStore({ path: db });
