@@ -1,10 +1,11 @@
 import { stat } from 'node:fs/promises';
 import type { ToolContext } from '../../core/tool.js';
-import { defineTool } from '../define-tool.js';
+import { defineTool, refusalResult } from '../define-tool.js';
 import { type ArgsOf, field } from '../field.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';
+import { oneAtATime } from './file-queue.js';
 import { type FileScope, locate } from './file-scope.js';
 import { PATH_TEXT, readTextFile } from './file-text.js';
 import { markRead, readInThisTurn } from './read-gate.js';
@@ -101,11 +102,18 @@ export function editFileTool(scope: FileScope) {
     risk: 'caution',
     group: BUILTIN_GROUPS.files,
     fields,
-    ...checkedWork(check, async ({ real, updated, count, line }, args, ctx) => {
-      await writeFileAtomic(real, updated);
-      markRead(ctx, real, (await stat(real)).mtimeMs);
-      const what = count === 1 ? `1 match, at line ${line}` : `${count} matches, the first at line ${line}`;
-      return `Edited ${args.path}: replaced ${what}.`;
-    }),
+    ...checkedWork(check, (checked, args, ctx) =>
+      oneAtATime(checked.real, async () => {
+        // An edit of the same reply may have changed the file while this one waited: check again, so this
+        // edit applies to what the file holds now instead of writing back the text from before it.
+        const now = await check(args, ctx);
+        if ('refusal' in now) return refusalResult(now.refusal);
+        const { real, updated, count, line } = now.ready;
+        await writeFileAtomic(real, updated);
+        markRead(ctx, real, (await stat(real)).mtimeMs);
+        const what = count === 1 ? `1 match, at line ${line}` : `${count} matches, the first at line ${line}`;
+        return `Edited ${args.path}: replaced ${what}.`;
+      }),
+    ),
   });
 }

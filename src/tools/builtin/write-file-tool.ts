@@ -6,6 +6,7 @@ import { type ArgsOf, field } from '../field.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';
+import { oneAtATime } from './file-queue.js';
 import { displayPath, type FileScope, locate } from './file-scope.js';
 import { linesOf, PATH_TEXT } from './file-text.js';
 import { markRead } from './read-gate.js';
@@ -73,10 +74,12 @@ export function writeFileTool(scope: FileScope) {
     fields,
     ...checkedWork(check, async (located, args, ctx) => {
       await mkdir(dirname(located.real), { recursive: true });
-      await writeFileAtomic(located.real, args.content);
-      const { mtimeMs } = await stat(located.real);
-      // The model knows what it just wrote, so an edit later in this turn needs no fresh read.
-      markRead(ctx, located.real, mtimeMs);
+      // Queued with the edits of the same file, so none of them writes back text from before this write.
+      await oneAtATime(located.real, async () => {
+        await writeFileAtomic(located.real, args.content);
+        // The model knows what it just wrote, so an edit later in this turn needs no fresh read.
+        markRead(ctx, located.real, (await stat(located.real)).mtimeMs);
+      });
       const lines = linesOf(args.content).length;
       const verb = located.stat === undefined ? 'Created' : 'Replaced the content of';
       return `${verb} ${args.path}: ${lines} line${lines === 1 ? '' : 's'}, ${Buffer.byteLength(args.content)} bytes.`;
