@@ -25,6 +25,25 @@ const fields = {
   }),
 };
 
+/**
+ * The editor a command gets: with nothing to type into, a terminal editor (vim, nano) waits until the timeout,
+ * so this one ends at once and says what to do instead. Git and most others run it through `sh -c`.
+ */
+const NO_EDITOR =
+  "printf '%s\\n' 'No editor can be opened here: nothing can be typed into this shell. Give the text on the " +
+  'command line instead (git commit -m "message", git tag -m, git rebase without -i).\' >&2; false';
+
+/** The variables every command runs with: no pager, no password prompt, no editor. */
+const NO_PROMPTS = {
+  PAGER: 'cat',
+  GIT_PAGER: 'cat',
+  GIT_TERMINAL_PROMPT: '0',
+  // GIT_EDITOR is read before the person's core.editor; EDITOR and VISUAL are what other programs read.
+  GIT_EDITOR: NO_EDITOR,
+  EDITOR: NO_EDITOR,
+  VISUAL: NO_EDITOR,
+} as const;
+
 /** What a result says when the command left processes running that were ended with it. */
 const BACKGROUND_NOTE =
   '[processes the command left running in the background were ended with it; nothing it starts outlives the command]';
@@ -79,7 +98,7 @@ export function bashTool(setup: ShellSetup) {
         const end = await runCommand({
           command: filled.command,
           cwd,
-          env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...filled.env },
+          env: { ...process.env, ...NO_PROMPTS, ...filled.env },
           timeoutMs: args.timeout_seconds * 1000,
           signal: ctx.signal,
           output: new BoundedOutput(hidden),
