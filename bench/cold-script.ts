@@ -76,6 +76,6 @@ const t2 = performance.now();
 signal('done', 'stop');
 const cpu = process.cpuUsage(cpu0);
 const main = mainCpu() - main0;
-process.stdout.write(JSON.stringify({ load: t1 - t0, conform: t2 - t1, main, cpu: (cpu.user + cpu.system) / 1000, offered }));
+process.stdout.write(JSON.stringify({ load: t1 - t0, conform: t2 - t1, main, cpu: (cpu.user + cpu.system) / 1000, offered, flags: process.execArgv }));
 `;
 }

@@ -7,6 +7,7 @@ import { toolDefinitionsFrom } from '../src/cli/conform-command.js';
 import type { ToolDefinition } from '../src/core/tool.js';
 import { createToolSeam, nameCensus, offerTools } from '../src/seam/index.js';
 import { coldScript, corpusDir, LARGEST_SERVER, type ServerFilter } from './cold-script.js';
+import { launchFlags } from './launch-flags.js';
 import type { BenchFigure } from './run.js';
 import { median } from './stats.js';
 
@@ -46,6 +47,8 @@ interface ColdRun {
   readonly main: number;
   /** CPU time of every thread of the process during the pass (the optimizing compiler's included). */
   readonly cpu: number;
+  /** The Node flags the process ran with, as it saw them. */
+  readonly flags: readonly string[];
 }
 
 /** The median of the runs, with the fastest and slowest pass (the spread shows the machine's share in it). */
@@ -54,19 +57,33 @@ interface ColdFigures extends ColdRun {
   readonly slowest: number;
 }
 
-async function cold(keep: ServerFilter = 'all'): Promise<ColdFigures> {
+/** Seven fresh processes started with `flags` (toolseam's launcher's, unless told), each conforming once. */
+async function cold(
+  keep: ServerFilter = 'all',
+  flags: readonly string[] = launchFlags(),
+): Promise<ColdFigures> {
   const runs: ColdRun[] = [];
   for (let i = 0; i < 7; i += 1) {
     const script = coldScript(keep);
-    const { stdout } = await run(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], {
-      maxBuffer: 1 << 20,
-    });
-    runs.push(JSON.parse(stdout) as ColdRun);
+    const { stdout } = await run(
+      process.execPath,
+      [...flags, '--expose-gc', '--input-type=module', '-e', script],
+      {
+        maxBuffer: 1 << 20,
+        // NODE_OPTIONS from the shell running the bench would change what is measured.
+        env: { ...process.env, NODE_OPTIONS: '' },
+      },
+    );
+    const ran = JSON.parse(stdout) as ColdRun;
+    if (flags.some((f) => !ran.flags.includes(f)))
+      throw new Error(`The cold process ran with ${ran.flags.join(' ')}, not with ${flags.join(' ')}.`);
+    runs.push(ran);
   }
   const of = (pick: (r: ColdRun) => number) => median(runs.map(pick));
   const passes = runs.map((r) => r.conform);
   return {
     offered: runs[0]?.offered ?? 0,
+    flags,
     fastest: Math.min(...passes),
     slowest: Math.max(...passes),
     conform: of((r) => r.conform),
@@ -126,6 +143,7 @@ export async function bench(): Promise<BenchFigure[]> {
   const coldRun = await cold();
   const coldLargest = await cold('largest');
   const coldRest = await cold('rest');
+  const coldDefault = await cold('all', []);
   const servers = loadCorpus();
   const tools = servers.reduce((n, s) => n + s.definitions.length, 0);
   const warmUs = warm(servers, tools);
@@ -138,7 +156,7 @@ export async function bench(): Promise<BenchFigure[]> {
   const turn = perTurn(twoThousand(servers));
   return [
     {
-      name: `conform the corpus (${tools} tools) cold, fresh process (load garbage collected first), median of 7`,
+      name: `conform the corpus (${tools} tools) cold, fresh process started as toolseam starts (${coldRun.flags.join(' ')}), load garbage collected first, median of 7`,
       value: coldRun.conform,
       unit: 'ms',
       target: '< 50 ms',
@@ -165,6 +183,13 @@ export async function bench(): Promise<BenchFigure[]> {
     { name: `  every other server (${coldRest.offered} tools), cold`, value: coldRest.conform, unit: 'ms' },
     { name: '    their main-thread CPU time', value: coldRest.main, unit: 'ms' },
     { name: 'load the seam module in that fresh process', value: coldRun.load, unit: 'ms' },
+    {
+      name: "the same cold pass under Node's default flags (four V8 worker threads), median of 7",
+      value: coldDefault.conform,
+      unit: 'ms',
+    },
+    { name: '  its main-thread CPU time', value: coldDefault.main, unit: 'ms' },
+    { name: '  CPU time of all its threads', value: coldDefault.cpu, unit: 'ms' },
     {
       name: 'conform warm, per tool (median of 30 corpus passes)',
       value: warmUs,
