@@ -9,6 +9,7 @@ import { Runtime } from '../src/runtime/runtime.js';
 import { openSessionStore } from '../src/store/index.js';
 import { defineTool, field, inProcessProvider } from '../src/tools/index.js';
 import { createToolRegistry } from '../src/tools/registry.js';
+import { launchFlags } from './launch-flags.js';
 import type { BenchFigure } from './run.js';
 import { percentile } from './stats.js';
 
@@ -106,7 +107,14 @@ export async function bench(): Promise<BenchFigure[]> {
   rmSync(dir, { recursive: true, force: true });
 
   const script = `const m = await import(${JSON.stringify(pathToFileURL(join(here, 'runtime.bench.js')).href)}); process.stdout.write(String(await m.rssAfterTurns()));`;
-  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script]);
+  // Started as toolseam starts Node, without NODE_OPTIONS from the shell running the bench.
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [...launchFlags(), '--input-type=module', '-e', script],
+    {
+      env: { ...process.env, NODE_OPTIONS: '' },
+    },
+  );
   const rss = Number(stdout.trim());
   const p50 = percentile(perTrip, 0.5);
   return [
@@ -123,7 +131,7 @@ export async function bench(): Promise<BenchFigure[]> {
       unit: 'ms',
     },
     {
-      name: 'RSS with 2,000 tools after 5 turns (fresh process)',
+      name: 'RSS with 2,000 tools after 5 turns (fresh process, started as toolseam starts)',
       value: rss,
       unit: 'MB',
       target: '≤ 150 MB',
