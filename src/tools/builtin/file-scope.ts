@@ -1,5 +1,5 @@
-import type { Stats } from 'node:fs';
-import { lstat } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { access, lstat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, relative, resolve, sep } from 'node:path';
 import type { ToolContext } from '../../core/tool.js';
@@ -114,14 +114,38 @@ async function writeRefusal(
       { path: real },
     );
   }
+  const locked = located.stat?.isFile() ? await lockedReason(real, located.stat) : undefined;
+  if (locked !== undefined) {
+    return refuse(
+      'read_only',
+      `${shown} ${locked}, so the file tools will not change it.`,
+      ['Tell the person what you would change; they can make the file writable first if it should change.'],
+      { path: real },
+    );
+  }
   return undefined;
+}
+
+/**
+ * Why this process may not write the file in place, or undefined when it may: a file nobody may write
+ * (made so to keep it as it is, which root too respects here), or the system's refusal for this user.
+ */
+async function lockedReason(real: string, found: Stats): Promise<string | undefined> {
+  const mode = (found.mode & 0o7777).toString(8).padStart(4, '0');
+  if ((found.mode & 0o222) === 0) return `is read-only (permissions ${mode})`;
+  const allowed = await access(real, constants.W_OK).then(
+    () => true,
+    () => false,
+  );
+  return allowed ? undefined : `cannot be written by the user toolseam runs as (permissions ${mode})`;
 }
 
 /**
  * Resolves a path a call named and checks it stays inside the workspace folders: `..`, absolute paths and
  * symbolic links (also those a not-yet-existing file would be created through) cannot lead out, and places
  * where credentials are kept (`.env`, SSH keys, cloud logins…) are refused whatever the purpose. For a write,
- * also the leaf's writable and off-limits folders and the runtime's own config files.
+ * also the leaf's writable and off-limits folders, the runtime's own config files and files that may not be
+ * written (read-only ones, or the system refuses this user).
  */
 export async function locate(
   path: string,

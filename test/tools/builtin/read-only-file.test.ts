@@ -1,0 +1,89 @@
+import { execFile } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TSX_LOADER } from '../../support/tsx-loader.js';
+import { type Bench, makeBench, type Tools, toolsOn } from './builtin-fixture.js';
+
+let bench: Bench;
+let tools: Tools;
+let file: string;
+
+beforeEach(() => {
+  bench = makeBench();
+  tools = toolsOn(bench);
+  file = join(bench.ws, 'keep.txt');
+  writeFileSync(file, 'as it was\n');
+  chmodSync(file, 0o444);
+});
+afterEach(() => bench.cleanup());
+
+describe('a file nobody may write (permissions 0444)', () => {
+  it('is refused by write_file before anyone is asked, and stays as it was', async () => {
+    const ctx = tools.turn();
+    const checked = await tools.preflight('write_file', { path: 'keep.txt', content: 'new' }, ctx);
+    expect(checked).toMatchObject({ isError: true, notRun: 'refused_by_tool', data: { code: 'read_only' } });
+    expect(checked?.content).toBe(
+      'keep.txt is read-only (permissions 0444), so the file tools will not change it.',
+    );
+    expect(checked?.hints?.[0]).toContain('make the file writable first');
+    expect(await tools.invoke('write_file', { path: 'keep.txt', content: 'new' }, ctx)).toEqual(checked);
+    expect(readFileSync(file, 'utf8')).toBe('as it was\n');
+    expect(statSync(file).mode & 0o777).toBe(0o444);
+  });
+
+  it('is refused by edit_file, though it was read in this turn', async () => {
+    const ctx = tools.turn();
+    expect((await tools.invoke('read_file', { path: 'keep.txt' }, ctx)).isError).toBe(false);
+    const edit = { path: 'keep.txt', old_text: 'was', new_text: 'is' };
+    expect(await tools.invoke('edit_file', edit, ctx)).toMatchObject({ data: { code: 'read_only' } });
+    expect(readFileSync(file, 'utf8')).toBe('as it was\n');
+  });
+
+  it('is written once the person makes it writable again', async () => {
+    chmodSync(file, 0o644);
+    const result = await tools.invoke('write_file', { path: 'keep.txt', content: 'new\n' }, tools.turn());
+    expect(result.isError).toBe(false);
+    expect(readFileSync(file, 'utf8')).toBe('new\n');
+    expect(statSync(file).mode & 0o777).toBe(0o644);
+  });
+});
+
+// The system refuses another user a file owned by root with permissions 0644; the tools say so instead of
+// replacing it (a rename into the folder would succeed, since the folder lets that user in).
+describe.skipIf(process.getuid?.() !== 0)('a file the user toolseam runs as may not write', () => {
+  it('is refused, naming its permissions', async () => {
+    const shared = join(bench.dir, 'shared');
+    mkdirSync(shared, { mode: 0o777 });
+    chmodSync(shared, 0o777);
+    chmodSync(bench.dir, 0o755);
+    writeFileSync(join(shared, 'root-owned.txt'), 'root wrote this\n', { mode: 0o644 });
+    const data = join(bench.dir, 'data');
+    mkdirSync(data);
+    chownSync(data, 65534, 65534);
+    const script = `
+const { builtinProviders } = await import(${JSON.stringify(join(import.meta.dirname, '..', '..', '..', 'src', 'tools', 'builtin', 'index.ts'))});
+const { makeToolContext } = await import(${JSON.stringify(join(import.meta.dirname, '..', '..', '..', 'src', 'tools', 'index.ts'))});
+const { openSessionStore } = await import(${JSON.stringify(join(import.meta.dirname, '..', '..', '..', 'src', 'store', 'index.ts'))});
+const store = openSessionStore({ path: ${JSON.stringify(join(data, 'store.sqlite'))} });
+const providers = builtinProviders({ workspace: [${JSON.stringify(shared)}], memory: store, tasks: store });
+const files = providers.find((p) => p.tools.has('write_file'));
+const ctx = makeToolContext({ sessionId: store.createSession({ title: 'other user' }).id });
+const result = await files.invoke('write_file', { path: 'root-owned.txt', content: 'replaced' }, ctx);
+store.close();
+process.stdout.write(JSON.stringify(result));
+`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', TSX_LOADER, '--input-type=module', '-e', script],
+      { uid: 65534, gid: 65534, cwd: shared },
+    );
+    const result = JSON.parse(stdout) as { content: string; data: { code: string } };
+    expect(result.data.code).toBe('read_only');
+    expect(result.content).toBe(
+      'root-owned.txt cannot be written by the user toolseam runs as (permissions 0644), so the file tools will not change it.',
+    );
+    expect(readFileSync(join(shared, 'root-owned.txt'), 'utf8')).toBe('root wrote this\n');
+  });
+});
