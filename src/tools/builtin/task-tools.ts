@@ -28,6 +28,29 @@ function shown(task: TaskRecord): string {
   return `- ${task.id} [${task.status}] ${task.title}${more}`;
 }
 
+/** Characters of task lines one task_list answer holds, well inside the runtime's cut of a result. */
+const PAGE_CHARS = 12_000;
+
+/** The tasks from `offset` on, as many as fit in a page (at least one), and where the next page starts. */
+function pageOf(found: readonly TaskRecord[], offset: number): string {
+  if (offset >= found.length) {
+    const count = `${found.length} such task${found.length === 1 ? '' : 's'}`;
+    return `Offset ${offset} is past the end: there are ${count}. Call task_list with a smaller offset (0 for the first page).`;
+  }
+  const lines: string[] = [];
+  let size = 0;
+  for (const task of found.slice(offset)) {
+    const line = shown(task);
+    if (lines.length > 0 && size + line.length + 1 > PAGE_CHARS) break;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  const end = offset + lines.length;
+  if (offset === 0 && end === found.length) return lines.join('\n');
+  const rest = end < found.length ? ` Call task_list with offset ${end} for the next ones.` : '';
+  return `${lines.join('\n')}\n(Tasks ${offset + 1}–${end} of ${found.length}, oldest first.${rest})`;
+}
+
 const updateFields = {
   id: field.string({
     description: 'The id of the task, as task_list shows it.',
@@ -87,6 +110,11 @@ export function taskTools(tasks: TaskBook): InProcessTool[] {
         enum: ['all', 'session'],
         default: 'all',
       }),
+      offset: field.integer({
+        description: 'How many tasks to skip, for the next page of a long list.',
+        min: 0,
+        default: 0,
+      }),
     },
     handler(args, ctx) {
       const statuses = args.status !== undefined && args.status.length > 0 ? args.status : undefined;
@@ -94,8 +122,10 @@ export function taskTools(tasks: TaskBook): InProcessTool[] {
         status: statuses,
         sessionId: args.scope === 'session' ? ctx.sessionId : undefined,
       });
-      if (found.length > 0) return found.map(shown).join('\n');
-      return statuses === undefined ? 'There are no tasks.' : `No task is ${statuses.join(' or ')}.`;
+      if (found.length === 0) {
+        return statuses === undefined ? 'There are no tasks.' : `No task is ${statuses.join(' or ')}.`;
+      }
+      return pageOf(found, args.offset);
     },
   });
 
