@@ -24,13 +24,19 @@ function tempStem(name: string): string {
  * Replaces the file at `path` with `content` all at once: written to a new file beside it, flushed,
  * then renamed over it. A failed write (a full disk, a quota) leaves the old file as it was, and a
  * hard link into the workspace replaces only the workspace's entry, never the file it shared.
- * A replaced file keeps its permission bits.
+ * A replaced file keeps its permission bits; a file nobody may write is refused, not replaced.
  */
 export async function writeFileAtomic(path: string, content: string): Promise<void> {
   const kept = await stat(path).then(
     (s) => s.mode & 0o7777,
     () => undefined,
   );
+  // Checked again here, the last moment before the rename, which would replace it regardless.
+  if (kept !== undefined && (kept & 0o222) === 0) {
+    throw new Error(
+      `${path} became read-only (permissions ${kept.toString(8).padStart(4, '0')}) before it was written; it was left as it is.`,
+    );
+  }
   const temp = join(dirname(path), `.${tempStem(basename(path))}.${randomBytes(6).toString('hex')}.tmp`);
   // The user's alone while it fills: the content may be what a 0600 file held.
   const file = await open(temp, 'wx', 0o600);

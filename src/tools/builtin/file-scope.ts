@@ -118,26 +118,50 @@ async function writeRefusal(
   if (locked !== undefined) {
     return refuse(
       'read_only',
-      `${shown} ${locked}, so the file tools will not change it.`,
-      ['Tell the person what you would change; they can make the file writable first if it should change.'],
-      { path: real },
+      `${shown} ${locked.why}, so the file tools will not change it.`,
+      [locked.hint],
+      {
+        path: real,
+      },
     );
   }
   return undefined;
 }
 
+const PERSON_UNLOCKS =
+  'Tell the person what you would change; they can make the file writable first if it should change.';
+
 /**
  * Why this process may not write the file in place, or undefined when it may: a file nobody may write
- * (made so to keep it as it is, which root too respects here), or the system's refusal for this user.
+ * (made so to keep it as it is, which root too respects here), or the system's refusal, in its own terms.
  */
-async function lockedReason(real: string, found: Stats): Promise<string | undefined> {
+async function lockedReason(
+  real: string,
+  found: Stats,
+): Promise<{ readonly why: string; readonly hint: string } | undefined> {
   const mode = (found.mode & 0o7777).toString(8).padStart(4, '0');
-  if ((found.mode & 0o222) === 0) return `is read-only (permissions ${mode})`;
-  const allowed = await access(real, constants.W_OK).then(
-    () => true,
-    () => false,
+  if ((found.mode & 0o222) === 0) return { why: `is read-only (permissions ${mode})`, hint: PERSON_UNLOCKS };
+  const code = await access(real, constants.W_OK).then(
+    () => undefined,
+    (error: NodeJS.ErrnoException) => error.code ?? 'EACCES',
   );
-  return allowed ? undefined : `cannot be written by the user toolseam runs as (permissions ${mode})`;
+  if (code === undefined) return undefined;
+  if (code === 'EROFS') {
+    return {
+      why: 'is on a file system mounted read-only',
+      hint: 'Tell the person what you would change; only mounting that file system writable lets it change.',
+    };
+  }
+  if (code === 'EPERM') {
+    return {
+      why: 'is locked against changes (the system refuses even its owner, as for a file marked immutable)',
+      hint: 'Tell the person what you would change; the lock (e.g. chattr +i) must be lifted first.',
+    };
+  }
+  return {
+    why: `cannot be written by the user toolseam runs as (permissions ${mode})`,
+    hint: PERSON_UNLOCKS,
+  };
 }
 
 /**

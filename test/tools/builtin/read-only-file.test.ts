@@ -1,8 +1,9 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeFileAtomic } from '../../../src/tools/builtin/atomic-write.js';
 import { TSX_LOADER } from '../../support/tsx-loader.js';
 import { type Bench, makeBench, type Tools, toolsOn } from './builtin-fixture.js';
 
@@ -85,5 +86,63 @@ process.stdout.write(JSON.stringify(result));
       'root-owned.txt cannot be written by the user toolseam runs as (permissions 0644), so the file tools will not change it.',
     );
     expect(readFileSync(join(shared, 'root-owned.txt'), 'utf8')).toBe('root wrote this\n');
+  });
+});
+
+/** Runs a system command a test sets up with; false when this machine does not allow it (not root, no tool). */
+function tried(command: string, args: readonly string[]): boolean {
+  try {
+    execFileSync(command, args, { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('a file the system keeps from changing, whatever its permissions', () => {
+  it('on a file system mounted read-only: refused, saying so', async (t) => {
+    const mounted = join(bench.ws, 'mounted');
+    mkdirSync(mounted);
+    if (!tried('mount', ['-t', 'tmpfs', 'tmpfs', mounted])) return t.skip();
+    try {
+      writeFileSync(join(mounted, 'notes.txt'), 'kept\n', { mode: 0o644 });
+      if (!tried('mount', ['-o', 'remount,ro', mounted])) return t.skip();
+      const result = await tools.invoke(
+        'write_file',
+        { path: 'mounted/notes.txt', content: 'x' },
+        tools.turn(),
+      );
+      expect(result).toMatchObject({ isError: true, data: { code: 'read_only' } });
+      expect(result.content).toBe(
+        'mounted/notes.txt is on a file system mounted read-only, so the file tools will not change it.',
+      );
+      expect(result.hints?.[0]).toContain('only mounting that file system writable');
+    } finally {
+      tried('umount', [mounted]);
+    }
+  });
+
+  it('marked immutable (chattr +i): refused, naming the lock rather than the permissions', async (t) => {
+    const locked = join(bench.ws, 'locked.txt');
+    writeFileSync(locked, 'kept\n', { mode: 0o644 });
+    if (!tried('chattr', ['+i', locked])) return t.skip();
+    try {
+      const result = await tools.invoke('write_file', { path: 'locked.txt', content: 'x' }, tools.turn());
+      expect(result).toMatchObject({ isError: true, data: { code: 'read_only' } });
+      expect(result.content).toContain('locked.txt is locked against changes');
+      expect(result.hints?.[0]).toContain('chattr +i');
+    } finally {
+      tried('chattr', ['-i', locked]);
+    }
+    expect(readFileSync(locked, 'utf8')).toBe('kept\n');
+  });
+});
+
+describe('writeFileAtomic, the last moment before the rename', () => {
+  it('refuses a file that became read-only after the check, and leaves it as it is', async () => {
+    await expect(writeFileAtomic(file, 'new')).rejects.toThrow(
+      `${file} became read-only (permissions 0444) before it was written; it was left as it is.`,
+    );
+    expect(readFileSync(file, 'utf8')).toBe('as it was\n');
   });
 });
