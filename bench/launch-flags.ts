@@ -11,7 +11,7 @@ const BIN = join('bin', 'toolseam.js');
 export function launchFlags(): string[] {
   const root = sourceRoot(BIN);
   if (root === undefined) throw new Error(`No ${BIN} above the benches: run them from the repository.`);
-  const first = readFileSync(join(root, BIN), 'utf8').split('\n', 1)[0] ?? '';
+  const first = (readFileSync(join(root, BIN), 'utf8').split('\n', 1)[0] ?? '').trimEnd();
   const match = /^#!\/usr\/bin\/env -S node((?: --?[\w-]+(?:=\S+)?)*)$/.exec(first);
   if (!match) throw new Error(`${BIN} starts "${first}", not "#!/usr/bin/env -S node [flags]".`);
   return (match[1] ?? '').split(' ').filter((f) => f !== '');

@@ -57,40 +57,46 @@ interface ColdFigures extends ColdRun {
   readonly slowest: number;
 }
 
-/** Seven fresh processes started with `flags` (toolseam's launcher's, unless told), each conforming once. */
-async function cold(
-  keep: ServerFilter = 'all',
-  flags: readonly string[] = launchFlags(),
-): Promise<ColdFigures> {
-  const runs: ColdRun[] = [];
+/** One fresh process started with `flags`, conforming `keep`'s servers once. */
+async function coldOnce(keep: ServerFilter, flags: readonly string[]): Promise<ColdRun> {
+  const { stdout } = await run(
+    process.execPath,
+    [...flags, '--expose-gc', '--input-type=module', '-e', coldScript(keep)],
+    {
+      maxBuffer: 1 << 20,
+      // NODE_OPTIONS from the shell running the bench would change what is measured.
+      env: { ...process.env, NODE_OPTIONS: '' },
+    },
+  );
+  const ran = JSON.parse(stdout) as ColdRun;
+  if (flags.some((f) => !ran.flags.includes(f)))
+    throw new Error(`The cold process ran with ${ran.flags.join(' ')}, not with ${flags.join(' ')}.`);
+  return ran;
+}
+
+/**
+ * Seven fresh processes for each set of flags, taken in turns (one of each per round), so a machine
+ * that drifts during the bench weighs on every set alike.
+ */
+async function cold(keep: ServerFilter, flagSets: readonly (readonly string[])[]): Promise<ColdFigures[]> {
+  const runs: ColdRun[][] = flagSets.map(() => []);
   for (let i = 0; i < 7; i += 1) {
-    const script = coldScript(keep);
-    const { stdout } = await run(
-      process.execPath,
-      [...flags, '--expose-gc', '--input-type=module', '-e', script],
-      {
-        maxBuffer: 1 << 20,
-        // NODE_OPTIONS from the shell running the bench would change what is measured.
-        env: { ...process.env, NODE_OPTIONS: '' },
-      },
-    );
-    const ran = JSON.parse(stdout) as ColdRun;
-    if (flags.some((f) => !ran.flags.includes(f)))
-      throw new Error(`The cold process ran with ${ran.flags.join(' ')}, not with ${flags.join(' ')}.`);
-    runs.push(ran);
+    for (const [at, flags] of flagSets.entries()) runs[at]?.push(await coldOnce(keep, flags));
   }
-  const of = (pick: (r: ColdRun) => number) => median(runs.map(pick));
-  const passes = runs.map((r) => r.conform);
-  return {
-    offered: runs[0]?.offered ?? 0,
-    flags,
-    fastest: Math.min(...passes),
-    slowest: Math.max(...passes),
-    conform: of((r) => r.conform),
-    load: of((r) => r.load),
-    main: of((r) => r.main),
-    cpu: of((r) => r.cpu),
-  };
+  return runs.map((set, at) => {
+    const of = (pick: (r: ColdRun) => number) => median(set.map(pick));
+    const passes = set.map((r) => r.conform);
+    return {
+      offered: set[0]?.offered ?? 0,
+      flags: flagSets[at] ?? [],
+      fastest: Math.min(...passes),
+      slowest: Math.max(...passes),
+      conform: of((r) => r.conform),
+      load: of((r) => r.load),
+      main: of((r) => r.main),
+      cpu: of((r) => r.cpu),
+    };
+  });
 }
 
 function warm(servers: readonly Server[], tools: number): number {
@@ -140,10 +146,10 @@ function perTurn(definitions: readonly ToolDefinition[]): { unchanged: number; o
 export async function bench(): Promise<BenchFigure[]> {
   // The fresh processes run first, while this one is idle: loading the corpus here would leave
   // its collector's threads busy on the same two cores while they are timed.
-  const coldRun = await cold();
-  const coldLargest = await cold('largest');
-  const coldRest = await cold('rest');
-  const coldDefault = await cold('all', []);
+  const launch = launchFlags();
+  const [coldRun, coldDefault] = (await cold('all', [launch, []])) as [ColdFigures, ColdFigures];
+  const [coldLargest] = (await cold('largest', [launch])) as [ColdFigures];
+  const [coldRest] = (await cold('rest', [launch])) as [ColdFigures];
   const servers = loadCorpus();
   const tools = servers.reduce((n, s) => n + s.definitions.length, 0);
   const warmUs = warm(servers, tools);
@@ -184,7 +190,7 @@ export async function bench(): Promise<BenchFigure[]> {
     { name: '    their main-thread CPU time', value: coldRest.main, unit: 'ms' },
     { name: 'load the seam module in that fresh process', value: coldRun.load, unit: 'ms' },
     {
-      name: "the same cold pass under Node's default flags (four V8 worker threads), median of 7",
+      name: 'the same pass as Node starts by default, as a host embedding the library gets it (4 V8 worker threads), 7 taken in turns with the above',
       value: coldDefault.conform,
       unit: 'ms',
     },
