@@ -2,7 +2,12 @@ import type { ToolseamConfig } from '../config.js';
 import { InputError } from '../core/errors.js';
 import { createLogger, type LogLevel } from '../core/logger.js';
 import { createRuntime } from '../create-runtime.js';
-import { PROVIDER_NAMES, type ProviderConfig, type ProviderName } from '../providers/index.js';
+import {
+  isLocalAddress,
+  PROVIDER_NAMES,
+  type ProviderConfig,
+  type ProviderName,
+} from '../providers/index.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { AskUser } from '../tools/builtin/ask-user-tool.js';
 import { configFromFlags, databasePathFrom } from './config-flags.js';
@@ -100,8 +105,7 @@ export function providerConfigFrom(
 function checkBaseUrlFlag(url: string): void {
   if (/^https?:\/\/[^/]/i.test(url) && URL.canParse(url)) return;
   const bare = url.replace(/^[a-z][a-z0-9+.-]*:\/+/i, '').replace(/^\/+/, '');
-  const local = /^(localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\])(:|\/|$)/i.test(bare);
-  const like = bare ? `${local ? 'http' : 'https'}://${bare}` : 'http://127.0.0.1:8787/v1';
+  const like = bare ? `${isLocalAddress(bare) ? 'http' : 'https'}://${bare}` : 'http://127.0.0.1:8787/v1';
   throw new InputError(`--base-url "${url}" is not an http(s) URL; write it as --base-url ${like}`);
 }
 

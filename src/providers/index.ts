@@ -7,6 +7,7 @@ export { createModelAdapter } from './shared/create-model-adapter.js';
 export {
   type AwsCredentials,
   familyOf,
+  isLocalAddress,
   PROVIDER_NAMES,
   type ProviderConfig,
   type ProviderName,

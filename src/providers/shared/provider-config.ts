@@ -157,6 +157,11 @@ function firstSet(env: Readonly<Record<string, string | undefined>>, names: read
 /** Hosts a local server listens on, reached over plain http. */
 const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\])(:|\/|$)/i;
 
+/** True when `address` (a URL without its scheme) starts with a local host, which takes plain http. */
+export function isLocalAddress(address: string): boolean {
+  return LOCAL_HOST.test(address);
+}
+
 /** True for an http(s) URL whose host is this machine (localhost, 127.x.x.x, [::1]). */
 function isLoopback(url: string | undefined): boolean {
   if (url === undefined || !URL.canParse(url)) return false;
@@ -182,7 +187,7 @@ function checkUrl(url: string, provider: string, variable: string | undefined): 
       `The ${provider} base URL "${url}" (${from}) is not an http(s) URL; give one like https://host/v1${unset}.`,
     );
   }
-  const suggested = `${LOCAL_HOST.test(url) ? 'http' : 'https'}://${url.replace(/^\/+/, '')}`;
+  const suggested = `${isLocalAddress(url) ? 'http' : 'https'}://${url.replace(/^\/+/, '')}`;
   throw new InputError(
     `The ${provider} base URL "${url}" (${from}) does not start with http:// or https://; set it to one such as "${suggested}"${unset}.`,
   );

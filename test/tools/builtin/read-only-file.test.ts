@@ -63,10 +63,13 @@ describe.skipIf(process.getuid?.() !== 0)('a file the user toolseam runs as may 
     const data = join(bench.dir, 'data');
     mkdirSync(data);
     chownSync(data, 65534, 65534);
+    // A module of the source tree, quoted for the child's script.
+    const source = (...parts: string[]) =>
+      JSON.stringify(join(import.meta.dirname, '..', '..', '..', 'src', ...parts));
     const script = `
-const { builtinProviders } = await import(${JSON.stringify(join(import.meta.dirname, '..', '..', '..', 'src', 'tools', 'builtin', 'index.ts'))});
-const { makeToolContext } = await import(${JSON.stringify(join(import.meta.dirname, '..', '..', '..', 'src', 'tools', 'index.ts'))});
-const { openSessionStore } = await import(${JSON.stringify(join(import.meta.dirname, '..', '..', '..', 'src', 'store', 'index.ts'))});
+const { builtinProviders } = await import(${source('tools', 'builtin', 'index.ts')});
+const { makeToolContext } = await import(${source('tools', 'index.ts')});
+const { openSessionStore } = await import(${source('store', 'index.ts')});
 const store = openSessionStore({ path: ${JSON.stringify(join(data, 'store.sqlite'))} });
 const providers = builtinProviders({ workspace: [${JSON.stringify(shared)}], memory: store, tasks: store });
 const files = providers.find((p) => p.tools.has('write_file'));
