@@ -64,7 +64,9 @@ export class TurnApprovals {
 
   private async ask(questions: QuestionQueue, request: ApprovalRequest, entry: OpenApproval): Promise<void> {
     const signal = entry.controller.signal;
-    const reply = await questions.ask('  allow? [y]es / [n]o / [a]lways: ', {
+    const offered = request.always !== undefined;
+    const prompt = offered ? '  allow? [y]es / [n]o / [a]lways: ' : '  allow? [y]es / [n]o: ';
+    const reply = await questions.ask(prompt, {
       signal,
       fresh: true,
       before: () => {
@@ -72,8 +74,9 @@ export class TurnApprovals {
         this.info.write(`${describeApproval(request)}\n`);
       },
       again: (line) => {
-        if (decisionOf(line) !== undefined) return false;
-        this.info.write(`  ${notAnAnswer(line)}\n`);
+        const decision = decisionOf(line);
+        if (decision !== undefined && (offered || !isAlways(decision))) return false;
+        this.info.write(`  ${decision === undefined ? notAnAnswer(line) : ALWAYS_NOT_OFFERED}\n`);
         return true;
       },
     });
@@ -93,6 +96,13 @@ export class TurnApprovals {
       this.info.write(`  (${visible((error as Error).message)})\n`);
     }
   }
+}
+
+const ALWAYS_NOT_OFFERED =
+  '("always" is not offered for this question: type y to run this call once, or n to refuse it)';
+
+function isAlways(decision: ApprovalDecision): boolean {
+  return decision.kind === 'approve' && decision.always !== undefined;
 }
 
 function waitingHint(id: string): string {
