@@ -25,7 +25,7 @@ export function grantScopeRule(
   const declared = (name: unknown, text: boolean): string => {
     const spec = typeof name === 'string' && Object.hasOwn(fields, name) ? fields[name] : undefined;
     if (spec === undefined || (text && spec.kind !== 'string')) {
-      const what = text ? 'a text field the tool declares' : 'fields the tool declares';
+      const what = text ? "one of the tool's text fields" : "one of the tool's fields";
       throw new ToolDefinitionError(
         tool,
         '',

@@ -1,7 +1,7 @@
 import type { GrantScope } from '../../core/grant-scope.js';
-import type { JsonObject, JsonValue } from '../../core/json.js';
+import { isPlainObject, type JsonObject, type JsonValue } from '../../core/json.js';
 import { headOf } from '../../core/text-cut.js';
-import type { ToolDefinition } from '../../core/tool.js';
+import type { GrantScopeRule, ToolDefinition } from '../../core/tool.js';
 import { writeFolder } from '../../tools/builtin/write-folder.js';
 import { foldedKey } from '../../tools/key-spellings.js';
 import { callDigest, canonicalJson } from '../call-digest.js';
@@ -40,6 +40,22 @@ function textOf(call: ScopedCall, name: string): string | undefined {
   return typeof found?.value === 'string' ? found.value : undefined;
 }
 
+/**
+ * The tool's declared rule when it is well formed. A raw app's definition is plain data nobody checked:
+ * anything else counts as no rule, so such a tool's grants cover exactly the same arguments.
+ */
+function ruleOf(call: ScopedCall): GrantScopeRule | undefined {
+  const rule: unknown = call.definition?.grantScope;
+  if (!isPlainObject(rule)) return undefined;
+  const named = typeof rule.argument === 'string' && rule.argument !== '';
+  if ((rule.kind === 'command' || rule.kind === 'folder') && named) return rule as GrantScopeRule;
+  const names = rule.names;
+  if (rule.kind === 'arguments' && Array.isArray(names) && names.every((n) => typeof n === 'string')) {
+    return rule as GrantScopeRule;
+  }
+  return undefined;
+}
+
 /** A value in a summary: JSON, cut short. */
 function shortJson(value: unknown, limit: number): string {
   const text = canonicalJson(value);
@@ -62,7 +78,7 @@ function exactArguments(call: ScopedCall): GrantScope {
  * arguments), else exactly these arguments.
  */
 export async function offeredScope(call: ScopedCall): Promise<GrantScope> {
-  const rule = call.definition?.grantScope;
+  const rule = ruleOf(call);
   if (rule?.kind === 'command') {
     const command = textOf(call, rule.argument);
     if (command !== undefined && command.trim() !== '') {
@@ -98,7 +114,7 @@ export async function offeredScope(call: ScopedCall): Promise<GrantScope> {
 
 /** True when a grant's scope covers this call, read by the tool's rule as it is declared now. */
 export async function scopeCovers(scope: GrantScope, call: ScopedCall): Promise<boolean> {
-  const rule = call.definition?.grantScope;
+  const rule = ruleOf(call);
   switch (scope.kind) {
     case 'command':
     case 'exact-command': {
