@@ -10,7 +10,7 @@ import { openSessionStore } from '../store/index.js';
 import { answeredElsewhere, approveCommandAnswerer } from './answered-elsewhere.js';
 import type { Command } from './commands.js';
 import { configFromFlags, existingDatabaseFrom } from './config-flags.js';
-import { printEvent } from './event-printer.js';
+import { answerWords, printEvent } from './event-printer.js';
 import { resumedModelFrom } from './resumed-model.js';
 import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
 import { visible, visibleLines } from './visible-text.js';
@@ -77,7 +77,7 @@ export const approveCommand: Command = async (argv) => {
       printEvent(event, { out: process.stdout, info: process.stderr }, state);
       if (event.type === 'approval-request') {
         process.stderr.write(
-          `another approval is waiting: toolseam approve ${visible(event.request.id)} yes|no|always\n`,
+          `another approval is waiting: toolseam approve ${visible(event.request.id)} ${answerWords(event.request)}\n`,
         );
       }
       if (event.type === 'turn-end') {

@@ -45,6 +45,11 @@ export function describeApproval(request: ApprovalRequest): string {
   ].join('\n');
 }
 
+/** The answers `toolseam approve` takes for a request: always only when its question said what it covers. */
+export function answerWords(request: Pick<ApprovalRequest, 'always'>): string {
+  return request.always === undefined ? 'yes|no' : 'yes|no|always';
+}
+
 /**
  * The line that says what answering "always" (in this session, as the terminal answers it) would let
  * run without asking, or that this question takes yes or no only.

@@ -6,7 +6,7 @@ import { resumableTurns } from '../runtime/leaf-turns.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
 import { existingDatabaseFrom } from './config-flags.js';
-import { alwaysOffer, oneLineOf, shortArgs } from './event-printer.js';
+import { alwaysOffer, answerWords, oneLineOf, shortArgs } from './event-printer.js';
 import { grantRows } from './grant-rows.js';
 import { negativeValuesJoined } from './negative-values.js';
 import { visible, visibleLines } from './visible-text.js';
@@ -77,8 +77,7 @@ export const sessionsCommand: Command = async (argv) => {
       );
       if (a.notice !== undefined) lines.push(`      note: ${oneLineOf(a.notice, 400)}`);
       lines.push(`      ${alwaysOffer(a)}`);
-      const answers = a.always === undefined ? 'yes|no' : 'yes|no|always';
-      lines.push(`      answer: toolseam approve ${visible(a.id)} ${answers}`);
+      lines.push(`      answer: toolseam approve ${visible(a.id)} ${answerWords(a)}`);
     }
     lines.push('', 'standing permissions ("always"):');
     lines.push(...grantRows(grants));

@@ -1,6 +1,6 @@
 import type { ApprovalDecision, ApprovalRequest } from '../core/approval.js';
 import type { RuntimeEvent } from '../core/events.js';
-import { describeApproval, oneLineOf } from './event-printer.js';
+import { answerWords, describeApproval, oneLineOf } from './event-printer.js';
 import type { QuestionQueue } from './question-queue.js';
 import { visible } from './visible-text.js';
 
@@ -37,7 +37,7 @@ export class TurnApprovals {
   /** An `approval-request` arrived: queue its question (or, with nobody at the keyboard, say how to answer it). */
   request(request: ApprovalRequest): void {
     if (!this.questions) {
-      this.info.write(`${describeApproval(request)}\n${waitingHint(request.id)}\n`);
+      this.info.write(`${describeApproval(request)}\n${waitingHint(request)}\n`);
       return;
     }
     const entry: OpenApproval = { controller: new AbortController(), shown: false, answeredHere: false };
@@ -86,7 +86,7 @@ export class TurnApprovals {
       // the input closed before the question showed: what waits is said before how to answer it
       if (!entry.shown) this.info.write(`${describeApproval(request)}\n`);
       if (this.inputClosed) this.inputClosed(request);
-      else this.info.write(`\n${waitingHint(request.id)}\n`);
+      else this.info.write(`\n${waitingHint(request)}\n`);
       return;
     }
     entry.answeredHere = true;
@@ -105,8 +105,9 @@ function isAlways(decision: ApprovalDecision): boolean {
   return decision.kind === 'approve' && decision.always !== undefined;
 }
 
-function waitingHint(id: string): string {
-  return `  waiting: answer it with \`toolseam approve ${visible(id)} yes|no|always\` from another terminal`;
+function waitingHint(request: ApprovalRequest): string {
+  const answer = `toolseam approve ${visible(request.id)} ${answerWords(request)}`;
+  return `  waiting: answer it with \`${answer}\` from another terminal`;
 }
 
 /**

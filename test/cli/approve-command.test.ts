@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { openSessionStore } from '../../src/store/index.js';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
@@ -64,6 +65,29 @@ describe('toolseam approve ID always', () => {
     expect(next.code).toBe(0);
     expect(next.stderr).not.toContain('wants to run');
     expect(next.stdout).toContain('listed again');
+  }, 120_000);
+});
+
+describe('a question an earlier version asked (no scope shown)', () => {
+  it('is listed as taking yes or no, and always is refused in one line, answering nothing', async () => {
+    const db = join(dir, 'old.db');
+    copyFileSync(join(import.meta.dirname, '..', 'store', 'fixtures', 'release-0.1.0-v12.db'), db);
+    // Its waiting approval was asked with a 5-minute deadline when the fixture was written: moved past now.
+    const old = new Database(db);
+    old.prepare(`UPDATE approvals SET expires_at = ? WHERE status = 'pending'`).run(Date.now() + 3_600_000);
+    old.close();
+    const listed = await runToolseam(['sessions', '--db', db], dir);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain('always: not offered (an earlier version of toolseam asked this');
+    const id = /answer: toolseam approve (ap-\S+) yes\|no\n/.exec(listed.stdout)?.[1] as string;
+    expect(id).toMatch(/^ap-/);
+    const always = await runToolseam(['approve', id, 'always', '--db', db], dir);
+    expect(always.code).toBe(2);
+    expect(always.stderr.trim().split('\n')).toHaveLength(1);
+    expect(always.stderr).toContain('takes yes or no only');
+    const store = openSessionStore({ path: db });
+    expect(store.getApproval(id)?.status).toBe('pending');
+    store.close();
   }, 120_000);
 });
 
