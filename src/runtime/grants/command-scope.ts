@@ -84,7 +84,8 @@ export function commandStartsWith(command: string, words: readonly string[]): bo
 export function commandSummary(scope: CommandScope): string {
   if (scope.kind === 'command') return `run \`${scope.words.join(' ')} …\` (any further arguments)`;
   const shown = scope.command;
-  return shown.length <= 100 && !/[\n\r`]/.test(shown)
+  // Shown inline only when it reads as it is: short, one line, no backtick or control character.
+  return shown.length <= 100 && !/[\u0000-\u001f\u007f-\u009f`]/.test(shown)
     ? `run exactly \`${shown}\` again`
     : 'run exactly this command again (as shown above)';
 }

@@ -215,3 +215,12 @@ describe('reading a command as bash does', () => {
     );
   });
 });
+
+describe('an exact command is shown inline only when it reads as it is', () => {
+  it.each([['ls;\u001b[2J rm x'], ['ls;\trm x'], ['ls;`rm x`'], ['ls;\nrm x']])(
+    '%j is shown above, not inline',
+    (command) => {
+      expect(commandSummary(commandScope(command))).toBe('run exactly this command again (as shown above)');
+    },
+  );
+});
