@@ -1,15 +1,16 @@
 import { parseArgs } from 'node:util';
 import type { ApprovalDecision } from '../core/approval.js';
 import { InputError } from '../core/errors.js';
-import { FINAL_TURN_STATES, isPastDeadline, type TurnRecord } from '../core/session-records.js';
+import { type GrantRecord, isPastDeadline, type TurnRecord } from '../core/session-records.js';
 import { ApprovalClosedError } from '../core/store-errors.js';
 import type { ModelOrigin } from '../core/turn-model.js';
 import { turnToResume } from '../runtime/leaf-turns.js';
 import { ownerAlive } from '../runtime/turn-owner.js';
 import { openSessionStore } from '../store/index.js';
+import { answeredElsewhere, approveCommandAnswerer } from './answered-elsewhere.js';
 import type { Command } from './commands.js';
 import { configFromFlags, existingDatabaseFrom } from './config-flags.js';
-import { printEvent } from './event-printer.js';
+import { answerWords, printEvent } from './event-printer.js';
 import { resumedModelFrom } from './resumed-model.js';
 import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
 import { visible, visibleLines } from './visible-text.js';
@@ -17,9 +18,12 @@ import { visible, visibleLines } from './visible-text.js';
 const USAGE = `usage: toolseam approve ID yes|no|always [--reason TEXT] [--db FILE] [--config FILE]
        [--provider P] [--model M] [--base-url URL] [--verbose]
 
-Answers a waiting approval from any terminal. When the process that asked is still running, it
-goes on by itself; when it stopped (a crash, a closed terminal), this command resumes the turn and
-prints its answer. The turn goes on with the provider, model and base URL it started on, as the
+Answers a waiting approval from any terminal. yes runs the call once; always runs it and, from
+then on in the approval's session, the calls its "always:" line names (\`toolseam sessions\` shows it;
+\`toolseam grants\` lists and withdraws what "always" granted). When the process that asked is still
+running, it goes on by itself; when it stopped (a crash, a closed terminal), this command resumes the
+turn and prints its answer. When another answer got there first, it says which, and where the turn
+goes on. The turn goes on with the provider, model and base URL it started on, as the
 session database recorded them: --provider, --model and --base-url may repeat those but a different
 value is refused (the key and other settings come from the environment and the config). The
 database is --db, else "db" in the config (--config FILE or ./toolseam.json), else $TOOLSEAM_DB,
@@ -49,10 +53,16 @@ export const approveCommand: Command = async (argv) => {
   const decision = decisionOf(word, values.reason);
   const db = existingDatabaseFrom(values);
   // The answer is final: a missing (or contradicted) model must be found before it is written, not after.
-  const { resumed, ran, turn, answered } = answerInStore(db, id, decision, (asking, ran) => {
+  const outcome = answerInStore(db, id, decision, (asking, ran) => {
     if (!(asking && ownerAlive(asking))) resumedModelFrom(values, configFromFlags(values), ran);
   });
+  if ('elsewhere' in outcome) {
+    process.stderr.write(`${outcome.elsewhere}\n`);
+    return 0;
+  }
+  const { resumed, ran, turn, answered, grant } = outcome;
   process.stderr.write(`${visible(answered.tool)}: ${answered.status}\n`);
+  if (grant) process.stderr.write(`${grantLine(grant)}\n`);
   if (turn && ownerAlive(turn)) {
     process.stderr.write(`the turn goes on in the process that asked (${turn.owner}).\n`);
     return 0;
@@ -67,7 +77,7 @@ export const approveCommand: Command = async (argv) => {
       printEvent(event, { out: process.stdout, info: process.stderr }, state);
       if (event.type === 'approval-request') {
         process.stderr.write(
-          `another approval is waiting: toolseam approve ${visible(event.request.id)} yes|no|always\n`,
+          `another approval is waiting: toolseam approve ${visible(event.request.id)} ${answerWords(event.request)}\n`,
         );
       }
       if (event.type === 'turn-end') {
@@ -102,18 +112,33 @@ function answerInStore(
     // One that can no longer be answered is refused by the store below, model or not.
     if (record.status === 'pending' && !isPastDeadline(record)) beforeAnswer(turn, ran);
     try {
-      const answered = store.answerApproval(id, decision, { digest: record.digest, answeredBy: 'cli' });
-      return { resumed, ran, turn, answered };
+      const answeredBy = approveCommandAnswerer();
+      const answered = store.answerApproval(id, decision, { digest: record.digest, answeredBy });
+      const grant = store
+        .listGrants({ sessionId: answered.sessionId, tool: answered.tool })
+        .find((g) => g.approvalId === id);
+      return { resumed, ran, turn, answered, grant };
     } catch (error) {
-      const open = turn !== undefined && !FINAL_TURN_STATES.includes(turn.status);
-      if (error instanceof ApprovalClosedError && open && !ownerAlive(turn)) {
-        throw new InputError(`${error.message} \`toolseam resume ${turn.id}\` lets the model go on.`);
-      }
-      throw error;
+      // Answered first by someone else (another terminal, the chat itself), or closed: say which answer
+      // won and what the turn is doing now, rather than advise a resume another process is already doing.
+      if (!(error instanceof ApprovalClosedError)) throw error;
+      const { message, same } = answeredElsewhere(store, id, decision);
+      if (same) return { elsewhere: message };
+      throw new InputError(message);
     }
   } finally {
     store.close();
   }
+}
+
+/** What an "always" answer granted, and how to withdraw it. */
+function grantLine(grant: GrantRecord): string {
+  const covers = grant.scope === undefined ? 'nothing' : visible(grant.scope.summary);
+  const where = grant.sessionId === undefined ? 'in every session' : 'in this session';
+  return (
+    `standing permission ${visible(grant.id)}: ${covers} ${where} without asking ` +
+    `(\`toolseam grants --revoke ${visible(grant.id)}\` withdraws it)`
+  );
 }
 
 /** The answer `word` gives; a --reason goes with no only (the model reads it), so with yes it is refused, not dropped. */

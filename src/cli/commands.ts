@@ -28,6 +28,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'answer a waiting approval from any terminal (approve ID yes|no|always)',
     load: async () => (await import('./approve-command.js')).approveCommand,
   },
+  grants: {
+    summary: 'list the standing permissions "always" gave, and withdraw one (--revoke ID)',
+    load: async () => (await import('./grants-command.js')).grantsCommand,
+  },
   conform: {
     summary: 'show what every model provider is sent for a tool list (conform FILE)',
     load: async () => (await import('./conform-command.js')).conformCommand,

@@ -1,5 +1,6 @@
 import type { ApprovalRequest } from '../core/approval.js';
 import type { RuntimeEvent } from '../core/events.js';
+import { alwaysLine } from '../core/grant-scope.js';
 import type { ModelRetry } from '../core/model.js';
 import { headOf } from '../core/text-cut.js';
 import { visible, visibleLines } from './visible-text.js';
@@ -37,9 +38,27 @@ export function describeApproval(request: ApprovalRequest): string {
   return [
     `\n? ${visible(request.tool)} wants to run${who} (risk: ${visible(request.risk)})`,
     `  arguments: ${args.split('\n').map(visible).join('\n  ')}`,
+    ...(request.notice === undefined ? [] : [`  note: ${oneLineOf(request.notice, 400)}`]),
     `  ${visible(request.meaning)}`,
+    `  ${alwaysOffer(request)}`,
     `  approval id: ${visible(request.id)}`,
   ].join('\n');
+}
+
+/** The answers `toolseam approve` takes for a request: always only when its question said what it covers. */
+export function answerWords(request: Pick<ApprovalRequest, 'always'>): string {
+  return request.always === undefined ? 'yes|no' : 'yes|no|always';
+}
+
+/**
+ * The line that says what answering "always" (in this session, as the terminal answers it) would let
+ * run without asking, or that this question takes yes or no only.
+ */
+export function alwaysOffer(request: Pick<ApprovalRequest, 'always'>): string {
+  if (request.always === undefined) {
+    return 'always: not offered (an earlier version of toolseam asked this, without saying what it would cover)';
+  }
+  return oneLineOf(alwaysLine(request.always, 'session'), 600);
 }
 
 /**

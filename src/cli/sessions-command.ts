@@ -6,15 +6,18 @@ import { resumableTurns } from '../runtime/leaf-turns.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
 import { existingDatabaseFrom } from './config-flags.js';
-import { oneLineOf, shortArgs } from './event-printer.js';
+import { alwaysOffer, answerWords, oneLineOf, shortArgs } from './event-printer.js';
+import { grantRows } from './grant-rows.js';
 import { negativeValuesJoined } from './negative-values.js';
 import { visible, visibleLines } from './visible-text.js';
 
 const USAGE = `usage: toolseam sessions [--db FILE] [--config FILE] [--limit N] [--all] [--json]
 
 Lists sessions (newest first; the 50 most recent unless --limit says how many, 0 for all), the
-approvals waiting for an answer, subagent batches not finished, and turns whose process stopped while
-they were unfinished (--json: sessions, pendingApprovals, unfinishedBatches, interruptedTurns). The
+approvals waiting for an answer (each with what "always" would cover), the standing permissions
+"always" gave (\`toolseam grants\` withdraws one), subagent batches not finished, and turns whose
+process stopped while they were unfinished (--json: sessions, pendingApprovals, grants,
+unfinishedBatches, interruptedTurns). The
 database is --db, else "db" in the config (--config FILE or ./toolseam.json), else $TOOLSEAM_DB,
 else the default; a file named one of these ways must exist (toolseam chat creates it).
 
@@ -51,10 +54,12 @@ export const sessionsCommand: Command = async (argv) => {
     // A subagent leaf's turn resumes with its batch, through the parent turn listed here.
     const orphaned = resumableTurns(store);
     const batches = store.listBatches({ unfinished: true });
+    const grants = store.listGrants({ allSessions: true });
     if (values.json) {
       const listed = {
         sessions,
         pendingApprovals: pending,
+        grants,
         unfinishedBatches: batches,
         interruptedTurns: orphaned,
       };
@@ -70,8 +75,12 @@ export const sessionsCommand: Command = async (argv) => {
       lines.push(
         `  ${visible(a.id)}  ${visible(a.tool)} ${shortArgs(a.arguments)}  (session ${visible(a.sessionId)}, asked ${a.createdAt})`,
       );
-      lines.push(`      answer: toolseam approve ${visible(a.id)} yes|no|always`);
+      if (a.notice !== undefined) lines.push(`      note: ${oneLineOf(a.notice, 400)}`);
+      lines.push(`      ${alwaysOffer(a)}`);
+      lines.push(`      answer: toolseam approve ${visible(a.id)} ${answerWords(a)}`);
     }
+    lines.push('', 'standing permissions ("always"):');
+    lines.push(...grantRows(grants));
     if (batches.length > 0) {
       lines.push('', 'subagent batches not finished:');
       for (const b of batches) {

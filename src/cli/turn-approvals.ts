@@ -1,6 +1,6 @@
 import type { ApprovalDecision, ApprovalRequest } from '../core/approval.js';
 import type { RuntimeEvent } from '../core/events.js';
-import { describeApproval, oneLineOf } from './event-printer.js';
+import { answerWords, describeApproval, oneLineOf } from './event-printer.js';
 import type { QuestionQueue } from './question-queue.js';
 import { visible } from './visible-text.js';
 
@@ -37,7 +37,7 @@ export class TurnApprovals {
   /** An `approval-request` arrived: queue its question (or, with nobody at the keyboard, say how to answer it). */
   request(request: ApprovalRequest): void {
     if (!this.questions) {
-      this.info.write(`${describeApproval(request)}\n${waitingHint(request.id)}\n`);
+      this.info.write(`${describeApproval(request)}\n${waitingHint(request)}\n`);
       return;
     }
     const entry: OpenApproval = { controller: new AbortController(), shown: false, answeredHere: false };
@@ -64,7 +64,9 @@ export class TurnApprovals {
 
   private async ask(questions: QuestionQueue, request: ApprovalRequest, entry: OpenApproval): Promise<void> {
     const signal = entry.controller.signal;
-    const reply = await questions.ask('  allow? [y]es / [n]o / [a]lways: ', {
+    const offered = request.always !== undefined;
+    const prompt = offered ? '  allow? [y]es / [n]o / [a]lways: ' : '  allow? [y]es / [n]o: ';
+    const reply = await questions.ask(prompt, {
       signal,
       fresh: true,
       before: () => {
@@ -72,8 +74,9 @@ export class TurnApprovals {
         this.info.write(`${describeApproval(request)}\n`);
       },
       again: (line) => {
-        if (decisionOf(line) !== undefined) return false;
-        this.info.write(`  ${notAnAnswer(line)}\n`);
+        const decision = decisionOf(line);
+        if (decision !== undefined && (offered || !isAlways(decision))) return false;
+        this.info.write(`  ${decision === undefined ? notAnAnswer(line) : ALWAYS_NOT_OFFERED}\n`);
         return true;
       },
     });
@@ -83,7 +86,7 @@ export class TurnApprovals {
       // the input closed before the question showed: what waits is said before how to answer it
       if (!entry.shown) this.info.write(`${describeApproval(request)}\n`);
       if (this.inputClosed) this.inputClosed(request);
-      else this.info.write(`\n${waitingHint(request.id)}\n`);
+      else this.info.write(`\n${waitingHint(request)}\n`);
       return;
     }
     entry.answeredHere = true;
@@ -95,8 +98,16 @@ export class TurnApprovals {
   }
 }
 
-function waitingHint(id: string): string {
-  return `  waiting: answer it with \`toolseam approve ${visible(id)} yes|no|always\` from another terminal`;
+const ALWAYS_NOT_OFFERED =
+  '("always" is not offered for this question: type y to run this call once, or n to refuse it)';
+
+function isAlways(decision: ApprovalDecision): boolean {
+  return decision.kind === 'approve' && decision.always !== undefined;
+}
+
+function waitingHint(request: ApprovalRequest): string {
+  const answer = `toolseam approve ${visible(request.id)} ${answerWords(request)}`;
+  return `  waiting: answer it with \`${answer}\` from another terminal`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { GrantScope } from './grant-scope.js';
 import type { JsonObject } from './json.js';
 import type { RiskLevel } from './tool.js';
 
@@ -21,6 +22,13 @@ export interface ApprovalRequest {
   readonly createdAt: string;
   /** Set when a subagent leaf asks: the leaf's title. */
   readonly leafTitle?: string;
+  /**
+   * What answering "always" would let run from now on without asking (`alwaysLine` words it). Absent on
+   * a request stored by an earlier toolseam, which can be answered yes or no only.
+   */
+  readonly always?: GrantScope;
+  /** Something to read before answering, e.g. why a standing permission of an earlier version no longer answers. */
+  readonly notice?: string;
 }
 
 /** A person's answer to an approval request. */

@@ -1,6 +1,7 @@
 export * from './approval.js';
 export * from './errors.js';
 export * from './events.js';
+export * from './grant-scope.js';
 export * from './json.js';
 export * from './logger.js';
 export * from './model.js';

@@ -1,3 +1,4 @@
+import type { GrantScope } from './grant-scope.js';
 import type { JsonObject } from './json.js';
 import type {
   ApprovalStatus,
@@ -136,6 +137,10 @@ export interface NewApproval {
   readonly leafTitle?: string | undefined;
   /** ISO time after which the asker stops waiting (informative: a pending approval stays answerable). */
   readonly expiresAt?: string | undefined;
+  /** What answering "always" would cover (shown with the question); absent: "always" cannot be answered. */
+  readonly always?: GrantScope | undefined;
+  /** Something the person should know first (e.g. why a withdrawn standing permission no longer answers). */
+  readonly notice?: string | undefined;
 }
 
 /** Which approvals to list. */
@@ -156,8 +161,21 @@ export interface AnswerOptions {
 /** A standing grant to add; no `sessionId` means every session. */
 export interface NewGrant {
   readonly tool: string;
+  /** Which calls of the tool it covers (see `GrantScope`); a grant always has one. */
+  readonly scope: GrantScope;
   readonly sessionId?: string | undefined;
   readonly approvalId?: string | undefined;
+}
+
+/** Which grants to list. */
+export interface GrantFilter {
+  /** That session's grants and those of every session; absent: only those of every session. */
+  readonly sessionId?: string | undefined;
+  /** Every grant, whichever session it belongs to (`sessionId` is then ignored). */
+  readonly allSessions?: boolean | undefined;
+  readonly tool?: string | undefined;
+  /** `active` (the default): those that hold; `revoked`: those withdrawn; `all`: both. */
+  readonly status?: 'active' | 'revoked' | 'all' | undefined;
 }
 
 /** An audit event to append. */

@@ -1,4 +1,5 @@
 import type { ApprovalRequest } from './approval.js';
+import type { GrantScope } from './grant-scope.js';
 import type { JsonObject } from './json.js';
 import type { ChatMessage } from './model.js';
 import type { NotRunReason, RefusedBy } from './tool.js';
@@ -139,16 +140,31 @@ export interface ApprovalRecord extends ApprovalRequest {
   readonly expiresAt?: string | undefined;
 }
 
-/** A standing permission to run a tool without asking. */
+/** Who withdrew a standing permission: a person, or the upgrade that withdrew every unscoped one. */
+export type GrantRevoker = 'person' | 'upgrade';
+
+/** A standing permission to run some calls of a tool without asking. */
 export interface GrantRecord {
   readonly id: string;
   /** Absent for a grant that holds in every session. */
   readonly sessionId?: string | undefined;
   /** The real tool name. */
   readonly tool: string;
+  /**
+   * Which calls of the tool it covers. Absent only for a grant stored by a toolseam from before grants
+   * were scoped: it covered every call of the tool, and the upgrade withdrew it.
+   */
+  readonly scope?: GrantScope | undefined;
   /** The approval that created it, when one did. */
   readonly approvalId?: string | undefined;
   readonly createdAt: string;
+  /** Set once it no longer holds. */
+  readonly revokedAt?: string | undefined;
+  readonly revokedBy?: GrantRevoker | undefined;
+  /** Why it was withdrawn, in words for a person. */
+  readonly revokedReason?: string | undefined;
+  /** When a question first told the person why a grant the upgrade withdrew no longer answers for them. */
+  readonly noticedAt?: string | undefined;
 }
 
 /** One line of the audit trail. */

@@ -6,6 +6,7 @@ import type {
   AuditFilter,
   BatchEnd,
   BatchFilter,
+  GrantFilter,
   LeafResult,
   MemoryFilter,
   MessagePage,
@@ -123,14 +124,17 @@ export interface ApprovalBook {
   closeApproval(id: string, status: 'expired' | 'cancelled', reason?: string): boolean;
 }
 
-/** Standing permissions. */
+/** Standing permissions, each scoped to what the person saw when they answered "always". */
 export interface GrantBook {
-  /** Idempotent: granting an existing grant returns it. */
+  /** Idempotent: granting what an active grant already grants (same tool, session and scope) returns it. */
   addGrant(input: NewGrant): GrantRecord;
-  /** Global grants and, with `sessionId`, that session's. */
-  listGrants(filter?: { readonly sessionId?: string | undefined }): GrantRecord[];
-  hasGrant(sessionId: string, tool: string): boolean;
-  revokeGrant(id: string): boolean;
+  getGrant(id: string): GrantRecord | undefined;
+  /** Oldest first; by default the active grants of every session and, with `sessionId`, that session's. */
+  listGrants(filter?: GrantFilter): GrantRecord[];
+  /** Withdraws a grant, keeping its record and why; false when it was already withdrawn. */
+  revokeGrant(id: string, reason?: string): boolean;
+  /** Marks grants the upgrade withdrew as explained to the person (a question said why it is asked again). */
+  markGrantsNoticed(ids: readonly string[]): void;
 }
 
 /** The audit trail. */

@@ -81,6 +81,18 @@ export class ApprovalClosedError extends ToolseamError {
   }
 }
 
+/** "Always" was answered to a question that never said what it would cover (asked by an earlier toolseam). */
+export class AlwaysNotOfferedError extends ToolseamError {
+  constructor(readonly approvalId: string) {
+    super(
+      'always_not_offered',
+      `Approval ${approvalId} was asked by an earlier version of toolseam, which did not show what "always" ` +
+        'would cover, so it takes yes or no only. Answer yes to run this call once; the next question about ' +
+        'the tool shows what "always" covers.',
+    );
+  }
+}
+
 /** SQLite could not read or write the store's file for a reason outside toolseam (permissions, disk). */
 export class StoreFailedError extends ToolseamError {
   constructor(

@@ -39,7 +39,21 @@ export interface ToolDefinition {
    * check counts any of those spellings as given.
    */
   readonly keySpellings?: boolean;
+  /**
+   * Which later calls an "always" answer for this tool covers (see `GrantScopeRule`); absent: only calls
+   * with exactly the same arguments. Only a tool's own code declares it (an MCP server cannot).
+   */
+  readonly grantScope?: GrantScopeRule;
 }
+
+/**
+ * How a tool's standing grants are scoped: by the program and subcommand of a shell command argument, by
+ * the folder of a path argument, or by the values of the named arguments (the others left free).
+ */
+export type GrantScopeRule =
+  | { readonly kind: 'command'; readonly argument: string }
+  | { readonly kind: 'folder'; readonly argument: string }
+  | { readonly kind: 'arguments'; readonly names: readonly string[] };
 
 /** A call the model asked for. `name` may be the wire name or the real name. */
 export interface ToolCall {

@@ -1,6 +1,8 @@
 import type { ApprovalRecord } from '../core/session-store.js';
 import type { ToolResult } from '../core/tool.js';
 import { refuseMissingArguments } from '../tools/refusal-note.js';
+import { offeredScope } from './grants/grant-scope.js';
+import { scopedCall, withdrawnNotice } from './grants/standing-grants.js';
 import type { PlannedCall } from './planned-call.js';
 import { refusalResult } from './refusals.js';
 import { runCall, settleCall, toolContext } from './settle-call.js';
@@ -54,6 +56,9 @@ export async function askAndRun(ctx: TurnContext, call: PlannedCall): Promise<To
     return settleCall(ctx, call, refusalResult(call.tool, { by: 'unattended', reason: '' }), 'refused');
   }
   const def = ctx.surface.byName.get(call.tool)?.definition;
+  // What "always" would cover is worked out before the question, shown with it and kept with it.
+  const always = await offeredScope(scopedCall(ctx, call));
+  const withdrawn = withdrawnNotice(ctx, call.tool);
   const request = ctx.store.requestApproval({
     turnId: ctx.turnId,
     callId: call.id,
@@ -61,7 +66,10 @@ export async function askAndRun(ctx: TurnContext, call: PlannedCall): Promise<To
     meaning: approvalMeaning(ctx, call),
     expiresAt: new Date(Date.now() + ctx.approval.timeoutMs).toISOString(),
     ...(ctx.leaf ? { leafTitle: ctx.leaf.title } : {}),
+    always,
+    ...(withdrawn ? { notice: withdrawn.text } : {}),
   });
+  if (withdrawn) ctx.store.markGrantsNoticed(withdrawn.grants);
   ctx.emit({ type: 'approval-request', request });
   const outcome = await ctx.broker.wait(request.id, ctx.approval.timeoutMs, ctx.signal);
   ctx.store.setTurnStatus(ctx.turnId, 'running', { from: ['waiting_approval'] });
@@ -76,7 +84,13 @@ export async function askAndRun(ctx: TurnContext, call: PlannedCall): Promise<To
 export function holdLeafGrant(ctx: TurnContext, approval: ApprovalRecord): void {
   const parent = ctx.leaf?.parentSessionId;
   if (parent === undefined || approval.status !== 'approved' || approval.scope !== 'session') return;
-  ctx.store.addGrant({ tool: approval.tool, sessionId: parent, approvalId: approval.id });
+  if (approval.always === undefined) return;
+  ctx.store.addGrant({
+    tool: approval.tool,
+    scope: approval.always,
+    sessionId: parent,
+    approvalId: approval.id,
+  });
 }
 
 /** Acts on how an approval ended: run the call, or answer it with the refusal in its own words. */

@@ -1,5 +1,6 @@
 import type { ToolResult } from '../core/tool.js';
 import { screenCall } from './gates.js';
+import { coveringGrant } from './grants/standing-grants.js';
 import type { PlannedCall } from './planned-call.js';
 import { refusalResult } from './refusals.js';
 import { META_TOOL_NAMES } from './tool-surface.js';
@@ -58,17 +59,11 @@ export async function classifyCall(ctx: TurnContext, call: PlannedCall): Promise
   if (ctx.approval.policy === 'deny') {
     return answer(call.tool, { by: 'policy', reason: 'this session refuses every call that needs approval' });
   }
-  if (ctx.approval.policy === 'auto' || hasStandingGrant(ctx, call.tool)) {
+  // A standing grant answers only for the calls its scope covers (what the person saw when they gave it).
+  if (ctx.approval.policy === 'auto' || (await coveringGrant(ctx, call)) !== undefined) {
     return { kind: 'run', waived: true };
   }
   return { kind: 'ask' };
-}
-
-/** True when a grant covers `tool` here: this session's, everywhere's, or (for a leaf) its parent session's. */
-function hasStandingGrant(ctx: TurnContext, tool: string): boolean {
-  if (ctx.store.hasGrant(ctx.sessionId, tool)) return true;
-  const parent = ctx.leaf?.parentSessionId;
-  return parent !== undefined && ctx.store.hasGrant(parent, tool);
 }
 
 function answer(tool: string, refusal: Parameters<typeof refusalResult>[1]): CallPlan {

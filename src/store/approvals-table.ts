@@ -1,5 +1,6 @@
 import type { ApprovalDecision } from '../core/approval.js';
 import { InputError } from '../core/errors.js';
+import type { GrantScope } from '../core/grant-scope.js';
 import type { JsonObject } from '../core/json.js';
 import type { AnswerOptions, ApprovalFilter, NewApproval } from '../core/session-inputs.js';
 import {
@@ -8,10 +9,15 @@ import {
   type ApprovalStatus,
   isPastDeadline,
 } from '../core/session-records.js';
-import { ApprovalClosedError, ApprovalMismatchError, StoreConflictError } from '../core/store-errors.js';
+import {
+  AlwaysNotOfferedError,
+  ApprovalClosedError,
+  ApprovalMismatchError,
+  StoreConflictError,
+} from '../core/store-errors.js';
 import type { RiskLevel } from '../core/tool.js';
 import type { AuditTable } from './audit-table.js';
-import type { GrantsTable } from './grants-table.js';
+import { type GrantsTable, scopeText } from './grants-table.js';
 import {
   filteredList,
   fromJson,
@@ -28,6 +34,7 @@ import {
   statusFilter,
   statusIn,
   statusSet,
+  textOrNull,
 } from './rows.js';
 import type { StoreContext } from './store-context.js';
 import type { ToolCallsTable } from './tool-calls-table.js';
@@ -51,6 +58,8 @@ interface ApprovalRow {
   created_at: number;
   answered_at: number | null;
   expires_at: number | null;
+  always: string | null;
+  notice: string | null;
 }
 
 /** Why an approval answered after its deadline was closed instead. */
@@ -71,6 +80,8 @@ function toRecord(row: ApprovalRow): ApprovalRecord {
     risk: row.risk,
     meaning: row.meaning,
     ...(row.leaf_title === null ? {} : { leafTitle: row.leaf_title }),
+    ...(row.always === null ? {} : { always: fromJson<GrantScope>(row.always) }),
+    ...(row.notice === null ? {} : { notice: row.notice }),
     status: row.status,
     scope: opt(row.scope),
     reason: opt(row.reason),
@@ -100,9 +111,9 @@ export function approvalsTable(
   const { db } = ctx;
   const insert = db.prepare(
     `INSERT INTO approvals (id, session_id, turn_id, call_id, tool_name, arguments, digest, risk, meaning,
-       leaf_title, status, created_at, expires_at)
+       leaf_title, status, created_at, expires_at, always, notice)
      VALUES (@id, @sessionId, @turnId, @callId, @tool, @arguments, @digest, @risk, @meaning, @leafTitle, 'pending',
-       @now, @expiresAt)`,
+       @now, @expiresAt, @always, @notice)`,
   );
   const byId = db.prepare('SELECT * FROM approvals WHERE id = ?');
   const pendingFor = db.prepare(
@@ -154,6 +165,8 @@ export function approvalsTable(
       const risk = requireOneOf(input.risk, RISKS, 'An approval risk');
       const meaning = requireText(input.meaning, 'What approving means');
       const expiresAt = msFrom(input.expiresAt, 'An approval expiry');
+      const always = input.always === undefined ? null : scopeText(input.always);
+      const notice = textOrNull(input.notice, 'A notice shown with the question');
       return ctx.write(() => {
         const call = calls.mustGet(input.turnId, input.callId);
         const key = `${call.turnId}/${call.id}`;
@@ -188,6 +201,8 @@ export function approvalsTable(
           leafTitle: orNull(input.leafTitle),
           now: ctx.now(),
           expiresAt,
+          always,
+          notice,
         });
         const approval = mustGet(id);
         note('approval.requested', approval);
@@ -215,6 +230,9 @@ export function approvalsTable(
         if (options.digest !== undefined && options.digest !== current.digest) {
           throw new ApprovalMismatchError(id, current.digest, options.digest);
         }
+        // "Always" grants what the question showed it would: nothing when it showed nothing.
+        const standing = scope === 'session' || scope === 'forever';
+        if (standing && current.always === undefined) throw new AlwaysNotOfferedError(id);
         closeRow.run({
           id,
           status: scope ? 'approved' : 'denied',
@@ -227,9 +245,9 @@ export function approvalsTable(
           const call = calls.mustGet(current.turnId, current.callId);
           throw new StoreConflictError('tool call', `${call.turnId}/${call.id}`, call.status, 'approved');
         }
-        if (scope === 'session' || scope === 'forever') {
+        if (standing && current.always !== undefined) {
           const sessionId = scope === 'session' ? current.sessionId : undefined;
-          grants.add({ tool: current.tool, sessionId, approvalId: id });
+          grants.add({ tool: current.tool, scope: current.always, sessionId, approvalId: id });
         }
         const answered = mustGet(id);
         note('approval.answered', answered);

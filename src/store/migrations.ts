@@ -11,6 +11,7 @@ import { v9TurnGates } from './migrations/v9-turn-gates.js';
 import { v10OwnerHeartbeat } from './migrations/v10-owner-heartbeat.js';
 import { v11LeafSessions } from './migrations/v11-leaf-sessions.js';
 import { v12TurnModel } from './migrations/v12-turn-model.js';
+import { v13GrantScopes } from './migrations/v13-grant-scopes.js';
 
 /** Every schema step, in order. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   v10OwnerHeartbeat,
   v11LeafSessions,
   v12TurnModel,
+  v13GrantScopes,
 ];

@@ -79,9 +79,10 @@ export function openSessionStore(options: SessionStoreOptions = {}): SessionStor
     closeApproval: approvals.close,
 
     addGrant: grants.add,
+    getGrant: grants.get,
     listGrants: grants.list,
-    hasGrant: grants.has,
-    revokeGrant: grants.revoke,
+    revokeGrant: (id, reason) => grants.revoke(id, reason),
+    markGrantsNoticed: grants.markNoticed,
 
     audit: audit.add,
     listAudit: audit.list,

@@ -9,6 +9,7 @@ import {
 } from './argument-problem.js';
 import type { ArgsOf, Fields } from './field.js';
 import { objectReader } from './field-reader.js';
+import { type GrantScopeOption, grantScopeRule } from './grant-scope-option.js';
 import { offeredSchema } from './offered-schema.js';
 import { INVALID } from './scalar-readers.js';
 import { ToolDefinitionError } from './tool-definition-error.js';
@@ -37,6 +38,8 @@ export interface ToolSpec<F extends Fields> {
   readonly group?: ToolGroup;
   /** The declared inputs; leave out for a tool that takes none. */
   readonly fields?: F;
+  /** Which later calls an "always" answer covers (see `GrantScopeOption`); default: the same arguments only. */
+  readonly grantScope?: GrantScopeOption<keyof F & string>;
   /** What the handler refuses whatever anyone answers; run before asking and again before the handler. */
   readonly preflight?: (
     args: ArgsOf<F>,
@@ -169,6 +172,7 @@ export function defineTool<const F extends Fields = Record<never, never>>(
   const risk = spec.risk ?? 'caution';
   const asks = spec.asks ?? risk !== 'safe';
   const parameters = offeredSchema(fields);
+  const grantScope = grantScopeRule(spec.name, spec.grantScope, fields);
   const definition: ToolDefinition = {
     name: spec.name,
     description: spec.description,
@@ -179,6 +183,7 @@ export function defineTool<const F extends Fields = Record<never, never>>(
     ...(spec.core === undefined ? {} : { core: spec.core }),
     ...(spec.readOnly === undefined ? {} : { readOnly: spec.readOnly }),
     ...(spec.group === undefined ? {} : { group: spec.group }),
+    ...(grantScope === undefined ? {} : { grantScope }),
   };
 
   const read = (raw: unknown): ArgumentReading<A> => {

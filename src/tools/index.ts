@@ -26,6 +26,7 @@ export {
   type ToolSpec,
 } from './define-tool.js';
 export * from './field.js';
+export type { GrantScopeOption } from './grant-scope-option.js';
 export {
   type InProcessProvider,
   type InProcessProviderOptions,

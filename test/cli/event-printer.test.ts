@@ -88,7 +88,32 @@ describe('what a server or model chose is printed with its control characters sh
       '    "path": "notes\\u001b[8m.txt\\u009b"',
       '  }',
       '  Approving runs mcp/evil/wipe with these arguments.',
+      '  always: not offered (an earlier version of toolseam asked this, without saying what it would cover)',
       '  approval id: apr-1',
+    ]);
+  });
+
+  it('an approval request says what "always" covers, and a notice, on one line each, codes shown', () => {
+    const text = describeApproval({
+      id: 'apr-2',
+      sessionId: 's',
+      turnId: 't',
+      callId: 'c',
+      tool: 'bash',
+      arguments: { command: 'git status' },
+      risk: 'destructive',
+      meaning: 'Approving runs bash once with the arguments shown.',
+      digest: 'd',
+      createdAt: '2025-01-01T00:00:00Z',
+      always: { kind: 'command', words: ['git', 'status'], summary: `run \`git status …\`${ESC}[2K\nx` },
+      notice: 'asked again:\nthe old permission was withdrawn',
+    });
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(text.split('\n').slice(5)).toEqual([
+      '  note: asked again: the old permission was withdrawn',
+      '  Approving runs bash once with the arguments shown.',
+      '  always: run `git status …` [2K x in this session without asking',
+      '  approval id: apr-2',
     ]);
   });
 

@@ -4,9 +4,11 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { QuestionQueue } from '../../src/cli/question-queue.js';
 import { TurnApprovals } from '../../src/cli/turn-approvals.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/core/approval.js';
+import type { GrantScope } from '../../src/core/grant-scope.js';
 
-function request(id: string, leafTitle: string): ApprovalRequest {
+function request(id: string, leafTitle: string, always?: GrantScope): ApprovalRequest {
   return {
+    ...(always === undefined ? {} : { always }),
     id,
     sessionId: 's1',
     turnId: 't1',
@@ -90,6 +92,34 @@ describe('chat approvals at the terminal', () => {
     expect(t.answers).toEqual([
       { id: 'ap-1', decision: { kind: 'approve' } },
       { id: 'ap-2', decision: { kind: 'deny', reason: 'no, use notes.md' } },
+    ]);
+  });
+
+  it('"always" is offered with what it covers; a question that shows no scope takes y or n only', async () => {
+    const t = terminal();
+    const scope: GrantScope = {
+      kind: 'folder',
+      folder: '/w/notes',
+      summary: 'run write_file on files directly in `notes/`',
+    };
+    t.approvals.request(request('ap-1', 'a leaf', scope));
+    t.approvals.request(request('ap-2', 'another leaf'));
+    await t.until(() => t.shown().includes('allow? [y]es / [n]o / [a]lways: '));
+    expect(t.shown()).toContain(
+      '  always: run write_file on files directly in `notes/` in this session without asking',
+    );
+    t.input.write('a\n');
+    await t.until(() => t.answers.length === 1);
+    await t.until(() => t.shown().includes('allow? [y]es / [n]o: '));
+    expect(t.shown()).toContain('always: not offered');
+    t.input.write('always\n');
+    await t.until(() => t.shown().includes('"always" is not offered for this question'));
+    expect(t.answers).toHaveLength(1);
+    t.input.write('y\n');
+    await t.until(() => t.answers.length === 2);
+    expect(t.answers).toEqual([
+      { id: 'ap-1', decision: { kind: 'approve', always: 'session' } },
+      { id: 'ap-2', decision: { kind: 'approve' } },
     ]);
   });
 

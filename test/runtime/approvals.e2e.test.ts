@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalDecision } from '../../src/core/approval.js';
 import type { RuntimeEvent } from '../../src/core/events.js';
+import { callDigest } from '../../src/runtime/call-digest.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { demoProvider, type RunCounts } from '../support/demo-tools.js';
 import { callEnds, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
@@ -151,9 +152,14 @@ describe('approvals', () => {
       script: [archive, echo],
     });
     const session = h.runtime.session('s');
-    // Granted "always" in an earlier run, everywhere and in this session.
-    h.runtime.options.store.addGrant({ tool: 'archive_mail' });
-    h.runtime.options.store.addGrant({ tool: 'archive_mail', sessionId: session.id });
+    // Granted "always" for this very call in an earlier run, everywhere and in this session.
+    const scope = {
+      kind: 'exact-arguments',
+      digest: callDigest('archive_mail', { id: 7 }),
+      summary: 'x',
+    } as const;
+    h.runtime.options.store.addGrant({ tool: 'archive_mail', scope });
+    h.runtime.options.store.addGrant({ tool: 'archive_mail', scope, sessionId: session.id });
     const events = await runAnswering(session.send('archive'), () => {});
     expect(callEnds(events)[0]).toMatchObject({ status: 'refused', refusedBy: 'policy' });
     expect(counts.size).toBe(0);

@@ -1,16 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/errors.js';
+import type { GrantScope } from '../../src/core/grant-scope.js';
 import {
+  AlwaysNotOfferedError,
   ApprovalClosedError,
   ApprovalMismatchError,
   StoreConflictError,
   StoreNotFoundError,
 } from '../../src/core/store-errors.js';
-import { digestOf, newCall, openTestStore, turnWithCalls } from './store-fixtures.js';
+import { digestOf, folderScopeOf, newCall, openTestStore, turnWithCalls } from './store-fixtures.js';
 
 const ARGS = { path: 'notes/todo.md', content: 'buy milk' };
 
-function waiting(path?: string) {
+const NOTES = folderScopeOf('/work/notes');
+
+function waiting(path?: string, always: GrantScope | null = NOTES) {
   const store = openTestStore(path);
   const { session, turn } = turnWithCalls(store, [newCall('c1', 'write_file', ARGS)]);
   const approval = store.requestApproval({
@@ -19,6 +23,7 @@ function waiting(path?: string) {
     risk: 'caution',
     meaning: 'Overwrites notes/todo.md',
     expiresAt: '2030-01-01T00:05:00.000Z',
+    ...(always === null ? {} : { always }),
   });
   return { store, session, turn, approval };
 }
@@ -141,24 +146,51 @@ describe('approvals', () => {
     ]);
   });
 
-  it('"approve always" adds a standing grant for the session or for good', () => {
+  it('"approve always" adds a standing grant for the session or for good, with the scope the question showed', () => {
     const first = waiting();
+    expect(first.approval.always).toEqual(NOTES);
+    expect(first.store.getApproval(first.approval.id)?.always).toEqual(NOTES);
     first.store.answerApproval(first.approval.id, { kind: 'approve', always: 'session' });
-    expect(first.store.hasGrant(first.session.id, 'write_file')).toBe(true);
-    const other = first.store.createSession();
-    expect(first.store.hasGrant(other.id, 'write_file')).toBe(false);
     expect(first.store.listGrants({ sessionId: first.session.id })).toMatchObject([
-      { tool: 'write_file', sessionId: first.session.id, approvalId: first.approval.id },
+      { tool: 'write_file', sessionId: first.session.id, approvalId: first.approval.id, scope: NOTES },
     ]);
+    const other = first.store.createSession();
+    expect(first.store.listGrants({ sessionId: other.id })).toEqual([]);
 
     const second = waiting();
     const answered = second.store.answerApproval(second.approval.id, { kind: 'approve', always: 'forever' });
     expect(answered.scope).toBe('forever');
     const elsewhere = second.store.createSession();
-    expect(second.store.hasGrant(elsewhere.id, 'write_file')).toBe(true);
+    expect(second.store.listGrants({ sessionId: elsewhere.id })).toMatchObject([
+      { tool: 'write_file', sessionId: undefined, scope: NOTES },
+    ]);
     expect(() =>
       second.store.answerApproval(second.approval.id, { kind: 'approve', always: 'weekly' as never }),
     ).toThrow(/session, forever/);
+  });
+
+  it('"always" to a question that showed no scope is refused, changing nothing; yes still answers it', () => {
+    const { store, turn, approval } = waiting(undefined, null);
+    const always = () => store.answerApproval(approval.id, { kind: 'approve', always: 'session' });
+    expect(always).toThrow(AlwaysNotOfferedError);
+    expect(always).toThrow(/yes or no only/);
+    expect(store.getApproval(approval.id)?.status).toBe('pending');
+    expect(store.getToolCall(turn.id, 'c1')?.status).toBe('pending');
+    expect(store.listGrants({ allSessions: true })).toEqual([]);
+    expect(store.answerApproval(approval.id, { kind: 'approve' }).status).toBe('approved');
+  });
+
+  it('keeps the notice a question was asked with', () => {
+    const store = openTestStore();
+    const { turn } = turnWithCalls(store, [newCall('c1', 'bash', { command: 'ls' })]);
+    const asked = store.requestApproval({
+      turnId: turn.id,
+      callId: 'c1',
+      risk: 'destructive',
+      meaning: 'Runs bash once',
+      notice: 'asked again: a standing permission was withdrawn',
+    });
+    expect(store.getApproval(asked.id)?.notice).toBe('asked again: a standing permission was withdrawn');
   });
 
   it('expiry and answer race: whichever lands first wins, the other sees it', () => {

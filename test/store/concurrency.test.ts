@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { StoreBusyError } from '../../src/core/store-errors.js';
 import { startChild } from './child-process.js';
-import { newCall, openTestStore, tempDbPath, turnWithCalls } from './store-fixtures.js';
+import { commandScopeOf, newCall, openTestStore, tempDbPath, turnWithCalls } from './store-fixtures.js';
 
 describe('several processes on one file', () => {
   it('two store instances racing to claim one call: exactly one wins', () => {
@@ -79,7 +79,7 @@ describe('several processes on one file', () => {
     expect(() =>
       store.transaction(() => {
         store.updateSession(session.id, { title: 'lost' });
-        store.addGrant({ tool: 'bash', sessionId: session.id });
+        store.addGrant({ tool: 'bash', scope: commandScopeOf('ls'), sessionId: session.id });
         throw new Error('the runtime changed its mind');
       }),
     ).toThrow(/changed its mind/);

@@ -1,38 +1,66 @@
 import { describe, expect, it } from 'vitest';
 import { StoreNotFoundError } from '../../src/core/store-errors.js';
-import { openTestStore } from './store-fixtures.js';
+import { commandScopeOf, folderScopeOf, openTestStore } from './store-fixtures.js';
 
 describe('grants', () => {
-  it('holds a session grant in its session only and a global one everywhere', () => {
+  it('holds a session grant in its session only and a global one everywhere, each with its scope', () => {
     const store = openTestStore();
     const a = store.createSession();
     const b = store.createSession();
-    const local = store.addGrant({ tool: 'read_file', sessionId: a.id });
-    const global = store.addGrant({ tool: 'grep' });
-    expect(local).toMatchObject({ tool: 'read_file', sessionId: a.id });
+    const local = store.addGrant({ tool: 'write_file', scope: folderScopeOf('/w/notes'), sessionId: a.id });
+    const global = store.addGrant({ tool: 'bash', scope: commandScopeOf('git', 'status') });
+    expect(local).toMatchObject({ tool: 'write_file', sessionId: a.id, scope: folderScopeOf('/w/notes') });
     expect(global.sessionId).toBeUndefined();
-    expect(store.hasGrant(a.id, 'read_file')).toBe(true);
-    expect(store.hasGrant(b.id, 'read_file')).toBe(false);
-    expect(store.hasGrant(b.id, 'grep')).toBe(true);
-    expect(store.hasGrant(a.id, 'bash')).toBe(false);
-    expect(store.listGrants({ sessionId: a.id }).map((g) => g.tool)).toEqual(['read_file', 'grep']);
-    expect(store.listGrants().map((g) => g.tool)).toEqual(['grep']);
+    expect(store.getGrant(global.id)).toEqual(global);
+    expect(store.getGrant('g-none')).toBeUndefined();
+    expect(store.listGrants({ sessionId: a.id }).map((g) => g.tool)).toEqual(['write_file', 'bash']);
+    expect(store.listGrants({ sessionId: b.id }).map((g) => g.tool)).toEqual(['bash']);
+    expect(store.listGrants({ sessionId: a.id, tool: 'bash' }).map((g) => g.id)).toEqual([global.id]);
+    expect(store.listGrants().map((g) => g.tool)).toEqual(['bash']);
+    expect(store.listGrants({ allSessions: true }).map((g) => g.id)).toEqual([local.id, global.id]);
   });
 
-  it('is idempotent and can be revoked', () => {
+  it('keeps one grant per tool, session and scope; another scope of the same tool is another grant', () => {
     const store = openTestStore();
     const s = store.createSession();
-    const first = store.addGrant({ tool: 'bash', sessionId: s.id });
-    expect(store.addGrant({ tool: 'bash', sessionId: s.id })).toEqual(first);
-    const global = store.addGrant({ tool: 'bash' });
-    expect(store.addGrant({ tool: 'bash' })).toEqual(global);
-    expect(store.listGrants({ sessionId: s.id })).toHaveLength(2);
-    expect(store.revokeGrant(first.id)).toBe(true);
+    const first = store.addGrant({ tool: 'bash', scope: commandScopeOf('ls'), sessionId: s.id });
+    expect(store.addGrant({ tool: 'bash', scope: commandScopeOf('ls'), sessionId: s.id })).toEqual(first);
+    const other = store.addGrant({ tool: 'bash', scope: commandScopeOf('git', 'status'), sessionId: s.id });
+    expect(other.id).not.toBe(first.id);
+    const global = store.addGrant({ tool: 'bash', scope: commandScopeOf('ls') });
+    expect(store.addGrant({ tool: 'bash', scope: commandScopeOf('ls') })).toEqual(global);
+    expect(store.listGrants({ sessionId: s.id })).toHaveLength(3);
+  });
+
+  it('a revoked grant no longer holds but keeps its record, when and why; it can be granted anew', () => {
+    const store = openTestStore();
+    const s = store.createSession();
+    const first = store.addGrant({ tool: 'bash', scope: commandScopeOf('ls'), sessionId: s.id });
+    expect(store.revokeGrant(first.id, 'not any more')).toBe(true);
     expect(store.revokeGrant(first.id)).toBe(false);
-    expect(store.revokeGrant(global.id)).toBe(true);
-    expect(store.hasGrant(s.id, 'bash')).toBe(false);
-    expect(() => store.addGrant({ tool: 'bash', sessionId: 'missing' })).toThrow(StoreNotFoundError);
-    expect(() => store.addGrant({ tool: '' })).toThrow(/tool of a grant/);
+    expect(store.listGrants({ sessionId: s.id })).toEqual([]);
+    expect(store.getGrant(first.id)).toMatchObject({ revokedBy: 'person', revokedReason: 'not any more' });
+    expect(store.getGrant(first.id)?.revokedAt).toBeDefined();
+    expect(store.listGrants({ sessionId: s.id, status: 'revoked' }).map((g) => g.id)).toEqual([first.id]);
+    const again = store.addGrant({ tool: 'bash', scope: commandScopeOf('ls'), sessionId: s.id });
+    expect(again.id).not.toBe(first.id);
+    expect(store.listGrants({ sessionId: s.id, status: 'all' })).toHaveLength(2);
+    expect(() => store.revokeGrant('g-none')).toThrow(StoreNotFoundError);
+  });
+
+  it('refuses a grant without a usable scope, for an unknown session, or without a tool', () => {
+    const store = openTestStore();
+    const scope = commandScopeOf('ls');
+    expect(() => store.addGrant({ tool: 'bash', sessionId: 'missing', scope })).toThrow(StoreNotFoundError);
+    expect(() => store.addGrant({ tool: '', scope })).toThrow(/tool of a grant/);
+    expect(() => store.addGrant({ tool: 'bash' } as never)).toThrow(/scope of a grant/);
+    expect(() =>
+      store.addGrant({ tool: 'bash', scope: { kind: 'everything', summary: 'all' } as never }),
+    ).toThrow(/kind is one of/);
+    expect(() =>
+      store.addGrant({ tool: 'bash', scope: { kind: 'command', words: [], summary: 'x' } }),
+    ).toThrow(/leading words/);
+    expect(store.listGrants({ allSessions: true })).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { SessionStore } from '../../src/core/session-store.js';
-import { newCall, openTestStore, tempDbPath, turnWithCalls } from './store-fixtures.js';
+import { commandScopeOf, newCall, openTestStore, tempDbPath, turnWithCalls } from './store-fixtures.js';
 
 interface Ran {
   readonly sql: string;
@@ -76,8 +76,13 @@ describe('what every turn reads goes through an index, not through the whole tab
       ['the end of a turn waiting on an approval', () => store.setTurnStatus(turnId, 'done')],
       // `toolseam sessions`, `toolseam resume`: the turns a dead process left, in every session.
       ['unfinished turns', () => store.listTurns({ status: ['running', 'waiting_approval'] })],
+      // Every call that would ask: the standing grants that may cover it, and (when asked) withdrawn ones.
+      ['grants of a tool', () => store.listGrants({ sessionId, tool: 'bash' })],
+      ['withdrawn grants of a tool', () => store.listGrants({ sessionId, tool: 'bash', status: 'revoked' })],
     ];
     store.requestApproval({ turnId, callId: 'c2', risk: 'destructive', meaning: 'Runs ls.' });
+    store.addGrant({ tool: 'bash', sessionId, scope: commandScopeOf('git', 'status') });
+    store.revokeGrant(store.addGrant({ tool: 'bash', scope: commandScopeOf('ls') }).id);
     for (const [what, read] of reads) {
       let answer: unknown;
       const ran = statementsRunBy(() => {

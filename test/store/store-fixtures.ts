@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
+import type { GrantScope } from '../../src/core/grant-scope.js';
 import type { JsonObject } from '../../src/core/json.js';
 import type { NewToolCall, SessionStore } from '../../src/core/session-store.js';
 import { openSessionStore, type SessionStoreOptions } from '../../src/store/index.js';
@@ -59,4 +60,14 @@ export function turnWithCalls(
   const turn = store.startTurn({ sessionId: session.id, userText });
   const reply = store.recordModelReply(turn.id, { content: 'On it.', calls });
   return { session, turn, reply };
+}
+
+/** A command scope as the runtime offers one: `words` and any further arguments. */
+export function commandScopeOf(...words: string[]): GrantScope {
+  return { kind: 'command', words, summary: `run \`${words.join(' ')} …\` (any further arguments)` };
+}
+
+/** A folder scope as the runtime offers one. */
+export function folderScopeOf(folder: string): GrantScope {
+  return { kind: 'folder', folder, summary: `run write_file on files directly in \`${folder}\`` };
 }

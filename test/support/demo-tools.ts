@@ -24,6 +24,8 @@ export function demoProvider(counts: RunCounts = new Map()) {
     description: 'Send an email to one person.',
     risk: 'caution',
     fields: { to: field.string({ maxLength: 200 }), body: field.string({ maxLength: 2000 }) },
+    // "always" covers mail to the same person, whatever it says
+    grantScope: ['to'],
     preflight: (args) =>
       args.to.endsWith('@blocked.example')
         ? { message: `the address ${args.to} is on the blocked list`, hints: ['Pick another recipient.'] }

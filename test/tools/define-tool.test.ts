@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   defineTool,
+  field,
   inProcessProvider,
   makeToolContext,
   ToolDefinitionError,
@@ -97,5 +98,48 @@ describe('defineTool: read-only and risk', () => {
       });
     expect(define).toThrow(ToolDefinitionError);
     expect(define).toThrow('a read-only tool changes nothing, so it cannot be destructive');
+  });
+});
+
+describe('grantScope: which later calls an "always" answer covers', () => {
+  const spec = {
+    name: 'send',
+    description: 'Sends a message.',
+    fields: { to: field.string(), body: field.string(), count: field.integer() },
+    handler: () => 'sent',
+  };
+
+  it('declares the arguments, the shell command or the path argument that make up the scope', () => {
+    expect(defineTool({ ...spec, grantScope: ['to'] }).definition.grantScope).toEqual({
+      kind: 'arguments',
+      names: ['to'],
+    });
+    expect(defineTool({ ...spec, grantScope: [] }).definition.grantScope).toEqual({
+      kind: 'arguments',
+      names: [],
+    });
+    expect(defineTool({ ...spec, grantScope: { command: 'body' } }).definition.grantScope).toEqual({
+      kind: 'command',
+      argument: 'body',
+    });
+    expect(defineTool({ ...spec, grantScope: { folderOf: 'to' } }).definition.grantScope).toEqual({
+      kind: 'folder',
+      argument: 'to',
+    });
+    expect(defineTool(spec).definition.grantScope).toBeUndefined();
+  });
+
+  it.each([
+    [['nobody'], /grantScope names "nobody", which is not one of the tool's fields/],
+    [{ command: 'count' }, /grantScope names "count", which is not one of the tool's text fields/],
+    [{ folderOf: 'missing' }, /not one of the tool's text fields/],
+    [
+      { command: 'to', folderOf: 'to' },
+      /grantScope is a list of argument names, \{ command: name \} or \{ folderOf: name \}/,
+    ],
+    ['to', /grantScope is a list of argument names/],
+  ])('refuses %j, saying what it takes', (grantScope, message) => {
+    expect(() => defineTool({ ...spec, grantScope: grantScope as never })).toThrow(ToolDefinitionError);
+    expect(() => defineTool({ ...spec, grantScope: grantScope as never })).toThrow(message);
   });
 });

@@ -43,6 +43,17 @@ const DEFAULT_ADD_FOLDER_HINT =
   'To work with files in another folder, the person adds it to the workspace folders toolseam runs with; ' +
   'the tools cannot widen their own reach.';
 
+/**
+ * `bash` with its standing grants scoped by the command's program and subcommand (`git status …`), never
+ * by the tool alone: "always" for one command must not let any other command run unasked.
+ */
+function commandScoped<A>(tool: InProcessTool<A>): InProcessTool<A> {
+  return {
+    ...tool,
+    definition: { ...tool.definition, grantScope: { kind: 'command', argument: 'command' } },
+  };
+}
+
 /** The platform's own tools, by group. */
 export function builtinTools(options: BuiltinOptions): Record<BuiltinGroupKey, InProcessTool[]> {
   const scope: FileScope = {
@@ -64,7 +75,7 @@ export function builtinTools(options: BuiltinOptions): Record<BuiltinGroupKey, I
       globTool(scope),
       grepTool(scope),
     ] as InProcessTool[],
-    shell: [bashTool(shell)] as InProcessTool[],
+    shell: [commandScoped(bashTool(shell))] as InProcessTool[],
     memory: memoryTools(options.memory),
     tasks: taskTools(options.tasks),
     conversation: [askUserTool(options.askUser)] as InProcessTool[],

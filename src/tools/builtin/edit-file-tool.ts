@@ -102,6 +102,7 @@ export function editFileTool(scope: FileScope) {
     risk: 'caution',
     group: BUILTIN_GROUPS.files,
     fields,
+    grantScope: { folderOf: 'path' },
     ...checkedWork(check, (checked, args, ctx) =>
       oneAtATime(checked.real, async () => {
         // An edit of the same reply may have changed the file while this one waited: check again, so this

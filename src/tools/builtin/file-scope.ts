@@ -32,7 +32,8 @@ export interface Located {
   readonly roots: readonly string[];
 }
 
-function expandHome(path: string): string {
+/** `~` and `~/…` as the home folder they name (the file tools read paths so). */
+export function expandHome(path: string): string {
   if (path === '~') return homedir();
   if (path.startsWith('~/') || path.startsWith(`~${sep}`)) return resolve(homedir(), path.slice(2));
   return path;
@@ -44,14 +45,20 @@ export function workspaceFolders(ctx: ToolContext, scope: FileScope): readonly s
   return scope.workspace.length > 0 ? scope.workspace : [process.cwd()];
 }
 
-/** The workspace folders that exist, really resolved (first one first), or a refusal when none does. */
-export async function realRoots(ctx: ToolContext, scope: FileScope): Promise<Checked<string[]>> {
-  const given = workspaceFolders(ctx, scope);
+/** The folders of `given` that exist, really resolved, in their order. */
+export async function existingFolders(given: readonly string[]): Promise<string[]> {
   const roots: string[] = [];
   for (const folder of given) {
     const real = await realPathOf(folder);
     if (real !== undefined && (await lstat(real).catch(() => undefined))?.isDirectory()) roots.push(real);
   }
+  return roots;
+}
+
+/** The workspace folders that exist, really resolved (first one first), or a refusal when none does. */
+export async function realRoots(ctx: ToolContext, scope: FileScope): Promise<Checked<string[]>> {
+  const given = workspaceFolders(ctx, scope);
+  const roots = await existingFolders(given);
   if (roots.length > 0) return ready(roots);
   return refuse(
     'no_workspace',

@@ -72,6 +72,7 @@ export function writeFileTool(scope: FileScope) {
     risk: 'caution',
     group: BUILTIN_GROUPS.files,
     fields,
+    grantScope: { folderOf: 'path' },
     ...checkedWork(check, async (located, args, ctx) => {
       await mkdir(dirname(located.real), { recursive: true });
       // Queued with the edits of the same file, so none of them writes back text from before this write.

@@ -99,24 +99,36 @@ describe('subagent_run end to end (real SDK, loopback stand-in, SQLite)', () => 
     }
   }, 30_000);
 
-  it('"always" for this session, given to a leaf, covers its sibling leaves and the parent session', async () => {
+  it('"always" for this session, given to a leaf, covers its sibling leaves and the parent session, in its scope', async () => {
     const counts: RunCounts = new Map();
-    const task = (id: number) => `Archive mail number ${id} from the inbox`;
-    const archives = (id: number): ScriptTurn[] => [
-      { when: fromLeaf(task(id)), toolCalls: [{ name: 'archive_mail', arguments: { id } }] },
+    const task = (id: number) => `Send the team note number ${id}`;
+    const sends = (id: number): ScriptTurn[] => [
+      {
+        when: fromLeaf(task(id)),
+        toolCalls: [{ name: 'send_email', arguments: { to: 'team@example.com', body: `note ${id}` } }],
+      },
       { when: fromLeaf(task(id)), echo: 'lastToolResult' },
     ];
-    const leaves = [7, 8].map((id) => contract(task(id), `Mail ${id}`, { capability: 'mutating' }));
+    const leaves = [7, 8].map((id) => contract(task(id), `Note ${id}`, { capability: 'mutating' }));
     const more = { match: { lastUserIncludes: 'one more' } };
+    const elsewhere = { match: { lastUserIncludes: 'the boss' } };
     h = await startHarness({
       providers: [demoProvider(counts)],
       script: [
         parentAsks({ tasks: leaves }),
-        ...archives(7),
-        ...archives(8),
+        ...sends(7),
+        ...sends(8),
         parentEchoes,
-        { ...more, toolCalls: [{ name: 'archive_mail', arguments: { id: 9 } }] },
+        {
+          ...more,
+          toolCalls: [{ name: 'send_email', arguments: { to: 'team@example.com', body: 'note 9' } }],
+        },
         { ...more, echo: 'lastToolResult' },
+        {
+          ...elsewhere,
+          toolCalls: [{ name: 'send_email', arguments: { to: 'boss@example.com', body: 'hi' } }],
+        },
+        { ...elsewhere, echo: 'lastToolResult' },
       ],
     });
     enableSubagents(h.runtime, { concurrency: 1 });
@@ -124,12 +136,21 @@ describe('subagent_run end to end (real SDK, loopback stand-in, SQLite)', () => 
     const session = runtime.session('parent');
     const always = (e: Extract<RuntimeEvent, { type: 'approval-request' }>) =>
       runtime.respond(e.request.id, { kind: 'approve', always: 'session' }, { digest: e.request.digest });
-    const asked = (events: RuntimeEvent[]) => events.filter((e) => e.type === 'approval-request').length;
-    expect(asked(await drive(session.send('do the morning round'), always))).toBe(1);
+    const asked = (events: RuntimeEvent[]) => events.filter((e) => e.type === 'approval-request');
+    const first = asked(await drive(session.send('do the morning round'), always));
+    expect(first).toHaveLength(1);
+    expect(first[0]).toMatchObject({
+      request: { always: { kind: 'arguments', values: { to: 'team@example.com' } } },
+    });
     const later = await drive(session.send('one more'), always);
-    expect(asked(later)).toBe(0);
-    expect(counts.get('archive_mail')).toBe(3);
-    expect(turnEnd(later).message).toBe('archived 9');
+    expect(asked(later)).toHaveLength(0);
+    expect(counts.get('send_email')).toBe(3);
+    expect(turnEnd(later).message).toBe('sent to team@example.com');
+    // Mail to someone else is outside what "always" covered: asked again.
+    const deny = (e: Extract<RuntimeEvent, { type: 'approval-request' }>) =>
+      runtime.respond(e.request.id, { kind: 'deny' }, { digest: e.request.digest });
+    expect(asked(await drive(session.send('write to the boss'), deny))).toHaveLength(1);
+    expect(counts.get('send_email')).toBe(3);
   });
 
   it('refuses a batch without contracts before anything starts, asking nobody', async () => {

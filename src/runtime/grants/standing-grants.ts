@@ -1,0 +1,69 @@
+import type { GrantRecord } from '../../core/session-records.js';
+import type { PlannedCall } from '../planned-call.js';
+import type { TurnContext } from '../turn-context.js';
+import { type ScopedCall, scopeCovers } from './grant-scope.js';
+
+/** The call as the grant scopes read it, with the tool as this turn offers it. */
+export function scopedCall(ctx: TurnContext, call: PlannedCall): ScopedCall {
+  return {
+    tool: call.tool,
+    definition: ctx.surface.byName.get(call.tool)?.definition,
+    args: call.args ?? {},
+    workspace: ctx.workspace,
+  };
+}
+
+/** The sessions whose grants answer here: this one, and for a subagent leaf the session that started it. */
+function grantingSessions(ctx: TurnContext): string[] {
+  const parent = ctx.leaf?.parentSessionId;
+  return parent === undefined ? [ctx.sessionId] : [ctx.sessionId, parent];
+}
+
+/**
+ * The standing grant that covers a call, if one does: this session's, every session's, or (for a leaf)
+ * its parent session's, each only for the calls its scope covers. Its use is written to the audit trail.
+ */
+export async function coveringGrant(ctx: TurnContext, call: PlannedCall): Promise<GrantRecord | undefined> {
+  const scoped = scopedCall(ctx, call);
+  const seen = new Set<string>();
+  for (const sessionId of grantingSessions(ctx)) {
+    for (const grant of ctx.store.listGrants({ sessionId, tool: call.tool })) {
+      if (seen.has(grant.id) || grant.scope === undefined) continue;
+      seen.add(grant.id);
+      if (!(await scopeCovers(grant.scope, scoped))) continue;
+      ctx.store.audit({
+        kind: 'grant.used',
+        sessionId: ctx.sessionId,
+        turnId: ctx.turnId,
+        detail: { grantId: grant.id, tool: call.tool, callId: call.id },
+      });
+      return grant;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why a question about `tool` is asked although the person once answered "always" for it: a grant of an
+ * earlier toolseam, which covered every call of the tool, was withdrawn by the upgrade. Said once: the
+ * grants it names are marked as told when the question is stored.
+ */
+export function withdrawnNotice(
+  ctx: TurnContext,
+  tool: string,
+): { readonly text: string; readonly grants: readonly string[] } | undefined {
+  const withdrawn = new Map<string, GrantRecord>();
+  for (const sessionId of grantingSessions(ctx)) {
+    for (const grant of ctx.store.listGrants({ sessionId, tool, status: 'revoked' })) {
+      if (grant.revokedBy === 'upgrade' && grant.noticedAt === undefined) withdrawn.set(grant.id, grant);
+    }
+  }
+  if (withdrawn.size === 0) return undefined;
+  const everywhere = [...withdrawn.values()].some((g) => g.sessionId === undefined);
+  const given = everywhere ? 'for every session' : 'for this session';
+  const text =
+    `asked again: the standing permission for ${tool} that an earlier version of toolseam kept (${given}) ` +
+    `let every ${tool} call run unasked, whatever its arguments, so the upgrade withdrew it. ` +
+    '"always" now covers only what the line below says.';
+  return { text, grants: [...withdrawn.keys()] };
+}

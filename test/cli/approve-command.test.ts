@@ -1,0 +1,169 @@
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { openSessionStore } from '../../src/store/index.js';
+import { type StandIn, startStandIn } from '../../src/testing/index.js';
+import { commandScopeOf, newCall, turnWithCalls } from '../store/store-fixtures.js';
+import { chatKilledWhileWaiting } from './killed-chat.js';
+import { runToolseam } from './run-toolseam.js';
+import { spawnToolseam } from './spawn-toolseam.js';
+
+let dir: string;
+const standIns: StandIn[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'toolseam-approve-'));
+});
+afterEach(async () => {
+  await Promise.all(standIns.splice(0).map((s) => s.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const bash = (command: string) => ({ toolCalls: [{ name: 'bash', arguments: { command } }] });
+
+describe('toolseam approve ID always', () => {
+  it('says what it granted, and a later command inside it runs unasked in that session', async () => {
+    const a = await startStandIn({
+      family: 'openai',
+      script: [bash('ls'), { text: 'listed' }, bash('ls -a'), { text: 'listed again' }],
+    });
+    standIns.push(a);
+    const db = join(dir, 't.db');
+    const { id } = await chatKilledWhileWaiting(a, db, dir);
+    const approved = await runToolseam(['approve', id, 'always', '--db', db], dir);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain('listed');
+    const store = openSessionStore({ path: db });
+    const sessionId = store.getApproval(id)?.sessionId as string;
+    const [grant] = store.listGrants({ sessionId });
+    store.close();
+    expect(grant).toMatchObject({ tool: 'bash', scope: { kind: 'command', words: ['ls'] } });
+    expect(approved.stderr).toContain(
+      `standing permission ${grant?.id}: run \`ls …\` (any further arguments) in this session without asking ` +
+        `(\`toolseam grants --revoke ${grant?.id}\` withdraws it)`,
+    );
+    // The next message in that session: `ls -a` is inside what was granted, so nobody is asked.
+    const chat = spawnToolseam(
+      [
+        'chat',
+        '-m',
+        'list again',
+        '--session',
+        sessionId,
+        '--base-url',
+        a.baseURL,
+        '--model',
+        'demo',
+        '--db',
+        db,
+      ],
+      dir,
+    );
+    const next = await chat.done;
+    expect(next.code).toBe(0);
+    expect(next.stderr).not.toContain('wants to run');
+    expect(next.stdout).toContain('listed again');
+  }, 120_000);
+});
+
+describe('a question an earlier version asked (no scope shown)', () => {
+  it('is listed as taking yes or no, and always is refused in one line, answering nothing', async () => {
+    const db = join(dir, 'old.db');
+    copyFileSync(join(import.meta.dirname, '..', 'store', 'fixtures', 'release-0.1.0-v12.db'), db);
+    // Its waiting approval was asked with a 5-minute deadline when the fixture was written: moved past now.
+    const old = new Database(db);
+    old.prepare(`UPDATE approvals SET expires_at = ? WHERE status = 'pending'`).run(Date.now() + 3_600_000);
+    old.close();
+    const listed = await runToolseam(['sessions', '--db', db], dir);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain('always: not offered (an earlier version of toolseam asked this');
+    const id = /answer: toolseam approve (ap-\S+) yes\|no\n/.exec(listed.stdout)?.[1] as string;
+    expect(id).toMatch(/^ap-/);
+    const always = await runToolseam(['approve', id, 'always', '--db', db], dir);
+    expect(always.code).toBe(2);
+    expect(always.stderr.trim().split('\n')).toHaveLength(1);
+    expect(always.stderr).toContain('takes yes or no only');
+    const store = openSessionStore({ path: db });
+    expect(store.getApproval(id)?.status).toBe('pending');
+    store.close();
+  }, 120_000);
+});
+
+describe('an approval answered twice at once', () => {
+  /** A turn waiting on a write_file approval, its process gone. */
+  function waitingTurn() {
+    const db = join(dir, 't.db');
+    const store = openSessionStore({ path: db });
+    const { turn } = turnWithCalls(store, [newCall('c1', 'write_file', { path: 'a.txt', content: 'x' })]);
+    const always = commandScopeOf('ls');
+    const approval = store.requestApproval({
+      turnId: turn.id,
+      callId: 'c1',
+      risk: 'caution',
+      meaning: 'm',
+      always,
+    });
+    return { db, store, turn, approval };
+  }
+
+  it('the losing answer says which answer won and that its process goes on with the turn, not to resume it', async () => {
+    const { db, store, turn, approval } = waitingTurn();
+    // The winning `toolseam approve` is still running, about to take the turn over.
+    const winner = spawn('sleep', ['120'], { stdio: 'ignore' });
+    onTestFinished(() => {
+      winner.kill('SIGKILL');
+    });
+    const answeredBy = `toolseam approve:${hostname()}:${winner.pid}`;
+    store.answerApproval(approval.id, { kind: 'approve' }, { digest: approval.digest, answeredBy });
+    store.close();
+
+    const same = await runToolseam(['approve', approval.id, 'yes', '--db', db], dir);
+    expect(same.code).toBe(0);
+    expect(same.stderr).toContain(
+      `approval ${approval.id} was already approved by another \`toolseam approve\` (process ${winner.pid}) at `,
+    );
+    expect(same.stderr).toContain('the same answer, so nothing more was recorded.');
+    expect(same.stderr).toContain(`That process resumes the turn (process ${winner.pid})`);
+    expect(same.stderr).not.toContain('toolseam resume');
+
+    const other = await runToolseam(['approve', approval.id, 'no', '--db', db], dir);
+    expect(other.code).toBe(2);
+    expect(other.stderr.trim().split('\n')).toHaveLength(1);
+    expect(other.stderr).toContain('before this answer, which was not recorded.');
+    expect(other.stderr).toContain('That process resumes the turn');
+    expect(other.stderr).not.toContain('toolseam resume');
+
+    // Once that process is gone with the turn still unfinished, resuming it is the way on.
+    winner.kill('SIGKILL');
+    await new Promise((resolve) => winner.once('exit', resolve));
+    const later = await runToolseam(['approve', approval.id, 'yes', '--db', db], dir);
+    expect(later.code).toBe(0);
+    expect(later.stderr).toContain(`No process is running its turn: \`toolseam resume ${turn.id}\``);
+  }, 120_000);
+
+  it('two `toolseam approve` at once: one resumes the turn, the other says so and advises nothing else', async () => {
+    const a = await startStandIn({
+      family: 'openai',
+      script: [
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'buy milk' } }] },
+        { text: 'Saved.' },
+      ],
+    });
+    standIns.push(a);
+    const db = join(dir, 't.db');
+    const { id } = await chatKilledWhileWaiting(a, db, dir);
+    const [first, second] = await Promise.all([
+      runToolseam(['approve', id, 'yes', '--db', db], dir),
+      runToolseam(['approve', id, 'yes', '--db', db], dir),
+    ]);
+    expect([first.code, second.code]).toEqual([0, 0]);
+    const resumed = [first, second].filter((r) => r.stdout.includes('Saved.'));
+    expect(resumed).toHaveLength(1);
+    const loser = first === resumed[0] ? second : first;
+    expect(loser.stderr).toContain(`approval ${id} was already approved by another \`toolseam approve\``);
+    expect(loser.stderr).not.toContain('toolseam resume');
+    expect(existsSync(join(dir, 'notes.txt'))).toBe(true);
+  }, 120_000);
+});
