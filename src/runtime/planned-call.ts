@@ -1,4 +1,5 @@
 import type { JsonObject } from '../core/json.js';
+import { nestsTooDeep, tooDeepWords } from '../core/json-depth.js';
 import type { AssistantToolCall } from '../core/model.js';
 import type { ToolCallRecord } from '../core/session-store.js';
 import type { ToolResult } from '../core/tool.js';
@@ -59,17 +60,15 @@ export function readCall(
     ...(call.signature === undefined ? {} : { signature: call.signature }),
   };
   if (!read.ok) {
-    const why = stoppedByLength
-      ? 'the reply was cut off at the output limit before the arguments were complete. Send the call again with shorter arguments (split large content across several calls).'
-      : `its arguments were not valid JSON (${read.detail}). Send the call again with one complete JSON object as its arguments.`;
+    const why = read.tooDeep
+      ? TOO_DEEP
+      : stoppedByLength
+        ? 'the reply was cut off at the output limit before the arguments were complete. Send the call again with shorter arguments (split large content across several calls).'
+        : `its arguments were not valid JSON (${read.detail}). Send the call again with one complete JSON object as its arguments.`;
     return {
       ...base,
       digest: callDigest(tool, call.arguments),
-      unreadable: {
-        content: `Error: ${tool} was not run: ${why}`,
-        isError: true,
-        notRun: 'unreadable_arguments',
-      },
+      unreadable: unreadable(`${tool} was not run: ${why}`),
     };
   }
   const offered = surface.byName.get(tool);
@@ -78,23 +77,28 @@ export function readCall(
     ? decodeLiftedArguments(restoreDeclaredKeys(read.args, offered.renamed), offered.lifted)
     : { ok: true as const, arguments: read.args };
   if (!decoded.ok) {
-    return {
-      ...base,
-      args: read.args,
-      digest: callDigest(tool, read.args),
-      unreadable: {
-        content: `Error: ${tool}: ${describeLiftFailures(decoded.failures)}`,
-        isError: true,
-        notRun: 'unreadable_arguments',
-      },
-    };
+    const why = `${tool}: ${describeLiftFailures(decoded.failures)}`;
+    return { ...base, args: read.args, digest: callDigest(tool, read.args), unreadable: unreadable(why) };
   }
   // A required argument that takes null is offered as optional (no provider carries null): left out, it is null.
   const args = offered
     ? fillOmittedNulls(offered.definition.parameters, decoded.arguments)
     : decoded.arguments;
+  // Lifted JSON text decoded into values can nest past the limit the model's own JSON was held to.
+  if (args !== read.args && nestsTooDeep(args)) {
+    const why = `${tool} was not run: ${TOO_DEEP}`;
+    return { ...base, digest: callDigest(tool, read.args), unreadable: unreadable(why) };
+  }
   return { ...base, args, digest: callDigest(tool, args) };
 }
+
+/** The answer to a call whose arguments could not be read: it is not run. */
+function unreadable(why: string): ToolResult {
+  return { content: `Error: ${why}`, isError: true, notRun: 'unreadable_arguments' };
+}
+
+/** Why a call whose arguments nest too deep was not run, and what to send instead. */
+const TOO_DEEP = `its arguments hold ${tooDeepWords()}. Send the call again with flatter arguments (a long chain of nested lists or objects can usually be a list of items, or text).`;
 
 /**
  * The name a call without one is recorded and replayed under: the store keeps a name for every call,
@@ -110,11 +114,8 @@ function nameless(call: AssistantToolCall): ReadCall {
     tool: NAMELESS,
     rawArguments: call.arguments,
     digest: callDigest(NAMELESS, call.arguments),
-    unreadable: {
-      content:
-        'Error: a tool call came without a tool name, so nothing was run. Call a tool by one of the names offered.',
-      isError: true,
-      notRun: 'unreadable_arguments',
-    },
+    unreadable: unreadable(
+      'a tool call came without a tool name, so nothing was run. Call a tool by one of the names offered.',
+    ),
   };
 }

@@ -35,6 +35,7 @@ import {
   releaseRuntimeOwner,
   runtimeOwner,
 } from './turn-owner.js';
+import { markUnanswered } from './unanswered-turn.js';
 
 const DEFAULT_SYSTEM =
   'You are a helpful personal assistant. Use the tools you are offered when they help; when a tool call is ' +
@@ -309,6 +310,7 @@ export class Runtime {
         if (end.errorCode === 'internal') {
           answerLooseCalls(this.options.store, { turnId: turn.id }, 'the turn failed inside toolseam');
         }
+        markUnanswered(this.options.store, session.id, turn.id, end);
         this.finish(turn.id, end);
       } catch (error) {
         // The store may be closing under us; the turn stays unfinished and resumable.

@@ -19,6 +19,7 @@ import { withRetries } from '../shared/with-retries.js';
 import { type BedrockErrorContext, bedrockProviderError, keepErrorBodies } from './bedrock-errors.js';
 import { acceptsToolResultStatus, type BedrockRequestOptions, toBedrockRequest } from './bedrock-request.js';
 import { BedrockStreamParser, converseEvents } from './bedrock-stream-parser.js';
+import { keepDeepToolInputs } from './deep-tool-inputs.js';
 
 /** What one attempt tells the error conversion (see `BedrockErrorContext`). */
 type AttemptContext = { -readonly [K in keyof BedrockErrorContext]: BedrockErrorContext[K] };
@@ -46,6 +47,7 @@ export class BedrockAdapter implements ModelAdapter {
     if (config.credentials) clientConfig.credentials = config.credentials;
     this.client = new BedrockRuntimeClient(clientConfig);
     keepErrorBodies(this.client);
+    keepDeepToolInputs(this.client);
     if (Object.keys(config.headers).length > 0) {
       this.client.middlewareStack.add(
         (next) => async (args) => {
