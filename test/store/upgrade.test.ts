@@ -36,6 +36,11 @@ function copyOfFixture(): { readonly path: string; readonly workspace: string } 
   dir = mkdtempSync(join(tmpdir(), 'toolseam-upgrade-'));
   const path = join(dir, 'toolseam.db');
   copyFileSync(FIXTURE, path);
+  // The waiting approval was asked with the 5-minute deadline of its day: on the copy it is asked again
+  // now, or it would have expired before any test could answer it.
+  const db = new Database(path);
+  db.prepare(`UPDATE approvals SET expires_at = ? WHERE status = 'pending'`).run(Date.now() + 300_000);
+  db.close();
   const workspace = join(dir, 'ws');
   return { path, workspace };
 }
