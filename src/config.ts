@@ -244,6 +244,7 @@ const LIMIT_KEYS: readonly (keyof TurnLimits)[] = [
   'maxToolCalls',
   'repeatLimit',
   'resultChars',
+  'argumentChars',
   'parallelCalls',
 ];
 

@@ -2,6 +2,7 @@ import type { JsonObject } from '../core/json.js';
 import { nestsTooDeep, tooDeepWords } from '../core/json-depth.js';
 import type { AssistantToolCall } from '../core/model.js';
 import type { ToolCallRecord } from '../core/session-store.js';
+import { headOf } from '../core/text-cut.js';
 import type { ToolResult } from '../core/tool.js';
 import {
   decodeLiftedArguments,
@@ -30,6 +31,8 @@ export interface ReadCall {
   readonly signature?: string;
   /** Decoded arguments (lifted JSON text turned back into values); absent when unreadable. */
   readonly args?: JsonObject;
+  /** True when `args` is exactly what `rawArguments` reads as: the store keeps the text alone. */
+  readonly argsAsRaw?: boolean;
   /** Why the arguments could not be read: the call is answered with this and not run. */
   readonly unreadable?: ToolResult;
   readonly digest: string;
@@ -40,15 +43,21 @@ export interface PlannedCall extends ReadCall {
   readonly record: ToolCallRecord;
 }
 
-/** Reads a model's call: resolves its name, parses its arguments once and decodes lifted JSON text. */
+/**
+ * Reads a model's call: resolves its name, parses its arguments once and decodes lifted JSON text.
+ * Arguments longer than `argumentChars` are neither read nor kept: only their start is, with an ellipsis
+ * (never readable as arguments, so the call is never run from the record either).
+ */
 export function readCall(
   surface: ToolSurface,
   call: AssistantToolCall,
   stoppedByLength: boolean,
   runtimeTools: ReadonlyMap<string, unknown>,
+  argumentChars: number,
 ): ReadCall {
   if (call.name.trim() === '') return nameless(call);
   const tool = resolveToolName(surface, call.name, runtimeTools);
+  if (call.arguments.length > argumentChars) return tooLong(surface, tool, call, argumentChars);
   const read = readArguments(call.arguments);
   const base = {
     id: call.id,
@@ -89,7 +98,31 @@ export function readCall(
     const why = `${tool} was not run: ${TOO_DEEP}`;
     return { ...base, digest: callDigest(tool, read.args), unreadable: unreadable(why) };
   }
-  return { ...base, args, digest: callDigest(tool, args) };
+  // Nothing decoded, renamed or filled in: the arguments are what the kept text reads as.
+  const argsAsRaw = args === read.args && base.rawArguments.trim() !== '';
+  return { ...base, args, argsAsRaw, digest: callDigest(tool, args) };
+}
+
+/** How much of arguments too long to keep the conversation keeps: enough to see what the call was. */
+const KEPT_OF_LONG_ARGUMENTS = 2_000;
+
+/** A call whose arguments are longer than a call may carry: answered, never read, run or stored whole. */
+function tooLong(surface: ToolSurface, tool: string, call: AssistantToolCall, limit: number): ReadCall {
+  const kept = `${headOf(call.arguments, KEPT_OF_LONG_ARGUMENTS)}…`;
+  const size = call.arguments.length.toLocaleString('en-US');
+  const most = limit.toLocaleString('en-US');
+  return {
+    id: call.id,
+    wireName: travelName(surface, tool),
+    tool,
+    rawArguments: kept,
+    ...(call.signature === undefined ? {} : { signature: call.signature }),
+    digest: callDigest(tool, kept),
+    unreadable: unreadable(
+      `${tool} was not run: its arguments are ${size} characters long, past the ${most} one call may carry, so they were not read or kept. ` +
+        `Send the content in parts of under ${most} characters over several calls, or point the tool at where it is (a file path, a URL) instead of including it.`,
+    ),
+  };
 }
 
 /** The answer to a call whose arguments could not be read: it is not run. */

@@ -25,7 +25,7 @@ export function plannedFromRecord(record: ToolCallRecord): PlannedCall {
  */
 function reread(ctx: TurnContext, call: PlannedCall): PlannedCall {
   const sent = { id: call.id, name: call.wireName, arguments: call.rawArguments };
-  const again = readCall(ctx.surface, sent, false, ctx.runtimeTools);
+  const again = readCall(ctx.surface, sent, false, ctx.runtimeTools, ctx.limits.argumentChars);
   return again.unreadable ? { ...call, unreadable: again.unreadable } : call;
 }
 

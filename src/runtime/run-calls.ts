@@ -16,7 +16,7 @@ export function recordReply(
   stoppedByLength: boolean,
 ): PlannedCall[] {
   const read = withUniqueIds(ctx, calls).map((c) =>
-    readCall(ctx.surface, c, stoppedByLength, ctx.runtimeTools),
+    readCall(ctx.surface, c, stoppedByLength, ctx.runtimeTools, ctx.limits.argumentChars),
   );
   const { calls: records } = ctx.store.recordModelReply(ctx.turnId, {
     content: text,
@@ -27,7 +27,7 @@ export function recordReply(
       rawArguments: c.rawArguments,
       ...(c.signature === undefined ? {} : { signature: c.signature }),
       digest: c.digest,
-      ...(c.args ? { arguments: c.args } : {}),
+      ...(c.args ? { arguments: c.args, argumentsAsRaw: c.argsAsRaw === true } : {}),
     })),
   });
   return read.map((c, i) => ({ ...c, record: records[i] as PlannedCall['record'] }));

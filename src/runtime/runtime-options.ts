@@ -35,6 +35,8 @@ export interface TurnLimits {
   readonly repeatLimit?: number;
   /** Characters of one tool result the model reads (default 20,000). */
   readonly resultChars?: number;
+  /** Characters of arguments one call may carry; a longer call is answered with an error, not run or kept (default 1,000,000). */
+  readonly argumentChars?: number;
   /** Calls run at once when none needs approval (default 4). */
   readonly parallelCalls?: number;
 }
@@ -86,6 +88,7 @@ export interface ResolvedLimits {
   readonly maxToolCalls: number;
   readonly repeatLimit: number;
   readonly resultChars: number;
+  readonly argumentChars: number;
   readonly parallelCalls: number;
 }
 
@@ -96,6 +99,7 @@ export function resolveLimits(limits: TurnLimits = {}): ResolvedLimits {
     maxToolCalls: limits.maxToolCalls ?? 64,
     repeatLimit: limits.repeatLimit ?? 2,
     resultChars: limits.resultChars ?? 20_000,
+    argumentChars: limits.argumentChars ?? 1_000_000,
     parallelCalls: limits.parallelCalls ?? 4,
   };
 }

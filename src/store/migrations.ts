@@ -11,6 +11,8 @@ import { v9TurnGates } from './migrations/v9-turn-gates.js';
 import { v10OwnerHeartbeat } from './migrations/v10-owner-heartbeat.js';
 import { v11LeafSessions } from './migrations/v11-leaf-sessions.js';
 import { v12TurnModel } from './migrations/v12-turn-model.js';
+import { v13Reserved } from './migrations/v13-reserved.js';
+import { v14ArgumentsOnce } from './migrations/v14-arguments-once.js';
 
 /** Every schema step, in order. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -26,4 +28,6 @@ export const MIGRATIONS: readonly Migration[] = [
   v10OwnerHeartbeat,
   v11LeafSessions,
   v12TurnModel,
+  v13Reserved,
+  v14ArgumentsOnce,
 ];

@@ -9,6 +9,7 @@ import { errorText, FailureLedger, type LoadFailure, type LoadFailureKind } from
 import { RelistScheduler } from './registry-relist.js';
 import { stoppedWhileRunning, switchedOffResult, unknownTool } from './registry-results.js';
 import { tagTools, toolResultOf } from './registry-tagging.js';
+import { MAX_RESULT_CHARS, withinResultLimit } from './result-limit.js';
 import { untilStopped } from './until-stopped.js';
 
 /** How a provider was registered: under which app, with what purpose for its default group. */
@@ -58,6 +59,8 @@ export interface ToolRegistryOptions {
    * for every one); a tool's own limit (`bash`'s `timeout_seconds`, an MCP server's call timeouts) wins.
    */
   readonly callTimeouts?: CallTimeouts;
+  /** The longest result text a call may hand back (default 10,000,000 characters); longer is dropped with an error saying so. */
+  readonly maxResultChars?: number;
 }
 
 interface Entry extends RegisteredProvider {
@@ -77,6 +80,7 @@ export class ToolRegistry {
   private readonly logger: Logger;
   private readonly listTimeoutMs: number;
   private readonly callTimeouts: CallTimeouts | undefined;
+  private readonly maxResultChars: number;
   private generation = 0;
   private fingerprint = '';
   private routes = new Map<string, Entry>();
@@ -88,6 +92,7 @@ export class ToolRegistry {
     this.logger = options.logger ?? silentLogger;
     this.listTimeoutMs = options.listTimeoutMs ?? 60_000;
     this.callTimeouts = options.callTimeouts;
+    this.maxResultChars = options.maxResultChars ?? MAX_RESULT_CHARS;
     this.off = new Set(options.switchedOff ?? []);
     this.relists = new RelistScheduler(options.relistAfterMs ?? 30_000, 300_000, (name) => this.relist(name));
   }
@@ -243,7 +248,9 @@ export class ToolRegistry {
       });
       return timedOutResult(name, limit);
     }
-    if (outcome.kind === 'settled') return toolResultOf(outcome.value, name);
+    if (outcome.kind === 'settled') {
+      return withinResultLimit(name, toolResultOf(outcome.value, name), this.maxResultChars);
+    }
     if (outcome.kind === 'abandoned') {
       this.logger.log({
         level: 'warn',

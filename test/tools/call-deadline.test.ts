@@ -112,3 +112,25 @@ describe('a call past its deadline', () => {
     expect(heard?.aborted).toBe(true);
   });
 });
+
+describe('a result longer than a tool result may hold', () => {
+  it('is dropped unread, with an error that gives the size, the limit and what to ask instead', async () => {
+    const chatty = defineTool({
+      name: 'chatty',
+      description: 'Says a lot.',
+      risk: 'safe',
+      fields: { chars: field.integer({ min: 1 }) },
+      handler: (args) => 'z'.repeat(args.chars),
+    });
+    const registry = createToolRegistry({ maxResultChars: 1_000 });
+    registries.push(registry);
+    registry.register(inProcessProvider({ name: 'talk', tools: [chatty] }));
+    expect((await registry.invoke('chatty', { chars: 1_000 }, toolContext())).content).toHaveLength(1_000);
+    const dropped = await registry.invoke('chatty', { chars: 5_000 }, toolContext());
+    expect(dropped).toMatchObject({ isError: true, data: { code: 'result_too_large', chars: 5_000 } });
+    expect(dropped.content).toBe(
+      'Error: chatty returned 5,000 characters, past the 1,000 a tool result may hold, so its result was dropped unread. ' +
+        'It ran; only its answer was too large to read. Ask it for a smaller part (a narrower query, a page, a range) instead.',
+    );
+  });
+});
