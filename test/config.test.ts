@@ -205,3 +205,12 @@ describe('toolseam.json: toolTimeouts', () => {
     expect(refusal({ toolTimeouts: { 'x[z-a]': 5 } })).toMatch(/"toolTimeouts\.x\[z-a\]".*pattern/);
   });
 });
+
+describe('toolseam.json: the first-byte deadline', () => {
+  it('takes model.firstByteTimeoutMs as whole milliseconds, and refuses anything else naming the key', () => {
+    expect(parse({ model: { firstByteTimeoutMs: 30_000 } }).model).toEqual({ firstByteTimeoutMs: 30_000 });
+    expect(refusal({ model: { firstByteTimeoutMs: '30s' } })).toMatch(
+      /"model\.firstByteTimeoutMs".*whole number of milliseconds/,
+    );
+  });
+});

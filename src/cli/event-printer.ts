@@ -110,6 +110,9 @@ export function printEvent(event: RuntimeEvent, streams: PrinterStreams, state: 
       if (event.leaf) line(`  ◦ [${visible(event.leaf.title)}] waiting: ${visible(retryLine(event))}`);
       else line(`(${visible(retryLine(event))})`);
       return;
+    case 'model-waiting':
+      line(`(still waiting for the model: ${Math.round(event.waitedMs / 1000)} s so far)`);
+      return;
     case 'leaf': {
       const detail = event.detail ? `: ${visible(event.detail)}` : '';
       line(`  ◦ [${visible(event.title)}] ${visible(event.state)}${detail}`);

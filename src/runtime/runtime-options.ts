@@ -80,6 +80,8 @@ export interface RuntimeOptions {
   readonly owner?: string;
   /** How often the turns this runtime drives are marked alive in the store, default 15 s (tests shorten it). */
   readonly heartbeatMs?: number;
+  /** How long a model call may show nothing before `model-waiting` events start, default 10 s. */
+  readonly waitingNoticeMs?: number;
 }
 
 /** Options with every default applied. */

@@ -382,6 +382,7 @@ export class Runtime {
       activated: new Set(),
       refused: new Set(),
       budgetChars: schemaBudgetChars(o.contextWindow),
+      ...(o.waitingNoticeMs === undefined ? {} : { waitingNoticeMs: o.waitingNoticeMs }),
       ...(options.leaf ? { leaf: options.leaf } : {}),
       modelCalls: 0,
       toolCalls: 0,

@@ -48,6 +48,8 @@ export interface TurnContext {
   readonly refused: Set<string>;
   /** The turn's tool selection, made once when a step first needs it (see `turnToolsOf`). */
   turnTools?: TurnTools;
+  /** How long a model call may show nothing before the host hears it is still waited for (see `SilenceWatch`). */
+  readonly waitingNoticeMs?: number;
   /** Schema budget in characters for the offered tools, when the context window is known. */
   readonly budgetChars: number | undefined;
   /** Set for a subagent leaf: where it may write, what it must not, and its title for approvals. */
