@@ -82,6 +82,11 @@ export interface RuntimeOptions {
   readonly heartbeatMs?: number;
   /** How long a model call may show nothing before `model-waiting` events start, default 10 s. */
   readonly waitingNoticeMs?: number;
+  /**
+   * How long a turn keeps trying a store write refused for a reason that may pass (another process holding
+   * the lock, a full disk), default 60 s: the tool's output or the model's reply is kept meanwhile.
+   */
+  readonly storeRetryMs?: number;
 }
 
 /** Options with every default applied. */

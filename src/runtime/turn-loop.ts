@@ -38,7 +38,7 @@ export async function runTurnLoop(ctx: TurnContext): Promise<TurnEnd> {
     if ('end' in reply) return reply.end;
     // a tool asked for mid-turn was refused and left out: the model is called again without it
     if ('leftOut' in reply) continue;
-    const planned = recordReply(ctx, reply.text, reply.calls, reply.stopReason === 'max_tokens');
+    const planned = await recordReply(ctx, reply.text, reply.calls, reply.stopReason === 'max_tokens');
     if (planned.length === 0) return finalAnswer(reply);
     await runCalls(ctx, planned);
   }

@@ -31,11 +31,22 @@ export interface HarnessOptions extends Partial<Omit<RuntimeOptions, 'model' | '
   readonly retry?: RetrySettings;
   /** Model settings laid over the stand-in's (e.g. `stream: false`, `firstByteTimeoutMs`). */
   readonly modelSettings?: Readonly<Record<string, unknown>>;
+  /** How long the store waits for another process's write lock (default: the store's own). */
+  readonly busyTimeoutMs?: number;
 }
 
 /** Starts a runtime on the real SDK of `family` against its loopback stand-in, with a fresh SQLite file. */
 export async function startHarness(options: HarnessOptions = {}): Promise<RuntimeHarness> {
-  const { family = 'openai', mode, script = [], providers = [], retry, modelSettings, ...rest } = options;
+  const {
+    family = 'openai',
+    mode,
+    script = [],
+    providers = [],
+    retry,
+    modelSettings,
+    busyTimeoutMs,
+    ...rest
+  } = options;
   const standIn = await startStandIn({ family, ...(mode ? { mode } : {}), script });
   const model = createModelAdapter({
     ...standIn.modelConfig('stand-in-model'),
@@ -44,7 +55,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runtim
   } as never);
   const dir = mkdtempSync(join(tmpdir(), 'toolseam-runtime-'));
   const dbPath = join(dir, 'toolseam.db');
-  const store = openSessionStore({ path: dbPath });
+  const store = openSessionStore({ path: dbPath, ...(busyTimeoutMs === undefined ? {} : { busyTimeoutMs }) });
   const registry = createToolRegistry();
   for (const provider of providers) registry.register(provider);
   const runtime = new Runtime({ model, registry, store, workspace: [dir], ...rest });
