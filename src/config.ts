@@ -24,9 +24,20 @@ export interface ToolseamConfig {
   /** Secret name → value, read from the environment variables the config names. */
   readonly secrets: ReadonlyMap<string, string>;
   readonly limits: TurnLimits;
+  /**
+   * How long calls of tools that declare no time limit of their own may run, by tool name pattern, in the
+   * order written (the first pattern that matches a tool decides; 60 s for a tool none matches).
+   */
+  readonly toolTimeouts: readonly ToolTimeout[];
   /** The SQLite file; absent means the user's data folder. */
   readonly db?: string;
   readonly tools: ToolsConfig;
+}
+
+/** One entry of `toolTimeouts`: tools matching `tool` (a glob over real names) may run `ms` milliseconds. */
+export interface ToolTimeout {
+  readonly tool: string;
+  readonly ms: number;
 }
 
 const KNOWN_KEYS = [
@@ -44,6 +55,7 @@ const KNOWN_KEYS = [
   'apps',
   'disabledTools',
   'mcpTimeouts',
+  'toolTimeouts',
 ];
 
 /** Reads and checks a config file; with `optional`, a missing file gives the defaults. */
@@ -91,6 +103,7 @@ export function parseConfig(
     agents: readAgents(data.agents, fail),
     secrets: readSecrets(data.secrets, options.env ?? process.env, fail),
     limits: readLimits(data.limits, fail),
+    toolTimeouts: readToolTimeouts(data.toolTimeouts, fail),
     ...(typeof data.db === 'string'
       ? { db: isAbsolute(data.db) ? data.db : resolve(options.baseDir, data.db) }
       : {}),
@@ -149,6 +162,10 @@ const MODEL_SETTINGS: Readonly<Record<string, readonly [(v: unknown) => boolean,
   apiKey: [isString, 'a string'],
   baseURL: [isHttpUrl, 'an http(s) URL such as "http://127.0.0.1:8080/v1"'],
   timeoutMs: [isTimeout, `a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (about 24 days)`],
+  firstByteTimeoutMs: [
+    isTimeout,
+    `a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (about 24 days)`,
+  ],
   retry: [isRetry, '{"maxRetries", "baseDelayMs", "maxDelayMs"} with numbers of 0 or more'],
   stream: [isFlag, 'true or false'],
   maxTokens: [isCount, 'a whole number above 0'],
@@ -231,6 +248,7 @@ const LIMIT_KEYS: readonly (keyof TurnLimits)[] = [
   'maxToolCalls',
   'repeatLimit',
   'resultChars',
+  'argumentChars',
   'parallelCalls',
 ];
 
@@ -244,6 +262,17 @@ function readLimits(value: unknown, fail: Fail): TurnLimits {
       fail(`limits.${key}`, `must be a whole number above 0, not ${JSON.stringify(limit)}.`);
   }
   return value as TurnLimits;
+}
+
+function readToolTimeouts(value: unknown, fail: Fail): ToolTimeout[] {
+  if (value === undefined) return [];
+  if (!isPlainObject(value))
+    return fail('toolTimeouts', 'must map tool name patterns to milliseconds, e.g. {"weather/*": 10000}.');
+  return Object.entries(value).map(([tool, ms]) => {
+    checkGlob(tool, `toolTimeouts.${tool}`, fail);
+    readTimeout(ms, `toolTimeouts.${tool}`, fail);
+    return { tool, ms: ms as number };
+  });
 }
 
 /** Compiles a tool-name pattern with the runtime's own glob compiler, so a bad one fails here, not mid-turn. */

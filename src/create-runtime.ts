@@ -5,6 +5,7 @@ import type { ModelAdapter } from './core/model.js';
 import type { SessionStore } from './core/session-store.js';
 import type { ToolProvider } from './core/tool.js';
 import { createModelAdapter, type ProviderConfig, resolveProviderConfig } from './providers/index.js';
+import { globMatch } from './runtime/glob-match.js';
 import { Runtime } from './runtime/runtime.js';
 import type { ApprovalOptions } from './runtime/runtime-options.js';
 import { enableSubagents } from './runtime/subagents/index.js';
@@ -76,9 +77,11 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
           configPaths: config?.file ? [config.file] : [],
           ...(options.askUser ? { askUser: options.askUser } : {}),
         });
+  const timeouts = config?.toolTimeouts ?? [];
   const registry = await registryFromConfig(config?.tools ?? EMPTY_TOOLS_CONFIG, {
     logger,
     providers: [...builtins, ...(options.tools ?? [])],
+    callTimeouts: (tool) => timeouts.find((rule) => globMatch(rule.tool, tool))?.ms,
   });
   const contextWindow = options.contextWindow ?? configuredWindow(config, options.model.provider);
   const runtime = new Runtime({

@@ -186,3 +186,31 @@ describe('toolseam.json: keys inside a section are checked as the top level is',
     expect(config.agents.reader?.tools).toEqual(['read_file']);
   });
 });
+
+describe('toolseam.json: toolTimeouts', () => {
+  it('takes tool name patterns with milliseconds, in the order written', () => {
+    const toolTimeouts = { 'weather/*': 10_000, '*': 30_000 };
+    expect(parse({ toolTimeouts }).toolTimeouts).toEqual([
+      { tool: 'weather/*', ms: 10_000 },
+      { tool: '*', ms: 30_000 },
+    ]);
+    expect(parse({}).toolTimeouts).toEqual([]);
+  });
+
+  it('refuses what is not a map of patterns to milliseconds, naming the entry', () => {
+    expect(refusal({ toolTimeouts: [1000] })).toMatch(
+      /"toolTimeouts".*map tool name patterns to milliseconds/,
+    );
+    expect(refusal({ toolTimeouts: { slow: 'a minute' } })).toMatch(/"toolTimeouts\.slow".*milliseconds/);
+    expect(refusal({ toolTimeouts: { 'x[z-a]': 5 } })).toMatch(/"toolTimeouts\.x\[z-a\]".*pattern/);
+  });
+});
+
+describe('toolseam.json: the first-byte deadline', () => {
+  it('takes model.firstByteTimeoutMs as whole milliseconds, and refuses anything else naming the key', () => {
+    expect(parse({ model: { firstByteTimeoutMs: 30_000 } }).model).toEqual({ firstByteTimeoutMs: 30_000 });
+    expect(refusal({ model: { firstByteTimeoutMs: '30s' } })).toMatch(
+      /"model\.firstByteTimeoutMs".*whole number of milliseconds/,
+    );
+  });
+});

@@ -1,6 +1,8 @@
 import type { ApprovalRequest } from '../core/approval.js';
 import type { RuntimeEvent } from '../core/events.js';
 import { alwaysLine } from '../core/grant-scope.js';
+import { nestsTooDeep } from '../core/json-depth.js';
+import { jsonTextOf } from '../core/json-text-of.js';
 import type { ModelRetry } from '../core/model.js';
 import { headOf } from '../core/text-cut.js';
 import { visible, visibleLines } from './visible-text.js';
@@ -13,9 +15,9 @@ export interface PrinterStreams {
 
 const MAX_ARGS = 160;
 
-/** Arguments in one short line (control characters shown as escapes). */
+/** Arguments in one short line (control characters shown as escapes), whatever their depth. */
 export function shortArgs(args: unknown): string {
-  const text = JSON.stringify(args) ?? '';
+  const text = args === undefined ? '' : jsonTextOf(args);
   return visible(text.length > MAX_ARGS ? `${headOf(text, MAX_ARGS - 1)}…` : text);
 }
 
@@ -34,7 +36,10 @@ export function oneLineOf(text: string, limit: number): string {
  */
 export function describeApproval(request: ApprovalRequest): string {
   const who = request.leafTitle ? ` [subagent: ${visible(request.leafTitle)}]` : '';
-  const args = JSON.stringify(request.arguments, null, 2) ?? '';
+  // Laid out over lines when it can be; arguments nested too deep for that are written on one.
+  const args = nestsTooDeep(request.arguments)
+    ? jsonTextOf(request.arguments)
+    : (JSON.stringify(request.arguments, null, 2) ?? '');
   return [
     `\n? ${visible(request.tool)} wants to run${who} (risk: ${visible(request.risk)})`,
     `  arguments: ${args.split('\n').map(visible).join('\n  ')}`,
@@ -123,6 +128,9 @@ export function printEvent(event: RuntimeEvent, streams: PrinterStreams, state: 
     case 'model-retry':
       if (event.leaf) line(`  ◦ [${visible(event.leaf.title)}] waiting: ${visible(retryLine(event))}`);
       else line(`(${visible(retryLine(event))})`);
+      return;
+    case 'model-waiting':
+      line(`(still waiting for the model: ${Math.round(event.waitedMs / 1000)} s so far)`);
       return;
     case 'leaf': {
       const detail = event.detail ? `: ${visible(event.detail)}` : '';

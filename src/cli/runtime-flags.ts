@@ -21,6 +21,7 @@ export const RUNTIME_FLAGS = {
   db: { type: 'string' },
   approve: { type: 'string' },
   verbose: { type: 'boolean' },
+  'first-byte-timeout': { type: 'string' },
 } as const;
 
 /** Parsed values of `RUNTIME_FLAGS`. */
@@ -32,6 +33,7 @@ export interface RuntimeFlagValues {
   readonly db?: string | undefined;
   readonly approve?: string | undefined;
   readonly verbose?: boolean | undefined;
+  readonly 'first-byte-timeout'?: string | undefined;
 }
 
 /** A sensible default model for each provider a key can select. */
@@ -109,10 +111,26 @@ function checkBaseUrlFlag(url: string): void {
   throw new InputError(`--base-url "${url}" is not an http(s) URL; write it as --base-url ${like}`);
 }
 
-/** The help line of --verbose, for each command that takes the runtime flags. */
+/** The help lines of --verbose and --first-byte-timeout, for each command that takes the runtime flags. */
 export const VERBOSE_HELP = `  --verbose     also print toolseam's info log lines on stderr (a request leaving tools out to
                 stay under the model's tool limit, an MCP server listing its tools again or
-                starting a new session after it restarted)`;
+                starting a new session after it restarted), and the stack of a failure
+  --first-byte-timeout SECONDS
+                give up an attempt whose answer has not started within SECONDS and try again, as
+                after a lost connection (default: as long as the model's "timeoutMs" allows)`;
+
+/** The first-byte deadline --first-byte-timeout gives, in milliseconds; undefined when it is not given. */
+export function firstByteFlag(flags: RuntimeFlagValues): number | undefined {
+  const given = flags['first-byte-timeout'];
+  if (given === undefined) return undefined;
+  const seconds = Number(given.trim());
+  if (given.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds * 1000 > 2 ** 31 - 1) {
+    throw new InputError(
+      `--first-byte-timeout takes a number of seconds above 0 (such as 30), not "${given}".`,
+    );
+  }
+  return Math.max(1, Math.round(seconds * 1000));
+}
 
 /** Builds the runtime a command runs: config file, flags, store, tools. */
 export async function runtimeFromFlags(
@@ -124,8 +142,10 @@ export async function runtimeFromFlags(
   if (policy !== undefined && !['ask', 'auto', 'deny'].includes(policy)) {
     throw new InputError(`--approve takes ask, auto or deny, not "${policy}".`);
   }
+  const firstByte = firstByteFlag(flags);
   const config = configFromFlags(flags);
-  const model = extra.model ? extra.model(config) : providerConfigFrom(flags, config);
+  const chosen = extra.model ? extra.model(config) : providerConfigFrom(flags, config);
+  const model = firstByte === undefined ? chosen : { ...chosen, firstByteTimeoutMs: firstByte };
   const level: LogLevel = flags.verbose ? 'info' : 'warn';
   const db = databasePathFrom(flags, config);
   return createRuntime({

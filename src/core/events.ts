@@ -22,6 +22,11 @@ export type RuntimeEvent =
    * `leaf` is set when the call was a subagent leaf's, passed up to its parent's stream.
    */
   | ({ readonly type: 'model-retry'; readonly leaf?: LeafMark } & ModelRetry)
+  /**
+   * Nothing of the model's answer has come for `waitedMs` (since the call, or since its last retry):
+   * toolseam is still waiting. Sent after a few seconds of silence, then less and less often.
+   */
+  | { readonly type: 'model-waiting'; readonly waitedMs: number }
   | { readonly type: 'text-delta'; readonly text: string }
   | {
       readonly type: 'tool-call-start';

@@ -97,6 +97,11 @@ export interface NewToolCall {
   readonly signature?: string | undefined;
   /** As read (decoded); omit when they could not be read. */
   readonly arguments?: JsonObject | undefined;
+  /**
+   * True when `arguments` is exactly what `rawArguments` reads as (`JSON.parse`): the store then keeps the
+   * text alone and reads the arguments back from it, so a large argument is stored once.
+   */
+  readonly argumentsAsRaw?: boolean | undefined;
   /** The runtime's digest of tool + arguments (`callDigest`); approvals of the call are bound to it. */
   readonly digest: string;
   /** `approved` for a call nobody needs to be asked about; default `pending`. */

@@ -143,6 +143,12 @@ export interface ToolProvider {
   listTools(signal?: AbortSignal): Promise<readonly ToolDefinition[]>;
   /** Runs a call; tool failures come back as `isError` results. */
   invoke(name: string, args: JsonObject, ctx: ToolContext): Promise<ToolResult>;
+  /**
+   * How long a call may run by the tool's own account, in milliseconds (`bash` with its `timeout_seconds`):
+   * the runtime waits that long and a little more. `null`: the tool has no limit of its own and must not be
+   * cut (it waits for a person). Absent or undefined: the runtime's deadline for the tool applies.
+   */
+  timeLimitMs?(name: string, args: JsonObject): number | null | undefined;
   /** Declares what invoke would refuse whatever anyone answers; undefined refuses nothing. */
   preflight?(name: string, args: JsonObject, ctx: ToolContext): Promise<ToolResult | undefined>;
   /** Subscribes to changes of the tool list; returns an unsubscribe function. */

@@ -1,16 +1,12 @@
 import { createHash } from 'node:crypto';
+import { jsonTextOf } from '../core/json-text-of.js';
 
-/** Serializes a JSON value with object keys sorted, so equal values always give equal text. */
+/**
+ * Serializes a JSON value with object keys sorted, so equal values always give equal text. Written
+ * without recursion: arguments nested thousands of levels deep are digested, not a RangeError.
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value as object)
-      .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+  return jsonTextOf(value, { sortKeys: true });
 }
 
 /** A digest of one call (tool + arguments): an approval is bound to exactly this value. */

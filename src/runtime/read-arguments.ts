@@ -1,19 +1,24 @@
 import { isPlainObject, type JsonObject } from '../core/json.js';
+import { nestsTooDeep } from '../core/json-depth.js';
 
 /** The outcome of reading a call's arguments. */
 export type ReadArguments =
   | { readonly ok: true; readonly args: JsonObject; readonly recovered: boolean }
-  | { readonly ok: false; readonly detail: string };
+  | { readonly ok: false; readonly detail: string; readonly tooDeep?: true };
 
 const FENCE = /^```[\w-]*\s*\n?([\s\S]*?)\n?```\s*$/;
 
 /**
  * Reads the arguments a model sent for a call. Accepts a JSON object, and recovers — once — the two
  * slips models make: the object wrapped in a Markdown code fence, and the object encoded twice (a JSON
- * string whose content is the object). Empty text means no arguments.
+ * string whose content is the object). Empty text means no arguments. Arguments nested deeper than
+ * `MAX_JSON_DEPTH` are refused (`tooDeep`).
  */
 export function readArguments(raw: string | JsonObject): ReadArguments {
-  if (typeof raw !== 'string') return { ok: true, args: raw, recovered: false };
+  if (typeof raw !== 'string') {
+    if (nestsTooDeep(raw)) return { ok: false, detail: 'the arguments nest too deep', tooDeep: true };
+    return { ok: true, args: raw, recovered: false };
+  }
   let text = raw.trim();
   if (text === '') return { ok: true, args: {}, recovered: false };
   let recovered = false;
@@ -39,6 +44,8 @@ export function readArguments(raw: string | JsonObject): ReadArguments {
   if (value === null && text === 'null') return { ok: true, args: {}, recovered: true };
   if (!isPlainObject(value))
     return { ok: false, detail: `the arguments are ${kindOf(value)}, not an object` };
+  // JSON.parse reads any depth; what walks or writes the value later (the store, a provider's SDK) does not.
+  if (nestsTooDeep(value)) return { ok: false, detail: 'the arguments nest too deep', tooDeep: true };
   return { ok: true, args: value as JsonObject, recovered };
 }
 

@@ -25,7 +25,7 @@ export function plannedFromRecord(record: ToolCallRecord): PlannedCall {
  */
 function reread(ctx: TurnContext, call: PlannedCall): PlannedCall {
   const sent = { id: call.id, name: call.wireName, arguments: call.rawArguments };
-  const again = readCall(ctx.surface, sent, false, ctx.runtimeTools);
+  const again = readCall(ctx.surface, sent, false, ctx.runtimeTools, ctx.limits.argumentChars);
   return again.unreadable ? { ...call, unreadable: again.unreadable } : call;
 }
 
@@ -47,7 +47,7 @@ async function resumedByTool(ctx: TurnContext, call: PlannedCall): Promise<boole
     return true;
   }
   if (!result) return false;
-  settleCall(ctx, call, result, 'done');
+  await settleCall(ctx, call, result, 'done');
   return true;
 }
 
@@ -70,7 +70,7 @@ export async function resumeCalls(ctx: TurnContext): Promise<void> {
           'Check its effect before calling it again.',
         isError: true,
       };
-      settleCall(ctx, call, lost, 'failed');
+      await settleCall(ctx, call, lost, 'failed');
       continue;
     }
     const approval = approvals.filter((a) => a.callId === record.id).at(-1);
@@ -102,7 +102,7 @@ export async function resumeCalls(ctx: TurnContext): Promise<void> {
       if (open) ctx.store.setTurnStatus(ctx.turnId, 'running', { from: ['waiting_approval'] });
       await answerApproval(ctx, call, approval.id, outcome);
     } else if (approval.status === 'denied') {
-      settleCall(
+      await settleCall(
         ctx,
         call,
         refusalResult(call.tool, { by: 'user', reason: approval.reason ?? '' }),
@@ -110,7 +110,7 @@ export async function resumeCalls(ctx: TurnContext): Promise<void> {
       );
     } else {
       const by = approval.status === 'expired' ? 'timeout' : 'stopped';
-      settleCall(ctx, call, refusalResult(call.tool, { by, reason: '' }), 'refused');
+      await settleCall(ctx, call, refusalResult(call.tool, { by, reason: '' }), 'refused');
     }
   }
   if (fresh.length > 0) await runCalls(ctx, fresh);

@@ -4,21 +4,22 @@ import { askAndRun } from './ask-call.js';
 import { classifyCall } from './classify-call.js';
 import { type PlannedCall, readCall } from './planned-call.js';
 import { runCall, settleCall } from './settle-call.js';
+import { STORE_RETRY_MS, storeTrouble, writeWhenStoreAnswers } from './store-retry.js';
 import type { TurnContext } from './turn-context.js';
 
 /**
  * Stores a model reply with its calls (read and resolved), so a crash never loses what was asked.
  */
-export function recordReply(
+export async function recordReply(
   ctx: TurnContext,
   text: string,
   calls: readonly AssistantToolCall[],
   stoppedByLength: boolean,
-): PlannedCall[] {
+): Promise<PlannedCall[]> {
   const read = withUniqueIds(ctx, calls).map((c) =>
-    readCall(ctx.surface, c, stoppedByLength, ctx.runtimeTools),
+    readCall(ctx.surface, c, stoppedByLength, ctx.runtimeTools, ctx.limits.argumentChars),
   );
-  const { calls: records } = ctx.store.recordModelReply(ctx.turnId, {
+  const reply = {
     content: text,
     calls: read.map((c) => ({
       id: c.id,
@@ -27,9 +28,19 @@ export function recordReply(
       rawArguments: c.rawArguments,
       ...(c.signature === undefined ? {} : { signature: c.signature }),
       digest: c.digest,
-      ...(c.args ? { arguments: c.args } : {}),
+      ...(c.args ? { arguments: c.args, argumentsAsRaw: c.argsAsRaw === true } : {}),
     })),
-  });
+  };
+  // The reply was shown and paid for: a store that cannot take it yet is waited for, not given up on.
+  const { calls: records } = await writeWhenStoreAnswers(
+    () => ctx.store.recordModelReply(ctx.turnId, reply),
+    ctx.storeRetryMs ?? STORE_RETRY_MS,
+    (trouble) =>
+      ctx.emit({
+        type: 'notice',
+        message: `the session store cannot take the model's reply yet (${storeTrouble(trouble)}); it is kept, and its calls run once the store answers`,
+      }),
+  );
   return read.map((c, i) => ({ ...c, record: records[i] as PlannedCall['record'] }));
 }
 
@@ -65,7 +76,7 @@ export async function runCalls(ctx: TurnContext, calls: readonly PlannedCall[]):
   for (const call of calls) {
     const plan = await classifyCall(ctx, call);
     if (plan.kind === 'answer') {
-      settleCall(ctx, call, plan.result, plan.status);
+      await settleCall(ctx, call, plan.result, plan.status);
     } else if (plan.kind === 'ask') {
       await flush();
       await askAndRun(ctx, call);

@@ -35,6 +35,8 @@ export interface TurnLimits {
   readonly repeatLimit?: number;
   /** Characters of one tool result the model reads (default 20,000). */
   readonly resultChars?: number;
+  /** Characters of arguments one call may carry; a longer call is answered with an error, not run or kept (default 1,000,000). */
+  readonly argumentChars?: number;
   /** Calls run at once when none needs approval (default 4). */
   readonly parallelCalls?: number;
 }
@@ -78,6 +80,13 @@ export interface RuntimeOptions {
   readonly owner?: string;
   /** How often the turns this runtime drives are marked alive in the store, default 15 s (tests shorten it). */
   readonly heartbeatMs?: number;
+  /** How long a model call may show nothing before `model-waiting` events start, default 10 s. */
+  readonly waitingNoticeMs?: number;
+  /**
+   * How long a turn keeps trying a store write refused for a reason that may pass (another process holding
+   * the lock, a full disk), default 60 s: the tool's output or the model's reply is kept meanwhile.
+   */
+  readonly storeRetryMs?: number;
 }
 
 /** Options with every default applied. */
@@ -86,6 +95,7 @@ export interface ResolvedLimits {
   readonly maxToolCalls: number;
   readonly repeatLimit: number;
   readonly resultChars: number;
+  readonly argumentChars: number;
   readonly parallelCalls: number;
 }
 
@@ -96,6 +106,7 @@ export function resolveLimits(limits: TurnLimits = {}): ResolvedLimits {
     maxToolCalls: limits.maxToolCalls ?? 64,
     repeatLimit: limits.repeatLimit ?? 2,
     resultChars: limits.resultChars ?? 20_000,
+    argumentChars: limits.argumentChars ?? 1_000_000,
     parallelCalls: limits.parallelCalls ?? 4,
   };
 }

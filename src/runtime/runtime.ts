@@ -23,6 +23,7 @@ import {
 } from './runtime-options.js';
 import type { RuntimeTool } from './runtime-tool.js';
 import { SessionSurfaces } from './session-surfaces.js';
+import { type UnsavedResult, writeUnsaved } from './store-retry.js';
 import { storedEnd } from './stored-end.js';
 import { takeOverTurn } from './take-over-turn.js';
 import type { TurnContext } from './turn-context.js';
@@ -35,6 +36,7 @@ import {
   releaseRuntimeOwner,
   runtimeOwner,
 } from './turn-owner.js';
+import { markUnanswered } from './unanswered-turn.js';
 
 const DEFAULT_SYSTEM =
   'You are a helpful personal assistant. Use the tools you are offered when they help; when a tool call is ' +
@@ -84,6 +86,8 @@ export class Runtime {
    * (a tool that reads one, or a file a command wrote it to, must not hand it to the model or the store).
    */
   readonly hidden: ReadonlyMap<string, string>;
+  /** Outcomes of calls the store could not take in time (locked, full): written as soon as it answers again. */
+  private readonly unsaved: UnsavedResult[] = [];
   /** Marks this runtime's unfinished turns alive, so other processes do not take them for orphans. */
   private readonly heartbeat: ReturnType<typeof setInterval>;
   private closed = false;
@@ -208,6 +212,15 @@ export class Runtime {
     for (const controller of this.running.values()) controller.abort();
     const ending = Promise.allSettled(this.turns);
     await Promise.race([ending, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+    writeUnsaved(this.options.store, this.unsaved);
+    if (this.unsaved.length > 0) {
+      const lost = this.unsaved.map((u) => `${u.turnId}/${u.callId}`).join(', ');
+      this.logger.log({
+        level: 'warn',
+        scope: 'runtime',
+        message: `the session store still could not take the results of ${lost}; their calls will be answered as interrupted`,
+      });
+    }
     try {
       await this.options.registry.close();
       this.options.store.close();
@@ -242,6 +255,8 @@ export class Runtime {
     const before = store.getSession(sessionId) as SessionRecord;
     const effective = { ...(before.agent ? { agent: before.agent } : {}), ...options };
     refuseUnknownGates(this.options, effective);
+    // What an earlier turn could not store goes in first, so the record shows how its calls really ended.
+    writeUnsaved(store, this.unsaved);
     interruptAbandoned(store, sessionId, this.owner, {
       resultChars: this.limits.resultChars,
       hidden: this.hidden,
@@ -291,24 +306,27 @@ export class Runtime {
         }
         end = await runTurnLoop(ctx);
       } catch (error) {
+        // The person reads the turn's ending, one line; the stack is for --verbose (and for a bug's report).
         this.logger.log({
-          level: 'error',
+          level: 'info',
           scope: 'runtime',
           message: redactSecrets(`turn ${turn.id} failed: ${(error as Error).stack ?? error}`, this.hidden),
         });
         end = {
           status: 'failed',
-          message: `The turn failed inside toolseam: ${(error as Error).message}`,
+          message: `The turn failed inside toolseam: ${(error as Error).message ?? String(error)}`,
           errorCode: 'internal',
         };
       }
       // A provider's error body may echo a key back: hidden as in results, before it is stored or shown.
       end = { ...end, message: redactSecrets(end.message, this.hidden) };
       try {
+        writeUnsaved(this.options.store, this.unsaved);
         // Calls the failure left unanswered are answered now: the model must find a result for each.
         if (end.errorCode === 'internal') {
           answerLooseCalls(this.options.store, { turnId: turn.id }, 'the turn failed inside toolseam');
         }
+        markUnanswered(this.options.store, session.id, turn.id, end);
         this.finish(turn.id, end);
       } catch (error) {
         // The store may be closing under us; the turn stays unfinished and resumable.
@@ -380,6 +398,9 @@ export class Runtime {
       activated: new Set(),
       refused: new Set(),
       budgetChars: schemaBudgetChars(o.contextWindow),
+      ...(o.waitingNoticeMs === undefined ? {} : { waitingNoticeMs: o.waitingNoticeMs }),
+      ...(o.storeRetryMs === undefined ? {} : { storeRetryMs: o.storeRetryMs }),
+      unsaved: this.unsaved,
       ...(options.leaf ? { leaf: options.leaf } : {}),
       modelCalls: 0,
       toolCalls: 0,

@@ -1,3 +1,4 @@
+import type { RuntimeEvent } from '../core/events.js';
 import { wholeText } from '../core/text-cut.js';
 import type { ToolContext, ToolResult } from '../core/tool.js';
 import { answerToolSchema, answerToolSearch } from '../retrieval/index.js';
@@ -6,6 +7,7 @@ import { boundResult, redactSecrets } from './bound-result.js';
 import { unusableReason, withdrawnReason } from './gates.js';
 import type { PlannedCall } from './planned-call.js';
 import { refusalResult } from './refusals.js';
+import { isPassingStoreFailure, STORE_RETRY_MS, storeTrouble, writeWhenStoreAnswers } from './store-retry.js';
 import { META_TOOL_NAMES } from './tool-surface.js';
 import type { TurnContext } from './turn-context.js';
 
@@ -15,13 +17,18 @@ export function modelText(result: ToolResult): string {
   return [result.content, ...hints.map((h) => `Hint: ${h}`)].join('\n');
 }
 
-/** Stores a call's outcome with its tool message and tells the host; the text is redacted and bounded. */
-export function settleCall(
+/**
+ * Stores a call's outcome with its tool message and tells the host; the text is redacted and bounded. A
+ * store that cannot take it for a while (a lock another process holds, a full disk) is tried again until
+ * it answers (the host is told at once, and shown the result); past the turn's store window the outcome
+ * is kept by the runtime, written when the store answers again, and the failure goes up.
+ */
+export async function settleCall(
   ctx: TurnContext,
   call: PlannedCall,
   result: ToolResult,
   status: 'done' | 'refused' | 'failed',
-): ToolResult {
+): Promise<ToolResult> {
   // Half of a character (a tool's text cut inside an emoji) is mended before it is stored and sent.
   const content = wholeText(
     boundResult(redactSecrets(modelText(result), ctx.secrets), ctx.limits.resultChars),
@@ -33,9 +40,33 @@ export function settleCall(
     ...(result.notRun ? { notRun: result.notRun } : {}),
     ...(result.refusedBy ? { refusedBy: result.refusedBy } : {}),
   };
-  ctx.store.recordToolResult(ctx.turnId, call.id, outcome);
   const reason = result.reason === undefined ? {} : { reason: redactSecrets(result.reason, ctx.secrets) };
-  ctx.emit({ type: 'tool-call-end', callId: call.id, tool: call.tool, ...outcome, ...reason });
+  const end: RuntimeEvent = {
+    type: 'tool-call-end',
+    callId: call.id,
+    tool: call.tool,
+    ...outcome,
+    ...reason,
+  };
+  let told = false;
+  try {
+    await writeWhenStoreAnswers(
+      () => ctx.store.recordToolResult(ctx.turnId, call.id, outcome),
+      ctx.storeRetryMs ?? STORE_RETRY_MS,
+      (trouble) => {
+        ctx.emit({
+          type: 'notice',
+          message: `the session store cannot take the result of ${call.tool} yet (${storeTrouble(trouble)}); it is kept and written as soon as the store answers`,
+        });
+        ctx.emit(end);
+        told = true;
+      },
+    );
+  } catch (error) {
+    if (isPassingStoreFailure(error)) ctx.unsaved?.push({ turnId: ctx.turnId, callId: call.id, outcome });
+    throw error;
+  }
+  if (!told) ctx.emit(end);
   return { ...result, content };
 }
 

@@ -8,6 +8,7 @@ import type { ApprovalBroker } from './approval-broker.js';
 import type { GatePolicy } from './gates.js';
 import type { ResolvedLimits } from './runtime-options.js';
 import type { RuntimeTool } from './runtime-tool.js';
+import type { UnsavedResult } from './store-retry.js';
 import type { ToolSurface } from './tool-surface.js';
 import type { TurnTools } from './turn-tools.js';
 
@@ -48,6 +49,12 @@ export interface TurnContext {
   readonly refused: Set<string>;
   /** The turn's tool selection, made once when a step first needs it (see `turnToolsOf`). */
   turnTools?: TurnTools;
+  /** How long a store write that may pass (a lock, a full disk) is tried again before the turn gives up. */
+  readonly storeRetryMs?: number;
+  /** Where a call's outcome goes when the store could not take it in time: the runtime writes it later. */
+  readonly unsaved?: UnsavedResult[];
+  /** How long a model call may show nothing before the host hears it is still waited for (see `SilenceWatch`). */
+  readonly waitingNoticeMs?: number;
   /** Schema budget in characters for the offered tools, when the context window is known. */
   readonly budgetChars: number | undefined;
   /** Set for a subagent leaf: where it may write, what it must not, and its title for approvals. */

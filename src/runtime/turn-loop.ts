@@ -6,6 +6,7 @@ import { failedCall } from './failed-call.js';
 import { refusedToolsNote } from './refused-tools.js';
 import { resultsInCallOrder } from './results-in-call-order.js';
 import { recordReply, runCalls } from './run-calls.js';
+import { SilenceWatch } from './silence-watch.js';
 import type { TurnContext } from './turn-context.js';
 import { type TurnTools, turnToolsOf, wireToolsFor } from './turn-tools.js';
 import { wireHistory } from './wire-history.js';
@@ -37,7 +38,7 @@ export async function runTurnLoop(ctx: TurnContext): Promise<TurnEnd> {
     if ('end' in reply) return reply.end;
     // a tool asked for mid-turn was refused and left out: the model is called again without it
     if ('leftOut' in reply) continue;
-    const planned = recordReply(ctx, reply.text, reply.calls, reply.stopReason === 'max_tokens');
+    const planned = await recordReply(ctx, reply.text, reply.calls, reply.stopReason === 'max_tokens');
     if (planned.length === 0) return finalAnswer(reply);
     await runCalls(ctx, planned);
   }
@@ -98,8 +99,11 @@ async function callModel(ctx: TurnContext, request: ModelRequest, tools: TurnToo
   const calls: AssistantToolCall[] = [];
   let stopReason: StopReason = 'end_turn';
   let rawStopReason = '';
+  const silence = new SilenceWatch(ctx.emit, ctx.waitingNoticeMs);
   try {
     for await (const event of ctx.model.stream(request)) {
+      if (event.type === 'retry') silence.restart();
+      else silence.stop();
       if (event.type === 'text-delta') {
         text += event.text;
         ctx.emit({ type: 'text-delta', text: event.text });
@@ -116,6 +120,8 @@ async function callModel(ctx: TurnContext, request: ModelRequest, tools: TurnToo
     }
   } catch (error) {
     return failedCall(ctx, request, tools, error, text);
+  } finally {
+    silence.stop();
   }
   if (ctx.signal.aborted) {
     // stopped as the answer came in: the text shown is kept, the calls (never run) are not

@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH } from '../core/json-depth.js';
 import type { WireTool } from '../core/model.js';
 import { wholeText } from '../core/text-cut.js';
 
@@ -20,13 +21,17 @@ export function wholeWireTool(tool: WireTool): WholeWireTool {
   const mended: string[] = [];
   const description = wholeText(tool.description);
   if (description !== tool.description) mended.push('description');
-  const parameters = wholeValue(tool.parameters, 'parameters', mended);
+  const parameters = wholeValue(tool.parameters, 'parameters', mended, 0);
   if (mended.length === 0) return { tool, mended };
   return { tool: { ...tool, description, parameters: parameters as WireTool['parameters'] }, mended };
 }
 
-/** `value` with its strings whole (a copy only along the paths that changed). */
-function wholeValue(value: unknown, path: string, mended: string[]): unknown {
+/**
+ * `value` with its strings whole (a copy only along the paths that changed). An offered schema is at most
+ * the seam's depth; deeper than any offer, a value is left as it is rather than walked past the stack.
+ */
+function wholeValue(value: unknown, path: string, mended: string[], depth: number): unknown {
+  if (depth > MAX_JSON_DEPTH) return value;
   if (typeof value === 'string') {
     const whole = wholeText(value);
     if (whole !== value) mended.push(path);
@@ -35,7 +40,7 @@ function wholeValue(value: unknown, path: string, mended: string[]): unknown {
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     value.forEach((item, i) => {
-      const whole = wholeValue(item, `${path}[${i}]`, mended);
+      const whole = wholeValue(item, `${path}[${i}]`, mended, depth + 1);
       if (whole !== item) {
         out ??= [...value];
         out[i] = whole;
@@ -46,7 +51,7 @@ function wholeValue(value: unknown, path: string, mended: string[]): unknown {
   if (value === null || typeof value !== 'object') return value;
   let out: Record<string, unknown> | undefined;
   for (const [key, item] of Object.entries(value)) {
-    const whole = wholeValue(item, `${path}.${key}`, mended);
+    const whole = wholeValue(item, `${path}.${key}`, mended, depth + 1);
     if (whole !== item) {
       out ??= { ...value };
       Object.defineProperty(out, key, { value: whole, enumerable: true, writable: true, configurable: true });

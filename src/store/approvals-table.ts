@@ -68,14 +68,17 @@ const PAST_DEADLINE = 'answered after its deadline';
 const STATUSES: readonly ApprovalStatus[] = ['pending', 'approved', 'denied', 'expired', 'cancelled'];
 const RISKS: readonly RiskLevel[] = ['safe', 'caution', 'destructive'];
 
-function toRecord(row: ApprovalRow): ApprovalRecord {
+/** What an approval's `arguments` column holds for "the arguments its call keeps" (stored once, there). */
+const CALL_ARGUMENTS = '';
+
+function toRecord(row: ApprovalRow, callArguments: () => JsonObject): ApprovalRecord {
   return {
     id: row.id,
     sessionId: row.session_id,
     turnId: row.turn_id,
     callId: row.call_id,
     tool: row.tool_name,
-    arguments: fromJson<JsonObject>(row.arguments),
+    arguments: row.arguments === CALL_ARGUMENTS ? callArguments() : fromJson<JsonObject>(row.arguments),
     digest: row.digest,
     risk: row.risk,
     meaning: row.meaning,
@@ -130,7 +133,9 @@ export function approvalsTable(
      WHERE id = @id AND status = 'pending'`,
   );
 
-  const get = rowReader(byId, toRecord);
+  const record = (row: ApprovalRow): ApprovalRecord =>
+    toRecord(row, () => calls.mustGet(row.turn_id, row.call_id).arguments ?? {});
+  const get = rowReader(byId, record);
   const mustGet = mustRead('approval', get);
   const note = (kind: string, a: ApprovalRecord) =>
     audit.add({
@@ -194,7 +199,7 @@ export function approvalsTable(
           turnId: call.turnId,
           callId: call.id,
           tool: call.tool,
-          arguments: JSON.stringify(call.arguments),
+          arguments: CALL_ARGUMENTS,
           digest: call.digest,
           risk,
           meaning,
@@ -213,7 +218,7 @@ export function approvalsTable(
     list(filter: ApprovalFilter = {}): ApprovalRecord[] {
       const statuses = statusFilter(filter.status, STATUSES, 'Approval status');
       const rows = list({ sessionId: filter.sessionId, turnId: filter.turnId, statuses });
-      return (rows as ApprovalRow[]).map(toRecord);
+      return (rows as ApprovalRow[]).map(record);
     },
     answer(id: string, decision: ApprovalDecision, options: AnswerOptions = {}): ApprovalRecord {
       const scope = scopeOf(decision);

@@ -19,7 +19,19 @@ interface MessageRow {
   created_at: number;
 }
 
-function toMessage(row: MessageRow): ChatMessage {
+/** A stored call of an assistant message; `arguments` is left out where the call's own row keeps them. */
+type StoredCall = Omit<AssistantToolCall, 'arguments'> & { readonly arguments?: string };
+
+/** How `append` stores a message. */
+export interface AppendOptions {
+  /** The message's calls are recorded in `tool_calls`, which keeps their arguments: not stored twice. */
+  readonly argumentsInCalls?: boolean;
+}
+
+function toMessage(
+  row: MessageRow,
+  rawArguments: (turnId: string) => ReadonlyMap<string, string>,
+): ChatMessage {
   if (row.role === 'user') return { role: 'user', content: row.content };
   if (row.role === 'tool') {
     return {
@@ -30,19 +42,28 @@ function toMessage(row: MessageRow): ChatMessage {
       isError: row.is_error === 1,
     };
   }
-  const calls = row.tool_calls === null ? [] : fromJson<AssistantToolCall[]>(row.tool_calls);
+  const stored = row.tool_calls === null ? [] : fromJson<StoredCall[]>(row.tool_calls);
+  const calls = stored.map(
+    (c): AssistantToolCall =>
+      c.arguments === undefined
+        ? { ...c, arguments: rawArguments(row.turn_id).get(c.id) ?? '{}' }
+        : (c as AssistantToolCall),
+  );
   return calls.length > 0
     ? { role: 'assistant', content: row.content, toolCalls: calls }
     : { role: 'assistant', content: row.content };
 }
 
-function toRecord(row: MessageRow): StoredMessage {
+function toRecord(
+  row: MessageRow,
+  rawArguments: (turnId: string) => ReadonlyMap<string, string>,
+): StoredMessage {
   return {
     seq: row.seq,
     sessionId: row.session_id,
     turnId: row.turn_id,
     createdAt: iso(row.created_at),
-    message: toMessage(row),
+    message: toMessage(row, rawArguments),
     tool: opt(row.tool_name),
   };
 }
@@ -69,10 +90,30 @@ export function messagesTable(ctx: StoreContext) {
   );
   const bySeq = db.prepare('SELECT * FROM messages WHERE seq = ?');
   const list = db.prepare('SELECT * FROM messages WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?');
+  const callArguments = db.prepare('SELECT call_id, raw_arguments FROM tool_calls WHERE turn_id = ?');
+  /** A reader of calls' arguments by turn, each turn's read once. */
+  const argumentsReader = () => {
+    const byTurn = new Map<string, Map<string, string>>();
+    return (turnId: string): ReadonlyMap<string, string> => {
+      let found = byTurn.get(turnId);
+      if (found === undefined) {
+        const rows = callArguments.all(turnId) as { call_id: string; raw_arguments: string }[];
+        found = new Map(rows.map((r) => [r.call_id, r.raw_arguments]));
+        byTurn.set(turnId, found);
+      }
+      return found;
+    };
+  };
 
   return {
     /** Appends one message; the caller has checked that the turn belongs to the session. */
-    append(sessionId: string, turnId: string, message: ChatMessage, tool?: string): StoredMessage {
+    append(
+      sessionId: string,
+      turnId: string,
+      message: ChatMessage,
+      tool?: string,
+      options: AppendOptions = {},
+    ): StoredMessage {
       checkMessage(message);
       const calls = message.role === 'assistant' ? (message.toolCalls ?? []) : [];
       const result = message.role === 'tool' ? message : undefined;
@@ -84,11 +125,12 @@ export function messagesTable(ctx: StoreContext) {
         toolCalls:
           calls.length > 0
             ? JSON.stringify(
-                calls.map(({ id, name, arguments: a, signature }) =>
-                  signature === undefined
-                    ? { id, name, arguments: a }
-                    : { id, name, arguments: a, signature },
-                ),
+                calls.map(({ id, name, arguments: a, signature }) => ({
+                  id,
+                  name,
+                  ...(options.argumentsInCalls ? {} : { arguments: a }),
+                  ...(signature === undefined ? {} : { signature }),
+                })),
               )
             : null,
         toolCallId: result?.toolCallId ?? null,
@@ -97,12 +139,13 @@ export function messagesTable(ctx: StoreContext) {
         isError: result ? (result.isError ? 1 : 0) : null,
         now: ctx.now(),
       });
-      return toRecord(bySeq.get(lastInsertRowid) as MessageRow);
+      return toRecord(bySeq.get(lastInsertRowid) as MessageRow, argumentsReader());
     },
     list(sessionId: string, options: MessagePage = {}): StoredMessage[] {
+      const read = argumentsReader();
       return (
         list.all(sessionId, sqlAfter(options.afterSeq, 'afterSeq'), sqlLimit(options.limit)) as MessageRow[]
-      ).map(toRecord);
+      ).map((row) => toRecord(row, read));
     },
   };
 }

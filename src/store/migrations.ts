@@ -12,6 +12,7 @@ import { v10OwnerHeartbeat } from './migrations/v10-owner-heartbeat.js';
 import { v11LeafSessions } from './migrations/v11-leaf-sessions.js';
 import { v12TurnModel } from './migrations/v12-turn-model.js';
 import { v13GrantScopes } from './migrations/v13-grant-scopes.js';
+import { v14ArgumentsOnce } from './migrations/v14-arguments-once.js';
 
 /** Every schema step, in order. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   v11LeafSessions,
   v12TurnModel,
   v13GrantScopes,
+  v14ArgumentsOnce,
 ];

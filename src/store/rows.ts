@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { InputError } from '../core/errors.js';
 import type { JsonObject } from '../core/json.js';
 import { isPlainObject } from '../core/json.js';
+import { nestsTooDeep, tooDeepWords } from '../core/json-depth.js';
 import { StoreNotFoundError } from '../core/store-errors.js';
 
 /** SQL NULL read as absent. */
@@ -45,9 +46,11 @@ export function requireText(value: unknown, what: string): string {
   return value;
 }
 
-/** Rejects anything but a plain JSON object. */
+/** Rejects anything but a plain JSON object, and one nested too deep to be written as JSON text. */
 export function requireObject(value: unknown, what: string): JsonObject {
   if (!isPlainObject(value)) throw new InputError(`${what} must be a JSON object.`);
+  if (nestsTooDeep(value))
+    throw new InputError(`${what} cannot be stored: the value holds ${tooDeepWords()}.`);
   return value as JsonObject;
 }
 

@@ -5,6 +5,7 @@ import { StoreConflictError, StoreNotFoundError } from '../core/store-errors.js'
 import type { NotRunReason, RefusedBy } from '../core/tool.js';
 import {
   filteredList,
+  fromJson,
   inSet,
   iso,
   opt,
@@ -30,6 +31,7 @@ interface CallRow {
   wire_name: string;
   raw_arguments: string;
   arguments: string | null;
+  arguments_as_raw: number;
   digest: string;
   status: ToolCallStatus;
   claimed_by: string | null;
@@ -50,6 +52,11 @@ const SETTLES_FROM: Record<ToolCallOutcome['status'], readonly ToolCallStatus[]>
   failed: ['pending', 'approved', 'running'],
 };
 
+/** Arguments kept as their raw text (see `NewToolCall.argumentsAsRaw`), read back as the object they are. */
+function argumentsOf(raw: string): ToolCallRecord['arguments'] {
+  return fromJson<ToolCallRecord['arguments']>(raw);
+}
+
 function toRecord(row: CallRow): ToolCallRecord {
   return {
     id: row.call_id,
@@ -59,7 +66,7 @@ function toRecord(row: CallRow): ToolCallRecord {
     tool: row.tool_name,
     wireName: row.wire_name,
     rawArguments: row.raw_arguments,
-    arguments: optObject(row.arguments),
+    arguments: row.arguments_as_raw === 1 ? argumentsOf(row.raw_arguments) : optObject(row.arguments),
     digest: row.digest,
     status: row.status,
     createdAt: iso(row.created_at),
@@ -77,9 +84,9 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
   const { db } = ctx;
   const insert = db.prepare(
     `INSERT INTO tool_calls (turn_id, call_id, session_id, idx, tool_name, wire_name, raw_arguments, arguments,
-       digest, status, created_at, updated_at)
+       arguments_as_raw, digest, status, created_at, updated_at)
      VALUES (@turnId, @id, @sessionId, (SELECT count(*) FROM tool_calls WHERE turn_id = @turnId), @tool,
-       @wireName, @rawArguments, @arguments, @digest, @status, @now, @now)`,
+       @wireName, @rawArguments, @arguments, @asRaw, @digest, @status, @now, @now)`,
   );
   const byKey = db.prepare('SELECT * FROM tool_calls WHERE turn_id = ? AND call_id = ?');
   // Insertion order is the models' order; the clock can step back between two replies.
@@ -127,6 +134,7 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
     }
     const args =
       call.arguments === undefined ? undefined : requireObject(call.arguments, `The arguments of call ${id}`);
+    const asRaw = args !== undefined && call.argumentsAsRaw === true;
     if (get(turnId, id)) {
       throw new InputError(
         `Turn ${turnId} already has a call with id ${JSON.stringify(id)}; call ids must be unique in a turn.`,
@@ -139,7 +147,9 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
       tool,
       wireName: requireText(call.wireName, `The wire name of call ${id}`),
       rawArguments: call.rawArguments,
-      arguments: args === undefined ? null : JSON.stringify(args),
+      // Arguments that are what the raw text reads as are kept once, as that text.
+      arguments: args === undefined || asRaw ? null : JSON.stringify(args),
+      asRaw: asRaw ? 1 : 0,
       digest: requireText(call.digest, `The digest of call ${id}`),
       status: requireOneOf(
         call.status ?? 'pending',
@@ -158,17 +168,24 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
       return ctx.write(() => {
         const turn = turns.mustGet(turnId);
         const calls = reply.calls ?? [];
-        const message = turns.append(turnId, {
-          role: 'assistant',
-          content: reply.content,
-          toolCalls: calls.map((c) => ({
-            id: c.id,
-            name: c.wireName,
-            arguments: c.rawArguments,
-            ...(c.signature === undefined ? {} : { signature: c.signature }),
-          })),
-        });
-        return { message, calls: calls.map((c) => insertCall(turnId, turn.sessionId, c)) };
+        // The calls first: the message keeps their arguments in their rows (stored once) and reads them from there.
+        const recorded = calls.map((c) => insertCall(turnId, turn.sessionId, c));
+        const message = turns.append(
+          turnId,
+          {
+            role: 'assistant',
+            content: reply.content,
+            toolCalls: calls.map((c) => ({
+              id: c.id,
+              name: c.wireName,
+              arguments: c.rawArguments,
+              ...(c.signature === undefined ? {} : { signature: c.signature }),
+            })),
+          },
+          undefined,
+          { argumentsInCalls: true },
+        );
+        return { message, calls: recorded };
       });
     },
     list(filter: ToolCallFilter): ToolCallRecord[] {

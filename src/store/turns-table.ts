@@ -4,7 +4,7 @@ import type { NewTurn, TurnFilter, TurnMove } from '../core/session-inputs.js';
 import type { StoredMessage, TurnRecord, TurnState } from '../core/session-records.js';
 import { FINAL_TURN_STATES } from '../core/session-records.js';
 import { StoreNotFoundError } from '../core/store-errors.js';
-import type { MessagesTable } from './messages-table.js';
+import type { AppendOptions, MessagesTable } from './messages-table.js';
 import {
   filteredList,
   inSet,
@@ -155,10 +155,10 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
       return touch.run({ owner, now: ctx.now(), unfinished: UNFINISHED }).changes;
     },
     /** Appends a message to a turn's session and marks the session used. */
-    append(turnId: string, message: ChatMessage, tool?: string): StoredMessage {
+    append(turnId: string, message: ChatMessage, tool?: string, options?: AppendOptions): StoredMessage {
       return ctx.write(() => {
         const turn = mustGet(turnId);
-        const stored = messages.append(turn.sessionId, turnId, message, tool);
+        const stored = messages.append(turn.sessionId, turnId, message, tool, options);
         sessions.touch(turn.sessionId);
         return stored;
       });

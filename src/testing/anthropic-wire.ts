@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { isPlainObject } from '../core/json.js';
+import { jsonTextOf } from '../core/json-text-of.js';
 import type { StopReason, WireTool } from '../core/model.js';
 import { anthropicFailure } from './anthropic-rules.js';
 import { type BlockReading, blockMessages } from './block-messages.js';
@@ -203,7 +204,8 @@ function wholeReply(answer: ReplyAnswer, request: NeutralRequest, res: ServerRes
     }
     content.push({ type: 'tool_use', id: call.id, name: call.name, input });
   }
-  const body = JSON.stringify({
+  // jsonTextOf: a script's arguments may nest deeper than JSON.stringify can write
+  const body = jsonTextOf({
     ...messageShell(request.model, answer.usage),
     content,
     stop_reason: stopOf(answer),

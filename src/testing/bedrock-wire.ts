@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { isPlainObject } from '../core/json.js';
+import { jsonTextOf } from '../core/json-text-of.js';
 import type { StopReason, WireTool } from '../core/model.js';
 import { writeStreamErrorFrame, writeStreamEvent, writeStreamException } from './bedrock-event-stream.js';
 import { bedrockFailure } from './bedrock-rules.js';
@@ -203,7 +204,8 @@ function wholeReply(answer: ReplyAnswer, res: ServerResponse): void {
     }
     content.push({ toolUse: { toolUseId: call.id, name: call.name, input } });
   }
-  const body = JSON.stringify({
+  // jsonTextOf: a script's arguments may nest deeper than JSON.stringify can write
+  const body = jsonTextOf({
     output: { message: { role: 'assistant', content } },
     stopReason: stopOf(answer),
     usage: usageOf(answer),

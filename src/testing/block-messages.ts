@@ -1,4 +1,5 @@
 import { isPlainObject } from '../core/json.js';
+import { jsonTextOf } from '../core/json-text-of.js';
 import type { ChatMessage } from '../core/model.js';
 
 /** What one content block of a block-based wire (Anthropic, Bedrock) carries. */
@@ -31,7 +32,7 @@ export function blockMessages(
     const text = readings.map((r) => r.text ?? '').join('');
     if (m['role'] === 'assistant') {
       const toolCalls = readings.flatMap((r) =>
-        r.call ? [{ id: r.call.id, name: r.call.name, arguments: JSON.stringify(r.call.input ?? {}) }] : [],
+        r.call ? [{ id: r.call.id, name: r.call.name, arguments: jsonTextOf(r.call.input ?? {}) }] : [],
       );
       for (const call of toolCalls) names.set(call.id, call.name);
       out.push({ role: 'assistant', content: text, ...(toolCalls.length ? { toolCalls } : {}) });

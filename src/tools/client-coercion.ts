@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue } from '../core/json.js';
 import { isPlainObject } from '../core/json.js';
 import type { ArgumentProblem } from './argument-problem.js';
-import { describeJsonSyntaxError, looksLikeJsonContainer, readJsonText } from './json-text.js';
+import { looksLikeJsonContainer, readJsonText } from './json-text.js';
 import { resolveLocalRef } from './schema-pointer.js';
 
 const NON_STRING_KINDS = ['integer', 'number', 'boolean', 'array', 'object'] as const;
@@ -49,7 +49,7 @@ function converted(key: string, text: string, declared: readonly (readonly Kind[
   if (!looksLikeJsonContainer(text) || !declared.every(container)) return undefined;
   const reading = readJsonText(text);
   if (!reading.ok) {
-    return { problem: { path: key, code: 'invalid_json', message: describeJsonSyntaxError(reading.error) } };
+    return { problem: { path: key, code: 'invalid_json', message: reading.problem } };
   }
   const decoded = reading.value;
   const kind = Array.isArray(decoded) ? 'array' : isPlainObject(decoded) ? 'object' : undefined;

@@ -47,6 +47,12 @@ export interface ToolSpec<F extends Fields> {
   ) => Refusal | undefined | Promise<Refusal | undefined>;
   /** Does the work, with the validated arguments under their declared names. */
   readonly handler: (args: ArgsOf<F>, ctx: ToolContext) => ToolOutput | Promise<ToolOutput>;
+  /**
+   * How long a call may run by the tool's own account, in milliseconds (a number, or one read from the
+   * call's arguments); `null` for a tool that must not be cut (it waits for a person). Left out, the
+   * runtime's deadline for tools applies (60 s unless the config says otherwise).
+   */
+  readonly timeLimitMs?: number | null | ((args: ArgsOf<F>) => number);
 }
 
 /** How a call's arguments read: the handler's arguments, or what is wrong with them. */
@@ -73,6 +79,8 @@ export interface InProcessTool<A = Record<string, unknown>> {
   check(raw: unknown, ctx: ToolContext): Promise<ToolResult | undefined>;
   /** Runs a call: validation, the declared refusal, then the handler; failures come back as `isError`. */
   run(raw: unknown, ctx: ToolContext): Promise<ToolResult>;
+  /** The call's time limit by the tool's own account (see `ToolSpec.timeLimitMs`); undefined when it sets none. */
+  timeLimitMs?(raw: unknown): number | null | undefined;
 }
 
 const RISKS: readonly RiskLevel[] = ['safe', 'caution', 'destructive'];
@@ -126,6 +134,7 @@ function checkSpec(spec: {
   readonly preflight?: unknown;
   readonly readOnly?: boolean | undefined;
   readonly handler: unknown;
+  readonly timeLimitMs?: unknown;
 }): void {
   if (!isPlainObject(spec)) {
     const problem = 'defineTool takes one object: { name, description, fields, handler }';
@@ -152,6 +161,19 @@ function checkSpec(spec: {
     throw new ToolDefinitionError(name, '', 'a read-only tool changes nothing, so it cannot be destructive');
   }
   if (typeof spec.handler !== 'function') throw new ToolDefinitionError(name, '', 'the handler is missing');
+  const limit = spec.timeLimitMs;
+  if (
+    limit !== undefined &&
+    limit !== null &&
+    typeof limit !== 'function' &&
+    !(typeof limit === 'number' && Number.isFinite(limit) && limit > 0)
+  ) {
+    throw new ToolDefinitionError(
+      name,
+      '',
+      'timeLimitMs is a number of milliseconds above 0, a function of the arguments giving one, or null for no limit',
+    );
+  }
   if (spec.preflight !== undefined && typeof spec.preflight !== 'function') {
     throw new ToolDefinitionError(
       name,
@@ -215,6 +237,12 @@ export function defineTool<const F extends Fields = Record<never, never>>(
       const reading = read(raw);
       if (!reading.ok) return invalidArgumentsResult(spec.name, reading.problems);
       return refusalOf(reading.args, ctx);
+    },
+    timeLimitMs(raw) {
+      const limit = spec.timeLimitMs;
+      if (typeof limit !== 'function') return limit;
+      const reading = read(raw);
+      return reading.ok ? limit(reading.args) : undefined;
     },
     async run(raw, ctx) {
       const reading = read(raw);

@@ -2,7 +2,7 @@ import { isPlainObject } from '../core/json.js';
 import type { ArgumentProblem } from './argument-problem.js';
 import { checkFieldSpec } from './check-field-spec.js';
 import type { AnyField, Fields, ListField } from './field.js';
-import { describeJsonSyntaxError, looksLikeJsonContainer, readJsonText } from './json-text.js';
+import { looksLikeJsonContainer, readJsonText } from './json-text.js';
 import { foldedKey, keySpellings } from './key-spellings.js';
 import { nearMiss } from './near-miss.js';
 import {
@@ -52,7 +52,7 @@ function containerFromText(text: string, list: boolean, path: string, out: Argum
   if (!looksLikeJsonContainer(text)) return wrongType(out, path, wanted, text);
   const reading = readJsonText(text);
   if (!reading.ok) {
-    out.push({ path, code: 'invalid_json', message: describeJsonSyntaxError(reading.error) });
+    out.push({ path, code: 'invalid_json', message: reading.problem });
     return INVALID;
   }
   const decoded = reading.value;

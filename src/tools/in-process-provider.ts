@@ -21,6 +21,7 @@ export interface InProcessProvider extends ToolProvider {
   /** The defined tools, by name (for the boolean census, the portability rail, a host's own UI). */
   readonly tools: ReadonlyMap<string, InProcessTool>;
   preflight(name: string, args: JsonObject, ctx: ToolContext): Promise<ToolResult | undefined>;
+  timeLimitMs(name: string, args: JsonObject): number | null | undefined;
 }
 
 /** Builds a ToolProvider from defined tools; throws ToolDefinitionError on a repeated tool name. */
@@ -57,6 +58,10 @@ export function inProcessProvider(options: InProcessProviderOptions): InProcessP
     },
     async preflight(name, args, ctx) {
       return tools.get(name)?.check(args, ctx);
+    },
+    timeLimitMs(name, args) {
+      // a tool made by another copy of toolseam (an app's own install) may not say
+      return tools.get(name)?.timeLimitMs?.(args);
     },
   };
 }

@@ -1,10 +1,14 @@
 import type { JsonValue } from '../core/json.js';
+import { nestsTooDeep, tooDeepWords } from '../core/json-depth.js';
 import { describeJsonSyntax, type JsonSyntaxError, jsonSyntaxError } from '../core/json-syntax-error.js';
 
-/** What reading a JSON text gave: the value, or where and why the text is not JSON. */
+/**
+ * What reading a JSON text gave: the value, or why it cannot be used, as an argument problem says it
+ * (`problem`): where and why the text is not JSON (`error`), or that it nests too deep to be read.
+ */
 export type JsonTextReading =
   | { readonly ok: true; readonly value: JsonValue }
-  | { readonly ok: false; readonly error: JsonSyntaxError };
+  | { readonly ok: false; readonly problem: string; readonly error?: JsonSyntaxError };
 
 /** The JSON body of a text: trimmed, and without a surrounding Markdown code fence (```json … ```). */
 export function jsonBody(text: string): string {
@@ -27,11 +31,15 @@ export function looksLikeJsonContainer(text: string): boolean {
   return false;
 }
 
-/** Reads a JSON text (fences allowed); a failure carries the decoder's own detail: what and where. */
+/**
+ * Reads a JSON text (fences allowed); a failure carries the decoder's own detail: what and where. A
+ * value nested deeper than `MAX_JSON_DEPTH` is refused: whatever walks or writes it later would not cope.
+ */
 export function readJsonText(text: string): JsonTextReading {
   const body = jsonBody(text);
+  let value: JsonValue;
   try {
-    return { ok: true, value: JSON.parse(body) as JsonValue };
+    value = JSON.parse(body) as JsonValue;
   } catch {
     const error = jsonSyntaxError(body) ?? {
       what: 'the text is not JSON',
@@ -40,8 +48,11 @@ export function readJsonText(text: string): JsonTextReading {
       column: 1,
       after: '',
     };
-    return { ok: false, error };
+    return { ok: false, error, problem: describeJsonSyntaxError(error) };
   }
+  if (nestsTooDeep(value))
+    return { ok: false, problem: `holds JSON text with ${tooDeepWords()}; send it flatter` };
+  return { ok: true, value };
 }
 
 /** Decodes a value carried as JSON text; anything else, and text that is not JSON, comes back unchanged. */

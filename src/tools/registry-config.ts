@@ -5,6 +5,7 @@ import { type Logger, silentLogger } from '../core/logger.js';
 import { readJsonFile } from '../core/read-json-file.js';
 import type { ToolProvider } from '../core/tool.js';
 import { loadApp } from './apps/load-app.js';
+import type { CallTimeouts } from './call-deadline.js';
 import {
   type McpServerConfig,
   type McpTimeouts,
@@ -115,6 +116,8 @@ export interface RegistryFromConfigOptions {
   readonly listTimeoutMs?: number;
   /** Time each app gets to load (see `LoadAppOptions.loadTimeoutMs`). */
   readonly appLoadTimeoutMs?: number;
+  /** Deadlines of calls whose tool declares no limit of its own (see `ToolRegistryOptions.callTimeouts`). */
+  readonly callTimeouts?: CallTimeouts;
 }
 
 /** A registry holding `providers`, then every configured MCP server, then every configured app. */
@@ -127,6 +130,7 @@ export async function registryFromConfig(
     logger,
     switchedOff: config.disabledTools,
     ...(options.listTimeoutMs === undefined ? {} : { listTimeoutMs: options.listTimeoutMs }),
+    ...(options.callTimeouts === undefined ? {} : { callTimeouts: options.callTimeouts }),
   });
   for (const provider of options.providers ?? []) registry.register(provider);
   const timeouts = { ...options.mcp?.timeouts, ...config.mcpTimeouts };

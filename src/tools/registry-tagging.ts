@@ -70,10 +70,22 @@ export function toolResultOf(value: unknown, tool: string, refusal = false): Too
   }
   if (isPlainObject(value) && typeof value.content === 'string') {
     const result = { ...value, isError: value.isError === true || refusal } as ToolResult;
-    return refusal && result.notRun === undefined ? { ...result, notRun: 'refused_by_tool' } : result;
+    // Only text is read from the rest: a hint that is a list nested thousands deep would overflow the stack
+    // when it is turned into text, and the model reads hints as lines.
+    const { hints, reason, ...rest } = result as ToolResult & { hints?: unknown; reason?: unknown };
+    const cleaned: ToolResult = {
+      ...rest,
+      ...(hints === undefined ? {} : { hints: Array.isArray(hints) ? hints.filter(isText) : [] }),
+      ...(typeof reason === 'string' ? { reason } : {}),
+    };
+    return refusal && cleaned.notRun === undefined ? { ...cleaned, notRun: 'refused_by_tool' } : cleaned;
   }
   return {
     content: `Error: ${tool} returned something that is not a tool result (its provider has a bug).`,
     isError: true,
   };
+}
+
+function isText(value: unknown): value is string {
+  return typeof value === 'string';
 }

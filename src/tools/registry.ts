@@ -3,11 +3,13 @@ import type { JsonObject } from '../core/json.js';
 import { type Logger, silentLogger } from '../core/logger.js';
 import type { ToolContext, ToolDefinition, ToolGroup, ToolProvider, ToolResult } from '../core/tool.js';
 import { redactSecrets } from './builtin/redact-secrets.js';
+import { CallClock, type CallTimeouts, callLimitMs, timedOutResult } from './call-deadline.js';
 import { DeadlineExceeded, formatMs, withDeadline } from './registry-deadline.js';
 import { errorText, FailureLedger, type LoadFailure, type LoadFailureKind } from './registry-failures.js';
 import { RelistScheduler } from './registry-relist.js';
 import { stoppedWhileRunning, switchedOffResult, unknownTool } from './registry-results.js';
 import { tagTools, toolResultOf } from './registry-tagging.js';
+import { MAX_RESULT_CHARS, withinResultLimit } from './result-limit.js';
 import { untilStopped } from './until-stopped.js';
 
 /** How a provider was registered: under which app, with what purpose for its default group. */
@@ -52,6 +54,13 @@ export interface ToolRegistryOptions {
   readonly relistAfterMs?: number;
   /** Tool names switched off from the start (e.g. from the config). */
   readonly switchedOff?: Iterable<string>;
+  /**
+   * How long a call of a tool that declares no time limit of its own may run, by tool name (default 60 s
+   * for every one); a tool's own limit (`bash`'s `timeout_seconds`, an MCP server's call timeouts) wins.
+   */
+  readonly callTimeouts?: CallTimeouts;
+  /** The longest result text a call may hand back (default 10,000,000 characters); longer is dropped with an error saying so. */
+  readonly maxResultChars?: number;
 }
 
 interface Entry extends RegisteredProvider {
@@ -70,6 +79,8 @@ export class ToolRegistry {
   private readonly off: Set<string>;
   private readonly logger: Logger;
   private readonly listTimeoutMs: number;
+  private readonly callTimeouts: CallTimeouts | undefined;
+  private readonly maxResultChars: number;
   private generation = 0;
   private fingerprint = '';
   private routes = new Map<string, Entry>();
@@ -80,6 +91,8 @@ export class ToolRegistry {
   constructor(options: ToolRegistryOptions = {}) {
     this.logger = options.logger ?? silentLogger;
     this.listTimeoutMs = options.listTimeoutMs ?? 60_000;
+    this.callTimeouts = options.callTimeouts;
+    this.maxResultChars = options.maxResultChars ?? MAX_RESULT_CHARS;
     this.off = new Set(options.switchedOff ?? []);
     this.relists = new RelistScheduler(options.relistAfterMs ?? 30_000, 300_000, (name) => this.relist(name));
   }
@@ -214,13 +227,30 @@ export class ToolRegistry {
     return entry && { provider: entry.provider, app: entry.app, purpose: entry.purpose };
   }
 
-  /** Runs a call on the provider that serves `name`; every failure comes back as an `isError` result. */
+  /**
+   * Runs a call on the provider that serves `name`; every failure comes back as an `isError` result, a call
+   * still running at its deadline (see `callTimeouts`) as one saying so.
+   */
   async invoke(name: string, args: JsonObject, ctx: ToolContext): Promise<ToolResult> {
     const entry = await this.route(name);
     if (!entry) return unknownTool(name);
     if (this.off.has(name)) return switchedOffResult(name);
-    const outcome = await untilStopped(invokeOn(entry.provider, name, args, ctx), ctx.signal, STOP_GRACE_MS);
-    if (outcome.kind === 'settled') return toolResultOf(outcome.value, name);
+    const limit = callLimitMs(entry.provider, name, args, this.callTimeouts);
+    const clock = new CallClock(ctx.signal, limit);
+    const work = invokeOn(entry.provider, name, args, { ...ctx, signal: clock.signal });
+    const outcome = await untilStopped(work, clock.signal, STOP_GRACE_MS);
+    clock.release();
+    if (clock.timedOut && limit !== undefined) {
+      this.logger.log({
+        level: 'warn',
+        scope: 'registry',
+        message: `${name} (provider "${entry.provider.name}", app "${entry.app}") did not finish within ${formatMs(limit)}; toolseam stopped waiting for it, and it may still be running.`,
+      });
+      return timedOutResult(name, limit);
+    }
+    if (outcome.kind === 'settled') {
+      return withinResultLimit(name, toolResultOf(outcome.value, name), this.maxResultChars);
+    }
     if (outcome.kind === 'abandoned') {
       this.logger.log({
         level: 'warn',

@@ -8,7 +8,7 @@ import type {
   NumberField,
   StringField,
 } from './field.js';
-import { describeJsonSyntaxError, readJsonText } from './json-text.js';
+import { readJsonText } from './json-text.js';
 import { yesOrNo } from './yes-or-no.js';
 
 /** Returned by a reader when the value was refused (its problems are already recorded). */
@@ -138,7 +138,7 @@ export function jsonReader(spec: JsonField): Reader {
       if (value.trim() === '') return ABSENT;
       const reading = readJsonText(value);
       if (!reading.ok) {
-        out.push({ path, code: 'invalid_json', message: describeJsonSyntaxError(reading.error) });
+        out.push({ path, code: 'invalid_json', message: reading.problem });
         return INVALID;
       }
       decoded = reading.value;

@@ -233,3 +233,35 @@ describe('a model call that is retried, as the person reads it', () => {
     ]);
   });
 });
+
+describe('arguments nested deeper than JSON.stringify can write', () => {
+  it('are shown on one line in an approval request and a tool line, not thrown', () => {
+    const deep = JSON.parse(`{"a":${'['.repeat(10_000)}${']'.repeat(10_000)}}`) as Record<string, never>;
+    const text = describeApproval({
+      id: 'apr-1',
+      sessionId: 's',
+      turnId: 't',
+      callId: 'c',
+      tool: 'make_tree',
+      arguments: deep,
+      risk: 'caution',
+      meaning: 'Approving runs make_tree with these arguments.',
+      digest: 'd',
+      createdAt: '2025-01-01T00:00:00Z',
+    });
+    expect(text).toContain('  arguments: {"a":[[[[');
+    const out = {
+      text: '',
+      write(t: string) {
+        this.text += t;
+        return true;
+      },
+    };
+    printEvent(
+      { type: 'tool-call-start', callId: 'c', tool: 'make_tree', arguments: deep },
+      { out: out as never, info: out as never },
+      { midLine: false },
+    );
+    expect(out.text).toMatch(/^· make_tree \{"a":\[\[\[.*…\n$/);
+  });
+});

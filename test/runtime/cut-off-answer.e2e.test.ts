@@ -82,11 +82,18 @@ describe('an answer whose stream failed after part of it was shown', () => {
     expect(counts.get('lookup_weather') ?? 0).toBe(0);
   });
 
-  it('a model call that failed before any text leaves nothing behind', async () => {
+  it('a model call that failed before any text leaves only a note that the message went unanswered', async () => {
     h = await startHarness({ script: [{ error: { status: 500 } }, { text: 'Back.' }] });
     const session = h.runtime.session('s');
     expect(turnEnd(await collect(session.send('hi')))).toMatchObject({ status: 'failed' });
     await collect(session.send('hi again'));
-    expect(assistantsOf(h.standIn.requests[1]?.messages)).toEqual([]);
+    const messages = h.standIn.requests[1]?.messages ?? [];
+    // never two user messages in a row: the failed turn's place holds a note, with nothing from the model
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    const [note] = assistantsOf(messages);
+    expect(note?.content).toMatch(
+      /^\[No answer to this message: the turn ended as failed \(.*500.*\) before the model replied\.\]$/,
+    );
+    expect(note?.toolCalls ?? []).toEqual([]);
   });
 });

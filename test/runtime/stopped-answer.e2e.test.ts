@@ -97,7 +97,7 @@ describe('an answer the person stopped after part of it was shown', () => {
     }
   });
 
-  it('a turn stopped before any text leaves nothing behind', async () => {
+  it('a turn stopped before any text leaves only a note that the message went unanswered', async () => {
     h = await startHarness({ script: [{ text: '', delayMs: 5_000 }, { text: 'Back.' }] });
     const session = h.runtime.session('s');
     const controller = new AbortController();
@@ -110,7 +110,11 @@ describe('an answer the person stopped after part of it was shown', () => {
     expect(turnEnd(events)).toMatchObject({ status: 'stopped' });
     const store = openSessionStore({ path: h.dbPath });
     try {
-      expect(store.listMessages('s').map((m) => m.message.role)).toEqual(['user']);
+      const messages = store.listMessages('s').map((m) => m.message);
+      expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+      expect(messages[1]?.content).toBe(
+        '[No answer to this message: the turn was stopped before the model replied.]',
+      );
     } finally {
       store.close();
     }

@@ -133,7 +133,10 @@ describe('a secret in why a turn ended is hidden as in results', () => {
     expect(end).toMatchObject({ status: 'failed', errorCode: 'internal' });
     expect(end.message).toContain('[secret:MODEL_KEY]');
     expect(end.message).not.toContain(KEY);
-    const logged = logger.records.filter((r) => r.level === 'error').map((r) => r.message);
+    // the failure's stack is logged for --verbose (info), never shown at the default level
+    const logged = logger.records.filter((r) => /^turn \S+ failed: /.test(r.message)).map((r) => r.message);
+    expect(logged).toHaveLength(1);
+    expect(logger.records.filter((r) => r.level === 'error')).toEqual([]);
     expect(logged.join('\n')).toContain('[secret:MODEL_KEY]');
     expect(logged.join('\n')).not.toContain(KEY);
     expect(storedError(h.dbPath, end.turnId)).not.toContain(KEY);

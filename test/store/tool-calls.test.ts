@@ -77,6 +77,18 @@ describe('tool calls', () => {
     ).toThrow(InputError);
   });
 
+  it('refuses arguments nested too deep to write, naming the call, and stores nothing of the reply', () => {
+    const store = openTestStore();
+    const { turn } = turnWithCalls(store, []);
+    const deep = JSON.parse(`{"a":${'['.repeat(10_000)}${']'.repeat(10_000)}}`) as Record<string, never>;
+    const before = store.listToolCalls({ turnId: turn.id }).length;
+    const call = { ...newCall('d', 'grep', {}), rawArguments: '{"a":[[…]]}', arguments: deep };
+    expect(() => store.recordModelReply(turn.id, { content: '', calls: [call] })).toThrow(
+      /The arguments of call d cannot be stored: the value holds more than 100 levels/,
+    );
+    expect(store.listToolCalls({ turnId: turn.id })).toHaveLength(before);
+  });
+
   it('runs a call through approve → claim → done, and adds the tool to the session', () => {
     const store = openTestStore();
     const { session, turn } = turnWithCalls(store, [newCall('c1', 'read_file', { path: 'a' })]);

@@ -29,19 +29,33 @@ export interface HarnessOptions extends Partial<Omit<RuntimeOptions, 'model' | '
   readonly providers?: readonly ToolProvider[];
   /** How the model adapter retries (default: never). */
   readonly retry?: RetrySettings;
+  /** Model settings laid over the stand-in's (e.g. `stream: false`, `firstByteTimeoutMs`). */
+  readonly modelSettings?: Readonly<Record<string, unknown>>;
+  /** How long the store waits for another process's write lock (default: the store's own). */
+  readonly busyTimeoutMs?: number;
 }
 
 /** Starts a runtime on the real SDK of `family` against its loopback stand-in, with a fresh SQLite file. */
 export async function startHarness(options: HarnessOptions = {}): Promise<RuntimeHarness> {
-  const { family = 'openai', mode, script = [], providers = [], retry, ...rest } = options;
+  const {
+    family = 'openai',
+    mode,
+    script = [],
+    providers = [],
+    retry,
+    modelSettings,
+    busyTimeoutMs,
+    ...rest
+  } = options;
   const standIn = await startStandIn({ family, ...(mode ? { mode } : {}), script });
   const model = createModelAdapter({
     ...standIn.modelConfig('stand-in-model'),
+    ...modelSettings,
     retry: retry ?? { maxRetries: 0 },
   } as never);
   const dir = mkdtempSync(join(tmpdir(), 'toolseam-runtime-'));
   const dbPath = join(dir, 'toolseam.db');
-  const store = openSessionStore({ path: dbPath });
+  const store = openSessionStore({ path: dbPath, ...(busyTimeoutMs === undefined ? {} : { busyTimeoutMs }) });
   const registry = createToolRegistry();
   for (const provider of providers) registry.register(provider);
   const runtime = new Runtime({ model, registry, store, workspace: [dir], ...rest });

@@ -6,6 +6,7 @@ import type {
 import type { ProviderError } from '../../core/errors.js';
 import type { ModelAdapter, ModelEvent, ModelRequest, WireTool } from '../../core/model.js';
 import { captureErrorBodies, type ErrorBodyCapture, type FetchLike } from '../shared/error-body-capture.js';
+import { type FirstByteDeadline, underFirstByteDeadline } from '../shared/first-byte.js';
 import type { ResolvedProviderConfig } from '../shared/provider-config.js';
 import { streamEnding } from '../shared/stream-ending.js';
 import {
@@ -52,7 +53,10 @@ export class AnthropicAdapter implements ModelAdapter {
 
   stream(request: ModelRequest): AsyncIterable<ModelEvent> {
     return withRetries({
-      attempt: () => this.attempt(request),
+      attempt: () =>
+        underFirstByteDeadline(this.config.firstByteTimeoutMs, request.signal, this.provider, (deadline) =>
+          this.attempt(request, deadline),
+        ),
       toProviderError: (error) =>
         settledToolRejection(this.toProviderError(error), request.tools, ANTHROPIC_DIALECTS),
       settings: this.config.retry,
@@ -60,16 +64,20 @@ export class AnthropicAdapter implements ModelAdapter {
     });
   }
 
-  private async *attempt(request: ModelRequest): AsyncGenerator<ModelEvent> {
+  private async *attempt(request: ModelRequest, deadline: FirstByteDeadline): AsyncGenerator<ModelEvent> {
     const body = this.buildRequest(request);
-    const options = request.signal ? { signal: request.signal } : {};
+    const options = { signal: deadline.signal };
     if (body.stream) {
       const stream = await this.client.messages.create(body as MessageCreateParamsStreaming, options);
       const parser = new AnthropicStreamParser();
-      for await (const event of stream) yield* parser.push(event);
+      for await (const event of stream) {
+        deadline.heard();
+        yield* parser.push(event);
+      }
       yield* streamEnding(parser, this.provider, request.signal);
     } else {
       const message = await this.client.messages.create(body as MessageCreateParamsNonStreaming, options);
+      deadline.heard();
       yield* messageEvents(message);
     }
   }

@@ -1,4 +1,5 @@
 import type { Message, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import { jsonTextOf } from '../../core/json-text-of.js';
 import type { ModelEvent } from '../../core/model.js';
 import { finishEvent, type StopTable } from '../shared/stop-reason.js';
 import type { EndingStreamParser } from '../shared/stream-ending.js';
@@ -55,8 +56,7 @@ export class AnthropicStreamParser implements EndingStreamParser {
       case 'content_block_start': {
         const block = event.content_block;
         if (block.type === 'tool_use') {
-          const initial =
-            block.input && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : '';
+          const initial = block.input && Object.keys(block.input).length > 0 ? jsonTextOf(block.input) : '';
           this.calls.start(String(event.index), block.id, block.name, initial);
         } else if (block.type === 'text' && block.text) {
           return [{ type: 'text-delta', text: block.text }];
@@ -103,7 +103,7 @@ export function messageEvents(message: Message): ModelEvent[] {
   message.content.forEach((block, i) => {
     if (block.type === 'text' && block.text) events.push({ type: 'text-delta', text: block.text });
     if (block.type === 'tool_use')
-      calls.start(String(i), block.id, block.name, JSON.stringify(block.input ?? {}));
+      calls.start(String(i), block.id, block.name, jsonTextOf(block.input ?? {}));
   });
   const assembled = calls.finish();
   events.push(...assembled);

@@ -7,6 +7,7 @@ import {
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { ProviderError } from '../../core/errors.js';
 import type { ModelAdapter, ModelEvent, ModelRequest, WireTool } from '../../core/model.js';
+import { type FirstByteDeadline, underFirstByteDeadline } from '../shared/first-byte.js';
 import type { ResolvedProviderConfig } from '../shared/provider-config.js';
 import { transportProviderError } from '../shared/provider-errors.js';
 import { streamEnding } from '../shared/stream-ending.js';
@@ -19,6 +20,7 @@ import { withRetries } from '../shared/with-retries.js';
 import { type BedrockErrorContext, bedrockProviderError, keepErrorBodies } from './bedrock-errors.js';
 import { acceptsToolResultStatus, type BedrockRequestOptions, toBedrockRequest } from './bedrock-request.js';
 import { BedrockStreamParser, converseEvents } from './bedrock-stream-parser.js';
+import { keepDeepToolInputs } from './deep-tool-inputs.js';
 
 /** What one attempt tells the error conversion (see `BedrockErrorContext`). */
 type AttemptContext = { -readonly [K in keyof BedrockErrorContext]: BedrockErrorContext[K] };
@@ -46,6 +48,7 @@ export class BedrockAdapter implements ModelAdapter {
     if (config.credentials) clientConfig.credentials = config.credentials;
     this.client = new BedrockRuntimeClient(clientConfig);
     keepErrorBodies(this.client);
+    keepDeepToolInputs(this.client);
     if (Object.keys(config.headers).length > 0) {
       this.client.middlewareStack.add(
         (next) => async (args) => {
@@ -71,7 +74,10 @@ export class BedrockAdapter implements ModelAdapter {
   stream(request: ModelRequest): AsyncIterable<ModelEvent> {
     const context: AttemptContext = {};
     return withRetries({
-      attempt: () => this.attempt(request, context),
+      attempt: () =>
+        underFirstByteDeadline(this.config.firstByteTimeoutMs, request.signal, this.provider, (deadline) =>
+          this.attempt(request, context, deadline),
+        ),
       toProviderError: (error) =>
         settledToolRejection(this.toProviderError(error, context), request.tools, BEDROCK_DIALECTS),
       settings: this.config.retry,
@@ -79,7 +85,11 @@ export class BedrockAdapter implements ModelAdapter {
     });
   }
 
-  private async *attempt(request: ModelRequest, context: AttemptContext): AsyncGenerator<ModelEvent> {
+  private async *attempt(
+    request: ModelRequest,
+    context: AttemptContext,
+    deadline: FirstByteDeadline,
+  ): AsyncGenerator<ModelEvent> {
     // an abort listener added to a signal that has already fired never runs
     if (request.signal?.aborted)
       throw transportProviderError(this.provider, 'aborted', request.signal.reason);
@@ -90,7 +100,7 @@ export class BedrockAdapter implements ModelAdapter {
     delete context.requestId;
     const controller = new AbortController();
     const onAbort = () => controller.abort();
-    request.signal?.addEventListener('abort', onAbort, { once: true });
+    deadline.signal.addEventListener('abort', onAbort, { once: true });
     // the timeout covers the wait for the answer to start, as in the other SDKs
     const timer = setTimeout(() => {
       context.timedOut = true;
@@ -105,15 +115,19 @@ export class BedrockAdapter implements ModelAdapter {
         if (output.$metadata.requestId) context.requestId = output.$metadata.requestId;
         context.inStream = true;
         const parser = new BedrockStreamParser();
-        for await (const event of output.stream ?? []) yield* parser.push(event);
+        for await (const event of output.stream ?? []) {
+          deadline.heard();
+          yield* parser.push(event);
+        }
         yield* streamEnding(parser, this.provider, request.signal);
       } else {
         const output = await this.client.send(new ConverseCommand(input), { abortSignal: controller.signal });
+        deadline.heard();
         yield* converseEvents(output);
       }
     } finally {
       clearTimeout(timer);
-      request.signal?.removeEventListener('abort', onAbort);
+      deadline.signal.removeEventListener('abort', onAbort);
     }
   }
 

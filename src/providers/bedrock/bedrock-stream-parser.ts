@@ -3,6 +3,7 @@ import type {
   ConverseStreamOutput,
   TokenUsage,
 } from '@aws-sdk/client-bedrock-runtime';
+import { jsonTextOf } from '../../core/json-text-of.js';
 import type { ModelEvent, Usage } from '../../core/model.js';
 import { finishEvent, type StopTable } from '../shared/stop-reason.js';
 import type { EndingStreamParser } from '../shared/stream-ending.js';
@@ -82,7 +83,8 @@ export function converseEvents(output: ConverseCommandOutput): ModelEvent[] {
         String(i),
         block.toolUse.toolUseId,
         block.toolUse.name,
-        JSON.stringify(block.toolUse.input ?? {}),
+        // a string is an input too deep for the SDK, kept as its JSON text (see keepDeepToolInputs)
+        typeof block.toolUse.input === 'string' ? block.toolUse.input : jsonTextOf(block.toolUse.input ?? {}),
       );
     }
   });

@@ -6,6 +6,7 @@ import type {
 import type { ProviderError } from '../../core/errors.js';
 import type { ModelAdapter, ModelEvent, ModelRequest, WireTool } from '../../core/model.js';
 import { captureErrorBodies, type ErrorBodyCapture, type FetchLike } from '../shared/error-body-capture.js';
+import { type FirstByteDeadline, underFirstByteDeadline } from '../shared/first-byte.js';
 import type { ResolvedProviderConfig } from '../shared/provider-config.js';
 import { streamEnding } from '../shared/stream-ending.js';
 import {
@@ -66,7 +67,10 @@ export class OpenAIAdapter implements ModelAdapter {
 
   stream(request: ModelRequest): AsyncIterable<ModelEvent> {
     return withRetries({
-      attempt: () => this.attempt(request),
+      attempt: () =>
+        underFirstByteDeadline(this.config.firstByteTimeoutMs, request.signal, this.provider, (deadline) =>
+          this.attempt(request, deadline),
+        ),
       toProviderError: (error) =>
         settledToolRejection(this.toProviderError(error), request.tools, OPENAI_FAMILY_DIALECTS),
       settings: this.config.retry,
@@ -74,15 +78,18 @@ export class OpenAIAdapter implements ModelAdapter {
     });
   }
 
-  private async *attempt(request: ModelRequest): AsyncGenerator<ModelEvent> {
+  private async *attempt(request: ModelRequest, deadline: FirstByteDeadline): AsyncGenerator<ModelEvent> {
     const body = this.buildRequest(request);
-    const options = request.signal ? { signal: request.signal } : {};
+    const options = { signal: deadline.signal };
     if (body.stream) {
       const { data: stream, response } = await this.client.chat.completions
         .create(body as ChatCompletionCreateParamsStreaming, options)
         .withResponse();
       const parser = new OpenAIStreamParser();
-      for await (const chunk of stream) yield* parser.push(chunk);
+      for await (const chunk of stream) {
+        deadline.heard();
+        yield* parser.push(chunk);
+      }
       if (this.done.sawDone(response)) parser.markDone();
       yield* streamEnding(parser, this.provider, request.signal);
     } else {
@@ -90,6 +97,7 @@ export class OpenAIAdapter implements ModelAdapter {
         body as ChatCompletionCreateParamsNonStreaming,
         options,
       );
+      deadline.heard();
       const failed = errorInAnswer(completion, this.provider);
       if (failed) throw failed;
       yield* completionEvents(completion);

@@ -45,6 +45,12 @@ export interface ProviderConfig {
   readonly baseURL?: string;
   /** Time allowed for the provider to start answering one attempt: 1 to 2^31-1 ms (default 600,000). */
   readonly timeoutMs?: number;
+  /**
+   * The first-byte deadline: an attempt whose answer has not started by then (no status, or no first event
+   * of a streamed answer; a whole answer when not streamed) is given up and tried again, as a lost
+   * connection is. 1 to 2^31-1 ms; left out, only `timeoutMs` applies.
+   */
+  readonly firstByteTimeoutMs?: number;
   readonly retry?: RetrySettings;
   /** Ask for a streamed answer (default true); false uses the non-streaming endpoint. */
   readonly stream?: boolean;
@@ -72,6 +78,7 @@ export interface ResolvedProviderConfig {
   readonly apiKey: string | undefined;
   readonly baseURL: string | undefined;
   readonly timeoutMs: number;
+  readonly firstByteTimeoutMs: number | undefined;
   readonly retry: Required<RetrySettings>;
   readonly stream: boolean;
   readonly maxTokens: number | undefined;
@@ -208,11 +215,20 @@ const DEFAULT_TIMEOUT_MS = 600_000;
 function timeoutOf(value: number | undefined): number {
   if (value === undefined) return DEFAULT_TIMEOUT_MS;
   // 0 would mean "never" to the AWS SDK but "at once" to openai and @anthropic-ai/sdk
+  checkTimeout(value, 'timeoutMs', `wait the default ${DEFAULT_TIMEOUT_MS} ms (10 minutes)`);
+  return value;
+}
+
+function checkTimeout(value: number, name: string, leftOut: string): void {
   if (!Number.isInteger(value) || value < 1 || value > MAX_TIMEOUT_MS) {
     throw new InputError(
-      `timeoutMs must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (about 24 days); got ${String(value)}. Leave it out to wait the default ${DEFAULT_TIMEOUT_MS} ms (10 minutes).`,
+      `${name} must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (about 24 days); got ${String(value)}. Leave it out to ${leftOut}.`,
     );
   }
+}
+
+function firstByteOf(value: number | undefined): number | undefined {
+  if (value !== undefined) checkTimeout(value, 'firstByteTimeoutMs', 'wait as long as timeoutMs allows');
   return value;
 }
 
@@ -255,6 +271,7 @@ export function resolveProviderConfig(config: ProviderConfig): ResolvedProviderC
     apiKey,
     baseURL: rawURL === undefined ? undefined : checkUrl(rawURL, config.provider, fromEnv?.name),
     timeoutMs: timeoutOf(config.timeoutMs),
+    firstByteTimeoutMs: firstByteOf(config.firstByteTimeoutMs),
     retry: {
       maxRetries: Math.floor(nonNegative(retry.maxRetries, 2, 'retry.maxRetries')),
       baseDelayMs: nonNegative(retry.baseDelayMs, 500, 'retry.baseDelayMs'),

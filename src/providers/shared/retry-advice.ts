@@ -1,4 +1,5 @@
 import { ProviderError, waitWords } from '../../core/errors.js';
+import { FIRST_BYTE_CODE } from './first-byte.js';
 
 /** Why the retrying of a passing failure stopped: every retry was spent, or part of the answer had come. */
 export type GivingUp = 'spent' | 'delivered';
@@ -19,6 +20,8 @@ function spentAdvice(error: ProviderError, attempts: number): string {
       ? `${tried}the rate limit had not lifted: ${asked}, then send the message again (if it keeps happening, check the account's limits).`
       : `${tried}the rate limit had not lifted: wait a minute, then send the message again (if it keeps happening, check the account's limits).`;
   if (asked) return `${tried}${asked}, then send the message again.`;
+  if (error.status === undefined && error.providerCode === FIRST_BYTE_CODE)
+    return `${tried}send the message again, or give the model longer to start answering with --first-byte-timeout (or "firstByteTimeoutMs" in the model settings).`;
   if (error.status === undefined && error.providerCode === 'timeout')
     return `${tried}send the message again, or allow the model more time with "timeoutMs" in the model settings.`;
   // a lost connection's own message already says what to check

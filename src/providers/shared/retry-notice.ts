@@ -1,5 +1,6 @@
 import type { ProviderError } from '../../core/errors.js';
 import type { ModelEvent, ModelRetry } from '../../core/model.js';
+import { FIRST_BYTE_CODE } from './first-byte.js';
 import { RATE_LIMIT_CODE } from './retry-advice.js';
 
 /** Provider codes that mean the provider is overloaded (Anthropic's 529, Bedrock's ServiceUnavailable). */
@@ -14,6 +15,7 @@ export function retryReason(error: ProviderError): string {
   if (error.status === 409) return 'a conflict on the server';
   if (error.status !== undefined && error.status >= 500) return 'server error';
   if (error.status === undefined && code === 'timeout') return 'no answer in time';
+  if (error.status === undefined && code === FIRST_BYTE_CODE) return 'the answer did not start in time';
   if (error.status === undefined && code === 'connection') return 'the connection was lost';
   return error.status === undefined ? code || 'a passing failure' : 'asked to try again';
 }

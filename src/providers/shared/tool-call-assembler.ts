@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { nestsTooDeep } from '../../core/json-depth.js';
 import type { ModelEvent } from '../../core/model.js';
 
 interface Slot {
@@ -80,11 +81,14 @@ export class ToolCallAssembler {
   }
 }
 
-/** Reads a call's JSON arguments as an object for wires that carry objects (`{}` when unreadable). */
+/**
+ * Reads a call's JSON arguments as an object for wires that carry objects: `{}` when unreadable, or when
+ * they nest too deep for the SDK to write them back (the runtime refused such a call, and its result says so).
+ */
 export function argumentsObject(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    if (typeof value === 'object' && value !== null && !Array.isArray(value) && !nestsTooDeep(value)) {
       return value as Record<string, unknown>;
     }
   } catch {

@@ -9,6 +9,7 @@ import { toolResultOf } from '../registry-tagging.js';
 import { ToolDefinitionError } from '../tool-definition-error.js';
 import { AppLoadError, type AppManifest, readAppManifest } from './app-manifest.js';
 import { type AppToolkit, appToolkit } from './app-toolkit.js';
+import { noteHostedApp } from './hosted-code.js';
 import { leftOutMessage, leftOutOf, sortDefinedTools } from './left-out-tools.js';
 
 /** What an app's entry receives when it exports a function instead of its tools. */
@@ -60,6 +61,8 @@ export async function loadApp(folder: string, options: LoadAppOptions = {}): Pro
     return failedApp(error as AppLoadError);
   }
   const limit = options.loadTimeoutMs ?? DEFAULT_APP_LOAD_TIMEOUT_MS;
+  // Known before its code first runs: an exception it throws from a timer can be told from toolseam's own.
+  noteHostedApp(manifest.folder, manifest.name);
   try {
     // A setup that never finishes must not hold up every other tool (the work itself cannot be stopped).
     const exported = await withDeadline(limit, () => entryExport(manifest, logger), undefined, true);
@@ -175,7 +178,10 @@ function isDefinedTool(value: unknown): boolean {
 type Raw = Record<string, unknown>;
 
 /** What an app's tools do, whoever names them: the app wrapper supplies name, app and own. */
-type AppBehaviour = Pick<ToolProvider, 'listTools' | 'invoke' | 'preflight' | 'onToolsChanged' | 'close'>;
+type AppBehaviour = Pick<
+  ToolProvider,
+  'listTools' | 'invoke' | 'preflight' | 'onToolsChanged' | 'close' | 'timeLimitMs'
+>;
 
 /** An app written with raw JSON schemas: `{tools, invoke, preflight?}`. */
 function rawBehaviour(exported: Raw, manifest: AppManifest, group: ToolGroup): AppBehaviour {
@@ -240,6 +246,9 @@ function wrapProvider(
     ...(provider.preflight ? { preflight: provider.preflight.bind(provider) } : {}),
     ...(provider.onToolsChanged ? { onToolsChanged: provider.onToolsChanged.bind(provider) } : {}),
     ...(provider.close ? { close: provider.close.bind(provider) } : {}),
+    ...(typeof provider.timeLimitMs === 'function'
+      ? { timeLimitMs: (name, args) => provider.timeLimitMs?.(name, args) }
+      : {}),
   };
 }
 

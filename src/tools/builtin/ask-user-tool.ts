@@ -36,6 +36,8 @@ export function askUserTool(askUser: AskUser | undefined) {
     readOnly: true,
     group: BUILTIN_GROUPS.conversation,
     fields,
+    // a person takes the time they take; the turn's stop ends the wait
+    timeLimitMs: null,
     ...checkedWork(
       (_args: ArgsOf<typeof fields>) =>
         askUser === undefined

@@ -85,6 +85,7 @@ export function bashTool(setup: ShellSetup) {
     risk: 'destructive',
     group: BUILTIN_GROUPS.shell,
     fields,
+    timeLimitMs: (args: ArgsOf<typeof fields>) => args.timeout_seconds * 1000,
     ...checkedWork(
       (args: ArgsOf<typeof fields>, ctx) => checkCommand(args.command, ctx, setup),
       async ({ cwd, filled }, args, ctx) => {

@@ -199,6 +199,14 @@ class McpProvider implements McpToolProvider {
   }
 
   /**
+   * The longest a call may take by this server's timeouts: starting it, listing its tools, and a call that
+   * keeps reporting progress (the SDK enforces each; the runtime's deadline only backs them up).
+   */
+  timeLimitMs(): number {
+    return this.timeouts.startMs + this.timeouts.listMs + PROGRESS_LIMIT * this.timeouts.callMs;
+  }
+
+  /**
    * Refuses, before anyone is asked, a call whose arguments are not of the types the tool's input schema
    * declares (read as the client will send them): that schema is the server's validator. Uses only the
    * cached listing and sends nothing; an unknown tool or an unreadable schema refuses nothing.

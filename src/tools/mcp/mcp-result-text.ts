@@ -1,4 +1,5 @@
 import { isPlainObject } from '../../core/json.js';
+import { jsonTextOf } from '../../core/json-text-of.js';
 import { headOf } from '../../core/text-cut.js';
 
 /** A `tools/call` answer turned into what the model reads. */
@@ -119,12 +120,9 @@ function str(value: unknown): string {
   return typeof value === 'string' ? value : '?';
 }
 
+/** A server's structured value as JSON text, at any depth (a recursive writer would throw past a few thousand levels). */
 function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
+  return jsonTextOf(value);
 }
 
 function describe(value: unknown): string {

@@ -1,0 +1,113 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSessionStore } from '../../src/store/index.js';
+import { type StandIn, startStandIn } from '../../src/testing/index.js';
+import { TSX_LOADER } from '../support/tsx-loader.js';
+import { spawnToolseam } from './spawn-toolseam.js';
+
+let dir: string;
+let standIn: StandIn | undefined;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'toolseam-faults-'));
+});
+afterEach(async () => {
+  await standIn?.close();
+  standIn = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** An installed app with a tool that never settles and one that throws from a timer after it answered. */
+function writeFaultyApp(): void {
+  const app = join(dir, 'apps', 'faulty');
+  mkdirSync(app, { recursive: true });
+  const manifest = { name: 'faulty', description: 'Tools that misbehave.', entry: 'index.js' };
+  writeFileSync(join(app, 'toolseam-app.json'), JSON.stringify(manifest));
+  writeFileSync(
+    join(app, 'index.js'),
+    [
+      'const none = { type: "object", properties: {} };',
+      'export const tools = [',
+      "  { name: 'wait_forever', description: 'Never answers.', risk: 'safe', parameters: none },",
+      "  { name: 'fire_later', description: 'Answers, then fails in a timer.', risk: 'safe', parameters: none },",
+      '];',
+      'export async function invoke(name) {',
+      "  if (name === 'wait_forever') return new Promise(() => {});",
+      "  setTimeout(() => { throw new Error('the cache refresh failed'); }, 20);",
+      "  return { content: 'scheduled' };",
+      '}',
+    ].join('\n'),
+  );
+  const config = { apps: ['./apps/faulty'], toolTimeouts: { wait_forever: 1500 } };
+  writeFileSync(join(dir, 'toolseam.json'), JSON.stringify(config));
+}
+
+function chat(message: string) {
+  const db = join(dir, 't.db');
+  const args = ['chat', '-m', message, '--base-url', standIn?.baseURL ?? '', '--model', 'demo', '--db', db];
+  return { db, run: spawnToolseam(args, dir).done };
+}
+
+describe('an installed app that misbehaves inside `chat -m`', () => {
+  it('a tool whose promise never settles ends at its deadline as a tool error, and the turn is answered (exit 0)', async () => {
+    writeFaultyApp();
+    standIn = await startStandIn({
+      family: 'openai',
+      script: [{ toolCalls: [{ name: 'wait_forever', arguments: {} }] }, { echo: 'lastToolResult' }],
+    });
+    const { db, run } = chat('wait for it');
+    const result = await run;
+    expect(result.stdout).toContain('wait_forever did not finish within 1.5 s, its time limit');
+    expect(result.stderr).toContain(
+      'wait_forever (provider "faulty", app "faulty") did not finish within 1.5 s',
+    );
+    expect(result.code).toBe(0);
+    const store = openSessionStore({ path: db });
+    try {
+      expect(store.listTurns().map((t) => t.status)).toEqual(['done']);
+      expect(store.listToolCalls({}).map((c) => [c.tool, c.status, c.isError])).toEqual([
+        ['wait_forever', 'done', true],
+      ]);
+    } finally {
+      store.close();
+    }
+  }, 30_000);
+
+  it('an exception an app throws from a timer is told on stderr with where it came from, and the chat goes on', async () => {
+    writeFaultyApp();
+    standIn = await startStandIn({
+      family: 'openai',
+      // the second answer waits, so the app's timer fires while the turn is still running
+      script: [
+        { toolCalls: [{ name: 'fire_later', arguments: {} }] },
+        { text: 'It is scheduled.', delayMs: 1_000 },
+      ],
+    });
+    const result = await chat('schedule it').run;
+    expect(result.stderr).toContain('the installed app "faulty" threw an error nobody caught');
+    expect(result.stderr).toContain('apps/faulty/index.js:8');
+    expect(result.stderr).toContain('the cache refresh failed');
+    expect(result.stdout.trim()).toBe('It is scheduled.');
+    expect(result.code).toBe(0);
+  }, 30_000);
+});
+
+describe("an exception from toolseam's own code", () => {
+  it('is still a crash, with its stack (it is a bug, not hosted code)', () => {
+    const module = join(import.meta.dirname, '..', '..', 'src', 'cli', 'stray-rejections.ts');
+    const script = [
+      `const { keepRunningOnStrayRejections } = await import(${JSON.stringify(module)});`,
+      'keepRunningOnStrayRejections((line) => process.stderr.write(line));',
+      "setTimeout(() => { throw new Error('an own bug'); }, 10);",
+      'setTimeout(() => {}, 5_000);',
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--import', TSX_LOADER, '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/Error: an own bug\n\s+at /);
+  });
+});
