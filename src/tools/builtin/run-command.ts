@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { forgetGroup, groupRuns, watchGroup } from '../process-groups.js';
 import type { BoundedOutput, BoundedText } from './bounded-output.js';
@@ -27,6 +27,61 @@ export interface CommandRun {
   readonly output: BoundedOutput;
   /** How long output is still read after the shell exits; default 500 ms. */
   readonly drainMs?: number;
+  /** Runs the command inside this sandbox; without it, the command runs unconfined. */
+  readonly sandbox?: SandboxLaunch;
+}
+
+/** A sandbox to run a command in: the bubblewrap program and its arguments (see `sandboxArgs`). */
+export interface SandboxLaunch {
+  readonly bwrap: string;
+  readonly args: readonly string[];
+}
+
+/**
+ * The sandbox's first process: says on fd 4 that the sandbox is set up, runs the command as `bash -c`
+ * would, then tells on fd 4 whether any process it started is still running (every one ends with the sandbox's pid namespace as this script exits). Pid 1
+ * is bubblewrap's own; the checks are builtins. A process found is given a moment to finish exiting (one
+ * started with `&` just before the end may still be on its way out) before it counts as left behind.
+ */
+const SANDBOX_SCRIPT = `echo started >&4
+bash -c "$1" 4>&-
+status=$?
+running() {
+  for entry in /proc/[0-9]*; do
+    pid=\${entry#/proc/}
+    if [ "$pid" != 1 ] && [ "$pid" != "$$" ] && read -r stat < "$entry/stat" 2>/dev/null; then
+      rest=\${stat##*) }
+      if [ "\${rest%% *}" != Z ]; then return 0; fi
+    fi
+  done
+  return 1
+}
+if running; then sleep 0.1; running && echo left >&4; fi
+exit $status`;
+
+function launch(run: CommandRun): ChildProcess {
+  if (run.sandbox === undefined) {
+    return spawn('bash', ['-c', run.command], {
+      cwd: run.cwd,
+      env: run.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  }
+  // fd 4 carries the script's word; fd 3 is left closed, so no command mistakes it for something else.
+  const args = [...run.sandbox.args, '--', 'bash', '-c', SANDBOX_SCRIPT, 'toolseam', run.command];
+  return spawn(run.sandbox.bwrap, args, {
+    cwd: run.cwd,
+    env: run.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe', 'ignore', 'pipe'],
+  });
+}
+
+/** The first line bubblewrap wrote (why it could not set a sandbox up), without its `bwrap: ` prefix. */
+export function bwrapSaid(text: string): string {
+  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.replace(/^bwrap:\s*/, '').trim();
 }
 
 /** How long a process that ignored SIGTERM gets before SIGKILL. */
@@ -38,16 +93,19 @@ const DRAIN_MS = 500;
  * Runs a command with bash in its own process group, stdout and stderr interleaved into `output`, with no
  * stdin. Past its timeout, or when the turn is stopped, the whole group is ended (SIGTERM, then SIGKILL);
  * so is what the command left running in the background when it ends by itself, since no later call could
- * see or stop it (a process that leaves the group, e.g. through `setsid`, is out of reach). A group still
- * running when toolseam exits, or is ended by a signal it does not handle, is killed with it.
+ * see or stop it. A group still running when toolseam exits, or is ended by a signal it does not handle,
+ * is killed with it. Unconfined, a process that leaves the group (through `setsid`) is out of reach; in
+ * the sandbox, every process the command started is in its pid namespace and ends with it, however it
+ * left the group.
  */
 export function runCommand(run: CommandRun): Promise<CommandEnd> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', run.command], {
-      cwd: run.cwd,
-      env: run.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const child = launch(run);
+    const sandboxed = run.sandbox !== undefined;
+    // What the sandbox's script said: `started` once it runs, `left` when processes were left behind.
+    let said = '';
+    child.stdio[4]?.on('data', (chunk: Buffer) => {
+      said += chunk.toString('utf8');
     });
     // The group leads itself, so a Ctrl-C or a closed terminal that ends toolseam never reaches it.
     if (child.pid !== undefined) watchGroup(child.pid);
@@ -85,21 +143,33 @@ export function runCommand(run: CommandRun): Promise<CommandEnd> {
       settled = true;
       for (const timer of timers) clearTimeout(timer);
       run.signal.removeEventListener('abort', onAbort);
-      const left = startError === undefined && !timedOut && !stopped && child.pid !== undefined;
-      if (left && groupRuns(child.pid as number)) end('background');
+      const ran = startError === undefined && !timedOut && !stopped && child.pid !== undefined;
+      // In the sandbox, what was left already ended with its pid namespace; unconfined, it is ended now.
+      if (ran && sandboxed) backgroundEnded = said.includes('left');
+      else if (ran && groupRuns(child.pid as number)) end('background');
       // A group being ended is forgotten once killed; one with no process left, now.
       if (!ending && child.pid !== undefined) forgetGroup(child.pid);
       for (const [stream, decoder] of decoders) {
         run.output.push(decoder.end());
         stream.destroy();
       }
-      resolve({ exitCode, timedOut, stopped, startError, backgroundEnded, output: run.output.finish() });
+      child.stdio[4]?.destroy();
+      const output = run.output.finish();
+      // Bubblewrap exits before the command starts when it cannot set the sandbox up.
+      const failed =
+        startError ??
+        (!sandboxed || said.includes('started') || stopped || timedOut
+          ? undefined
+          : `the sandbox could not be set up (${bwrapSaid(output.text) || 'it gave no reason'})`);
+      resolve({ exitCode, timedOut, stopped, startError: failed, backgroundEnded, output });
     };
-    const decoders = [child.stdout, child.stderr].map((stream) => {
-      const decoder = new StringDecoder('utf8');
-      stream.on('data', (chunk: Buffer) => run.output.push(decoder.write(chunk)));
-      return [stream, decoder] as const;
-    });
+    const decoders = [child.stdout, child.stderr]
+      .filter((s) => s !== null)
+      .map((stream) => {
+        const decoder = new StringDecoder('utf8');
+        stream.on('data', (chunk: Buffer) => run.output.push(decoder.write(chunk)));
+        return [stream, decoder] as const;
+      });
     const deadline = setTimeout(() => end('timeout'), run.timeoutMs);
     timers.push(deadline);
     if (run.signal.aborted) onAbort();
