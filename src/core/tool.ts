@@ -39,6 +39,11 @@ export interface ToolDefinition {
    * check counts any of those spellings as given.
    */
   readonly keySpellings?: boolean;
+  /**
+   * The argument through which the tool reads a long result in parts (read_file's `offset`): the
+   * runtime's cut of a result too long to send names it. Without it, the cut names no argument.
+   */
+  readonly pagesBy?: string;
 }
 
 /** A call the model asked for. `name` may be the wire name or the real name. */

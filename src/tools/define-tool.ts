@@ -35,6 +35,8 @@ export interface ToolSpec<F extends Fields> {
   /** Changes nothing (no file, memory, task or message): allowed in plan mode. A `safe` risk alone is not. */
   readonly readOnly?: boolean;
   readonly group?: ToolGroup;
+  /** The field through which a long result is read in parts, when there is one (see ToolDefinition). */
+  readonly pagesBy?: string;
   /** The declared inputs; leave out for a tool that takes none. */
   readonly fields?: F;
   /** What the handler refuses whatever anyone answers; run before asking and again before the handler. */
@@ -165,6 +167,13 @@ export function defineTool<const F extends Fields = Record<never, never>>(
   checkSpec(spec);
   type A = ArgsOf<F>;
   const fields: Fields = spec.fields ?? {};
+  if (spec.pagesBy !== undefined && !Object.hasOwn(fields, spec.pagesBy)) {
+    throw new ToolDefinitionError(
+      spec.name,
+      '',
+      `pagesBy names ${spec.pagesBy}, which is not one of its fields`,
+    );
+  }
   const reader = objectReader(fields, { tool: spec.name, path: '' });
   const risk = spec.risk ?? 'caution';
   const asks = spec.asks ?? risk !== 'safe';
@@ -179,6 +188,7 @@ export function defineTool<const F extends Fields = Record<never, never>>(
     ...(spec.core === undefined ? {} : { core: spec.core }),
     ...(spec.readOnly === undefined ? {} : { readOnly: spec.readOnly }),
     ...(spec.group === undefined ? {} : { group: spec.group }),
+    ...(spec.pagesBy === undefined ? {} : { pagesBy: spec.pagesBy }),
   };
 
   const read = (raw: unknown): ArgumentReading<A> => {
