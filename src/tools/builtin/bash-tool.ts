@@ -164,6 +164,8 @@ export function bashTool(setup: ShellSetup) {
           timeoutMs: args.timeout_seconds * 1000,
           signal: ctx.signal,
           output: boundedFor(ctx, hidden),
+          writable: ctx.writable,
+          offLimits: ctx.offLimits,
         };
         const ran = await runShell(run, setup.confinement, scanner);
         if ('tooMany' in ran) return tooManyFolders(MAX_SCANNED_FOLDERS);

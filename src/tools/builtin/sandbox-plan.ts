@@ -21,6 +21,10 @@ export interface SandboxPlan {
   readonly network: boolean;
   /** More files or folders it may read (absolute). */
   readonly read: readonly string[];
+  /** When set, the only folders it may change (a subagent leaf's); the rest of the workspace is read-only. */
+  readonly writable?: readonly string[];
+  /** Folders it must not change, though they lie in one it may (a subagent leaf's off-limits folders). */
+  readonly offLimits?: readonly string[];
 }
 
 function kindOf(path: string): 'link' | 'folder' | 'other' | undefined {
@@ -101,7 +105,10 @@ export function sandboxArgs(plan: SandboxPlan): string[] {
   for (const path of plan.read) {
     if (!plan.roots.some((root) => isWithin(root, path))) args.push('--ro-bind-try', path, path);
   }
-  for (const root of plan.roots) args.push('--bind', root, root);
+  const writable = plan.writable;
+  for (const root of plan.roots) args.push(writable === undefined ? '--bind' : '--ro-bind', root, root);
+  for (const folder of writable ?? []) args.push('--bind', folder, folder);
+  for (const folder of plan.offLimits ?? []) args.push('--ro-bind', folder, folder);
   // Hidden last, over whatever showed them: a workspace folder may hold /etc.
   for (const place of [...privateSystemFiles(), ...plan.hidden]) {
     args.push('--ro-bind', place.folder ? masks.folder : masks.file, place.path);

@@ -31,6 +31,10 @@ export interface ShellRun {
   readonly timeoutMs: number;
   readonly signal: AbortSignal;
   readonly output: BoundedOutput;
+  /** The folders a subagent leaf may change (relative to the first workspace folder, or absolute). */
+  readonly writable?: readonly string[] | undefined;
+  /** The folders a subagent leaf must not change. */
+  readonly offLimits?: readonly string[] | undefined;
 }
 
 /** How a command went, and the toolseam.json files it made that were removed after it. */
@@ -46,6 +50,14 @@ function realOrGiven(path: string): string {
   } catch {
     return resolve(path);
   }
+}
+
+/** The existing folders among `folders` (resolved from `base`, as the file tools resolve them) inside a root. */
+function foldersIn(roots: readonly string[], base: string, folders: readonly string[]): string[] {
+  return folders
+    .map((folder) => realOrGiven(resolve(base, folder.replace(/^~(?=\/|$)/, homedir()))))
+    .filter((folder) => roots.some((root) => isWithin(root, folder)))
+    .filter((folder) => lstatSync(folder, { throwIfNoEntry: false })?.isDirectory() === true);
 }
 
 /** toolseam's own files that exist inside the workspace folders, with a database's companion files. */
@@ -83,6 +95,9 @@ export async function runShell(
     hidden,
     network: confinement.network,
     read: confinement.read,
+    // A leaf's bounds, which the file tools keep by their checks, the kernel keeps here.
+    ...(run.writable === undefined ? {} : { writable: foldersIn(run.roots, run.cwd, run.writable) }),
+    ...(run.offLimits === undefined ? {} : { offLimits: foldersIn(run.roots, run.cwd, run.offLimits) }),
   };
   const end = await runCommand({ ...run, sandbox: { bwrap, args: sandboxArgs(plan) } });
   // However many folders the command made, each is looked through for a toolseam.json.

@@ -161,6 +161,17 @@ describe('a sandboxed command changes only the workspace and a private /tmp', ()
     expect(changed.content).toMatch(/busy/i);
   });
 
+  it('keeps a subagent leaf to the folders it may change, as the file tools do', async () => {
+    mkdirSync(join(bench.ws, 'out', 'keep'), { recursive: true });
+    const ctx = tools.turn({ writable: ['out'], offLimits: ['out/keep'] });
+    const command = 'echo a > out/a.txt; echo b > b.txt; echo c > out/keep/c.txt; echo end';
+    const result = await tools.invoke('bash', { command }, ctx);
+    expect(readFileSync(join(bench.ws, 'out', 'a.txt'), 'utf8')).toBe('a\n');
+    expect(existsSync(join(bench.ws, 'b.txt'))).toBe(false);
+    expect(existsSync(join(bench.ws, 'out', 'keep', 'c.txt'))).toBe(false);
+    expect(result.content).toContain('b.txt: Read-only file system');
+  });
+
   it('leaves no trace of the places it hid', async () => {
     put('.env', 'A=1\n');
     put('keys/deploy.key', 'k\n');
