@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { forgetGroup, groupRuns, watchGroup } from '../process-groups.js';
 import type { BoundedOutput, BoundedText } from './bounded-output.js';
+import { sandboxFiles } from './sandbox-files.js';
 
 /** How a command ended. */
 export interface CommandEnd {
@@ -37,27 +38,8 @@ export interface SandboxLaunch {
   readonly args: readonly string[];
 }
 
-/**
- * The sandbox's first process: says on fd 4 that the sandbox is set up, runs the command as `bash -c`
- * would, then tells on fd 4 whether any process it started is still running (every one ends with the sandbox's pid namespace as this script exits). Pid 1
- * is bubblewrap's own; the checks are builtins. A process found is given a moment to finish exiting (one
- * started with `&` just before the end may still be on its way out) before it counts as left behind.
- */
-const SANDBOX_SCRIPT = `echo started >&4
-bash -c "$1" 4>&-
-status=$?
-running() {
-  for entry in /proc/[0-9]*; do
-    pid=\${entry#/proc/}
-    if [ "$pid" != 1 ] && [ "$pid" != "$$" ] && read -r stat < "$entry/stat" 2>/dev/null; then
-      rest=\${stat##*) }
-      if [ "\${rest%% *}" != Z ]; then return 0; fi
-    fi
-  done
-  return 1
-}
-if running; then sleep 0.1; running && echo left >&4; fi
-exit $status`;
+/** Where the sandbox shows the script bash reads first (see `sandboxFiles`). */
+const BASH_ENV_PATH = '/run/toolseam/bash-env.sh';
 
 function launch(run: CommandRun): ChildProcess {
   if (run.sandbox === undefined) {
@@ -68,11 +50,11 @@ function launch(run: CommandRun): ChildProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
   }
-  // fd 4 carries the script's word; fd 3 is left closed, so no command mistakes it for something else.
-  const args = [...run.sandbox.args, '--', 'bash', '-c', SANDBOX_SCRIPT, 'toolseam', run.command];
-  return spawn(run.sandbox.bwrap, args, {
+  // fd 4 carries the script's word (fd 3 stays closed); the shell is the command's own, one process.
+  const script = ['--ro-bind', sandboxFiles().bashEnv, BASH_ENV_PATH];
+  return spawn(run.sandbox.bwrap, [...script, ...run.sandbox.args, '--', 'bash', '-c', run.command], {
     cwd: run.cwd,
-    env: run.env,
+    env: { ...run.env, BASH_ENV: BASH_ENV_PATH },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe', 'ignore', 'pipe'],
   });
@@ -102,7 +84,7 @@ export function runCommand(run: CommandRun): Promise<CommandEnd> {
   return new Promise((resolve) => {
     const child = launch(run);
     const sandboxed = run.sandbox !== undefined;
-    // What the sandbox's script said: `started` once it runs, `left` when processes were left behind.
+    // What the script bash reads first said: `started` once it runs, `left` when processes were left behind.
     let said = '';
     child.stdio[4]?.on('data', (chunk: Buffer) => {
       said += chunk.toString('utf8');

@@ -1,7 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute } from 'node:path';
-import { type HiddenPlace, maskSource } from './mask-source.js';
 import { isWithin } from './real-path.js';
+import { type HiddenPlace, sandboxFiles } from './sandbox-files.js';
 import { privateSystemFiles } from './system-masks.js';
 
 /** Where a command's programs and libraries come from: shown read-only (a link as the same link). */
@@ -43,6 +43,16 @@ let systemArgs: readonly string[] | undefined;
  * install folder, so `node` and `npm` work in the sandbox; never the home folder or a folder above it.
  */
 function nodeFolder(home: string): string | undefined {
+  const known = nodeFolders.get(home);
+  if (known !== undefined || nodeFolders.has(home)) return known;
+  const found = findNodeFolder(home);
+  nodeFolders.set(home, found);
+  return found;
+}
+
+const nodeFolders = new Map<string, string | undefined>();
+
+function findNodeFolder(home: string): string | undefined {
   let exec: string;
   try {
     exec = realpathSync(process.execPath);
@@ -90,7 +100,7 @@ function resolverArgs(): string[] {
  * Killed with toolseam, and in a session of its own (no terminal to push input into).
  */
 export function sandboxArgs(plan: SandboxPlan): string[] {
-  const masks = maskSource();
+  const files = sandboxFiles();
   const args = ['--unshare-all', '--unshare-user', '--disable-userns', '--cap-drop', 'ALL'];
   if (plan.network) args.push('--share-net', ...resolverArgs());
   args.push('--die-with-parent', '--new-session', ...systemPart());
@@ -111,7 +121,7 @@ export function sandboxArgs(plan: SandboxPlan): string[] {
   for (const folder of plan.offLimits ?? []) args.push('--ro-bind', folder, folder);
   // Hidden last, over whatever showed them: a workspace folder may hold /etc.
   for (const place of [...privateSystemFiles(), ...plan.hidden]) {
-    args.push('--ro-bind', place.folder ? masks.folder : masks.file, place.path);
+    args.push('--ro-bind', place.folder ? files.hiddenFolder : files.hiddenFile, place.path);
   }
   args.push('--remount-ro', '/', '--chdir', plan.cwd);
   return args;

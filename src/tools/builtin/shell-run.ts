@@ -2,9 +2,9 @@ import { lstatSync, realpathSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { BoundedOutput } from './bounded-output.js';
-import type { HiddenPlace } from './mask-source.js';
 import { isWithin } from './real-path.js';
 import { type CommandEnd, runCommand } from './run-command.js';
+import type { HiddenPlace } from './sandbox-files.js';
 import { sandboxArgs } from './sandbox-plan.js';
 import type { TooManyFolders, WorkspaceScanner } from './workspace-scan.js';
 

@@ -1,6 +1,6 @@
 import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HiddenPlace } from './mask-source.js';
+import type { HiddenPlace } from './sandbox-files.js';
 
 /** The system folder whose private files the sandbox hides (the others it shows hold programs and libraries). */
 const SETTINGS_FOLDER = '/etc';

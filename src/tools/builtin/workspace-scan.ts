@@ -2,8 +2,8 @@ import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { credentialEntryPlace } from './credential-paths.js';
 import { CONFIG_FILE_NAME } from './file-scope.js';
-import type { HiddenPlace } from './mask-source.js';
 import { isWithin } from './real-path.js';
+import type { HiddenPlace } from './sandbox-files.js';
 
 /** The most folders the scan looks through before each command. */
 export const MAX_SCANNED_FOLDERS = 50_000;

@@ -189,6 +189,19 @@ describe('nothing a sandboxed command starts outlives it', () => {
     expect(result.content).toMatch(/^started\n\[.*background.*\]$/);
     expect(result.data).toMatchObject({ exitCode: 0, backgroundEnded: true });
     expect(hostProcessesWith('sleep 31.41')).toEqual([]);
+    // A command that replaces its shell, or sets its own exit trap, is told nothing; what it left ends all the same.
+    for (const command of [
+      'setsid sleep 31.419 & exec true',
+      "trap 'echo bye' EXIT; setsid sleep 31.419 &",
+    ]) {
+      await run(command);
+      expect(hostProcessesWith('sleep 31.419'), command).toEqual([]);
+    }
+  });
+
+  it('runs the command as bash -c does, with nothing of the sandbox showing in its shell', async () => {
+    const result = await run('echo "$0 [$BASH_ENV] $#"; bash -c \'echo "[$BASH_ENV]"\'; echo "line $LINENO"');
+    expect(result.content).toBe('bash [] 0\n[]\nline 1');
   });
 
   it('says nothing when what it started had ended', async () => {
