@@ -1,4 +1,13 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -45,30 +54,66 @@ trap 'shopt -u failglob nullglob; if __toolseam_running; then command -p sleep 0
 let made: (SandboxFiles & { readonly dir: string }) | undefined;
 let hooked = false;
 
-function removeFiles(): void {
-  if (made === undefined) return;
+/** The start of the folder's name; the process id after it tells whose it is. */
+const PREFIX = 'toolseam-sandbox-';
+
+function removeFolder(dir: string): void {
   try {
     // Opened again first: without its permissions back, a user who is not root cannot empty the folder.
-    chmodSync(made.hiddenFolder, 0o700);
+    chmodSync(join(dir, 'hidden-folder'), 0o700);
   } catch {
     // Already gone.
   }
-  rmSync(made.dir, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
+}
+
+function removeFiles(): void {
+  if (made === undefined) return;
+  removeFolder(made.dir);
   made = undefined;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the folders of this user's processes that ended without removing theirs (a signal ends one so). */
+function removeLeftovers(): void {
+  const uid = process.getuid?.();
+  let names: string[];
+  try {
+    names = readdirSync(tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^toolseam-sandbox-(\d+)-/.exec(name)?.[1]);
+    if (!Number.isSafeInteger(pid) || pid === process.pid || alive(pid)) continue;
+    const dir = join(tmpdir(), name);
+    const stat = lstatSync(dir, { throwIfNoEntry: false });
+    if (stat?.isDirectory() && stat.uid === uid) removeFolder(dir);
+  }
 }
 
 /**
  * The sandbox's files: the empty file and folder (mode 000) bound over the places it hides — a command
  * that opens one is refused ("Permission denied"), since its capabilities are dropped, and a read-only
- * bind cannot be written — and the script bash reads first. Made once per process in the system's
- * temporary folder (again if something removed them), and removed when the process exits.
+ * bind cannot be written — and the script bash reads first. Made once per process in a folder of its own
+ * in the system's temporary folder (again if something removed them), removed when the process exits;
+ * the folders of this user's processes that a signal ended first are removed when the next one is made.
  */
 export function sandboxFiles(): SandboxFiles {
   if (made !== undefined && [made.hiddenFile, made.hiddenFolder, made.bashEnv].every((f) => existsSync(f))) {
     return made;
   }
   removeFiles();
-  const dir = mkdtempSync(join(tmpdir(), 'toolseam-sandbox-'));
+  if (!hooked) removeLeftovers();
+  const dir = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
   const hiddenFile = join(dir, 'hidden-file');
   const hiddenFolder = join(dir, 'hidden-folder');
   const bashEnv = join(dir, 'bash-env.sh');
