@@ -8,6 +8,12 @@ import type { HiddenPlace } from './sandbox-files.js';
 /** The most folders the scan looks through before each command. */
 export const MAX_SCANNED_FOLDERS = 50_000;
 
+/**
+ * Folders the scan does not look into: installed packages, public whatever they hold (a package's test
+ * keys), which a command must be able to remove and install again (`npm ci` empties node_modules first).
+ */
+const PACKAGE_FOLDERS: ReadonlySet<string> = new Set(['node_modules']);
+
 /** A folder's listing is reused only when the folder had not changed for this long when it was read. */
 const SETTLED_MS = 1000;
 
@@ -50,6 +56,7 @@ function hiddenEntry(path: string, entry: Dirent, roots: readonly string[]): Hid
  * listing is kept with the folder's inode and modification time (which change when an entry is added,
  * removed or renamed), so a later scan reads again only the folders that changed; a scan costs one lstat
  * per folder. Links are not followed: what one points at inside the workspace is judged where it lies.
+ * Installed packages (node_modules) are not looked into.
  */
 export class WorkspaceScanner {
   private listings = new Map<string, Listing>();
@@ -108,7 +115,7 @@ export class WorkspaceScanner {
       if (entry.name === CONFIG_FILE_NAME) configs.push(entry.name);
       const place = hiddenEntry(path, entry, roots);
       if (place !== undefined) hidden.push(place);
-      else if (entry.isDirectory()) folders.push(entry.name);
+      else if (entry.isDirectory() && !PACKAGE_FOLDERS.has(entry.name)) folders.push(entry.name);
     }
     // A change within the file system's clock tick after the read might leave the time as it was.
     const settled = readAt - mtimeMs > SETTLED_MS;

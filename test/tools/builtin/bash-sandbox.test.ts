@@ -172,6 +172,14 @@ describe('a sandboxed command changes only the workspace and a private /tmp', ()
     expect(result.content).toContain('b.txt: Read-only file system');
   });
 
+  it("leaves installed packages alone: a package's test key is no secret, and npm ci removes them", async () => {
+    put('node_modules/tls-lib/test/server.key', 'public test key\n');
+    put('.env', 'A=1\n');
+    const result = await run('cat node_modules/tls-lib/test/server.k?y; rm -rf node_modules && echo removed');
+    expect(result.content).toBe('public test key\nremoved');
+    expect(existsSync(join(bench.ws, 'node_modules'))).toBe(false);
+  });
+
   it('leaves no trace of the places it hid', async () => {
     put('.env', 'A=1\n');
     put('keys/deploy.key', 'k\n');
