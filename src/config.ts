@@ -1,4 +1,5 @@
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { InputError } from './core/errors.js';
 import { isPlainObject } from './core/json.js';
 import { readJsonFile } from './core/read-json-file.js';
@@ -6,6 +7,8 @@ import { PROVIDER_NAMES, type ProviderConfig } from './providers/index.js';
 import { globMatch } from './runtime/glob-match.js';
 import type { PreToolHook } from './runtime/pre-tool-hooks.js';
 import type { AgentConfig, ApprovalOptions, DenyRule, TurnLimits } from './runtime/runtime-options.js';
+import { credentialPlace } from './tools/builtin/credential-paths.js';
+import { CREDENTIAL_WORDS, type ShellOptions, VARIABLE_NAME } from './tools/builtin/shell-options.js';
 import { nearMiss } from './tools/near-miss.js';
 import { parseToolsConfig, type ToolsConfig } from './tools/registry-config.js';
 
@@ -32,6 +35,8 @@ export interface ToolseamConfig {
   /** The SQLite file; absent means the user's data folder. */
   readonly db?: string;
   readonly tools: ToolsConfig;
+  /** How `bash` runs its commands (sandbox, network, environment, extra reads). */
+  readonly shell: ShellOptions;
 }
 
 /** One entry of `toolTimeouts`: tools matching `tool` (a glob over real names) may run `ms` milliseconds. */
@@ -56,6 +61,7 @@ const KNOWN_KEYS = [
   'disabledTools',
   'mcpTimeouts',
   'toolTimeouts',
+  'shell',
 ];
 
 /** Reads and checks a config file; with `optional`, a missing file gives the defaults. */
@@ -111,6 +117,7 @@ export function parseConfig(
       ...(options.source ? { source: options.source } : {}),
       baseDir: options.baseDir,
     }),
+    shell: readShell(data.shell, options.baseDir, fail),
   };
 }
 
@@ -364,4 +371,52 @@ function readSecrets(value: unknown, env: NodeJS.ProcessEnv, fail: Fail): Map<st
     if (secret) secrets.set(name, secret);
   }
   return secrets;
+}
+
+const SHELL_SHAPE =
+  '{"sandbox": "on" | "off", "network": true | false, "env": ["NAME", …], "read": ["path", …]}';
+
+/** "shell": how `bash` runs; a credential never enters through it (not as a variable, not as a read place). */
+function readShell(value: unknown, baseDir: string, fail: Fail): ShellOptions {
+  if (value === undefined) return {};
+  if (!isPlainObject(value)) return fail('shell', `must be ${SHELL_SHAPE}.`);
+  checkKeys(value, ['sandbox', 'network', 'env', 'read'], 'shell', 'shell setting', fail);
+  if (value.sandbox !== undefined && value.sandbox !== 'on' && value.sandbox !== 'off') {
+    fail('shell.sandbox', `must be "on" (the default) or "off", not ${JSON.stringify(value.sandbox)}.`);
+  }
+  if (value.network !== undefined && !isFlag(value.network)) {
+    fail('shell.network', `must be true or false (the default), not ${JSON.stringify(value.network)}.`);
+  }
+  const env = readStrings(value.env, 'shell.env', fail);
+  env.forEach((name, i) => {
+    if (!VARIABLE_NAME.test(name))
+      fail(`shell.env[${i}]`, `is not a variable name: ${JSON.stringify(name)}.`);
+    if (CREDENTIAL_WORDS.test(name)) {
+      fail(
+        `shell.env[${i}]`,
+        `names ${name}, which by its name holds a credential, and no command gets one: store it under "secrets" and write {{secret:NAME}} in the command.`,
+      );
+    }
+  });
+  const read = readStrings(value.read, 'shell.read', fail).map((path, i) => {
+    const full = isAbsolute(path)
+      ? path
+      : path === '~' || path.startsWith('~/')
+        ? join(homedir(), path.slice(1))
+        : resolve(baseDir, path);
+    const place = credentialPlace(full);
+    if (place !== undefined) {
+      fail(
+        `shell.read[${i}]`,
+        `is ${place.what} (${place.found}), where credentials are kept; commands never read those.`,
+      );
+    }
+    return full;
+  });
+  return {
+    ...(value.sandbox === undefined ? {} : { sandbox: value.sandbox as 'on' | 'off' }),
+    ...(value.network === undefined ? {} : { network: value.network as boolean }),
+    ...(env.length > 0 ? { env } : {}),
+    ...(read.length > 0 ? { read } : {}),
+  };
 }

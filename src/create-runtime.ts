@@ -9,9 +9,10 @@ import { globMatch } from './runtime/glob-match.js';
 import { Runtime } from './runtime/runtime.js';
 import type { ApprovalOptions } from './runtime/runtime-options.js';
 import { enableSubagents } from './runtime/subagents/index.js';
-import { openSessionStore } from './store/index.js';
+import { defaultDatabasePath, openSessionStore } from './store/index.js';
 import type { AskUser } from './tools/builtin/ask-user-tool.js';
 import { builtinProviders } from './tools/builtin/builtin-providers.js';
+import type { ShellOptions } from './tools/builtin/shell-options.js';
 import { EMPTY_TOOLS_CONFIG, registryFromConfig } from './tools/registry-config.js';
 
 /** What a runtime is built from; everything but the model has a default. */
@@ -35,6 +36,8 @@ export interface CreateRuntimeOptions {
   readonly contextWindow?: number;
   /** Offer `subagent_run` (batches of leaves run as child sessions); default true. */
   readonly subagents?: boolean;
+  /** Overrides the config's "shell" settings (a host may also name its own bubblewrap program). */
+  readonly shell?: ShellOptions;
 }
 
 function isAdapter(model: ModelAdapter | ProviderConfig): model is ModelAdapter {
@@ -58,12 +61,15 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
   const model = isAdapter(options.model) ? options.model : createModelAdapter(options.model);
   // Stored with each turn, so a resumed turn is sent where it started (and nowhere else).
   const modelBaseURL = isAdapter(options.model) ? undefined : resolveProviderConfig(options.model).baseURL;
-  const store =
+  // The file a store opened here lives in (a host's own store may live anywhere: it says nothing of it).
+  const storePath =
     typeof options.store === 'object'
-      ? options.store
-      : openSessionStore(
-          typeof options.store === 'string' ? { path: options.store } : config?.db ? { path: config.db } : {},
-        );
+      ? undefined
+      : typeof options.store === 'string'
+        ? options.store
+        : (config?.db ?? defaultDatabasePath());
+  const store =
+    typeof options.store === 'object' ? options.store : openSessionStore({ path: storePath as string });
   const workspace = config?.workspace.length ? config.workspace : [process.cwd()];
   const secrets = config?.secrets ?? new Map<string, string>();
   const builtins =
@@ -75,8 +81,14 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
           tasks: store,
           secrets,
           configPaths: config?.file ? [config.file] : [],
+          ...(storePath !== undefined && storePath !== ':memory:' ? { ownFiles: [storePath] } : {}),
+          shell: { ...config?.shell, ...options.shell },
           ...(options.askUser ? { askUser: options.askUser } : {}),
         });
+  for (const provider of builtins) {
+    for (const problem of provider.loadProblems())
+      logger.log({ level: 'warn', scope: 'shell', message: problem });
+  }
   const timeouts = config?.toolTimeouts ?? [];
   const registry = await registryFromConfig(config?.tools ?? EMPTY_TOOLS_CONFIG, {
     logger,

@@ -35,6 +35,8 @@ export { openSessionStore, type SessionStoreOptions } from './store/index.js';
 export { type StandIn, type StandInOptions, startStandIn } from './testing/index.js';
 export { appToolkit, loadApp } from './tools/apps/index.js';
 export { type BuiltinOptions, builtinProviders } from './tools/builtin/builtin-providers.js';
+export { type SandboxState, shellSandbox } from './tools/builtin/sandbox-probe.js';
+export type { ShellOptions } from './tools/builtin/shell-options.js';
 export {
   defineTool,
   field,

@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
 import { InputError } from '../src/core/errors.js';
@@ -212,5 +213,37 @@ describe('toolseam.json: the first-byte deadline', () => {
     expect(refusal({ model: { firstByteTimeoutMs: '30s' } })).toMatch(
       /"model\.firstByteTimeoutMs".*whole number of milliseconds/,
     );
+  });
+});
+
+describe('toolseam.json: shell', () => {
+  it('takes the sandbox switch, the network switch, variables to pass on and places to read', () => {
+    const shell = {
+      sandbox: 'off',
+      network: true,
+      env: ['NODE_ENV', 'CI'],
+      read: ['/opt', 'tools', '~/.gitconfig'],
+    };
+    expect(parse({ shell }).shell).toEqual({
+      sandbox: 'off',
+      network: true,
+      env: ['NODE_ENV', 'CI'],
+      read: ['/opt', '/home/me/tools', `${homedir()}/.gitconfig`],
+    });
+    expect(parse({}).shell).toEqual({});
+  });
+
+  it('refuses a variable named like a credential, saying how a secret reaches a command', () => {
+    expect(refusal({ shell: { env: ['PATH', 'GITHUB_TOKEN'] } })).toBe(
+      '"shell.env[1]" in toolseam.json names GITHUB_TOKEN, which by its name holds a credential, and no command gets one: store it under "secrets" and write {{secret:NAME}} in the command.',
+    );
+    expect(refusal({ shell: { env: ['my var'] } })).toMatch(/"shell\.env\[0\]".*not a variable name/);
+  });
+
+  it('refuses a place to read where credentials are kept, a bad switch and an unknown setting', () => {
+    expect(refusal({ shell: { read: ['~/.ssh'] } })).toMatch(/"shell\.read\[0\]" .* is SSH keys/);
+    expect(refusal({ shell: { sandbox: false } })).toMatch(/"shell\.sandbox".*"on" \(the default\) or "off"/);
+    expect(refusal({ shell: { network: 'yes' } })).toMatch(/"shell\.network".*true or false/);
+    expect(refusal({ shell: { sandbx: 'off' } })).toMatch(/"shell\.sandbx".*did you mean "sandbox"/);
   });
 });

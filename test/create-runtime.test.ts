@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
+import type { Logger, LogRecord } from '../src/core/logger.js';
 import { createRuntime } from '../src/create-runtime.js';
 import { startStandIn } from '../src/testing/index.js';
 
@@ -49,5 +50,37 @@ describe("createRuntime: the config's context window", () => {
     expect(await toolsOffered({ provider: 'anthropic', model: 'claude-sonnet-4-5', ...small })).toBe(
       unbounded,
     );
+  });
+});
+
+describe('createRuntime: where no sandbox can start', () => {
+  it('offers no bash and says why in one warning', async () => {
+    const standIn = await startStandIn({ family: 'openai', script: [{ text: 'Hello.' }] });
+    const lines: LogRecord[] = [];
+    const logger: Logger = { log: (line) => lines.push(line), once: () => undefined };
+    const runtime = await createRuntime({
+      model: { provider: 'openai-compatible', model: 'demo', baseURL: standIn.baseURL, apiKey: 'stand-in' },
+      store: join(dir, 'run.db'),
+      shell: { bwrap: join(dir, 'no-such-bwrap') },
+      logger,
+    });
+    try {
+      for await (const _event of runtime.session().send('hi')) {
+        // the turn runs to its end
+      }
+      const body = standIn.requests[0]?.body as
+        | { tools?: Array<{ function?: { name?: string } }> }
+        | undefined;
+      const names = (body?.tools ?? []).map((tool) => tool.function?.name);
+      expect(names).toContain('read_file');
+      expect(names).not.toContain('bash');
+      const warnings = lines.filter((line) => line.level === 'warn' && line.message.includes('bash'));
+      expect(warnings.map((line) => line.message)).toEqual([
+        `bash is not offered: no sandbox can start here (the bubblewrap program ${join(dir, 'no-such-bwrap')} does not exist or cannot be run). To offer it unconfined, set "shell": {"sandbox": "off"} in toolseam.json.`,
+      ]);
+    } finally {
+      await runtime.close();
+      await standIn.close();
+    }
   });
 });

@@ -75,5 +75,6 @@ function builtins(config: ToolseamConfig, store: ReturnType<typeof openSessionSt
     tasks: store,
     secrets: config.secrets,
     configPaths: config.file ? [config.file] : [],
+    shell: config.shell,
   });
 }

@@ -44,6 +44,11 @@ export interface ToolDefinition {
    * with exactly the same arguments. Only a tool's own code declares it (an MCP server cannot).
    */
   readonly grantScope?: GrantScopeRule;
+  /**
+   * The argument through which the tool reads a long result in parts (read_file's `offset`): the
+   * runtime's cut of a result too long to send names it. Without it, the cut names no argument.
+   */
+  readonly pagesBy?: string;
 }
 
 /**

@@ -30,8 +30,12 @@ export async function settleCall(
   status: 'done' | 'refused' | 'failed',
 ): Promise<ToolResult> {
   // Half of a character (a tool's text cut inside an emoji) is mended before it is stored and sent.
+  const pagesBy = ctx.surface.byName.get(call.tool)?.definition.pagesBy;
   const content = wholeText(
-    boundResult(redactSecrets(modelText(result), ctx.secrets), ctx.limits.resultChars),
+    boundResult(redactSecrets(modelText(result), ctx.secrets), ctx.limits.resultChars, {
+      tool: call.tool,
+      pagesBy,
+    }),
   );
   const outcome = {
     status,

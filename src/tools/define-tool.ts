@@ -36,6 +36,8 @@ export interface ToolSpec<F extends Fields> {
   /** Changes nothing (no file, memory, task or message): allowed in plan mode. A `safe` risk alone is not. */
   readonly readOnly?: boolean;
   readonly group?: ToolGroup;
+  /** The field through which a long result is read in parts, when there is one (see ToolDefinition). */
+  readonly pagesBy?: string;
   /** The declared inputs; leave out for a tool that takes none. */
   readonly fields?: F;
   /** Which later calls an "always" answer covers (see `GrantScopeOption`); default: the same arguments only. */
@@ -190,6 +192,13 @@ export function defineTool<const F extends Fields = Record<never, never>>(
   checkSpec(spec);
   type A = ArgsOf<F>;
   const fields: Fields = spec.fields ?? {};
+  if (spec.pagesBy !== undefined && !Object.hasOwn(fields, spec.pagesBy)) {
+    throw new ToolDefinitionError(
+      spec.name,
+      '',
+      `pagesBy names ${spec.pagesBy}, which is not one of its fields`,
+    );
+  }
   const reader = objectReader(fields, { tool: spec.name, path: '' });
   const risk = spec.risk ?? 'caution';
   const asks = spec.asks ?? risk !== 'safe';
@@ -206,6 +215,7 @@ export function defineTool<const F extends Fields = Record<never, never>>(
     ...(spec.readOnly === undefined ? {} : { readOnly: spec.readOnly }),
     ...(spec.group === undefined ? {} : { group: spec.group }),
     ...(grantScope === undefined ? {} : { grantScope }),
+    ...(spec.pagesBy === undefined ? {} : { pagesBy: spec.pagesBy }),
   };
 
   const read = (raw: unknown): ArgumentReading<A> => {

@@ -57,10 +57,17 @@ describe('results', () => {
     expect(redactSecrets('key abcd1234wxyz end', secrets)).toBe('key [secret:A,B] end');
   });
 
-  it('cuts a long result and says how to get the rest', () => {
-    const out = boundResult('x'.repeat(5000), 1000);
-    expect(out.startsWith('x'.repeat(1000))).toBe(true);
-    expect(out).toContain('first 1,000 of 5,000 characters');
+  it('cuts a long result to its start and end within the limit, and says how much is left out', () => {
+    const out = boundResult(`${'x'.repeat(2500)}${'y'.repeat(2500)}`, 1000);
+    expect(out.length).toBeLessThanOrEqual(1000);
+    expect(out.startsWith('x'.repeat(500))).toBe(true);
+    expect(out.endsWith('y'.repeat(200))).toBe(true);
+    const left = Number(/\[… ([\d,]+) characters left out here/.exec(out)?.[1]?.replace(/,/g, ''));
+    expect(out.replace(/\n\[…[^\]]*\]\n/, '').length + left).toBe(5000);
+    expect(out).not.toContain('offset');
+    expect(boundResult('x'.repeat(5000), 1000, { tool: 'read_file', pagesBy: 'offset' })).toContain(
+      'call read_file again with offset',
+    );
     expect(boundResult('short', 1000)).toBe('short');
   });
 });

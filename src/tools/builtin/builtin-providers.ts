@@ -13,6 +13,9 @@ import { grepTool } from './grep-tool.js';
 import { listDirTool } from './list-dir-tool.js';
 import { memoryTools } from './memory-tools.js';
 import { readFileTool } from './read-file-tool.js';
+import { shellSandbox } from './sandbox-probe.js';
+import type { ShellOptions } from './shell-options.js';
+import type { ShellConfinement } from './shell-run.js';
 import { taskTools } from './task-tools.js';
 import { writeFileTool } from './write-file-tool.js';
 
@@ -34,6 +37,10 @@ export interface BuiltinOptions {
   readonly askUser?: AskUser;
   /** What a path outside every workspace folder is told about adding one (a host may name its own setting). */
   readonly addFolderHint?: string;
+  /** How `bash` runs its commands (the config's "shell"): sandboxed by default, and not offered without one. */
+  readonly shell?: ShellOptions;
+  /** toolseam's own files besides its config (the session database): hidden from sandboxed commands. */
+  readonly ownFiles?: readonly string[];
 }
 
 /** The app the platform's own providers belong to. */
@@ -43,29 +50,49 @@ const DEFAULT_ADD_FOLDER_HINT =
   'To work with files in another folder, the person adds it to the workspace folders toolseam runs with; ' +
   'the tools cannot widen their own reach.';
 
-/**
- * `bash` with its standing grants scoped by the command's program and subcommand (`git status …`), never
- * by the tool alone: "always" for one command must not let any other command run unasked.
- */
-function commandScoped<A>(tool: InProcessTool<A>): InProcessTool<A> {
-  return {
-    ...tool,
-    definition: { ...tool.definition, grantScope: { kind: 'command', argument: 'command' } },
+/** How commands run: in the sandbox when one can start (or unconfined when the config says so), or why not. */
+function shellConfinement(options: BuiltinOptions): ShellConfinement | { readonly unavailable: string } {
+  const shell = options.shell ?? {};
+  const settled = {
+    network: shell.network ?? false,
+    read: shell.read ?? [],
+    env: shell.env ?? [],
+    ownFiles: [...(options.configPaths ?? []), ...(options.ownFiles ?? [])],
   };
+  if (shell.sandbox === 'off') return { ...settled, bwrap: undefined };
+  const sandbox = shellSandbox(shell.bwrap);
+  if (!sandbox.ready) return { unavailable: sandbox.reason };
+  return { ...settled, bwrap: sandbox.bwrap };
 }
 
-/** The platform's own tools, by group. */
+/** Why `bash` is missing, as the Tools page and the log say it. */
+export function shellUnavailable(reason: string): string {
+  return `bash is not offered: no sandbox can start here (${reason}). To offer it unconfined, set "shell": {"sandbox": "off"} in toolseam.json.`;
+}
+
+/** The platform's own tools, by group; `bash` only where its commands can run as the options say. */
 export function builtinTools(options: BuiltinOptions): Record<BuiltinGroupKey, InProcessTool[]> {
+  return builtinToolsWith(options, shellConfinement(options));
+}
+
+function builtinToolsWith(
+  options: BuiltinOptions,
+  confinement: ShellConfinement | { readonly unavailable: string },
+): Record<BuiltinGroupKey, InProcessTool[]> {
   const scope: FileScope = {
     workspace: options.workspace,
     configPaths: options.configPaths ?? [],
     addFolderHint: options.addFolderHint ?? DEFAULT_ADD_FOLDER_HINT,
   };
-  const shell = {
-    scope,
-    secrets: options.secrets ?? new Map(),
-    denied: deniedPatterns(options.denyPatterns),
-  };
+  const shell =
+    'unavailable' in confinement
+      ? undefined
+      : {
+          scope,
+          secrets: options.secrets ?? new Map(),
+          denied: deniedPatterns(options.denyPatterns),
+          confinement,
+        };
   return {
     files: [
       readFileTool(scope),
@@ -75,7 +102,7 @@ export function builtinTools(options: BuiltinOptions): Record<BuiltinGroupKey, I
       globTool(scope),
       grepTool(scope),
     ] as InProcessTool[],
-    shell: [commandScoped(bashTool(shell))] as InProcessTool[],
+    shell: (shell === undefined ? [] : [bashTool(shell)]) as InProcessTool[],
     memory: memoryTools(options.memory),
     tasks: taskTools(options.tasks),
     conversation: [askUserTool(options.askUser)] as InProcessTool[],
@@ -85,13 +112,16 @@ export function builtinTools(options: BuiltinOptions): Record<BuiltinGroupKey, I
 /**
  * The platform's own tool providers, one per group (`builtin/files`, `builtin/shell`, `builtin/memory`,
  * `builtin/tasks`, `builtin/conversation`), each `own`, under the app `toolseam`, its tools in its group.
- * Register them all; `group` gives the purpose line a registry registration may take. Throws InputError
- * for an unusable denied pattern.
+ * Register them all; `group` gives the purpose line a registry registration may take. Where no sandbox
+ * can start and the options do not turn it off, `builtin/shell` serves no tool and its `loadProblems`
+ * says why (the registry records it, the Tools page shows it). Throws InputError for an unusable denied
+ * pattern.
  */
 export function builtinProviders(
   options: BuiltinOptions,
-): Array<InProcessProvider & { readonly group: ToolGroup }> {
-  const tools = builtinTools(options);
+): Array<InProcessProvider & { readonly group: ToolGroup; loadProblems(): readonly string[] }> {
+  const confinement = shellConfinement(options);
+  const tools = builtinToolsWith(options, confinement);
   return (Object.keys(BUILTIN_GROUPS) as BuiltinGroupKey[]).map((key) => {
     const group = BUILTIN_GROUPS[key];
     const provider = inProcessProvider({
@@ -101,6 +131,9 @@ export function builtinProviders(
       group,
       tools: tools[key],
     });
-    return Object.assign(provider, { group });
+    // The registry records what `loadProblems` says as the provider's failure, which the Tools page shows.
+    const missing =
+      key === 'shell' && 'unavailable' in confinement ? [shellUnavailable(confinement.unavailable)] : [];
+    return Object.assign(provider, { group, loadProblems: () => missing });
   });
 }

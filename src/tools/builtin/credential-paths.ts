@@ -10,6 +10,8 @@ interface CredentialPlace {
 // A path part starts after one of these (or at the start); it ends before one of the `END` characters.
 const START = String.raw`(?:^|[\s'"=:(/<>~])`;
 const END = String.raw`(?=$|[\s'";|&)<>])`;
+/** A character of a file name as a command or a path writes it (no separator, quote or shell operator). */
+const NAME_PART = String.raw`[^\s'"=:(/<>~;|&)]`;
 
 /** Parts of a `.env…` name that make it a template, code or a schema rather than settings. */
 const NOT_SECRET_ENV = '(?:example|sample|template|dist|defaults|schema|d|ts|mts|cts|js|mjs|cjs|md)';
@@ -46,6 +48,20 @@ const CREDENTIAL_PLACES: readonly CredentialPlace[] = [
       /\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain|export)\b|Library\/Keychains|\.keychain(?:-db)?(?=$|[\s'";|&)<>/])|\bsecret-tool\s+lookup\b|\.local\/share\/keyrings/,
   },
   { what: 'the system password file', pattern: /\/etc\/(?:g?shadow|master\.passwd)\b/ },
+  {
+    // A certificate's .pem may be public, but one file often holds the private key beside it.
+    what: 'a private key or certificate file',
+    pattern: new RegExp(`${START}${NAME_PART}*\\.(?:pem|key|p12|pfx)${END}`),
+  },
+  {
+    what: 'a cloud service account key',
+    pattern: new RegExp(`${START}service[-_]account${NAME_PART}*\\.json${END}`),
+  },
+  {
+    // Commands typed with a token on their line stay in the history.
+    what: 'a shell history',
+    pattern: new RegExp(`${START}(?:\\.(?:[\\w-]+_)?history|\\.zhistory|\\.histfile|fish_history)${END}`),
+  },
 ];
 
 /** What a refusal at a credential place tells the model to do instead. */

@@ -6,7 +6,7 @@ import { writeFileAtomic } from './atomic-write.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';
 import { oneAtATime } from './file-queue.js';
-import { type FileScope, locate } from './file-scope.js';
+import { type FileScope, hardLinkRefusal, locate } from './file-scope.js';
 import { PATH_TEXT, readTextFile } from './file-text.js';
 import { markRead, readInThisTurn } from './read-gate.js';
 
@@ -64,6 +64,9 @@ export function editFileTool(scope: FileScope) {
     if (file.stat === undefined) {
       return refuse('not_found', `${args.path} does not exist.`, ['To create a file, use write_file.']);
     }
+    // An edit reads the file: a file with several names is refused as read_file refuses it.
+    if (file.stat.isFile() && file.stat.nlink > 1)
+      return hardLinkRefusal(args.path, file.real, file.stat.nlink);
     const seen = readInThisTurn(ctx, file.real);
     if (seen === undefined && file.stat.isFile()) {
       return refuse('not_read', `${args.path} has not been read in this turn, so it cannot be edited yet.`, [

@@ -3,6 +3,7 @@ import { access, lstat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, relative, resolve, sep } from 'node:path';
 import type { ToolContext } from '../../core/tool.js';
+import type { Refusal } from '../define-tool.js';
 import { type Checked, ready, refuse } from './checked-work.js';
 import { CREDENTIAL_HINT, credentialPathPlace } from './credential-paths.js';
 import { isWithin, realPathOf } from './real-path.js';
@@ -135,6 +136,21 @@ async function writeRefusal(
   return undefined;
 }
 
+/**
+ * The refusal a file with more than one name (hard links) gets: any of its other names may lie outside the
+ * workspace, where the file tools may not reach, and nothing cheap tells where they are.
+ */
+export function hardLinkRefusal(shown: string, real: string, names: number): { readonly refusal: Refusal } {
+  return refuse(
+    'hard_link',
+    `${shown} is one of ${names} names of the same file (hard links), and the others may lie outside the workspace folders, so the file tools neither read nor change it.`,
+    [
+      'If the person wants it used, they put a copy of its own into the workspace (cp makes one), or tell you what it says.',
+    ],
+    { path: real, names },
+  );
+}
+
 const PERSON_UNLOCKS =
   'Tell the person what you would change; they can make the file writable first if it should change.';
 
@@ -174,7 +190,9 @@ async function lockedReason(
 /**
  * Resolves a path a call named and checks it stays inside the workspace folders: `..`, absolute paths and
  * symbolic links (also those a not-yet-existing file would be created through) cannot lead out, and places
- * where credentials are kept (`.env`, SSH keys, cloud logins…) are refused whatever the purpose. For a write,
+ * where credentials are kept (`.env`, SSH keys, cloud logins…) are refused whatever the purpose. A file with
+ * more than one name (hard links) is refused for a read, as one of its names may lie outside the workspace
+ * (`readTextFile` checks again as it opens the file); a write replaces the workspace's name alone. For a write,
  * also the leaf's writable and off-limits folders, the runtime's own config files and files that may not be
  * written (read-only ones, or the system refuses this user).
  */
@@ -226,6 +244,10 @@ export async function locate(
     return refuse('credential_path', message, [CREDENTIAL_HINT], { path: real, what: place.what });
   }
   const located: Located = { real, shown: path, stat: await lstat(real).catch(() => undefined), roots };
+  // A write replaces only the workspace's name (see writeFileAtomic); what reads the file is refused.
+  if (purpose === 'read' && located.stat?.isFile() && located.stat.nlink > 1) {
+    return hardLinkRefusal(path, real, located.stat.nlink);
+  }
   if (purpose === 'write') {
     const refused = await writeRefusal(located, ctx, scope);
     if (refused !== undefined) return refused;

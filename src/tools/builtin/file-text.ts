@@ -1,9 +1,9 @@
 import { isUtf8 } from 'node:buffer';
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { headOf, wholeStart } from '../../core/text-cut.js';
 import type { Checked } from './checked-work.js';
 import { ready, refuse } from './checked-work.js';
-import type { Located } from './file-scope.js';
+import { hardLinkRefusal, type Located } from './file-scope.js';
 import { clearOfSecrets, cutPastMarker, redactSecrets, secretSpans } from './redact-secrets.js';
 
 /** The largest file the file tools read whole; larger ones are searched with grep instead. */
@@ -81,7 +81,16 @@ export async function readTextFile(
       ['Use grep to find the part you need.'],
     );
   }
-  const bytes = await readFile(located.real);
+  // Read through one open file, checked as it is opened: a hard link made since it was located counts too.
+  const handle = await open(located.real, 'r');
+  let bytes: Buffer;
+  try {
+    const opened = await handle.stat();
+    if (opened.nlink > 1) return hardLinkRefusal(shown, located.real, opened.nlink);
+    bytes = await handle.readFile();
+  } finally {
+    await handle.close();
+  }
   if (looksBinary(bytes)) {
     return refuse('binary', `${shown} holds binary data, not text, so ${tool} cannot use it.`);
   }

@@ -163,8 +163,8 @@ export function grepTool(scope: FileScope) {
     name: 'grep',
     description:
       'Searches the text files in a workspace file or folder for a text (or a regular expression) and shows ' +
-      'each matching line as path:line: text. Binary files, credential files and folders (.env, keys, .ssh), .git ' +
-      'and node_modules are passed over.',
+      'each matching line as path:line: text. Binary files, credential files and folders (.env, keys, .ssh), ' +
+      'files with several names (hard links), .git and node_modules are passed over.',
     risk: 'safe',
     readOnly: true,
     group: BUILTIN_GROUPS.files,

@@ -67,6 +67,7 @@ export function readFileTool(scope: FileScope) {
     risk: 'safe',
     readOnly: true,
     group: BUILTIN_GROUPS.files,
+    pagesBy: 'offset',
     fields,
     ...checkedWork(check, ({ located, lines }, args, ctx) => {
       markRead(ctx, located.real, located.stat?.mtimeMs ?? 0);

@@ -1,7 +1,8 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { forgetGroup, groupRuns, watchGroup } from '../process-groups.js';
 import type { BoundedOutput, BoundedText } from './bounded-output.js';
+import { sandboxFiles } from './sandbox-files.js';
 
 /** How a command ended. */
 export interface CommandEnd {
@@ -27,6 +28,42 @@ export interface CommandRun {
   readonly output: BoundedOutput;
   /** How long output is still read after the shell exits; default 500 ms. */
   readonly drainMs?: number;
+  /** Runs the command inside this sandbox; without it, the command runs unconfined. */
+  readonly sandbox?: SandboxLaunch;
+}
+
+/** A sandbox to run a command in: the bubblewrap program and its arguments (see `sandboxArgs`). */
+export interface SandboxLaunch {
+  readonly bwrap: string;
+  readonly args: readonly string[];
+}
+
+/** Where the sandbox shows the script bash reads first (see `sandboxFiles`). */
+const BASH_ENV_PATH = '/run/toolseam/bash-env.sh';
+
+function launch(run: CommandRun): ChildProcess {
+  if (run.sandbox === undefined) {
+    return spawn('bash', ['-c', run.command], {
+      cwd: run.cwd,
+      env: run.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  }
+  // fd 4 carries the script's word (fd 3 stays closed); the shell is the command's own, one process.
+  const script = ['--ro-bind', sandboxFiles().bashEnv, BASH_ENV_PATH];
+  return spawn(run.sandbox.bwrap, [...script, ...run.sandbox.args, '--', 'bash', '-c', run.command], {
+    cwd: run.cwd,
+    env: { ...run.env, BASH_ENV: BASH_ENV_PATH },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe', 'ignore', 'pipe'],
+  });
+}
+
+/** The first line bubblewrap wrote (why it could not set a sandbox up), without its `bwrap: ` prefix. */
+export function bwrapSaid(text: string): string {
+  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.replace(/^bwrap:\s*/, '').trim();
 }
 
 /** How long a process that ignored SIGTERM gets before SIGKILL. */
@@ -38,16 +75,19 @@ const DRAIN_MS = 500;
  * Runs a command with bash in its own process group, stdout and stderr interleaved into `output`, with no
  * stdin. Past its timeout, or when the turn is stopped, the whole group is ended (SIGTERM, then SIGKILL);
  * so is what the command left running in the background when it ends by itself, since no later call could
- * see or stop it (a process that leaves the group, e.g. through `setsid`, is out of reach). A group still
- * running when toolseam exits, or is ended by a signal it does not handle, is killed with it.
+ * see or stop it. A group still running when toolseam exits, or is ended by a signal it does not handle,
+ * is killed with it. Unconfined, a process that leaves the group (through `setsid`) is out of reach; in
+ * the sandbox, every process the command started is in its pid namespace and ends with it, however it
+ * left the group.
  */
 export function runCommand(run: CommandRun): Promise<CommandEnd> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', run.command], {
-      cwd: run.cwd,
-      env: run.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const child = launch(run);
+    const sandboxed = run.sandbox !== undefined;
+    // What the script bash reads first said: `started` once it runs, `left` when processes were left behind.
+    let said = '';
+    child.stdio[4]?.on('data', (chunk: Buffer) => {
+      said += chunk.toString('utf8');
     });
     // The group leads itself, so a Ctrl-C or a closed terminal that ends toolseam never reaches it.
     if (child.pid !== undefined) watchGroup(child.pid);
@@ -85,21 +125,33 @@ export function runCommand(run: CommandRun): Promise<CommandEnd> {
       settled = true;
       for (const timer of timers) clearTimeout(timer);
       run.signal.removeEventListener('abort', onAbort);
-      const left = startError === undefined && !timedOut && !stopped && child.pid !== undefined;
-      if (left && groupRuns(child.pid as number)) end('background');
+      const ran = startError === undefined && !timedOut && !stopped && child.pid !== undefined;
+      // In the sandbox, what was left already ended with its pid namespace; unconfined, it is ended now.
+      if (ran && sandboxed) backgroundEnded = said.includes('left');
+      else if (ran && groupRuns(child.pid as number)) end('background');
       // A group being ended is forgotten once killed; one with no process left, now.
       if (!ending && child.pid !== undefined) forgetGroup(child.pid);
       for (const [stream, decoder] of decoders) {
         run.output.push(decoder.end());
         stream.destroy();
       }
-      resolve({ exitCode, timedOut, stopped, startError, backgroundEnded, output: run.output.finish() });
+      child.stdio[4]?.destroy();
+      const output = run.output.finish();
+      // Bubblewrap exits before the command starts when it cannot set the sandbox up.
+      const failed =
+        startError ??
+        (!sandboxed || said.includes('started') || stopped || timedOut
+          ? undefined
+          : `the sandbox could not be set up (${bwrapSaid(output.text) || 'it gave no reason'})`);
+      resolve({ exitCode, timedOut, stopped, startError: failed, backgroundEnded, output });
     };
-    const decoders = [child.stdout, child.stderr].map((stream) => {
-      const decoder = new StringDecoder('utf8');
-      stream.on('data', (chunk: Buffer) => run.output.push(decoder.write(chunk)));
-      return [stream, decoder] as const;
-    });
+    const decoders = [child.stdout, child.stderr]
+      .filter((s) => s !== null)
+      .map((stream) => {
+        const decoder = new StringDecoder('utf8');
+        stream.on('data', (chunk: Buffer) => run.output.push(decoder.write(chunk)));
+        return [stream, decoder] as const;
+      });
     const deadline = setTimeout(() => end('timeout'), run.timeoutMs);
     timers.push(deadline);
     if (run.signal.aborted) onAbort();

@@ -15,13 +15,16 @@ export type LineBatches = Iterable<readonly string[]> | AsyncIterable<readonly s
 
 /**
  * The lines grep searches in a file: a file read_file would take is read whole, a larger one is streamed in
- * batches (read_file sends the model to grep for those). Undefined for a binary or unreadable file.
+ * batches (read_file sends the model to grep for those). Undefined for a binary or unreadable file, and
+ * for a file with more than one name (hard links).
  */
 export async function searchedLines(file: string, signal: AbortSignal): Promise<LineBatches | undefined> {
   const handle = await open(file, 'r').catch(() => undefined);
   if (handle === undefined) return undefined;
   try {
-    const { size } = await handle.stat();
+    const { size, nlink } = await handle.stat();
+    // Another name of the file may lie outside the workspace, as read_file refuses it.
+    if (nlink > 1) return undefined;
     if (size <= MAX_FILE_BYTES) {
       const bytes = await handle.readFile();
       return looksBinary(bytes) ? undefined : [linesOf(withoutBom(bytes.toString('utf8')))];

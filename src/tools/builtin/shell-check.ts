@@ -6,6 +6,7 @@ import type { DeniedPattern } from './denied-commands.js';
 import { type FileScope, realRoots } from './file-scope.js';
 import { schedulerUse } from './scheduler-commands.js';
 import { type FilledCommand, fillSecrets, placeholderNames } from './secret-placeholders.js';
+import type { ShellConfinement } from './shell-run.js';
 
 /** What the shell is set up with. */
 export interface ShellSetup {
@@ -13,11 +14,15 @@ export interface ShellSetup {
   /** Stored secrets, name → value. */
   readonly secrets: ReadonlyMap<string, string>;
   readonly denied: readonly DeniedPattern[];
+  /** How commands run: in which sandbox, with what network, environment and extra reads. */
+  readonly confinement: ShellConfinement;
 }
 
-/** A command cleared to run: where, and with its secrets filled in. */
+/** A command cleared to run: where, in which workspace folders, and with its secrets filled in. */
 export interface ClearedCommand {
   readonly cwd: string;
+  /** The workspace folders, really resolved (the first is `cwd`). */
+  readonly roots: readonly string[];
   readonly filled: FilledCommand;
 }
 
@@ -98,5 +103,5 @@ export async function checkCommand(
       { scheduler },
     );
   }
-  return ready({ cwd, filled: fillSecrets(command, setup.secrets) });
+  return ready({ cwd, roots: rooted.ready, filled: fillSecrets(command, setup.secrets) });
 }

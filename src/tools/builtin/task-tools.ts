@@ -99,6 +99,7 @@ export function taskTools(tasks: TaskBook): InProcessTool[] {
     risk: 'safe',
     readOnly: true,
     group: BUILTIN_GROUPS.tasks,
+    pagesBy: 'offset',
     fields: {
       status: field.list(field.string({ enum: STATUSES }), {
         description: 'Only tasks with one of these statuses (default: all).',

@@ -7,7 +7,8 @@ import { type Bench, freshBench, type Tools } from './builtin-fixture.js';
 
 let bench: Bench;
 let tools: Tools;
-beforeEach(() => ({ bench, tools } = freshBench()));
+// Unconfined: the process group is all that ends what a command left (bash-sandbox.test.ts has the sandbox's).
+beforeEach(() => ({ bench, tools } = freshBench({ shell: { sandbox: 'off' } })));
 afterEach(() => bench.cleanup());
 
 /** Whether a process runs (a zombie, dead but not yet reaped, does not count). */
@@ -34,7 +35,7 @@ function pidIn(file: string): number {
   return Number(readFileSync(join(bench.ws, file), 'utf8').trim());
 }
 
-describe('bash ends what a command left running in the background', () => {
+describe('unconfined bash ends what a command left running in the background', () => {
   it('ends a background process that still holds the output open, and says so', async () => {
     const started = Date.now();
     const result = await tools.invoke(

@@ -247,15 +247,16 @@ describe('bash fills secrets at run time and never shows them', () => {
     expect(result.content).toBe('key=[secret:Github_Key]');
   });
 
-  it('hides the values of environment variables named as credentials', async () => {
+  it('hides the values of environment variables named as credentials, which no command gets', async () => {
     process.env.TOOLSEAM_TEST_API_KEY = 'sk-test-0123456789';
+    writeFileSync(join(bench.ws, 'leak.txt'), 'leak sk-test-0123456789\n');
     try {
       const result = await tools.invoke(
         'bash',
-        { command: 'echo "key: $TOOLSEAM_TEST_API_KEY"' },
+        { command: 'echo "key: $TOOLSEAM_TEST_API_KEY"; cat leak.txt' },
         tools.turn(),
       );
-      expect(result.content).toBe('key: [secret:TOOLSEAM_TEST_API_KEY]');
+      expect(result.content).toBe('key: \nleak [secret:TOOLSEAM_TEST_API_KEY]');
     } finally {
       delete process.env.TOOLSEAM_TEST_API_KEY;
     }

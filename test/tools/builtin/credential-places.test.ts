@@ -98,3 +98,36 @@ describe('a workspace that itself lies in a folder named like a credential place
     );
   });
 });
+
+describe('key and certificate files, service account keys and shell histories', () => {
+  it('are credentials to every file tool and to the shell, while names that only resemble them are not', async () => {
+    put('certs/server.pem', 'PEM-value\n');
+    put('certs/tls.key', 'KEY-value\n');
+    put('certs/bundle.p12', 'P12-value\n');
+    put('deploy/service-account-prod.json', '{"private_key": "SA-value"}\n');
+    put('.bash_history', 'export TOKEN=HIST-value\n');
+    put('src/service-accounts.ts', 'export const accounts = "value-code";\n');
+    put('docs/keychain.json', '"value-doc"\n');
+    const ctx = tools.turn();
+    const cases: Array<[string, string]> = [
+      ['certs/server.pem', 'a private key or certificate file'],
+      ['certs/tls.key', 'a private key or certificate file'],
+      ['certs/bundle.p12', 'a private key or certificate file'],
+      ['deploy/service-account-prod.json', 'a cloud service account key'],
+      ['.bash_history', 'a shell history'],
+    ];
+    for (const [path, what] of cases) {
+      const read = await tools.invoke('read_file', { path }, ctx);
+      expect(read.data, path).toMatchObject({ code: 'credential_path', what });
+      const shell = await tools.preflight('bash', { command: `cat ${path}` }, ctx);
+      expect(shell?.data, path).toMatchObject({ code: 'credential_path', what });
+    }
+    const found = await tools.invoke('grep', { pattern: 'value' }, ctx);
+    expect(found.content).toBe(
+      'docs/keychain.json:1: "value-doc"\nsrc/service-accounts.ts:1: export const accounts = "value-code";',
+    );
+    for (const path of ['src/service-accounts.ts', 'docs/keychain.json']) {
+      expect((await tools.invoke('read_file', { path }, ctx)).isError, path).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { openSessionStore } from '../../src/store/index.js';
+import { builtinProviders } from '../../src/tools/builtin/index.js';
+import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
+import { callEnds, collect, type RuntimeHarness, startHarness } from '../support/runtime-harness.js';
+
+let h: RuntimeHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe('a bash output longer than a result', () => {
+  it('keeps its start and its end, the error line and the exit status, and advises no argument bash lacks', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolseam-long-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const books = openSessionStore({ path: join(dir, 'books.db') });
+    onTestFinished(() => books.close());
+    const command = 'echo first-line; seq 1 60000; echo "boom: the real error" >&2; exit 3';
+    h = await startHarness({
+      providers: builtinProviders({ workspace: [dir], memory: books, tasks: books }),
+      workspace: [dir],
+      approvals: { policy: 'auto' },
+      script: [{ toolCalls: [{ name: 'bash', arguments: { command } }] }, { text: 'seen' }],
+    });
+    const events = await collect(h.runtime.session('s').send('run it'));
+    const content = callEnds(events)[0]?.content ?? '';
+    expect(content.startsWith('first-line\n1\n2\n')).toBe(true);
+    expect(content.endsWith('59999\n60000\nboom: the real error\n[exit code 3]')).toBe(true);
+    expect(content).toMatch(/\[… [\d,]+ characters of output left out …\]/);
+    expect(content.length).toBeLessThanOrEqual(20_000);
+    expect(content).not.toMatch(/offset|the result was cut/);
+  });
+});
+
+describe("the runtime's cut of a result too long to send", () => {
+  const long = `${'start '.repeat(2000)}${'middle '.repeat(3000)}the last line`;
+  const tools = inProcessProvider({
+    name: 'longs',
+    tools: [
+      defineTool({
+        name: 'long_report',
+        description: 'Writes a long report.',
+        risk: 'safe',
+        handler: () => long,
+      }),
+      defineTool({
+        name: 'long_pages',
+        description: 'Writes a long page of a report.',
+        risk: 'safe',
+        fields: { offset: field.integer({ description: 'Where to start.', min: 0, default: 0 }) },
+        pagesBy: 'offset',
+        handler: () => long,
+      }),
+    ],
+  });
+
+  it('keeps the start and the end within the limit, and names an argument only for a tool that pages by one', async () => {
+    h = await startHarness({
+      providers: [tools],
+      script: [
+        {
+          toolCalls: [
+            { name: 'long_report', arguments: {} },
+            { name: 'long_pages', arguments: {} },
+          ],
+        },
+        { text: 'seen' },
+      ],
+    });
+    const events = await collect(h.runtime.session('s').send('report'));
+    const [report, pages] = callEnds(events).map((end) => end.content);
+    for (const content of [report, pages]) {
+      expect(content?.length).toBeLessThanOrEqual(20_000);
+      expect(content?.startsWith('start start')).toBe(true);
+      expect(content?.endsWith('middle the last line')).toBe(true);
+      expect(content).toMatch(/\[… [\d,]+ characters left out here: a result holds at most 20,000\./);
+    }
+    expect(report).not.toMatch(/offset/);
+    expect(report).toContain('ask for less at once');
+    expect(pages).toContain('call long_pages again with offset set to the part you need');
+  });
+
+  it('refuses a tool that says it pages by an argument it does not have', () => {
+    expect(() =>
+      defineTool({
+        name: 'bad_pages',
+        description: 'Pages by nothing.',
+        pagesBy: 'offset',
+        handler: () => 'x',
+      }),
+    ).toThrow(/pagesBy names offset, which is not one of its fields/);
+  });
+});
