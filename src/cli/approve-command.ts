@@ -1,15 +1,22 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ApprovalDecision } from '../core/approval.js';
 import { InputError } from '../core/errors.js';
-import { FINAL_TURN_STATES, isPastDeadline, type TurnRecord } from '../core/session-records.js';
+import {
+  type ApprovalRecord,
+  FINAL_TURN_STATES,
+  isPastDeadline,
+  type TurnRecord,
+} from '../core/session-records.js';
 import { ApprovalClosedError } from '../core/store-errors.js';
-import type { ModelOrigin } from '../core/turn-model.js';
 import { turnToResume } from '../runtime/leaf-turns.js';
 import { ownerAlive } from '../runtime/turn-owner.js';
 import { openSessionStore } from '../store/index.js';
+import { refuseUnrunnableApproval } from './approved-tool.js';
 import type { Command } from './commands.js';
-import { configFromFlags, existingDatabaseFrom } from './config-flags.js';
+import { existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { printEvent } from './event-printer.js';
+import { resumedConfigFrom } from './resumed-config.js';
 import { resumedModelFrom } from './resumed-model.js';
 import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
 import { visible, visibleLines } from './visible-text.js';
@@ -21,9 +28,12 @@ Answers a waiting approval from any terminal. When the process that asked is sti
 goes on by itself; when it stopped (a crash, a closed terminal), this command resumes the turn and
 prints its answer. The turn goes on with the provider, model and base URL it started on, as the
 session database recorded them: --provider, --model and --base-url may repeat those but a different
-value is refused (the key and other settings come from the environment and the config). The
-database is --db, else "db" in the config (--config FILE or ./toolseam.json), else $TOOLSEAM_DB,
-else the default; a file named one of these ways must exist (toolseam chat creates it).
+value is refused (the key and other settings come from the environment and the config). It also goes
+on in the folder and with the config file it ran with, wherever this command runs: --config may
+repeat that file but not name another, and a yes is refused, unanswered, when the call's tool does
+not load there. The database is --db, else "db" in the config (--config FILE or ./toolseam.json),
+else $TOOLSEAM_DB, else the default; a file named one of these ways must exist (toolseam chat
+creates it).
 ${VERBOSE_HELP}`;
 
 /** `toolseam approve ID yes|no|always`: answers an approval, resuming its turn when its process is gone. */
@@ -48,19 +58,41 @@ export const approveCommand: Command = async (argv) => {
   }
   const decision = decisionOf(word, values.reason);
   const db = existingDatabaseFrom(values);
-  // The answer is final: a missing (or contradicted) model must be found before it is written, not after.
-  const { resumed, ran, turn, answered } = answerInStore(db, id, decision, (asking, ran) => {
-    if (!(asking && ownerAlive(asking))) resumedModelFrom(values, configFromFlags(values), ran);
-  });
-  process.stderr.write(`${visible(answered.tool)}: ${answered.status}\n`);
-  if (turn && ownerAlive(turn)) {
-    process.stderr.write(`the turn goes on in the process that asked (${turn.owner}).\n`);
+  if (!db.exists) throw new InputError(`there is no approval ${id}: ${noDatabaseYet(db)}.`);
+  // absolute before anything may move this process into the turn's own folder
+  const path = resolve(db.path);
+  const found = readApproval(path, id);
+  const { record, turn, resumed } = found;
+  const askerAlive = turn !== undefined && ownerAlive(turn);
+  // Answered, past its deadline, or its process still runs: the store's answer is all there is to do.
+  if (record.status !== 'pending' || isPastDeadline(record) || askerAlive) {
+    const answered = answerOnly(path, id, decision, record, turn);
+    process.stderr.write(`${visible(answered.tool)}: ${answered.status}\n`);
+    if (askerAlive) process.stderr.write(`the turn goes on in the process that asked (${turn.owner}).\n`);
     return 0;
   }
+  // Everything the resumed turn needs (its config, folder, model, tools) is found before the answer is
+  // written: an answer is final, and a yes that then cannot run would be a lie.
+  const ran = found.resumedTurn;
+  const setup = resumedConfigFrom(values, ran);
+  resumedModelFrom(values, setup.config, ran);
+  for (const note of setup.notes) process.stderr.write(`${visible(note)}\n`);
+  if (setup.workdir !== undefined) process.chdir(setup.workdir);
   const runtime = await runtimeFromFlags(values, {
+    config: setup.config,
+    db: path,
     model: (config) => resumedModelFrom(values, config, ran),
   });
   try {
+    if (decision.kind === 'approve') {
+      const where = setup.config.file ? `the config ${setup.config.file}` : 'no config file';
+      await refuseUnrunnableApproval(runtime, record, where);
+    }
+    const answered = answeredOrHint(
+      () => runtime.respond(id, decision, { digest: record.digest, answeredBy: 'cli' }),
+      turn,
+    );
+    process.stderr.write(`${visible(answered.tool)}: ${answered.status}\n`);
     const state = { midLine: false };
     let status = 'done';
     for await (const event of runtime.resumeTurn(resumed)) {
@@ -81,38 +113,55 @@ export const approveCommand: Command = async (argv) => {
   }
 };
 
-/** Records the answer in the store, closed again whatever happens. */
-function answerInStore(
-  db: string | undefined,
-  id: string,
-  decision: ApprovalDecision,
-  beforeAnswer: (turn: TurnRecord | undefined, ran: ModelOrigin) => void,
-) {
-  const store = openSessionStore(db ? { path: db } : {});
+/** What a resumed turn goes on with: its own config and model, as recorded (absent: not recorded). */
+type ResumedTurn = Pick<TurnRecord, 'id' | 'sessionId' | 'ranWith' | 'provider' | 'model' | 'baseURL'>;
+
+/** The approval, its turn and the turn a yes resumes (a leaf's resumes its batch through the parent's turn). */
+function readApproval(db: string, id: string) {
+  const store = openSessionStore({ path: db });
   try {
     const record = store.getApproval(id);
     if (!record) {
       throw new InputError(`there is no approval ${id}; \`toolseam sessions\` lists the waiting ones.`);
     }
     const turn = store.getTurn(record.turnId);
-    // A leaf's approval resumes its whole batch, through the parent's turn (and on its model).
     const resumed = turnToResume(store, record.turnId);
-    const resumedTurn = store.getTurn(resumed);
-    const ran: ModelOrigin = resumedTurn ?? {};
-    // One that can no longer be answered is refused by the store below, model or not.
-    if (record.status === 'pending' && !isPastDeadline(record)) beforeAnswer(turn, ran);
-    try {
-      const answered = store.answerApproval(id, decision, { digest: record.digest, answeredBy: 'cli' });
-      return { resumed, ran, turn, answered };
-    } catch (error) {
-      const open = turn !== undefined && !FINAL_TURN_STATES.includes(turn.status);
-      if (error instanceof ApprovalClosedError && open && !ownerAlive(turn)) {
-        throw new InputError(`${error.message} \`toolseam resume ${turn.id}\` lets the model go on.`);
-      }
-      throw error;
-    }
+    const resumedTurn: ResumedTurn = store.getTurn(resumed) ?? { id: resumed, sessionId: record.sessionId };
+    return { record, turn, resumed, resumedTurn };
   } finally {
     store.close();
+  }
+}
+
+/** Writes the answer in the store alone (no turn to resume here), closed again whatever happens. */
+function answerOnly(
+  db: string,
+  id: string,
+  decision: ApprovalDecision,
+  record: ApprovalRecord,
+  turn: TurnRecord | undefined,
+): ApprovalRecord {
+  const store = openSessionStore({ path: db });
+  try {
+    return answeredOrHint(
+      () => store.answerApproval(id, decision, { digest: record.digest, answeredBy: 'cli' }),
+      turn,
+    );
+  } finally {
+    store.close();
+  }
+}
+
+/** Runs `answer`; an approval closed meanwhile whose turn nobody drives says how to let the model go on. */
+function answeredOrHint(answer: () => ApprovalRecord, turn: TurnRecord | undefined): ApprovalRecord {
+  try {
+    return answer();
+  } catch (error) {
+    const open = turn !== undefined && !FINAL_TURN_STATES.includes(turn.status);
+    if (error instanceof ApprovalClosedError && open && !ownerAlive(turn)) {
+      throw new InputError(`${error.message} \`toolseam resume ${turn.id}\` lets the model go on.`);
+    }
+    throw error;
   }
 }
 

@@ -5,6 +5,7 @@ import type {
   LeafStatus,
   TaskStatus,
   ToolCallStatus,
+  TurnConfig,
   TurnState,
 } from './session-records.js';
 import type { NotRunReason, RefusedBy, RiskLevel } from './tool.js';
@@ -45,6 +46,8 @@ export interface NewTurn {
   readonly model?: string | undefined;
   /** The base URL the model is reached at (absent: the provider's own or unknown). */
   readonly baseURL?: string | undefined;
+  /** The configuration the turn runs with, kept so a resumed turn has the same tools. */
+  readonly ranWith?: TurnConfig | undefined;
 }
 
 /** Which turns to list. */

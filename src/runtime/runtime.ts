@@ -255,6 +255,7 @@ export class Runtime {
       provider: this.options.model.provider,
       model: this.options.model.model,
       baseURL: this.options.modelBaseURL,
+      ranWith: this.options.ranWith,
     });
     const { provider, model } = this.options.model;
     const patch = {

@@ -1,4 +1,5 @@
 import type { Migration } from './migrate.js';
+import { reservedStep } from './migrations/reserved.js';
 import { v1Conversation } from './migrations/v1-conversation.js';
 import { v2ToolCalls } from './migrations/v2-tool-calls.js';
 import { v3Approvals } from './migrations/v3-approvals.js';
@@ -11,6 +12,7 @@ import { v9TurnGates } from './migrations/v9-turn-gates.js';
 import { v10OwnerHeartbeat } from './migrations/v10-owner-heartbeat.js';
 import { v11LeafSessions } from './migrations/v11-leaf-sessions.js';
 import { v12TurnModel } from './migrations/v12-turn-model.js';
+import { v15TurnConfig } from './migrations/v15-turn-config.js';
 
 /** Every schema step, in order. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -26,4 +28,8 @@ export const MIGRATIONS: readonly Migration[] = [
   v10OwnerHeartbeat,
   v11LeafSessions,
   v12TurnModel,
+  // Placeholders for steps built alongside on other branches; the lead puts the real ones here at merge.
+  reservedStep(13, 'scoped grants'),
+  reservedStep(14, 'tool-call limits'),
+  v15TurnConfig,
 ];
