@@ -245,3 +245,22 @@ export interface LeafResult {
 
 /** How a batch ended. */
 export type BatchEnd = Exclude<BatchStatus, 'running'>;
+
+/** Tools a provider refused the definitions of, to leave out for that provider and model. */
+export interface NewQuarantine {
+  readonly provider: string;
+  readonly model: string;
+  /** Real tool names. */
+  readonly tools: readonly string[];
+  /** What the provider said ('' or absent when it said nothing). */
+  readonly said?: string | undefined;
+  readonly sessionId?: string | undefined;
+  readonly turnId?: string | undefined;
+}
+
+/** Which quarantined tools to list or lift (every one when a field is absent). */
+export interface QuarantineFilter {
+  readonly provider?: string | undefined;
+  readonly model?: string | undefined;
+  readonly tool?: string | undefined;
+}

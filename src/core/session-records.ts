@@ -239,3 +239,20 @@ export interface BatchRecord {
   /** In batch order. */
   readonly leaves: readonly LeafRecord[];
 }
+
+/**
+ * A tool left out for one provider and model because the provider refused the definition toolseam
+ * sent for it, until a person lifts that (`toolseam tools --on NAME`).
+ */
+export interface QuarantineRecord {
+  readonly provider: string;
+  readonly model: string;
+  /** The tool's real name. */
+  readonly tool: string;
+  /** What the provider said, in one bounded line ('' when it said nothing). */
+  readonly said: string;
+  /** Where it was refused (absent once that session or turn is gone). */
+  readonly sessionId?: string | undefined;
+  readonly turnId?: string | undefined;
+  readonly createdAt: string;
+}

@@ -13,6 +13,7 @@ import { v10OwnerHeartbeat } from './migrations/v10-owner-heartbeat.js';
 import { v11LeafSessions } from './migrations/v11-leaf-sessions.js';
 import { v12TurnModel } from './migrations/v12-turn-model.js';
 import { v15TurnConfig } from './migrations/v15-turn-config.js';
+import { v16ToolQuarantine } from './migrations/v16-tool-quarantine.js';
 
 /** Every schema step, in order. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   reservedStep(13, 'scoped grants'),
   reservedStep(14, 'tool-call limits'),
   v15TurnConfig,
+  v16ToolQuarantine,
 ];
