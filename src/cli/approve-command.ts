@@ -16,9 +16,8 @@ import { refuseUnrunnableApproval } from './approved-tool.js';
 import type { Command } from './commands.js';
 import { existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { printEvent } from './event-printer.js';
-import { resumedConfigFrom } from './resumed-config.js';
-import { resumedModelFrom } from './resumed-model.js';
-import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
+import { type ResumedTurn, runtimeForResumedTurn } from './resumed-runtime.js';
+import { RUNTIME_FLAGS, VERBOSE_HELP } from './runtime-flags.js';
 import { visible, visibleLines } from './visible-text.js';
 
 const USAGE = `usage: toolseam approve ID yes|no|always [--reason TEXT] [--db FILE] [--config FILE]
@@ -73,16 +72,7 @@ export const approveCommand: Command = async (argv) => {
   }
   // Everything the resumed turn needs (its config, folder, model, tools) is found before the answer is
   // written: an answer is final, and a yes that then cannot run would be a lie.
-  const ran = found.resumedTurn;
-  const setup = resumedConfigFrom(values, ran);
-  resumedModelFrom(values, setup.config, ran);
-  for (const note of setup.notes) process.stderr.write(`${visible(note)}\n`);
-  if (setup.workdir !== undefined) process.chdir(setup.workdir);
-  const runtime = await runtimeFromFlags(values, {
-    config: setup.config,
-    db: path,
-    model: (config) => resumedModelFrom(values, config, ran),
-  });
+  const { runtime, setup } = await runtimeForResumedTurn(values, found.resumedTurn, path);
   try {
     if (decision.kind === 'approve') {
       const where = setup.config.file ? `the config ${setup.config.file}` : 'no config file';
@@ -112,9 +102,6 @@ export const approveCommand: Command = async (argv) => {
     await runtime.close();
   }
 };
-
-/** What a resumed turn goes on with: its own config and model, as recorded (absent: not recorded). */
-type ResumedTurn = Pick<TurnRecord, 'id' | 'sessionId' | 'ranWith' | 'provider' | 'model' | 'baseURL'>;
 
 /** The approval, its turn and the turn a yes resumes (a leaf's resumes its batch through the parent's turn). */
 function readApproval(db: string, id: string) {

@@ -7,9 +7,8 @@ import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
 import { existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { oneLineOf, printEvent } from './event-printer.js';
-import { resumedConfigFrom } from './resumed-config.js';
-import { resumedModelFrom } from './resumed-model.js';
-import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
+import { runtimeForResumedTurn } from './resumed-runtime.js';
+import { RUNTIME_FLAGS, VERBOSE_HELP } from './runtime-flags.js';
 import { TurnApprovals } from './turn-approvals.js';
 import { visible, visibleLines } from './visible-text.js';
 
@@ -80,16 +79,8 @@ export const resumeCommand: Command = async (argv) => {
   } finally {
     store.close();
   }
-  // The turn's own config and folder, or a refusal, before anything is taken over or answered.
-  const setup = resumedConfigFrom(values, ran);
-  resumedModelFrom(values, setup.config, ran);
-  for (const note of setup.notes) process.stderr.write(`${visible(note)}\n`);
-  if (setup.workdir !== undefined) process.chdir(setup.workdir);
-  const runtime = await runtimeFromFlags(values, {
-    config: setup.config,
-    db: path,
-    model: (config) => resumedModelFrom(values, config, ran),
-  });
+  // The turn's own config, folder and model, or a refusal, before anything is taken over or answered.
+  const { runtime } = await runtimeForResumedTurn(values, ran, path);
   try {
     const state = { midLine: false };
     let status = 'done';
