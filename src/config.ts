@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { InputError } from './core/errors.js';
@@ -16,6 +17,8 @@ import { parseToolsConfig, type ToolsConfig } from './tools/registry-config.js';
 export interface ToolseamConfig {
   /** The file it came from (absent for defaults). */
   readonly file?: string;
+  /** SHA-256 (hex) of that file's text as read, so a turn can tell later whether it changed. */
+  readonly sha256?: string;
   /** The model to talk to; absent means "choose from the command line or the environment". */
   readonly model?: Partial<ProviderConfig> & { readonly contextWindow?: number };
   readonly system?: string;
@@ -74,6 +77,7 @@ export function readConfig(
   return {
     ...parseConfig(read.data, { source: read.path, baseDir: dirname(read.path), env: options.env }),
     file: read.path,
+    sha256: createHash('sha256').update(read.text).digest('hex'),
   };
 }
 

@@ -99,6 +99,12 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
   const runtime = new Runtime({
     model,
     ...(modelBaseURL ? { modelBaseURL } : {}),
+    // Stored with each turn too, so `toolseam approve` from another folder loads the same tools.
+    ranWith: {
+      workdir: process.cwd(),
+      ...(config?.file ? { file: config.file } : {}),
+      ...(config?.sha256 ? { sha256: config.sha256 } : {}),
+    },
     registry,
     store,
     logger,

@@ -1,18 +1,20 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ApprovalDecision } from '../core/approval.js';
 import { InputError } from '../core/errors.js';
-import { type GrantRecord, isPastDeadline, type TurnRecord } from '../core/session-records.js';
+import { type ApprovalRecord, type GrantRecord, isPastDeadline } from '../core/session-records.js';
+import type { SessionStore } from '../core/session-store.js';
 import { ApprovalClosedError } from '../core/store-errors.js';
-import type { ModelOrigin } from '../core/turn-model.js';
 import { turnToResume } from '../runtime/leaf-turns.js';
 import { ownerAlive } from '../runtime/turn-owner.js';
 import { openSessionStore } from '../store/index.js';
 import { answeredElsewhere, approveCommandAnswerer } from './answered-elsewhere.js';
+import { refuseUnrunnableApproval } from './approved-tool.js';
 import type { Command } from './commands.js';
-import { configFromFlags, existingDatabaseFrom } from './config-flags.js';
+import { existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { answerWords, printEvent } from './event-printer.js';
-import { resumedModelFrom } from './resumed-model.js';
-import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
+import { type ResumedTurn, runtimeForResumedTurn } from './resumed-runtime.js';
+import { RUNTIME_FLAGS, VERBOSE_HELP } from './runtime-flags.js';
 import { visible, visibleLines } from './visible-text.js';
 
 const USAGE = `usage: toolseam approve ID yes|no|always [--reason TEXT] [--db FILE] [--config FILE]
@@ -25,9 +27,12 @@ running, it goes on by itself; when it stopped (a crash, a closed terminal), thi
 turn and prints its answer. When another answer got there first, it says which, and where the turn
 goes on. The turn goes on with the provider, model and base URL it started on, as the
 session database recorded them: --provider, --model and --base-url may repeat those but a different
-value is refused (the key and other settings come from the environment and the config). The
-database is --db, else "db" in the config (--config FILE or ./toolseam.json), else $TOOLSEAM_DB,
-else the default; a file named one of these ways must exist (toolseam chat creates it).
+value is refused (the key and other settings come from the environment and the config). It also goes
+on in the folder and with the config file it ran with, wherever this command runs: --config may
+repeat that file but not name another, and a yes is refused, unanswered, when the call's tool does
+not load there. The database is --db, else "db" in the config (--config FILE or ./toolseam.json),
+else $TOOLSEAM_DB, else the default; a file named one of these ways must exist (toolseam chat
+creates it).
 ${VERBOSE_HELP}`;
 
 /** `toolseam approve ID yes|no|always`: answers an approval, resuming its turn when its process is gone. */
@@ -52,25 +57,41 @@ export const approveCommand: Command = async (argv) => {
   }
   const decision = decisionOf(word, values.reason);
   const db = existingDatabaseFrom(values);
-  // The answer is final: a missing (or contradicted) model must be found before it is written, not after.
-  const outcome = answerInStore(db, id, decision, (asking, ran) => {
-    if (!(asking && ownerAlive(asking))) resumedModelFrom(values, configFromFlags(values), ran);
-  });
-  if ('elsewhere' in outcome) {
-    process.stderr.write(`${outcome.elsewhere}\n`);
-    return 0;
+  if (!db.exists) throw new InputError(`there is no approval ${id}: ${noDatabaseYet(db)}.`);
+  // absolute before anything may move this process into the turn's own folder
+  const path = resolve(db.path);
+  const found = readApproval(path, id);
+  const { record, turn, resumed } = found;
+  const askerAlive = turn !== undefined && ownerAlive(turn);
+  // Answered, past its deadline, or its process still runs: the store's answer is all there is to do.
+  if (record.status !== 'pending' || isPastDeadline(record) || askerAlive) {
+    const store = openSessionStore({ path });
+    try {
+      const answered = answerOrSayWhoWon(store, id, decision, record);
+      if (answered === undefined) return 0;
+      process.stderr.write(`${visible(answered.tool)}: ${answered.status}\n`);
+      const grant = grantOf(store, answered);
+      if (grant) process.stderr.write(`${grantLine(grant)}\n`);
+      if (askerAlive) process.stderr.write(`the turn goes on in the process that asked (${turn.owner}).\n`);
+      return 0;
+    } finally {
+      store.close();
+    }
   }
-  const { resumed, ran, turn, answered, grant } = outcome;
-  process.stderr.write(`${visible(answered.tool)}: ${answered.status}\n`);
-  if (grant) process.stderr.write(`${grantLine(grant)}\n`);
-  if (turn && ownerAlive(turn)) {
-    process.stderr.write(`the turn goes on in the process that asked (${turn.owner}).\n`);
-    return 0;
-  }
-  const runtime = await runtimeFromFlags(values, {
-    model: (config) => resumedModelFrom(values, config, ran),
-  });
+  // Everything the resumed turn needs (its config, folder, model, tools) is found before the answer is
+  // written: an answer is final, and a yes that then cannot run would be a lie.
+  const { runtime, setup } = await runtimeForResumedTurn(values, found.resumedTurn, path);
   try {
+    if (decision.kind === 'approve') {
+      const where = setup.config.file ? `the config ${setup.config.file}` : 'no config file';
+      await refuseUnrunnableApproval(runtime, record, where);
+    }
+    const store = runtime.options.store;
+    const answered = answerOrSayWhoWon(store, id, decision, record);
+    if (answered === undefined) return 0;
+    process.stderr.write(`${visible(answered.tool)}: ${answered.status}\n`);
+    const grant = grantOf(store, answered);
+    if (grant) process.stderr.write(`${grantLine(grant)}\n`);
     const state = { midLine: false };
     let status = 'done';
     for await (const event of runtime.resumeTurn(resumed)) {
@@ -91,44 +112,53 @@ export const approveCommand: Command = async (argv) => {
   }
 };
 
-/** Records the answer in the store, closed again whatever happens. */
-function answerInStore(
-  db: string | undefined,
-  id: string,
-  decision: ApprovalDecision,
-  beforeAnswer: (turn: TurnRecord | undefined, ran: ModelOrigin) => void,
-) {
-  const store = openSessionStore(db ? { path: db } : {});
+/** The approval, its turn and the turn a yes resumes (a leaf's resumes its batch through the parent's turn). */
+function readApproval(db: string, id: string) {
+  const store = openSessionStore({ path: db });
   try {
     const record = store.getApproval(id);
     if (!record) {
       throw new InputError(`there is no approval ${id}; \`toolseam sessions\` lists the waiting ones.`);
     }
     const turn = store.getTurn(record.turnId);
-    // A leaf's approval resumes its whole batch, through the parent's turn (and on its model).
     const resumed = turnToResume(store, record.turnId);
-    const resumedTurn = store.getTurn(resumed);
-    const ran: ModelOrigin = resumedTurn ?? {};
-    // One that can no longer be answered is refused by the store below, model or not.
-    if (record.status === 'pending' && !isPastDeadline(record)) beforeAnswer(turn, ran);
-    try {
-      const answeredBy = approveCommandAnswerer();
-      const answered = store.answerApproval(id, decision, { digest: record.digest, answeredBy });
-      const grant = store
-        .listGrants({ sessionId: answered.sessionId, tool: answered.tool })
-        .find((g) => g.approvalId === id);
-      return { resumed, ran, turn, answered, grant };
-    } catch (error) {
-      // Answered first by someone else (another terminal, the chat itself), or closed: say which answer
-      // won and what the turn is doing now, rather than advise a resume another process is already doing.
-      if (!(error instanceof ApprovalClosedError)) throw error;
-      const { message, same } = answeredElsewhere(store, id, decision);
-      if (same) return { elsewhere: message };
-      throw new InputError(message);
-    }
+    const resumedTurn: ResumedTurn = store.getTurn(resumed) ?? { id: resumed, sessionId: record.sessionId };
+    return { record, turn, resumed, resumedTurn };
   } finally {
     store.close();
   }
+}
+
+/**
+ * Writes the answer; when another answer got there first (another terminal, the chat itself) or the
+ * approval closed, says which answer won and what the turn is doing now, rather than advise a resume
+ * another process is already doing. Undefined when that answer was this one (nothing was lost).
+ */
+function answerOrSayWhoWon(
+  store: SessionStore,
+  id: string,
+  decision: ApprovalDecision,
+  record: ApprovalRecord,
+): ApprovalRecord | undefined {
+  try {
+    return store.answerApproval(id, decision, {
+      digest: record.digest,
+      answeredBy: approveCommandAnswerer(),
+    });
+  } catch (error) {
+    if (!(error instanceof ApprovalClosedError)) throw error;
+    const { message, same } = answeredElsewhere(store, id, decision);
+    if (!same) throw new InputError(message);
+    process.stderr.write(`${message}\n`);
+    return undefined;
+  }
+}
+
+/** The standing permission an "always" answer gave, if it gave one. */
+function grantOf(store: SessionStore, answered: ApprovalRecord): GrantRecord | undefined {
+  return store
+    .listGrants({ sessionId: answered.sessionId, tool: answered.tool })
+    .find((g) => g.approvalId === answered.id);
 }
 
 /** What an "always" answer granted, and how to withdraw it. */

@@ -238,16 +238,24 @@ function onInterrupt(session: Session, rl: Interface | undefined) {
 }
 
 /**
- * The input closed (Ctrl-D) while an approval waits: nobody can answer here, so the chat leaves at once
- * and the turn stays unfinished in the store, where `toolseam approve` answers it and takes it over
- * (closing the runtime would end it as stopped instead).
+ * Nobody can answer an approval here: the input closed (Ctrl-D) while it waits, or `-m` runs with no
+ * terminal to ask on. The chat leaves at once, exit 1, and the turn stays unfinished in the store, where
+ * `toolseam approve` answers it and takes it over (closing the runtime would end it as stopped instead).
+ * Waiting out the approval's timeout for an answer nobody can type here, or declining for the person,
+ * would each pass for an answer they never gave.
  */
-function leaveWaiting(request: ApprovalRequest): never {
-  process.stderr.write(
-    `\n(input closed: leaving with the turn waiting for approval ${visible(request.id)}; ` +
-      `\`toolseam approve ${visible(request.id)} yes|no|always\` answers it from any terminal and resumes the turn)\n`,
-  );
-  process.exit(1);
+function leaveWaiting(timeoutMs: number) {
+  return (request: ApprovalRequest, why: 'closed' | 'none'): never => {
+    const id = visible(request.id);
+    const cause = why === 'closed' ? 'input closed' : 'no terminal to ask on: standard input is not one';
+    const minutes = Math.max(1, Math.round(timeoutMs / 60_000));
+    process.stderr.write(
+      `\n(${cause}: leaving with the turn waiting for approval ${id}; ` +
+        `\`toolseam approve ${id} yes|no|always\` answers it from any terminal within ${minutes} min and resumes the turn` +
+        `${why === 'none' ? '; to run -m with nobody to ask, pass --approve auto (every call runs) or --approve deny (every call that asks is refused)' : ''})\n`,
+    );
+    process.exit(1);
+  };
 }
 
 /** Runs one turn, printing its events and putting approval requests to the person one at a time. */
@@ -263,7 +271,7 @@ async function runTurn(
     (id, decision, options) => runtime.respond(id, decision, options),
     questions,
     process.stderr,
-    leaveWaiting,
+    leaveWaiting(runtime.options.approvals?.timeoutMs ?? 300_000),
   );
   let end: Extract<RuntimeEvent, { type: 'turn-end' }> | undefined;
   try {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readConfig, type ToolseamConfig } from '../config.js';
 import { InputError } from '../core/errors.js';
+import { defaultDatabasePath } from '../store/default-path.js';
 
 /** The flags that say which config file and database a command uses. */
 export interface ConfigFlagValues {
@@ -59,16 +60,25 @@ function namedDatabase(flags: ConfigFlagValues, env: NodeJS.ProcessEnv): NamedDa
   return undefined;
 }
 
+/** The session database a command that only reads or answers what is there would open. */
+export interface ExistingDatabase {
+  /** The file: the one named by --db, the config's "db" or `$TOOLSEAM_DB`, else the default place. */
+  readonly path: string;
+  /** False only for the default place when nothing has made a database there yet. */
+  readonly exists: boolean;
+}
+
 /**
  * The database a command that only reads or answers what is there opens: --db, else the config's "db",
  * else `$TOOLSEAM_DB`, and the file named must exist, so a mistyped path is told (with where it was
- * named) instead of opened as a new, empty store that seems to have lost every session. Undefined means
- * the user's data folder, which nobody typed.
+ * named) instead of opened as a new, empty store that seems to have lost every session. Else the user's
+ * data folder, which nobody typed: when no database is there yet, `exists` says so and the command
+ * tells the person there is nothing yet, without creating one.
  */
 export function existingDatabaseFrom(
   flags: ConfigFlagValues,
   env: NodeJS.ProcessEnv = process.env,
-): string | undefined {
+): ExistingDatabase {
   const named = namedDatabase(flags, env);
   if (named !== undefined && !existsSync(named.path)) {
     throw new InputError(
@@ -76,5 +86,12 @@ export function existingDatabaseFrom(
       named.path,
     );
   }
-  return named?.path;
+  if (named !== undefined) return { path: named.path, exists: true };
+  const path = defaultDatabasePath({ env });
+  return { path, exists: existsSync(path) };
+}
+
+/** Why a command found nothing, when the default place has no database yet (one line, with where it looked). */
+export function noDatabaseYet(db: ExistingDatabase): string {
+  return `there is no session database yet at ${db.path} (\`toolseam chat\` creates it; --db names another)`;
 }

@@ -123,6 +123,7 @@ export function printEvent(event: RuntimeEvent, streams: PrinterStreams, state: 
       return;
     }
     case 'notice':
+    case 'tools-quarantined':
       line(`(${visible(event.message)})`);
       return;
     case 'model-retry':

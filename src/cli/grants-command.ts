@@ -3,7 +3,7 @@ import { InputError } from '../core/errors.js';
 import type { GrantRecord } from '../core/session-records.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
-import { existingDatabaseFrom } from './config-flags.js';
+import { existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { grantRows } from './grant-rows.js';
 import { visible, visibleLines } from './visible-text.js';
 
@@ -45,7 +45,15 @@ export const grantsCommand: Command = async (argv) => {
     throw new InputError('--revoke takes a grant id, which names its session already; leave --session out.');
   }
   const db = existingDatabaseFrom(values);
-  const store = openSessionStore(db ? { path: db } : {});
+  // Listing must not make a database: with none yet there is nothing granted, and the person is told where we looked.
+  if (!db.exists) {
+    if (values.revoke !== undefined)
+      throw new InputError(`there is no grant ${values.revoke}: ${noDatabaseYet(db)}.`);
+    if (values.json) process.stdout.write(`${JSON.stringify({ grants: [], withdrawn: [] }, null, 2)}\n`);
+    else process.stdout.write(`no standing permissions yet: ${noDatabaseYet(db)}.\n`);
+    return 0;
+  }
+  const store = openSessionStore({ path: db.path });
   try {
     if (values.revoke !== undefined) return revoke(store, values.revoke, values.json === true);
     const session = values.session;

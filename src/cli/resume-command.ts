@@ -1,14 +1,14 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
-import { FINAL_TURN_STATES } from '../core/session-records.js';
-import type { ModelOrigin } from '../core/turn-model.js';
+import { FINAL_TURN_STATES, type TurnRecord } from '../core/session-records.js';
 import { resumableTurns } from '../runtime/leaf-turns.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
-import { existingDatabaseFrom } from './config-flags.js';
+import { existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { oneLineOf, printEvent } from './event-printer.js';
-import { resumedModelFrom } from './resumed-model.js';
-import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
+import { runtimeForResumedTurn } from './resumed-runtime.js';
+import { RUNTIME_FLAGS, VERBOSE_HELP } from './runtime-flags.js';
 import { TurnApprovals } from './turn-approvals.js';
 import { visible, visibleLines } from './visible-text.js';
 
@@ -21,9 +21,10 @@ what was decided meanwhile, shows again each approval still waiting (the call, i
 leaves (finished ones are kept), then lets the model continue. Without an id it lists the turns it can
 resume.
 The turn goes on with the provider, model and base URL it started on, as the session database
-recorded them: the model flags may repeat those but a different value is refused. The database is
---db, else "db" in the config (--config FILE or ./toolseam.json), else $TOOLSEAM_DB, else the
-default; a file named one of these ways must exist (toolseam chat creates it).
+recorded them: the model flags may repeat those but a different value is refused. It goes on in the
+folder and with the config file it ran with too (--config may repeat that file, not name another).
+The database is --db, else "db" in the config (--config FILE or ./toolseam.json), else $TOOLSEAM_DB,
+else the default; a file named one of these ways must exist (toolseam chat creates it).
 ${VERBOSE_HELP}`;
 
 /** `toolseam resume [TURN_ID]`: continues an interrupted turn. */
@@ -45,8 +46,15 @@ export const resumeCommand: Command = async (argv) => {
   }
   // Listing and a wrong id need only the store: no model, and no empty database made from a typo.
   const db = existingDatabaseFrom(values);
-  const store = openSessionStore(db ? { path: db } : {});
-  let ran: ModelOrigin;
+  if (!db.exists) {
+    if (turnId !== undefined) throw new InputError(`there is no turn ${turnId}: ${noDatabaseYet(db)}.`);
+    process.stdout.write(`no interrupted turns: ${noDatabaseYet(db)}\n`);
+    return 0;
+  }
+  // absolute before anything may move this process into the turn's own folder
+  const path = resolve(db.path);
+  const store = openSessionStore({ path });
+  let ran: TurnRecord;
   try {
     if (turnId === undefined) {
       const turns = resumableTurns(store);
@@ -71,9 +79,8 @@ export const resumeCommand: Command = async (argv) => {
   } finally {
     store.close();
   }
-  const runtime = await runtimeFromFlags(values, {
-    model: (config) => resumedModelFrom(values, config, ran),
-  });
+  // The turn's own config, folder and model, or a refusal, before anything is taken over or answered.
+  const { runtime } = await runtimeForResumedTurn(values, ran, path);
   try {
     const state = { midLine: false };
     let status = 'done';

@@ -135,7 +135,15 @@ export function firstByteFlag(flags: RuntimeFlagValues): number | undefined {
 /** Builds the runtime a command runs: config file, flags, store, tools. */
 export async function runtimeFromFlags(
   flags: RuntimeFlagValues,
-  extra: { askUser?: AskUser; unattended?: boolean; model?: (config: ToolseamConfig) => ProviderConfig } = {},
+  extra: {
+    askUser?: AskUser;
+    unattended?: boolean;
+    model?: (config: ToolseamConfig) => ProviderConfig;
+    /** The config to use instead of the one the flags name (a resumed turn's own). */
+    config?: ToolseamConfig;
+    /** The database to open instead of the one the flags or config name (the one already read). */
+    db?: string;
+  } = {},
 ): Promise<Runtime> {
   // A mistyped flag is named before anything is read or looked for (the config, a key).
   const policy = flags.approve;
@@ -143,11 +151,11 @@ export async function runtimeFromFlags(
     throw new InputError(`--approve takes ask, auto or deny, not "${policy}".`);
   }
   const firstByte = firstByteFlag(flags);
-  const config = configFromFlags(flags);
+  const config = extra.config ?? configFromFlags(flags);
   const chosen = extra.model ? extra.model(config) : providerConfigFrom(flags, config);
   const model = firstByte === undefined ? chosen : { ...chosen, firstByteTimeoutMs: firstByte };
   const level: LogLevel = flags.verbose ? 'info' : 'warn';
-  const db = databasePathFrom(flags, config);
+  const db = extra.db ?? databasePathFrom(flags, config);
   return createRuntime({
     model,
     config,

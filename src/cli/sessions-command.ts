@@ -5,7 +5,7 @@ import type { SessionStore } from '../core/session-store.js';
 import { resumableTurns } from '../runtime/leaf-turns.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
-import { existingDatabaseFrom } from './config-flags.js';
+import { existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { alwaysOffer, answerWords, oneLineOf, shortArgs } from './event-printer.js';
 import { grantRows } from './grant-rows.js';
 import { negativeValuesJoined } from './negative-values.js';
@@ -42,10 +42,26 @@ export const sessionsCommand: Command = async (argv) => {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  const limit = limitFrom(values.limit);
   const db = existingDatabaseFrom(values);
-  const store = openSessionStore(db ? { path: db } : {});
+  // Listing must not make a database: with none yet there is nothing to list, and the person is told where we looked.
+  if (!db.exists) {
+    if (values.json) {
+      const empty = {
+        sessions: [],
+        pendingApprovals: [],
+        grants: [],
+        unfinishedBatches: [],
+        interruptedTurns: [],
+      };
+      process.stdout.write(`${JSON.stringify(empty, null, 2)}\n`);
+    } else {
+      process.stdout.write(`no sessions yet: ${noDatabaseYet(db)}\n`);
+    }
+    return 0;
+  }
+  const store = openSessionStore({ path: db.path });
   try {
-    const limit = limitFrom(values.limit);
     const started = store.listSessions({ topLevel: true, ...(limit === 0 ? {} : { limit }) });
     // A subagent leaf's child session goes under its parent, and only when asked for.
     const sessions = values.all ? started.flatMap((s) => withChildren(store, s)) : started;

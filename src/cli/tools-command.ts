@@ -5,34 +5,53 @@ import { parseArgs } from 'node:util';
 import type { ToolseamConfig } from '../config.js';
 import { InputError } from '../core/errors.js';
 import { createLogger } from '../core/logger.js';
+import type { SessionStore } from '../core/session-store.js';
 import { openSessionStore } from '../store/index.js';
 import { builtinProviders } from '../tools/builtin/builtin-providers.js';
+import { nearMiss } from '../tools/near-miss.js';
 import { registryFromConfig } from '../tools/registry-config.js';
 import { toolsPage, toolsPageJson } from '../tools/tools-page.js';
 import { renderToolsPage } from '../tools/tools-page-text.js';
 import type { Command } from './commands.js';
-import { configFromFlags } from './config-flags.js';
+import { configFromFlags, existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { parseArgsSaid } from './parse-args-said.js';
+import { liftedLines, quarantineSection } from './quarantine-text.js';
 import { visibleLines } from './visible-text.js';
 
-const USAGE = `usage: toolseam tools [--config FILE] [--json]
+const USAGE = `usage: toolseam tools [--config FILE] [--db FILE] [--json] [--on NAME]...
 
 Starts every tool provider a chat would have (the platform's own tools, the configured MCP servers and
 installed apps) and shows, by group: each tool's real and wire name, its provider and app, whether
 models are offered it as declared, repaired, with arguments carried as JSON text, or not at all (and
-why), the description models see, and each provider's load failures.
+why), the description models see, each provider's load failures, and the tools quarantined because a
+model provider refused their definition (for that provider and model, with what it said).
   --config FILE  the config to read (default: ./toolseam.json, if there is one)
-  --json         print {"tools": [...], "failures": [...]} instead of the page`;
+  --db FILE      the session database whose quarantines to show or lift (default as for \`toolseam
+                 sessions\`; none is created)
+  --json         print {"tools": [...], "failures": [...], "quarantined": [...]} instead of the page
+  --on NAME      lift the quarantine of tool NAME (on every model it is quarantined for), so the next
+                 turn offers it again; repeat for several tools`;
 
-/** `toolseam tools`: the Tools page. */
+/** The values of the tools command's flags. */
+interface ToolsFlags {
+  config?: string | undefined;
+  db?: string | undefined;
+  json?: boolean | undefined;
+  on?: string[] | undefined;
+  help?: boolean | undefined;
+}
+
+/** `toolseam tools`: the Tools page, or (`--on NAME`) lifting a tool's quarantine. */
 export const toolsCommand: Command = async (argv) => {
-  let values: { config?: string | undefined; json?: boolean | undefined; help?: boolean | undefined };
+  let values: ToolsFlags;
   try {
     ({ values } = parseArgs({
       args: argv,
       options: {
         config: { type: 'string' },
+        db: { type: 'string' },
         json: { type: 'boolean' },
+        on: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: false,
@@ -45,7 +64,9 @@ export const toolsCommand: Command = async (argv) => {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (values.on !== undefined) return liftQuarantines(values, values.on);
   const config = configFromFlags({ config: values.config });
+  const quarantined = withStore(values, (store) => store.listQuarantined()) ?? [];
   // The page lists tools and runs none, so the memory and task tools get a scratch store, not the user's.
   const scratch = mkdtempSync(join(tmpdir(), 'toolseam-tools-'));
   const store = openSessionStore({ path: join(scratch, 'store.db') });
@@ -55,7 +76,9 @@ export const toolsCommand: Command = async (argv) => {
     const registry = await registryFromConfig(config.tools, { logger, providers: builtins(config, store) });
     try {
       const page = await toolsPage(registry, { logger });
-      const text = values.json ? JSON.stringify(toolsPageJson(page), null, 2) : renderToolsPage(page);
+      const text = values.json
+        ? JSON.stringify({ ...toolsPageJson(page), quarantined }, null, 2)
+        : `${renderToolsPage(page)}\n\n${quarantineSection(quarantined)}`;
       process.stdout.write(`${visibleLines(text)}\n`);
       return 0;
     } finally {
@@ -66,6 +89,45 @@ export const toolsCommand: Command = async (argv) => {
     rmSync(scratch, { recursive: true, force: true });
   }
 };
+
+/** Runs `work` on the session database the flags name, or returns undefined when none exists yet (none is made). */
+function withStore<T>(flags: ToolsFlags, work: (store: SessionStore) => T): T | undefined {
+  const db = existingDatabaseFrom(flags);
+  if (!db.exists) return undefined;
+  const store = openSessionStore({ path: db.path });
+  try {
+    return work(store);
+  } finally {
+    store.close();
+  }
+}
+
+/** `--on NAME…`: lifts each tool's quarantine; a name nothing quarantines is refused before any is lifted. */
+function liftQuarantines(flags: ToolsFlags, names: readonly string[]): number {
+  const lifted = withStore(flags, (store) => {
+    const quarantined = [...new Set(store.listQuarantined().map((q) => q.tool))];
+    for (const name of names) {
+      if (quarantined.includes(name)) continue;
+      const meant = nearMiss(name, quarantined);
+      const listed =
+        quarantined.length === 0 ? 'no tool is' : `the quarantined tools are ${quarantined.join(', ')}`;
+      throw new InputError(
+        `${name} is not quarantined;${meant ? ` did you mean ${meant}?` : ''} ${listed} (\`toolseam tools\` shows them).`,
+      );
+    }
+    return names.flatMap((tool) => store.liftQuarantine({ tool }));
+  });
+  if (lifted === undefined) {
+    throw new InputError(`nothing is quarantined: ${noDatabaseYet(existingDatabaseFrom(flags))}.`);
+  }
+  process.stdout.write(`${liftedLines(lifted)}\n`);
+  const again =
+    lifted.length > 1
+      ? '(the next turn on those models offers them; one the provider refuses again is left out again)'
+      : '(the next turn on that model offers it; if the provider refuses it again, it is left out again)';
+  process.stdout.write(`${again}\n`);
+  return 0;
+}
 
 /** The platform's own providers, built as a chat builds them from the same config. */
 function builtins(config: ToolseamConfig, store: ReturnType<typeof openSessionStore>) {

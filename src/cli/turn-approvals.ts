@@ -26,18 +26,24 @@ interface OpenApproval {
 export class TurnApprovals {
   private readonly open = new Map<string, OpenApproval>();
 
-  /** `inputClosed` is told when the input closes (Ctrl-D) while a request waits for its answer. */
+  /**
+   * `inputClosed` is told when nobody can answer here: the input closed (Ctrl-D) while a request waits
+   * for its answer (`closed`), or there are no questions to put (`none`: no terminal to ask on).
+   * Without it, a request nobody here can answer is shown with how to answer it from elsewhere.
+   */
   constructor(
     private readonly respond: RespondToApproval,
     private readonly questions: QuestionQueue | undefined,
     private readonly info: NodeJS.WritableStream,
-    private readonly inputClosed?: (request: ApprovalRequest) => void,
+    private readonly inputClosed?: (request: ApprovalRequest, why: 'closed' | 'none') => void,
   ) {}
 
   /** An `approval-request` arrived: queue its question (or, with nobody at the keyboard, say how to answer it). */
   request(request: ApprovalRequest): void {
     if (!this.questions) {
-      this.info.write(`${describeApproval(request)}\n${waitingHint(request)}\n`);
+      this.info.write(`${describeApproval(request)}\n`);
+      if (this.inputClosed) this.inputClosed(request, 'none');
+      else this.info.write(`${waitingHint(request)}\n`);
       return;
     }
     const entry: OpenApproval = { controller: new AbortController(), shown: false, answeredHere: false };
@@ -85,7 +91,7 @@ export class TurnApprovals {
     if (decision === undefined) {
       // the input closed before the question showed: what waits is said before how to answer it
       if (!entry.shown) this.info.write(`${describeApproval(request)}\n`);
-      if (this.inputClosed) this.inputClosed(request);
+      if (this.inputClosed) this.inputClosed(request, 'closed');
       else this.info.write(`\n${waitingHint(request)}\n`);
       return;
     }

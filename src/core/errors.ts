@@ -72,11 +72,17 @@ export class ToolSchemaRejected extends ToolseamError {
   readonly provider: string;
   /** What the provider said of the definition, in one bounded line (undefined when it said nothing). */
   readonly said: string | undefined;
+  /**
+   * True when the provider itself points at every named tool (its name, a property it declares, its
+   * place in the request in the provider's path form), not only a loose mention: only then may the
+   * tools be quarantined and the request sent again without them.
+   */
+  readonly attributed: boolean;
 
   constructor(
     tools: readonly RejectedTool[],
     provider: string,
-    options: { cause?: unknown; said?: string | undefined } = {},
+    options: { cause?: unknown; said?: string | undefined; attributed?: boolean } = {},
   ) {
     super(
       'tool_schema_rejected',
@@ -86,6 +92,7 @@ export class ToolSchemaRejected extends ToolseamError {
     this.tools = tools;
     this.provider = provider;
     this.said = options.said;
+    this.attributed = options.attributed ?? false;
   }
 
   /** True when every named tool can be switched off to keep going. */

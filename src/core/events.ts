@@ -27,6 +27,23 @@ export type RuntimeEvent =
    * toolseam is still waiting. Sent after a few seconds of silence, then less and less often.
    */
   | { readonly type: 'model-waiting'; readonly waitedMs: number }
+  /**
+   * The model provider refused the definitions of these tools, and the provider itself points at them:
+   * they are quarantined for this provider and model (left out of later turns until a person lifts it,
+   * `toolseam tools --on NAME`), and this turn goes on without them when it can (`turnGoesOn`).
+   */
+  | {
+      readonly type: 'tools-quarantined';
+      readonly provider: string;
+      readonly model: string;
+      /** Real names. */
+      readonly tools: readonly string[];
+      /** What the provider said, in one bounded line ('' when it said nothing). */
+      readonly said: string;
+      readonly turnGoesOn: boolean;
+      /** The sentence a person reads. */
+      readonly message: string;
+    }
   | { readonly type: 'text-delta'; readonly text: string }
   | {
       readonly type: 'tool-call-start';

@@ -114,4 +114,11 @@ export interface ModelAdapter {
   stream(request: ModelRequest): AsyncIterable<ModelEvent>;
   /** The wire names of the tools in `sent` that a rejection points at ([] when it is not about a tool). */
   toolsNamedInRejection(error: unknown, sent: readonly WireTool[]): string[];
+  /**
+   * The wire names a rejection points at by the provider's own evidence: the tool's name, a property it
+   * declares, its place in the request in the provider's own path form ([] when only a loose mention,
+   * or nothing, points at them). Only such tools are quarantined and the request sent once more without
+   * them; an adapter without this method never has a tool left out for it.
+   */
+  toolsAttributedInRejection?(error: unknown, sent: readonly WireTool[]): string[];
 }

@@ -31,7 +31,7 @@ export function readJsonFile(
   file: string,
   what: string,
   options: { optional?: boolean } = {},
-): { path: string; data: unknown } | undefined {
+): { path: string; data: unknown; text: string } | undefined {
   const path = resolve(file);
   let text: string;
   try {
@@ -48,5 +48,5 @@ export function readJsonFile(
   }
   const parsed = parseUserJson(text);
   if (!parsed.ok) throw new InputError(`the ${what} ${path} is not valid JSON: ${parsed.problem}`, path);
-  return { path, data: parsed.data };
+  return { path, data: parsed.data, text };
 }

@@ -6,6 +6,7 @@ import type {
   LeafStatus,
   TaskStatus,
   ToolCallStatus,
+  TurnConfig,
   TurnState,
 } from './session-records.js';
 import type { NotRunReason, RefusedBy, RiskLevel } from './tool.js';
@@ -46,6 +47,8 @@ export interface NewTurn {
   readonly model?: string | undefined;
   /** The base URL the model is reached at (absent: the provider's own or unknown). */
   readonly baseURL?: string | undefined;
+  /** The configuration the turn runs with, kept so a resumed turn has the same tools. */
+  readonly ranWith?: TurnConfig | undefined;
 }
 
 /** Which turns to list. */
@@ -265,3 +268,22 @@ export interface LeafResult {
 
 /** How a batch ended. */
 export type BatchEnd = Exclude<BatchStatus, 'running'>;
+
+/** Tools a provider refused the definitions of, to leave out for that provider and model. */
+export interface NewQuarantine {
+  readonly provider: string;
+  readonly model: string;
+  /** Real tool names. */
+  readonly tools: readonly string[];
+  /** What the provider said ('' or absent when it said nothing). */
+  readonly said?: string | undefined;
+  readonly sessionId?: string | undefined;
+  readonly turnId?: string | undefined;
+}
+
+/** Which quarantined tools to list or lift (every one when a field is absent). */
+export interface QuarantineFilter {
+  readonly provider?: string | undefined;
+  readonly model?: string | undefined;
+  readonly tool?: string | undefined;
+}

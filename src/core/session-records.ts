@@ -62,6 +62,21 @@ export interface TurnRecord {
   readonly model?: string | undefined;
   /** The base URL the model is reached at, when known. */
   readonly baseURL?: string | undefined;
+  /** The configuration the turn runs with (absent for turns stored before migration 15, or not told). */
+  readonly ranWith?: TurnConfig | undefined;
+}
+
+/**
+ * The configuration a turn runs with, so a later command (`toolseam approve`, `resume`) from another
+ * folder goes on with the same tools instead of whatever its own folder holds.
+ */
+export interface TurnConfig {
+  /** The config file's absolute path; absent when the turn ran with none. */
+  readonly file?: string | undefined;
+  /** SHA-256 (hex) of the config file's text when the runtime read it, to tell that it changed since. */
+  readonly sha256?: string | undefined;
+  /** The folder the process ran in: a default workspace, and the folder MCP servers and relative paths start from. */
+  readonly workdir: string;
 }
 
 /** True when an approval's deadline has passed (it can no longer be answered); false when it has none. */
@@ -239,4 +254,21 @@ export interface BatchRecord {
   readonly endedAt?: string | undefined;
   /** In batch order. */
   readonly leaves: readonly LeafRecord[];
+}
+
+/**
+ * A tool left out for one provider and model because the provider refused the definition toolseam
+ * sent for it, until a person lifts that (`toolseam tools --on NAME`).
+ */
+export interface QuarantineRecord {
+  readonly provider: string;
+  readonly model: string;
+  /** The tool's real name. */
+  readonly tool: string;
+  /** What the provider said, in one bounded line ('' when it said nothing). */
+  readonly said: string;
+  /** Where it was refused (absent once that session or turn is gone). */
+  readonly sessionId?: string | undefined;
+  readonly turnId?: string | undefined;
+  readonly createdAt: string;
 }

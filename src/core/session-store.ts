@@ -16,9 +16,11 @@ import type {
   NewBatch,
   NewGrant,
   NewMemory,
+  NewQuarantine,
   NewSession,
   NewTask,
   NewTurn,
+  QuarantineFilter,
   SessionFilter,
   SessionPatch,
   TaskFilter,
@@ -36,6 +38,7 @@ import type {
   LeafRecord,
   ListedSession,
   MemoryRecord,
+  QuarantineRecord,
   SessionRecord,
   StoredMessage,
   TaskRecord,
@@ -144,6 +147,16 @@ export interface AuditLog {
   listAudit(filter?: AuditFilter): AuditRecord[];
 }
 
+/** Tools left out for a provider and model that refused their definitions. */
+export interface QuarantineBook {
+  /** Quarantines `tools` for the provider and model; one already there keeps its place and takes the newer words. */
+  quarantineTools(input: NewQuarantine): QuarantineRecord[];
+  /** Oldest first. */
+  listQuarantined(filter?: QuarantineFilter): QuarantineRecord[];
+  /** Lifts the quarantines the filter matches (those of a tool on every model, say); returns what was lifted. */
+  liftQuarantine(filter: QuarantineFilter): QuarantineRecord[];
+}
+
 /** Memories for the built-in memory tools. */
 export interface MemoryBook {
   /** Saving text already remembered refreshes it (and merges tags) instead of duplicating it. */
@@ -188,6 +201,7 @@ export interface SessionStore
     ApprovalBook,
     GrantBook,
     AuditLog,
+    QuarantineBook,
     MemoryBook,
     TaskBook,
     BatchBook {

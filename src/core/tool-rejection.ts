@@ -22,13 +22,15 @@ function saidIn(error: unknown): string | undefined {
  * it is and treated as one the person cannot switch off. What the provider said goes with it.
  */
 export function toolSchemaRejection(
-  adapter: Pick<ModelAdapter, 'provider' | 'toolsNamedInRejection'>,
+  adapter: Pick<ModelAdapter, 'provider' | 'toolsNamedInRejection' | 'toolsAttributedInRejection'>,
   error: unknown,
   sent: readonly WireTool[],
   resolve: WireNameResolver,
 ): ToolSchemaRejected | undefined {
   const named = adapter.toolsNamedInRejection(error, sent);
   if (named.length === 0) return undefined;
+  const sure = new Set(adapter.toolsAttributedInRejection?.(error, sent) ?? []);
+  const attributed = named.every((wire) => sure.has(wire));
   const tools = named.map((wire) => resolve(wire) ?? { name: wire, canTurnOff: false });
-  return new ToolSchemaRejected(tools, adapter.provider, { cause: error, said: saidIn(error) });
+  return new ToolSchemaRejected(tools, adapter.provider, { cause: error, said: saidIn(error), attributed });
 }

@@ -20,5 +20,7 @@ export {
   ANTHROPIC_DIALECTS,
   BEDROCK_DIALECTS,
   OPENAI_FAMILY_DIALECTS,
+  rejectionFinding,
+  toolsAttributedInRejection,
   toolsNamedInRejection,
 } from './shared/tools-named-in-rejection.js';

@@ -105,8 +105,13 @@ function unknownReason(surface: ToolSurface, tool: string): string {
   return leftOutReason(surface, tool) ?? `there is no tool named ${tool}`;
 }
 
-/** Why the seam left a tool out, when it did. */
+/** Why the seam left a tool out, or a quarantine for this model did, when one did. */
 function leftOutReason(surface: ToolSurface, tool: string): string | undefined {
+  const said = surface.quarantined.get(tool);
+  if (said !== undefined) {
+    const words = said === '' ? '' : ` (${said})`;
+    return `${tool} is left out on this model: the model provider refused its definition${words}, until the user lifts that with \`toolseam tools --on ${tool}\``;
+  }
   const excluded = surface.excluded.find((t) => t.name === tool);
   return excluded ? `${tool} cannot be offered to models: ${excluded.message}` : undefined;
 }

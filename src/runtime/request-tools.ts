@@ -88,15 +88,18 @@ export function requestTools(
     const tool = ctx.surface.byName.get(name);
     if (tool && !ctx.refused.has(name)) asked.push(tool);
   }
+  // a tool the provider refused this turn is never sent again in it, whether selected or asked for
+  const selected =
+    ctx.refused.size === 0 ? turn.selected : turn.selected.filter((t) => !ctx.refused.has(t.name));
   const room = Math.max(0, toolLimit(ctx.model) - own.length);
   const carried = new Set(
-    keepOrder(turn.selected, asked, turn.rank)
+    keepOrder(selected, asked, turn.rank)
       .slice(0, room)
       .map((t) => t.name),
   );
   const tools: WireTool[] = [];
   const seen = new Set<string>();
-  for (const tool of [...turn.selected, ...asked]) {
+  for (const tool of [...selected, ...asked]) {
     if (!carried.has(tool.name) || seen.has(tool.name)) continue;
     seen.add(tool.name);
     tools.push(sendableTool(tool, ctx.logger));

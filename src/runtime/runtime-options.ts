@@ -2,7 +2,7 @@ import type { ApprovalPolicy } from '../core/approval.js';
 import { ToolseamError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { ModelAdapter } from '../core/model.js';
-import type { SessionStore } from '../core/session-store.js';
+import type { SessionStore, TurnConfig } from '../core/session-store.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { PreToolHook } from './pre-tool-hooks.js';
 
@@ -58,6 +58,8 @@ export interface RuntimeOptions {
   readonly model: ModelAdapter;
   /** The base URL the model is reached at, stored with each turn (absent: unknown, e.g. a host's own adapter). */
   readonly modelBaseURL?: string;
+  /** The configuration the runtime was built from, stored with each turn (absent: not told). */
+  readonly ranWith?: TurnConfig;
   readonly registry: ToolRegistry;
   readonly store: SessionStore;
   readonly logger?: Logger;

@@ -270,6 +270,7 @@ export class Runtime {
       provider: this.options.model.provider,
       model: this.options.model.model,
       baseURL: this.options.modelBaseURL,
+      ranWith: this.options.ranWith,
     });
     const { provider, model } = this.options.model;
     const patch = {
@@ -368,7 +369,12 @@ export class Runtime {
       grants: options.grants,
       hooks: o.hooks ?? [],
     };
-    const surface = await this.surfaces.forSession(session, gates.agent, emit, gates.grants);
+    // Tools this provider and model refused in an earlier turn are not offered until a person lifts it.
+    const { provider, model } = o.model;
+    const quarantined = new Map(
+      o.store.listQuarantined({ provider, model }).map((q): [string, string] => [q.tool, q.said]),
+    );
+    const surface = await this.surfaces.forSession(session, gates.agent, emit, gates.grants, quarantined);
     const system = [o.system ?? DEFAULT_SYSTEM, agentConfig?.instructions].filter(Boolean).join('\n\n');
     return {
       model: o.model,
@@ -397,6 +403,7 @@ export class Runtime {
       repeats: new Map(),
       activated: new Set(),
       refused: new Set(),
+      quarantined,
       budgetChars: schemaBudgetChars(o.contextWindow),
       ...(o.waitingNoticeMs === undefined ? {} : { waitingNoticeMs: o.waitingNoticeMs }),
       ...(o.storeRetryMs === undefined ? {} : { storeRetryMs: o.storeRetryMs }),

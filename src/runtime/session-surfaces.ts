@@ -46,9 +46,12 @@ export class SessionSurfaces {
     agent: GatePolicy['agent'],
     emit: (event: RuntimeEvent) => void,
     grants?: readonly string[],
+    quarantined: ReadonlyMap<string, string> = new Map(),
   ): Promise<ToolSurface> {
     const served = await this.served.current();
-    const key = `${session.id}\u0000${agent?.name ?? ''}\u0000${grants?.join('\u0000') ?? '*'}`;
+    // A tool quarantined or lifted since makes another surface, as another agent would.
+    const leftOut = [...quarantined.keys()].sort().join('\u0000');
+    const key = `${session.id}\u0000${agent?.name ?? ''}\u0000${grants?.join('\u0000') ?? '*'}\u0001${leftOut}`;
     const previous = this.surfaces.get(key);
     if (previous) this.surfaces.delete(key);
     if (previous && previous.stamp === served.stamp) {
@@ -57,7 +60,10 @@ export class SessionSurfaces {
     }
     const allows = (name: string): boolean => agentAllows(agent, name) && grantsAllow(grants, name);
     const k = this.options.k;
-    const surface = buildSurface({ served, seam: this.seam, allows, ...(k ? { k } : {}) }, previous);
+    const surface = buildSurface(
+      { served, seam: this.seam, allows, quarantined, ...(k ? { k } : {}) },
+      previous,
+    );
     if (!previous) for (const name of session.toolsUsed) surface.retriever.markUsed(name);
     else {
       const { added, removed } = surfaceChange(previous, surface);

@@ -28,6 +28,8 @@ export interface ToolSurface {
   readonly retriever: ToolRetriever;
   /** Real names withheld by the agent's tool list. */
   readonly withheld: readonly string[];
+  /** Tools quarantined for this model, left off the surface: real name → what the provider said. */
+  readonly quarantined: ReadonlyMap<string, string>;
 }
 
 /** Serves the registry once per surface stamp, whoever asks. */
@@ -54,6 +56,8 @@ export interface SurfaceInputs {
   readonly seam: ToolSeam;
   /** False for a tool the session's agent may not use (withheld from the offer). */
   readonly allows: (name: string) => boolean;
+  /** Tools quarantined for the runtime's model (real name → what the provider said): never offered. */
+  readonly quarantined?: ReadonlyMap<string, string>;
   readonly k?: number;
 }
 
@@ -76,7 +80,9 @@ export function retrievalToolOf(tool: OfferedTool): RetrievalTool {
 export function buildSurface(inputs: SurfaceInputs, previous?: ToolSurface): ToolSurface {
   const withheld: string[] = [];
   const allowed: ToolDefinition[] = [];
+  const quarantined = inputs.quarantined ?? new Map<string, string>();
   for (const tool of inputs.served.tools) {
+    if (quarantined.has(tool.name)) continue;
     if (inputs.allows(tool.name)) allowed.push(tool);
     else withheld.push(tool.name);
   }
@@ -93,6 +99,7 @@ export function buildSurface(inputs: SurfaceInputs, previous?: ToolSurface): Too
     wireToReal: turn.wireToReal,
     retriever,
     withheld,
+    quarantined,
   };
 }
 

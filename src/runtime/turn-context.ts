@@ -47,6 +47,13 @@ export interface TurnContext {
   readonly activated: Set<string>;
   /** Tools whose definition the provider refused this turn: never offered again this turn. */
   readonly refused: Set<string>;
+  /**
+   * Tools quarantined for this provider and model (real name → what the provider said): those from
+   * earlier turns are not on the surface at all; those of this turn are in `refused` too.
+   */
+  readonly quarantined: Map<string, string>;
+  /** Set once this turn has sent a request again without the tools it quarantined (it never does twice). */
+  resentWithout?: readonly string[];
   /** The turn's tool selection, made once when a step first needs it (see `turnToolsOf`). */
   turnTools?: TurnTools;
   /** How long a store write that may pass (a lock, a full disk) is tried again before the turn gives up. */

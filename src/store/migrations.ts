@@ -13,6 +13,8 @@ import { v11LeafSessions } from './migrations/v11-leaf-sessions.js';
 import { v12TurnModel } from './migrations/v12-turn-model.js';
 import { v13GrantScopes } from './migrations/v13-grant-scopes.js';
 import { v14ArgumentsOnce } from './migrations/v14-arguments-once.js';
+import { v15TurnConfig } from './migrations/v15-turn-config.js';
+import { v16ToolQuarantine } from './migrations/v16-tool-quarantine.js';
 
 /** Every schema step, in order. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -30,4 +32,6 @@ export const MIGRATIONS: readonly Migration[] = [
   v12TurnModel,
   v13GrantScopes,
   v14ArgumentsOnce,
+  v15TurnConfig,
+  v16ToolQuarantine,
 ];

@@ -8,6 +8,7 @@ import { grantsTable } from './grants-table.js';
 import { memoriesTable } from './memories-table.js';
 import { messagesTable } from './messages-table.js';
 import { type DatabaseOptions, DEFAULT_BUSY_TIMEOUT_MS, openDatabase } from './open-database.js';
+import { quarantineTable } from './quarantine-table.js';
 import { sessionsTable } from './sessions-table.js';
 import { sqliteGuard } from './sqlite-guard.js';
 import { storeContext } from './store-context.js';
@@ -40,6 +41,7 @@ export function openSessionStore(options: SessionStoreOptions = {}): SessionStor
   const memories = memoriesTable(ctx, sessions);
   const tasks = tasksTable(ctx, sessions);
   const batches = batchesTable(ctx, sessions);
+  const quarantine = quarantineTable(ctx);
 
   const store: SessionStore = {
     path: db.name,
@@ -86,6 +88,10 @@ export function openSessionStore(options: SessionStoreOptions = {}): SessionStor
 
     audit: audit.add,
     listAudit: audit.list,
+
+    quarantineTools: quarantine.add,
+    listQuarantined: quarantine.list,
+    liftQuarantine: quarantine.lift,
 
     saveMemory: memories.save,
     recallMemories: memories.recall,

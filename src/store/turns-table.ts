@@ -1,7 +1,7 @@
 import { InputError } from '../core/errors.js';
 import type { ChatMessage } from '../core/model.js';
 import type { NewTurn, TurnFilter, TurnMove } from '../core/session-inputs.js';
-import type { StoredMessage, TurnRecord, TurnState } from '../core/session-records.js';
+import type { StoredMessage, TurnConfig, TurnRecord, TurnState } from '../core/session-records.js';
 import { FINAL_TURN_STATES } from '../core/session-records.js';
 import { StoreNotFoundError } from '../core/store-errors.js';
 import type { AppendOptions, MessagesTable } from './messages-table.js';
@@ -35,6 +35,9 @@ interface TurnRow {
   provider: string | null;
   model: string | null;
   base_url: string | null;
+  config_file: string | null;
+  config_sha256: string | null;
+  workdir: string | null;
   owner_seen_at: number | null;
   started_at: number;
   ended_at: number | null;
@@ -59,7 +62,34 @@ function toRecord(row: TurnRow): TurnRecord {
     model: opt(row.model),
     baseURL: opt(row.base_url),
     ownerSeenAt: optIso(row.owner_seen_at),
+    ranWith: ranWithOf(row),
   };
+}
+
+/** The configuration a turn ran with, as stored (none recorded before migration 15: NULL workdir). */
+function ranWithOf(row: TurnRow): TurnConfig | undefined {
+  if (row.workdir === null) return undefined;
+  return {
+    workdir: row.workdir,
+    ...(row.config_file ? { file: row.config_file } : {}),
+    ...(row.config_sha256 ? { sha256: row.config_sha256 } : {}),
+  };
+}
+
+/** A turn's configuration checked before it is stored: strings, and a folder whenever any is given. */
+function checkedRanWith(ranWith: TurnConfig | undefined): TurnConfig | undefined {
+  if (ranWith === undefined) return undefined;
+  const { workdir, file, sha256 } = ranWith as Partial<TurnConfig>;
+  if (typeof workdir !== 'string' || workdir === '')
+    throw new InputError("A turn's configuration needs the folder it runs in (workdir, a path).");
+  for (const [what, value] of [
+    ['config file', file],
+    ['config hash', sha256],
+  ] as const) {
+    if (value !== undefined && typeof value !== 'string')
+      throw new InputError(`A turn's ${what} must be a string, or be left out.`);
+  }
+  return { workdir, file, sha256 };
 }
 
 /** The turns table: one row per user message, with the state a restart needs. */
@@ -67,9 +97,9 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
   const { db } = ctx;
   const insert = db.prepare(
     `INSERT INTO turns (id, session_id, status, user_text, owner, agent, mode, provider, model, base_url,
-       started_at, owner_seen_at)
-     VALUES (@id, @sessionId, 'running', @userText, @owner, @agent, @mode, @provider, @model, @baseURL, @now,
-       CASE WHEN @owner IS NULL THEN NULL ELSE @now END)`,
+       config_file, config_sha256, workdir, started_at, owner_seen_at)
+     VALUES (@id, @sessionId, 'running', @userText, @owner, @agent, @mode, @provider, @model, @baseURL,
+       @configFile, @configSha256, @workdir, @now, CASE WHEN @owner IS NULL THEN NULL ELSE @now END)`,
   );
   const byId = db.prepare('SELECT * FROM turns WHERE id = ?');
   // Oldest first by rowid (write order), as in every list here: the clock can step back between writes.
@@ -109,6 +139,7 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
           if (value !== undefined && typeof value !== 'string')
             throw new InputError(`A turn's ${what} must be a string, or be left out.`);
         }
+        const ranWith = checkedRanWith(input.ranWith);
         insert.run({
           id,
           sessionId: input.sessionId,
@@ -119,6 +150,9 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
           provider: orNull(input.provider),
           model: orNull(input.model),
           baseURL: orNull(input.baseURL),
+          configFile: ranWith === undefined ? null : (ranWith.file ?? ''),
+          configSha256: orNull(ranWith?.sha256),
+          workdir: orNull(ranWith?.workdir),
           now: ctx.now(),
         });
         messages.append(input.sessionId, id, { role: 'user', content: input.userText });

@@ -53,6 +53,12 @@ async function listed(db: string): Promise<{ pendingApprovals: unknown[]; interr
   return JSON.parse((await cli(['sessions', '--db', db, '--json']).done).stdout);
 }
 
+/** A model that asks to write notes.txt, then repeats what the call answered. */
+const SAVE_A_NOTE = [
+  { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'buy milk' } }] },
+  { echo: 'lastToolResult' as const },
+];
+
 /** How many `> ` message prompts the interactive chat has shown. */
 function prompts(stderr: string): number {
   return stderr.split('\n> ').length - 1;
@@ -95,16 +101,11 @@ describe('toolseam chat', () => {
     expect(failed.stderr).toMatch(/400/);
   });
 
-  it('an approval can be answered from another terminal with `toolseam approve`', async () => {
-    standIn = await startStandIn({
-      family: 'openai',
-      script: [
-        { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'buy milk' } }] },
-        { echo: 'lastToolResult' },
-      ],
-    });
+  it('-m with no terminal to ask on leaves at once (exit 1) with the approval waiting, and `toolseam approve` answers it and resumes the turn', async () => {
+    standIn = await startStandIn({ family: 'openai', script: SAVE_A_NOTE });
     const db = join(dir, 't.db');
-    const chat = cli([
+    // stdin is a pipe closed at once: nobody can type an answer here
+    const chat = await cli([
       'chat',
       '-m',
       'save a note',
@@ -114,23 +115,35 @@ describe('toolseam chat', () => {
       'demo',
       '--db',
       db,
-    ]);
-    const id = await new Promise<string>((resolve) => {
-      const timer = setInterval(() => {
-        const m = /approve (ap-\S+) yes/.exec(chat.stderr());
-        if (m) {
-          clearInterval(timer);
-          resolve(m[1] as string);
-        }
-      }, 100);
-    });
+    ]).done;
+    expect(chat.code).toBe(1);
+    const id = /approval id: (ap-\S+)/.exec(chat.stderr)?.[1] as string;
+    expect(chat.stderr).toContain('write_file wants to run');
+    expect(chat.stderr).toContain(
+      `no terminal to ask on: standard input is not one: leaving with the turn waiting for approval ${id}; \`toolseam approve ${id} yes|no|always\` answers it from any terminal within 5 min`,
+    );
+    expect(chat.stderr).toContain('--approve auto');
+    expect(chat.stderr).not.toMatch(/\n\s+at /);
+    // nothing was decided for the person: the approval waits, and the model has not been told anything yet
+    expect(standIn.requests).toHaveLength(1);
     const listed = await cli(['sessions', '--db', db, '--json']).done;
     expect(JSON.parse(listed.stdout).pendingApprovals[0]).toMatchObject({ id, tool: 'write_file' });
+    expect(existsSync(join(dir, 'notes.txt'))).toBe(false);
     const approved = await cli(['approve', id, 'yes', '--db', db]).done;
     expect(approved.code).toBe(0);
-    const r = await chat.done;
-    expect(r.code).toBe(0);
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('buy milk');
+    expect(standIn.requests).toHaveLength(2);
+  });
+
+  it('-m with no terminal and --approve deny refuses the call at once and tells the model', async () => {
+    standIn = await startStandIn({ family: 'openai', script: SAVE_A_NOTE });
+    const db = join(dir, 't.db');
+    const args = ['chat', '-m', 'save a note', '--base-url', standIn.baseURL, '--model', 'demo', '--db', db];
+    const chat = await cli([...args, '--approve', 'deny']).done;
+    expect(chat.code).toBe(0);
+    expect(chat.stderr).not.toContain('leaving with the turn waiting');
+    expect(standIn.requests).toHaveLength(2);
+    expect(existsSync(join(dir, 'notes.txt'))).toBe(false);
   });
 
   it('interactive: an approval answered from another terminal leaves the prompt free for the next message', async () => {
@@ -332,35 +345,37 @@ describe('toolseam chat', () => {
     }
   });
 
-  it('-m: SIGINT stops the turn waiting on an approval (exit 1) and the approval ends as stopped', async () => {
-    standIn = await startStandIn({
-      family: 'openai',
-      script: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'x' } }] }],
-    });
-    const db = join(dir, 't.db');
-    const chat = cli([
-      'chat',
-      '-m',
-      'save a note',
-      '--base-url',
-      standIn.baseURL,
-      '--model',
-      'demo',
-      '--db',
-      db,
-    ]);
-    try {
-      await until('the approval', () => /approve ap-\S+ yes/.test(chat.stderr()));
-      chat.proc.kill('SIGINT');
-      const r = await chat.done;
-      expect(r.code).toBe(1);
-      expect(r.stderr).toContain('The turn was stopped.');
-      expect(existsSync(join(dir, 'notes.txt'))).toBe(false);
-      expect(await listed(db)).toMatchObject({ pendingApprovals: [], interruptedTurns: [] });
-    } finally {
-      chat.proc.kill();
-    }
-  });
+  it.skipIf(!hasScript)(
+    '-m on a terminal: Ctrl-C stops the turn waiting on an approval (exit 1) and the approval ends as stopped',
+    async () => {
+      standIn = await startStandIn({
+        family: 'openai',
+        script: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'x' } }] }],
+      });
+      const db = join(dir, 't.db');
+      const chat = cliOnTerminal([
+        'chat',
+        '-m',
+        'save a note',
+        '--base-url',
+        standIn.baseURL,
+        '--model',
+        'demo',
+        '--db',
+        db,
+      ]);
+      try {
+        await until('the approval question', () => chat.shown().includes('allow?'));
+        chat.proc.stdin.write('\x03');
+        expect(await chat.done).toBe(1);
+        expect(chat.shown()).toContain('The turn was stopped.');
+        expect(existsSync(join(dir, 'notes.txt'))).toBe(false);
+        expect(await listed(db)).toMatchObject({ pendingApprovals: [], interruptedTurns: [] });
+      } finally {
+        chat.proc.kill();
+      }
+    },
+  );
 
   it.skipIf(!hasScript)(
     'interactive on a terminal: a message pasted over several lines is sent as one message',

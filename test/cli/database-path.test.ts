@@ -140,3 +140,38 @@ describe('a database path that names no file, for the commands that only read or
     }
   });
 });
+
+describe('the commands that only read or answer never create the default database', () => {
+  it.each([
+    [['sessions'], 0, /^no sessions yet: there is no session database yet at (\S+) /],
+    [['sessions', '--json'], 0, undefined],
+    [['resume'], 0, /^no interrupted turns: there is no session database yet at (\S+) /],
+    [['resume', 't-1'], 2, /^there is no turn t-1: there is no session database yet at (\S+) /],
+    [['approve', 'ap-1', 'yes'], 2, /^there is no approval ap-1: there is no session database yet at (\S+) /],
+    [['grants'], 0, /^no standing permissions yet: there is no session database yet at (\S+) /],
+    [['grants', '--revoke', 'g-1'], 2, /^there is no grant g-1: there is no session database yet at (\S+) /],
+  ] as const)(
+    '%j with a fresh data folder says there is nothing yet, and where it looked',
+    async (args, code, said) => {
+      const data = join(dir, 'data');
+      const r = await runToolseam(args, dir, { XDG_DATA_HOME: data, TOOLSEAM_DB: '' });
+      expect(r.code).toBe(code);
+      const expected = join(data, 'toolseam', 'toolseam.db');
+      if (said === undefined) {
+        expect(JSON.parse(r.stdout)).toEqual({
+          sessions: [],
+          pendingApprovals: [],
+          grants: [],
+          unfinishedBatches: [],
+          interruptedTurns: [],
+        });
+      } else {
+        const told = (code === 0 ? r.stdout : r.stderr).trim().replace(/^toolseam \w+: /, '');
+        expect(told.split('\n')).toHaveLength(1);
+        expect(said.exec(told)?.[1]).toBe(expected);
+      }
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(existsSync(data)).toBe(false);
+    },
+  );
+});

@@ -80,3 +80,28 @@ describe('toolseam dev-provider once its script is played', () => {
     }
   });
 });
+
+describe('a chat on Bedrock against `toolseam dev-provider --family bedrock`', () => {
+  it('needs no region and no AWS credentials: the real SDK signs with placeholders', async () => {
+    const server = spawnToolseam(['dev-provider', '--family', 'bedrock', '--port', '0'], dir);
+    // No AWS variable at all, and a home without ~/.aws, so the SDK's chain has nothing to find.
+    const noAws = Object.fromEntries(
+      Object.keys(process.env)
+        .filter((k) => k.startsWith('AWS_'))
+        .map((k) => [k, undefined]),
+    );
+    const env = { ...noAws, HOME: dir };
+    try {
+      await until('the stand-in to listen', () => /base URL at (\S+);/.test(server.stdout()));
+      const baseURL = /base URL at (\S+);/.exec(server.stdout())?.[1] as string;
+      const chat = ['chat', '--provider', 'bedrock', '--base-url', baseURL, '--model', 'demo', '-m', 'hello'];
+      const r = await runToolseam([...chat, '--db', join(dir, 't.db')], dir, env);
+      expect(r.stderr).not.toMatch(/region|credential/i);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('hello');
+    } finally {
+      server.proc.kill('SIGTERM');
+      await server.done;
+    }
+  });
+});

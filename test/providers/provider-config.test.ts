@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/errors.js';
+import type { ModelAdapter } from '../../src/core/model.js';
 import { createModelAdapter, resolveProviderConfig } from '../../src/providers/index.js';
+import { LOCAL_AWS_CREDENTIALS } from '../../src/providers/shared/provider-config.js';
 import { startStandIn } from '../../src/testing/index.js';
+
+/** The text a model adapter answers one user message with. */
+async function answerTo(adapter: ModelAdapter, message: string): Promise<string> {
+  let text = '';
+  const request = { system: '', messages: [{ role: 'user' as const, content: message }], tools: [] };
+  for await (const event of adapter.stream(request)) if (event.type === 'text-delta') text += event.text;
+  return text;
+}
 
 describe('resolveProviderConfig', () => {
   it('reads each provider’s usual key variable and public endpoint', () => {
@@ -65,13 +75,7 @@ describe('resolveProviderConfig', () => {
     try {
       const { apiKey: _key, ...config } = standIn.modelConfig('m') as { apiKey?: string };
       const adapter = createModelAdapter({ ...config, env } as never);
-      let text = '';
-      for await (const event of adapter.stream({
-        system: '',
-        messages: [{ role: 'user', content: 'hi' }],
-        tools: [],
-      }))
-        if (event.type === 'text-delta') text += event.text;
+      const text = await answerTo(adapter, 'hi');
       expect(text).toBe('Hi there.');
     } finally {
       await standIn.close();
@@ -149,6 +153,46 @@ describe('resolveProviderConfig', () => {
       }).region,
     ).toBe('eu-west-1');
     expect(() => resolveProviderConfig({ provider: 'bedrock', model: 'm', env: {} })).toThrow(/AWS_REGION/);
+  });
+
+  it('gives Bedrock on this machine a placeholder region and credentials, never a real one the person did not set', () => {
+    const here = { provider: 'bedrock', model: 'm', baseURL: 'http://127.0.0.1:8787' } as const;
+    const bare = resolveProviderConfig({ ...here, env: {} });
+    expect(bare.region).toBe('us-east-1');
+    expect(bare.credentials).toEqual(LOCAL_AWS_CREDENTIALS);
+    // what the person set wins: their region, their key pair or profile (the SDK's chain), the config's own
+    const set = resolveProviderConfig({
+      ...here,
+      env: { AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'AKIA', AWS_SECRET_ACCESS_KEY: 's' },
+    });
+    expect(set.region).toBe('eu-west-1');
+    expect(set.credentials).toBeUndefined();
+    expect(resolveProviderConfig({ ...here, env: { AWS_PROFILE: 'work' } }).credentials).toBeUndefined();
+    const own = { accessKeyId: 'mine', secretAccessKey: 'mine' };
+    expect(resolveProviderConfig({ ...here, credentials: own, env: {} }).credentials).toBe(own);
+    // elsewhere nothing is made up: the region must be given and the chain finds the credentials
+    const remote = { ...here, baseURL: 'https://bedrock-runtime.eu-west-1.amazonaws.com', env: {} };
+    expect(() => resolveProviderConfig(remote)).toThrow(/Bedrock needs an AWS region/);
+    expect(resolveProviderConfig({ ...remote, region: 'eu-west-1' }).credentials).toBeUndefined();
+  });
+
+  it('the real Bedrock SDK signs a request to the stand-in with the placeholder access key', async () => {
+    const standIn = await startStandIn({ family: 'bedrock', script: [{ text: 'Hi from Bedrock.' }] });
+    try {
+      const adapter = createModelAdapter({
+        provider: 'bedrock',
+        model: 'm',
+        baseURL: standIn.baseURL,
+        env: {},
+      });
+      const text = await answerTo(adapter, 'hi');
+      expect(text).toBe('Hi from Bedrock.');
+      const authorization = standIn.requests[0]?.headers['authorization'] ?? '';
+      expect(authorization).toContain(`Credential=${LOCAL_AWS_CREDENTIALS.accessKeyId}/`);
+      expect(authorization).toContain('/us-east-1/bedrock/');
+    } finally {
+      await standIn.close();
+    }
   });
 
   it.each([

@@ -6,6 +6,8 @@ import {
   ANTHROPIC_DIALECTS,
   BEDROCK_DIALECTS,
   OPENAI_FAMILY_DIALECTS,
+  rejectionFinding,
+  toolsAttributedInRejection,
   toolsNamedInRejection,
 } from '../../src/providers/index.js';
 import { pythonRepr } from '../../src/providers/shared/python-repr.js';
@@ -185,6 +187,57 @@ describe('the forms of each family', () => {
       error: { message: 'tools.2.custom.name: bad' },
     });
     expect(toolsNamedInRejection(sdkLike, tools, ANTHROPIC_DIALECTS)).toEqual(['search_notes']);
+  });
+});
+
+describe('how surely a rejection is attributed (only then may its tools be left out)', () => {
+  const tools = toolsFor({ count: 4, names: { 2: 'search_notes' }, props: { 1: ['deliverables'] } });
+  const finding = (body: string, dialects = OPENAI_FAMILY_DIALECTS) =>
+    rejectionFinding(rejection(400, body), tools, dialects);
+
+  it('the provider names the tool, or points at it in its own path form: attributed', () => {
+    const named = JSON.stringify({ error: { message: "Invalid schema for function 'search_notes': bad" } });
+    expect(finding(named)).toEqual({ tools: ['search_notes'], attributed: true });
+    const param = JSON.stringify({ error: { message: 'bad', param: 'tools[3].function.parameters' } });
+    expect(finding(param)).toEqual({ tools: ['tool_3'], attributed: true });
+    const declared = gemini('tools[0].function_declarations[1].parameters.properties[deliverables].items: x');
+    expect(finding(declared)).toEqual({ tools: ['tool_1'], attributed: true });
+    const anthropic = JSON.stringify({
+      error: { message: 'tools.2.custom.input_schema: JSON schema is invalid' },
+    });
+    expect(finding(anthropic, ANTHROPIC_DIALECTS)).toEqual({ tools: ['search_notes'], attributed: true });
+    const bedrock = JSON.stringify({
+      message: 'The json schema definition at toolConfig.tools.0.toolSpec.inputSchema is invalid',
+    });
+    expect(finding(bedrock, BEDROCK_DIALECTS)).toEqual({ tools: ['tool_0'], attributed: true });
+  });
+
+  it('only the last resort found it (a loose index in a text about schemas): named, not attributed', () => {
+    const loose = JSON.stringify({ detail: 'tools[3] has an invalid parameters schema' });
+    expect(finding(loose)).toEqual({ tools: ['tool_3'], attributed: false });
+    expect(toolsAttributedInRejection(rejection(400, loose), tools, OPENAI_FAMILY_DIALECTS)).toEqual([]);
+    // a property the tool does not declare: the path is not trusted at all
+    const elsewhere = gemini(
+      'tools[0].function_declarations[0].parameters.properties[deliverables].items: x',
+    );
+    expect(finding(elsewhere)).toEqual({ tools: [], attributed: false });
+  });
+
+  it('toolSchemaRejection marks a rejection attributed only when the adapter attributes every named tool', () => {
+    const adapter = {
+      provider: 'openai',
+      toolsNamedInRejection: (error: unknown, sent: readonly WireTool[]) => openai(error, sent),
+      toolsAttributedInRejection: (error: unknown, sent: readonly WireTool[]) =>
+        toolsAttributedInRejection(error, sent, OPENAI_FAMILY_DIALECTS),
+    };
+    const resolve = (wire: string) => ({ name: wire, canTurnOff: true });
+    const named = JSON.stringify({ error: { message: "Invalid schema for function 'search_notes': bad" } });
+    expect(toolSchemaRejection(adapter, rejection(400, named), tools, resolve)?.attributed).toBe(true);
+    const loose = JSON.stringify({ detail: 'tools[3] has an invalid parameters schema' });
+    expect(toolSchemaRejection(adapter, rejection(400, loose), tools, resolve)?.attributed).toBe(false);
+    // an adapter that cannot say (a host's own) never has its tools left out
+    const { toolsAttributedInRejection: _none, ...plain } = adapter;
+    expect(toolSchemaRejection(plain, rejection(400, named), tools, resolve)?.attributed).toBe(false);
   });
 });
 

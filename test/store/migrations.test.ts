@@ -21,6 +21,7 @@ const TABLES = [
   'sessions',
   'tasks',
   'tool_calls',
+  'tool_quarantine',
   'turns',
 ];
 

@@ -12,6 +12,7 @@ import { streamEnding } from '../shared/stream-ending.js';
 import {
   ANTHROPIC_DIALECTS,
   settledToolRejection,
+  toolsAttributedInRejection,
   toolsNamedInRejection,
 } from '../shared/tools-named-in-rejection.js';
 import { withRetries } from '../shared/with-retries.js';
@@ -89,5 +90,9 @@ export class AnthropicAdapter implements ModelAdapter {
 
   toolsNamedInRejection(error: unknown, sent: readonly WireTool[]): string[] {
     return toolsNamedInRejection(this.toProviderError(error), sent, ANTHROPIC_DIALECTS);
+  }
+
+  toolsAttributedInRejection(error: unknown, sent: readonly WireTool[]): string[] {
+    return toolsAttributedInRejection(this.toProviderError(error), sent, ANTHROPIC_DIALECTS);
   }
 }

@@ -14,6 +14,7 @@ import { streamEnding } from '../shared/stream-ending.js';
 import {
   BEDROCK_DIALECTS,
   settledToolRejection,
+  toolsAttributedInRejection,
   toolsNamedInRejection,
 } from '../shared/tools-named-in-rejection.js';
 import { withRetries } from '../shared/with-retries.js';
@@ -138,5 +139,9 @@ export class BedrockAdapter implements ModelAdapter {
 
   toolsNamedInRejection(error: unknown, sent: readonly WireTool[]): string[] {
     return toolsNamedInRejection(this.toProviderError(error), sent, BEDROCK_DIALECTS);
+  }
+
+  toolsAttributedInRejection(error: unknown, sent: readonly WireTool[]): string[] {
+    return toolsAttributedInRejection(this.toProviderError(error), sent, BEDROCK_DIALECTS);
   }
 }

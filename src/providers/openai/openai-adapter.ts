@@ -12,6 +12,7 @@ import { streamEnding } from '../shared/stream-ending.js';
 import {
   OPENAI_FAMILY_DIALECTS,
   settledToolRejection,
+  toolsAttributedInRejection,
   toolsNamedInRejection,
 } from '../shared/tools-named-in-rejection.js';
 import { withRetries } from '../shared/with-retries.js';
@@ -111,5 +112,9 @@ export class OpenAIAdapter implements ModelAdapter {
 
   toolsNamedInRejection(error: unknown, sent: readonly WireTool[]): string[] {
     return toolsNamedInRejection(this.toProviderError(error), sent, OPENAI_FAMILY_DIALECTS);
+  }
+
+  toolsAttributedInRejection(error: unknown, sent: readonly WireTool[]): string[] {
+    return toolsAttributedInRejection(this.toProviderError(error), sent, OPENAI_FAMILY_DIALECTS);
   }
 }

@@ -169,6 +169,18 @@ export function isLocalAddress(address: string): boolean {
   return LOCAL_HOST.test(address);
 }
 
+/** The credentials a Bedrock endpoint on this machine is signed with when the person set none. */
+export const LOCAL_AWS_CREDENTIALS: AwsCredentials = {
+  accessKeyId: 'toolseam-local-no-credentials',
+  secretAccessKey: 'toolseam-local-no-credentials',
+};
+
+/** True when the environment names AWS credentials someone chose: a key pair, or a profile. */
+function awsCredentialsSet(env: Readonly<Record<string, string | undefined>>): boolean {
+  const pair = firstSet(env, ['AWS_ACCESS_KEY_ID']) && firstSet(env, ['AWS_SECRET_ACCESS_KEY']);
+  return Boolean(pair || firstSet(env, ['AWS_PROFILE']));
+}
+
 /** True for an http(s) URL whose host is this machine (localhost, 127.x.x.x, [::1]). */
 function isLoopback(url: string | undefined): boolean {
   if (url === undefined || !URL.canParse(url)) return false;
@@ -259,10 +271,19 @@ export function resolveProviderConfig(config: ProviderConfig): ResolvedProviderC
       'An openai-compatible provider needs a base URL (e.g. http://localhost:8080/v1): pass baseURL or set OPENAI_BASE_URL.',
     );
   }
-  const region = config.region ?? firstSet(env, ['AWS_REGION', 'AWS_DEFAULT_REGION']);
+  const bedrockHere = config.provider === 'bedrock' && isLoopback(rawURL);
+  // a server on this machine (the stand-in, a local proxy) ignores the region: any one signs the request
+  const region =
+    config.region ??
+    firstSet(env, ['AWS_REGION', 'AWS_DEFAULT_REGION']) ??
+    (bedrockHere ? 'us-east-1' : undefined);
   if (config.provider === 'bedrock' && !region) {
     throw new InputError('Bedrock needs an AWS region: pass region or set AWS_REGION.');
   }
+  // ...and needs no credentials: unless the person set some, it gets a placeholder, so the AWS chain never
+  // goes looking (a profile file, SSO, an instance role) for a real one to sign a request to it with
+  const credentials =
+    config.credentials ?? (bedrockHere && !awsCredentialsSet(env) ? LOCAL_AWS_CREDENTIALS : undefined);
   const retry = config.retry ?? {};
   return {
     provider: config.provider,
@@ -281,7 +302,7 @@ export function resolveProviderConfig(config: ProviderConfig): ResolvedProviderC
     maxTokens: config.maxTokens,
     headers: config.headers ?? {},
     region,
-    credentials: config.credentials,
+    credentials,
     toolResultStatus: config.toolResultStatus,
     streamUsage: config.streamUsage ?? config.provider !== 'mistral',
   };

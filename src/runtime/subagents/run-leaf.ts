@@ -144,6 +144,10 @@ function forward(
     case 'model-retry':
       env.emit({ ...event, leaf: { batchId: env.batchId, leafId: leaf.id, title: leaf.title } });
       break;
+    // left out for the model every session shares: the person hears of it wherever it happened
+    case 'tools-quarantined':
+      env.emit(event);
+      break;
     default:
       break;
   }

@@ -1,0 +1,22 @@
+import type { Migration } from '../migrate.js';
+
+/**
+ * Tools a provider refused the definition of, left out for that provider and model until a person
+ * lifts it: what the provider said, and the session and turn where it happened (kept when they go).
+ */
+export const v16ToolQuarantine: Migration = {
+  version: 16,
+  name: 'tool quarantine',
+  sql: `
+    CREATE TABLE tool_quarantine (
+      provider TEXT NOT NULL,
+      model TEXT NOT NULL,
+      tool_name TEXT NOT NULL,
+      said TEXT NOT NULL,
+      session_id TEXT REFERENCES sessions (id) ON DELETE SET NULL,
+      turn_id TEXT REFERENCES turns (id) ON DELETE SET NULL,
+      created_at INTEGER NOT NULL,
+      PRIMARY KEY (provider, model, tool_name)
+    ) STRICT;
+  `,
+};
