@@ -14,10 +14,13 @@ function whereItHolds(grant: GrantRecord): string {
 export function grantRows(grants: readonly GrantRecord[]): string[] {
   if (grants.length === 0) return ['  none'];
   return grants.flatMap((g) => {
+    // A folder's summary names it as the chat's workspace showed it; the listing may run anywhere.
     const covers =
       g.scope === undefined
         ? `every ${visible(g.tool)} call (an unscoped grant of an earlier version)`
-        : g.scope.summary;
+        : g.scope.kind === 'folder'
+          ? `${g.scope.summary} [${g.scope.folder}]`
+          : g.scope.summary;
     const rows = [
       `  ${visible(g.id)}  ${visible(g.tool)}  ${whereItHolds(g)}, given ${g.createdAt}`,
       `      covers: ${oneLineOf(covers, 300)}`,

@@ -56,7 +56,7 @@ describe('toolseam grants', () => {
     expect(r.stdout).toContain(`  ${git.grant?.id}  bash  session ${git.session.id}, given `);
     expect(r.stdout).toContain('      covers: run `git status …` (any further arguments)');
     expect(r.stdout).toContain(`  ${notes.grant?.id}  write_file  every session, given `);
-    expect(r.stdout).toContain('      covers: run write_file on files directly in `/w/notes`');
+    expect(r.stdout).toContain('      covers: run write_file on files directly in `/w/notes` [/w/notes]');
     expect(r.stdout).not.toContain('withdrawn:');
 
     const only = await runToolseam(['grants', '--db', db, '--session', other.id, '--json'], dir);

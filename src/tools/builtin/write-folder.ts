@@ -19,7 +19,10 @@ export async function writeFolder(
   workspace: readonly string[],
 ): Promise<WriteFolder | undefined> {
   if (path.includes('\0') || path.trim() === '') return undefined;
-  const roots = await existingFolders(workspace.length > 0 ? workspace : [process.cwd()]);
+  // A folder the system will not let us resolve (no permission to search it) names no folder either.
+  const roots = await existingFolders(workspace.length > 0 ? workspace : [process.cwd()]).catch(
+    (): string[] => [],
+  );
   const first = roots[0];
   if (first === undefined) return undefined;
   const real = await realPathOf(resolve(first, expandHome(path))).catch(() => undefined);
