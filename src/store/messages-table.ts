@@ -87,9 +87,24 @@ export function messagesTable(ctx: StoreContext) {
   );
   const bySeq = db.prepare('SELECT * FROM messages WHERE seq = ?');
   const list = db.prepare('SELECT * FROM messages WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?');
-  const callArguments = db.prepare('SELECT raw_arguments FROM tool_calls WHERE turn_id = ? AND call_id = ?');
-  const fromCalls: CallArguments = (turnId, callId) =>
-    (callArguments.get(turnId, callId) as { raw_arguments: string } | undefined)?.raw_arguments;
+  const sessionArguments = db.prepare(
+    'SELECT turn_id, call_id, raw_arguments FROM tool_calls WHERE session_id = ?',
+  );
+  /** The calls' arguments of a session, read in one query the first time a listed message needs them. */
+  const fromCalls = (sessionId: string): CallArguments => {
+    let byCall: Map<string, string> | undefined;
+    return (turnId, callId) => {
+      if (byCall === undefined) {
+        const rows = sessionArguments.all(sessionId) as {
+          turn_id: string;
+          call_id: string;
+          raw_arguments: string;
+        }[];
+        byCall = new Map(rows.map((r) => [`${r.turn_id}\u0000${r.call_id}`, r.raw_arguments]));
+      }
+      return byCall.get(`${turnId}\u0000${callId}`);
+    };
+  };
 
   return {
     /** Appends one message; the caller has checked that the turn belongs to the session. */
@@ -130,9 +145,10 @@ export function messagesTable(ctx: StoreContext) {
       return toRecord(bySeq.get(lastInsertRowid) as MessageRow, (_turn, callId) => given.get(callId));
     },
     list(sessionId: string, options: MessagePage = {}): StoredMessage[] {
+      const read = fromCalls(sessionId);
       return (
         list.all(sessionId, sqlAfter(options.afterSeq, 'afterSeq'), sqlLimit(options.limit)) as MessageRow[]
-      ).map((row) => toRecord(row, fromCalls));
+      ).map((row) => toRecord(row, read));
     },
   };
 }
