@@ -47,6 +47,8 @@ interface ApprovalRow {
   call_id: string;
   tool_name: string;
   arguments: string;
+  /** The call's arguments as JSON text, selected when `arguments` is '' (see `CALL_ARGUMENTS_SQL`). */
+  call_arguments?: string | null;
   digest: string;
   risk: RiskLevel;
   meaning: string;
@@ -71,14 +73,24 @@ const RISKS: readonly RiskLevel[] = ['safe', 'caution', 'destructive'];
 /** What an approval's `arguments` column holds for "the arguments its call keeps" (stored once, there). */
 const CALL_ARGUMENTS = '';
 
-function toRecord(row: ApprovalRow, callArguments: () => JsonObject): ApprovalRecord {
+/**
+ * The selected column holding the arguments an approval reads from its call (when it keeps none of its
+ * own): the call's raw text when that is what its arguments read as, else their JSON. Read in the same
+ * statement, so a waiting turn's poll costs one lookup.
+ */
+const CALL_ARGUMENTS_SQL = `CASE WHEN approvals.arguments = '' THEN (SELECT CASE WHEN c.arguments_as_raw = 1
+  THEN c.raw_arguments ELSE c.arguments END FROM tool_calls c
+  WHERE c.turn_id = approvals.turn_id AND c.call_id = approvals.call_id) END AS call_arguments`;
+
+function toRecord(row: ApprovalRow): ApprovalRecord {
+  const text = row.arguments === CALL_ARGUMENTS ? (row.call_arguments ?? '{}') : row.arguments;
   return {
     id: row.id,
     sessionId: row.session_id,
     turnId: row.turn_id,
     callId: row.call_id,
     tool: row.tool_name,
-    arguments: row.arguments === CALL_ARGUMENTS ? callArguments() : fromJson<JsonObject>(row.arguments),
+    arguments: fromJson<JsonObject>(text),
     digest: row.digest,
     risk: row.risk,
     meaning: row.meaning,
@@ -118,24 +130,26 @@ export function approvalsTable(
      VALUES (@id, @sessionId, @turnId, @callId, @tool, @arguments, @digest, @risk, @meaning, @leafTitle, 'pending',
        @now, @expiresAt, @always, @notice)`,
   );
-  const byId = db.prepare('SELECT * FROM approvals WHERE id = ?');
+  const byId = db.prepare(`SELECT *, ${CALL_ARGUMENTS_SQL} FROM approvals WHERE id = ?`);
   const pendingFor = db.prepare(
     `SELECT id FROM approvals WHERE turn_id = ? AND call_id = ? AND status = 'pending'`,
   );
-  const list = filteredList(db, (where) => `SELECT * FROM approvals ${where} ORDER BY rowid`, {
-    sessionId: 'session_id = @sessionId',
-    turnId: 'turn_id = @turnId',
-    statuses: statusIn,
-  });
+  const list = filteredList(
+    db,
+    (where) => `SELECT *, ${CALL_ARGUMENTS_SQL} FROM approvals ${where} ORDER BY rowid`,
+    {
+      sessionId: 'session_id = @sessionId',
+      turnId: 'turn_id = @turnId',
+      statuses: statusIn,
+    },
+  );
   const closeRow = db.prepare(
     `UPDATE approvals SET status = @status, scope = @scope, reason = @reason, answered_by = @answeredBy,
        answered_at = @now
      WHERE id = @id AND status = 'pending'`,
   );
 
-  const record = (row: ApprovalRow): ApprovalRecord =>
-    toRecord(row, () => calls.mustGet(row.turn_id, row.call_id).arguments ?? {});
-  const get = rowReader(byId, record);
+  const get = rowReader(byId, toRecord);
   const mustGet = mustRead('approval', get);
   const note = (kind: string, a: ApprovalRecord) =>
     audit.add({
@@ -218,7 +232,7 @@ export function approvalsTable(
     list(filter: ApprovalFilter = {}): ApprovalRecord[] {
       const statuses = statusFilter(filter.status, STATUSES, 'Approval status');
       const rows = list({ sessionId: filter.sessionId, turnId: filter.turnId, statuses });
-      return (rows as ApprovalRow[]).map(record);
+      return (rows as ApprovalRow[]).map(toRecord);
     },
     answer(id: string, decision: ApprovalDecision, options: AnswerOptions = {}): ApprovalRecord {
       const scope = scopeOf(decision);

@@ -28,10 +28,10 @@ export interface AppendOptions {
   readonly argumentsInCalls?: boolean;
 }
 
-function toMessage(
-  row: MessageRow,
-  rawArguments: (turnId: string) => ReadonlyMap<string, string>,
-): ChatMessage {
+/** The raw arguments a call of a stored assistant message keeps in its own row. */
+type CallArguments = (turnId: string, callId: string) => string | undefined;
+
+function toMessage(row: MessageRow, rawArguments: CallArguments): ChatMessage {
   if (row.role === 'user') return { role: 'user', content: row.content };
   if (row.role === 'tool') {
     return {
@@ -46,7 +46,7 @@ function toMessage(
   const calls = stored.map(
     (c): AssistantToolCall =>
       c.arguments === undefined
-        ? { ...c, arguments: rawArguments(row.turn_id).get(c.id) ?? '{}' }
+        ? { ...c, arguments: rawArguments(row.turn_id, c.id) ?? '{}' }
         : (c as AssistantToolCall),
   );
   return calls.length > 0
@@ -54,10 +54,7 @@ function toMessage(
     : { role: 'assistant', content: row.content };
 }
 
-function toRecord(
-  row: MessageRow,
-  rawArguments: (turnId: string) => ReadonlyMap<string, string>,
-): StoredMessage {
+function toRecord(row: MessageRow, rawArguments: CallArguments): StoredMessage {
   return {
     seq: row.seq,
     sessionId: row.session_id,
@@ -90,18 +87,22 @@ export function messagesTable(ctx: StoreContext) {
   );
   const bySeq = db.prepare('SELECT * FROM messages WHERE seq = ?');
   const list = db.prepare('SELECT * FROM messages WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?');
-  const callArguments = db.prepare('SELECT call_id, raw_arguments FROM tool_calls WHERE turn_id = ?');
-  /** A reader of calls' arguments by turn, each turn's read once. */
-  const argumentsReader = () => {
-    const byTurn = new Map<string, Map<string, string>>();
-    return (turnId: string): ReadonlyMap<string, string> => {
-      let found = byTurn.get(turnId);
-      if (found === undefined) {
-        const rows = callArguments.all(turnId) as { call_id: string; raw_arguments: string }[];
-        found = new Map(rows.map((r) => [r.call_id, r.raw_arguments]));
-        byTurn.set(turnId, found);
+  const sessionArguments = db.prepare(
+    'SELECT turn_id, call_id, raw_arguments FROM tool_calls WHERE session_id = ?',
+  );
+  /** The calls' arguments of a session, read in one query the first time a listed message needs them. */
+  const fromCalls = (sessionId: string): CallArguments => {
+    let byCall: Map<string, string> | undefined;
+    return (turnId, callId) => {
+      if (byCall === undefined) {
+        const rows = sessionArguments.all(sessionId) as {
+          turn_id: string;
+          call_id: string;
+          raw_arguments: string;
+        }[];
+        byCall = new Map(rows.map((r) => [`${r.turn_id}\u0000${r.call_id}`, r.raw_arguments]));
       }
-      return found;
+      return byCall.get(`${turnId}\u0000${callId}`);
     };
   };
 
@@ -139,10 +140,12 @@ export function messagesTable(ctx: StoreContext) {
         isError: result ? (result.isError ? 1 : 0) : null,
         now: ctx.now(),
       });
-      return toRecord(bySeq.get(lastInsertRowid) as MessageRow, argumentsReader());
+      // The message just written: its calls' arguments are the ones given, not read back.
+      const given = new Map(calls.map((c) => [c.id, c.arguments]));
+      return toRecord(bySeq.get(lastInsertRowid) as MessageRow, (_turn, callId) => given.get(callId));
     },
     list(sessionId: string, options: MessagePage = {}): StoredMessage[] {
-      const read = argumentsReader();
+      const read = fromCalls(sessionId);
       return (
         list.all(sessionId, sqlAfter(options.afterSeq, 'afterSeq'), sqlLimit(options.limit)) as MessageRow[]
       ).map((row) => toRecord(row, read));

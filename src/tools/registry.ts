@@ -275,12 +275,21 @@ export class ToolRegistry {
     };
   }
 
-  /** Asks the serving provider what it would refuse; a failing check refuses nothing. */
+  /**
+   * Asks the serving provider what it would refuse; a failing check refuses nothing, and so does one still
+   * undecided at the call's deadline (its promise may never settle).
+   */
   async preflight(name: string, args: JsonObject, ctx: ToolContext): Promise<ToolResult | undefined> {
     const entry = await this.route(name);
     if (!entry?.provider.preflight) return undefined;
+    const limit = callLimitMs(entry.provider, name, args, this.callTimeouts);
+    const check = (signal: AbortSignal) =>
+      Promise.resolve(entry.provider.preflight?.(name, args, { ...ctx, signal }));
     try {
-      return (await entry.provider.preflight(name, args, ctx)) ?? undefined;
+      // the timer holds the process open: a check that never settles must end, not the process with it
+      const refused =
+        limit === undefined ? await check(ctx.signal) : await withDeadline(limit, check, ctx.signal, true);
+      return refused ?? undefined;
     } catch (error) {
       this.logger.log({
         level: 'warn',
@@ -322,7 +331,8 @@ export class ToolRegistry {
     const { provider } = entry;
     let listed: readonly unknown[];
     try {
-      listed = await withDeadline(this.listTimeoutMs, (s) => provider.listTools(s), signal);
+      // keepAlive: a listing that never settles must end as a load failure, not end the process
+      listed = await withDeadline(this.listTimeoutMs, (s) => provider.listTools(s), signal, true);
       if (!Array.isArray(listed)) throw new Error(`listTools answered ${typeof listed} instead of a list`);
     } catch (error) {
       if (signal?.aborted) return [];

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { memoryLogger } from '../../src/core/logger.js';
 import type { ToolProvider } from '../../src/core/tool.js';
 import { callLimitMs, DEFAULT_CALL_TIMEOUT_MS, OWN_LIMIT_MARGIN_MS } from '../../src/tools/call-deadline.js';
 import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
@@ -131,6 +132,35 @@ describe('a result longer than a tool result may hold', () => {
     expect(dropped.content).toBe(
       'Error: chatty returned 5,000 characters, past the 1,000 a tool result may hold, so its result was dropped unread. ' +
         'It ran; only its answer was too large to read. Ask it for a smaller part (a narrower query, a page, a range) instead.',
+    );
+  });
+});
+
+describe('a pre-flight check past the call deadline', () => {
+  it('refuses nothing (as a check that fails), and is told in the log', async () => {
+    const stuck: ToolProvider = {
+      name: 'stuck',
+      app: 'stuck',
+      own: false,
+      listTools: async () => [
+        {
+          name: 'stuck_tool',
+          description: 'Checks forever.',
+          parameters: undefined,
+          risk: 'caution',
+          requiresApproval: true,
+        },
+      ],
+      invoke: async () => ({ content: 'ran', isError: false }),
+      preflight: () => new Promise(() => {}),
+    };
+    const logger = memoryLogger();
+    const registry = createToolRegistry({ callTimeouts: () => 200, logger });
+    registries.push(registry);
+    registry.register(stuck);
+    expect(await registry.preflight('stuck_tool', {}, toolContext())).toBeUndefined();
+    expect(logger.records.map((r) => r.message).join('\n')).toContain(
+      'the pre-flight check of stuck_tool failed, so it refuses nothing: did not finish within 200 ms',
     );
   });
 });
