@@ -8,7 +8,8 @@ export type * from './core/session-store.js';
 export { type CreateRuntimeOptions, createRuntime } from './create-runtime.js';
 export { createModelAdapter, type ProviderConfig, type ProviderName } from './providers/index.js';
 export { catalog, type RetrievalTool, ToolRetriever } from './retrieval/index.js';
-export type { PreToolHook } from './runtime/pre-tool-hooks.js';
+export type { PreToolHook } from './runtime/calls/gates/pre-tool-hooks.js';
+export type { RuntimeTool } from './runtime/calls/runtime-tool.js';
 export { Runtime, type SendOptions, type Session, type SessionOptions } from './runtime/runtime.js';
 export type {
   AgentConfig,
@@ -18,7 +19,6 @@ export type {
   TaskMode,
   TurnLimits,
 } from './runtime/runtime-options.js';
-export type { RuntimeTool } from './runtime/runtime-tool.js';
 export {
   conformParameters,
   createToolSeam,

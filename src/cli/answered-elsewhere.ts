@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { ApprovalDecision } from '../core/approval.js';
 import { type ApprovalRecord, FINAL_TURN_STATES } from '../core/session-records.js';
 import type { SessionStore } from '../core/session-store.js';
-import { ownerAlive, processOwner } from '../runtime/turn-owner.js';
+import { ownerAlive, processOwner } from '../runtime/resume/turn-owner.js';
 import { visible } from './visible-text.js';
 
 /** Who a `toolseam approve` answers as: the command and its process, so a later one can tell it is still running. */

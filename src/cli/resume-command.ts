@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
 import { FINAL_TURN_STATES, type TurnRecord } from '../core/session-records.js';
-import { resumableTurns } from '../runtime/leaf-turns.js';
+import { resumableTurns } from '../runtime/resume/leaf-turns.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './commands.js';
 import { existingDatabaseFrom, noDatabaseYet } from './config-flags.js';

@@ -6,13 +6,23 @@ import type { ApprovalRecord, SessionRecord, TurnRecord } from '../core/session-
 import { headOf } from '../core/text-cut.js';
 import { schemaBudgetChars } from '../retrieval/index.js';
 import { credentialVariables, redactSecrets } from '../tools/builtin/index.js';
-import { answerLooseCalls, interruptAbandoned } from './abandoned-turns.js';
-import { ApprovalBroker } from './approval-broker.js';
+import { ApprovalBroker } from './calls/approval-broker.js';
+import type { GatePolicy } from './calls/gates/gates.js';
+import type { RuntimeTool } from './calls/runtime-tool.js';
 import { EventChannel } from './event-channel.js';
-import type { GatePolicy } from './gates.js';
-import { countPastWork } from './past-work.js';
-import { resumeCalls } from './resume-calls.js';
-import { refuseLeafTurn, turnGates } from './resume-gates.js';
+import { answerLooseCalls, interruptAbandoned } from './resume/abandoned-turns.js';
+import { countPastWork } from './resume/past-work.js';
+import { resumeCalls } from './resume/resume-calls.js';
+import { refuseLeafTurn, turnGates } from './resume/resume-gates.js';
+import { takeOverTurn } from './resume/take-over-turn.js';
+import { refuseOtherModel } from './resume/turn-model-guard.js';
+import {
+  OWNER_HEARTBEAT_MS,
+  OWNER_SILENT_MS,
+  ownerAlive,
+  releaseRuntimeOwner,
+  runtimeOwner,
+} from './resume/turn-owner.js';
 import {
   agentNamed,
   type ResolvedLimits,
@@ -21,22 +31,12 @@ import {
   resolveLimits,
   type TaskMode,
 } from './runtime-options.js';
-import type { RuntimeTool } from './runtime-tool.js';
-import { SessionSurfaces } from './session-surfaces.js';
-import { type UnsavedResult, writeUnsaved } from './store-retry.js';
-import { storedEnd } from './stored-end.js';
-import { takeOverTurn } from './take-over-turn.js';
-import type { TurnContext } from './turn-context.js';
-import { runTurnLoop, type TurnEnd } from './turn-loop.js';
-import { refuseOtherModel } from './turn-model-guard.js';
-import {
-  OWNER_HEARTBEAT_MS,
-  OWNER_SILENT_MS,
-  ownerAlive,
-  releaseRuntimeOwner,
-  runtimeOwner,
-} from './turn-owner.js';
-import { markUnanswered } from './unanswered-turn.js';
+import { SessionSurfaces } from './surface/session-surfaces.js';
+import { type UnsavedResult, writeUnsaved } from './turn/store-retry.js';
+import { storedEnd } from './turn/stored-end.js';
+import type { TurnContext } from './turn/turn-context.js';
+import { runTurnLoop, type TurnEnd } from './turn/turn-loop.js';
+import { markUnanswered } from './turn/unanswered-turn.js';
 
 const DEFAULT_SYSTEM =
   'You are a helpful personal assistant. Use the tools you are offered when they help; when a tool call is ' +

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { processOwner } from '../../src/runtime/turn-owner.js';
+import { processOwner } from '../../src/runtime/resume/turn-owner.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
 import { TSX_LOADER } from '../support/tsx-loader.js';

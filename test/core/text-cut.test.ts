@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { headOf, wholeEnd, wholeStart } from '../../src/core/text-cut.js';
-import { boundResult } from '../../src/runtime/bound-result.js';
+import { boundResult } from '../../src/runtime/calls/bound-result.js';
 import { BoundedOutput } from '../../src/tools/builtin/bounded-output.js';
 import { openTestStore } from '../store/store-fixtures.js';
 

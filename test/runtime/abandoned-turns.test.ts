@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionStore } from '../../src/core/session-store.js';
-import { interruptAbandoned } from '../../src/runtime/abandoned-turns.js';
+import { interruptAbandoned } from '../../src/runtime/resume/abandoned-turns.js';
 import { newCall, openTestStore, tempDbPath } from '../store/store-fixtures.js';
 
 const BOUNDS = { resultChars: 20_000, hidden: new Map<string, string>() };

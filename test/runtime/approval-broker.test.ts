@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { ApprovalBroker } from '../../src/runtime/approval-broker.js';
+import { ApprovalBroker } from '../../src/runtime/calls/approval-broker.js';
 import { newCall, openTestStore, turnWithCalls } from '../store/store-fixtures.js';
 
 function pending(busyTimeoutMs?: number) {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalDecision } from '../../src/core/approval.js';
 import type { RuntimeEvent } from '../../src/core/events.js';
-import { callDigest } from '../../src/runtime/call-digest.js';
+import { callDigest } from '../../src/runtime/calls/call-digest.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { demoProvider, type RunCounts } from '../support/demo-tools.js';
 import { callEnds, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';

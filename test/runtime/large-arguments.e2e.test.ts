@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readArguments } from '../../src/runtime/read-arguments.js';
+import { readArguments } from '../../src/runtime/calls/read-arguments.js';
 import { demoProvider, type RunCounts } from '../support/demo-tools.js';
 import {
   assistantsOf,

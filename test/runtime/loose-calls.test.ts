@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerLooseCalls } from '../../src/runtime/abandoned-turns.js';
+import { answerLooseCalls } from '../../src/runtime/resume/abandoned-turns.js';
 import { newCall, openTestStore, turnWithCalls } from '../store/store-fixtures.js';
 
 describe('answering the calls a turn left behind', () => {

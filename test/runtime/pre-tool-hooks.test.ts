@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runPreToolHooks } from '../../src/runtime/pre-tool-hooks.js';
+import { runPreToolHooks } from '../../src/runtime/calls/gates/pre-tool-hooks.js';
 
 const call = { tool: 'archive_mail', arguments: { id: 3 }, sessionId: 's1' };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readArguments } from '../../src/runtime/read-arguments.js';
+import { readArguments } from '../../src/runtime/calls/read-arguments.js';
 
 describe('readArguments', () => {
   it('reads a JSON object as sent', () => {

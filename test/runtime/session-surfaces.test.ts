@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_KEPT_SURFACES, SessionSurfaces } from '../../src/runtime/session-surfaces.js';
+import { MAX_KEPT_SURFACES, SessionSurfaces } from '../../src/runtime/surface/session-surfaces.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { createToolRegistry } from '../../src/tools/registry.js';
 import { demoProvider } from '../support/demo-tools.js';

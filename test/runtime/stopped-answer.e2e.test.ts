@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RuntimeEvent } from '../../src/core/events.js';
 import type { ChatMessage } from '../../src/core/model.js';
-import { LEAF_STOPPED_NOTE } from '../../src/runtime/cut-off-answer.js';
 import { enableSubagents } from '../../src/runtime/subagents/index.js';
+import { LEAF_STOPPED_NOTE } from '../../src/runtime/turn/cut-off-answer.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { demoProvider, type RunCounts } from '../support/demo-tools.js';
 import {

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { OWNER_SILENT_MS, ownerAlive, PID_REUSED_MS } from '../../src/runtime/turn-owner.js';
+import { OWNER_SILENT_MS, ownerAlive, PID_REUSED_MS } from '../../src/runtime/resume/turn-owner.js';
 
 const now = Date.parse('2030-01-02T01:00:00.000Z');
 const ago = (ms: number) => new Date(now - ms).toISOString();

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RuntimeEvent } from '../../src/core/events.js';
+import { ownerAlive } from '../../src/runtime/resume/turn-owner.js';
 import { Runtime } from '../../src/runtime/runtime.js';
-import { ownerAlive } from '../../src/runtime/turn-owner.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { createToolRegistry } from '../../src/tools/registry.js';
 import { demoProvider, type RunCounts } from '../support/demo-tools.js';

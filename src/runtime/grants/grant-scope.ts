@@ -4,7 +4,7 @@ import { headOf } from '../../core/text-cut.js';
 import type { GrantScopeRule, ToolDefinition } from '../../core/tool.js';
 import { writeFolder } from '../../tools/builtin/write-folder.js';
 import { foldedKey } from '../../tools/key-spellings.js';
-import { callDigest, canonicalJson } from '../call-digest.js';
+import { callDigest, canonicalJson } from '../calls/call-digest.js';
 import { commandScope, commandStartsWith, commandSummary } from './command-scope.js';
 
 /** A call as the grant scopes read it. */

@@ -1,6 +1,6 @@
 import type { GrantRecord } from '../../core/session-records.js';
-import type { PlannedCall } from '../planned-call.js';
-import type { TurnContext } from '../turn-context.js';
+import type { PlannedCall } from '../calls/planned-call.js';
+import type { TurnContext } from '../turn/turn-context.js';
 import { type ScopedCall, scopeCovers } from './grant-scope.js';
 
 /** The call as the grant scopes read it, with the tool as this turn offers it. */

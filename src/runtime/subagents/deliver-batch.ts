@@ -1,7 +1,7 @@
 import type { BatchRecord, SessionStore } from '../../core/session-store.js';
 import type { ToolResult } from '../../core/tool.js';
-import { boundResult, redactSecrets } from '../bound-result.js';
-import { modelText } from '../settle-call.js';
+import { boundResult, redactSecrets } from '../calls/bound-result.js';
+import { modelText } from '../calls/settle-call.js';
 import { batchResult } from './batch-result.js';
 
 /** What a result handed to the parent is held to: its length, and the values hidden from it. */

@@ -1,5 +1,5 @@
+import type { RuntimeTool } from '../calls/runtime-tool.js';
 import type { Runtime } from '../runtime.js';
-import type { RuntimeTool } from '../runtime-tool.js';
 import type { SubagentOptions } from './subagent-options.js';
 import { subagentRunTool } from './subagent-run-tool.js';
 

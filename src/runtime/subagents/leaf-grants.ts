@@ -1,6 +1,6 @@
 import { RESERVED_TOOL_NAMES } from '../../seam/index.js';
 import type { ToolRegistry } from '../../tools/registry.js';
-import type { ToolSurface } from '../tool-surface.js';
+import type { ToolSurface } from '../surface/tool-surface.js';
 import { ORCHESTRATION_TOOLS } from './batch-finding.js';
 
 const NEVER = new Set([...ORCHESTRATION_TOOLS, ...RESERVED_TOOL_NAMES]);

@@ -1,6 +1,6 @@
 import type { LeafResult, SessionStore } from '../../core/session-store.js';
 import { headOf } from '../../core/text-cut.js';
-import { META_TOOL_NAMES } from '../tool-surface.js';
+import { META_TOOL_NAMES } from '../surface/tool-surface.js';
 
 /** Most calls named one by one; the rest are counted. */
 const MAX_NAMED = 8;

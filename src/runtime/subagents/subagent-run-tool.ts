@@ -1,8 +1,8 @@
 import type { JsonObject } from '../../core/json.js';
 import { headOf } from '../../core/text-cut.js';
+import type { RuntimeTool } from '../calls/runtime-tool.js';
 import type { Runtime } from '../runtime.js';
-import type { RuntimeTool } from '../runtime-tool.js';
-import type { TurnContext } from '../turn-context.js';
+import type { TurnContext } from '../turn/turn-context.js';
 import { batchRefusal } from './batch-refusal.js';
 import { batchResult } from './batch-result.js';
 import { type CompiledBatch, compileBatch } from './compile-batch.js';

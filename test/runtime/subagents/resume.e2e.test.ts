@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { turnToResume } from '../../../src/runtime/leaf-turns.js';
+import { turnToResume } from '../../../src/runtime/resume/leaf-turns.js';
 import {
   batchSummary,
   compileBatch,

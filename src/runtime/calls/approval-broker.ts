@@ -1,0 +1,98 @@
+import type { ApprovalDecision } from '../../core/approval.js';
+import type { ApprovalRecord, SessionStore } from '../../core/session-store.js';
+import { StoreBusyError } from '../../core/store-errors.js';
+
+/** How a wait for an answer ended. */
+export type ApprovalOutcome =
+  | { readonly kind: 'approved'; readonly record: ApprovalRecord }
+  | { readonly kind: 'denied'; readonly record: ApprovalRecord }
+  | { readonly kind: 'expired' }
+  | { readonly kind: 'cancelled' };
+
+/**
+ * Waits for answers to approval requests. An answer may arrive in this process (`respond`) or be
+ * written to the store by another one (`toolseam approve` in a second terminal), so a waiting turn
+ * also polls the store. A wait ends as expired after its timeout and as cancelled when its turn stops.
+ */
+export class ApprovalBroker {
+  private readonly wakers = new Map<string, Set<() => void>>();
+
+  constructor(
+    private readonly store: SessionStore,
+    private readonly pollMs: number,
+  ) {}
+
+  /** Answers a pending approval (bound to `digest` when given) and wakes whoever waits on it here. */
+  respond(
+    id: string,
+    decision: ApprovalDecision,
+    options: { digest?: string; answeredBy?: string } = {},
+  ): ApprovalRecord {
+    const record = this.store.answerApproval(id, decision, options);
+    this.wake(id);
+    return record;
+  }
+
+  /**
+   * Waits until approval `id` is answered, expires after `timeoutMs`, or `signal` aborts. Rejects
+   * when the store fails (other than being busy for a moment, which the next poll retries): these
+   * run on timers, where a throw would take the process down.
+   */
+  wait(id: string, timeoutMs: number, signal: AbortSignal): Promise<ApprovalOutcome> {
+    return new Promise((resolve, reject) => {
+      let done = false;
+      const settle = (end: () => void): void => {
+        if (done) return;
+        done = true;
+        clearInterval(poller);
+        clearTimeout(timer);
+        clearTimeout(retry);
+        signal.removeEventListener('abort', onAbort);
+        this.wakers.get(id)?.delete(check);
+        end();
+      };
+      const finish = (outcome: ApprovalOutcome): void => settle(() => resolve(outcome));
+      const fail = (error: unknown): void => settle(() => reject(error));
+      const check = (): void => {
+        let record: ApprovalRecord | undefined;
+        try {
+          record = this.store.getApproval(id);
+        } catch (error) {
+          if (!(error instanceof StoreBusyError)) fail(error);
+          return;
+        }
+        if (!record || record.status === 'pending') return;
+        if (record.status === 'approved') finish({ kind: 'approved', record });
+        else if (record.status === 'denied') finish({ kind: 'denied', record });
+        else finish({ kind: record.status });
+      };
+      let retry: ReturnType<typeof setTimeout> | undefined;
+      const close = (status: 'expired' | 'cancelled', reason: string): void => {
+        retry = undefined;
+        try {
+          // Closing loses to an answer that just landed: re-read and honour the answer then.
+          if (this.store.closeApproval(id, status, reason)) finish({ kind: status });
+          else check();
+        } catch (error) {
+          // Another process holds the write lock for a while: close once it lets go, as polling does.
+          if (error instanceof StoreBusyError && !done)
+            retry = setTimeout(() => close(status, reason), this.pollMs);
+          else fail(error);
+        }
+      };
+      const onAbort = (): void => close('cancelled', 'the turn was stopped');
+      const poller = setInterval(check, this.pollMs);
+      const timer = setTimeout(() => close('expired', 'no one answered in time'), timeoutMs);
+      signal.addEventListener('abort', onAbort, { once: true });
+      const set = this.wakers.get(id) ?? new Set<() => void>();
+      this.wakers.set(id, set);
+      set.add(check);
+      if (signal.aborted) onAbort();
+      else check();
+    });
+  }
+
+  private wake(id: string): void {
+    for (const check of this.wakers.get(id) ?? []) check();
+  }
+}

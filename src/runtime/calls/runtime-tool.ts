@@ -1,0 +1,39 @@
+import type { JsonObject } from '../../core/json.js';
+import type { WireTool } from '../../core/model.js';
+import type { ToolDefinition, ToolResult } from '../../core/tool.js';
+import type { TurnContext } from '../turn/turn-context.js';
+
+/**
+ * A tool the runtime itself answers (e.g. `subagent_run`): offered every turn, screened by the agent's
+ * tool list, the deny-list, the task mode and the run's grants, refused by its own preflight before
+ * anything starts, and never put to a person (what it starts asks as usual).
+ */
+export interface RuntimeTool {
+  /** Must be portable as declared; its name is one of the seam's reserved names. */
+  readonly definition: ToolDefinition;
+  /**
+   * True when the work the call starts runs under the calling turn's task mode (a plan-mode turn's
+   * batch runs plan-mode leaves): plan mode then lets the call itself through.
+   */
+  readonly keepsTaskMode?: boolean;
+  /** What the call would be refused for, before anything starts; undefined refuses nothing. */
+  preflight?(args: JsonObject, ctx: TurnContext): ToolResult | undefined | Promise<ToolResult | undefined>;
+  /** Runs the call; failures the model should read come back as `isError` results. */
+  run(args: JsonObject, ctx: TurnContext, callId: string): Promise<ToolResult>;
+  /**
+   * Takes over a call whose process died while it ran (e.g. a batch with leaves still to do), when
+   * the work can be picked up where it stopped. May record the call's result itself; undefined means
+   * it cannot be resumed (the call is then reported as lost).
+   */
+  resume?(callId: string, ctx: TurnContext): Promise<ToolResult | undefined>;
+}
+
+/** A runtime tool as a request carries it. */
+export function runtimeWireTool(tool: RuntimeTool): WireTool {
+  const { name, description, parameters } = tool.definition;
+  return {
+    name,
+    description,
+    parameters: (parameters ?? { type: 'object', properties: {} }) as WireTool['parameters'],
+  };
+}

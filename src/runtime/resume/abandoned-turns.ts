@@ -1,0 +1,114 @@
+import { ToolseamError } from '../../core/errors.js';
+import { FINAL_TURN_STATES } from '../../core/session-records.js';
+import type { SessionStore } from '../../core/session-store.js';
+import { deliverFinishedBatches, type ResultBounds } from '../subagents/deliver-batch.js';
+import { leafEnding } from '../subagents/leaf-work.js';
+import { ownerAlive } from './turn-owner.js';
+
+/**
+ * Before a new turn in a session: a previous turn whose process died unfinished is closed — its
+ * waiting approvals cancelled, its loose calls answered as not run — so the conversation the model
+ * reads stays whole (a batch call is answered with its leaves' results, bounded by `bounds`). A turn
+ * still running in a live process refuses the new one.
+ */
+export function interruptAbandoned(
+  store: SessionStore,
+  sessionId: string,
+  owner: string,
+  bounds: ResultBounds,
+): void {
+  for (const turn of store.listTurns({ sessionId, status: ['running', 'waiting_approval'] })) {
+    if (turn.owner !== owner && ownerAlive(turn)) {
+      throw new ToolseamError(
+        'turn_busy',
+        `Session ${sessionId} has a turn running in another process (${turn.owner}).`,
+      );
+    }
+    // Compare-and-set on the owner seen above: a process that took the turn over meanwhile keeps it.
+    const moved = store.setTurnStatus(turn.id, 'interrupted', {
+      error: 'a new message was sent before it finished',
+      fromOwner: turn.owner ?? null,
+    });
+    if (!moved) {
+      const now = store.getTurn(turn.id);
+      if (now === undefined || FINAL_TURN_STATES.includes(now.status)) continue;
+      throw new ToolseamError(
+        'turn_busy',
+        `Session ${sessionId} has a turn another process has just taken over; wait for it to finish.`,
+      );
+    }
+    // Its waiting approvals were cancelled with the move to a final state. Its batches are closed
+    // first: a batch call is answered with what its leaves gave, not as a call whose end is unknown.
+    closeBatchesOf(store, sessionId, turn.id, owner);
+    deliverFinishedBatches(store, sessionId, turn.id, bounds);
+    answerLooseCalls(store, { turnId: turn.id }, 'a new message interrupted its turn');
+  }
+  // A finished turn can still hold loose calls (one that failed inside toolseam, or was finished by an
+  // older version): every call the model made must have a result before the model is asked again.
+  answerLooseCalls(store, { sessionId }, 'its turn ended');
+}
+
+const UNFINISHED: ('running' | 'waiting_approval')[] = ['running', 'waiting_approval'];
+
+/**
+ * Closes the subagent batches an interrupted turn left running: nobody will deliver their result any
+ * more, so each unfinished leaf ends as failed (its child turn interrupted, its approvals cancelled,
+ * its loose calls answered) and the batch as failed. A batch with a leaf still driven by a live
+ * process (resumed on its own elsewhere) is left to that process.
+ */
+function closeBatchesOf(store: SessionStore, sessionId: string, turnId: string, owner: string): void {
+  const batches = store.listBatches({ parentSessionId: sessionId, unfinished: true });
+  for (const batch of batches.filter((b) => b.turnId === turnId)) {
+    const open = batch.leaves.filter((l) => l.status === 'queued' || l.status === 'running');
+    const childTurns = open.flatMap((l) =>
+      l.childSessionId === undefined
+        ? []
+        : store.listTurns({ sessionId: l.childSessionId, status: UNFINISHED }),
+    );
+    if (childTurns.some((t) => t.owner !== owner && ownerAlive(t))) continue;
+    for (const child of childTurns) {
+      const why = 'its parent turn was interrupted by a new message';
+      if (!store.setTurnStatus(child.id, 'interrupted', { error: why, fromOwner: child.owner ?? null }))
+        continue;
+      answerLooseCalls(store, { turnId: child.id }, why);
+    }
+    for (const leaf of open) {
+      const when = leaf.status === 'queued' ? 'before this leaf started' : 'before this leaf finished';
+      const result = {
+        status: 'failed' as const,
+        errors: [`the batch's parent turn was interrupted by a new message ${when}`],
+      };
+      const child = leaf.childSessionId;
+      store.finishLeaf(leaf.id, child === undefined ? result : leafEnding(store, child, result));
+    }
+    store.finishBatch(batch.id, 'failed');
+  }
+}
+
+/**
+ * Answers every unsettled call the filter finds as failed, saying `why` (what ended its turn): one never started as not
+ * run, one already started as started with its end unknown (it may have done its work, so the model
+ * must not read it as safe to repeat).
+ */
+export function answerLooseCalls(
+  store: SessionStore,
+  where: { readonly turnId: string } | { readonly sessionId: string },
+  why: string,
+): void {
+  for (const call of store.listToolCalls({ ...where, status: ['pending', 'approved', 'running'] })) {
+    if (call.status === 'running') {
+      store.recordToolResult(call.turnId, call.id, {
+        status: 'failed',
+        content: `Error: ${call.tool} was started, but ${why} before its result came back, so whether it finished is unknown. Check before running it again.`,
+        isError: true,
+      });
+      continue;
+    }
+    store.recordToolResult(call.turnId, call.id, {
+      status: 'failed',
+      content: `Error: ${call.tool} was not run: ${why} before it started.`,
+      isError: true,
+      notRun: 'stopped',
+    });
+  }
+}

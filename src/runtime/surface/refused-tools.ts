@@ -1,0 +1,76 @@
+import { quotedList, type ToolSchemaRejected } from '../../core/errors.js';
+import { headOf } from '../../core/text-cut.js';
+import { wireName } from '../../seam/index.js';
+import type { TurnContext } from '../turn/turn-context.js';
+import type { TurnTools } from './turn-tools.js';
+
+/**
+ * True when each refused tool was offered only because the model asked for its schema (`tool_schema`)
+ * during the turn; false when one of them was offered from the turn's start.
+ */
+export function askedMidTurn(ctx: TurnContext, turn: TurnTools, rejected: ToolSchemaRejected): boolean {
+  const fromStart = new Set(turn.selected.map((t) => t.name));
+  return rejected.tools.every((t) => ctx.activated.has(t.name) && !fromStart.has(t.name));
+}
+
+/**
+ * Leaves tools the model asked for mid-turn (see `askedMidTurn`) out of the rest of the turn: what
+ * already ran stands and the model goes on without them; the person is told (`notice`, unless a
+ * quarantine already told them). A tool left out never comes back this turn, so the same refusal
+ * cannot repeat.
+ */
+export function leaveOutRefused(ctx: TurnContext, rejected: ToolSchemaRejected, notice = true): void {
+  const names = rejected.tools.map((t) => t.name);
+  for (const name of names) {
+    ctx.activated.delete(name);
+    ctx.refused.add(name);
+  }
+  if (!notice) return;
+  const several = names.length > 1;
+  const said = rejected.said ? ` (${rejected.said})` : '';
+  ctx.emit({
+    type: 'notice',
+    message:
+      `The model provider refused the definition${several ? 's' : ''} toolseam sent for the ${quotedList(names)} tool${several ? 's' : ''}${said}, ` +
+      `which the model asked for during this turn; the turn goes on without ${several ? 'them' : 'it'}. ` +
+      `That is a bug in how ${several ? 'those tools are' : 'that tool is'} defined, not something you did.`,
+  });
+}
+
+/** How much of the provider's words the system note quotes per tool. */
+const NOTE_SAID_CHARS = 200;
+/** How many left-out tools the note names one by one (the rest are counted). */
+const NOTE_MAX_TOOLS = 12;
+
+/**
+ * The system note telling the model which tools are not offered and why ('' when none): those the
+ * provider refused this turn, and those quarantined for this model (this turn or before).
+ */
+export function refusedToolsNote(ctx: TurnContext): string {
+  const wire = (name: string): string => ctx.surface.byName.get(name)?.wireName ?? wireName(name);
+  const notes: string[] = [];
+  const refusedOnly = [...ctx.refused].filter((name) => !ctx.quarantined.has(name)).map(wire);
+  if (refusedOnly.length > 0) {
+    const several = refusedOnly.length > 1;
+    notes.push(
+      `[refused tools] The model provider refused the definition${several ? 's' : ''} of ${quotedList(refusedOnly)}, ` +
+        `so ${several ? 'they are' : 'it is'} not offered for the rest of this turn. Do not call or ask for ${several ? 'them' : 'it'} again; ` +
+        'do what you can without, and tell the user what could not be done.',
+    );
+  }
+  if (ctx.quarantined.size > 0) {
+    const all = [...ctx.quarantined];
+    const listed = all.slice(0, NOTE_MAX_TOOLS).map(([name, said]) => {
+      const words = said === '' ? '' : ` (the provider said: ${headOf(said, NOTE_SAID_CHARS)})`;
+      return `\`${wire(name)}\`${words}`;
+    });
+    if (all.length > NOTE_MAX_TOOLS) listed.push(`${all.length - NOTE_MAX_TOOLS} more`);
+    const several = all.length > 1;
+    notes.push(
+      `[left-out tools] The model provider refused the definition${several ? 's' : ''} toolseam sent for ${listed.join('; ')}, ` +
+        `so toolseam does not offer ${several ? 'them' : 'it'} on this model until the user lifts that with \`toolseam tools --on NAME\`. ` +
+        `Do not call or ask for ${several ? 'them' : 'it'}; do what you can without, and tell the user what could not be done and why.`,
+    );
+  }
+  return notes.join('\n\n');
+}

@@ -1,0 +1,124 @@
+import type { WireTool } from '../../core/model.js';
+import type { ToolDefinition } from '../../core/tool.js';
+import { META_TOOLS, type RetrievalTool, ToolRetriever } from '../../retrieval/index.js';
+import type { ExcludedTool, OfferedTool, ToolSeam } from '../../seam/index.js';
+import type { ServedTools, ToolRegistry } from '../../tools/registry.js';
+
+/** The runtime's own tools, answered by the runtime itself (never dispatched to a provider). */
+export const META_TOOL_NAMES: ReadonlySet<string> = new Set(META_TOOLS.map((t) => t.name));
+
+/** Meta-tools as a request carries them. */
+export const META_WIRE_TOOLS: readonly WireTool[] = META_TOOLS.map((t) => ({
+  name: t.name,
+  description: t.description,
+  parameters: t.parameters as WireTool['parameters'],
+}));
+
+/** One session's view of the tools: what is offered, under which wire names, and its retriever. */
+export interface ToolSurface {
+  /** The registry stamp this surface was built at. */
+  readonly stamp: string;
+  readonly offered: readonly OfferedTool[];
+  readonly excluded: readonly ExcludedTool[];
+  /** Offered tools by real name. */
+  readonly byName: ReadonlyMap<string, OfferedTool>;
+  /** Wire name → real name. */
+  readonly wireToReal: ReadonlyMap<string, string>;
+  /** Ranks this surface's tools; carries the session's sticky tools across rebuilds. */
+  readonly retriever: ToolRetriever;
+  /** Real names withheld by the agent's tool list. */
+  readonly withheld: readonly string[];
+  /** Tools quarantined for this model, left off the surface: real name → what the provider said. */
+  readonly quarantined: ReadonlyMap<string, string>;
+}
+
+/** Serves the registry once per surface stamp, whoever asks. */
+export class ServedCache {
+  private served: ServedTools | undefined;
+  private pending: Promise<ServedTools> | undefined;
+
+  constructor(private readonly registry: ToolRegistry) {}
+
+  /** The registry's tools, served again only when its surface stamp moved. */
+  async current(): Promise<ServedTools> {
+    if (this.served && this.served.stamp === this.registry.surfaceStamp()) return this.served;
+    this.pending ??= this.registry.serve().finally(() => {
+      this.pending = undefined;
+    });
+    this.served = await this.pending;
+    return this.served;
+  }
+}
+
+/** What `buildSurface` needs. */
+export interface SurfaceInputs {
+  readonly served: ServedTools;
+  readonly seam: ToolSeam;
+  /** False for a tool the session's agent may not use (withheld from the offer). */
+  readonly allows: (name: string) => boolean;
+  /** Tools quarantined for the runtime's model (real name → what the provider said): never offered. */
+  readonly quarantined?: ReadonlyMap<string, string>;
+  readonly k?: number;
+}
+
+/** The retrieval view of an offered tool: real name, full description, the schema the model is offered. */
+export function retrievalToolOf(tool: OfferedTool): RetrievalTool {
+  const def = tool.definition;
+  return {
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.parameters,
+    ...(def.group ? { group: def.group } : {}),
+    ...(def.core ? { core: true } : {}),
+  };
+}
+
+/**
+ * Builds (or rebuilds, reusing the previous retriever so its index updates incrementally and sticky
+ * tools survive) a session's tool surface from the served tools.
+ */
+export function buildSurface(inputs: SurfaceInputs, previous?: ToolSurface): ToolSurface {
+  const withheld: string[] = [];
+  const allowed: ToolDefinition[] = [];
+  const quarantined = inputs.quarantined ?? new Map<string, string>();
+  for (const tool of inputs.served.tools) {
+    if (quarantined.has(tool.name)) continue;
+    if (inputs.allows(tool.name)) allowed.push(tool);
+    else withheld.push(tool.name);
+  }
+  const turn = inputs.seam.prepare(allowed);
+  const tools = turn.offered.map(retrievalToolOf);
+  let retriever = previous?.retriever;
+  if (retriever) retriever.setTools(tools);
+  else retriever = new ToolRetriever(tools, inputs.k === undefined ? {} : { k: inputs.k });
+  return {
+    stamp: inputs.served.stamp,
+    offered: turn.offered,
+    excluded: turn.excluded,
+    byName: new Map(turn.offered.map((t) => [t.name, t])),
+    wireToReal: turn.wireToReal,
+    retriever,
+    withheld,
+    quarantined,
+  };
+}
+
+/** The real name a call's name stands for: a real name, a runtime tool, or a wire name; else unchanged. */
+export function resolveToolName(
+  surface: ToolSurface,
+  name: string,
+  runtimeTools: ReadonlySet<string> | ReadonlyMap<string, unknown>,
+): string {
+  if (surface.byName.has(name) || META_TOOL_NAMES.has(name) || runtimeTools.has(name)) return name;
+  return surface.wireToReal.get(name) ?? name;
+}
+
+/** Added tools and removed tools between two surfaces, by real name. */
+export function surfaceChange(
+  before: ToolSurface,
+  after: ToolSurface,
+): { added: string[]; removed: string[] } {
+  const added = [...after.byName.keys()].filter((n) => !before.byName.has(n));
+  const removed = [...before.byName.keys()].filter((n) => !after.byName.has(n));
+  return { added, removed };
+}

@@ -1,0 +1,24 @@
+import type { SessionStore } from '../../core/session-store.js';
+import { headOf } from '../../core/text-cut.js';
+import type { TurnEnd } from './turn-loop.js';
+
+/** Longest part of a turn's ending kept in the note that stands in for its answer. */
+const MAX_SAID = 300;
+
+/**
+ * After a turn that ended without any answer (the model provider failed, the turn was stopped or failed
+ * inside toolseam before a reply was recorded): a short assistant note saying so, so the conversation
+ * never holds two user messages in a row and the next turn's model knows the earlier message went
+ * unanswered, and why. Nothing is added when the turn recorded anything after its user message.
+ */
+export function markUnanswered(store: SessionStore, sessionId: string, turnId: string, end: TurnEnd): void {
+  if (end.status === 'done') return;
+  const last = store.listMessages(sessionId).at(-1);
+  if (last === undefined || last.turnId !== turnId || last.message.role !== 'user') return;
+  const said = end.message.trim() === '' ? '' : ` (${headOf(end.message.trim(), MAX_SAID)})`;
+  const why = end.status === 'stopped' ? 'the turn was stopped' : `the turn ended as ${end.status}${said}`;
+  store.appendMessage(turnId, {
+    role: 'assistant',
+    content: `[No answer to this message: ${why} before the model replied.]`,
+  });
+}
