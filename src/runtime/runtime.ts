@@ -34,8 +34,10 @@ import {
 import { SessionSurfaces } from './surface/session-surfaces.js';
 import { type UnsavedResult, writeUnsaved } from './turn/store-retry.js';
 import { storedEnd } from './turn/stored-end.js';
-import type { TurnContext } from './turn/turn-context.js';
-import { runTurnLoop, type TurnEnd } from './turn/turn-loop.js';
+import type { TurnEnd } from './turn/turn-end.js';
+import type { TurnEnvironment } from './turn/turn-environment.js';
+import { runTurnLoop } from './turn/turn-loop.js';
+import { freshTurnState, type TurnState } from './turn/turn-state.js';
 import { markUnanswered } from './turn/unanswered-turn.js';
 
 const DEFAULT_SYSTEM =
@@ -57,7 +59,7 @@ export interface SessionOptions {
   /** Globs of the tools this session may use at all (subagent leaves). */
   readonly grants?: readonly string[];
   /** Set for a subagent leaf. */
-  readonly leaf?: TurnContext['leaf'];
+  readonly leaf?: TurnEnvironment['leaf'];
 }
 
 /** A conversation: send messages, stop the running turn. */
@@ -300,12 +302,12 @@ export class Runtime {
       let end: TurnEnd;
       try {
         emit({ type: 'turn-start', sessionId: session.id, turnId: turn.id });
-        const ctx = await this.turnContext(session, turn, options, controller.signal, emit);
+        const { env, state } = await this.turnStart(session, turn, options, controller.signal, emit);
         if (resumed) {
-          countPastWork(ctx);
-          await resumeCalls(ctx);
+          countPastWork(env, state);
+          await resumeCalls(env, state);
         }
-        end = await runTurnLoop(ctx);
+        end = await runTurnLoop(env, state);
       } catch (error) {
         // The person reads the turn's ending, one line; the stack is for --verbose (and for a bug's report).
         this.logger.log({
@@ -352,13 +354,14 @@ export class Runtime {
     this.options.store.setTurnStatus(turnId, state, error === undefined ? {} : { error });
   }
 
-  private async turnContext(
+  /** The turn's environment, fixed from here on, and its state as it starts. */
+  private async turnStart(
     session: SessionRecord,
     turn: TurnRecord,
     options: SessionOptions & SendOptions,
     signal: AbortSignal,
     emit: (event: RuntimeEvent) => void,
-  ): Promise<TurnContext> {
+  ): Promise<{ env: TurnEnvironment; state: TurnState }> {
     const o = this.options;
     const agentName = options.agent;
     const agentConfig = agentNamed(o, agentName);
@@ -376,7 +379,7 @@ export class Runtime {
     );
     const surface = await this.surfaces.forSession(session, gates.agent, emit, gates.grants, quarantined);
     const system = [o.system ?? DEFAULT_SYSTEM, agentConfig?.instructions].filter(Boolean).join('\n\n');
-    return {
+    const env: TurnEnvironment = {
       model: o.model,
       registry: o.registry,
       store: o.store,
@@ -399,18 +402,12 @@ export class Runtime {
       runtimeTools: this.runtimeTools,
       signal,
       emit,
-      turnState: new Map(),
-      repeats: new Map(),
-      activated: new Set(),
-      refused: new Set(),
-      quarantined,
       budgetChars: schemaBudgetChars(o.contextWindow),
       ...(o.waitingNoticeMs === undefined ? {} : { waitingNoticeMs: o.waitingNoticeMs }),
       ...(o.storeRetryMs === undefined ? {} : { storeRetryMs: o.storeRetryMs }),
-      unsaved: this.unsaved,
+      keepUnsaved: (result) => this.unsaved.push(result),
       ...(options.leaf ? { leaf: options.leaf } : {}),
-      modelCalls: 0,
-      toolCalls: 0,
     };
+    return { env: Object.freeze(env), state: freshTurnState(quarantined) };
   }
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AssistantToolCall } from '../../core/model.js';
 import { STORE_RETRY_MS, storeTrouble, writeWhenStoreAnswers } from '../turn/store-retry.js';
-import type { TurnContext } from '../turn/turn-context.js';
+import type { TurnEnvironment } from '../turn/turn-environment.js';
+import type { TurnState } from '../turn/turn-state.js';
 import { askAndRun } from './ask-call.js';
 import { classifyCall } from './classify-call.js';
 import { type PlannedCall, readCall } from './planned-call.js';
@@ -11,13 +12,13 @@ import { runCall, settleCall } from './settle-call.js';
  * Stores a model reply with its calls (read and resolved), so a crash never loses what was asked.
  */
 export async function recordReply(
-  ctx: TurnContext,
+  env: TurnEnvironment,
   text: string,
   calls: readonly AssistantToolCall[],
   stoppedByLength: boolean,
 ): Promise<PlannedCall[]> {
-  const read = withUniqueIds(ctx, calls).map((c) =>
-    readCall(ctx.surface, c, stoppedByLength, ctx.runtimeTools, ctx.limits.argumentChars),
+  const read = withUniqueIds(env, calls).map((c) =>
+    readCall(env.surface, c, stoppedByLength, env.runtimeTools, env.limits.argumentChars),
   );
   const reply = {
     content: text,
@@ -33,10 +34,10 @@ export async function recordReply(
   };
   // The reply was shown and paid for: a store that cannot take it yet is waited for, not given up on.
   const { calls: records } = await writeWhenStoreAnswers(
-    () => ctx.store.recordModelReply(ctx.turnId, reply),
-    ctx.storeRetryMs ?? STORE_RETRY_MS,
+    () => env.store.recordModelReply(env.turnId, reply),
+    env.storeRetryMs ?? STORE_RETRY_MS,
     (trouble) =>
-      ctx.emit({
+      env.emit({
         type: 'notice',
         message: `the session store cannot take the model's reply yet (${storeTrouble(trouble)}); it is kept, and its calls run once the store answers`,
       }),
@@ -49,8 +50,8 @@ export async function recordReply(
  * (or repeats them) would otherwise pair a result with the wrong call, or collide with an earlier
  * reply's call in the store. A new id is only given where needed.
  */
-function withUniqueIds(ctx: TurnContext, calls: readonly AssistantToolCall[]): AssistantToolCall[] {
-  const taken = new Set(ctx.store.listToolCalls({ turnId: ctx.turnId }).map((c) => c.id));
+function withUniqueIds(env: TurnEnvironment, calls: readonly AssistantToolCall[]): AssistantToolCall[] {
+  const taken = new Set(env.store.listToolCalls({ turnId: env.turnId }).map((c) => c.id));
   return calls.map((call) => {
     let id = call.id.trim();
     if (id === '' || taken.has(id)) id = `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
@@ -63,7 +64,11 @@ function withUniqueIds(ctx: TurnContext, calls: readonly AssistantToolCall[]): A
  * Runs a reply's calls. Calls that need a person run alone, in the model's order; the others run
  * side by side (up to the parallel limit) between them.
  */
-export async function runCalls(ctx: TurnContext, calls: readonly PlannedCall[]): Promise<void> {
+export async function runCalls(
+  env: TurnEnvironment,
+  state: TurnState,
+  calls: readonly PlannedCall[],
+): Promise<void> {
   let group: Promise<unknown>[] = [];
   // Every call of a group ends before a failure goes up: the turn's clean-up must not answer a
   // sibling that is still running as if it never ran.
@@ -74,15 +79,15 @@ export async function runCalls(ctx: TurnContext, calls: readonly PlannedCall[]):
     if (failed) throw failed.reason;
   };
   for (const call of calls) {
-    const plan = await classifyCall(ctx, call);
+    const plan = await classifyCall(env, state, call);
     if (plan.kind === 'answer') {
-      await settleCall(ctx, call, plan.result, plan.status);
+      await settleCall(env, call, plan.result, plan.status);
     } else if (plan.kind === 'ask') {
       await flush();
-      await askAndRun(ctx, call);
+      await askAndRun(env, state, call);
     } else {
-      if (group.length >= ctx.limits.parallelCalls) await flush();
-      group.push(runCall(ctx, call));
+      if (group.length >= env.limits.parallelCalls) await flush();
+      group.push(runCall(env, state, call));
     }
   }
   await flush();

@@ -1,7 +1,27 @@
+import type { RuntimeEvent } from '../../core/events.js';
 import type { JsonObject } from '../../core/json.js';
 import type { WireTool } from '../../core/model.js';
+import type { SessionStore } from '../../core/session-store.js';
 import type { ToolDefinition, ToolResult } from '../../core/tool.js';
-import type { TurnContext } from '../turn/turn-context.js';
+import type { TaskMode } from '../runtime-options.js';
+
+/** What a runtime tool's call is given: the call, its turn's ids and stop, and what the turn offers. */
+export interface RuntimeToolContext {
+  readonly sessionId: string;
+  readonly turnId: string;
+  readonly callId: string;
+  /** The turn's stop. */
+  readonly signal: AbortSignal;
+  /** Where the call's progress goes (the turn's event stream). */
+  readonly emit: (event: RuntimeEvent) => void;
+  readonly store: SessionStore;
+  /** The real names of the tools the turn offers: what its agent or grants withhold is not among them. */
+  readonly offeredNames: readonly string[];
+  /** The turn's task mode. */
+  readonly mode: TaskMode;
+  /** True when the turn is a subagent leaf's. */
+  readonly inLeaf: boolean;
+}
 
 /**
  * A tool the runtime itself answers (e.g. `subagent_run`): offered every turn, screened by the agent's
@@ -17,15 +37,18 @@ export interface RuntimeTool {
    */
   readonly keepsTaskMode?: boolean;
   /** What the call would be refused for, before anything starts; undefined refuses nothing. */
-  preflight?(args: JsonObject, ctx: TurnContext): ToolResult | undefined | Promise<ToolResult | undefined>;
+  preflight?(
+    args: JsonObject,
+    ctx: RuntimeToolContext,
+  ): ToolResult | undefined | Promise<ToolResult | undefined>;
   /** Runs the call; failures the model should read come back as `isError` results. */
-  run(args: JsonObject, ctx: TurnContext, callId: string): Promise<ToolResult>;
+  run(args: JsonObject, ctx: RuntimeToolContext): Promise<ToolResult>;
   /**
    * Takes over a call whose process died while it ran (e.g. a batch with leaves still to do), when
    * the work can be picked up where it stopped. May record the call's result itself; undefined means
    * it cannot be resumed (the call is then reported as lost).
    */
-  resume?(callId: string, ctx: TurnContext): Promise<ToolResult | undefined>;
+  resume?(ctx: RuntimeToolContext): Promise<ToolResult | undefined>;
 }
 
 /** A runtime tool as a request carries it. */

@@ -10,11 +10,13 @@ import {
   storeTrouble,
   writeWhenStoreAnswers,
 } from '../turn/store-retry.js';
-import type { TurnContext } from '../turn/turn-context.js';
+import type { TurnEnvironment } from '../turn/turn-environment.js';
+import type { TurnState } from '../turn/turn-state.js';
 import { boundResult, redactSecrets } from './bound-result.js';
 import { unusableReason, withdrawnReason } from './gates/gates.js';
 import type { PlannedCall } from './planned-call.js';
 import { refusalResult } from './refusals.js';
+import { runtimeToolContext } from './runtime-tool-context.js';
 
 /** The text the model reads for a result: its content, then one `Hint:` line per hint. */
 export function modelText(result: ToolResult): string {
@@ -29,15 +31,15 @@ export function modelText(result: ToolResult): string {
  * is kept by the runtime, written when the store answers again, and the failure goes up.
  */
 export async function settleCall(
-  ctx: TurnContext,
+  env: TurnEnvironment,
   call: PlannedCall,
   result: ToolResult,
   status: 'done' | 'refused' | 'failed',
 ): Promise<ToolResult> {
   // Half of a character (a tool's text cut inside an emoji) is mended before it is stored and sent.
-  const pagesBy = ctx.surface.byName.get(call.tool)?.definition.pagesBy;
+  const pagesBy = env.surface.byName.get(call.tool)?.definition.pagesBy;
   const content = wholeText(
-    boundResult(redactSecrets(modelText(result), ctx.secrets), ctx.limits.resultChars, {
+    boundResult(redactSecrets(modelText(result), env.secrets), env.limits.resultChars, {
       tool: call.tool,
       pagesBy,
     }),
@@ -49,7 +51,7 @@ export async function settleCall(
     ...(result.notRun ? { notRun: result.notRun } : {}),
     ...(result.refusedBy ? { refusedBy: result.refusedBy } : {}),
   };
-  const reason = result.reason === undefined ? {} : { reason: redactSecrets(result.reason, ctx.secrets) };
+  const reason = result.reason === undefined ? {} : { reason: redactSecrets(result.reason, env.secrets) };
   const end: RuntimeEvent = {
     type: 'tool-call-end',
     callId: call.id,
@@ -60,37 +62,37 @@ export async function settleCall(
   let told = false;
   try {
     await writeWhenStoreAnswers(
-      () => ctx.store.recordToolResult(ctx.turnId, call.id, outcome),
-      ctx.storeRetryMs ?? STORE_RETRY_MS,
+      () => env.store.recordToolResult(env.turnId, call.id, outcome),
+      env.storeRetryMs ?? STORE_RETRY_MS,
       (trouble) => {
-        ctx.emit({
+        env.emit({
           type: 'notice',
           message: `the session store cannot take the result of ${call.tool} yet (${storeTrouble(trouble)}); it is kept and written as soon as the store answers`,
         });
-        ctx.emit(end);
+        env.emit(end);
         told = true;
       },
     );
   } catch (error) {
-    if (isPassingStoreFailure(error)) ctx.unsaved?.push({ turnId: ctx.turnId, callId: call.id, outcome });
+    if (isPassingStoreFailure(error)) env.keepUnsaved?.({ turnId: env.turnId, callId: call.id, outcome });
     throw error;
   }
-  if (!told) ctx.emit(end);
+  if (!told) env.emit(end);
   return { ...result, content };
 }
 
 /** The context a provider's invoke or preflight receives for this call. */
-export function toolContext(ctx: TurnContext, call: PlannedCall): ToolContext {
+export function toolContext(env: TurnEnvironment, state: TurnState, call: PlannedCall): ToolContext {
   return {
-    sessionId: ctx.sessionId,
+    sessionId: env.sessionId,
     callId: call.id,
-    signal: ctx.signal,
-    turnState: ctx.turnState,
-    workspace: ctx.workspace,
-    secrets: ctx.secrets,
-    resultChars: ctx.limits.resultChars,
-    ...(ctx.leaf?.writable ? { writable: ctx.leaf.writable } : {}),
-    ...(ctx.leaf?.offLimits ? { offLimits: ctx.leaf.offLimits } : {}),
+    signal: env.signal,
+    turnState: state.scratch,
+    workspace: env.workspace,
+    secrets: env.secrets,
+    resultChars: env.limits.resultChars,
+    ...(env.leaf?.writable ? { writable: env.leaf.writable } : {}),
+    ...(env.leaf?.offLimits ? { offLimits: env.leaf.offLimits } : {}),
   };
 }
 
@@ -98,55 +100,59 @@ export function toolContext(ctx: TurnContext, call: PlannedCall): ToolContext {
  * Runs a call that passed its gates (and, when it asks, its approval): claims it in the store so it
  * runs exactly once, checks the tool was not withdrawn meanwhile, invokes it, settles the result.
  */
-export async function runCall(ctx: TurnContext, call: PlannedCall): Promise<ToolResult> {
-  if (ctx.signal.aborted)
-    return settleCall(ctx, call, refusalResult(call.tool, { by: 'stopped', reason: '' }), 'refused');
+export async function runCall(
+  env: TurnEnvironment,
+  state: TurnState,
+  call: PlannedCall,
+): Promise<ToolResult> {
+  if (env.signal.aborted)
+    return settleCall(env, call, refusalResult(call.tool, { by: 'stopped', reason: '' }), 'refused');
   const meta = META_TOOL_NAMES.has(call.tool);
-  const def = ctx.surface.byName.get(call.tool)?.definition;
+  const def = env.surface.byName.get(call.tool)?.definition;
   if (!meta && def) {
-    const withdrawn = withdrawnReason(ctx.registry, def);
-    if (withdrawn) return settleCall(ctx, call, refusalResult(call.tool, withdrawn), 'refused');
+    const withdrawn = withdrawnReason(env.registry, def);
+    if (withdrawn) return settleCall(env, call, refusalResult(call.tool, withdrawn), 'refused');
   }
-  const current = ctx.store.getToolCall(ctx.turnId, call.id);
-  if (current?.status === 'pending') ctx.store.approveToolCall(ctx.turnId, call.id);
-  if (!ctx.store.claimToolCall(ctx.turnId, call.id)) {
+  const current = env.store.getToolCall(env.turnId, call.id);
+  if (current?.status === 'pending') env.store.approveToolCall(env.turnId, call.id);
+  if (!env.store.claimToolCall(env.turnId, call.id)) {
     const again: ToolResult = {
       content: `Error: ${call.tool} was not run again: this call was already started once, and a call runs at most once.`,
       isError: true,
     };
-    return settleCall(ctx, call, again, 'failed');
+    return settleCall(env, call, again, 'failed');
   }
   const args = call.args ?? {};
-  ctx.emit({ type: 'tool-call-start', callId: call.id, tool: call.tool, arguments: args });
+  env.emit({ type: 'tool-call-start', callId: call.id, tool: call.tool, arguments: args });
   let result: ToolResult;
-  const own = ctx.runtimeTools.get(call.tool);
-  if (meta) result = answerMeta(ctx, call);
-  else if (own) result = await own.run(args, ctx, call.id);
+  const own = env.runtimeTools.get(call.tool);
+  if (meta) result = answerMeta(env, state, call);
+  else if (own) result = await own.run(args, runtimeToolContext(env, call.id));
   else {
-    result = await ctx.registry.invoke(call.tool, args, toolContext(ctx, call));
-    ctx.surface.retriever.markUsed(call.tool);
+    result = await env.registry.invoke(call.tool, args, toolContext(env, state, call));
+    env.surface.retriever.markUsed(call.tool);
   }
-  return settleCall(ctx, call, result, 'done');
+  return settleCall(env, call, result, 'done');
 }
 
-function answerMeta(ctx: TurnContext, call: PlannedCall): ToolResult {
-  const retriever = ctx.surface.retriever;
+function answerMeta(env: TurnEnvironment, state: TurnState, call: PlannedCall): ToolResult {
+  const retriever = env.surface.retriever;
   // The model may name a tool by the wire name it saw it under: both answers know it by that too.
-  const realName = (name: string): string | undefined => ctx.surface.wireToReal.get(name);
+  const realName = (name: string): string | undefined => env.surface.wireToReal.get(name);
   if (call.tool === 'tool_search') return answerToolSearch(retriever, call.args ?? {}, { realName });
   const result = answerToolSchema(retriever, call.args ?? {}, {
     realName,
-    unavailable: (name) => unusableReason(ctx.gates, ctx.surface, name),
+    unavailable: (name) => unusableReason(env.gates, env.surface, name),
   });
   const name = (result.data as { name?: unknown } | undefined)?.name;
   if (result.isError || typeof name !== 'string') return result;
   // refused by the provider earlier in this turn: it is not offered again, and the model hears so
-  if (ctx.refused.has(name)) {
+  if (state.refused.has(name)) {
     return {
       content: `The model provider refused the definition of \`${name}\` earlier in this turn, so it cannot be offered again in this turn. Do the rest without it.`,
       isError: true,
     };
   }
   // The model asked for this tool's inputs: offer its full schema from the next model call on.
-  return activationAnswer(ctx, name, result, activateTool(ctx, name));
+  return activationAnswer(env, name, result, activateTool(env, state, name));
 }

@@ -1,40 +1,43 @@
 import type { GrantRecord } from '../../core/session-records.js';
 import type { PlannedCall } from '../calls/planned-call.js';
-import type { TurnContext } from '../turn/turn-context.js';
+import type { TurnEnvironment } from '../turn/turn-environment.js';
 import { type ScopedCall, scopeCovers } from './grant-scope.js';
 
 /** The call as the grant scopes read it, with the tool as this turn offers it. */
-export function scopedCall(ctx: TurnContext, call: PlannedCall): ScopedCall {
+export function scopedCall(env: TurnEnvironment, call: PlannedCall): ScopedCall {
   return {
     tool: call.tool,
-    definition: ctx.surface.byName.get(call.tool)?.definition,
+    definition: env.surface.byName.get(call.tool)?.definition,
     args: call.args ?? {},
-    workspace: ctx.workspace,
+    workspace: env.workspace,
   };
 }
 
 /** The sessions whose grants answer here: this one, and for a subagent leaf the session that started it. */
-function grantingSessions(ctx: TurnContext): string[] {
-  const parent = ctx.leaf?.parentSessionId;
-  return parent === undefined ? [ctx.sessionId] : [ctx.sessionId, parent];
+function grantingSessions(env: TurnEnvironment): string[] {
+  const parent = env.leaf?.parentSessionId;
+  return parent === undefined ? [env.sessionId] : [env.sessionId, parent];
 }
 
 /**
  * The standing grant that covers a call, if one does: this session's, every session's, or (for a leaf)
  * its parent session's, each only for the calls its scope covers. Its use is written to the audit trail.
  */
-export async function coveringGrant(ctx: TurnContext, call: PlannedCall): Promise<GrantRecord | undefined> {
-  const scoped = scopedCall(ctx, call);
+export async function coveringGrant(
+  env: TurnEnvironment,
+  call: PlannedCall,
+): Promise<GrantRecord | undefined> {
+  const scoped = scopedCall(env, call);
   const seen = new Set<string>();
-  for (const sessionId of grantingSessions(ctx)) {
-    for (const grant of ctx.store.listGrants({ sessionId, tool: call.tool })) {
+  for (const sessionId of grantingSessions(env)) {
+    for (const grant of env.store.listGrants({ sessionId, tool: call.tool })) {
       if (seen.has(grant.id) || grant.scope === undefined) continue;
       seen.add(grant.id);
       if (!(await scopeCovers(grant.scope, scoped))) continue;
-      ctx.store.audit({
+      env.store.audit({
         kind: 'grant.used',
-        sessionId: ctx.sessionId,
-        turnId: ctx.turnId,
+        sessionId: env.sessionId,
+        turnId: env.turnId,
         detail: { grantId: grant.id, tool: call.tool, callId: call.id },
       });
       return grant;
@@ -49,12 +52,12 @@ export async function coveringGrant(ctx: TurnContext, call: PlannedCall): Promis
  * grants it names are marked as told when the question is stored.
  */
 export function withdrawnNotice(
-  ctx: TurnContext,
+  env: TurnEnvironment,
   tool: string,
 ): { readonly text: string; readonly grants: readonly string[] } | undefined {
   const withdrawn = new Map<string, GrantRecord>();
-  for (const sessionId of grantingSessions(ctx)) {
-    for (const grant of ctx.store.listGrants({ sessionId, tool, status: 'revoked' })) {
+  for (const sessionId of grantingSessions(env)) {
+    for (const grant of env.store.listGrants({ sessionId, tool, status: 'revoked' })) {
       if (grant.revokedBy === 'upgrade' && grant.noticedAt === undefined) withdrawn.set(grant.id, grant);
     }
   }

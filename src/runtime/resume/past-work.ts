@@ -1,5 +1,6 @@
 import type { RefusedBy } from '../../core/tool.js';
-import type { TurnContext } from '../turn/turn-context.js';
+import type { TurnEnvironment } from '../turn/turn-environment.js';
+import type { TurnState } from '../turn/turn-state.js';
 
 /** Refusals that come after a call was counted against the turn's bounds (it got past the gates). */
 const COUNTED_REFUSALS: ReadonlySet<RefusedBy | undefined> = new Set([
@@ -14,12 +15,12 @@ const COUNTED_REFUSALS: ReadonlySet<RefusedBy | undefined> = new Set([
  * its model replies, and the calls that ran, were put to a person or were refused by their tool's
  * preflight (by digest, for the loop breaker). A call never screened is counted when it is screened now.
  */
-export function countPastWork(ctx: TurnContext): void {
-  ctx.modelCalls = ctx.store
-    .listMessages(ctx.sessionId)
-    .filter((m) => m.turnId === ctx.turnId && m.message.role === 'assistant').length;
-  const asked = new Set(ctx.store.listApprovals({ turnId: ctx.turnId }).map((a) => a.callId));
-  for (const call of ctx.store.listToolCalls({ turnId: ctx.turnId })) {
+export function countPastWork(env: TurnEnvironment, state: TurnState): void {
+  state.modelCalls = env.store
+    .listMessages(env.sessionId)
+    .filter((m) => m.turnId === env.turnId && m.message.role === 'assistant').length;
+  const asked = new Set(env.store.listApprovals({ turnId: env.turnId }).map((a) => a.callId));
+  for (const call of env.store.listToolCalls({ turnId: env.turnId })) {
     const counted =
       asked.has(call.id) ||
       call.status === 'approved' ||
@@ -27,10 +28,10 @@ export function countPastWork(ctx: TurnContext): void {
       call.status === 'done' ||
       (call.status === 'failed' && call.notRun === undefined) ||
       (call.status === 'refused' && COUNTED_REFUSALS.has(call.refusedBy)) ||
-      (call.refusedBy === 'preflight' && countedPreflight(ctx, call.tool));
+      (call.refusedBy === 'preflight' && countedPreflight(env, call.tool));
     if (!counted) continue;
-    ctx.toolCalls += 1;
-    ctx.repeats.set(call.digest, (ctx.repeats.get(call.digest) ?? 0) + 1);
+    state.toolCalls += 1;
+    state.repeats.set(call.digest, (state.repeats.get(call.digest) ?? 0) + 1);
   }
 }
 
@@ -38,6 +39,6 @@ export function countPastWork(ctx: TurnContext): void {
  * True when the live turn counted a call its preflight refused: a provider's tool is checked after it is
  * counted (on its way to the person), a runtime tool's own preflight before (see `classifyCall`).
  */
-function countedPreflight(ctx: TurnContext, tool: string): boolean {
-  return !ctx.runtimeTools.has(tool);
+function countedPreflight(env: TurnEnvironment, tool: string): boolean {
+  return !env.runtimeTools.has(tool);
 }

@@ -3,8 +3,10 @@ import { answerApproval, holdLeafGrant } from '../calls/ask-call.js';
 import { type PlannedCall, readCall } from '../calls/planned-call.js';
 import { refusalResult } from '../calls/refusals.js';
 import { runCalls } from '../calls/run-calls.js';
+import { runtimeToolContext } from '../calls/runtime-tool-context.js';
 import { runCall, settleCall } from '../calls/settle-call.js';
-import type { TurnContext } from '../turn/turn-context.js';
+import type { TurnEnvironment } from '../turn/turn-environment.js';
+import type { TurnState } from '../turn/turn-state.js';
 
 /** A stored call as the call runner takes it. */
 export function plannedFromRecord(record: ToolCallRecord): PlannedCall {
@@ -23,21 +25,21 @@ export function plannedFromRecord(record: ToolCallRecord): PlannedCall {
  * A stored call never screened, read again from the text the model sent: the store keeps no mark of
  * arguments that could not be read, and such a call must be answered so again, never run with none.
  */
-function reread(ctx: TurnContext, call: PlannedCall): PlannedCall {
+function reread(env: TurnEnvironment, call: PlannedCall): PlannedCall {
   const sent = { id: call.id, name: call.wireName, arguments: call.rawArguments };
-  const again = readCall(ctx.surface, sent, false, ctx.runtimeTools, ctx.limits.argumentChars);
+  const again = readCall(env.surface, sent, false, env.runtimeTools, env.limits.argumentChars);
   return again.unreadable ? { ...call, unreadable: again.unreadable } : call;
 }
 
 /** Lets a runtime tool take over its own interrupted call; true when the call is settled now. */
-async function resumedByTool(ctx: TurnContext, call: PlannedCall): Promise<boolean> {
-  const tool = ctx.runtimeTools.get(call.tool);
+async function resumedByTool(env: TurnEnvironment, call: PlannedCall): Promise<boolean> {
+  const tool = env.runtimeTools.get(call.tool);
   if (!tool?.resume) return false;
-  const result = await tool.resume(call.id, ctx);
-  const after = ctx.store.getToolCall(ctx.turnId, call.id);
+  const result = await tool.resume(runtimeToolContext(env, call.id));
+  const after = env.store.getToolCall(env.turnId, call.id);
   if (after && after.status !== 'running') {
     // The tool recorded the result itself: tell the host what the model will read.
-    ctx.emit({
+    env.emit({
       type: 'tool-call-end',
       callId: call.id,
       tool: call.tool,
@@ -47,7 +49,7 @@ async function resumedByTool(ctx: TurnContext, call: PlannedCall): Promise<boole
     return true;
   }
   if (!result) return false;
-  await settleCall(ctx, call, result, 'done');
+  await settleCall(env, call, result, 'done');
   return true;
 }
 
@@ -56,62 +58,62 @@ async function resumedByTool(ctx: TurnContext, call: PlannedCall): Promise<boole
  * it was gone is acted on, one still pending is waited on again, an approved call runs (exactly once,
  * by its claim), and a call that had already started is never run a second time.
  */
-export async function resumeCalls(ctx: TurnContext): Promise<void> {
-  const loose = ctx.store.listToolCalls({ turnId: ctx.turnId, status: ['pending', 'approved', 'running'] });
-  const approvals = ctx.store.listApprovals({ turnId: ctx.turnId });
+export async function resumeCalls(env: TurnEnvironment, state: TurnState): Promise<void> {
+  const loose = env.store.listToolCalls({ turnId: env.turnId, status: ['pending', 'approved', 'running'] });
+  const approvals = env.store.listApprovals({ turnId: env.turnId });
   const fresh: PlannedCall[] = [];
   for (const record of loose) {
     const call = plannedFromRecord(record);
     if (record.status === 'running') {
-      if (await resumedByTool(ctx, call)) continue;
+      if (await resumedByTool(env, call)) continue;
       const lost = {
         content:
           `Error: ${call.tool} was started before toolseam stopped, and whether it finished is unknown. ` +
           'Check its effect before calling it again.',
         isError: true,
       };
-      await settleCall(ctx, call, lost, 'failed');
+      await settleCall(env, call, lost, 'failed');
       continue;
     }
     const approval = approvals.filter((a) => a.callId === record.id).at(-1);
     // Calls not yet screened run before a later call does, as the model ordered them.
     if (record.status === 'approved') {
-      if (fresh.length > 0) await runCalls(ctx, fresh.splice(0));
+      if (fresh.length > 0) await runCalls(env, state, fresh.splice(0));
       // Answered while no process drove the turn: its "always" still reaches the parent session.
-      if (approval) holdLeafGrant(ctx, approval);
-      await runCall(ctx, call);
+      if (approval) holdLeafGrant(env, approval);
+      await runCall(env, state, call);
       continue;
     }
     if (!approval) {
-      fresh.push(reread(ctx, call));
+      fresh.push(reread(env, call));
       continue;
     }
     if (approval.status === 'pending') {
-      if (fresh.length > 0) await runCalls(ctx, fresh.splice(0));
+      if (fresh.length > 0) await runCalls(env, state, fresh.splice(0));
       // The request keeps the deadline it was asked with; a restart does not give it a new one.
       const left =
         approval.expiresAt === undefined ? Number.NaN : Date.parse(approval.expiresAt) - Date.now();
-      const timeoutMs = Number.isNaN(left) ? ctx.approval.timeoutMs : Math.max(0, left);
+      const timeoutMs = Number.isNaN(left) ? env.approval.timeoutMs : Math.max(0, left);
       // Past its deadline nobody can answer it any more: it is closed as expired, not asked again.
       const open = timeoutMs > 0;
       if (open) {
-        ctx.emit({ type: 'approval-request', request: approval });
-        ctx.store.setTurnStatus(ctx.turnId, 'waiting_approval', { from: ['running'] });
+        env.emit({ type: 'approval-request', request: approval });
+        env.store.setTurnStatus(env.turnId, 'waiting_approval', { from: ['running'] });
       }
-      const outcome = await ctx.broker.wait(approval.id, timeoutMs, ctx.signal);
-      if (open) ctx.store.setTurnStatus(ctx.turnId, 'running', { from: ['waiting_approval'] });
-      await answerApproval(ctx, call, approval.id, outcome);
+      const outcome = await env.broker.wait(approval.id, timeoutMs, env.signal);
+      if (open) env.store.setTurnStatus(env.turnId, 'running', { from: ['waiting_approval'] });
+      await answerApproval(env, state, call, approval.id, outcome);
     } else if (approval.status === 'denied') {
       await settleCall(
-        ctx,
+        env,
         call,
         refusalResult(call.tool, { by: 'user', reason: approval.reason ?? '' }),
         'refused',
       );
     } else {
       const by = approval.status === 'expired' ? 'timeout' : 'stopped';
-      await settleCall(ctx, call, refusalResult(call.tool, { by, reason: '' }), 'refused');
+      await settleCall(env, call, refusalResult(call.tool, { by, reason: '' }), 'refused');
     }
   }
-  if (fresh.length > 0) await runCalls(ctx, fresh);
+  if (fresh.length > 0) await runCalls(env, state, fresh);
 }

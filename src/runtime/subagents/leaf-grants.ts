@@ -1,6 +1,5 @@
 import { RESERVED_TOOL_NAMES } from '../../seam/index.js';
 import type { ToolRegistry } from '../../tools/registry.js';
-import type { ToolSurface } from '../surface/tool-surface.js';
 import { ORCHESTRATION_TOOLS } from './batch-finding.js';
 
 const NEVER = new Set([...ORCHESTRATION_TOOLS, ...RESERVED_TOOL_NAMES]);
@@ -14,14 +13,6 @@ export function leafGrants(names: Iterable<string>): string[] {
   const out = new Set<string>();
   for (const name of names) if (!NEVER.has(name)) out.add(escapeGlob(name));
   return [...out];
-}
-
-/**
- * The names a parent turn may use: its offered tools. What the parent's agent withholds is not among
- * them, so a leaf (even under another agent) never gets a tool its parent could not call.
- */
-export function surfaceNames(surface: ToolSurface): string[] {
-  return surface.offered.map((t) => t.name);
 }
 
 /**

@@ -1,13 +1,12 @@
 import type { JsonObject } from '../../core/json.js';
 import { headOf } from '../../core/text-cut.js';
-import type { RuntimeTool } from '../calls/runtime-tool.js';
+import type { RuntimeTool, RuntimeToolContext } from '../calls/runtime-tool.js';
 import type { Runtime } from '../runtime.js';
-import type { TurnContext } from '../turn/turn-context.js';
 import { batchRefusal } from './batch-refusal.js';
 import { batchResult } from './batch-result.js';
 import { type CompiledBatch, compileBatch } from './compile-batch.js';
 import { contractJson } from './leaf-contract.js';
-import { leafGrants, surfaceNames } from './leaf-grants.js';
+import { leafGrants } from './leaf-grants.js';
 import { resumeBatch } from './resume-batch.js';
 import { runBatch } from './run-batch.js';
 import { compileOptionsFor, resolveSubagentOptions, type SubagentOptions } from './subagent-options.js';
@@ -20,8 +19,8 @@ import { SUBAGENT_RUN_DEFINITION } from './subagent-run-definition.js';
  */
 export function subagentRunTool(runtime: Runtime, options: SubagentOptions = {}): RuntimeTool {
   const settings = resolveSubagentOptions(runtime, options);
-  const compile = (args: JsonObject, ctx: TurnContext): CompiledBatch =>
-    compileBatch(args, compileOptionsFor(runtime, settings, ctx.leaf !== undefined));
+  const compile = (args: JsonObject, ctx: RuntimeToolContext): CompiledBatch =>
+    compileBatch(args, compileOptionsFor(runtime, settings, ctx.inLeaf));
   return {
     definition: SUBAGENT_RUN_DEFINITION,
     // Every leaf of a plan-mode turn's batch runs in plan mode too.
@@ -30,13 +29,13 @@ export function subagentRunTool(runtime: Runtime, options: SubagentOptions = {})
       const compiled = compile(args, ctx);
       return compiled.ok ? undefined : batchRefusal(compiled);
     },
-    async run(args, ctx, callId) {
+    async run(args, ctx) {
       const compiled = compile(args, ctx);
       if (!compiled.ok) return batchRefusal(compiled);
       const batch = ctx.store.createBatch({
         parentSessionId: ctx.sessionId,
         turnId: ctx.turnId,
-        callId,
+        callId: ctx.callId,
         // Never half an emoji: SQLite would store the lone half as a replacement character.
         title: headOf(compiled.leaves.map((l) => l.title).join(' · '), 200),
         leaves: compiled.leaves.map((l) => ({
@@ -49,8 +48,8 @@ export function subagentRunTool(runtime: Runtime, options: SubagentOptions = {})
         runtime,
         batchId: batch.id,
         parentSessionId: ctx.sessionId,
-        grants: leafGrants(surfaceNames(ctx.surface)),
-        parentMode: ctx.gates.mode,
+        grants: leafGrants(ctx.offeredNames),
+        parentMode: ctx.mode,
         timeoutMs: settings.leafTimeoutMs,
         signal: ctx.signal,
         emit: ctx.emit,
@@ -60,10 +59,10 @@ export function subagentRunTool(runtime: Runtime, options: SubagentOptions = {})
       const warnings = compiled.findings.filter((f) => f.severity === 'warning');
       return batchResult(finished, warnings, runtime.limits.resultChars);
     },
-    async resume(callId, ctx) {
+    async resume(ctx) {
       const batch = ctx.store
         .listBatches({ parentSessionId: ctx.sessionId })
-        .find((b) => b.turnId === ctx.turnId && b.callId === callId);
+        .find((b) => b.turnId === ctx.turnId && b.callId === ctx.callId);
       if (!batch) return undefined;
       // Finished before the process died, which then never gave the call its result: give it now.
       if (batch.status !== 'running') return batchResult(batch, [], runtime.limits.resultChars);

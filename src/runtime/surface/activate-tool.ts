@@ -1,7 +1,8 @@
 import type { ToolResult } from '../../core/tool.js';
-import type { TurnContext } from '../turn/turn-context.js';
+import type { TurnEnvironment } from '../turn/turn-environment.js';
+import type { TurnState } from '../turn/turn-state.js';
 import { requestTools, toolLimit } from './request-tools.js';
-import { turnToolsOf } from './turn-tools.js';
+import { turnToolsOf } from './select-turn-tools.js';
 
 /** What offering a tool the model asked for did to the next request's tools. */
 export type Activation =
@@ -14,26 +15,26 @@ export type Activation =
  * `displaced` holds their wire names. When even the tools offered every turn fill the request, the
  * tool is not offered.
  */
-export function activateTool(ctx: TurnContext, name: string): Activation {
-  const turn = turnToolsOf(ctx);
-  const before = requestTools(ctx, turn).carried;
-  ctx.activated.delete(name);
-  ctx.activated.add(name);
-  const after = requestTools(ctx, turn).carried;
-  const limit = toolLimit(ctx.model);
+export function activateTool(env: TurnEnvironment, state: TurnState, name: string): Activation {
+  const turn = turnToolsOf(env, state);
+  const before = requestTools(env, state, turn).carried;
+  state.activated.delete(name);
+  state.activated.add(name);
+  const after = requestTools(env, state, turn).carried;
+  const limit = toolLimit(env.model);
   if (!after.has(name)) {
-    ctx.activated.delete(name);
+    state.activated.delete(name);
     return { offered: false, limit };
   }
   const displaced = [...before]
     .filter((n) => !after.has(n))
-    .map((n) => ctx.surface.byName.get(n)?.wireName ?? n);
+    .map((n) => env.surface.byName.get(n)?.wireName ?? n);
   if (displaced.length > 0) {
-    ctx.logger.log({
+    env.logger.log({
       level: 'info',
       scope: 'runtime',
       message: `offering ${name} left ${displaced.join(', ')} out of the next request (at most ${limit} tools)`,
-      fields: { provider: ctx.model.provider, tool: name, displaced, limit },
+      fields: { provider: env.model.provider, tool: name, displaced, limit },
     });
   }
   return { offered: true, displaced };
@@ -41,13 +42,13 @@ export function activateTool(ctx: TurnContext, name: string): Activation {
 
 /** The `tool_schema` answer for `name` once `activateTool` has run: what the model reads about the limit. */
 export function activationAnswer(
-  ctx: TurnContext,
+  env: TurnEnvironment,
   name: string,
   answer: ToolResult,
   activation: Activation,
 ): ToolResult {
-  const wire = ctx.surface.byName.get(name)?.wireName ?? name;
-  const provider = ctx.model.provider;
+  const wire = env.surface.byName.get(name)?.wireName ?? name;
+  const provider = env.model.provider;
   if (!activation.offered) {
     return {
       content:
@@ -61,7 +62,7 @@ export function activationAnswer(
   const several = activation.displaced.length > 1;
   const names = activation.displaced.map((n) => `\`${n}\``).join(', ');
   const note =
-    `Note: ${provider} takes at most ${toolLimit(ctx.model)} tools in one request, so to offer \`${wire}\` ` +
+    `Note: ${provider} takes at most ${toolLimit(env.model)} tools in one request, so to offer \`${wire}\` ` +
     `${several ? 'these tools are' : 'this tool is'} no longer offered with ${several ? 'their full schemas' : 'its full schema'}: ${names}. ` +
     `To use ${several ? 'one of them' : 'it'} again, call tool_schema with its name first.`;
   return { ...answer, content: `${answer.content}\n\n${note}` };

@@ -3,9 +3,11 @@ import { isCore } from '../../retrieval/index.js';
 import type { OfferedTool } from '../../seam/index.js';
 import { agentAllows, grantsAllow } from '../calls/gates/gates.js';
 import { runtimeWireTool } from '../calls/runtime-tool.js';
-import type { TurnContext } from '../turn/turn-context.js';
+import type { TurnEnvironment } from '../turn/turn-environment.js';
+import type { TurnState } from '../turn/turn-state.js';
 import { sendableTool } from './sendable-tool.js';
 import { META_WIRE_TOOLS } from './tool-surface.js';
+import type { RequestToolInputs, TurnTools } from './turn-tools.js';
 
 /**
  * Most tools one request carries when the model's adapter states no limit: OpenAI's 128, the smallest
@@ -25,11 +27,11 @@ export function isCoreTool(tool: OfferedTool): boolean {
 }
 
 /** The runtime's own tools a request carries: the meta-tools when tools are deferred, and its runtime tools. */
-export function ownWireTools(ctx: TurnContext, reduced: boolean): WireTool[] {
+export function ownWireTools(env: TurnEnvironment, reduced: boolean): WireTool[] {
   const out: WireTool[] = reduced ? [...META_WIRE_TOOLS] : [];
-  for (const tool of ctx.runtimeTools.values()) {
+  for (const tool of env.runtimeTools.values()) {
     const name = tool.definition.name;
-    if (agentAllows(ctx.gates.agent, name) && grantsAllow(ctx.gates.grants, name))
+    if (agentAllows(env.gates.agent, name) && grantsAllow(env.gates.grants, name))
       out.push(runtimeWireTool(tool));
   }
   return out;
@@ -61,37 +63,23 @@ export interface RequestTools {
   readonly carried: ReadonlySet<string>;
 }
 
-/** What `requestTools` builds a request's tools from. */
-export interface RequestToolInputs {
-  /** The turn's selection, in catalog order. */
-  readonly selected: readonly OfferedTool[];
-  /** True when tools are deferred to the catalog (the meta-tools then travel too). */
-  readonly reduced: boolean;
-  /** How relevant the turn's selection found each tool. */
-  readonly rank: ReadonlyMap<string, number>;
-}
-
 /**
  * The wire tools of one model call: the turn's selection and the tools the model asked for
  * (`tool_schema`, unless refused), then the runtime's own tools, never more than the model's limit.
  * When they do not fit, the least relevant of the selection goes first, then the longest-ago asked for;
  * core tools, the runtime's own tools and the newest asked for keep their place.
  */
-export function requestTools(
-  ctx: TurnContext,
-  turn: RequestToolInputs,
-  activated: Iterable<string> = ctx.activated,
-): RequestTools {
-  const own = ownWireTools(ctx, turn.reduced);
+export function requestTools(env: TurnEnvironment, state: TurnState, turn: RequestToolInputs): RequestTools {
+  const own = ownWireTools(env, turn.reduced);
   const asked: OfferedTool[] = [];
-  for (const name of activated) {
-    const tool = ctx.surface.byName.get(name);
-    if (tool && !ctx.refused.has(name)) asked.push(tool);
+  for (const name of state.activated) {
+    const tool = env.surface.byName.get(name);
+    if (tool && !state.refused.has(name)) asked.push(tool);
   }
   // a tool the provider refused this turn is never sent again in it, whether selected or asked for
   const selected =
-    ctx.refused.size === 0 ? turn.selected : turn.selected.filter((t) => !ctx.refused.has(t.name));
-  const room = Math.max(0, toolLimit(ctx.model) - own.length);
+    state.refused.size === 0 ? turn.selected : turn.selected.filter((t) => !state.refused.has(t.name));
+  const room = Math.max(0, toolLimit(env.model) - own.length);
   const carried = new Set(
     keepOrder(selected, asked, turn.rank)
       .slice(0, room)
@@ -102,7 +90,12 @@ export function requestTools(
   for (const tool of [...selected, ...asked]) {
     if (!carried.has(tool.name) || seen.has(tool.name)) continue;
     seen.add(tool.name);
-    tools.push(sendableTool(tool, ctx.logger));
+    tools.push(sendableTool(tool, env.logger));
   }
   return { tools: [...tools, ...own], carried };
+}
+
+/** The wire tools of one model call (see `requestTools`). */
+export function wireToolsFor(env: TurnEnvironment, state: TurnState, turn: TurnTools): WireTool[] {
+  return requestTools(env, state, turn).tools;
 }

@@ -1,4 +1,4 @@
-import type { TurnContext } from './turn-context.js';
+import type { TurnEnvironment } from './turn-environment.js';
 
 /** What follows the kept part of an answer whose stream failed: the model reads it in later turns. */
 export const CUT_OFF_NOTE =
@@ -17,28 +17,28 @@ export const LEAF_STOPPED_NOTE =
  * so the next turn's model knows what was said. Only the text: a tool call from the failed stream was
  * never run and is never stored (a call without its result would break the history every provider reads).
  */
-export function keepCutOffAnswer(ctx: TurnContext, shown: string): void {
-  keepShownText(ctx, shown, CUT_OFF_NOTE);
+export function keepCutOffAnswer(env: TurnEnvironment, shown: string): void {
+  keepShownText(env, shown, CUT_OFF_NOTE);
 }
 
 /**
  * Keeps in the session the text a model call had already shown when its turn was stopped, marked as
  * stopped there; as with a cut-off answer, only the text, never a call begun in it.
  */
-export function keepStoppedAnswer(ctx: TurnContext, shown: string): void {
-  keepShownText(ctx, shown, ctx.leaf ? LEAF_STOPPED_NOTE : STOPPED_NOTE);
+export function keepStoppedAnswer(env: TurnEnvironment, shown: string): void {
+  keepShownText(env, shown, env.leaf ? LEAF_STOPPED_NOTE : STOPPED_NOTE);
 }
 
-function keepShownText(ctx: TurnContext, shown: string, note: string): void {
+function keepShownText(env: TurnEnvironment, shown: string, note: string): void {
   if (shown.trim() === '') return;
   try {
-    ctx.store.appendMessage(ctx.turnId, { role: 'assistant', content: `${shown.trimEnd()}\n\n${note}` });
+    env.store.appendMessage(env.turnId, { role: 'assistant', content: `${shown.trimEnd()}\n\n${note}` });
   } catch (error) {
     // how the turn ends (a failure, a stop) is what matters; a store that cannot take the text must not hide it
-    ctx.logger.log({
+    env.logger.log({
       level: 'warn',
       scope: 'runtime',
-      message: `could not keep the unfinished answer of turn ${ctx.turnId}: ${(error as Error).message}`,
+      message: `could not keep the unfinished answer of turn ${env.turnId}: ${(error as Error).message}`,
     });
   }
 }

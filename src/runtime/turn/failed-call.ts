@@ -1,12 +1,13 @@
 import { ProviderError, type ToolSchemaRejected, ToolseamError, waitWords } from '../../core/errors.js';
 import type { ModelRequest } from '../../core/model.js';
 import { toolSchemaRejection } from '../../core/tool-rejection.js';
-import { askedMidTurn, leaveOutRefused } from '../surface/refused-tools.js';
-import { rejectedToolOf, type TurnTools } from '../surface/turn-tools.js';
+import { askedMidTurn, leaveOutRefused, rejectedToolOf } from '../surface/refused-tools.js';
+import type { TurnTools } from '../surface/turn-tools.js';
 import { keepCutOffAnswer, keepStoppedAnswer } from './cut-off-answer.js';
 import { endAfterResend, mayQuarantine, quarantineRejected } from './quarantine.js';
-import type { TurnContext } from './turn-context.js';
-import type { TurnEnd } from './turn-loop.js';
+import type { TurnEnd } from './turn-end.js';
+import type { TurnEnvironment } from './turn-environment.js';
+import type { TurnState } from './turn-state.js';
 
 /**
  * What a failed model call leads to: the turn ends (stopped or failed, keeping any text it had `shown`,
@@ -14,19 +15,20 @@ import type { TurnEnd } from './turn-loop.js';
  * and the model is called again (see `rejectedTools`).
  */
 export function failedCall(
-  ctx: TurnContext,
+  env: TurnEnvironment,
+  state: TurnState,
   request: ModelRequest,
   tools: TurnTools,
   error: unknown,
   shown: string,
 ): { readonly end: TurnEnd } | { readonly leftOut: true } {
-  if (ctx.signal.aborted) {
-    keepStoppedAnswer(ctx, shown);
+  if (env.signal.aborted) {
+    keepStoppedAnswer(env, shown);
     return { end: { status: 'stopped', message: 'The turn was stopped.' } };
   }
-  const rejected = toolSchemaRejection(ctx.model, error, request.tools, (wire) => rejectedToolOf(ctx, wire));
-  if (rejected) return rejectedTools(ctx, tools, rejected);
-  keepCutOffAnswer(ctx, shown);
+  const rejected = toolSchemaRejection(env.model, error, request.tools, (wire) => rejectedToolOf(env, wire));
+  if (rejected) return rejectedTools(env, state, tools, rejected);
+  keepCutOffAnswer(env, shown);
   return { end: failedEnd(error) };
 }
 
@@ -37,29 +39,30 @@ export function failedCall(
  * the turn with the provider's words.
  */
 function rejectedTools(
-  ctx: TurnContext,
+  env: TurnEnvironment,
+  state: TurnState,
   tools: TurnTools,
   rejected: ToolSchemaRejected,
 ): { readonly end: TurnEnd } | { readonly leftOut: true } {
   const names = rejected.tools.map((t) => t.name);
   const quarantine = mayQuarantine(rejected);
-  const midTurn = askedMidTurn(ctx, tools, rejected);
-  const resend = !midTurn && quarantine && ctx.resentWithout === undefined;
+  const midTurn = askedMidTurn(state, tools, rejected);
+  const resend = !midTurn && quarantine && state.resentWithout === undefined;
   const leftOut = midTurn || resend;
-  ctx.logger.log({
+  env.logger.log({
     // a quarantine is told to the person by its own event; the log line is for --verbose then
     level: quarantine ? 'info' : 'warn',
     scope: 'runtime',
-    message: `${ctx.model.provider} rejected the definition of ${names.join(', ')}; ${leftOut ? 'left out for the rest of the turn' : 'not retrying'}${quarantine ? ', quarantined for this model' : ''}`,
-    fields: { provider: ctx.model.provider, tools: names, said: rejected.said ?? '', quarantine },
+    message: `${env.model.provider} rejected the definition of ${names.join(', ')}; ${leftOut ? 'left out for the rest of the turn' : 'not retrying'}${quarantine ? ', quarantined for this model' : ''}`,
+    fields: { provider: env.model.provider, tools: names, said: rejected.said ?? '', quarantine },
   });
-  ctx.store.audit({
+  env.store.audit({
     kind: 'tool_schema_rejected',
-    sessionId: ctx.sessionId,
-    turnId: ctx.turnId,
+    sessionId: env.sessionId,
+    turnId: env.turnId,
     detail: {
       provider: rejected.provider,
-      model: ctx.model.model,
+      model: env.model.model,
       tools: names,
       said: rejected.said ?? '',
       leftOut,
@@ -67,19 +70,19 @@ function rejectedTools(
       quarantined: quarantine,
     },
   });
-  if (quarantine) quarantineRejected(ctx, rejected, leftOut);
+  if (quarantine) quarantineRejected(env, state, rejected, leftOut);
   if (midTurn) {
-    leaveOutRefused(ctx, rejected, !quarantine);
+    leaveOutRefused(env, state, rejected, !quarantine);
     return { leftOut: true };
   }
   if (resend) {
-    ctx.resentWithout = names;
+    state.resentWithout = names;
     return { leftOut: true };
   }
   const message =
-    ctx.resentWithout === undefined
+    state.resentWithout === undefined
       ? rejected.message
-      : endAfterResend(rejected, ctx.resentWithout, quarantine);
+      : endAfterResend(rejected, state.resentWithout, quarantine);
   return { end: { status: 'rejected', message, errorCode: rejected.code } };
 }
 

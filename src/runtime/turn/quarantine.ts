@@ -1,5 +1,6 @@
 import { quotedList, type ToolSchemaRejected } from '../../core/errors.js';
-import type { TurnContext } from './turn-context.js';
+import type { TurnEnvironment } from './turn-environment.js';
+import type { TurnState } from './turn-state.js';
 
 /** True when a rejection may quarantine its tools: the provider itself points at each, and none is core. */
 export function mayQuarantine(rejected: ToolSchemaRejected): boolean {
@@ -14,32 +15,33 @@ export function mayQuarantine(rejected: ToolSchemaRejected): boolean {
  * the quarantine still leaves the tools out of this turn (and says so in the log).
  */
 export function quarantineRejected(
-  ctx: TurnContext,
+  env: TurnEnvironment,
+  state: TurnState,
   rejected: ToolSchemaRejected,
   turnGoesOn: boolean,
 ): void {
   const names = rejected.tools.map((t) => t.name);
   const said = rejected.said ?? '';
-  const { provider, model } = ctx.model;
+  const { provider, model } = env.model;
   try {
-    ctx.store.quarantineTools({
+    env.store.quarantineTools({
       provider,
       model,
       tools: names,
       said,
-      sessionId: ctx.sessionId,
-      turnId: ctx.turnId,
+      sessionId: env.sessionId,
+      turnId: env.turnId,
     });
   } catch (error) {
     const message = `could not keep the quarantine of ${names.join(', ')} in the store: ${(error as Error).message}`;
-    ctx.logger.log({ level: 'warn', scope: 'runtime', message, fields: { provider, model, tools: names } });
+    env.logger.log({ level: 'warn', scope: 'runtime', message, fields: { provider, model, tools: names } });
   }
   for (const name of names) {
-    ctx.quarantined.set(name, said);
-    ctx.refused.add(name);
-    ctx.activated.delete(name);
+    state.quarantined.set(name, said);
+    state.refused.add(name);
+    state.activated.delete(name);
   }
-  ctx.emit({
+  env.emit({
     type: 'tools-quarantined',
     provider,
     model,

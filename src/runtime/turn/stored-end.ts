@@ -1,4 +1,4 @@
-import type { TurnEnd } from './turn-loop.js';
+import type { TurnEnd } from './turn-end.js';
 
 /** How a turn's end is stored: its final state and, unless it is done, the error the store keeps. */
 export function storedEnd(end: TurnEnd): { state: 'done' | 'stopped' | 'failed'; error: string | undefined } {

@@ -1,57 +1,53 @@
-import type { TurnStatus } from '../../core/events.js';
 import type { AssistantToolCall, ModelRequest, StopReason } from '../../core/model.js';
 import { wholeText } from '../../core/text-cut.js';
 import { recordReply, runCalls } from '../calls/run-calls.js';
 import { refusedToolsNote } from '../surface/refused-tools.js';
-import { type TurnTools, turnToolsOf, wireToolsFor } from '../surface/turn-tools.js';
+import { wireToolsFor } from '../surface/request-tools.js';
+import { turnToolsOf } from '../surface/select-turn-tools.js';
+import type { TurnTools } from '../surface/turn-tools.js';
 import { keepStoppedAnswer } from './cut-off-answer.js';
 import { failedCall } from './failed-call.js';
 import { resultsInCallOrder } from './results-in-call-order.js';
 import { SilenceWatch } from './silence-watch.js';
-import type { TurnContext } from './turn-context.js';
+import type { TurnEnd } from './turn-end.js';
+import type { TurnEnvironment } from './turn-environment.js';
+import type { TurnState } from './turn-state.js';
 import { wireHistory } from './wire-history.js';
-
-/** How a turn ended, with what the person reads. */
-export interface TurnEnd {
-  readonly status: TurnStatus;
-  readonly message: string;
-  readonly errorCode?: string;
-}
 
 /**
  * The turn: call the model with the selected tools, stream its text, run the calls it asks for, and
  * loop until it answers without calls, a bound is hit, the turn is stopped, or the provider refuses.
  */
-export async function runTurnLoop(ctx: TurnContext): Promise<TurnEnd> {
-  const tools = turnToolsOf(ctx);
-  for (; ; ctx.modelCalls += 1) {
-    if (ctx.signal.aborted) return { status: 'stopped', message: 'The turn was stopped.' };
-    if (ctx.modelCalls >= ctx.limits.maxModelCalls) {
+export async function runTurnLoop(env: TurnEnvironment, state: TurnState): Promise<TurnEnd> {
+  const tools = turnToolsOf(env, state);
+  for (; ; state.modelCalls += 1) {
+    if (env.signal.aborted) return { status: 'stopped', message: 'The turn was stopped.' };
+    if (state.modelCalls >= env.limits.maxModelCalls) {
       return {
         status: 'limit',
-        message: `The turn stopped after ${ctx.limits.maxModelCalls} model calls without a final answer. Send a message to continue.`,
+        message: `The turn stopped after ${env.limits.maxModelCalls} model calls without a final answer. Send a message to continue.`,
         errorCode: 'model_call_limit',
       };
     }
-    const request = buildRequest(ctx, tools);
-    const reply = await callModel(ctx, request, tools);
+    const request = buildRequest(env, state, tools);
+    const reply = await callModel(env, state, request, tools);
     if ('end' in reply) return reply.end;
     // a tool asked for mid-turn was refused and left out: the model is called again without it
     if ('leftOut' in reply) continue;
-    const planned = await recordReply(ctx, reply.text, reply.calls, reply.stopReason === 'max_tokens');
+    const planned = await recordReply(env, reply.text, reply.calls, reply.stopReason === 'max_tokens');
     if (planned.length === 0) return finalAnswer(reply);
-    await runCalls(ctx, planned);
+    await runCalls(env, state, planned);
   }
 }
 
-function buildRequest(ctx: TurnContext, tools: TurnTools): ModelRequest {
-  const stored = ctx.store.listMessages(ctx.sessionId).map((m) => m.message);
-  const messages = wireHistory(resultsInCallOrder(stored), ctx.surface);
-  let system = tools.note ? `${ctx.system}\n\n${tools.note}` : ctx.system;
-  const refused = refusedToolsNote(ctx);
+function buildRequest(env: TurnEnvironment, state: TurnState, tools: TurnTools): ModelRequest {
+  const stored = env.store.listMessages(env.sessionId).map((m) => m.message);
+  const messages = wireHistory(resultsInCallOrder(stored), env.surface);
+  let system = tools.note ? `${env.system}\n\n${tools.note}` : env.system;
+  const refused = refusedToolsNote(env, state);
   if (refused !== '') system = `${system}\n\n${refused}`;
   // the catalog quotes deferred tools' descriptions, which may hold half of a character
-  return { system: wholeText(system), messages, tools: wireToolsFor(ctx, tools), signal: ctx.signal };
+  return { system: wholeText(system), messages, tools: wireToolsFor(env, state, tools), signal: env.signal };
 }
 
 interface Answer {
@@ -94,38 +90,43 @@ function finalAnswer(reply: Answer): TurnEnd {
   return { status: 'done', message: reply.text };
 }
 
-async function callModel(ctx: TurnContext, request: ModelRequest, tools: TurnTools): Promise<Reply> {
+async function callModel(
+  env: TurnEnvironment,
+  state: TurnState,
+  request: ModelRequest,
+  tools: TurnTools,
+): Promise<Reply> {
   let text = '';
   const calls: AssistantToolCall[] = [];
   let stopReason: StopReason = 'end_turn';
   let rawStopReason = '';
-  const silence = new SilenceWatch(ctx.emit, ctx.waitingNoticeMs);
+  const silence = new SilenceWatch(env.emit, env.waitingNoticeMs);
   try {
-    for await (const event of ctx.model.stream(request)) {
+    for await (const event of env.model.stream(request)) {
       if (event.type === 'retry') silence.restart();
       else silence.stop();
       if (event.type === 'text-delta') {
         text += event.text;
-        ctx.emit({ type: 'text-delta', text: event.text });
+        env.emit({ type: 'text-delta', text: event.text });
       } else if (event.type === 'tool-call') {
         const call = { id: event.id, name: event.name, arguments: event.arguments };
         calls.push(event.signature === undefined ? call : { ...call, signature: event.signature });
       } else if (event.type === 'retry') {
         const { type: _retry, ...notice } = event;
-        ctx.emit({ type: 'model-retry', ...notice });
+        env.emit({ type: 'model-retry', ...notice });
       } else {
         stopReason = event.stopReason;
         rawStopReason = event.rawStopReason;
       }
     }
   } catch (error) {
-    return failedCall(ctx, request, tools, error, text);
+    return failedCall(env, state, request, tools, error, text);
   } finally {
     silence.stop();
   }
-  if (ctx.signal.aborted) {
+  if (env.signal.aborted) {
     // stopped as the answer came in: the text shown is kept, the calls (never run) are not
-    keepStoppedAnswer(ctx, text);
+    keepStoppedAnswer(env, text);
     return { end: { status: 'stopped', message: 'The turn was stopped.' } };
   }
   return { text, calls, stopReason, rawStopReason };

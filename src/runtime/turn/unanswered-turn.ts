@@ -1,6 +1,6 @@
 import type { SessionStore } from '../../core/session-store.js';
 import { headOf } from '../../core/text-cut.js';
-import type { TurnEnd } from './turn-loop.js';
+import type { TurnEnd } from './turn-end.js';
 
 /** Longest part of a turn's ending kept in the note that stands in for its answer. */
 const MAX_SAID = 300;

@@ -9,11 +9,10 @@ import type { GatePolicy } from '../calls/gates/gates.js';
 import type { RuntimeTool } from '../calls/runtime-tool.js';
 import type { ResolvedLimits } from '../runtime-options.js';
 import type { ToolSurface } from '../surface/tool-surface.js';
-import type { TurnTools } from '../surface/turn-tools.js';
 import type { UnsavedResult } from './store-retry.js';
 
-/** What a turn runs with, shared by the loop and the call runner. */
-export interface TurnContext {
+/** What a turn runs with, fixed when it starts: nothing in it changes while the turn runs (see `TurnState`). */
+export interface TurnEnvironment {
   readonly model: ModelAdapter;
   readonly registry: ToolRegistry;
   readonly store: SessionStore;
@@ -39,27 +38,10 @@ export interface TurnContext {
   readonly runtimeTools: ReadonlyMap<string, RuntimeTool>;
   readonly signal: AbortSignal;
   readonly emit: (event: RuntimeEvent) => void;
-  /** Scratch space the turn's calls share (e.g. which files were read). */
-  readonly turnState: Map<string, unknown>;
-  /** How many times each call digest ran this turn (the loop breaker). */
-  readonly repeats: Map<string, number>;
-  /** Tools whose schema the model asked for this turn: offered with full schemas from the next call. */
-  readonly activated: Set<string>;
-  /** Tools whose definition the provider refused this turn: never offered again this turn. */
-  readonly refused: Set<string>;
-  /**
-   * Tools quarantined for this provider and model (real name → what the provider said): those from
-   * earlier turns are not on the surface at all; those of this turn are in `refused` too.
-   */
-  readonly quarantined: Map<string, string>;
-  /** Set once this turn has sent a request again without the tools it quarantined (it never does twice). */
-  resentWithout?: readonly string[];
-  /** The turn's tool selection, made once when a step first needs it (see `turnToolsOf`). */
-  turnTools?: TurnTools;
   /** How long a store write that may pass (a lock, a full disk) is tried again before the turn gives up. */
   readonly storeRetryMs?: number;
-  /** Where a call's outcome goes when the store could not take it in time: the runtime writes it later. */
-  readonly unsaved?: UnsavedResult[];
+  /** Keeps a call's outcome the store could not take in time: the runtime writes it later. */
+  readonly keepUnsaved?: (result: UnsavedResult) => void;
   /** How long a model call may show nothing before the host hears it is still waited for (see `SilenceWatch`). */
   readonly waitingNoticeMs?: number;
   /** Schema budget in characters for the offered tools, when the context window is known. */
@@ -75,8 +57,4 @@ export interface TurnContext {
     readonly writable?: readonly string[];
     readonly offLimits?: readonly string[];
   };
-  /** Model calls made so far this turn. */
-  modelCalls: number;
-  /** Tool calls run so far this turn. */
-  toolCalls: number;
 }

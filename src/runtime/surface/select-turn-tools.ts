@@ -1,0 +1,45 @@
+import { catalog, catalogNote } from '../../retrieval/index.js';
+import type { OfferedTool } from '../../seam/index.js';
+import type { TurnEnvironment } from '../turn/turn-environment.js';
+import type { TurnState } from '../turn/turn-state.js';
+import { keepOrder, ownWireTools, toolLimit } from './request-tools.js';
+import { META_WIRE_TOOLS } from './tool-surface.js';
+import type { TurnTools } from './turn-tools.js';
+
+/** The turn's tools, selected the first time a step of the turn needs them. */
+export function turnToolsOf(env: TurnEnvironment, state: TurnState): TurnTools {
+  state.turnTools ??= selectTurnTools(env);
+  return state.turnTools;
+}
+
+/**
+ * Selects the turn's tools once per turn: core, sticky, hinted and the best ranked, within budget and
+ * within the model's tool limit beside the runtime's own tools (what does not fit goes to the catalog).
+ */
+export function selectTurnTools(env: TurnEnvironment): TurnTools {
+  const { retriever, byName, offered } = env.surface;
+  const chosen = retriever.select(
+    env.query,
+    env.budgetChars === undefined ? {} : { budgetChars: env.budgetChars },
+  );
+  let selected = chosen.map((t) => byName.get(t.name)).filter((t): t is OfferedTool => t !== undefined);
+  const rank = new Map(retriever.lastRelevance);
+  const limit = toolLimit(env.model);
+  const runtimeCount = ownWireTools(env, false).length;
+  if (selected.length >= offered.length && offered.length + runtimeCount <= limit) {
+    return { selected: offered, reduced: false, note: '', rank };
+  }
+  const room = limit - runtimeCount - META_WIRE_TOOLS.length;
+  if (selected.length > room) {
+    const kept = new Set(
+      keepOrder(selected, [], rank)
+        .slice(0, Math.max(0, room))
+        .map((t) => t.name),
+    );
+    selected = selected.filter((t) => kept.has(t.name));
+  }
+  const shown = new Set(selected.map((t) => t.name));
+  const deferred = retriever.tools().filter((t) => !shown.has(t.name));
+  const text = catalog(deferred, undefined, { relevance: retriever.lastRelevance });
+  return { selected, reduced: true, note: catalogNote(text), rank };
+}

@@ -1,0 +1,42 @@
+import type { TurnTools } from '../surface/turn-tools.js';
+
+/** What a turn's steps change as it goes (its environment stays as it began: see `TurnEnvironment`). */
+export interface TurnState {
+  /** Model calls made so far this turn. */
+  modelCalls: number;
+  /** Tool calls run so far this turn. */
+  toolCalls: number;
+  /** How many times each call digest ran this turn (the loop breaker). */
+  readonly repeats: Map<string, number>;
+  /** Scratch space the turn's calls share (e.g. which files were read): the tools' `turnState`. */
+  readonly scratch: Map<string, unknown>;
+  /** Tools whose schema the model asked for this turn: offered with full schemas from the next call. */
+  readonly activated: Set<string>;
+  /** Tools whose definition the provider refused this turn: never offered again this turn. */
+  readonly refused: Set<string>;
+  /**
+   * Tools quarantined for this provider and model (real name → what the provider said): those from
+   * earlier turns are not on the surface at all; those of this turn are in `refused` too.
+   */
+  readonly quarantined: Map<string, string>;
+  /** Set once this turn has sent a request again without the tools it quarantined (it never does twice). */
+  resentWithout?: readonly string[];
+  /** The turn's tool selection, made once when a step first needs it (see `turnToolsOf`). */
+  turnTools?: TurnTools;
+}
+
+/**
+ * A turn's state as it starts: nothing counted, asked for or refused yet. `quarantined` is the map the
+ * turn's surface was built with, kept as it is: a tool quarantined mid-turn is then left out there too.
+ */
+export function freshTurnState(quarantined: Map<string, string>): TurnState {
+  return {
+    modelCalls: 0,
+    toolCalls: 0,
+    repeats: new Map(),
+    scratch: new Map(),
+    activated: new Set(),
+    refused: new Set(),
+    quarantined,
+  };
+}
