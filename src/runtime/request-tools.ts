@@ -1,7 +1,7 @@
 import type { ModelAdapter, WireTool } from '../core/model.js';
 import { isCore } from '../retrieval/index.js';
 import type { OfferedTool } from '../seam/index.js';
-import { agentAllows, grantsAllow } from './gates.js';
+import { agentAllows, denyRuleFor, grantsAllow } from './gates.js';
 import { runtimeWireTool } from './runtime-tool.js';
 import { sendableTool } from './sendable-tool.js';
 import { META_WIRE_TOOLS } from './tool-surface.js';
@@ -24,12 +24,16 @@ export function isCoreTool(tool: OfferedTool): boolean {
   return tool.definition.core === true || isCore({ name: tool.name });
 }
 
-/** The runtime's own tools a request carries: the meta-tools when tools are deferred, and its runtime tools. */
+/**
+ * The runtime's own tools a request carries: the meta-tools when tools are deferred, and its runtime
+ * tools that the agent, the run's grants and the deny-list leave it.
+ */
 export function ownWireTools(ctx: TurnContext, reduced: boolean): WireTool[] {
   const out: WireTool[] = reduced ? [...META_WIRE_TOOLS] : [];
+  const { agent, grants, denyList } = ctx.gates;
   for (const tool of ctx.runtimeTools.values()) {
     const name = tool.definition.name;
-    if (agentAllows(ctx.gates.agent, name) && grantsAllow(ctx.gates.grants, name))
+    if (agentAllows(agent, name) && grantsAllow(grants, name) && !denyRuleFor(denyList, name))
       out.push(runtimeWireTool(tool));
   }
   return out;
