@@ -4,7 +4,7 @@ import { AnthropicAdapter } from '../src/providers/anthropic/anthropic-adapter.j
 import { AnthropicStreamParser } from '../src/providers/anthropic/anthropic-stream-parser.js';
 import { BedrockAdapter } from '../src/providers/bedrock/bedrock-adapter.js';
 import { BedrockStreamParser } from '../src/providers/bedrock/bedrock-stream-parser.js';
-import { createModelAdapter, resolveProviderConfig } from '../src/providers/index.js';
+import { createModelAdapter, FAMILY_DIALECTS, resolveProviderConfig } from '../src/providers/index.js';
 import { OpenAIAdapter } from '../src/providers/openai/openai-adapter.js';
 import { OpenAIStreamParser } from '../src/providers/openai/openai-stream-parser.js';
 import { type ScriptTurn, type StandIn, startStandIn } from '../src/testing/index.js';
@@ -118,19 +118,22 @@ export async function bench(): Promise<BenchFigure[]> {
   const families = [
     {
       family: 'openai',
-      make: (c: ReturnType<typeof resolveProviderConfig>) => new OpenAIAdapter(c),
+      make: (c: ReturnType<typeof resolveProviderConfig>) =>
+        new OpenAIAdapter(c, { dialects: FAMILY_DIALECTS.openai }),
       parser: () => new OpenAIStreamParser(),
       path: '/v1/chat/completions',
     },
     {
       family: 'anthropic',
-      make: (c: ReturnType<typeof resolveProviderConfig>) => new AnthropicAdapter(c),
+      make: (c: ReturnType<typeof resolveProviderConfig>) =>
+        new AnthropicAdapter(c, { dialects: FAMILY_DIALECTS.anthropic }),
       parser: () => new AnthropicStreamParser(),
       path: '/v1/messages',
     },
     {
       family: 'bedrock',
-      make: (c: ReturnType<typeof resolveProviderConfig>) => new BedrockAdapter(c),
+      make: (c: ReturnType<typeof resolveProviderConfig>) =>
+        new BedrockAdapter(c, { dialects: FAMILY_DIALECTS.bedrock }),
       parser: () => new BedrockStreamParser(),
       path: '/model/bench-model/converse-stream',
     },

@@ -51,6 +51,29 @@ function area(file: string): string {
   return parts.length === 1 ? 'root' : (parts[0] as string);
 }
 
+/** The folder of a `providers/...` path inside `src` ('' for a file directly in providers/). */
+function providersFolder(rel: string): string {
+  const parts = rel.split('/');
+  return parts.length > 2 ? (parts[1] as string) : '';
+}
+
+/**
+ * What is wrong with `from` importing `to`, both inside providers/: a vendor's folder never imports a
+ * sibling vendor's; `shared/` is vendor-neutral, so it imports no vendor's folder; and only the files
+ * directly in providers/ (the factory, the config's defaults, each family's dialects) gather the vendors,
+ * so no folder imports them.
+ */
+function providersProblem(from: string, to: string): string | undefined {
+  const own = providersFolder(from);
+  const other = providersFolder(to);
+  if (own === '' || own === other) return undefined;
+  if (other === '')
+    return 'only the files directly in providers/ gather the vendors; nothing below imports them';
+  if (own === 'shared') return 'providers/shared is vendor-neutral and imports no vendor folder';
+  if (other !== 'shared') return 'a provider folder never imports a sibling vendor';
+  return undefined;
+}
+
 function violations(): string[] {
   const problems: string[] = [];
   for (const file of walk(src)) {
@@ -66,14 +89,8 @@ function violations(): string[] {
           problems.push(`${rel} imports ${spec} (${from} may not import ${to})`);
         }
         if (from === 'providers' && to === 'providers') {
-          const own = rel.split('/')[1];
-          const other = relative(src, target).split(sep)[1];
-          const isFolder = (part: string | undefined): part is string =>
-            part !== undefined && !part.endsWith('.ts');
-          // Files directly in providers/ (the barrel) may gather every family; a family folder never imports a sibling.
-          if (isFolder(own) && isFolder(other) && own !== other && own !== 'shared' && other !== 'shared') {
-            problems.push(`${rel} imports ${spec} (a provider folder never imports a sibling vendor)`);
-          }
+          const problem = providersProblem(rel, relative(src, target).split(sep).join('/'));
+          if (problem) problems.push(`${rel} imports ${spec} (${problem})`);
         }
         continue;
       }
@@ -99,5 +116,17 @@ describe('architecture', () => {
     ]);
     expect(area(join(src, 'seam', 'conform.ts'))).toBe('seam');
     expect(ALLOWED.seam).not.toContain('runtime');
+  });
+
+  it('keeps each vendor in its own folder of providers/, with shared/ neutral and the root gathering them', () => {
+    const bedrock = 'providers/bedrock/bedrock-adapter.ts';
+    expect(providersProblem(bedrock, 'providers/anthropic/anthropic-dialect.ts')).toMatch(/sibling/);
+    expect(
+      providersProblem('providers/shared/retry-policy.ts', 'providers/openai/openai-dialects.ts'),
+    ).toMatch(/vendor-neutral/);
+    expect(providersProblem(bedrock, 'providers/family-dialects.ts')).toMatch(/gather/);
+    expect(providersProblem(bedrock, 'providers/shared/first-byte.ts')).toBeUndefined();
+    expect(providersProblem(bedrock, 'providers/bedrock/bedrock-errors.ts')).toBeUndefined();
+    expect(providersProblem('providers/create-model-adapter.ts', bedrock)).toBeUndefined();
   });
 });

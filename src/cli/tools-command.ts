@@ -6,17 +6,21 @@ import type { ToolseamConfig } from '../config.js';
 import { InputError } from '../core/errors.js';
 import { createLogger } from '../core/logger.js';
 import type { SessionStore } from '../core/session-store.js';
+import { denyRuleFor } from '../runtime/calls/gates/gates.js';
+import { SUBAGENT_RUN_DEFINITION } from '../runtime/subagents/index.js';
+import { toolNameEntries, UnmatchedEntries } from '../runtime/surface/unmatched-entries.js';
 import { openSessionStore } from '../store/index.js';
 import { builtinProviders } from '../tools/builtin/builtin-providers.js';
 import { nearMiss } from '../tools/near-miss.js';
 import { registryFromConfig } from '../tools/registry-config.js';
-import { toolsPage, toolsPageJson } from '../tools/tools-page.js';
+import type { LoadFailure } from '../tools/registry-failures.js';
+import { type ToolsPage, toolsPage, toolsPageJson } from '../tools/tools-page.js';
 import { renderToolsPage } from '../tools/tools-page-text.js';
 import type { Command } from './commands.js';
 import { configFromFlags, existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { parseArgsSaid } from './parse-args-said.js';
 import { liftedLines, quarantineSection } from './quarantine-text.js';
-import { visibleLines } from './visible-text.js';
+import { visible, visibleLines } from './visible-text.js';
 
 const USAGE = `usage: toolseam tools [--config FILE] [--db FILE] [--json] [--on NAME]...
 
@@ -75,7 +79,9 @@ export const toolsCommand: Command = async (argv) => {
   try {
     const registry = await registryFromConfig(config.tools, { logger, providers: builtins(config, store) });
     try {
-      const page = await toolsPage(registry, { logger });
+      const deniedBy = (name: string) => denyRuleFor(config.denyList, name);
+      const page = await toolsPage(registry, { logger, deniedBy });
+      warnUnmatched(config, page, registry.failures());
       const text = values.json
         ? JSON.stringify({ ...toolsPageJson(page), quarantined }, null, 2)
         : `${renderToolsPage(page)}\n\n${quarantineSection(quarantined)}`;
@@ -89,6 +95,17 @@ export const toolsCommand: Command = async (argv) => {
     rmSync(scratch, { recursive: true, force: true });
   }
 };
+
+/** Writes to stderr, as a chat would, each deny-list or `disabledTools` entry that matches none of the page's tools. */
+function warnUnmatched(config: ToolseamConfig, page: ToolsPage, failures: readonly LoadFailure[]): void {
+  const entries = toolNameEntries(config.denyList, config.tools.disabledTools);
+  // subagent_run is the runtime's own, so not on the page, and a chat offers it.
+  const names = [...page.rows.map((row) => row.name), SUBAGENT_RUN_DEFINITION.name];
+  const unlisted = failures.filter((f) => f.kind === 'list').map((f) => f.provider);
+  for (const message of new UnmatchedEntries(entries).check(names, unlisted)) {
+    process.stderr.write(`warn config: ${visible(message)}\n`);
+  }
+}
 
 /** Runs `work` on the session database the flags name, or returns undefined when none exists yet (none is made). */
 function withStore<T>(flags: ToolsFlags, work: (store: SessionStore) => T): T | undefined {

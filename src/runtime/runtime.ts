@@ -6,6 +6,7 @@ import type { ApprovalRecord, SessionRecord, TurnRecord } from '../core/session-
 import { headOf } from '../core/text-cut.js';
 import { schemaBudgetChars } from '../retrieval/index.js';
 import { credentialVariables, redactSecrets } from '../tools/builtin/index.js';
+import type { ServedTools } from '../tools/registry.js';
 import { ApprovalBroker } from './calls/approval-broker.js';
 import type { GatePolicy } from './calls/gates/gates.js';
 import type { RuntimeTool } from './calls/runtime-tool.js';
@@ -32,6 +33,7 @@ import {
   type TaskMode,
 } from './runtime-options.js';
 import { SessionSurfaces } from './surface/session-surfaces.js';
+import { toolNameEntries, UnmatchedEntries } from './surface/unmatched-entries.js';
 import { type UnsavedResult, writeUnsaved } from './turn/store-retry.js';
 import { storedEnd } from './turn/stored-end.js';
 import type { TurnEnd } from './turn/turn-end.js';
@@ -100,17 +102,32 @@ export class Runtime {
     this.limits = resolveLimits(options.limits);
     this.broker = new ApprovalBroker(options.store, options.approvals?.pollMs ?? 250);
     this.owner = options.owner ?? runtimeOwner();
+    const unmatched = new UnmatchedEntries(
+      toolNameEntries(options.denyList ?? [], options.registry.startedOff),
+    );
     this.surfaces = new SessionSurfaces({
       registry: options.registry,
       store: options.store,
       logger: this.logger,
       ...(options.k ? { k: options.k } : {}),
+      denyList: options.denyList ?? [],
+      onServed: (served) => this.warnUnmatched(unmatched, served),
     });
     this.hidden = new Map([...credentialVariables(process.env), ...(options.secrets ?? [])]);
     // Never slower than a quarter of the silence that makes another host give the turn up.
     const every = Math.min(options.heartbeatMs ?? OWNER_HEARTBEAT_MS, OWNER_SILENT_MS / 4);
     this.heartbeat = setInterval(() => this.beat(), every);
     this.heartbeat.unref();
+  }
+
+  /** Warns, once each, of deny-list and `disabledTools` entries that match none of the tools served. */
+  private warnUnmatched(unmatched: UnmatchedEntries, served: ServedTools): void {
+    const names = [...served.tools, ...served.switchedOff].map((t) => t.name);
+    names.push(...this.runtimeTools.keys());
+    const unlisted = served.failures.filter((f) => f.kind === 'list').map((f) => f.provider);
+    for (const message of unmatched.check(names, unlisted)) {
+      this.logger.log({ level: 'warn', scope: 'config', message });
+    }
   }
 
   private beat(): void {

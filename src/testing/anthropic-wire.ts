@@ -3,11 +3,11 @@ import type { ServerResponse } from 'node:http';
 import { isPlainObject } from '../core/json.js';
 import { jsonTextOf } from '../core/json-text-of.js';
 import type { StopReason, WireTool } from '../core/model.js';
+import { pieces } from './answer.js';
 import { anthropicFailure } from './anthropic-rules.js';
 import { type BlockReading, blockMessages } from './block-messages.js';
 import type { NeutralRequest } from './recorded-request.js';
 import type { ScriptUsage } from './script.js';
-import { pieces } from './scripted-model.js';
 import { startEventStream, writeEvent } from './sse.js';
 import {
   cutStream,

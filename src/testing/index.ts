@@ -1,4 +1,11 @@
-export type { LastToolResult, RecordedRequest, RequestOutcome, StandInFamily } from './recorded-request.js';
+export type { Answer } from './answer.js';
+export type {
+  LastToolResult,
+  RecordedRequest,
+  RequestOutcome,
+  ScriptRequest,
+  StandInFamily,
+} from './recorded-request.js';
 export {
   checkTurn,
   loadScript,
@@ -9,5 +16,5 @@ export {
   type TurnMatch,
   type TurnOptions,
 } from './script.js';
-export { type Answer, ScriptedModel } from './scripted-model.js';
+export { ScriptedModel, type ScriptedModelOptions } from './scripted-model.js';
 export { type StandIn, type StandInModelConfig, type StandInOptions, startStandIn } from './stand-in.js';

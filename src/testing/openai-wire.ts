@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { isPlainObject } from '../core/json.js';
 import type { ChatMessage, StopReason, WireTool } from '../core/model.js';
+import { pieces } from './answer.js';
 import { type GeminiFailure, geminiFailure } from './gemini-rules.js';
 import { type OpenAIFailure, openaiMessageFailure, openaiToolFailure } from './openai-rules.js';
 import type { NeutralRequest } from './recorded-request.js';
 import type { ScriptError } from './script.js';
-import { pieces } from './scripted-model.js';
 import { startEventStream, writeEvent } from './sse.js';
 import { ThoughtSignatures } from './thought-signatures.js';
 import {

@@ -28,8 +28,15 @@ export interface LastToolResult {
   readonly isError: boolean;
 }
 
+/** What a scripted turn sees of a request, whether it came over HTTP (a stand-in) or in-process. */
+export interface ScriptRequest extends NeutralRequest {
+  /** Text of the last user message ('' when none). */
+  readonly lastUserMessage: string;
+  readonly lastToolResult: LastToolResult | undefined;
+}
+
 /** Everything the stand-in saw of one request, and how it answered. */
-export interface RecordedRequest extends NeutralRequest {
+export interface RecordedRequest extends ScriptRequest {
   readonly family: StandInFamily;
   readonly method: string;
   readonly path: string;
@@ -38,9 +45,6 @@ export interface RecordedRequest extends NeutralRequest {
   readonly rawBody: string;
   /** The parsed JSON body (undefined when it was not JSON). */
   readonly body: unknown;
-  /** Text of the last user message ('' when none). */
-  readonly lastUserMessage: string;
-  readonly lastToolResult: LastToolResult | undefined;
   outcome: RequestOutcome;
 }
 

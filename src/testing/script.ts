@@ -3,7 +3,7 @@ import { InputError } from '../core/errors.js';
 import { isPlainObject } from '../core/json.js';
 import type { StopReason, Usage } from '../core/model.js';
 import { parseUserJson } from '../core/read-json-file.js';
-import type { RecordedRequest } from './recorded-request.js';
+import type { ScriptRequest } from './recorded-request.js';
 
 /** A tool call the scripted model makes. */
 export interface ScriptToolCall {
@@ -36,7 +36,7 @@ export interface TurnMatch {
 /** What every kind of turn may also say. */
 export interface TurnOptions {
   /** Answer only a request this accepts; unmatched requests take later turns (programmatic). */
-  readonly when?: (request: RecordedRequest) => boolean;
+  readonly when?: (request: ScriptRequest) => boolean;
   /** The same in JSON form. */
   readonly match?: TurnMatch;
   /** Wait this long before answering (a slow model, a timeout). */
@@ -93,7 +93,7 @@ export type ScriptTurn = TurnOptions &
     /** Close the connection without answering. */
     | { readonly drop: true }
     /** Decide the answer from the request (programmatic only). */
-    | { readonly respond: (request: RecordedRequest) => ScriptTurn }
+    | { readonly respond: (request: ScriptRequest) => ScriptTurn }
   );
 
 const KINDS = ['echo', 'error', 'raw', 'streamError', 'drop', 'respond'] as const;

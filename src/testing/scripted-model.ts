@@ -1,55 +1,16 @@
-import { InputError } from '../core/errors.js';
-import type { StopReason } from '../core/model.js';
-import type { RecordedRequest } from './recorded-request.js';
-import {
-  checkTurn,
-  type RawAnswer,
-  type ScriptError,
-  type ScriptTurn,
-  type ScriptUsage,
-  type TurnMatch,
-} from './script.js';
+import { InputError, ProviderError } from '../core/errors.js';
+import type { ModelAdapter, ModelEvent, ModelRequest, WireTool } from '../core/model.js';
+import type { Answer } from './answer.js';
+import { answerEvents } from './answer-events.js';
+import { conversationTail, type ScriptRequest } from './recorded-request.js';
+import { checkTurn, type ScriptTurn, type TurnMatch } from './script.js';
 
 /** True for a turn that fails whatever the request says (the provider erring, not judging the request). */
 export function isFailureTurn(turn: ScriptTurn): boolean {
   return 'error' in turn || 'raw' in turn || 'drop' in turn;
 }
 
-/** A tool call as the stand-in will send it. */
-export interface AnswerToolCall {
-  readonly id: string;
-  readonly name: string;
-  /** JSON text. */
-  readonly arguments: string;
-}
-
-/** A turn resolved against the request it answers. */
-export type Answer = { readonly delayMs: number } & (
-  | {
-      readonly kind: 'reply';
-      readonly text: string;
-      readonly toolCalls: readonly AnswerToolCall[];
-      readonly stopReason: StopReason;
-      readonly rawStopReason: string | undefined;
-      readonly usage: ScriptUsage;
-      readonly chunkSize: number;
-      /** How the stream stops before its closing event, if it does. */
-      readonly cutOff: 'end' | 'reset' | 'hold' | undefined;
-    }
-  | { readonly kind: 'error'; readonly error: ScriptError }
-  | { readonly kind: 'raw'; readonly raw: RawAnswer }
-  | {
-      readonly kind: 'stream-error';
-      readonly text: string;
-      readonly code: string | undefined;
-      readonly message: string | undefined;
-      /** Bedrock: an error frame (`:message-type` error) rather than an exception frame. */
-      readonly frame: 'error' | undefined;
-    }
-  | { readonly kind: 'drop' }
-);
-
-function matches(match: TurnMatch | undefined, request: RecordedRequest): boolean {
+function matches(match: TurnMatch | undefined, request: ScriptRequest): boolean {
   if (!match) return true;
   if (match.lastUserIncludes !== undefined && !request.lastUserMessage.includes(match.lastUserIncludes))
     return false;
@@ -63,21 +24,56 @@ function estimate(text: string): number {
   return Math.max(1, Math.ceil(text.length / 4));
 }
 
+/** The request as text, to estimate its tokens by: the body as sent, or (in-process) its parts as JSON. */
+function promptText(request: ScriptRequest): string {
+  if ('rawBody' in request && typeof request.rawBody === 'string') return request.rawBody;
+  return JSON.stringify({ system: request.system, messages: request.messages, tools: request.tools });
+}
+
+/** How a scripted model used in-process presents itself (a stand-in needs none of it). */
+export interface ScriptedModelOptions {
+  /** The provider name it reports (default `scripted`). */
+  readonly provider?: string;
+  /** The model id it reports (default `scripted-model`). */
+  readonly model?: string;
+  /** Most tools one request may carry (left out: the runtime keeps to the smallest known limit). */
+  readonly maxTools?: number;
+  /** With no turn left: refuse the request (default) or echo the last user message. */
+  readonly whenScriptEmpty?: 'error' | 'echo';
+}
+
 /**
- * The scripted model behind every stand-in: a queue of turns, each answering the first request it
- * accepts (turns without a condition accept any), resolved against that request.
+ * The scripted model: a queue of turns, each answering the first request it accepts (turns without a
+ * condition accept any), resolved against that request. A stand-in plays its answers over HTTP to a
+ * real SDK; used as a `ModelAdapter` it plays them in-process, for a runtime with no HTTP and no SDK.
+ * In-process, failures are thrown as the `ProviderError` an adapter throws once its retries are spent
+ * (none are made), `stopReason` decides the finish (`rawStopReason` is only reported), and a
+ * successful `raw` answer, being HTTP bytes, is refused.
  */
-export class ScriptedModel {
+export class ScriptedModel implements ModelAdapter {
+  readonly provider: string;
+  readonly model: string;
+  readonly maxTools?: number;
+  /** Every request `stream` was given, in order, as its turns saw it. */
+  readonly requests: ScriptRequest[] = [];
   private readonly turns: ScriptTurn[] = [];
+  private readonly whenScriptEmpty: 'error' | 'echo';
+  private readonly rejected = new Set<string>();
+  /** The tools each rejection this model threw blames. */
+  private readonly blamed = new WeakMap<object, readonly string[]>();
   private answered = 0;
   private calls = 0;
 
-  constructor(turns: readonly ScriptTurn[] = []) {
+  constructor(turns: readonly ScriptTurn[] = [], options: ScriptedModelOptions = {}) {
     if (!Array.isArray(turns)) {
       throw new InputError(
         'The script must be a list of turns, such as [{"text": "Hello"}] (a script file keeps it under "turns").',
       );
     }
+    this.provider = options.provider ?? 'scripted';
+    this.model = options.model ?? 'scripted-model';
+    if (options.maxTools !== undefined) this.maxTools = options.maxTools;
+    this.whenScriptEmpty = options.whenScriptEmpty ?? 'error';
     this.push(...turns);
   }
 
@@ -99,14 +95,14 @@ export class ScriptedModel {
   }
 
   /** The first queued turn that accepts `request`, left in the queue. */
-  peek(request: RecordedRequest): ScriptTurn | undefined {
+  peek(request: ScriptRequest): ScriptTurn | undefined {
     return this.turns.find((t) => (t.when ? t.when(request) : true) && matches(t.match, request));
   }
 
   /** Takes `turn` (from `peek`) out of the queue and resolves it against `request`. */
   take(
     turn: ScriptTurn,
-    request: RecordedRequest,
+    request: ScriptRequest,
     callId: (n: number) => string,
   ): { answer: Answer; turn: number } {
     this.turns.splice(this.turns.indexOf(turn), 1);
@@ -115,15 +111,79 @@ export class ScriptedModel {
   }
 
   /** Takes the first turn that accepts `request` and resolves it; undefined when none does. */
-  next(
-    request: RecordedRequest,
-    callId: (n: number) => string,
-  ): { answer: Answer; turn: number } | undefined {
+  next(request: ScriptRequest, callId: (n: number) => string): { answer: Answer; turn: number } | undefined {
     const turn = this.peek(request);
     return turn ? this.take(turn, request, callId) : undefined;
   }
 
-  private resolve(turn: ScriptTurn, request: RecordedRequest, callId: (n: number) => string): Answer {
+  /** Refuses every request that offers this tool, as a provider refuses a bad definition (in-process). */
+  rejectTool(name: string): this {
+    this.rejected.add(name);
+    return this;
+  }
+
+  /** Answers `request` in-process with the first turn that accepts it. */
+  stream(request: ModelRequest): AsyncIterable<ModelEvent> {
+    return this.play(request);
+  }
+
+  /** The tools a rejection this model threw blames, among those `sent` ([] for any other error). */
+  toolsNamedInRejection(error: unknown, sent: readonly WireTool[]): string[] {
+    const blamed = typeof error === 'object' && error !== null ? this.blamed.get(error) : undefined;
+    return sent.filter((tool) => blamed?.includes(tool.name)).map((tool) => tool.name);
+  }
+
+  /** The same: the scripted model always names the tool it refuses. */
+  toolsAttributedInRejection(error: unknown, sent: readonly WireTool[]): string[] {
+    return this.toolsNamedInRejection(error, sent);
+  }
+
+  private async *play(request: ModelRequest): AsyncGenerator<ModelEvent> {
+    const record: ScriptRequest = {
+      model: this.model,
+      stream: true,
+      system: request.system,
+      messages: request.messages,
+      tools: request.tools,
+      ...conversationTail(request.messages),
+    };
+    this.requests.push(record);
+    const callId = (n: number) => `call_${n}`;
+    const turn = this.peek(record);
+    // as at a stand-in: a scripted failure is the provider failing, whatever the request offers
+    if (!turn || !isFailureTurn(turn)) this.refuseRejectedTools(record);
+    const answer: Answer | undefined = turn
+      ? this.take(turn, record, callId).answer
+      : this.whenScriptEmpty === 'echo'
+        ? this.resolve({ echo: 'lastUserMessage' }, record, callId)
+        : undefined;
+    if (!answer) {
+      throw new ProviderError({
+        provider: this.provider,
+        status: 400,
+        message: `${this.provider} answered HTTP 400: the script has no turn left for this request (${this.requests.length} requests so far); push more turns.`,
+        retryable: false,
+      });
+    }
+    yield* answerEvents(answer, this.provider, request.signal);
+  }
+
+  private refuseRejectedTools(request: ScriptRequest): void {
+    const index = request.tools.findIndex((tool) => this.rejected.has(tool.name));
+    const tool = request.tools[index];
+    if (!tool) return;
+    const error = new ProviderError({
+      provider: this.provider,
+      status: 400,
+      message: `${this.provider} answered HTTP 400: tools[${index}] (${tool.name}): the scripted model refuses this tool's definition.`,
+      providerCode: 'invalid_tool_definition',
+      retryable: false,
+    });
+    this.blamed.set(error, [tool.name]);
+    throw error;
+  }
+
+  private resolve(turn: ScriptTurn, request: ScriptRequest, callId: (n: number) => string): Answer {
     if ('respond' in turn)
       return this.resolve(checkTurn(turn.respond(request), 'respond()'), request, callId);
     const delayMs = turn.delayMs ?? 0;
@@ -162,17 +222,10 @@ export class ScriptedModel {
       toolCalls,
       stopReason: turn.stopReason ?? (toolCalls.length > 0 ? 'tool_use' : 'end_turn'),
       rawStopReason: turn.rawStopReason,
-      usage: turn.usage ?? { inputTokens: estimate(request.rawBody), outputTokens: estimate(produced) },
+      usage: turn.usage ?? { inputTokens: estimate(promptText(request)), outputTokens: estimate(produced) },
       chunkSize: Math.max(1, turn.chunkSize ?? 8),
       cutOff: turn.cutOff,
       delayMs,
     };
   }
-}
-
-/** `text` cut into pieces of `size` characters (none for empty text). */
-export function pieces(text: string, size: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
-  return out;
 }

@@ -1,12 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InputError } from '../core/errors.js';
+import type { Answer } from './answer.js';
 import { anthropicWire } from './anthropic-wire.js';
 import { bedrockWire } from './bedrock-wire.js';
 import { openaiWire } from './openai-wire.js';
 import { conversationTail, type RecordedRequest, type StandInFamily } from './recorded-request.js';
 import type { ScriptTurn } from './script.js';
-import { type Answer, isFailureTurn, ScriptedModel } from './scripted-model.js';
+import { isFailureTurn, ScriptedModel } from './scripted-model.js';
 import { type FamilyWire, type Rejection, send } from './wire-answer.js';
 
 /** How to start a stand-in. */

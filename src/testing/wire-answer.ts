@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { WireTool } from '../core/model.js';
+import type { Answer } from './answer.js';
 import type { NeutralRequest, RecordedRequest, StandInFamily } from './recorded-request.js';
 import type { ScriptError } from './script.js';
-import type { Answer } from './scripted-model.js';
 
 /** An HTTP answer: status, headers and the body byte for byte. */
 export interface WireAnswer {

@@ -77,6 +77,8 @@ export class ToolRegistry {
   private readonly entries = new Map<string, Entry>();
   private readonly ledger = new FailureLedger();
   private readonly off: Set<string>;
+  /** Tool names switched off by the options it was made with (the config's `disabledTools`), as given. */
+  readonly startedOff: readonly string[];
   private readonly logger: Logger;
   private readonly listTimeoutMs: number;
   private readonly callTimeouts: CallTimeouts | undefined;
@@ -93,7 +95,8 @@ export class ToolRegistry {
     this.listTimeoutMs = options.listTimeoutMs ?? 60_000;
     this.callTimeouts = options.callTimeouts;
     this.maxResultChars = options.maxResultChars ?? MAX_RESULT_CHARS;
-    this.off = new Set(options.switchedOff ?? []);
+    this.startedOff = [...(options.switchedOff ?? [])];
+    this.off = new Set(this.startedOff);
     this.relists = new RelistScheduler(options.relistAfterMs ?? 30_000, 300_000, (name) => this.relist(name));
   }
 

@@ -52,5 +52,6 @@ function statusLine(row: ToolsPageRow): string {
 }
 
 function issueLine(issue: ToolsPageIssue): string {
-  return issue.rule === 'switched_off' ? issueText(issue) : `[${issue.action}] ${issueText(issue)}`;
+  const own = issue.rule === 'switched_off' || issue.rule === 'denied';
+  return own ? issueText(issue) : `[${issue.action}] ${issueText(issue)}`;
 }

@@ -17,9 +17,12 @@ import type { ToolRegistry } from './registry.js';
 /** Where a tool stands with models: offered as declared, repaired, lifted to JSON text, or left out. */
 export type ToolStatus = 'offered' | 'repaired' | 'lifted' | 'excluded';
 
-/** One reason a tool is where it is: a schema defect (with what the seam did), a name problem, or a switch. */
+/**
+ * One reason a tool is where it is: a schema defect (with what the seam did), a name problem, a switch,
+ * or the configuration's deny-list.
+ */
 export interface ToolsPageIssue {
-  /** A seam rule id, or `switched_off`. */
+  /** A seam rule id, `switched_off` or `denied`. */
   readonly rule: string;
   /** Where in the declared schema ("" for the root or the tool itself). */
   readonly path: string;
@@ -47,6 +50,8 @@ export interface ToolsPageRow {
   readonly lifted: readonly string[];
   readonly issues: readonly ToolsPageIssue[];
   readonly switchedOff: boolean;
+  /** True when the configuration's deny-list refuses the tool outright (it is not offered). */
+  readonly denied: boolean;
   /** The definition as the provider declared it (tagged by the registry). */
   readonly definition: ToolDefinition;
 }
@@ -75,6 +80,11 @@ export interface ToolsPageOptions {
   readonly logger?: Logger;
   /** The runtime's own tool names, which no provider tool may travel under (default: the seam's). */
   readonly reserved?: readonly string[];
+  /**
+   * The deny-list rule that refuses a tool outright, if any (a runtime's `denyRuleFor` over its deny-list):
+   * such a tool is shown as left out, denied by the configuration.
+   */
+  readonly deniedBy?: (name: string) => { readonly reason?: string } | undefined;
   readonly signal?: AbortSignal;
 }
 
@@ -94,9 +104,11 @@ export async function toolsPage(registry: ToolRegistry, options: ToolsPageOption
   for (const gone of census.excluded) items.set(gone.definition, gone);
 
   const switched = new Set(served.switchedOff);
-  const rows = [...served.tools, ...served.switchedOff].map((tool) =>
-    rowOf(tool, items.get(tool) as OfferedTool | ExcludedTool, switched.has(tool)),
-  );
+  const rows = [...served.tools, ...served.switchedOff].map((tool) => {
+    const row = rowOf(tool, items.get(tool) as OfferedTool | ExcludedTool, switched.has(tool));
+    const rule = options.deniedBy?.(tool.name);
+    return rule ? deniedRow(row, rule.reason) : row;
+  });
   recordVerdicts(registry, rows);
   const groups = served.groups.map((group) => ({
     group,
@@ -114,6 +126,7 @@ function rowOf(tool: ToolDefinition, item: OfferedTool | ExcludedTool, switchedO
     app: tool.app ?? '',
     group: tool.group ?? { key: tool.app ?? '', own: false, purpose: '' },
     switchedOff,
+    denied: false,
     definition: tool,
   };
   const off: ToolsPageIssue[] = switchedOff
@@ -151,12 +164,27 @@ function rowOf(tool: ToolDefinition, item: OfferedTool | ExcludedTool, switchedO
   };
 }
 
+/** A row as the deny-list leaves it: not offered, whatever the seam made of it, and saying why first. */
+function deniedRow(row: ToolsPageRow, reason: string | undefined): ToolsPageRow {
+  const said = reason === undefined ? '' : ` (${reason})`;
+  const detail = `the deny-list in toolseam's configuration refuses it${said}`;
+  const issue: ToolsPageIssue = { rule: 'denied', path: '', detail, action: 'blocking' };
+  const also = row.status === 'excluded' ? `, and ${row.reason ?? 'it cannot be offered'}` : '';
+  return {
+    ...row,
+    status: 'excluded',
+    denied: true,
+    reason: `the configuration's deny-list refuses it${said}${also}`,
+    issues: [issue, ...row.issues],
+  };
+}
+
 /** Records, per provider, the tools the seam could not offer and those whose wire name is taken. */
 function recordVerdicts(registry: ToolRegistry, rows: readonly ToolsPageRow[]): void {
   const unportable = new Map<string, string[]>();
   const clashes = new Map<string, string[]>();
   for (const row of rows) {
-    if (row.status !== 'excluded' || row.switchedOff) continue;
+    if (row.status !== 'excluded' || row.switchedOff || row.denied) continue;
     const naming = row.issues.find((i) => i.rule === 'name_collision' || i.rule === 'name_reserved');
     if (naming) {
       const sent = `${row.name} (sent as ${JSON.stringify(row.wireName)}${naming.rule === 'name_reserved' ? ', a name of the runtime’s own tools' : ''})`;
@@ -194,7 +222,7 @@ function recordVerdicts(registry: ToolRegistry, rows: readonly ToolsPageRow[]): 
 
 /** One line for a person: what is wrong where, and what the seam did about it. */
 export function issueText(issue: ToolsPageIssue): string {
-  if (issue.rule === 'switched_off') return issue.detail;
+  if (issue.rule === 'switched_off' || issue.rule === 'denied') return issue.detail;
   return describeIssue(issue as SchemaIssue);
 }
 

@@ -108,6 +108,38 @@ describe('toolseam tools', () => {
     }
   });
 
+  it('warns on stderr of each deny-list or disabledTools entry that matches no tool, and shows denied tools as left out', async () => {
+    const notes = notesStdio();
+    const crashy = brokenStdio('crashy', 'crash-at-start');
+    const file = join(dir, 'deny.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          notes: { command: notes.command, args: notes.args },
+          crashy: { command: crashy.command, args: crashy.args },
+        },
+        denyList: ['Read_file', { tool: 'write_file', reason: 'this machine is read-only' }, 'subagent_run'],
+        disabledTools: ['mcp/notes/serch', 'mcp/crashy/wipe'],
+      }),
+    );
+    const { code, stdout, stderr } = await toolseam(['--config', file]);
+    expect(code).toBe(0);
+    const warnings = stderr.split('\n').filter((line) => line.startsWith('warn config: '));
+    expect(warnings).toEqual([
+      'warn config: "denyList[0]" in the config ("Read_file") matches no tool, so it refuses nothing; the nearest tool name is "read_file".',
+      'warn config: "disabledTools[0]" in the config ("mcp/notes/serch") matches no tool, so it switches nothing off; the nearest tool name is "mcp/notes/search".',
+      expect.stringMatching(
+        /^warn config: "disabledTools\[1\]" in the config \("mcp\/crashy\/wipe"\) matches no tool, so it switches nothing off; .* \(mcp\/crashy could not list its tools, so it may name one of those\)\.$/,
+      ),
+    ]);
+    expect(stdout).toContain(
+      "  write_file\n    left out: the configuration's deny-list refuses it (this machine is read-only)",
+    );
+    // a name matched in another case refuses nothing: the tool is offered
+    expect(stdout).toMatch(/ {2}read_file\n {4}offered/);
+  });
+
   it.each([
     [['--config', '/nonexistent/toolseam.json'], /does not exist; create it or pass --config/],
     [['--colour'], /Unknown option '--colour'\. Run "toolseam tools --help"/],

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/errors.js';
 import type { ModelAdapter } from '../../src/core/model.js';
+import { LOCAL_AWS_CREDENTIALS } from '../../src/providers/bedrock/bedrock-endpoint.js';
 import { createModelAdapter, resolveProviderConfig } from '../../src/providers/index.js';
-import { LOCAL_AWS_CREDENTIALS } from '../../src/providers/shared/provider-config.js';
 import { startStandIn } from '../../src/testing/index.js';
 
 /** The text a model adapter answers one user message with. */

@@ -10,7 +10,7 @@ import {
   toolsAttributedInRejection,
   toolsNamedInRejection,
 } from '../../src/providers/index.js';
-import { pythonRepr } from '../../src/providers/shared/python-repr.js';
+import { pythonRepr } from '../../src/providers/openai/python-repr.js';
 import { toolsFor } from '../support/provider-corpus.js';
 
 function rejection(status: number | undefined, rawBody: string, providerCode?: string): ProviderError {

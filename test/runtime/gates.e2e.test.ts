@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
@@ -8,6 +8,7 @@ import { openSessionStore } from '../../src/store/index.js';
 import { builtinProviders } from '../../src/tools/builtin/index.js';
 import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
 import { demoProvider, type RunCounts } from '../support/demo-tools.js';
+import { alive } from '../support/process-alive.js';
 import { callEnds, collect, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
 
 let h: RuntimeHarness | undefined;
@@ -190,6 +191,44 @@ describe('gates: each refusal reaches the model with its reason', () => {
     expect(callEnds(events)[0]).toMatchObject({ refusedBy: 'stopped', notRun: 'stopped' });
     expect(counts.size).toBe(0);
   }, 30_000);
+
+  it('hook: one that leaves a process in the background answers when it exits, and that process is ended', async () => {
+    const counts: RunCounts = new Map();
+    const dir = mkdtempSync(join(tmpdir(), 'toolseam-hook-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const pidFile = join(dir, 'child.pid');
+    const hook = join(dir, 'check-call.sh');
+    // archive_mail may run; any other tool is refused with the hook's words
+    writeFileSync(
+      hook,
+      `#!/bin/sh\nread -r call\nsleep 30 &\necho $! >> '${pidFile}'\ncase "$call" in *archive_mail*) exit 0;; esac\necho "only archiving today" >&2\nexit 2\n`,
+      { mode: 0o755 },
+    );
+    h = await startHarness({
+      providers: [demoProvider(counts)],
+      approvals: { policy: 'auto' },
+      hooks: [{ command: hook }],
+      script: [
+        {
+          toolCalls: [
+            { name: 'archive_mail', arguments: { id: 1 } },
+            { name: 'send_email', arguments: { to: 'a@b.example', body: 'hi' } },
+          ],
+        },
+        { text: 'done' },
+      ],
+    });
+    const events = await collect(h.runtime.session('s').send('archive and mail'));
+    const byTool = new Map(callEnds(events).map((e) => [e.tool, e]));
+    expect(byTool.get('archive_mail')?.content).toBe('archived 1');
+    expect(byTool.get('send_email')).toMatchObject({ refusedBy: 'hook' });
+    expect(byTool.get('send_email')?.content).toContain('blocked by a policy hook (only archiving today)');
+    expect(counts.get('archive_mail')).toBe(1);
+    expect(counts.get('send_email')).toBeUndefined();
+    const children = readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
+    expect(children).toHaveLength(2);
+    for (const pid of children) await expect.poll(() => alive(pid), { timeout: 10_000 }).toBe(false);
+  });
 
   it('agent tool list: a tool outside it is withheld from the offer and refused when called', async () => {
     h = await startHarness({

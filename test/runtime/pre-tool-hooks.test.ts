@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runPreToolHooks } from '../../src/runtime/calls/gates/pre-tool-hooks.js';
+import { alive } from '../support/process-alive.js';
 
 const call = { tool: 'archive_mail', arguments: { id: 3 }, sessionId: 's1' };
 
@@ -89,5 +93,46 @@ describe('runPreToolHooks: colour and other terminal codes', () => {
     expect(await runPreToolHooks([failed], call)).toBe(
       'the pre-tool hook failed to run (exit code 1: policy file missing)',
     );
+  });
+});
+
+describe('runPreToolHooks: a hook that leaves a process running in the background', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'toolseam-hook-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A hook script in its own file that starts `sleep 30` in the background (its pid written down), then `ending`. */
+  function leavingHook(ending: string): { command: string; child: () => number } {
+    const script = join(dir, 'hook.sh');
+    const pidFile = join(dir, 'child.pid');
+    writeFileSync(script, `#!/bin/sh\ncat > /dev/null\nsleep 30 &\necho $! > "${pidFile}"\n${ending}\n`, {
+      mode: 0o755,
+    });
+    return { command: script, child: () => Number(readFileSync(pidFile, 'utf8').trim()) };
+  }
+
+  it('lets the call through when the hook exits 0, and ends the process it left', async () => {
+    const hook = leavingHook('echo "looks fine"\nexit 0');
+    expect(await runPreToolHooks([hook], call)).toBeUndefined();
+    await expect.poll(() => alive(hook.child()), { timeout: 10_000 }).toBe(false);
+  });
+
+  it("blocks with the hook's own words when it exits 2 or prints a BLOCKED line", async () => {
+    const exitTwo = leavingHook('echo "not on a Sunday" >&2\nexit 2');
+    expect(await runPreToolHooks([exitTwo], call)).toBe('not on a Sunday');
+    await expect.poll(() => alive(exitTwo.child()), { timeout: 10_000 }).toBe(false);
+    const blocked = leavingHook('echo "BLOCKED: archive is frozen"');
+    expect(await runPreToolHooks([blocked], call)).toBe('archive is frozen');
+    await expect.poll(() => alive(blocked.child()), { timeout: 10_000 }).toBe(false);
+  });
+
+  it('still refuses, as not answering in time, a hook that itself does not exit', async () => {
+    const hook = { ...leavingHook('sleep 30'), timeoutMs: 1000 };
+    expect(await runPreToolHooks([hook], call)).toBe('the pre-tool hook did not answer in time');
+    await expect.poll(() => alive(hook.child()), { timeout: 10_000 }).toBe(false);
   });
 });

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolProvider } from '../../src/core/tool.js';
-import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
-import { demoProvider } from '../support/demo-tools.js';
+import { demoProvider, parcelTools } from '../support/demo-tools.js';
 import { callEnds, collect, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
 
 let h: RuntimeHarness | undefined;
@@ -9,23 +8,6 @@ afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-/** `n` tools of one MCP-like group, so that most are deferred to the catalog. */
-function parcelTools(n: number) {
-  return inProcessProvider({
-    name: 'mcp/bulk',
-    group: { key: 'mcp/bulk', own: false, purpose: '' },
-    tools: Array.from({ length: n }, (_, i) =>
-      defineTool({
-        name: `manage_parcel_${i}`,
-        description: `Manage parcel records number ${i}.`,
-        risk: 'safe',
-        fields: { id: field.string({ maxLength: 40 }) },
-        handler: (a) => `${i}:${a.id}`,
-      }),
-    ),
-  });
-}
 
 describe('a tool the model asked for mid-turn (tool_schema) whose definition the provider refuses', () => {
   for (const family of ['openai', 'anthropic'] as const) {

@@ -52,3 +52,20 @@ export function demoProvider(counts: RunCounts = new Map()) {
     tools: [weather, send, archive],
   });
 }
+
+/** `n` tools of one MCP-like group (`manage_parcel_<i>`), so that most are deferred to the catalog. */
+export function parcelTools(n: number) {
+  return inProcessProvider({
+    name: 'mcp/bulk',
+    group: { key: 'mcp/bulk', own: false, purpose: '' },
+    tools: Array.from({ length: n }, (_, i) =>
+      defineTool({
+        name: `manage_parcel_${i}`,
+        description: `Manage parcel records number ${i}.`,
+        risk: 'safe',
+        fields: { id: field.string({ maxLength: 40 }) },
+        handler: (a) => `${i}:${a.id}`,
+      }),
+    ),
+  });
+}

@@ -226,3 +226,39 @@ describe('the Tools page says why each tool is where it is, and the rest keeps w
     expect(again.failures.filter((f) => f.provider === 'demo')).toEqual([]);
   });
 });
+
+describe('the Tools page and the deny-list', () => {
+  it('shows a tool the deny-list refuses as left out by the configuration, and records no failure for it', async () => {
+    const registry = createToolRegistry();
+    registry.register(
+      raw('demo', [
+        { name: 'demo/wipe' },
+        { name: 'demo/read' },
+        // unportable as well as denied: the deny-list is what the page names first
+        { name: 'demo/odd', parameters: { type: 'string' } as never },
+      ]),
+    );
+    const deniedBy = (name: string) =>
+      name === 'demo/wipe' ? { reason: 'nothing is wiped here' } : name === 'demo/odd' ? {} : undefined;
+    const page = await toolsPage(registry, { deniedBy });
+    const row = (name: string) => page.rows.find((r) => r.name === name);
+    expect(row('demo/wipe')).toMatchObject({
+      status: 'excluded',
+      denied: true,
+      reason: "the configuration's deny-list refuses it (nothing is wiped here)",
+    });
+    expect(row('demo/wipe')?.issues[0]).toMatchObject({ rule: 'denied', action: 'blocking' });
+    expect(row('demo/odd')).toMatchObject({ status: 'excluded', denied: true });
+    expect(row('demo/odd')?.reason).toMatch(/^the configuration's deny-list refuses it, and /);
+    expect(row('demo/read')).toMatchObject({ status: 'offered', denied: false });
+    expect(page.failures).toEqual([]);
+    const text = renderToolsPage(page);
+    expect(text).toContain(
+      "  demo/wipe  (sent as demo_wipe)\n    left out: the configuration's deny-list refuses it (nothing is wiped here)",
+    );
+    expect(text).toContain(
+      "    - the deny-list in toolseam's configuration refuses it (nothing is wiped here)",
+    );
+    await registry.close();
+  });
+});

@@ -4,33 +4,28 @@ import type {
   MessageCreateParamsStreaming,
 } from '@anthropic-ai/sdk/resources/messages';
 import type { ProviderError } from '../../core/errors.js';
-import type { ModelAdapter, ModelEvent, ModelRequest, WireTool } from '../../core/model.js';
+import type { ModelEvent, ModelRequest } from '../../core/model.js';
 import { captureErrorBodies, type ErrorBodyCapture, type FetchLike } from '../shared/error-body-capture.js';
-import { type FirstByteDeadline, underFirstByteDeadline } from '../shared/first-byte.js';
+import type { FirstByteDeadline } from '../shared/first-byte.js';
 import type { ResolvedProviderConfig } from '../shared/provider-config.js';
+import type { RejectionDialect } from '../shared/rejection-dialect.js';
+import { SdkModelAdapter } from '../shared/sdk-model-adapter.js';
 import { streamEnding } from '../shared/stream-ending.js';
-import {
-  ANTHROPIC_DIALECTS,
-  settledToolRejection,
-  toolsAttributedInRejection,
-  toolsNamedInRejection,
-} from '../shared/tools-named-in-rejection.js';
-import { withRetries } from '../shared/with-retries.js';
 import { anthropicProviderError } from './anthropic-errors.js';
 import { toAnthropicRequest } from './anthropic-request.js';
 import { AnthropicStreamParser, messageEvents } from './anthropic-stream-parser.js';
 
 /** The Anthropic Messages API through `@anthropic-ai/sdk`. */
-export class AnthropicAdapter implements ModelAdapter {
+export class AnthropicAdapter extends SdkModelAdapter {
   readonly provider = 'anthropic';
-  readonly model: string;
   private readonly client: Anthropic;
   private readonly capture: ErrorBodyCapture;
-  private readonly config: ResolvedProviderConfig;
 
-  constructor(config: ResolvedProviderConfig, options: { fetch?: FetchLike } = {}) {
-    this.config = config;
-    this.model = config.model;
+  constructor(
+    config: ResolvedProviderConfig,
+    options: { readonly dialects: readonly RejectionDialect[]; readonly fetch?: FetchLike },
+  ) {
+    super(config, options.dialects);
     this.capture = captureErrorBodies(options.fetch);
     this.client = new Anthropic({
       // a server on this machine may take no key; the SDK refuses to send a request without one
@@ -52,20 +47,7 @@ export class AnthropicAdapter implements ModelAdapter {
     });
   }
 
-  stream(request: ModelRequest): AsyncIterable<ModelEvent> {
-    return withRetries({
-      attempt: () =>
-        underFirstByteDeadline(this.config.firstByteTimeoutMs, request.signal, this.provider, (deadline) =>
-          this.attempt(request, deadline),
-        ),
-      toProviderError: (error) =>
-        settledToolRejection(this.toProviderError(error), request.tools, ANTHROPIC_DIALECTS),
-      settings: this.config.retry,
-      signal: request.signal,
-    });
-  }
-
-  private async *attempt(request: ModelRequest, deadline: FirstByteDeadline): AsyncGenerator<ModelEvent> {
+  protected async *attempt(request: ModelRequest, deadline: FirstByteDeadline): AsyncGenerator<ModelEvent> {
     const body = this.buildRequest(request);
     const options = { signal: deadline.signal };
     if (body.stream) {
@@ -83,16 +65,7 @@ export class AnthropicAdapter implements ModelAdapter {
     }
   }
 
-  /** Any error this adapter's SDK threw, as a `ProviderError` with the raw body. */
-  toProviderError(error: unknown): ProviderError {
+  override toProviderError(error: unknown): ProviderError {
     return anthropicProviderError(error, this.capture);
-  }
-
-  toolsNamedInRejection(error: unknown, sent: readonly WireTool[]): string[] {
-    return toolsNamedInRejection(this.toProviderError(error), sent, ANTHROPIC_DIALECTS);
-  }
-
-  toolsAttributedInRejection(error: unknown, sent: readonly WireTool[]): string[] {
-    return toolsAttributedInRejection(this.toProviderError(error), sent, ANTHROPIC_DIALECTS);
   }
 }

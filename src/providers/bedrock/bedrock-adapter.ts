@@ -6,18 +6,13 @@ import {
 } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { ProviderError } from '../../core/errors.js';
-import type { ModelAdapter, ModelEvent, ModelRequest, WireTool } from '../../core/model.js';
-import { type FirstByteDeadline, underFirstByteDeadline } from '../shared/first-byte.js';
+import type { ModelEvent, ModelRequest } from '../../core/model.js';
+import type { FirstByteDeadline } from '../shared/first-byte.js';
 import type { ResolvedProviderConfig } from '../shared/provider-config.js';
 import { transportProviderError } from '../shared/provider-errors.js';
+import type { RejectionDialect } from '../shared/rejection-dialect.js';
+import { SdkModelAdapter } from '../shared/sdk-model-adapter.js';
 import { streamEnding } from '../shared/stream-ending.js';
-import {
-  BEDROCK_DIALECTS,
-  settledToolRejection,
-  toolsAttributedInRejection,
-  toolsNamedInRejection,
-} from '../shared/tools-named-in-rejection.js';
-import { withRetries } from '../shared/with-retries.js';
 import { type BedrockErrorContext, bedrockProviderError, keepErrorBodies } from './bedrock-errors.js';
 import { acceptsToolResultStatus, type BedrockRequestOptions, toBedrockRequest } from './bedrock-request.js';
 import { BedrockStreamParser, converseEvents } from './bedrock-stream-parser.js';
@@ -27,16 +22,13 @@ import { keepDeepToolInputs } from './deep-tool-inputs.js';
 type AttemptContext = { -readonly [K in keyof BedrockErrorContext]: BedrockErrorContext[K] };
 
 /** Bedrock Converse / ConverseStream through `@aws-sdk/client-bedrock-runtime`. */
-export class BedrockAdapter implements ModelAdapter {
+export class BedrockAdapter extends SdkModelAdapter<AttemptContext> {
   readonly provider = 'bedrock';
-  readonly model: string;
   private readonly client: BedrockRuntimeClient;
-  private readonly config: ResolvedProviderConfig;
   private readonly wire: BedrockRequestOptions;
 
-  constructor(config: ResolvedProviderConfig) {
-    this.config = config;
-    this.model = config.model;
+  constructor(config: ResolvedProviderConfig, options: { readonly dialects: readonly RejectionDialect[] }) {
+    super(config, options.dialects);
     const clientConfig: BedrockRuntimeClientConfig = {
       maxAttempts: 1,
       // HTTP/1.1: Converse needs no HTTP/2, and plain HTTP endpoints (proxies, stand-ins) speak 1.1. A
@@ -72,24 +64,15 @@ export class BedrockAdapter implements ModelAdapter {
     return toBedrockRequest(request, this.wire);
   }
 
-  stream(request: ModelRequest): AsyncIterable<ModelEvent> {
-    const context: AttemptContext = {};
-    return withRetries({
-      attempt: () =>
-        underFirstByteDeadline(this.config.firstByteTimeoutMs, request.signal, this.provider, (deadline) =>
-          this.attempt(request, context, deadline),
-        ),
-      toProviderError: (error) =>
-        settledToolRejection(this.toProviderError(error, context), request.tools, BEDROCK_DIALECTS),
-      settings: this.config.retry,
-      signal: request.signal,
-    });
+  /** Each call's attempts note for the error conversion whether its stream had started, and its request id. */
+  protected override startCall(): AttemptContext {
+    return {};
   }
 
-  private async *attempt(
+  protected async *attempt(
     request: ModelRequest,
-    context: AttemptContext,
     deadline: FirstByteDeadline,
+    context: AttemptContext,
   ): AsyncGenerator<ModelEvent> {
     // an abort listener added to a signal that has already fired never runs
     if (request.signal?.aborted)
@@ -132,16 +115,7 @@ export class BedrockAdapter implements ModelAdapter {
     }
   }
 
-  /** Any error this adapter's SDK threw, as a `ProviderError` with the raw body. */
-  toProviderError(error: unknown, context: BedrockErrorContext = {}): ProviderError {
+  override toProviderError(error: unknown, context: BedrockErrorContext = {}): ProviderError {
     return bedrockProviderError(error, context);
-  }
-
-  toolsNamedInRejection(error: unknown, sent: readonly WireTool[]): string[] {
-    return toolsNamedInRejection(this.toProviderError(error), sent, BEDROCK_DIALECTS);
-  }
-
-  toolsAttributedInRejection(error: unknown, sent: readonly WireTool[]): string[] {
-    return toolsAttributedInRejection(this.toProviderError(error), sent, BEDROCK_DIALECTS);
   }
 }

@@ -4,18 +4,13 @@ import type {
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
 import type { ProviderError } from '../../core/errors.js';
-import type { ModelAdapter, ModelEvent, ModelRequest, WireTool } from '../../core/model.js';
+import type { ModelEvent, ModelRequest } from '../../core/model.js';
 import { captureErrorBodies, type ErrorBodyCapture, type FetchLike } from '../shared/error-body-capture.js';
-import { type FirstByteDeadline, underFirstByteDeadline } from '../shared/first-byte.js';
+import type { FirstByteDeadline } from '../shared/first-byte.js';
 import type { ResolvedProviderConfig } from '../shared/provider-config.js';
+import type { RejectionDialect } from '../shared/rejection-dialect.js';
+import { SdkModelAdapter } from '../shared/sdk-model-adapter.js';
 import { streamEnding } from '../shared/stream-ending.js';
-import {
-  OPENAI_FAMILY_DIALECTS,
-  settledToolRejection,
-  toolsAttributedInRejection,
-  toolsNamedInRejection,
-} from '../shared/tools-named-in-rejection.js';
-import { withRetries } from '../shared/with-retries.js';
 import { type DoneMarkerWatch, watchDoneMarker } from './done-marker.js';
 import { errorInAnswer, openaiProviderError } from './openai-errors.js';
 import { type OpenAIRequestOptions, toOpenAIRequest } from './openai-request.js';
@@ -25,20 +20,20 @@ import { completionEvents, OpenAIStreamParser } from './openai-stream-parser.js'
 export const OPENAI_MAX_TOOLS = 128;
 
 /** Chat Completions through the `openai` SDK: OpenAI itself and every OpenAI-compatible endpoint. */
-export class OpenAIAdapter implements ModelAdapter {
+export class OpenAIAdapter extends SdkModelAdapter {
   readonly provider: string;
-  readonly model: string;
   readonly maxTools = OPENAI_MAX_TOOLS;
   private readonly client: OpenAI;
   private readonly capture: ErrorBodyCapture;
   private readonly done: DoneMarkerWatch;
-  private readonly config: ResolvedProviderConfig;
   private readonly wire: OpenAIRequestOptions;
 
-  constructor(config: ResolvedProviderConfig, options: { fetch?: FetchLike } = {}) {
-    this.config = config;
+  constructor(
+    config: ResolvedProviderConfig,
+    options: { readonly dialects: readonly RejectionDialect[]; readonly fetch?: FetchLike },
+  ) {
+    super(config, options.dialects);
     this.provider = config.provider;
-    this.model = config.model;
     this.capture = captureErrorBodies(options.fetch);
     this.done = watchDoneMarker(this.capture.fetch);
     this.client = new OpenAI({
@@ -66,20 +61,7 @@ export class OpenAIAdapter implements ModelAdapter {
     return toOpenAIRequest(request, this.wire);
   }
 
-  stream(request: ModelRequest): AsyncIterable<ModelEvent> {
-    return withRetries({
-      attempt: () =>
-        underFirstByteDeadline(this.config.firstByteTimeoutMs, request.signal, this.provider, (deadline) =>
-          this.attempt(request, deadline),
-        ),
-      toProviderError: (error) =>
-        settledToolRejection(this.toProviderError(error), request.tools, OPENAI_FAMILY_DIALECTS),
-      settings: this.config.retry,
-      signal: request.signal,
-    });
-  }
-
-  private async *attempt(request: ModelRequest, deadline: FirstByteDeadline): AsyncGenerator<ModelEvent> {
+  protected async *attempt(request: ModelRequest, deadline: FirstByteDeadline): AsyncGenerator<ModelEvent> {
     const body = this.buildRequest(request);
     const options = { signal: deadline.signal };
     if (body.stream) {
@@ -105,16 +87,7 @@ export class OpenAIAdapter implements ModelAdapter {
     }
   }
 
-  /** Any error this adapter's SDK threw, as a `ProviderError` with the raw body. */
-  toProviderError(error: unknown): ProviderError {
+  override toProviderError(error: unknown): ProviderError {
     return openaiProviderError(error, this.provider, this.capture);
-  }
-
-  toolsNamedInRejection(error: unknown, sent: readonly WireTool[]): string[] {
-    return toolsNamedInRejection(this.toProviderError(error), sent, OPENAI_FAMILY_DIALECTS);
-  }
-
-  toolsAttributedInRejection(error: unknown, sent: readonly WireTool[]): string[] {
-    return toolsAttributedInRejection(this.toProviderError(error), sent, OPENAI_FAMILY_DIALECTS);
   }
 }

@@ -1,5 +1,3 @@
-import { InputError } from '../../core/errors.js';
-
 /** Every provider `createModelAdapter` knows, by the name a user writes in a config file. */
 export const PROVIDER_NAMES = [
   'openai',
@@ -89,67 +87,39 @@ export interface ResolvedProviderConfig {
   readonly streamUsage: boolean;
 }
 
-interface ProviderDefaults {
+/** Environment variables, as `process.env` holds them. */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** Where a provider's region and credentials come from (only Bedrock has any). */
+export interface ProviderAccess {
+  readonly region: string | undefined;
+  readonly credentials: AwsCredentials | undefined;
+}
+
+/** What a vendor's folder says of each provider it serves: its wire, where its key and URL come from. */
+export interface ProviderDefaults {
   readonly family: WireFamily;
+  /** Variables that hold the API key, first set wins. */
   readonly keyVars: readonly string[];
+  /** Variables that hold the base URL, first set wins. */
   readonly baseURLVars: readonly string[];
+  /** The provider's public endpoint; none for a server the person names. */
   readonly baseURL?: string;
   /** A key is required (local OpenAI-compatible servers usually need none). */
   readonly keyRequired: boolean;
-}
-
-const DEFAULTS: Readonly<Record<ProviderName, ProviderDefaults>> = {
-  openai: {
-    family: 'openai',
-    keyVars: ['OPENAI_API_KEY'],
-    baseURLVars: ['OPENAI_BASE_URL'],
-    baseURL: 'https://api.openai.com/v1',
-    keyRequired: true,
-  },
-  openrouter: {
-    family: 'openai',
-    keyVars: ['OPENROUTER_API_KEY'],
-    baseURLVars: ['OPENROUTER_BASE_URL'],
-    baseURL: 'https://openrouter.ai/api/v1',
-    keyRequired: true,
-  },
-  gemini: {
-    family: 'openai',
-    keyVars: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
-    baseURLVars: ['GEMINI_BASE_URL'],
-    baseURL: 'https://generativelanguage.googleapis.com/v1beta/openai/',
-    keyRequired: true,
-  },
-  mistral: {
-    family: 'openai',
-    keyVars: ['MISTRAL_API_KEY'],
-    baseURLVars: ['MISTRAL_BASE_URL'],
-    baseURL: 'https://api.mistral.ai/v1',
-    keyRequired: true,
-  },
-  'openai-compatible': {
-    family: 'openai',
-    keyVars: ['OPENAI_API_KEY'],
-    baseURLVars: ['OPENAI_BASE_URL'],
-    keyRequired: false,
-  },
-  anthropic: {
-    family: 'anthropic',
-    keyVars: ['ANTHROPIC_API_KEY'],
-    baseURLVars: ['ANTHROPIC_BASE_URL'],
-    baseURL: 'https://api.anthropic.com',
-    keyRequired: true,
-  },
-  bedrock: { family: 'bedrock', keyVars: [], baseURLVars: ['BEDROCK_ENDPOINT_URL'], keyRequired: false },
-};
-
-/** The wire family a provider speaks. */
-export function familyOf(provider: ProviderName): WireFamily {
-  return DEFAULTS[provider].family;
+  /** There is no public endpoint: the person must name one. */
+  readonly baseURLRequired?: boolean;
+  /** Ask for usage in the stream unless the config says otherwise (default true). */
+  readonly streamUsage?: boolean;
+  /**
+   * The region and credentials to sign with, from the config and the environment; `onThisMachine` when
+   * the base URL is a loopback server. Throws `InputError` naming what to set. Left out: as configured.
+   */
+  readonly access?: (config: ProviderConfig, env: Environment, onThisMachine: boolean) => ProviderAccess;
 }
 
 /** The first of the variables `names` that is set (not blank), with its name. */
-function firstSetNamed(env: Readonly<Record<string, string | undefined>>, names: readonly string[]) {
+export function firstSetNamed(env: Environment, names: readonly string[]) {
   for (const name of names) {
     const value = env[name]?.trim();
     if (value) return { name, value };
@@ -157,153 +127,7 @@ function firstSetNamed(env: Readonly<Record<string, string | undefined>>, names:
   return undefined;
 }
 
-function firstSet(env: Readonly<Record<string, string | undefined>>, names: readonly string[]) {
+/** The value of the first of the variables `names` that is set (not blank). */
+export function firstSet(env: Environment, names: readonly string[]): string | undefined {
   return firstSetNamed(env, names)?.value;
-}
-
-/** Hosts a local server listens on, reached over plain http. */
-const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\])(:|\/|$)/i;
-
-/** True when `address` (a URL without its scheme) starts with a local host, which takes plain http. */
-export function isLocalAddress(address: string): boolean {
-  return LOCAL_HOST.test(address);
-}
-
-/** The credentials a Bedrock endpoint on this machine is signed with when the person set none. */
-export const LOCAL_AWS_CREDENTIALS: AwsCredentials = {
-  accessKeyId: 'toolseam-local-no-credentials',
-  secretAccessKey: 'toolseam-local-no-credentials',
-};
-
-/** True when the environment names AWS credentials someone chose: a key pair, or a profile. */
-function awsCredentialsSet(env: Readonly<Record<string, string | undefined>>): boolean {
-  const pair = firstSet(env, ['AWS_ACCESS_KEY_ID']) && firstSet(env, ['AWS_SECRET_ACCESS_KEY']);
-  return Boolean(pair || firstSet(env, ['AWS_PROFILE']));
-}
-
-/** True for an http(s) URL whose host is this machine (localhost, 127.x.x.x, [::1]). */
-function isLoopback(url: string | undefined): boolean {
-  if (url === undefined || !URL.canParse(url)) return false;
-  const host = new URL(url).hostname;
-  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-/**
- * `url` when it is an http(s) URL; otherwise an `InputError` naming where it came from (`variable`, or
- * the `baseURL` setting) and the URL to write, e.g. the same with `https://` before it.
- */
-function checkUrl(url: string, provider: string, variable: string | undefined): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return url;
-  } catch {
-    // told below
-  }
-  const from = variable ? `from the environment variable ${variable}` : 'baseURL';
-  const unset = variable ? `, or unset ${variable} to use the provider's own` : '';
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
-    throw new InputError(
-      `The ${provider} base URL "${url}" (${from}) is not an http(s) URL; give one like https://host/v1${unset}.`,
-    );
-  }
-  const suggested = `${isLocalAddress(url) ? 'http' : 'https'}://${url.replace(/^\/+/, '')}`;
-  throw new InputError(
-    `The ${provider} base URL "${url}" (${from}) does not start with http:// or https://; set it to one such as "${suggested}"${unset}.`,
-  );
-}
-
-function nonNegative(value: number | undefined, fallback: number, what: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < 0) {
-    throw new InputError(`${what} must be a number of 0 or more; got ${String(value)}.`);
-  }
-  return value;
-}
-
-/** The longest wait a Node timer keeps (2^31-1 ms); past it the timer fires at once. */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-const DEFAULT_TIMEOUT_MS = 600_000;
-
-function timeoutOf(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_TIMEOUT_MS;
-  // 0 would mean "never" to the AWS SDK but "at once" to openai and @anthropic-ai/sdk
-  checkTimeout(value, 'timeoutMs', `wait the default ${DEFAULT_TIMEOUT_MS} ms (10 minutes)`);
-  return value;
-}
-
-function checkTimeout(value: number, name: string, leftOut: string): void {
-  if (!Number.isInteger(value) || value < 1 || value > MAX_TIMEOUT_MS) {
-    throw new InputError(
-      `${name} must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (about 24 days); got ${String(value)}. Leave it out to ${leftOut}.`,
-    );
-  }
-}
-
-function firstByteOf(value: number | undefined): number | undefined {
-  if (value !== undefined) checkTimeout(value, 'firstByteTimeoutMs', 'wait as long as timeoutMs allows');
-  return value;
-}
-
-/** Fills in every default of `config` from the environment; throws `InputError` naming what is missing. */
-export function resolveProviderConfig(config: ProviderConfig): ResolvedProviderConfig {
-  const defaults = DEFAULTS[config.provider];
-  if (!defaults) {
-    throw new InputError(
-      `Unknown model provider "${String(config.provider)}"; use one of ${PROVIDER_NAMES.join(', ')}.`,
-    );
-  }
-  if (typeof config.model !== 'string' || config.model.trim() === '') {
-    throw new InputError(`Give a model id for the ${config.provider} provider (for example with --model).`);
-  }
-  const env = config.env ?? process.env;
-  // an empty key (a config template's "apiKey": "") is no key: the environment's, or none at all
-  const apiKey = config.apiKey?.trim() ? config.apiKey : firstSet(env, defaults.keyVars);
-  const fromEnv = config.baseURL === undefined ? firstSetNamed(env, defaults.baseURLVars) : undefined;
-  const rawURL = config.baseURL ?? fromEnv?.value ?? defaults.baseURL;
-  // a server on this machine (the stand-in, a local proxy holding the real keys) may need no key
-  if (defaults.keyRequired && !apiKey && !isLoopback(rawURL)) {
-    throw new InputError(
-      `No API key for ${config.provider}: set ${defaults.keyVars.join(' or ')} or pass apiKey in the model config.`,
-    );
-  }
-  if (config.provider === 'openai-compatible' && !rawURL) {
-    throw new InputError(
-      'An openai-compatible provider needs a base URL (e.g. http://localhost:8080/v1): pass baseURL or set OPENAI_BASE_URL.',
-    );
-  }
-  const bedrockHere = config.provider === 'bedrock' && isLoopback(rawURL);
-  // a server on this machine (the stand-in, a local proxy) ignores the region: any one signs the request
-  const region =
-    config.region ??
-    firstSet(env, ['AWS_REGION', 'AWS_DEFAULT_REGION']) ??
-    (bedrockHere ? 'us-east-1' : undefined);
-  if (config.provider === 'bedrock' && !region) {
-    throw new InputError('Bedrock needs an AWS region: pass region or set AWS_REGION.');
-  }
-  // ...and needs no credentials: unless the person set some, it gets a placeholder, so the AWS chain never
-  // goes looking (a profile file, SSO, an instance role) for a real one to sign a request to it with
-  const credentials =
-    config.credentials ?? (bedrockHere && !awsCredentialsSet(env) ? LOCAL_AWS_CREDENTIALS : undefined);
-  const retry = config.retry ?? {};
-  return {
-    provider: config.provider,
-    family: defaults.family,
-    model: config.model.trim(),
-    apiKey,
-    baseURL: rawURL === undefined ? undefined : checkUrl(rawURL, config.provider, fromEnv?.name),
-    timeoutMs: timeoutOf(config.timeoutMs),
-    firstByteTimeoutMs: firstByteOf(config.firstByteTimeoutMs),
-    retry: {
-      maxRetries: Math.floor(nonNegative(retry.maxRetries, 2, 'retry.maxRetries')),
-      baseDelayMs: nonNegative(retry.baseDelayMs, 500, 'retry.baseDelayMs'),
-      maxDelayMs: nonNegative(retry.maxDelayMs, 8_000, 'retry.maxDelayMs'),
-    },
-    stream: config.stream ?? true,
-    maxTokens: config.maxTokens,
-    headers: config.headers ?? {},
-    region,
-    credentials,
-    toolResultStatus: config.toolResultStatus,
-    streamUsage: config.streamUsage ?? config.provider !== 'mistral',
-  };
 }

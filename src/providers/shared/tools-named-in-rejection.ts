@@ -1,35 +1,7 @@
 import { ProviderError } from '../../core/errors.js';
 import type { WireTool } from '../../core/model.js';
-import {
-  anthropicToolPaths,
-  bedrockToolPaths,
-  geminiDeclarations,
-  genericToolMentions,
-  openaiToolPaths,
-  pythonReprSchemas,
-  quotedToolNames,
-  type RejectionDialect,
-  validationLocations,
-} from './rejection-dialects.js';
+import { genericToolMentions, type RejectionDialect } from './rejection-dialect.js';
 import { isValidationFailure, rejectionEvidence } from './rejection-evidence.js';
-
-/** The dialects an OpenAI-compatible endpoint may answer in: OpenAI's own, Gemini's, Mistral's, and
- * whatever upstream OpenRouter relays (Anthropic, Bedrock). */
-export const OPENAI_FAMILY_DIALECTS: readonly RejectionDialect[] = [
-  quotedToolNames,
-  pythonReprSchemas,
-  geminiDeclarations,
-  openaiToolPaths,
-  validationLocations,
-  anthropicToolPaths,
-  bedrockToolPaths,
-];
-
-/** Anthropic's Messages API dialect. */
-export const ANTHROPIC_DIALECTS: readonly RejectionDialect[] = [anthropicToolPaths];
-
-/** Bedrock Converse: its own paths, plus Anthropic's when a Claude model's validator answers. */
-export const BEDROCK_DIALECTS: readonly RejectionDialect[] = [bedrockToolPaths, anthropicToolPaths];
 
 /** The tools a rejection blames, and how surely. */
 export interface RejectionFinding {

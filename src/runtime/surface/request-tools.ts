@@ -1,7 +1,7 @@
 import type { ModelAdapter, WireTool } from '../../core/model.js';
 import { isCore } from '../../retrieval/index.js';
 import type { OfferedTool } from '../../seam/index.js';
-import { agentAllows, grantsAllow } from '../calls/gates/gates.js';
+import { agentAllows, denyRuleFor, grantsAllow } from '../calls/gates/gates.js';
 import { runtimeWireTool } from '../calls/runtime-tool.js';
 import type { TurnEnvironment } from '../turn/turn-environment.js';
 import type { TurnState } from '../turn/turn-state.js';
@@ -26,12 +26,16 @@ export function isCoreTool(tool: OfferedTool): boolean {
   return tool.definition.core === true || isCore({ name: tool.name });
 }
 
-/** The runtime's own tools a request carries: the meta-tools when tools are deferred, and its runtime tools. */
+/**
+ * The runtime's own tools a request carries: the meta-tools when tools are deferred, and its runtime
+ * tools that the agent, the run's grants and the deny-list leave it.
+ */
 export function ownWireTools(env: TurnEnvironment, reduced: boolean): WireTool[] {
   const out: WireTool[] = reduced ? [...META_WIRE_TOOLS] : [];
+  const { agent, grants, denyList } = env.gates;
   for (const tool of env.runtimeTools.values()) {
     const name = tool.definition.name;
-    if (agentAllows(env.gates.agent, name) && grantsAllow(env.gates.grants, name))
+    if (agentAllows(agent, name) && grantsAllow(grants, name) && !denyRuleFor(denyList, name))
       out.push(runtimeWireTool(tool));
   }
   return out;

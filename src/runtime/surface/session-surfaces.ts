@@ -2,8 +2,9 @@ import type { RuntimeEvent } from '../../core/events.js';
 import { type Logger, silentLogger } from '../../core/logger.js';
 import type { SessionRecord, SessionStore } from '../../core/session-store.js';
 import { createToolSeam, type ToolSeam } from '../../seam/index.js';
-import type { ToolRegistry } from '../../tools/registry.js';
-import { agentAllows, type GatePolicy, grantsAllow } from '../calls/gates/gates.js';
+import type { ServedTools, ToolRegistry } from '../../tools/registry.js';
+import { agentAllows, denyRuleFor, type GatePolicy, grantsAllow } from '../calls/gates/gates.js';
+import type { DenyRule } from '../runtime-options.js';
 import { buildSurface, ServedCache, surfaceChange, type ToolSurface } from './tool-surface.js';
 
 /** What the surfaces are built from. */
@@ -12,6 +13,10 @@ export interface SessionSurfacesOptions {
   readonly store: SessionStore;
   readonly logger?: Logger;
   readonly k?: number;
+  /** The runtime's deny-list: a tool it refuses outright is never offered. */
+  readonly denyList?: readonly DenyRule[];
+  /** Told of each new serving of the registry's tools (a new surface stamp), before any surface is built on it. */
+  readonly onServed?: (served: ServedTools) => void;
 }
 
 /**
@@ -30,6 +35,7 @@ export class SessionSurfaces {
   private readonly served: ServedCache;
   private readonly surfaces = new Map<string, ToolSurface>();
   private readonly logger: Logger;
+  private lastServed: ServedTools | undefined;
 
   constructor(private readonly options: SessionSurfacesOptions) {
     this.logger = options.logger ?? silentLogger;
@@ -49,6 +55,10 @@ export class SessionSurfaces {
     quarantined: ReadonlyMap<string, string> = new Map(),
   ): Promise<ToolSurface> {
     const served = await this.served.current();
+    if (served !== this.lastServed) {
+      this.lastServed = served;
+      this.options.onServed?.(served);
+    }
     // A tool quarantined or lifted since makes another surface, as another agent would.
     const leftOut = [...quarantined.keys()].sort().join('\u0000');
     const key = `${session.id}\u0000${agent?.name ?? ''}\u0000${grants?.join('\u0000') ?? '*'}\u0001${leftOut}`;
@@ -59,9 +69,10 @@ export class SessionSurfaces {
       return previous;
     }
     const allows = (name: string): boolean => agentAllows(agent, name) && grantsAllow(grants, name);
-    const k = this.options.k;
+    const { k, denyList = [] } = this.options;
+    const deniedBy = (name: string): DenyRule | undefined => denyRuleFor(denyList, name);
     const surface = buildSurface(
-      { served, seam: this.seam, allows, quarantined, ...(k ? { k } : {}) },
+      { served, seam: this.seam, allows, deniedBy, quarantined, ...(k ? { k } : {}) },
       previous,
     );
     if (!previous) for (const name of session.toolsUsed) surface.retriever.markUsed(name);

@@ -1,8 +1,9 @@
 import type { WireTool } from '../../core/model.js';
 import type { ToolDefinition } from '../../core/tool.js';
 import { META_TOOLS, type RetrievalTool, ToolRetriever } from '../../retrieval/index.js';
-import type { ExcludedTool, OfferedTool, ToolSeam } from '../../seam/index.js';
+import { type ExcludedTool, type OfferedTool, type ToolSeam, wireName } from '../../seam/index.js';
 import type { ServedTools, ToolRegistry } from '../../tools/registry.js';
+import type { DenyRule } from '../runtime-options.js';
 
 /** The runtime's own tools, answered by the runtime itself (never dispatched to a provider). */
 export const META_TOOL_NAMES: ReadonlySet<string> = new Set(META_TOOLS.map((t) => t.name));
@@ -28,6 +29,10 @@ export interface ToolSurface {
   readonly retriever: ToolRetriever;
   /** Real names withheld by the agent's tool list. */
   readonly withheld: readonly string[];
+  /** Tools the deny-list refuses outright, left off the surface: real name → the rule that refuses it. */
+  readonly denied: ReadonlyMap<string, DenyRule>;
+  /** The wire name a denied tool would travel under → its real name, so a call by it is refused as denied. */
+  readonly deniedWire: ReadonlyMap<string, string>;
   /** Tools quarantined for this model, left off the surface: real name → what the provider said. */
   readonly quarantined: ReadonlyMap<string, string>;
 }
@@ -56,6 +61,8 @@ export interface SurfaceInputs {
   readonly seam: ToolSeam;
   /** False for a tool the session's agent may not use (withheld from the offer). */
   readonly allows: (name: string) => boolean;
+  /** The deny-list rule that refuses a tool outright, if any (such a tool is never offered). */
+  readonly deniedBy?: (name: string) => DenyRule | undefined;
   /** Tools quarantined for the runtime's model (real name → what the provider said): never offered. */
   readonly quarantined?: ReadonlyMap<string, string>;
   readonly k?: number;
@@ -80,13 +87,21 @@ export function retrievalToolOf(tool: OfferedTool): RetrievalTool {
 export function buildSurface(inputs: SurfaceInputs, previous?: ToolSurface): ToolSurface {
   const withheld: string[] = [];
   const allowed: ToolDefinition[] = [];
+  const denied = new Map<string, DenyRule>();
   const quarantined = inputs.quarantined ?? new Map<string, string>();
   for (const tool of inputs.served.tools) {
     if (quarantined.has(tool.name)) continue;
-    if (inputs.allows(tool.name)) allowed.push(tool);
-    else withheld.push(tool.name);
+    const rule = inputs.deniedBy?.(tool.name);
+    if (!inputs.allows(tool.name)) withheld.push(tool.name);
+    else if (rule) denied.set(tool.name, rule);
+    else allowed.push(tool);
   }
   const turn = inputs.seam.prepare(allowed);
+  const deniedWire = new Map<string, string>();
+  for (const name of denied.keys()) {
+    const wire = wireName(name);
+    if (!turn.wireToReal.has(wire) && !deniedWire.has(wire)) deniedWire.set(wire, name);
+  }
   const tools = turn.offered.map(retrievalToolOf);
   let retriever = previous?.retriever;
   if (retriever) retriever.setTools(tools);
@@ -99,6 +114,8 @@ export function buildSurface(inputs: SurfaceInputs, previous?: ToolSurface): Too
     wireToReal: turn.wireToReal,
     retriever,
     withheld,
+    denied,
+    deniedWire,
     quarantined,
   };
 }
@@ -110,7 +127,8 @@ export function resolveToolName(
   runtimeTools: ReadonlySet<string> | ReadonlyMap<string, unknown>,
 ): string {
   if (surface.byName.has(name) || META_TOOL_NAMES.has(name) || runtimeTools.has(name)) return name;
-  return surface.wireToReal.get(name) ?? name;
+  if (surface.denied.has(name)) return name;
+  return surface.wireToReal.get(name) ?? surface.deniedWire.get(name) ?? name;
 }
 
 /** Added tools and removed tools between two surfaces, by real name. */

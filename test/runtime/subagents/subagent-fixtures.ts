@@ -1,5 +1,5 @@
 import type { RuntimeEvent } from '../../../src/core/events.js';
-import type { RecordedRequest } from '../../../src/testing/index.js';
+import type { ScriptRequest } from '../../../src/testing/index.js';
 import { defineTool, field, inProcessProvider } from '../../../src/tools/index.js';
 
 /** A full leaf contract for `task`, with `title`; override any key. */
@@ -26,7 +26,7 @@ export function leafStates(events: readonly RuntimeEvent[], title: string): stri
 }
 
 /** True for a request some leaf made (its first user message is a leaf prompt naming `task`). */
-export function fromLeaf(task: string): (r: RecordedRequest) => boolean {
+export function fromLeaf(task: string): (r: ScriptRequest) => boolean {
   return (r) => r.lastUserMessage.includes(`Task: ${task}`);
 }
 

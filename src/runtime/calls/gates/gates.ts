@@ -23,6 +23,15 @@ export function agentAllows(agent: GatePolicy['agent'], name: string): boolean {
   return agent.config.tools.some((pattern) => globMatch(pattern, name));
 }
 
+/**
+ * The deny-list rule that refuses `name`, if any (meta-tools never). A rule names tools only, never
+ * arguments, so a tool it covers is refused whatever it is asked: such a tool is not offered at all.
+ */
+export function denyRuleFor(denyList: readonly DenyRule[], name: string): DenyRule | undefined {
+  if (META_TOOL_NAMES.has(name)) return undefined;
+  return denyList.find((rule) => globMatch(rule.tool, name));
+}
+
 /** True when a run's tool grants cover `name` (every tool when there are none). */
 export function grantsAllow(grants: readonly string[] | undefined, name: string): boolean {
   return grants === undefined || META_TOOL_NAMES.has(name) || grants.some((g) => globMatch(g, name));
@@ -61,10 +70,8 @@ export async function screenCall(
   const meta = META_TOOL_NAMES.has(tool);
   if (!agentAllows(policy.agent, tool)) return { by: 'agent_tools', reason: offListReason(policy, tool) };
   if (meta) return undefined;
-  const denied = policy.denyList.find((rule) => globMatch(rule.tool, tool));
-  if (denied?.reason !== undefined) return { by: 'deny_list', reason: denied.reason };
-  if (denied)
-    return { by: 'deny_list', reason: `${tool} is on the deny-list`, plain: 'it is on the deny-list' };
+  const denied = denyRuleFor(policy.denyList, tool);
+  if (denied) return denyRefusal(denied, tool);
   const def = call.runtimeTool ?? call.surface.byName.get(tool)?.definition;
   if (policy.mode === 'plan' && def && !isReadOnly(def) && call.keepsTaskMode !== true) {
     return { by: 'task_mode', reason: 'this session is in plan mode, where only read-only tools run' };
@@ -83,11 +90,21 @@ export async function screenCall(
   return call.runtimeTool ? undefined : withdrawnReason(call.registry, def);
 }
 
+function denyRefusal(rule: DenyRule, tool: string): Refusal {
+  if (rule.reason !== undefined) return { by: 'deny_list', reason: rule.reason };
+  return { by: 'deny_list', reason: `${tool} is on the deny-list`, plain: 'it is on the deny-list' };
+}
+
 /**
  * Why a tool that exists is not on this run's surface: the agent's tool list or the run's grants
- * withhold it, or the seam left it out; undefined when no tool has the name.
+ * withhold it, the deny-list refuses it, or the seam left it out; undefined when no tool has the name.
  */
 export function unusableReason(policy: GatePolicy, surface: ToolSurface, tool: string): string | undefined {
+  const denied = surface.denied.get(tool);
+  if (denied) {
+    const why = denied.reason === undefined ? '' : ` (${denied.reason})`;
+    return `${tool} is refused by the deny-list in toolseam's configuration${why}, whatever its arguments`;
+  }
   if (surface.withheld.includes(tool)) {
     return agentAllows(policy.agent, tool)
       ? `${tool} is not among the tools this run was granted`

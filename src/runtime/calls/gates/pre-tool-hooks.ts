@@ -7,14 +7,15 @@ import { globMatch } from '../../glob-match.js';
 /**
  * A command run before a tool call. It refuses the call with a `BLOCKED: reason` line on its output, or
  * by exiting with code 2 and the reason on stderr (as Claude Code's hooks do); any other non-zero exit
- * is a hook that failed to run, which refuses the call too.
+ * is a hook that failed to run, which refuses the call too. It has answered when it exits: whatever it
+ * left running in the background is ended then.
  */
 export interface PreToolHook {
   /** Glob over real tool names; all tools when absent. */
   readonly match?: string;
   /** Shell command; receives `{"tool","arguments","sessionId"}` as JSON on stdin. */
   readonly command: string;
-  /** Milliseconds before the hook counts as failed (default 10 s). */
+  /** Milliseconds the hook has to exit before it counts as failed (default 10 s). */
   readonly timeoutMs?: number;
   /** Folder the command runs in (a config's hooks: the config file's folder); default the current one. */
   readonly cwd?: string;
@@ -31,6 +32,12 @@ const BLOCK_EXIT_CODE = 2;
 
 /** The reason of a block that gives none (an empty `BLOCKED:` line, exit code 2 with nothing on stderr). */
 const NO_REASON = 'a policy hook';
+
+/**
+ * How long, after a hook exited, its output is still read while something it left running holds the
+ * pipes open; then that is ended, and the hook's answer is what it wrote by then.
+ */
+const DRAIN_MS = 250;
 
 /** A hook runs in a process group of its own (POSIX), so stopping it stops what its shell started. */
 const OWN_GROUP = process.platform !== 'win32';
@@ -70,10 +77,13 @@ function runOne(
     let err = '';
     let errHead = '';
     let settled = false;
+    let exited: { code: number | null; killedBy: NodeJS.Signals | null } | undefined;
+    let drain: ReturnType<typeof setTimeout> | undefined;
     const end = (verdict: string | undefined): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(drain);
       signal?.removeEventListener('abort', onAbort);
       resolve(verdict);
     };
@@ -89,6 +99,21 @@ function runOne(
       kill();
       end(undefined);
     };
+    /** The hook's answer, from what it said and how it exited; what it left running is ended first. */
+    const decide = (): void => {
+      if (exited === undefined || settled) return;
+      kill();
+      const { code, killedBy } = exited;
+      const blocked = output.blocked(true);
+      if (blocked !== undefined) end(blocked);
+      else if (code === BLOCK_EXIT_CODE) end(headOfLine(oneLine(errHead)) || NO_REASON);
+      else if (code !== 0) {
+        // A policy that cannot be consulted must not be skipped silently: the call is refused.
+        const said = tailOf(oneLine(err), STDERR_TAIL_CHARS);
+        const how = code === null ? `ended by the signal ${killedBy ?? 'unknown'}` : `exit code ${code}`;
+        end(`the pre-tool hook failed to run (${how}${said ? `: ${said}` : ''})`);
+      } else end(undefined);
+    };
     const timer = setTimeout(() => {
       kill();
       end(output.blocked() ?? 'the pre-tool hook did not answer in time');
@@ -100,17 +125,14 @@ function runOne(
       err = (err + chunk).slice(-4 * STDERR_TAIL_CHARS);
     });
     child.on('error', () => end('the pre-tool hook could not be started'));
-    child.on('close', (code, killedBy) => {
-      const blocked = output.blocked(true);
-      if (blocked !== undefined) end(blocked);
-      else if (code === BLOCK_EXIT_CODE) end(headOfLine(oneLine(errHead)) || NO_REASON);
-      else if (code !== 0) {
-        // A policy that cannot be consulted must not be skipped silently: the call is refused.
-        const said = tailOf(oneLine(err), STDERR_TAIL_CHARS);
-        const how = code === null ? `ended by the signal ${killedBy ?? 'unknown'}` : `exit code ${code}`;
-        end(`the pre-tool hook failed to run (${how}${said ? `: ${said}` : ''})`);
-      } else end(undefined);
+    // The hook has answered when it exits. A process it started in the background may hold its output
+    // open for long after: what the hook wrote is read for a moment more, never waited on past that.
+    child.on('exit', (code, killedBy) => {
+      exited = { code, killedBy };
+      clearTimeout(timer);
+      drain = setTimeout(decide, DRAIN_MS);
     });
+    child.on('close', decide);
     child.stdin.on('error', () => {});
     child.stdin.end(JSON.stringify(call));
     if (signal?.aborted) onAbort();
