@@ -8,7 +8,7 @@ import { schemaBudgetChars } from '../retrieval/index.js';
 import { credentialVariables, redactSecrets } from '../tools/builtin/index.js';
 import type { ServedTools } from '../tools/registry.js';
 import { ApprovalBroker } from './calls/approval-broker.js';
-import type { GatePolicy } from './calls/gates/gates.js';
+import type { GatePolicy } from './calls/gates/gate-policy.js';
 import type { RuntimeTool } from './calls/runtime-tool.js';
 import { EventChannel } from './event-channel.js';
 import { answerLooseCalls, interruptAbandoned } from './resume/abandoned-turns.js';

@@ -1,79 +1,36 @@
 import type { ApprovalRecord } from '../../core/session-store.js';
-import type { ToolResult } from '../../core/tool.js';
-import { refuseMissingArguments } from '../../tools/refusal-note.js';
 import { offeredScope } from '../grants/grant-scope.js';
 import { scopedCall, withdrawnNotice } from '../grants/standing-grants.js';
 import type { TurnEnvironment } from '../turn/turn-environment.js';
-import type { TurnState } from '../turn/turn-state.js';
 import type { ApprovalOutcome } from './approval-broker.js';
 import type { PlannedCall } from './planned-call.js';
-import { refusalResult } from './refusals.js';
-import { runCall, settleCall, toolContext } from './settle-call.js';
-
-/**
- * Preflight: what the call's DECLARED schema requires, then what its tool declares it refuses. A
- * refusal here means nobody is asked; a check that throws or cannot decide refuses nothing.
- */
-export async function preflightCall(
-  env: TurnEnvironment,
-  state: TurnState,
-  call: PlannedCall,
-): Promise<ToolResult | undefined> {
-  const offered = env.surface.byName.get(call.tool);
-  if (!offered) return undefined;
-  const args = call.args ?? {};
-  const { definition } = offered;
-  const missing = refuseMissingArguments(call.tool, args, definition.parameters, offered.parameters, {
-    keySpellings: definition.keySpellings === true,
-  });
-  if (missing) return missing;
-  let refused: ToolResult | undefined;
-  try {
-    refused = await env.registry.preflight(call.tool, args, toolContext(env, state, call));
-  } catch (error) {
-    env.logger.log({
-      level: 'warn',
-      scope: 'runtime',
-      message: `the pre-flight check of ${call.tool} failed, so the call is put to the person: ${(error as Error).message}`,
-    });
-    return undefined;
-  }
-  if (!refused?.isError) return undefined;
-  return { ...refused, notRun: 'refused_by_tool', refusedBy: 'preflight' };
-}
+import type { Refusal } from './refusals.js';
 
 /** One sentence saying what approving a call will do. */
-export function approvalMeaning(env: TurnEnvironment, call: PlannedCall): string {
-  const def = env.surface.byName.get(call.tool)?.definition;
+export function approvalMeaning(call: PlannedCall): string {
+  const def = call.target.offered?.definition;
   const by = def?.app && def.group?.own !== true ? ` (from ${def.app})` : '';
   const risk = def?.risk === 'destructive' ? ' It can delete or overwrite things.' : '';
   return `Approving runs ${call.tool}${by} once with the arguments shown.${risk}`;
 }
 
 /**
- * A call that needs a person: preflight first (nobody is asked about a call that cannot run), then
- * the request, durable in the store, answered here or from another process, or ended by the timeout
- * or a stop. Approved calls run exactly once.
+ * Puts a call to a person: the request, durable in the store, answered here or from another process,
+ * or ended by the timeout or a stop. What "always" would cover is worked out first, shown with the
+ * question and kept with it.
  */
-export async function askAndRun(
+export async function askPerson(
   env: TurnEnvironment,
-  state: TurnState,
   call: PlannedCall,
-): Promise<ToolResult> {
-  const refused = await preflightCall(env, state, call);
-  if (refused) return settleCall(env, call, refused, 'refused');
-  if (env.approval.unattended) {
-    return settleCall(env, call, refusalResult(call.tool, { by: 'unattended', reason: '' }), 'refused');
-  }
-  const def = env.surface.byName.get(call.tool)?.definition;
-  // What "always" would cover is worked out before the question, shown with it and kept with it.
+): Promise<{ readonly approvalId: string; readonly outcome: ApprovalOutcome }> {
+  const def = call.target.offered?.definition;
   const always = await offeredScope(scopedCall(env, call));
   const withdrawn = withdrawnNotice(env, call.tool);
   const request = env.store.requestApproval({
     turnId: env.turnId,
     callId: call.id,
     risk: def?.risk ?? 'caution',
-    meaning: approvalMeaning(env, call),
+    meaning: approvalMeaning(call),
     expiresAt: new Date(Date.now() + env.approval.timeoutMs).toISOString(),
     ...(env.leaf ? { leafTitle: env.leaf.title } : {}),
     always,
@@ -83,7 +40,7 @@ export async function askAndRun(
   env.emit({ type: 'approval-request', request });
   const outcome = await env.broker.wait(request.id, env.approval.timeoutMs, env.signal);
   env.store.setTurnStatus(env.turnId, 'running', { from: ['waiting_approval'] });
-  return answerApproval(env, state, call, request.id, outcome);
+  return { approvalId: request.id, outcome };
 }
 
 /**
@@ -103,14 +60,15 @@ export function holdLeafGrant(env: TurnEnvironment, approval: ApprovalRecord): v
   });
 }
 
-/** Acts on how an approval ended: run the call, or answer it with the refusal in its own words. */
-export async function answerApproval(
+/**
+ * Tells the host how an approval ended, and what it means for the call: undefined when it was approved
+ * (it runs), else the refusal in the person's (or the clock's) own words.
+ */
+export function approvalRefusal(
   env: TurnEnvironment,
-  state: TurnState,
-  call: PlannedCall,
   approvalId: string,
   outcome: ApprovalOutcome,
-): Promise<ToolResult> {
+): Refusal | undefined {
   switch (outcome.kind) {
     case 'approved': {
       const always = outcome.record.scope;
@@ -120,7 +78,7 @@ export async function answerApproval(
         approvalId,
         decision: always && always !== 'once' ? { kind: 'approve', always } : { kind: 'approve' },
       });
-      return runCall(env, state, call);
+      return undefined;
     }
     case 'denied': {
       const reason = outcome.record.reason ?? '';
@@ -129,13 +87,13 @@ export async function answerApproval(
         approvalId,
         decision: reason ? { kind: 'deny', reason } : { kind: 'deny' },
       });
-      return settleCall(env, call, refusalResult(call.tool, { by: 'user', reason }), 'refused');
+      return { by: 'user', reason };
     }
     case 'expired':
       env.emit({ type: 'approval-resolved', approvalId, decision: 'expired' });
-      return settleCall(env, call, refusalResult(call.tool, { by: 'timeout', reason: '' }), 'refused');
+      return { by: 'timeout', reason: '' };
     case 'cancelled':
       env.emit({ type: 'approval-resolved', approvalId, decision: 'cancelled' });
-      return settleCall(env, call, refusalResult(call.tool, { by: 'stopped', reason: '' }), 'refused');
+      return { by: 'stopped', reason: '' };
   }
 }

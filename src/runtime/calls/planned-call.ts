@@ -10,10 +10,13 @@ import {
   fillOmittedNulls,
   restoreDeclaredKeys,
 } from '../../seam/index.js';
-import { resolveToolName, type ToolSurface } from '../surface/tool-surface.js';
+import type { TurnEnvironment } from '../turn/turn-environment.js';
 import { travelName } from '../turn/wire-history.js';
 import { callDigest } from './call-digest.js';
+import type { CallTarget } from './call-target.js';
 import { readArguments } from './read-arguments.js';
+import { unknownTarget } from './targets/served-targets.js';
+import { resolveTarget } from './targets/target-sources.js';
 
 /** A call the model asked for, read and resolved, before any gate. */
 export interface ReadCall {
@@ -21,6 +24,8 @@ export interface ReadCall {
   readonly wireName: string;
   /** The real name (the name as sent when no tool has it). */
   readonly tool: string;
+  /** What the name resolved to: the one place the call path learns about its tool. */
+  readonly target: CallTarget;
   /**
    * The arguments as the conversation keeps them: the model's own text, or, when a slip was recovered
    * (a code fence, an object encoded twice), the object it stood for as plain JSON text, so every
@@ -44,27 +49,25 @@ export interface PlannedCall extends ReadCall {
 }
 
 /**
- * Reads a model's call: resolves its name, parses its arguments once and decodes lifted JSON text.
- * Arguments longer than `argumentChars` are neither read nor kept: only their start is, with an ellipsis
- * (never readable as arguments, so the call is never run from the record either).
+ * Reads a model's call: resolves its name to its target once, parses its arguments once and decodes
+ * lifted JSON text. Arguments longer than the turn's `argumentChars` are neither read nor kept: only
+ * their start is, with an ellipsis (never readable as arguments, so the call is never run from the
+ * record either).
  */
-export function readCall(
-  surface: ToolSurface,
-  call: AssistantToolCall,
-  stoppedByLength: boolean,
-  runtimeTools: ReadonlyMap<string, unknown>,
-  argumentChars: number,
-): ReadCall {
+export function readCall(env: TurnEnvironment, call: AssistantToolCall, stoppedByLength: boolean): ReadCall {
   if (call.name.trim() === '') return nameless(call);
-  const tool = resolveToolName(surface, call.name, runtimeTools);
-  if (call.arguments.length > argumentChars) return tooLong(surface, tool, call, argumentChars);
+  const target = resolveTarget(env, call.name);
+  const tool = target.name;
+  const argumentChars = env.limits.argumentChars;
+  if (call.arguments.length > argumentChars) return tooLong(env, target, call, argumentChars);
   const read = readArguments(call.arguments);
   const base = {
     id: call.id,
     // kept as the request offered it, whichever name the model used (a real name with `/` would be
     // refused by Bedrock and Gemini when the conversation is sent again)
-    wireName: travelName(surface, tool),
+    wireName: travelName(env.surface, tool),
     tool,
+    target,
     rawArguments: read.ok && read.recovered ? JSON.stringify(read.args) : call.arguments,
     ...(call.signature === undefined ? {} : { signature: call.signature }),
   };
@@ -80,7 +83,7 @@ export function readCall(
       unreadable: unreadable(`${tool} was not run: ${why}`),
     };
   }
-  const offered = surface.byName.get(tool);
+  const offered = target.offered;
   // Keys renamed for the wire get their declared names back first: lifted paths use the declared ones.
   const decoded = offered
     ? decodeLiftedArguments(restoreDeclaredKeys(read.args, offered.renamed), offered.lifted)
@@ -107,14 +110,16 @@ export function readCall(
 const KEPT_OF_LONG_ARGUMENTS = 2_000;
 
 /** A call whose arguments are longer than a call may carry: answered, never read, run or stored whole. */
-function tooLong(surface: ToolSurface, tool: string, call: AssistantToolCall, limit: number): ReadCall {
+function tooLong(env: TurnEnvironment, target: CallTarget, call: AssistantToolCall, limit: number): ReadCall {
+  const tool = target.name;
   const kept = `${headOf(call.arguments, KEPT_OF_LONG_ARGUMENTS)}…`;
   const size = call.arguments.length.toLocaleString('en-US');
   const most = limit.toLocaleString('en-US');
   return {
     id: call.id,
-    wireName: travelName(surface, tool),
+    wireName: travelName(env.surface, tool),
     tool,
+    target,
     rawArguments: kept,
     ...(call.signature === undefined ? {} : { signature: call.signature }),
     digest: callDigest(tool, kept),
@@ -145,6 +150,7 @@ function nameless(call: AssistantToolCall): ReadCall {
     id: call.id,
     wireName: NAMELESS,
     tool: NAMELESS,
+    target: unknownTarget(NAMELESS),
     rawArguments: call.arguments,
     digest: callDigest(NAMELESS, call.arguments),
     unreadable: unreadable(

@@ -1,64 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import type { AssistantToolCall } from '../../core/model.js';
-import { STORE_RETRY_MS, storeTrouble, writeWhenStoreAnswers } from '../turn/store-retry.js';
 import type { TurnEnvironment } from '../turn/turn-environment.js';
 import type { TurnState } from '../turn/turn-state.js';
-import { askAndRun } from './ask-call.js';
-import { classifyCall } from './classify-call.js';
-import { type PlannedCall, readCall } from './planned-call.js';
-import { runCall, settleCall } from './settle-call.js';
-
-/**
- * Stores a model reply with its calls (read and resolved), so a crash never loses what was asked.
- */
-export async function recordReply(
-  env: TurnEnvironment,
-  text: string,
-  calls: readonly AssistantToolCall[],
-  stoppedByLength: boolean,
-): Promise<PlannedCall[]> {
-  const read = withUniqueIds(env, calls).map((c) =>
-    readCall(env.surface, c, stoppedByLength, env.runtimeTools, env.limits.argumentChars),
-  );
-  const reply = {
-    content: text,
-    calls: read.map((c) => ({
-      id: c.id,
-      wireName: c.wireName,
-      tool: c.tool,
-      rawArguments: c.rawArguments,
-      ...(c.signature === undefined ? {} : { signature: c.signature }),
-      digest: c.digest,
-      ...(c.args ? { arguments: c.args, argumentsAsRaw: c.argsAsRaw === true } : {}),
-    })),
-  };
-  // The reply was shown and paid for: a store that cannot take it yet is waited for, not given up on.
-  const { calls: records } = await writeWhenStoreAnswers(
-    () => env.store.recordModelReply(env.turnId, reply),
-    env.storeRetryMs ?? STORE_RETRY_MS,
-    (trouble) =>
-      env.emit({
-        type: 'notice',
-        message: `the session store cannot take the model's reply yet (${storeTrouble(trouble)}); it is kept, and its calls run once the store answers`,
-      }),
-  );
-  return read.map((c, i) => ({ ...c, record: records[i] as PlannedCall['record'] }));
-}
-
-/**
- * The reply's calls, each with an id no other call of the turn has: a provider that leaves ids out
- * (or repeats them) would otherwise pair a result with the wrong call, or collide with an earlier
- * reply's call in the store. A new id is only given where needed.
- */
-function withUniqueIds(env: TurnEnvironment, calls: readonly AssistantToolCall[]): AssistantToolCall[] {
-  const taken = new Set(env.store.listToolCalls({ turnId: env.turnId }).map((c) => c.id));
-  return calls.map((call) => {
-    let id = call.id.trim();
-    if (id === '' || taken.has(id)) id = `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
-    taken.add(id);
-    return id === call.id ? call : { ...call, id };
-  });
-}
+import { carryOut, planCall } from './call-path.js';
+import type { PlannedCall } from './planned-call.js';
 
 /**
  * Runs a reply's calls. Calls that need a person run alone, in the model's order; the others run
@@ -79,16 +22,15 @@ export async function runCalls(
     if (failed) throw failed.reason;
   };
   for (const call of calls) {
-    const plan = await classifyCall(env, state, call);
-    if (plan.kind === 'answer') {
-      await settleCall(env, call, plan.result, plan.status);
-    } else if (plan.kind === 'ask') {
-      await flush();
-      await askAndRun(env, state, call);
-    } else {
+    const plan = await planCall(env, state, call);
+    if (plan.kind === 'run') {
       if (group.length >= env.limits.parallelCalls) await flush();
-      group.push(runCall(env, state, call));
+      group.push(carryOut(env, state, call, plan));
+      continue;
     }
+    // A call put to a person runs alone, once the calls before it have ended.
+    if (plan.kind === 'ask') await flush();
+    await carryOut(env, state, call, plan);
   }
   await flush();
 }

@@ -1,9 +1,6 @@
 import type { RuntimeEvent } from '../../core/events.js';
 import { wholeText } from '../../core/text-cut.js';
-import type { ToolContext, ToolResult } from '../../core/tool.js';
-import { answerToolSchema, answerToolSearch } from '../../retrieval/index.js';
-import { activateTool, activationAnswer } from '../surface/activate-tool.js';
-import { META_TOOL_NAMES } from '../surface/tool-surface.js';
+import type { ToolResult } from '../../core/tool.js';
 import {
   isPassingStoreFailure,
   STORE_RETRY_MS,
@@ -11,12 +8,8 @@ import {
   writeWhenStoreAnswers,
 } from '../turn/store-retry.js';
 import type { TurnEnvironment } from '../turn/turn-environment.js';
-import type { TurnState } from '../turn/turn-state.js';
 import { boundResult, redactSecrets } from './bound-result.js';
-import { unusableReason, withdrawnReason } from './gates/gates.js';
 import type { PlannedCall } from './planned-call.js';
-import { refusalResult } from './refusals.js';
-import { runtimeToolContext } from './runtime-tool-context.js';
 
 /** The text the model reads for a result: its content, then one `Hint:` line per hint. */
 export function modelText(result: ToolResult): string {
@@ -37,7 +30,7 @@ export async function settleCall(
   status: 'done' | 'refused' | 'failed',
 ): Promise<ToolResult> {
   // Half of a character (a tool's text cut inside an emoji) is mended before it is stored and sent.
-  const pagesBy = env.surface.byName.get(call.tool)?.definition.pagesBy;
+  const pagesBy = call.target.offered?.definition.pagesBy;
   const content = wholeText(
     boundResult(redactSecrets(modelText(result), env.secrets), env.limits.resultChars, {
       tool: call.tool,
@@ -79,80 +72,4 @@ export async function settleCall(
   }
   if (!told) env.emit(end);
   return { ...result, content };
-}
-
-/** The context a provider's invoke or preflight receives for this call. */
-export function toolContext(env: TurnEnvironment, state: TurnState, call: PlannedCall): ToolContext {
-  return {
-    sessionId: env.sessionId,
-    callId: call.id,
-    signal: env.signal,
-    turnState: state.scratch,
-    workspace: env.workspace,
-    secrets: env.secrets,
-    resultChars: env.limits.resultChars,
-    ...(env.leaf?.writable ? { writable: env.leaf.writable } : {}),
-    ...(env.leaf?.offLimits ? { offLimits: env.leaf.offLimits } : {}),
-  };
-}
-
-/**
- * Runs a call that passed its gates (and, when it asks, its approval): claims it in the store so it
- * runs exactly once, checks the tool was not withdrawn meanwhile, invokes it, settles the result.
- */
-export async function runCall(
-  env: TurnEnvironment,
-  state: TurnState,
-  call: PlannedCall,
-): Promise<ToolResult> {
-  if (env.signal.aborted)
-    return settleCall(env, call, refusalResult(call.tool, { by: 'stopped', reason: '' }), 'refused');
-  const meta = META_TOOL_NAMES.has(call.tool);
-  const def = env.surface.byName.get(call.tool)?.definition;
-  if (!meta && def) {
-    const withdrawn = withdrawnReason(env.registry, def);
-    if (withdrawn) return settleCall(env, call, refusalResult(call.tool, withdrawn), 'refused');
-  }
-  const current = env.store.getToolCall(env.turnId, call.id);
-  if (current?.status === 'pending') env.store.approveToolCall(env.turnId, call.id);
-  if (!env.store.claimToolCall(env.turnId, call.id)) {
-    const again: ToolResult = {
-      content: `Error: ${call.tool} was not run again: this call was already started once, and a call runs at most once.`,
-      isError: true,
-    };
-    return settleCall(env, call, again, 'failed');
-  }
-  const args = call.args ?? {};
-  env.emit({ type: 'tool-call-start', callId: call.id, tool: call.tool, arguments: args });
-  let result: ToolResult;
-  const own = env.runtimeTools.get(call.tool);
-  if (meta) result = answerMeta(env, state, call);
-  else if (own) result = await own.run(args, runtimeToolContext(env, call.id));
-  else {
-    result = await env.registry.invoke(call.tool, args, toolContext(env, state, call));
-    env.surface.retriever.markUsed(call.tool);
-  }
-  return settleCall(env, call, result, 'done');
-}
-
-function answerMeta(env: TurnEnvironment, state: TurnState, call: PlannedCall): ToolResult {
-  const retriever = env.surface.retriever;
-  // The model may name a tool by the wire name it saw it under: both answers know it by that too.
-  const realName = (name: string): string | undefined => env.surface.wireToReal.get(name);
-  if (call.tool === 'tool_search') return answerToolSearch(retriever, call.args ?? {}, { realName });
-  const result = answerToolSchema(retriever, call.args ?? {}, {
-    realName,
-    unavailable: (name) => unusableReason(env.gates, env.surface, name),
-  });
-  const name = (result.data as { name?: unknown } | undefined)?.name;
-  if (result.isError || typeof name !== 'string') return result;
-  // refused by the provider earlier in this turn: it is not offered again, and the model hears so
-  if (state.refused.has(name)) {
-    return {
-      content: `The model provider refused the definition of \`${name}\` earlier in this turn, so it cannot be offered again in this turn. Do the rest without it.`,
-      isError: true,
-    };
-  }
-  // The model asked for this tool's inputs: offer its full schema from the next model call on.
-  return activationAnswer(env, name, result, activateTool(env, state, name));
 }

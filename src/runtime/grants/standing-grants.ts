@@ -7,7 +7,7 @@ import { type ScopedCall, scopeCovers } from './grant-scope.js';
 export function scopedCall(env: TurnEnvironment, call: PlannedCall): ScopedCall {
   return {
     tool: call.tool,
-    definition: env.surface.byName.get(call.tool)?.definition,
+    definition: call.target.offered?.definition,
     args: call.args ?? {},
     workspace: env.workspace,
   };

@@ -1,4 +1,5 @@
 import type { RefusedBy } from '../../core/tool.js';
+import { targetNamed } from '../calls/targets/target-sources.js';
 import type { TurnEnvironment } from '../turn/turn-environment.js';
 import type { TurnState } from '../turn/turn-state.js';
 
@@ -36,9 +37,9 @@ export function countPastWork(env: TurnEnvironment, state: TurnState): void {
 }
 
 /**
- * True when the live turn counted a call its preflight refused: a provider's tool is checked after it is
- * counted (on its way to the person), a runtime tool's own preflight before (see `classifyCall`).
+ * True when the live turn counted a call its preflight refused: a served tool is checked after it is
+ * counted (on its way to the person), a target that screens its own calls before (see `planCall`).
  */
 function countedPreflight(env: TurnEnvironment, tool: string): boolean {
-  return !env.runtimeTools.has(tool);
+  return targetNamed(env, tool).screen === undefined;
 }

@@ -1,19 +1,21 @@
 import type { ToolCallRecord } from '../../core/session-store.js';
-import { answerApproval, holdLeafGrant } from '../calls/ask-call.js';
+import { holdLeafGrant } from '../calls/ask-call.js';
+import { afterApproval, invoke } from '../calls/call-path.js';
 import { type PlannedCall, readCall } from '../calls/planned-call.js';
 import { refusalResult } from '../calls/refusals.js';
 import { runCalls } from '../calls/run-calls.js';
-import { runtimeToolContext } from '../calls/runtime-tool-context.js';
-import { runCall, settleCall } from '../calls/settle-call.js';
+import { settleCall } from '../calls/settle-call.js';
+import { targetNamed } from '../calls/targets/target-sources.js';
 import type { TurnEnvironment } from '../turn/turn-environment.js';
 import type { TurnState } from '../turn/turn-state.js';
 
-/** A stored call as the call runner takes it. */
-export function plannedFromRecord(record: ToolCallRecord): PlannedCall {
+/** A stored call as the call runner takes it (its tool found by the real name it was stored under). */
+export function plannedFromRecord(env: TurnEnvironment, record: ToolCallRecord): PlannedCall {
   return {
     id: record.id,
     wireName: record.wireName,
     tool: record.tool,
+    target: targetNamed(env, record.tool),
     rawArguments: record.rawArguments,
     digest: record.digest,
     record,
@@ -27,15 +29,14 @@ export function plannedFromRecord(record: ToolCallRecord): PlannedCall {
  */
 function reread(env: TurnEnvironment, call: PlannedCall): PlannedCall {
   const sent = { id: call.id, name: call.wireName, arguments: call.rawArguments };
-  const again = readCall(env.surface, sent, false, env.runtimeTools, env.limits.argumentChars);
+  const again = readCall(env, sent, false);
   return again.unreadable ? { ...call, unreadable: again.unreadable } : call;
 }
 
 /** Lets a runtime tool take over its own interrupted call; true when the call is settled now. */
-async function resumedByTool(env: TurnEnvironment, call: PlannedCall): Promise<boolean> {
-  const tool = env.runtimeTools.get(call.tool);
-  if (!tool?.resume) return false;
-  const result = await tool.resume(runtimeToolContext(env, call.id));
+async function resumedByTool(env: TurnEnvironment, state: TurnState, call: PlannedCall): Promise<boolean> {
+  if (!call.target.resume) return false;
+  const result = await call.target.resume({ env, state, id: call.id });
   const after = env.store.getToolCall(env.turnId, call.id);
   if (after && after.status !== 'running') {
     // The tool recorded the result itself: tell the host what the model will read.
@@ -63,9 +64,9 @@ export async function resumeCalls(env: TurnEnvironment, state: TurnState): Promi
   const approvals = env.store.listApprovals({ turnId: env.turnId });
   const fresh: PlannedCall[] = [];
   for (const record of loose) {
-    const call = plannedFromRecord(record);
+    const call = plannedFromRecord(env, record);
     if (record.status === 'running') {
-      if (await resumedByTool(env, call)) continue;
+      if (await resumedByTool(env, state, call)) continue;
       const lost = {
         content:
           `Error: ${call.tool} was started before toolseam stopped, and whether it finished is unknown. ` +
@@ -81,7 +82,7 @@ export async function resumeCalls(env: TurnEnvironment, state: TurnState): Promi
       if (fresh.length > 0) await runCalls(env, state, fresh.splice(0));
       // Answered while no process drove the turn: its "always" still reaches the parent session.
       if (approval) holdLeafGrant(env, approval);
-      await runCall(env, state, call);
+      await invoke(env, state, call);
       continue;
     }
     if (!approval) {
@@ -102,7 +103,7 @@ export async function resumeCalls(env: TurnEnvironment, state: TurnState): Promi
       }
       const outcome = await env.broker.wait(approval.id, timeoutMs, env.signal);
       if (open) env.store.setTurnStatus(env.turnId, 'running', { from: ['waiting_approval'] });
-      await answerApproval(env, state, call, approval.id, outcome);
+      await afterApproval(env, state, call, approval.id, outcome);
     } else if (approval.status === 'denied') {
       await settleCall(
         env,

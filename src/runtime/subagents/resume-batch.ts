@@ -2,10 +2,10 @@ import { ToolseamError } from '../../core/errors.js';
 import type { RuntimeEvent } from '../../core/events.js';
 import type { BatchRecord, LeafRecord, LeafResult, SessionStore } from '../../core/session-store.js';
 import type { ToolResult } from '../../core/tool.js';
-import { agentAllows, type GatePolicy } from '../calls/gates/gates.js';
 import { ownerAlive } from '../resume/turn-owner.js';
 import type { Runtime } from '../runtime.js';
 import { agentNamed, type TaskMode } from '../runtime-options.js';
+import { agentAllows, type SessionAgent } from '../surface/tool-access.js';
 import { batchResult, statusCounts } from './batch-result.js';
 import { deliverBatchResult } from './deliver-batch.js';
 import { leafGrants, servedNames } from './leaf-grants.js';
@@ -38,7 +38,7 @@ const UNFINISHED_TURN = new Set(['running', 'waiting_approval']);
  * The agent and task mode the batch's parent turn ran under (as the turn stored them, else its
  * session's agent), which bound its leaves as they did when the batch started.
  */
-function parentGates(runtime: Runtime, batch: BatchRecord): { agent: GatePolicy['agent']; mode: TaskMode } {
+function parentGates(runtime: Runtime, batch: BatchRecord): { agent: SessionAgent; mode: TaskMode } {
   const store = runtime.options.store;
   const turn = batch.turnId === undefined ? undefined : store.getTurn(batch.turnId);
   const name = turn?.agent ?? store.getSession(batch.parentSessionId)?.agent;

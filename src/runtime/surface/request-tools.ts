@@ -1,11 +1,11 @@
 import type { ModelAdapter, WireTool } from '../../core/model.js';
 import { isCore } from '../../retrieval/index.js';
 import type { OfferedTool } from '../../seam/index.js';
-import { agentAllows, denyRuleFor, grantsAllow } from '../calls/gates/gates.js';
 import { runtimeWireTool } from '../calls/runtime-tool.js';
 import type { TurnEnvironment } from '../turn/turn-environment.js';
 import type { TurnState } from '../turn/turn-state.js';
 import { sendableTool } from './sendable-tool.js';
+import { agentAllows, denyRuleFor, grantsAllow } from './tool-access.js';
 import { META_WIRE_TOOLS } from './tool-surface.js';
 import type { RequestToolInputs, TurnTools } from './turn-tools.js';
 

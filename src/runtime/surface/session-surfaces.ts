@@ -3,8 +3,8 @@ import { type Logger, silentLogger } from '../../core/logger.js';
 import type { SessionRecord, SessionStore } from '../../core/session-store.js';
 import { createToolSeam, type ToolSeam } from '../../seam/index.js';
 import type { ServedTools, ToolRegistry } from '../../tools/registry.js';
-import { agentAllows, denyRuleFor, type GatePolicy, grantsAllow } from '../calls/gates/gates.js';
 import type { DenyRule } from '../runtime-options.js';
+import { agentAllows, denyRuleFor, grantsAllow, type SessionAgent } from './tool-access.js';
 import { buildSurface, ServedCache, surfaceChange, type ToolSurface } from './tool-surface.js';
 
 /** What the surfaces are built from. */
@@ -49,7 +49,7 @@ export class SessionSurfaces {
    */
   async forSession(
     session: SessionRecord,
-    agent: GatePolicy['agent'],
+    agent: SessionAgent,
     emit: (event: RuntimeEvent) => void,
     grants?: readonly string[],
     quarantined: ReadonlyMap<string, string> = new Map(),

@@ -120,17 +120,6 @@ export function buildSurface(inputs: SurfaceInputs, previous?: ToolSurface): Too
   };
 }
 
-/** The real name a call's name stands for: a real name, a runtime tool, or a wire name; else unchanged. */
-export function resolveToolName(
-  surface: ToolSurface,
-  name: string,
-  runtimeTools: ReadonlySet<string> | ReadonlyMap<string, unknown>,
-): string {
-  if (surface.byName.has(name) || META_TOOL_NAMES.has(name) || runtimeTools.has(name)) return name;
-  if (surface.denied.has(name)) return name;
-  return surface.wireToReal.get(name) ?? surface.deniedWire.get(name) ?? name;
-}
-
 /** Added tools and removed tools between two surfaces, by real name. */
 export function surfaceChange(
   before: ToolSurface,

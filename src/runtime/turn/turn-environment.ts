@@ -5,7 +5,7 @@ import type { ModelAdapter } from '../../core/model.js';
 import type { SessionStore } from '../../core/session-store.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { ApprovalBroker } from '../calls/approval-broker.js';
-import type { GatePolicy } from '../calls/gates/gates.js';
+import type { GatePolicy } from '../calls/gates/gate-policy.js';
 import type { RuntimeTool } from '../calls/runtime-tool.js';
 import type { ResolvedLimits } from '../runtime-options.js';
 import type { ToolSurface } from '../surface/tool-surface.js';

@@ -1,6 +1,7 @@
 import type { AssistantToolCall, ModelRequest, StopReason } from '../../core/model.js';
 import { wholeText } from '../../core/text-cut.js';
-import { recordReply, runCalls } from '../calls/run-calls.js';
+import { recordReply } from '../calls/record-reply.js';
+import { runCalls } from '../calls/run-calls.js';
 import { refusedToolsNote } from '../surface/refused-tools.js';
 import { wireToolsFor } from '../surface/request-tools.js';
 import { turnToolsOf } from '../surface/select-turn-tools.js';

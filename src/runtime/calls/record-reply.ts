@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import type { AssistantToolCall } from '../../core/model.js';
+import { STORE_RETRY_MS, storeTrouble, writeWhenStoreAnswers } from '../turn/store-retry.js';
+import type { TurnEnvironment } from '../turn/turn-environment.js';
+import { type PlannedCall, readCall } from './planned-call.js';
+
+/**
+ * Stores a model reply with its calls (read and resolved), so a crash never loses what was asked.
+ */
+export async function recordReply(
+  env: TurnEnvironment,
+  text: string,
+  calls: readonly AssistantToolCall[],
+  stoppedByLength: boolean,
+): Promise<PlannedCall[]> {
+  const read = withUniqueIds(env, calls).map((c) => readCall(env, c, stoppedByLength));
+  const reply = {
+    content: text,
+    calls: read.map((c) => ({
+      id: c.id,
+      wireName: c.wireName,
+      tool: c.tool,
+      rawArguments: c.rawArguments,
+      ...(c.signature === undefined ? {} : { signature: c.signature }),
+      digest: c.digest,
+      ...(c.args ? { arguments: c.args, argumentsAsRaw: c.argsAsRaw === true } : {}),
+    })),
+  };
+  // The reply was shown and paid for: a store that cannot take it yet is waited for, not given up on.
+  const { calls: records } = await writeWhenStoreAnswers(
+    () => env.store.recordModelReply(env.turnId, reply),
+    env.storeRetryMs ?? STORE_RETRY_MS,
+    (trouble) =>
+      env.emit({
+        type: 'notice',
+        message: `the session store cannot take the model's reply yet (${storeTrouble(trouble)}); it is kept, and its calls run once the store answers`,
+      }),
+  );
+  return read.map((c, i) => ({ ...c, record: records[i] as PlannedCall['record'] }));
+}
+
+/**
+ * The reply's calls, each with an id no other call of the turn has: a provider that leaves ids out
+ * (or repeats them) would otherwise pair a result with the wrong call, or collide with an earlier
+ * reply's call in the store. A new id is only given where needed.
+ */
+function withUniqueIds(env: TurnEnvironment, calls: readonly AssistantToolCall[]): AssistantToolCall[] {
+  const taken = new Set(env.store.listToolCalls({ turnId: env.turnId }).map((c) => c.id));
+  return calls.map((call) => {
+    let id = call.id.trim();
+    if (id === '' || taken.has(id)) id = `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
+    taken.add(id);
+    return id === call.id ? call : { ...call, id };
+  });
+}

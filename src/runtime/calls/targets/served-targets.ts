@@ -1,0 +1,102 @@
+import type { JsonObject } from '../../../core/json.js';
+import type { ToolContext, ToolDefinition, ToolResult } from '../../../core/tool.js';
+import type { OfferedTool } from '../../../seam/index.js';
+import { refuseMissingArguments } from '../../../tools/refusal-note.js';
+import type { ToolRegistry } from '../../../tools/registry.js';
+import type { TurnEnvironment } from '../../turn/turn-environment.js';
+import type { TurnState } from '../../turn/turn-state.js';
+import type { CallTarget, TargetCall, TargetSource } from '../call-target.js';
+import type { Refusal } from '../refusals.js';
+
+/** The registry's tools on the turn's surface, by real name. */
+export const servedTools: TargetSource = {
+  targetOf(name, env) {
+    const offered = env.surface.byName.get(name);
+    return offered === undefined ? undefined : servedTarget(name, offered);
+  },
+};
+
+/** The target of a name no tool has: the unknown-tool gate refuses it (a resumed call goes to the registry, which says so). */
+export function unknownTarget(name: string): CallTarget {
+  return servedTarget(name, undefined);
+}
+
+function servedTarget(name: string, offered: OfferedTool | undefined): CallTarget {
+  const definition = offered?.definition;
+  return {
+    name,
+    definition,
+    offered,
+    screened: true,
+    keepsTaskMode: false,
+    asks: definition?.requiresApproval === true && definition.risk !== 'safe',
+    withdrawn: (env) => (definition === undefined ? undefined : withdrawnReason(env.registry, definition)),
+    preflight: (args, call) => preflightServed(name, offered, args, call),
+    async invoke(args, { env, state, id }) {
+      const result = await env.registry.invoke(name, args, toolContext(env, state, id));
+      env.surface.retriever.markUsed(name);
+      return result;
+    },
+  };
+}
+
+/** A refusal when the tool was switched off or its provider removed since the turn began. */
+export function withdrawnReason(registry: ToolRegistry, def: ToolDefinition): Refusal | undefined {
+  if (!registry.isEnabled(def.name)) {
+    return { by: 'withdrawn', reason: 'it was switched off after this turn began' };
+  }
+  const provider = registry.providerOf(def.name);
+  if (!provider || (def.provider !== undefined && provider.provider.name !== def.provider)) {
+    return {
+      by: 'withdrawn',
+      reason: 'the app or server that provides it was removed or changed after this turn began',
+    };
+  }
+  return undefined;
+}
+
+/**
+ * Preflight: what the call's DECLARED schema requires, then what its tool declares it refuses. A
+ * refusal here means nobody is asked; a check that throws or cannot decide refuses nothing.
+ */
+async function preflightServed(
+  name: string,
+  offered: OfferedTool | undefined,
+  args: JsonObject,
+  { env, state, id }: TargetCall,
+): Promise<ToolResult | undefined> {
+  if (!offered) return undefined;
+  const { definition } = offered;
+  const missing = refuseMissingArguments(name, args, definition.parameters, offered.parameters, {
+    keySpellings: definition.keySpellings === true,
+  });
+  if (missing) return missing;
+  let refused: ToolResult | undefined;
+  try {
+    refused = await env.registry.preflight(name, args, toolContext(env, state, id));
+  } catch (error) {
+    env.logger.log({
+      level: 'warn',
+      scope: 'runtime',
+      message: `the pre-flight check of ${name} failed, so the call is put to the person: ${(error as Error).message}`,
+    });
+    return undefined;
+  }
+  if (!refused?.isError) return undefined;
+  return { ...refused, notRun: 'refused_by_tool', refusedBy: 'preflight' };
+}
+
+/** The context a provider's invoke or preflight receives for call `callId`. */
+function toolContext(env: TurnEnvironment, state: TurnState, callId: string): ToolContext {
+  return {
+    sessionId: env.sessionId,
+    callId,
+    signal: env.signal,
+    turnState: state.scratch,
+    workspace: env.workspace,
+    secrets: env.secrets,
+    resultChars: env.limits.resultChars,
+    ...(env.leaf?.writable ? { writable: env.leaf.writable } : {}),
+    ...(env.leaf?.offLimits ? { offLimits: env.leaf.offLimits } : {}),
+  };
+}
