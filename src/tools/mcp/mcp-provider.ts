@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
 import type { JsonObject } from '../../core/json.js';
 import { type Logger, silentLogger } from '../../core/logger.js';
@@ -10,12 +10,12 @@ import { refuseMistypedArguments } from '../refusal-note.js';
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
 import { errorText } from '../registry-failures.js';
 import { childSignal, untilAborted } from './child-signal.js';
+import { answeredByServer, answerWords, sdkFailure } from './error-answers.js';
 import {
   callFailure,
   notHere,
   offersNoTools,
   refusal,
-  serverWords,
   stoppedBeforeSent,
   withErrorPrefix,
 } from './mcp-call-failure.js';
@@ -164,14 +164,16 @@ class McpProvider implements McpToolProvider {
     // The SDK never removes its listener from a request's signal, and a turn's signal outlives many calls.
     const call = childSignal(ctx.signal);
     const request = (on: typeof client) =>
-      on.request({ method: 'tools/call', params: { name: serverName, arguments: sent } }, LooseResult, {
-        // callMs bounds a silence: a server that keeps reporting progress may work on, up to ten times it.
-        timeout: this.timeouts.callMs,
-        onprogress: noteProgress,
-        resetTimeoutOnProgress: true,
-        maxTotalTimeout: PROGRESS_LIMIT * this.timeouts.callMs,
-        signal: call.signal,
-      });
+      this.connection.request(on, () =>
+        on.request({ method: 'tools/call', params: { name: serverName, arguments: sent } }, LooseResult, {
+          // callMs bounds a silence: a server that keeps reporting progress may work on, up to ten times it.
+          timeout: this.timeouts.callMs,
+          onprogress: noteProgress,
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: PROGRESS_LIMIT * this.timeouts.callMs,
+          signal: call.signal,
+        }),
+      );
     try {
       const raw = await request(client).catch(async (error: unknown) => {
         // A server that lost the session (it restarted) never saw the call: a new session takes it.
@@ -294,11 +296,14 @@ class McpProvider implements McpToolProvider {
       await withDeadline(this.timeouts.listMs, async (deadline) => {
         let cursor: string | undefined;
         for (; pages < MAX_PAGES; pages += 1) {
-          const answer: Record<string, unknown> = await client
-            .request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LooseResult, {
-              timeout: this.timeouts.listMs,
-              signal: deadline,
-            })
+          const params = cursor === undefined ? {} : { cursor };
+          const answer: Record<string, unknown> = await this.connection
+            .request(client, () =>
+              client.request({ method: 'tools/list', params }, LooseResult, {
+                timeout: this.timeouts.listMs,
+                signal: deadline,
+              }),
+            )
             .catch((error: unknown) => {
               // A server for resources or prompts alone has no tools to list: that is not a failure.
               if (offersNoTools(client, error)) return { tools: [] };
@@ -375,9 +380,7 @@ class McpProvider implements McpToolProvider {
 
   private listFailure(error: unknown): McpServerError {
     if (error instanceof McpServerError) return error;
-    const timedOut =
-      error instanceof DeadlineExceeded ||
-      (error instanceof McpError && error.code === ErrorCode.RequestTimeout);
+    const timedOut = error instanceof DeadlineExceeded || sdkFailure(error, ErrorCode.RequestTimeout);
     if (timedOut) {
       return new McpServerError(
         this.server,
@@ -386,12 +389,13 @@ class McpProvider implements McpToolProvider {
         { cause: error },
       );
     }
-    const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
-    const why = closed
+    const why = sdkFailure(error, ErrorCode.ConnectionClosed)
       ? `exited while listing its tools (${this.connection.lastWords() || 'no reason given'})`
       : httpLoss(error) !== undefined
         ? `could not be reached while listing its tools (${this.connection.hideSecrets(errorText(error))})`
-        : `answered tools/list with an error: ${this.connection.hideSecrets(serverWords(error))}`;
+        : answeredByServer(error)
+          ? `answered tools/list with an error: ${this.connection.hideSecrets(answerWords(error))}`
+          : `could not list its tools: ${this.connection.hideSecrets(errorText(error))}`;
     return new McpServerError(this.server, 'list_failed', `MCP server "${this.server}" ${why}.`, {
       cause: error,
     });
