@@ -1,5 +1,6 @@
 // Deliberately broken MCP servers for containment tests, speaking raw JSON-RPC over stdio so each
 // defect is exactly what a buggy server would send. The mode is the first argument.
+import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const mode = process.argv[2] ?? 'ok';
@@ -171,11 +172,21 @@ function call(id, params) {
   }
 }
 
+/** Runs `then` once the file at `path` exists (checked every 50 ms). */
+function whenFile(path, then) {
+  if (existsSync(path)) return then();
+  setTimeout(() => whenFile(path, then), 50);
+}
+
 function handle(message) {
   const { id, method, params } = message;
   if (id === undefined) return;
   if (method === 'initialize') {
     if (mode === 'hang-start') return;
+    // `start-when <file>`: a server slow to start, which answers initialize once the file exists.
+    if (mode === 'start-when' && !existsSync(process.argv[3])) {
+      return whenFile(process.argv[3], () => handle(message));
+    }
     // `start-error-32000`, `start-error-32001`: initialize answered with an error of that code.
     if (mode.startsWith('start-error')) {
       const code = Number(mode.slice('start-error'.length));
