@@ -1,7 +1,6 @@
 import { InputError } from '../core/errors.js';
 import type { ApprovalRecord } from '../core/session-records.js';
 import type { Runtime } from '../runtime/runtime.js';
-import type { McpToolProvider } from '../tools/mcp/index.js';
 
 /**
  * Refuses, before an approval is answered, to approve a call the runtime that would run it cannot: its
@@ -15,10 +14,7 @@ export async function refuseUnrunnableApproval(
 ): Promise<void> {
   const registry = runtime.options.registry;
   // A message goes on without an MCP server still starting; a yes cannot, so it waits as its call would.
-  for (const { provider } of registry.providers()) {
-    if (approval.tool.startsWith(`${provider.name}/`))
-      await (provider as Partial<McpToolProvider>).whenListed?.();
-  }
+  await registry.whenListed([approval.tool]);
   const served = await registry.serve();
   if (served.tools.some((t) => t.name === approval.tool)) return;
   const why = served.switchedOff.some((t) => t.name === approval.tool)
