@@ -13,6 +13,8 @@ export async function refuseUnrunnableApproval(
   configWords: string,
 ): Promise<void> {
   const registry = runtime.options.registry;
+  // A message goes on without an MCP server still starting; a yes cannot, so it waits as its call would.
+  await registry.whenListed([approval.tool]);
   const served = await registry.serve();
   if (served.tools.some((t) => t.name === approval.tool)) return;
   const why = served.switchedOff.some((t) => t.name === approval.tool)

@@ -156,6 +156,11 @@ export interface ToolProvider {
   timeLimitMs?(name: string, args: JsonObject): number | null | undefined;
   /** Declares what invoke would refuse whatever anyone answers; undefined refuses nothing. */
   preflight?(name: string, args: JsonObject, ctx: ToolContext): Promise<ToolResult | undefined>;
+  /**
+   * Resolves once the provider's tools are listed or its start has failed, waiting as long as a call of
+   * its tools would (a listing may give up sooner and go on without a provider still starting); never rejects.
+   */
+  whenListed?(): Promise<void>;
   /** Subscribes to changes of the tool list; returns an unsubscribe function. */
   onToolsChanged?(listener: () => void): () => void;
   /** Releases what the provider holds (child processes, connections). */

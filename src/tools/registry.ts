@@ -224,6 +224,17 @@ export class ToolRegistry {
     };
   }
 
+  /**
+   * Waits, as long as calling them would, for the providers whose tools `names` may be (by the provider's
+   * name before the tool's), so a serve after it includes a provider that is slow to start.
+   */
+  async whenListed(names: readonly string[]): Promise<void> {
+    const waits = [...this.entries.values()]
+      .filter((e) => names.some((name) => name.startsWith(`${e.provider.name}/`)))
+      .map((e) => e.provider.whenListed?.());
+    await Promise.all(waits);
+  }
+
   /** The provider serving `name` after the last serve, or undefined. */
   providerOf(name: string): RegisteredProvider | undefined {
     const entry = this.routes.get(name);

@@ -1,5 +1,6 @@
 // Deliberately broken MCP servers for containment tests, speaking raw JSON-RPC over stdio so each
 // defect is exactly what a buggy server would send. The mode is the first argument.
+import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const mode = process.argv[2] ?? 'ok';
@@ -88,6 +89,11 @@ tools.push(
     inputSchema: obj({}),
   },
   { name: 'wait', description: 'Never answers.', inputSchema: obj({}) },
+  {
+    name: 'answer_error',
+    description: 'Answers with a JSON-RPC error of the code asked for, as a server of its own may.',
+    inputSchema: obj({ code: { type: 'integer' }, forged: { type: 'boolean' } }, ['code']),
+  },
   { name: 'boom', description: 'Exits mid-call.', inputSchema: obj({}) },
   {
     name: 'flood',
@@ -111,6 +117,18 @@ function call(id, params) {
   switch (params?.name) {
     case 'wait':
       return;
+    case 'answer_error':
+      // -32000 and -32001 are the codes the SDK uses for its own closed connection and timeout;
+      // `forged` dresses the error up as the stand-in toolseam writes for an answer too large to take.
+      return send({
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: args.code,
+          message: 'the upstream service refused the request: quota spent',
+          ...(args.forged ? { data: { toolseamOversizedAnswer: true, limitBytes: 10 } } : {}),
+        },
+      });
     case 'leak':
       // A server that tells its token: in a result, or in its last words before it dies
       if (args.how === 'result') return reply(id, text(`using token ${process.env.DEMO_API_TOKEN}`));
@@ -154,11 +172,26 @@ function call(id, params) {
   }
 }
 
+/** Runs `then` once the file at `path` exists (checked every 50 ms). */
+function whenFile(path, then) {
+  if (existsSync(path)) return then();
+  setTimeout(() => whenFile(path, then), 50);
+}
+
 function handle(message) {
   const { id, method, params } = message;
   if (id === undefined) return;
   if (method === 'initialize') {
     if (mode === 'hang-start') return;
+    // `start-when <file>`: a server slow to start, which answers initialize once the file exists.
+    if (mode === 'start-when' && !existsSync(process.argv[3])) {
+      return whenFile(process.argv[3], () => handle(message));
+    }
+    // `start-error-32000`, `start-error-32001`: initialize answered with an error of that code.
+    if (mode.startsWith('start-error')) {
+      const code = Number(mode.slice('start-error'.length));
+      return send({ jsonrpc: '2.0', id, error: { code, message: 'no licence for this machine' } });
+    }
     if (mode === 'garbage') process.stdout.write('this line is not JSON\n{"half": \n');
     return reply(id, {
       protocolVersion: params.protocolVersion,
@@ -172,6 +205,11 @@ function handle(message) {
     if (mode === 'bad-list') return reply(id, { tools: 'none today' });
     if (mode === 'error-list')
       return send({ jsonrpc: '2.0', id, error: { code: -32603, message: 'index not built' } });
+    // `list-error-32000`, `list-error-32001`: the listing answered with an error of that code.
+    if (mode.startsWith('list-error')) {
+      const code = Number(mode.slice('list-error'.length));
+      return send({ jsonrpc: '2.0', id, error: { code, message: 'the catalog service is down' } });
+    }
     if (mode === 'deep') {
       const listed = [...tools.map((t) => JSON.stringify(t)), deepToolText(20_000)];
       return process.stdout.write(

@@ -33,13 +33,13 @@ export function notesStdio(name = 'notes'): McpStdioServerConfig {
   };
 }
 
-/** A stdio server entry running the deliberately broken server in `mode`. */
-export function brokenStdio(name: string, mode: string): McpStdioServerConfig {
+/** A stdio server entry running the deliberately broken server in `mode` (`more`: the mode's own arguments). */
+export function brokenStdio(name: string, mode: string, more: readonly string[] = []): McpStdioServerConfig {
   return {
     name,
     kind: 'stdio',
     command: process.execPath,
-    args: [join(here, 'mcp-broken-server.mjs'), mode],
+    args: [join(here, 'mcp-broken-server.mjs'), mode, ...more],
     env: {},
   };
 }

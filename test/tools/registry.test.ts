@@ -151,6 +151,35 @@ describe('the tool registry', () => {
     expect(byProvider['mcp/crashy']).toContain('notes.db is locked');
   });
 
+  it('waits for the providers a list of tool names belongs to, and only those', async () => {
+    const r = registry();
+    const asked: string[] = [];
+    let listed!: () => void;
+    const slow = fixed('mcp/slow', [tool('mcp/slow/echo')]).provider;
+    const waits = new Promise<void>((done) => {
+      listed = done;
+    });
+    r.register({
+      ...slow,
+      whenListed: () => {
+        asked.push('mcp/slow');
+        return waits;
+      },
+    });
+    const other = fixed('mcp/other', [tool('mcp/other/echo')]).provider;
+    r.register({ ...other, whenListed: async () => void asked.push('mcp/other') });
+    let done = false;
+    const waiting = r.whenListed(['mcp/slow/echo', 'read_file']).then(() => {
+      done = true;
+    });
+    await new Promise((tick) => setImmediate(tick));
+    expect(asked).toEqual(['mcp/slow']);
+    expect(done).toBe(false);
+    listed();
+    await waiting;
+    expect(done).toBe(true);
+  });
+
   it('clears a failure once the provider lists again', async () => {
     let broken = true;
     const r = registry();

@@ -43,6 +43,8 @@ describe("the Tools page's failures for a server that stops listing", () => {
     const stamp = registry.surfaceStamp();
     await mcp?.server.sendToolListChanged();
     await expect.poll(() => registry.surfaceStamp()).not.toBe(stamp);
-    expect(await kinds()).toEqual(['MCP server "shaky" answered tools/list with an error: index not built.']);
+    expect(await kinds()).toEqual([
+      'MCP server "shaky" answered tools/list with an error: index not built (JSON-RPC error -32603).',
+    ]);
   });
 });

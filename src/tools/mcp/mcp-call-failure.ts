@@ -3,6 +3,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolResult } from '../../core/tool.js';
 import { formatMs } from '../registry-deadline.js';
 import { errorText } from '../registry-failures.js';
+import { answeredByServer, answerWords, sdkFailure, serverWords } from './error-answers.js';
 import { credentialsRefused, type HttpLoss, type McpConnection } from './mcp-connection.js';
 import { oversizedOf, oversizedResult } from './oversized-answer.js';
 
@@ -17,7 +18,7 @@ export function callFailure(
 ): ToolResult {
   const server = connection.target.name;
   if (signal.aborted) return failure(`Error: ${name} was stopped before MCP server "${server}" answered.`);
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+  if (sdkFailure(error, ErrorCode.RequestTimeout)) {
     return failure(
       `Error: MCP server "${server}" did not answer the call to ${name} within ${formatMs(callMs)}, so toolseam stopped waiting. ` +
         'The server may still finish the work; check before calling it again.',
@@ -51,7 +52,7 @@ export function callFailure(
   if (connection.isClosed) {
     return failure(`Error: ${name} was stopped because toolseam shut MCP server "${server}" down.`);
   }
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+  if (sdkFailure(error, ErrorCode.ConnectionClosed)) {
     const words = connection.lastWords();
     const again = connection.target.kind === 'http' ? 'connects to it again' : 'starts the server again';
     return failure(
@@ -64,6 +65,12 @@ export function callFailure(
   const said = error instanceof McpError ? connection.hideSecrets(serverWords(error)) : '';
   if (error instanceof McpError && NOT_RUN_CODES.has(error.code)) {
     return refusal(`MCP server "${server}" refused the call to ${name}: ${said}`);
+  }
+  if (answeredByServer(error)) {
+    return failure(
+      `Error: MCP server "${server}" answered the call to ${name} with an error: ${connection.hideSecrets(answerWords(error))}. ` +
+        'Whether the call did anything is unknown; check before calling it again.',
+    );
   }
   if (error instanceof McpError) {
     return failure(
@@ -79,14 +86,6 @@ export function callFailure(
 /** The result with `Error: ` in front of its text. */
 export function withErrorPrefix(result: ToolResult): ToolResult {
   return { ...result, content: `Error: ${result.content}` };
-}
-
-/**
- * What the server said, without the `MCP error <code>: ` the SDK writes in front (twice when the
- * server was built on the SDK too: once there, once here).
- */
-export function serverWords(error: unknown): string {
-  return errorText(error).replace(/^(?:MCP error -?\d+: )+/, '');
 }
 
 /** True when `error` answers tools/list of a server that never said it had tools (no `tools` capability). */

@@ -10,10 +10,20 @@ export interface McpTimeouts {
   readonly listMs: number;
   /** One `tools/call`. */
   readonly callMs: number;
+  /**
+   * How long a listing of the server's tools (at a turn's start) waits for a server still starting or
+   * listing before going on without its tools; the start goes on, and the tools join once it is up.
+   */
+  readonly waitMs: number;
 }
 
 /** The timeouts used when neither the server entry nor the host sets one. */
-export const DEFAULT_MCP_TIMEOUTS: McpTimeouts = { startMs: 30_000, listMs: 30_000, callMs: 60_000 };
+export const DEFAULT_MCP_TIMEOUTS: McpTimeouts = {
+  startMs: 30_000,
+  listMs: 30_000,
+  callMs: 60_000,
+  waitMs: 10_000,
+};
 
 interface McpServerBase {
   /** The key under `mcpServers`; tools are named `mcp/<name>/<tool>`. */
@@ -48,6 +58,7 @@ const TIMEOUT_KEYS: Record<string, keyof McpTimeouts> = {
   startMs: 'startMs',
   listMs: 'listMs',
   callMs: 'callMs',
+  waitMs: 'waitMs',
 };
 
 /** Options for {@link parseMcpServers}. */
@@ -183,7 +194,7 @@ function readStringMap(
   return out;
 }
 
-/** Reads the host-wide `mcpTimeouts` object (`startMs`, `listMs`, `callMs`, positive milliseconds). */
+/** Reads the host-wide `mcpTimeouts` object (`startMs`, `listMs`, `callMs`, `waitMs`, positive milliseconds). */
 export function parseMcpTimeouts(value: unknown, source?: string): Partial<McpTimeouts> {
   const fail = (what: string) => new InputError(source ? `${source}: ${what}` : what, source);
   return readTimeouts(value, fail, 'mcpTimeouts') ?? {};
@@ -201,7 +212,7 @@ function readTimeouts(
   for (const [key, item] of Object.entries(value)) {
     const field = TIMEOUT_KEYS[key];
     if (!field)
-      throw fail(`"timeouts.${key}" is not a timeout toolseam knows; use startMs, listMs or callMs.`);
+      throw fail(`"${label}.${key}" is not a timeout toolseam knows; use startMs, listMs, callMs or waitMs.`);
     if (typeof item !== 'number' || !Number.isFinite(item) || item <= 0) {
       throw fail(`"${label}.${key}" must be a positive number of milliseconds.`);
     }

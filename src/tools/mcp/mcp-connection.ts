@@ -5,11 +5,12 @@ import {
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../core/logger.js';
 import { redactSecrets } from '../builtin/redact-secrets.js';
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
 import { errorText } from '../registry-failures.js';
+import { answeredByServer, answerWords, ErrorAnswers, sdkFailure } from './error-answers.js';
 import { ANSWER_RESUME, type BrokenAnswer, watchAnswerStreams } from './http-answer-watch.js';
 import { serverCredentials, urlCredentialsAsHeader } from './http-credentials.js';
 import type { McpServerConfig } from './mcp-config.js';
@@ -71,6 +72,8 @@ export class McpConnection {
   /** The last lines a stdio server wrote on stdout that were not messages (a server that prints its errors). */
   private stdoutNoise: string[] = [];
   private lastError = '';
+  /** What each client's server answered with an error (an SDK failure and a server's answer share codes). */
+  private readonly answers = new WeakMap<Client, ErrorAnswers>();
   /** The client of the start in progress, so a close can end it. */
   private startingClient: Client | undefined;
   /** Counts successful starts, so a listing can tell it predates a restart. */
@@ -114,6 +117,15 @@ export class McpConnection {
       this.starting = undefined;
     });
     return this.starting;
+  }
+
+  /**
+   * Sends the one request `issue` makes on `client`, so that an error the server answers it with is
+   * known as the server's own (see {@link answeredByServer}) and not taken for the SDK's failure.
+   */
+  request<T>(client: Client, issue: () => Promise<T>): Promise<T> {
+    const answers = this.answers.get(client);
+    return answers ? answers.request(issue) : issue();
   }
 
   /** True once the provider shut the server down on purpose. */
@@ -260,8 +272,11 @@ export class McpConnection {
       transport = await this.transport(client);
       if (this.closed) throw this.closedError();
       const opened = transport;
+      const answers = new ErrorAnswers();
+      answers.watch(opened);
+      this.answers.set(client, answers);
       await withDeadline(this.options.startMs, () =>
-        client.connect(opened, { timeout: this.options.startMs }),
+        answers.connect(() => client.connect(opened, { timeout: this.options.startMs })),
       );
       if (this.closed) throw this.closedError();
     } catch (error) {
@@ -283,16 +298,18 @@ export class McpConnection {
 
   private startFailure(error: unknown): McpServerError {
     const name = this.target.name;
-    const timedOut =
-      error instanceof DeadlineExceeded ||
-      (error instanceof McpError && error.code === ErrorCode.RequestTimeout);
-    const exited = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
-    const missing = timedOut || exited ? undefined : (this.spawnProblem(error) ?? this.reachProblem(error));
+    const timedOut = error instanceof DeadlineExceeded || sdkFailure(error, ErrorCode.RequestTimeout);
+    const exited = sdkFailure(error, ErrorCode.ConnectionClosed);
+    const answered = answeredByServer(error);
+    const missing =
+      timedOut || exited || answered ? undefined : (this.spawnProblem(error) ?? this.reachProblem(error));
     const reason = timedOut
       ? `did not finish starting within ${formatMs(this.options.startMs)}`
       : exited
         ? 'exited while starting'
-        : `could not be started: ${missing ?? errorText(error)}`;
+        : answered
+          ? `answered initialize with an error: ${answerWords(error)}`
+          : `could not be started: ${missing ?? errorText(error)}`;
     // The transport's error is often the very one the reason already gives.
     const said = this.lastWords();
     const words = missing !== undefined || this.hideSecrets(reason).includes(said) ? '' : said;

@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/v4';
 import type { JsonObject } from '../../core/json.js';
 import { type Logger, silentLogger } from '../../core/logger.js';
@@ -10,12 +10,12 @@ import { refuseMistypedArguments } from '../refusal-note.js';
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
 import { errorText } from '../registry-failures.js';
 import { childSignal, untilAborted } from './child-signal.js';
+import { answeredByServer, answerWords, sdkFailure } from './error-answers.js';
 import {
   callFailure,
   notHere,
   offersNoTools,
   refusal,
-  serverWords,
   stoppedBeforeSent,
   withErrorPrefix,
 } from './mcp-call-failure.js';
@@ -56,6 +56,12 @@ export interface McpToolProvider extends ToolProvider {
   loadProblems(): readonly string[];
   /** Whether the server is connected right now. */
   readonly connected: boolean;
+  /**
+   * Waits for the server's tools as long as its own start and list timeouts allow, where a listing
+   * waits at most `waitMs` (for a caller that cannot go on without them); never rejects: a failure is
+   * the next listing's to report.
+   */
+  whenListed(): Promise<void>;
   /** Stops the server; later calls are refused. */
   close(): Promise<void>;
 }
@@ -80,6 +86,9 @@ interface Listing {
 /** How many call timeouts a call that keeps reporting progress may run for in all. */
 const PROGRESS_LIMIT = 10;
 
+/** How long a listing waits in silence before it says which server it waits for. */
+const NOTICE_MS = 3_000;
+
 /** Asking for progress is what lets a server report it (the SDK sends a progress token only then). */
 function noteProgress(): void {}
 
@@ -103,6 +112,10 @@ class McpProvider implements McpToolProvider {
   private listing: Listing | undefined;
   private listingStale = false;
   private fetching: Promise<Listing> | undefined;
+  /** The fetch someone was told is slow, so they are told once. */
+  private noticed: Promise<Listing> | undefined;
+  /** The fetch a caller stopped waiting for, going on without the tools: its outcome is announced. */
+  private leftOut: Promise<Listing> | undefined;
 
   constructor(target: McpServerTarget, options: McpProviderOptions) {
     this.server = target.name;
@@ -130,7 +143,12 @@ class McpProvider implements McpToolProvider {
   }
 
   async listTools(signal?: AbortSignal): Promise<readonly ToolDefinition[]> {
-    return (await this.currentListing(signal)).definitions;
+    return (await this.listingWithin(this.timeouts.waitMs, signal)).definitions;
+  }
+
+  async whenListed(): Promise<void> {
+    const { startMs, listMs } = this.timeouts;
+    await this.listingWithin(startMs + listMs).catch(() => undefined);
   }
 
   loadProblems(): readonly string[] {
@@ -164,14 +182,16 @@ class McpProvider implements McpToolProvider {
     // The SDK never removes its listener from a request's signal, and a turn's signal outlives many calls.
     const call = childSignal(ctx.signal);
     const request = (on: typeof client) =>
-      on.request({ method: 'tools/call', params: { name: serverName, arguments: sent } }, LooseResult, {
-        // callMs bounds a silence: a server that keeps reporting progress may work on, up to ten times it.
-        timeout: this.timeouts.callMs,
-        onprogress: noteProgress,
-        resetTimeoutOnProgress: true,
-        maxTotalTimeout: PROGRESS_LIMIT * this.timeouts.callMs,
-        signal: call.signal,
-      });
+      this.connection.request(on, () =>
+        on.request({ method: 'tools/call', params: { name: serverName, arguments: sent } }, LooseResult, {
+          // callMs bounds a silence: a server that keeps reporting progress may work on, up to ten times it.
+          timeout: this.timeouts.callMs,
+          onprogress: noteProgress,
+          resetTimeoutOnProgress: true,
+          maxTotalTimeout: PROGRESS_LIMIT * this.timeouts.callMs,
+          signal: call.signal,
+        }),
+      );
     try {
       const raw = await request(client).catch(async (error: unknown) => {
         // A server that lost the session (it restarted) never saw the call: a new session takes it.
@@ -261,15 +281,94 @@ class McpProvider implements McpToolProvider {
     // One fetch serves every caller meanwhile, so only its own deadline bounds it: a caller that is
     // stopped stops waiting, without failing the others' wait.
     if (this.fetching === undefined) {
-      this.fetching = this.fetchListing().finally(() => {
+      const fetching = this.fetchListing().finally(() => {
         this.fetching = undefined;
       });
+      this.fetching = fetching;
       // Every caller may have stopped waiting (or the provider closed meanwhile): a failure nobody
       // waits for any more must not surface as an unhandled rejection, which ends a Node process.
-      this.fetching.catch(() => undefined);
+      fetching.then(
+        () => this.arrivedLate(fetching),
+        (error: unknown) => this.failedLate(fetching, error),
+      );
     }
     if (signal === undefined) return this.fetching;
     return untilAborted(this.fetching, signal, () => this.stoppedWaiting(signal.reason));
+  }
+
+  /**
+   * The listing, waited for at most `waitMs` while the server is still starting or listing (one that
+   * never answers would hold the caller for its whole start and list timeouts): past that the caller
+   * goes on without its tools, told why, while the start and listing go on; a listing that arrives
+   * later is announced as a change of tools. A caller waiting NOTICE_MS is told what it waits for.
+   */
+  private listingWithin(waitMs: number, signal?: AbortSignal): Promise<Listing> {
+    const listing = this.currentListing(signal);
+    const fetching = this.fetching;
+    if (fetching === undefined) return listing;
+    return new Promise<Listing>((resolve, reject) => {
+      const notice =
+        NOTICE_MS < waitMs ? setTimeout(() => this.noteSlow(fetching, waitMs), NOTICE_MS) : undefined;
+      const giveUp = setTimeout(() => {
+        this.leftOut = fetching;
+        reject(this.notReady(waitMs));
+      }, waitMs);
+      listing.then(resolve, reject).finally(() => {
+        clearTimeout(notice);
+        clearTimeout(giveUp);
+      });
+    });
+  }
+
+  /** What the server is doing while a listing waits for it, in words. */
+  private waitingFor(): string {
+    return this.connection.connected ? 'has not listed its tools' : 'has not finished starting';
+  }
+
+  private noteSlow(fetching: Promise<Listing>, waitMs: number): void {
+    if (this.noticed === fetching) return;
+    this.noticed = fetching;
+    this.logger.log({
+      level: 'warn',
+      scope: 'mcp',
+      message: `MCP server "${this.server}" ${this.waitingFor()} after ${formatMs(NOTICE_MS)}; toolseam waits for it up to ${formatMs(waitMs)} before going on without its tools.`,
+      fields: { server: this.server },
+    });
+  }
+
+  private notReady(waitMs: number): McpServerError {
+    return new McpServerError(
+      this.server,
+      'not_ready',
+      `MCP server "${this.server}" ${this.waitingFor()} after ${formatMs(waitMs)}, so its tools are left out for now; ` +
+        'toolseam goes on waiting in the background, and offers its tools from the next message once they arrive (a longer "waitMs" in "mcpTimeouts" waits longer).',
+    );
+  }
+
+  /** A listing that came after a caller went on without it: the tools join from the next turn. */
+  private arrivedLate(fetching: Promise<Listing>): void {
+    if (this.leftOut !== fetching) return;
+    this.leftOut = undefined;
+    this.logger.log({
+      level: 'info',
+      scope: 'mcp',
+      message: `MCP server "${this.server}" is up after all; its tools are offered from the next message.`,
+      fields: { server: this.server },
+    });
+    this.emitChange();
+  }
+
+  /** A listing that failed after a caller went on without it: says how it ended, since "for now" was all it was told. */
+  private failedLate(fetching: Promise<Listing>, error: unknown): void {
+    if (this.leftOut !== fetching) return;
+    this.leftOut = undefined;
+    if (this.connection.isClosed) return;
+    this.logger.log({
+      level: 'warn',
+      scope: 'mcp',
+      message: errorText(error),
+      fields: { server: this.server },
+    });
   }
 
   private async fetchListing(): Promise<Listing> {
@@ -294,11 +393,14 @@ class McpProvider implements McpToolProvider {
       await withDeadline(this.timeouts.listMs, async (deadline) => {
         let cursor: string | undefined;
         for (; pages < MAX_PAGES; pages += 1) {
-          const answer: Record<string, unknown> = await client
-            .request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, LooseResult, {
-              timeout: this.timeouts.listMs,
-              signal: deadline,
-            })
+          const params = cursor === undefined ? {} : { cursor };
+          const answer: Record<string, unknown> = await this.connection
+            .request(client, () =>
+              client.request({ method: 'tools/list', params }, LooseResult, {
+                timeout: this.timeouts.listMs,
+                signal: deadline,
+              }),
+            )
             .catch((error: unknown) => {
               // A server for resources or prompts alone has no tools to list: that is not a failure.
               if (offersNoTools(client, error)) return { tools: [] };
@@ -375,9 +477,7 @@ class McpProvider implements McpToolProvider {
 
   private listFailure(error: unknown): McpServerError {
     if (error instanceof McpServerError) return error;
-    const timedOut =
-      error instanceof DeadlineExceeded ||
-      (error instanceof McpError && error.code === ErrorCode.RequestTimeout);
+    const timedOut = error instanceof DeadlineExceeded || sdkFailure(error, ErrorCode.RequestTimeout);
     if (timedOut) {
       return new McpServerError(
         this.server,
@@ -386,12 +486,13 @@ class McpProvider implements McpToolProvider {
         { cause: error },
       );
     }
-    const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
-    const why = closed
+    const why = sdkFailure(error, ErrorCode.ConnectionClosed)
       ? `exited while listing its tools (${this.connection.lastWords() || 'no reason given'})`
       : httpLoss(error) !== undefined
         ? `could not be reached while listing its tools (${this.connection.hideSecrets(errorText(error))})`
-        : `answered tools/list with an error: ${this.connection.hideSecrets(serverWords(error))}`;
+        : answeredByServer(error)
+          ? `answered tools/list with an error: ${this.connection.hideSecrets(answerWords(error))}`
+          : `could not list its tools: ${this.connection.hideSecrets(errorText(error))}`;
     return new McpServerError(this.server, 'list_failed', `MCP server "${this.server}" ${why}.`, {
       cause: error,
     });

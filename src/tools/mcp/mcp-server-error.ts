@@ -7,6 +7,7 @@ export type McpFailureKind =
   | 'down'
   | 'list_failed'
   | 'list_timeout'
+  | 'not_ready'
   | 'bad_listing'
   | 'closed';
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ErrorCode, type JSONRPCMessage, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { isPlainObject } from '../../core/json.js';
 import type { ToolResult } from '../../core/tool.js';
@@ -11,6 +12,11 @@ export interface OversizedAnswer {
 
 /** The key in an error's `data` that says toolseam wrote the error in place of a server's answer. */
 const MARK = 'toolseamOversizedAnswer';
+/**
+ * Its value: made up once per process and never sent to a server, so a server that answers with an
+ * error carrying the same key cannot pass its error off as toolseam's own.
+ */
+const TOKEN = randomUUID();
 
 /**
  * The JSON-RPC error toolseam hands the client in place of a server's answer to request `id` that is too
@@ -21,13 +27,13 @@ export function oversizedAnswer(id: string | number, size: OversizedAnswer): JSO
   return {
     jsonrpc: '2.0',
     id,
-    error: { code: ErrorCode.InternalError, message, data: { [MARK]: true, ...size } },
+    error: { code: ErrorCode.InternalError, message, data: { [MARK]: TOKEN, ...size } },
   };
 }
 
 /** The size of a dropped answer when `error` is one {@link oversizedAnswer} stood in with, else undefined. */
 export function oversizedOf(error: unknown): OversizedAnswer | undefined {
-  if (!(error instanceof McpError) || !isPlainObject(error.data) || error.data[MARK] !== true)
+  if (!(error instanceof McpError) || !isPlainObject(error.data) || error.data[MARK] !== TOKEN)
     return undefined;
   const { limitBytes, bytes } = error.data;
   if (typeof limitBytes !== 'number') return undefined;

@@ -136,7 +136,8 @@ describe('a broken MCP server costs only its own tools', () => {
     await expect(broken('bad-list').listTools()).rejects.toMatchObject({ kind: 'bad_listing' });
     await expect(broken('error-list').listTools()).rejects.toMatchObject({
       kind: 'list_failed',
-      message: 'MCP server "error-list" answered tools/list with an error: index not built.',
+      message:
+        'MCP server "error-list" answered tools/list with an error: index not built (JSON-RPC error -32603).',
     });
   });
 
