@@ -5,6 +5,7 @@ import type { ModelAdapter } from './core/model.js';
 import type { SessionStore } from './core/session-store.js';
 import type { ToolProvider } from './core/tool.js';
 import { createModelAdapter, type ProviderConfig, resolveProviderConfig } from './providers/index.js';
+import type { ToolSelector } from './retrieval/index.js';
 import { globMatch } from './runtime/glob-match.js';
 import { Runtime } from './runtime/runtime.js';
 import type { ApprovalOptions } from './runtime/runtime-options.js';
@@ -38,6 +39,8 @@ export interface CreateRuntimeOptions {
   readonly subagents?: boolean;
   /** Overrides the config's "shell" settings (a host may also name its own bubblewrap program). */
   readonly shell?: ShellOptions;
+  /** How each turn chooses the tools it offers (default: by words; see `RuntimeOptions.selector`). */
+  readonly selector?: ToolSelector;
 }
 
 function isAdapter(model: ModelAdapter | ProviderConfig): model is ModelAdapter {
@@ -121,6 +124,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     ...(config?.denyList ? { denyList: config.denyList } : {}),
     ...(config?.hooks ? { hooks: config.hooks } : {}),
     ...(contextWindow ? { contextWindow } : {}),
+    ...(options.selector ? { selector: options.selector } : {}),
   });
   if (options.subagents !== false) enableSubagents(runtime);
   return runtime;

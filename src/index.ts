@@ -7,7 +7,16 @@ export * from './core/index.js';
 export type * from './core/session-store.js';
 export { type CreateRuntimeOptions, createRuntime } from './create-runtime.js';
 export { createModelAdapter, type ProviderConfig, type ProviderName } from './providers/index.js';
-export { catalog, type RetrievalTool, ToolRetriever } from './retrieval/index.js';
+export {
+  catalog,
+  type EmbeddingSource,
+  embeddingSelector,
+  lexicalSelector,
+  type RetrievalTool,
+  ToolRetriever,
+  type ToolSelection,
+  type ToolSelector,
+} from './retrieval/index.js';
 export type { PreToolHook } from './runtime/calls/gates/pre-tool-hooks.js';
 export type { RuntimeTool } from './runtime/calls/runtime-tool.js';
 export { Runtime, type SendOptions, type Session, type SessionOptions } from './runtime/runtime.js';

@@ -3,6 +3,7 @@ import { ToolseamError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { ModelAdapter } from '../core/model.js';
 import type { SessionStore, TurnConfig } from '../core/session-store.js';
+import type { ToolSelector } from '../retrieval/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { PreToolHook } from './calls/gates/pre-tool-hooks.js';
 
@@ -78,6 +79,8 @@ export interface RuntimeOptions {
   readonly contextWindow?: number;
   /** Tools offered with full schemas per turn (default 48). */
   readonly k?: number;
+  /** How each turn chooses the tools it offers (default `lexicalSelector`, by words; `embeddingSelector` adds meaning). */
+  readonly selector?: ToolSelector;
   /** Who runs this runtime's turns (stored with each turn), default `host:pid/<random>`: one per runtime. */
   readonly owner?: string;
   /** How often the turns this runtime drives are marked alive in the store, default 15 s (tests shorten it). */

@@ -110,6 +110,7 @@ export class Runtime {
       store: options.store,
       logger: this.logger,
       ...(options.k ? { k: options.k } : {}),
+      ...(options.selector ? { selector: options.selector } : {}),
       denyList: options.denyList ?? [],
       onServed: (served) => this.warnUnmatched(unmatched, served),
     });

@@ -15,8 +15,12 @@ export type Activation =
  * `displaced` holds their wire names. When even the tools offered every turn fill the request, the
  * tool is not offered.
  */
-export function activateTool(env: TurnEnvironment, state: TurnState, name: string): Activation {
-  const turn = turnToolsOf(env, state);
+export async function activateTool(
+  env: TurnEnvironment,
+  state: TurnState,
+  name: string,
+): Promise<Activation> {
+  const turn = await turnToolsOf(env, state);
   const before = requestTools(env, state, turn).carried;
   state.activated.delete(name);
   state.activated.add(name);

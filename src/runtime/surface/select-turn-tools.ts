@@ -6,8 +6,8 @@ import { keepOrder, ownWireTools, toolLimit } from './request-tools.js';
 import { META_WIRE_TOOLS } from './tool-surface.js';
 import type { TurnTools } from './turn-tools.js';
 
-/** The turn's tools, selected the first time a step of the turn needs them. */
-export function turnToolsOf(env: TurnEnvironment, state: TurnState): TurnTools {
+/** The turn's tools, selected the first time a step of the turn needs them (calls side by side share one selection). */
+export function turnToolsOf(env: TurnEnvironment, state: TurnState): Promise<TurnTools> {
   state.turnTools ??= selectTurnTools(env);
   return state.turnTools;
 }
@@ -16,14 +16,15 @@ export function turnToolsOf(env: TurnEnvironment, state: TurnState): TurnTools {
  * Selects the turn's tools once per turn: core, sticky, hinted and the best ranked, within budget and
  * within the model's tool limit beside the runtime's own tools (what does not fit goes to the catalog).
  */
-export function selectTurnTools(env: TurnEnvironment): TurnTools {
-  const { retriever, byName, offered } = env.surface;
-  const chosen = retriever.select(
+export async function selectTurnTools(env: TurnEnvironment): Promise<TurnTools> {
+  const { retriever, selector, byName, offered } = env.surface;
+  const chosen = await selector.select(
+    retriever,
     env.query,
     env.budgetChars === undefined ? {} : { budgetChars: env.budgetChars },
   );
-  let selected = chosen.map((t) => byName.get(t.name)).filter((t): t is OfferedTool => t !== undefined);
-  const rank = new Map(retriever.lastRelevance);
+  let selected = chosen.tools.map((t) => byName.get(t.name)).filter((t): t is OfferedTool => t !== undefined);
+  const rank = chosen.relevance;
   const limit = toolLimit(env.model);
   const runtimeCount = ownWireTools(env, false).length;
   if (selected.length >= offered.length && offered.length + runtimeCount <= limit) {
@@ -40,6 +41,6 @@ export function selectTurnTools(env: TurnEnvironment): TurnTools {
   }
   const shown = new Set(selected.map((t) => t.name));
   const deferred = retriever.tools().filter((t) => !shown.has(t.name));
-  const text = catalog(deferred, undefined, { relevance: retriever.lastRelevance });
+  const text = catalog(deferred, undefined, { relevance: rank });
   return { selected, reduced: true, note: catalogNote(text), rank };
 }

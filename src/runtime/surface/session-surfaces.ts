@@ -1,6 +1,7 @@
 import type { RuntimeEvent } from '../../core/events.js';
 import { type Logger, silentLogger } from '../../core/logger.js';
 import type { SessionRecord, SessionStore } from '../../core/session-store.js';
+import type { ToolSelector } from '../../retrieval/index.js';
 import { createToolSeam, type ToolSeam } from '../../seam/index.js';
 import type { ServedTools, ToolRegistry } from '../../tools/registry.js';
 import type { DenyRule } from '../runtime-options.js';
@@ -13,6 +14,8 @@ export interface SessionSurfacesOptions {
   readonly store: SessionStore;
   readonly logger?: Logger;
   readonly k?: number;
+  /** How turns choose their tools (see `RuntimeOptions.selector`). */
+  readonly selector?: ToolSelector;
   /** The runtime's deny-list: a tool it refuses outright is never offered. */
   readonly denyList?: readonly DenyRule[];
   /** Told of each new serving of the registry's tools (a new surface stamp), before any surface is built on it. */
@@ -69,10 +72,18 @@ export class SessionSurfaces {
       return previous;
     }
     const allows = (name: string): boolean => agentAllows(agent, name) && grantsAllow(grants, name);
-    const { k, denyList = [] } = this.options;
+    const { k, denyList = [], selector } = this.options;
     const deniedBy = (name: string): DenyRule | undefined => denyRuleFor(denyList, name);
     const surface = buildSurface(
-      { served, seam: this.seam, allows, deniedBy, quarantined, ...(k ? { k } : {}) },
+      {
+        served,
+        seam: this.seam,
+        allows,
+        deniedBy,
+        quarantined,
+        ...(k ? { k } : {}),
+        ...(selector ? { selector } : {}),
+      },
       previous,
     );
     if (!previous) for (const name of session.toolsUsed) surface.retriever.markUsed(name);

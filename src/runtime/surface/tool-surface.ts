@@ -1,6 +1,12 @@
 import type { WireTool } from '../../core/model.js';
 import type { ToolDefinition } from '../../core/tool.js';
-import { META_TOOLS, type RetrievalTool, ToolRetriever } from '../../retrieval/index.js';
+import {
+  lexicalSelector,
+  META_TOOLS,
+  type RetrievalTool,
+  type ToolRetriever,
+  type ToolSelector,
+} from '../../retrieval/index.js';
 import { type ExcludedTool, type OfferedTool, type ToolSeam, wireName } from '../../seam/index.js';
 import type { ServedTools, ToolRegistry } from '../../tools/registry.js';
 import type { DenyRule } from '../runtime-options.js';
@@ -27,6 +33,8 @@ export interface ToolSurface {
   readonly wireToReal: ReadonlyMap<string, string>;
   /** Ranks this surface's tools; carries the session's sticky tools across rebuilds. */
   readonly retriever: ToolRetriever;
+  /** What made the retriever, and chooses each turn's tools from it. */
+  readonly selector: ToolSelector;
   /** Real names withheld by the agent's tool list. */
   readonly withheld: readonly string[];
   /** Tools the deny-list refuses outright, left off the surface: real name → the rule that refuses it. */
@@ -66,6 +74,8 @@ export interface SurfaceInputs {
   /** Tools quarantined for the runtime's model (real name → what the provider said): never offered. */
   readonly quarantined?: ReadonlyMap<string, string>;
   readonly k?: number;
+  /** How turns choose their tools (default: `lexicalSelector`); it makes the retriever of a new surface. */
+  readonly selector?: ToolSelector;
 }
 
 /** The retrieval view of an offered tool: real name, full description, the schema the model is offered. */
@@ -103,9 +113,10 @@ export function buildSurface(inputs: SurfaceInputs, previous?: ToolSurface): Too
     if (!turn.wireToReal.has(wire) && !deniedWire.has(wire)) deniedWire.set(wire, name);
   }
   const tools = turn.offered.map(retrievalToolOf);
+  const selector = previous?.selector ?? inputs.selector ?? lexicalSelector;
   let retriever = previous?.retriever;
   if (retriever) retriever.setTools(tools);
-  else retriever = new ToolRetriever(tools, inputs.k === undefined ? {} : { k: inputs.k });
+  else retriever = selector.catalog(tools, inputs.k);
   return {
     stamp: inputs.served.stamp,
     offered: turn.offered,
@@ -113,6 +124,7 @@ export function buildSurface(inputs: SurfaceInputs, previous?: ToolSurface): Too
     byName: new Map(turn.offered.map((t) => [t.name, t])),
     wireToReal: turn.wireToReal,
     retriever,
+    selector,
     withheld,
     denied,
     deniedWire,

@@ -20,7 +20,7 @@ import { wireHistory } from './wire-history.js';
  * loop until it answers without calls, a bound is hit, the turn is stopped, or the provider refuses.
  */
 export async function runTurnLoop(env: TurnEnvironment, state: TurnState): Promise<TurnEnd> {
-  const tools = turnToolsOf(env, state);
+  const tools = await turnToolsOf(env, state);
   for (; ; state.modelCalls += 1) {
     if (env.signal.aborted) return { status: 'stopped', message: 'The turn was stopped.' };
     if (state.modelCalls >= env.limits.maxModelCalls) {

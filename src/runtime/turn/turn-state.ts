@@ -22,7 +22,7 @@ export interface TurnState {
   /** Set once this turn has sent a request again without the tools it quarantined (it never does twice). */
   resentWithout?: readonly string[];
   /** The turn's tool selection, made once when a step first needs it (see `turnToolsOf`). */
-  turnTools?: TurnTools;
+  turnTools?: Promise<TurnTools>;
 }
 
 /**

@@ -26,11 +26,16 @@ function metaTarget(definition: ToolDefinition): CallTarget {
     keepsTaskMode: false,
     asks: false,
     withdrawn: () => undefined,
-    invoke: async (args, { env, state }) => answerMeta(env, state, definition.name, args),
+    invoke: (args, { env, state }) => answerMeta(env, state, definition.name, args),
   };
 }
 
-function answerMeta(env: TurnEnvironment, state: TurnState, tool: string, args: JsonObject): ToolResult {
+async function answerMeta(
+  env: TurnEnvironment,
+  state: TurnState,
+  tool: string,
+  args: JsonObject,
+): Promise<ToolResult> {
   const retriever = env.surface.retriever;
   // The model may name a tool by the wire name it saw it under: both answers know it by that too.
   const realName = (name: string): string | undefined => env.surface.wireToReal.get(name);
@@ -49,5 +54,5 @@ function answerMeta(env: TurnEnvironment, state: TurnState, tool: string, args: 
     };
   }
   // The model asked for this tool's inputs: offer its full schema from the next model call on.
-  return activationAnswer(env, name, result, activateTool(env, state, name));
+  return activationAnswer(env, name, result, await activateTool(env, state, name));
 }
