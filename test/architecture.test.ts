@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, posix, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '..');
@@ -74,6 +74,18 @@ function providersProblem(from: string, to: string): string | undefined {
   return undefined;
 }
 
+/**
+ * What is wrong with `from` importing `to`, both inside runtime/: subagents are built on the runtime
+ * (they run leaves as its sessions), so nothing else in runtime/ imports runtime/subagents/.
+ */
+function runtimeProblem(from: string, to: string): string | undefined {
+  const inSubagents = (rel: string): boolean => rel.startsWith('runtime/subagents/');
+  if (inSubagents(to) && !inSubagents(from)) {
+    return 'runtime/subagents is built on the runtime, which never imports it';
+  }
+  return undefined;
+}
+
 function violations(): string[] {
   const problems: string[] = [];
   for (const file of walk(src)) {
@@ -92,6 +104,10 @@ function violations(): string[] {
           const problem = providersProblem(rel, relative(src, target).split(sep).join('/'));
           if (problem) problems.push(`${rel} imports ${spec} (${problem})`);
         }
+        if (from === 'runtime' && to === 'runtime') {
+          const problem = runtimeProblem(rel, relative(src, target).split(sep).join('/'));
+          if (problem) problems.push(`${rel} imports ${spec} (${problem})`);
+        }
         continue;
       }
       for (const [pattern, places] of VENDORS) {
@@ -102,6 +118,67 @@ function violations(): string[] {
     }
   }
   return problems;
+}
+
+/**
+ * Which files of `files` (path → text, paths relative to src with `/`) each one imports: every relative
+ * import, type-only ones and `import()` included, as a path of `files`.
+ */
+function importGraph(files: ReadonlyMap<string, string>): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const [file, text] of files) {
+    const targets: string[] = [];
+    for (const spec of specifiers(text)) {
+      if (!spec.startsWith('.')) continue;
+      const target = posix.join(posix.dirname(file), spec).replace(/\.js$/, '.ts');
+      if (files.has(target)) targets.push(target);
+    }
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+/** Every import cycle of `graph`: the files of each group that import one another round, sorted. */
+function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  // Tarjan's strongly connected components: each component of more than one file holds a cycle.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, index.size);
+    low.set(file, index.get(file) as number);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(file, Math.min(low.get(file) as number, low.get(next) as number));
+      } else if (onStack.has(next)) {
+        low.set(file, Math.min(low.get(file) as number, index.get(next) as number));
+      }
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const group: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop() as string;
+      onStack.delete(member);
+      group.push(member);
+    } while (member !== file);
+    const selfImport = graph.get(file)?.includes(file) === true;
+    if (group.length > 1 || selfImport) cycles.push(group.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return cycles;
+}
+
+/** The files of src, by path relative to it. */
+function sourceFiles(): Map<string, string> {
+  return new Map(
+    walk(src).map((file) => [relative(src, file).split(sep).join('/'), readFileSync(file, 'utf8')]),
+  );
 }
 
 describe('architecture', () => {
@@ -116,6 +193,37 @@ describe('architecture', () => {
     ]);
     expect(area(join(src, 'seam', 'conform.ts'))).toBe('seam');
     expect(ALLOWED.seam).not.toContain('runtime');
+  });
+
+  it('has no import cycle between files of src/, type-only imports included', () => {
+    expect(importCycles(importGraph(sourceFiles()))).toEqual([]);
+  });
+
+  it('finds an import cycle when one exists, through a type-only import or an import() too', () => {
+    const planted = new Map([
+      ['runtime/turn/a.ts', "import type { B } from '../calls/b.js';\nexport type A = B;"],
+      ['runtime/calls/b.ts', "export const b = async () => (await import('./c.js')).c;"],
+      [
+        'runtime/calls/c.ts',
+        "import type { A } from '../turn/a.js';\nexport const c: A | undefined = undefined;",
+      ],
+      ['runtime/calls/d.ts', "import { b } from './b.js';\nexport const d = b;"],
+      ['core/e.ts', "export * from './e.js';"],
+    ]);
+    expect(importCycles(importGraph(planted))).toEqual([
+      ['runtime/calls/b.ts', 'runtime/calls/c.ts', 'runtime/turn/a.ts'],
+      ['core/e.ts'],
+    ]);
+  });
+
+  it('keeps runtime/subagents on top of the runtime: nothing else in runtime/ imports it', () => {
+    expect(runtimeProblem('runtime/resume/abandoned-turns.ts', 'runtime/subagents/run-batch.ts')).toMatch(
+      /never imports it/,
+    );
+    expect(runtimeProblem('runtime/subagents/run-leaf.ts', 'runtime/runtime.ts')).toBeUndefined();
+    expect(
+      runtimeProblem('runtime/subagents/run-leaf.ts', 'runtime/subagents/leaf-clock.ts'),
+    ).toBeUndefined();
   });
 
   it('keeps each vendor in its own folder of providers/, with shared/ neutral and the root gathering them', () => {

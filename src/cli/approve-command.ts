@@ -10,7 +10,7 @@ import { ownerAlive } from '../runtime/resume/turn-owner.js';
 import { openSessionStore } from '../store/index.js';
 import { answeredElsewhere, approveCommandAnswerer } from './answered-elsewhere.js';
 import { refuseUnrunnableApproval } from './approved-tool.js';
-import type { Command } from './commands.js';
+import type { Command } from './command.js';
 import { existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { answerWords, printEvent } from './event-printer.js';
 import { type ResumedTurn, runtimeForResumedTurn } from './resumed-runtime.js';

@@ -6,7 +6,7 @@ import type { RuntimeEvent } from '../core/events.js';
 import { describeModel, type ModelOrigin, modelDifference } from '../core/turn-model.js';
 import type { Runtime, Session } from '../runtime/runtime.js';
 import { whenOutputCloses } from './closed-output.js';
-import type { Command } from './commands.js';
+import type { Command } from './command.js';
 import { printEvent } from './event-printer.js';
 import { PastedLines } from './pasted-lines.js';
 import { QuestionQueue } from './question-queue.js';

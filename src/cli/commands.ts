@@ -1,5 +1,4 @@
-/** A `toolseam` subcommand: receives its own arguments, returns the process exit code. */
-export type Command = (argv: string[]) => Promise<number>;
+import type { Command } from './command.js';
 
 /** One entry of the command table. */
 export interface CommandEntry {

@@ -14,7 +14,7 @@ import {
   offerTools,
   type SchemaIssue,
 } from '../seam/index.js';
-import type { Command } from './commands.js';
+import type { Command } from './command.js';
 import { parseArgsSaid } from './parse-args-said.js';
 import { visible, visibleLines } from './visible-text.js';
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
 import { loadScript, type ScriptTurn, type StandIn, startStandIn } from '../testing/index.js';
-import type { Command } from './commands.js';
+import type { Command } from './command.js';
 import { negativeValuesJoined } from './negative-values.js';
 import { parseArgsSaid } from './parse-args-said.js';
 

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
 import type { GrantRecord } from '../core/session-records.js';
 import { openSessionStore } from '../store/index.js';
-import type { Command } from './commands.js';
+import type { Command } from './command.js';
 import { existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { grantRows } from './grant-rows.js';
 import { visible, visibleLines } from './visible-text.js';

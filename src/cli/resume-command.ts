@@ -4,7 +4,7 @@ import { InputError } from '../core/errors.js';
 import { FINAL_TURN_STATES, type TurnRecord } from '../core/session-records.js';
 import { resumableTurns } from '../runtime/resume/leaf-turns.js';
 import { openSessionStore } from '../store/index.js';
-import type { Command } from './commands.js';
+import type { Command } from './command.js';
 import { existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { oneLineOf, printEvent } from './event-printer.js';
 import { runtimeForResumedTurn } from './resumed-runtime.js';

@@ -3,7 +3,7 @@ import { InputError } from '../core/errors.js';
 import { loadDataset } from '../retrieval/dataset.js';
 import { type EvalReport, evaluate, type Split } from '../retrieval/evaluate.js';
 import type { RetrievalTool } from '../retrieval/retrieval-tool.js';
-import type { Command } from './commands.js';
+import type { Command } from './command.js';
 import { negativeValuesJoined } from './negative-values.js';
 
 const USAGE = `usage: toolseam retrieval eval FILE [--split dev|heldout|all] [--k N] [--json] [--pool FILE...] [--baseline] [--every N]

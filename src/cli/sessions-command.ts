@@ -4,7 +4,7 @@ import { isPastDeadline, type ListedSession } from '../core/session-records.js';
 import type { SessionStore } from '../core/session-store.js';
 import { resumableTurns } from '../runtime/resume/leaf-turns.js';
 import { openSessionStore } from '../store/index.js';
-import type { Command } from './commands.js';
+import type { Command } from './command.js';
 import { existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { alwaysOffer, answerWords, oneLineOf, shortArgs } from './event-printer.js';
 import { grantRows } from './grant-rows.js';

@@ -16,7 +16,7 @@ import { registryFromConfig } from '../tools/registry-config.js';
 import type { LoadFailure } from '../tools/registry-failures.js';
 import { type ToolsPage, toolsPage, toolsPageJson } from '../tools/tools-page.js';
 import { renderToolsPage } from '../tools/tools-page-text.js';
-import type { Command } from './commands.js';
+import type { Command } from './command.js';
 import { configFromFlags, existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { parseArgsSaid } from './parse-args-said.js';
 import { liftedLines, quarantineSection } from './quarantine-text.js';

@@ -1,6 +1,6 @@
+import type { FieldWeights, WeightedTerms } from './field-weights.js';
 import type { PostingStore } from './posting-store.js';
 import type { ScoreBuffer } from './score-buffer.js';
-import type { FieldWeights, WeightedTerms } from './tool-index.js';
 import type { ToolTerms } from './tool-terms.js';
 import { FIELDS } from './tool-text.js';
 

@@ -1,7 +1,8 @@
 import { capitalisedWords } from './capitalised-words.js';
+import type { WeightedTerms } from './field-weights.js';
 import type { RankingSettings } from './ranking-settings.js';
 import { isStopWord, termOf } from './tokenize.js';
-import type { ToolIndex, WeightedTerms } from './tool-index.js';
+import type { ToolIndex } from './tool-index.js';
 import { type Relation, WordNet } from './word-net.js';
 
 let wordNet: WordNet | null | undefined;

@@ -1,11 +1,12 @@
 import { clauses } from './clauses.js';
 import { addDense, type DenseQuery } from './dense-fusion.js';
+import type { FieldWeights, WeightedTerms } from './field-weights.js';
 import { QueryExpander } from './query-expansion.js';
 import { DEFAULT_RANKING, type RankingSettings } from './ranking-settings.js';
 import { requestText } from './request-text.js';
 import { ScoreBuffer } from './score-buffer.js';
 import { words } from './tokenize.js';
-import { type FieldWeights, STOP, type ToolIndex, type WeightedTerms } from './tool-index.js';
+import { STOP, type ToolIndex } from './tool-index.js';
 import { FIELDS } from './tool-text.js';
 import { type Ranked, TopK } from './top-k.js';
 import { valueTypeWords } from './value-types.js';

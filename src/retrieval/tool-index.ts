@@ -1,4 +1,5 @@
 import { Bm25fScorer } from './bm25f-scorer.js';
+import type { FieldWeights, WeightedTerms } from './field-weights.js';
 import { PairTable } from './pair-table.js';
 import { PostingStore } from './posting-store.js';
 import type { RetrievalTool } from './retrieval-tool.js';
@@ -21,18 +22,8 @@ export interface TermCounts {
   readonly count: number;
 }
 
-/** BM25F weights: how much a match in each field counts, and how strongly each field's length damps it. */
-export interface FieldWeights {
-  readonly weight: readonly number[];
-  readonly b: readonly number[];
-  readonly k1: number;
-}
-
 /** What `queryTermId` answers for a word the analysis drops (a stop word). */
 export const STOP = -2;
-
-/** Query terms by id, with their weights. */
-export type WeightedTerms = Map<number, number>;
 
 /**
  * An inverted index over tools with BM25F scoring. Tools are added, replaced and removed one at a time

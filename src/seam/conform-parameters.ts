@@ -54,7 +54,7 @@ export function conformParameters(declared: unknown): ConformResult {
     return excluded([{ rule: 'root_not_object', path: '', detail, action: 'blocking' }]);
   }
   if (!hasKeys(declared)) return argumentless(NONE);
-  const w = newWalk(declared);
+  const w = newWalk(declared, walkNode);
   const offered = walkNode(w, declared, 0, true);
   const issues = w.issues;
   if (offered instanceof Lift) {

@@ -5,8 +5,18 @@ import {
   type LiftedArgument,
   renderArgumentPath,
 } from './lifted-argument.js';
+import { MAX_DEPTH, MAX_NODES } from './profile.js';
 import type { RuleId, SchemaIssue } from './schema-issue.js';
 import { resolvePointer } from './schema-pointer.js';
+
+/** Walks one node of a walk and returns the node to offer (see `walkNode`). */
+export type NodeWalker = (
+  w: Walk,
+  raw: unknown,
+  depth: number,
+  atRoot?: boolean,
+  leafTried?: boolean,
+) => unknown;
 
 /**
  * The state of one conform pass over one declared schema. One object serves pass after pass (see
@@ -59,6 +69,15 @@ export class Walk {
   readonly liftedNodes = new Set<object>();
   /** True once an `anyOf` with several branches was offered (lifted paths may then overlap). */
   branched = false;
+  /**
+   * Walks a child node: the walk's one recursion, handed in by `newWalk`'s caller, so the files that
+   * shape one kind of node reach the dispatcher without importing it (and it them).
+   */
+  walkNode: NodeWalker = unstarted;
+}
+
+function unstarted(): never {
+  throw new Error('this walk was not started by newWalk, so it has no node walker');
 }
 
 /**
@@ -89,13 +108,15 @@ function emptyStringList(): string[] {
 let spare: Walk | undefined;
 
 /**
- * A fresh walk over `root`: the last finished one reset (a cold pass over many tools pays for every
- * allocation), or a new one when none was handed back or one is still in use.
+ * A fresh walk over `root` whose children `walkNode` walks: the last finished one reset (a cold pass
+ * over many tools pays for every allocation), or a new one when none was handed back or one is still
+ * in use.
  */
-export function newWalk(root: unknown): Walk {
+export function newWalk(root: unknown, walkNode: NodeWalker): Walk {
   const w = spare ?? new Walk();
   spare = undefined;
   w.root = root;
+  w.walkNode = walkNode;
   w.issues = [];
   w.lifted = [];
   w.path = '';
@@ -115,6 +136,15 @@ export function newWalk(root: unknown): Walk {
   w.deepest = 0;
   w.branched = false;
   return w;
+}
+
+/** Counts a node about to be walked at `depth`; false when it is past the walk's bounds. */
+export function countNode(w: Walk, depth: number): boolean {
+  w.nodes += 1;
+  // Added on every node (0 outside a `$ref`): code compiled before the first `$ref` stays valid.
+  w.inlined += w.chain.length > 0 ? 1 : 0;
+  if (depth > w.deepest) w.deepest = depth;
+  return depth <= MAX_DEPTH && w.nodes <= MAX_NODES;
 }
 
 /** Hands a finished walk back for the next `newWalk` (its issues and lifted lists now belong to the caller). */

@@ -10,7 +10,6 @@ import {
   setPath,
   type Walk,
 } from './schema-walk.js';
-import { walkNode } from './walk-node.js';
 import { resolveRef } from './walk-ref.js';
 
 type Schema = Record<string, unknown>;
@@ -95,7 +94,7 @@ function shapeBranches(w: Walk, node: Schema, kept: unknown[], depth: number, ch
     const branch = sharing && isPlainObject(declared) ? mergeSchemas(declared, shared) : declared;
     const parent = pathOf(w);
     setPath(w, pathHere(w, `anyOf[${i}]`));
-    const result = walkNode(w, branch, depth + 1);
+    const result = w.walkNode(w, branch, depth + 1);
     setPath(w, parent);
     if (result instanceof Lift) {
       w.issues.length = issueMark;

@@ -1,4 +1,4 @@
-import { isScalarType, PORTABLE_TYPES, type PortableType } from './profile.js';
+import { isPortableType, isScalarType, PORTABLE_TYPES, type PortableType } from './profile.js';
 import { repairedAt, type Walk } from './schema-walk.js';
 
 type Schema = Record<string, unknown>;
@@ -50,4 +50,11 @@ export function narrowLeaf(w: Walk, node: Schema, only: string, typePath: string
   const out: Schema = {};
   for (const key in node) out[key] = key === 'type' ? only : node[key];
   return out;
+}
+
+/** The one portable type of a `[T, "null"]` list (either order), else undefined. */
+export function nullablePair(listed: unknown[]): string | undefined {
+  if (listed.length !== 2) return undefined;
+  const other = listed[0] === 'null' ? listed[1] : listed[1] === 'null' ? listed[0] : undefined;
+  return isPortableType(other) ? other : undefined;
 }

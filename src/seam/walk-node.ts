@@ -1,11 +1,11 @@
 import { isPlainObject } from '../core/json.js';
 import { scanNode } from './node-scan.js';
 import { takesNull } from './omitted-nulls.js';
-import { A_TYPE, isPortableType, MAX_DEPTH, MAX_NODES } from './profile.js';
+import { A_TYPE, isPortableType } from './profile.js';
 import { mergeSchemas, put, without } from './schema-merge.js';
-import { elementNull, Lift, liftHere, pathHere, repaired, type Walk } from './schema-walk.js';
+import { countNode, elementNull, Lift, liftHere, pathHere, repaired, type Walk } from './schema-walk.js';
 import { Collapsed, shapeAnyOf } from './walk-any-of.js';
-import { KEEP, narrowLeaf, plainLeaf } from './walk-leaf.js';
+import { KEEP, narrowLeaf, nullablePair, plainLeaf } from './walk-leaf.js';
 import { refProblem, resolveRef, walkRefOnly } from './walk-ref.js';
 import { shapeTyped } from './walk-typed.js';
 
@@ -79,15 +79,6 @@ export function walkNode(w: Walk, raw: unknown, depth: number, atRoot = false, l
   return out;
 }
 
-/** Counts a node about to be walked at `depth`; false when it is past the walk's bounds. */
-export function countNode(w: Walk, depth: number): boolean {
-  w.nodes += 1;
-  // Added on every node (0 outside a `$ref`): code compiled before the first `$ref` stays valid.
-  w.inlined += w.chain.length > 0 ? 1 : 0;
-  if (depth > w.deepest) w.deepest = depth;
-  return depth <= MAX_DEPTH && w.nodes <= MAX_NODES;
-}
-
 function notASchema(w: Walk, raw: unknown): Lift {
   if (raw === true) return liftHere(w, 'type_missing', 'the schema `true` accepts any value');
   if (raw === false) return liftHere(w, 'node_not_schema', 'the schema `false` accepts no value');
@@ -146,13 +137,6 @@ function oneOfToAnyOf(w: Walk, node: Schema): Schema {
   const out: Schema = {};
   for (const key in node) put(out, key === 'oneOf' ? 'anyOf' : key, node[key]);
   return out;
-}
-
-/** The one portable type of a `[T, "null"]` list (either order), else undefined. */
-export function nullablePair(listed: unknown[]): string | undefined {
-  if (listed.length !== 2) return undefined;
-  const other = listed[0] === 'null' ? listed[1] : listed[1] === 'null' ? listed[0] : undefined;
-  return isPortableType(other) ? other : undefined;
 }
 
 function typeListToNodes(w: Walk, node: Schema): Schema | Lift {

@@ -12,7 +12,6 @@ import {
   repaired,
   type Walk,
 } from './schema-walk.js';
-import { walkNode } from './walk-node.js';
 
 /** What a local `$ref` points at, looked up once per walk. */
 export function resolveRef(w: Walk, ref: string): unknown {
@@ -86,7 +85,7 @@ function walkTarget(w: Walk, ref: string, target: unknown, depth: number): unkno
   w.argBase = w.argTop;
   w.deepest = depth;
   w.chain.push(ref);
-  const out = walkNode(w, target === true ? {} : target, depth);
+  const out = w.walkNode(w, target === true ? {} : target, depth);
   w.chain.pop();
   const lifted = w.lifted.splice(liftMark);
   if (w.lookups === lookups && w.limited === limited) {

@@ -16,6 +16,7 @@ import {
 import { hasUnsafeKey } from './renamed-keys.js';
 import { put } from './schema-merge.js';
 import {
+  countNode,
   elementNull,
   enterArgument,
   Lift,
@@ -28,8 +29,7 @@ import {
   setPath,
   type Walk,
 } from './schema-walk.js';
-import { KEEP, NULLABLE_WORDS, narrowLeaf, plainLeaf } from './walk-leaf.js';
-import { countNode, nullablePair, walkNode } from './walk-node.js';
+import { KEEP, NULLABLE_WORDS, narrowLeaf, nullablePair, plainLeaf } from './walk-leaf.js';
 
 type Schema = Record<string, unknown>;
 
@@ -209,7 +209,7 @@ function shapeProperties(w: Walk, props: Schema, depth: number): Schema | undefi
     w.argTop += 1;
     const issueMark = w.issues.length;
     const liftMark = w.lifted.length;
-    let result = walkNode(w, declared, depth + 1, false, true);
+    let result = w.walkNode(w, declared, depth + 1, false, true);
     if (result instanceof Lift) {
       w.issues.length = issueMark;
       w.lifted.length = liftMark;
@@ -248,7 +248,7 @@ function shapeArray(w: Walk, scan: NodeScan, depth: number, edits: Edits): Lift 
   const parent = pathOf(w);
   setPath(w, pathHere(w, 'items'));
   enterArgument(w, EVERY_ELEMENT);
-  const result = walkNode(w, items, depth + 1);
+  const result = w.walkNode(w, items, depth + 1);
   setPath(w, parent);
   leaveArgument(w);
   if (result instanceof Lift) return result;

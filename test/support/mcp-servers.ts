@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { McpStdioServerConfig } from '../../src/tools/mcp/mcp-config.js';
-import type { McpInProcessServer } from '../../src/tools/mcp/mcp-connection.js';
+import type { McpInProcessServer } from '../../src/tools/mcp/mcp-server-target.js';
 // @ts-expect-error: a plain ESM script shared with the stdio runs, without type declarations.
 import { notesServer as makeNotesServer } from './mcp-notes-server.mjs';
 

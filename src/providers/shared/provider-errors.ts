@@ -1,10 +1,8 @@
 import { ProviderError } from '../../core/errors.js';
 import { errorBodyFacts } from './error-body.js';
+import type { HeaderReader } from './header-reader.js';
 import { rateLimitWaitMs } from './rate-limit-hints.js';
 import { isTransientStatus, retryAfterMs } from './retry-policy.js';
-
-/** Reads one response header (case-insensitive), or nothing. */
-export type HeaderReader = (name: string) => string | null | undefined;
 
 /** Provider codes of failures that pass (overload, rate limit, a server hiccup) when they come mid-stream. */
 const TRANSIENT_CODE =

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../core/json.js';
-import type { HeaderReader } from './provider-errors.js';
+import type { HeaderReader } from './header-reader.js';
 
 /** The families of rate-limit headers: each limit has a `remaining` count and a `reset` time. */
 const LIMIT_HEADERS: readonly { readonly remaining: string; readonly reset: string }[] = [

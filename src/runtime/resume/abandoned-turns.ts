@@ -1,8 +1,8 @@
 import { ToolseamError } from '../../core/errors.js';
 import { FINAL_TURN_STATES } from '../../core/session-records.js';
 import type { SessionStore } from '../../core/session-store.js';
-import { deliverFinishedBatches, type ResultBounds } from '../subagents/deliver-batch.js';
-import { leafEnding } from '../subagents/leaf-work.js';
+import { deliverFinishedBatches, type ResultBounds } from '../batches/deliver-batch.js';
+import { leafEnding } from '../batches/leaf-ending.js';
 import { ownerAlive } from './turn-owner.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ToolResult } from '../../core/tool.js';
-import { findingLine, MIN_DECLARATION_CHARS } from './batch-finding.js';
-import type { CompiledBatch } from './compile-batch.js';
+import { findingLine, MIN_DECLARATION_CHARS } from '../batches/batch-finding.js';
+import type { CompiledBatch } from './compiled-batch.js';
 
 const SHAPE_HINT =
   'Send "tasks" as a list of objects, each with "task", a short "title" the person will see, "objective", ' +

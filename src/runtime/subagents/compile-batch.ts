@@ -1,41 +1,12 @@
 import { describeValue, nearMiss } from '../../tools/index.js';
-import { type BatchFinding, CONTRACT_THRESHOLD, error, MAX_LEAVES } from './batch-finding.js';
-import type { LeafContract } from './leaf-contract.js';
+import { type BatchFinding, CONTRACT_THRESHOLD, error, MAX_LEAVES } from '../batches/batch-finding.js';
+import type { CompiledBatch, CompiledLeaf, CompileOptions } from './compiled-batch.js';
 import { contractOf, findOverlappingWrites } from './leaf-rules.js';
 import { readLeafItem, readList } from './read-declarations.js';
 import { readLeaf } from './read-leaf.js';
 
 /** The arguments `subagent_run` takes at the top level. */
 export const BATCH_ARGUMENTS = ['task', 'tasks', 'agents'] as const;
-
-/** What the compiler needs to know besides the arguments. */
-export interface CompileOptions {
-  /** Agent names the configuration knows; a leaf may name only these. */
-  readonly knownAgents: readonly string[];
-  /** True when the call comes from inside a leaf (a batch may not start batches). */
-  readonly nested?: boolean;
-  /** The folder relative paths are read against (the first workspace folder). */
-  readonly base: string;
-  /** The folder `~` stands for. */
-  readonly home?: string;
-}
-
-/** One leaf, ready to run. */
-export interface CompiledLeaf {
-  readonly index: number;
-  readonly title: string;
-  readonly agent?: string;
-  readonly contract: LeafContract;
-}
-
-/** What compiling gave: the leaves and every finding; `ok` when no finding is an error. */
-export interface CompiledBatch {
-  readonly ok: boolean;
-  readonly leaves: readonly CompiledLeaf[];
-  readonly findings: readonly BatchFinding[];
-  /** Titles by leaf index, for messages (undefined where a leaf has none). */
-  readonly titles: readonly (string | undefined)[];
-}
 
 /**
  * Compiles `subagent_run`'s arguments into leaves with explicit contracts, collecting every finding at

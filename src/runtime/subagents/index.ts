@@ -9,17 +9,17 @@ export {
   MAX_LEAVES,
   MIN_DECLARATION_CHARS,
   ORCHESTRATION_TOOLS,
-} from './batch-finding.js';
-export { batchRefusal } from './batch-refusal.js';
-export { type BatchReport, batchReport, batchResult, type LeafReport } from './batch-result.js';
+} from '../batches/batch-finding.js';
+export { type BatchReport, batchReport, batchResult, type LeafReport } from '../batches/batch-result.js';
 export {
-  BATCH_ARGUMENTS,
-  type CompiledBatch,
-  type CompiledLeaf,
-  type CompileOptions,
-  compileBatch,
-} from './compile-batch.js';
-export { contractJson, type LeafCapability, type LeafContract, leafPrompt } from './leaf-contract.js';
+  contractJson,
+  type LeafCapability,
+  type LeafContract,
+  leafPrompt,
+} from '../batches/leaf-contract.js';
+export { batchRefusal } from './batch-refusal.js';
+export { BATCH_ARGUMENTS, compileBatch } from './compile-batch.js';
+export type { CompiledBatch, CompiledLeaf, CompileOptions } from './compiled-batch.js';
 export { leafGrants } from './leaf-grants.js';
 export {
   batchSummary,

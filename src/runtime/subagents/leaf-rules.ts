@@ -4,9 +4,9 @@ import {
   MAX_TITLE_CHARS,
   MIN_DECLARATION_CHARS,
   warning,
-} from './batch-finding.js';
-import type { CompiledLeaf, CompileOptions } from './compile-batch.js';
-import { DECLARATIONS, LONE_LEAF_DEFAULTS, titleFromTask } from './leaf-contract.js';
+} from '../batches/batch-finding.js';
+import { DECLARATIONS, LONE_LEAF_DEFAULTS, titleFromTask } from '../batches/leaf-contract.js';
+import type { CompiledLeaf, CompileOptions } from './compiled-batch.js';
 import { resolvedPath as at, within } from './leaf-paths.js';
 import type { LeafDraft } from './read-leaf.js';
 

@@ -1,6 +1,6 @@
 import { nearMiss } from '../../tools/index.js';
-import { type BatchFinding, error } from './batch-finding.js';
-import { LEAF_KEYS, type LeafCapability } from './leaf-contract.js';
+import { type BatchFinding, error } from '../batches/batch-finding.js';
+import { LEAF_KEYS, type LeafCapability } from '../batches/leaf-contract.js';
 import { readPaths, readText } from './read-declarations.js';
 
 /** A leaf's declarations as read, before the contract rules are applied. */

@@ -1,7 +1,7 @@
 import { ToolseamError } from '../../core/errors.js';
 import type { BatchRecord, LeafRecord, SessionStore } from '../../core/session-store.js';
+import { contractFromJson } from '../batches/leaf-contract.js';
 import type { Runtime } from '../runtime.js';
-import { contractFromJson } from './leaf-contract.js';
 import { writersBefore } from './leaf-paths.js';
 import { leafSlot } from './leaf-slots.js';
 import {

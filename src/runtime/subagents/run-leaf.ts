@@ -2,11 +2,11 @@ import type { RuntimeEvent } from '../../core/events.js';
 import type { LeafRecord, LeafResult } from '../../core/session-store.js';
 import { StoreConflictError } from '../../core/store-errors.js';
 import { headOf } from '../../core/text-cut.js';
+import { contractFromJson, leafPrompt } from '../batches/leaf-contract.js';
+import { leafEnding } from '../batches/leaf-ending.js';
 import type { Runtime, SessionOptions } from '../runtime.js';
 import { agentNamed, type TaskMode } from '../runtime-options.js';
 import { LeafClock } from './leaf-clock.js';
-import { contractFromJson, leafPrompt } from './leaf-contract.js';
-import { leafEnding } from './leaf-work.js';
 import { durationWords } from './subagent-options.js';
 
 /** What every leaf of one batch runs with. */

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { InputError } from '../../core/errors.js';
 import type { Runtime } from '../runtime.js';
-import type { CompileOptions } from './compile-batch.js';
+import type { CompileOptions } from './compiled-batch.js';
 import type { PathBase } from './leaf-paths.js';
 
 /** How subagent batches run. */

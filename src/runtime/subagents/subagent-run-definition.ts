@@ -1,6 +1,6 @@
 import type { ToolDefinition } from '../../core/tool.js';
 import { field, offeredSchema } from '../../tools/index.js';
-import { MAX_LEAVES, MAX_TITLE_CHARS, MIN_DECLARATION_CHARS } from './batch-finding.js';
+import { MAX_LEAVES, MAX_TITLE_CHARS, MIN_DECLARATION_CHARS } from '../batches/batch-finding.js';
 
 const AT_LEAST = `At least ${MIN_DECLARATION_CHARS} characters.`;
 

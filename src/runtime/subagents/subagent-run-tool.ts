@@ -1,11 +1,12 @@
 import type { JsonObject } from '../../core/json.js';
 import { headOf } from '../../core/text-cut.js';
+import { batchResult } from '../batches/batch-result.js';
+import { contractJson } from '../batches/leaf-contract.js';
 import type { RuntimeTool, RuntimeToolContext } from '../calls/runtime-tool.js';
 import type { Runtime } from '../runtime.js';
 import { batchRefusal } from './batch-refusal.js';
-import { batchResult } from './batch-result.js';
-import { type CompiledBatch, compileBatch } from './compile-batch.js';
-import { contractJson } from './leaf-contract.js';
+import { compileBatch } from './compile-batch.js';
+import type { CompiledBatch } from './compiled-batch.js';
 import { leafGrants } from './leaf-grants.js';
 import { resumeBatch } from './resume-batch.js';
 import { runBatch } from './run-batch.js';

@@ -1,6 +1,6 @@
 import type { Logger } from '../../core/logger.js';
 import { credentialVariables, MIN_REDACTED_LENGTH } from '../builtin/redact-secrets.js';
-import type { McpServerTarget } from './mcp-connection.js';
+import type { McpServerTarget } from './mcp-server-target.js';
 import { looksLikeSecret, namedLikeSecret } from './shown-command.js';
 
 /** A header named like a credential, or one that carries cookies. */

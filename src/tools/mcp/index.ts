@@ -9,12 +9,7 @@ export {
   parseMcpServers,
   parseMcpTimeouts,
 } from './mcp-config.js';
-export {
-  DEFAULT_MCP_BACKOFF,
-  type McpBackoff,
-  type McpInProcessServer,
-  type McpServerTarget,
-} from './mcp-connection.js';
+export { DEFAULT_MCP_BACKOFF, type McpBackoff } from './mcp-connection.js';
 export {
   createMcpProvider,
   type McpProviderOptions,
@@ -22,4 +17,5 @@ export {
 } from './mcp-provider.js';
 export { type McpResultText, mcpResultText } from './mcp-result-text.js';
 export { type McpFailureKind, McpServerError } from './mcp-server-error.js';
+export type { McpInProcessServer, McpServerTarget } from './mcp-server-target.js';
 export { MAX_TOOLS_PER_SERVER, mcpToolName } from './mcp-tool-listing.js';

@@ -13,22 +13,11 @@ import { errorText } from '../registry-failures.js';
 import { answeredByServer, answerWords, ErrorAnswers, sdkFailure } from './error-answers.js';
 import { ANSWER_RESUME, type BrokenAnswer, watchAnswerStreams } from './http-answer-watch.js';
 import { serverCredentials, urlCredentialsAsHeader } from './http-credentials.js';
-import type { McpServerConfig } from './mcp-config.js';
 import { McpServerError } from './mcp-server-error.js';
+import type { McpServerTarget } from './mcp-server-target.js';
 import { refuseServerRequests } from './server-requests.js';
 import { shownCommand } from './shown-command.js';
 import { StdioGroupTransport, UnreadableLineError } from './stdio-group-transport.js';
-
-/** A server the host runs in its own process, reached through a transport it hands over (e.g. an InMemoryTransport). */
-export interface McpInProcessServer {
-  readonly kind: 'in-process';
-  readonly name: string;
-  /** Called on every (re)start: returns the client end of a fresh transport. */
-  readonly connect: () => Transport | Promise<Transport>;
-}
-
-/** Everything an MCP provider can reach. */
-export type McpServerTarget = McpServerConfig | McpInProcessServer;
 
 /** Restart pacing after a failed start or a crash. */
 export interface McpBackoff {

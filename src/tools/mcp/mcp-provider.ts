@@ -26,10 +26,10 @@ import {
   httpLoss,
   type McpBackoff,
   McpConnection,
-  type McpServerTarget,
 } from './mcp-connection.js';
 import { mcpResultText } from './mcp-result-text.js';
 import { McpServerError } from './mcp-server-error.js';
+import type { McpServerTarget } from './mcp-server-target.js';
 import { listingFingerprint, type McpListedTool, mcpToolName, readToolListing } from './mcp-tool-listing.js';
 
 /** How an MCP provider behaves; every field has a default. */

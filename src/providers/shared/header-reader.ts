@@ -1,0 +1,2 @@
+/** Reads one response header (case-insensitive), or nothing. */
+export type HeaderReader = (name: string) => string | null | undefined;
