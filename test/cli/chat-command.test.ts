@@ -1,11 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { processOwner } from '../../src/runtime/turn-owner.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
+import { npmStdio } from '../support/mcp-servers.js';
 import { TSX_LOADER } from '../support/tsx-loader.js';
 import { spawnToolseam, until } from './spawn-toolseam.js';
 
@@ -454,4 +455,38 @@ describe('toolseam chat', () => {
       expect(existsSync(join(dir, 'notes.txt'))).toBe(false);
     },
   );
+});
+
+describe('toolseam chat with an official MCP server', () => {
+  /** A toolseam.json in the test folder running the real server-everything. */
+  function withEverything(): void {
+    const { command, args } = npmStdio(
+      'everything',
+      '@modelcontextprotocol/server-everything',
+      'dist/index.js',
+    );
+    writeFileSync(
+      join(dir, 'toolseam.json'),
+      JSON.stringify({ mcpServers: { everything: { command, args } } }),
+    );
+  }
+
+  it("says what the seam changed in one stderr line, and each tool's details only with --verbose", async () => {
+    withEverything();
+    standIn = await startStandIn({ family: 'openai', script: [{ text: 'One.' }, { text: 'Two.' }] });
+    const base = ['--base-url', standIn.baseURL, '--model', 'demo', '--db', join(dir, 't.db')];
+    const quiet = await cli(['chat', '-m', 'hi', ...base]).done;
+    expect(quiet.code).toBe(0);
+    expect(quiet.stdout).toBe('One.\n');
+    // 13 tools each had `$schema` dropped (nothing a model sees); one also lost a `format` it would see
+    expect(quiet.stderr).toBe(
+      'warn seam: 1 tool adjusted so that every provider takes it; `toolseam tools` shows what changed (--verbose lists each one here)\n',
+    );
+    const verbose = await cli(['chat', '-m', 'hi', '--verbose', ...base]).done;
+    expect(verbose.code).toBe(0);
+    const seamLines = verbose.stderr.split('\n').filter((line) => line.includes(' seam: '));
+    expect(seamLines).toHaveLength(2);
+    expect(seamLines[0]).toMatch(/^info seam: .*"mcp\/everything\/gzip-file-as-resource" .*format "uri"/);
+    expect(seamLines[1]).toMatch(/^warn seam: 1 tool adjusted/);
+  });
 });
