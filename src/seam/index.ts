@@ -40,6 +40,7 @@ export {
 } from './renamed-keys.js';
 export { describeIssue, type IssueAction, type RuleId, type SchemaIssue } from './schema-issue.js';
 export { describeOrigin, type ToolOrigin } from './seam-log.js';
+export { isCosmeticRepair, type SeamCounts, seamCounts, seamSummaryLine } from './seam-summary.js';
 export {
   type ExcludedTool,
   type ExclusionReason,

@@ -8,6 +8,7 @@ import type { LiftedArgument } from './lifted-argument.js';
 import type { RenamedKey } from './renamed-keys.js';
 import type { SchemaIssue } from './schema-issue.js';
 import { adviceFor, describeIssues, describeOrigin, logOnce, type ToolOrigin } from './seam-log.js';
+import { isCosmeticRepair } from './seam-summary.js';
 import { wireName } from './wire-name.js';
 
 /** A tool as models are offered it. */
@@ -183,9 +184,8 @@ function logOffered(
     .filter((a) => a !== '')
     .join('; ');
   const line = `${describeOrigin(origin)}: tool ${JSON.stringify(name)} ${parts.join(', and ')}${defects}. Its author should ${advice}.`;
-  logOnce(logger, origin, name, `${result.verdict} ${result.issues.length} ${derived}`, line, {
-    verdict: result.verdict,
-    descriptionDerived: derived,
-    issues: result.issues,
-  });
+  const unseen = !derived && result.issues.every(isCosmeticRepair);
+  const fields = { verdict: result.verdict, descriptionDerived: derived, issues: result.issues };
+  const key = `${result.verdict} ${result.issues.length} ${derived}`;
+  logOnce(logger, origin, name, key, line, fields, unseen ? 'debug' : 'info');
 }
