@@ -12,9 +12,10 @@ import { answeredElsewhere, approveCommandAnswerer } from './answered-elsewhere.
 import { refuseUnrunnableApproval } from './approved-tool.js';
 import type { Command } from './command.js';
 import { existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
-import { answerWords, printEvent } from './event-printer.js';
+import { printEvent } from './event-printer.js';
 import { type ResumedTurn, runtimeForResumedTurn } from './resumed-runtime.js';
 import { RUNTIME_FLAGS, VERBOSE_HELP } from './runtime-flags.js';
+import { TurnApprovals } from './turn-approvals.js';
 import { visible, visibleLines } from './visible-text.js';
 
 const USAGE = `usage: toolseam approve ID yes|no|always [--reason TEXT] [--db FILE] [--config FILE]
@@ -94,13 +95,15 @@ export const approveCommand: Command = async (argv) => {
     if (grant) process.stderr.write(`${grantLine(grant)}\n`);
     const state = { midLine: false };
     let status = 'done';
+    // A further question is shown whole (call, arguments, how to answer it) on stdout, as resume shows it.
+    const approvals = new TurnApprovals(
+      (approvalId, answer, options) => runtime.respond(approvalId, answer, options),
+      undefined,
+      process.stdout,
+    );
     for await (const event of runtime.resumeTurn(resumed)) {
       printEvent(event, { out: process.stdout, info: process.stderr }, state);
-      if (event.type === 'approval-request') {
-        process.stderr.write(
-          `another approval is waiting: toolseam approve ${visible(event.request.id)} ${answerWords(event.request)}\n`,
-        );
-      }
+      if (event.type === 'approval-request') approvals.request(event.request);
       if (event.type === 'turn-end') {
         status = event.status;
         if (event.status !== 'done') process.stderr.write(`${visibleLines(event.message)}\n`);

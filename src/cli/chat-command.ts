@@ -50,14 +50,16 @@ export const chatCommand: Command = async (argv) => {
   checkNotEmpty(values);
   const interactive = values.message === undefined;
   const tty = process.stdin.isTTY === true;
+  // What the person answers (the next message, approvals, ask_user) is asked on stdout; stderr is for
+  // diagnostics, which `2>/dev/null` may hide without hiding a question the turn waits on.
   const rl =
-    interactive || tty ? createInterface({ input: process.stdin, output: process.stderr }) : undefined;
+    interactive || tty ? createInterface({ input: process.stdin, output: process.stdout }) : undefined;
   // Every question (approvals, ask_user, the next message) goes through one queue: readline ignores a
   // second question while one is pending, which would leave a prompt that never answers.
   // On a terminal, a message pasted over several lines is one message, not one per line.
   const pasted =
-    interactive && tty && rl?.terminal ? new PastedLines(process.stdin, process.stderr, rl) : undefined;
-  const questions = rl ? new QuestionQueue(rl, process.stderr, pasted) : undefined;
+    interactive && tty && rl?.terminal ? new PastedLines(process.stdin, process.stdout, rl) : undefined;
+  const questions = rl ? new QuestionQueue(rl, process.stdout, pasted) : undefined;
   const askUser = questions
     ? async (question: string, choices: readonly string[] | undefined, signal: AbortSignal) => {
         const hint = choices?.length ? ` (${choices.join(' / ')})` : '';
@@ -249,7 +251,8 @@ function leaveWaiting(timeoutMs: number) {
     const id = visible(request.id);
     const cause = why === 'closed' ? 'input closed' : 'no terminal to ask on: standard input is not one';
     const minutes = Math.max(1, Math.round(timeoutMs / 60_000));
-    process.stderr.write(
+    // how to answer the question shown above, so it goes where the question went
+    process.stdout.write(
       `\n(${cause}: leaving with the turn waiting for approval ${id}; ` +
         `\`toolseam approve ${id} yes|no|always\` answers it from any terminal within ${minutes} min and resumes the turn` +
         `${why === 'none' ? '; to run -m with nobody to ask, pass --approve auto (every call runs) or --approve deny (every call that asks is refused)' : ''})\n`,
@@ -270,7 +273,7 @@ async function runTurn(
   const approvals = new TurnApprovals(
     (id, decision, options) => runtime.respond(id, decision, options),
     questions,
-    process.stderr,
+    process.stdout,
     leaveWaiting(runtime.options.approvals?.timeoutMs ?? 300_000),
   );
   let end: Extract<RuntimeEvent, { type: 'turn-end' }> | undefined;

@@ -91,11 +91,12 @@ export const resumeCommand: Command = async (argv) => {
     await runtime.options.registry.whenListed(loose.map((c) => c.tool));
     const state = { midLine: false };
     let status = 'done';
-    // nobody answers here: each request is shown (call, arguments, id) with how to answer it elsewhere
+    // nobody answers here: each request is shown (call, arguments, id) with how to answer it elsewhere,
+    // on stdout with the answer, so that hiding the diagnostics does not hide what the turn waits for
     const approvals = new TurnApprovals(
       (id, decision, options) => runtime.respond(id, decision, options),
       undefined,
-      process.stderr,
+      process.stdout,
     );
     for await (const event of runtime.resumeTurn(turnId)) {
       printEvent(event, { out: process.stdout, info: process.stderr }, state);

@@ -112,9 +112,10 @@ function checkBaseUrlFlag(url: string): void {
 }
 
 /** The help lines of --verbose and --first-byte-timeout, for each command that takes the runtime flags. */
-export const VERBOSE_HELP = `  --verbose     also print toolseam's info log lines on stderr (a request leaving tools out to
-                stay under the model's tool limit, an MCP server listing its tools again or
-                starting a new session after it restarted), and the stack of a failure
+export const VERBOSE_HELP = `  --verbose     also print toolseam's info log lines on stderr (each tool models are offered
+                adjusted or not at all, where one line counts them otherwise; a request leaving
+                tools out to stay under the model's tool limit; an MCP server listing its tools
+                again or starting a new session after it restarted), and the stack of a failure
   --first-byte-timeout SECONDS
                 give up an attempt whose answer has not started within SECONDS and try again, as
                 after a lost connection (default: as long as the model's "timeoutMs" allows)`;

@@ -27,6 +27,8 @@ export class TurnApprovals {
   private readonly open = new Map<string, OpenApproval>();
 
   /**
+   * `asks` is where the questions and everything about them are written: stdout, where the answer
+   * goes, not stderr with the diagnostics (hidden by `2>/dev/null`, a question must not be).
    * `inputClosed` is told when nobody can answer here: the input closed (Ctrl-D) while a request waits
    * for its answer (`closed`), or there are no questions to put (`none`: no terminal to ask on).
    * Without it, a request nobody here can answer is shown with how to answer it from elsewhere.
@@ -34,16 +36,16 @@ export class TurnApprovals {
   constructor(
     private readonly respond: RespondToApproval,
     private readonly questions: QuestionQueue | undefined,
-    private readonly info: NodeJS.WritableStream,
+    private readonly asks: NodeJS.WritableStream,
     private readonly inputClosed?: (request: ApprovalRequest, why: 'closed' | 'none') => void,
   ) {}
 
   /** An `approval-request` arrived: queue its question (or, with nobody at the keyboard, say how to answer it). */
   request(request: ApprovalRequest): void {
     if (!this.questions) {
-      this.info.write(`${describeApproval(request)}\n`);
+      this.asks.write(`${describeApproval(request)}\n`);
       if (this.inputClosed) this.inputClosed(request, 'none');
-      else this.info.write(`${waitingHint(request)}\n`);
+      else this.asks.write(`${waitingHint(request)}\n`);
       return;
     }
     const entry: OpenApproval = { controller: new AbortController(), shown: false, answeredHere: false };
@@ -57,7 +59,7 @@ export class TurnApprovals {
     if (!entry) return;
     this.open.delete(approvalId);
     if (entry.shown && !entry.answeredHere) {
-      this.info.write(`\n  (approval ${visible(approvalId)} is no longer waiting: ${endedHow(decision)})\n`);
+      this.asks.write(`\n  (approval ${visible(approvalId)} is no longer waiting: ${endedHow(decision)})\n`);
     }
     entry.controller.abort();
   }
@@ -77,12 +79,12 @@ export class TurnApprovals {
       fresh: true,
       before: () => {
         entry.shown = true;
-        this.info.write(`${describeApproval(request)}\n`);
+        this.asks.write(`${describeApproval(request)}\n`);
       },
       again: (line) => {
         const decision = decisionOf(line);
         if (decision !== undefined && (offered || !isAlways(decision))) return false;
-        this.info.write(`  ${decision === undefined ? notAnAnswer(line) : ALWAYS_NOT_OFFERED}\n`);
+        this.asks.write(`  ${decision === undefined ? notAnAnswer(line) : ALWAYS_NOT_OFFERED}\n`);
         return true;
       },
     });
@@ -90,16 +92,16 @@ export class TurnApprovals {
     const decision = reply === undefined ? undefined : decisionOf(reply);
     if (decision === undefined) {
       // the input closed before the question showed: what waits is said before how to answer it
-      if (!entry.shown) this.info.write(`${describeApproval(request)}\n`);
+      if (!entry.shown) this.asks.write(`${describeApproval(request)}\n`);
       if (this.inputClosed) this.inputClosed(request, 'closed');
-      else this.info.write(`\n${waitingHint(request)}\n`);
+      else this.asks.write(`\n${waitingHint(request)}\n`);
       return;
     }
     entry.answeredHere = true;
     try {
       this.respond(request.id, decision, { digest: request.digest, answeredBy: 'terminal' });
     } catch (error) {
-      this.info.write(`  (${visible((error as Error).message)})\n`);
+      this.asks.write(`  (${visible((error as Error).message)})\n`);
     }
   }
 }

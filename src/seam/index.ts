@@ -4,6 +4,7 @@
  * name census, plus the decoders the runtime applies to lifted arguments and renamed keys.
  */
 export { type ConformResult, conformParameters, schemaIssues, type Verdict } from './conform-parameters.js';
+export { isCosmeticRepair } from './cosmetic-repair.js';
 export {
   type DecodedArguments,
   decodeLiftedArguments,
@@ -40,6 +41,7 @@ export {
 } from './renamed-keys.js';
 export { describeIssue, type IssueAction, type RuleId, type SchemaIssue } from './schema-issue.js';
 export { describeOrigin, type ToolOrigin } from './seam-log.js';
+export { type SeamCounts, seamCounts, seamSummaryLine } from './seam-summary.js';
 export {
   type ExcludedTool,
   type ExclusionReason,

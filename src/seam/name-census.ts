@@ -69,7 +69,7 @@ export function realNameOf(census: NameCensus, called: string): string | undefin
 function shadowing(tool: OfferedTool, logger: Logger): ExcludedTool {
   const message = `it would travel as ${JSON.stringify(tool.wireName)}, a name the runtime's own tool has`;
   logger.once(`census\u0000shadow\u0000${tool.name}`, {
-    level: 'warn',
+    level: 'info',
     scope: 'census',
     message: `tool ${JSON.stringify(tool.name)} is NOT offered to models: ${message}; its author should rename it.`,
     fields: {
@@ -85,7 +85,7 @@ function shadowing(tool: OfferedTool, logger: Logger): ExcludedTool {
 function repeated(tool: OfferedTool, logger: Logger): ExcludedTool {
   const message = 'another tool listed before it has the same name';
   logger.once(`census\u0000repeat\u0000${tool.name}`, {
-    level: 'warn',
+    level: 'info',
     scope: 'census',
     message: `tool ${JSON.stringify(tool.name)} is listed more than once; only the first is offered to models.`,
     fields: { app: tool.origin.app, provider: tool.origin.provider, tool: tool.name },
@@ -106,7 +106,7 @@ function collision(
       ? `several tools would travel as ${JSON.stringify(wire)}, so a call to that name could not be told apart`
       : `it would travel as ${JSON.stringify(wire)}, which is the real name of another tool`;
   logger.once(`census\u0000collision\u0000${wire}\u0000${group.map((t) => t.name).join('\u0000')}`, {
-    level: 'warn',
+    level: 'info',
     scope: 'census',
     message: `tools ${names} are NOT offered to models: ${message}; their authors should rename one of them.`,
     fields: { wireName: wire, tools: gone.map((t) => t.name), kept: owner?.name },

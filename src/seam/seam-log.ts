@@ -1,4 +1,4 @@
-import type { Logger } from '../core/logger.js';
+import type { Logger, LogLevel } from '../core/logger.js';
 import { describeIssue, type RuleId, type SchemaIssue } from './schema-issue.js';
 
 /** Who offers a tool: its provider and the app the provider belongs to. */
@@ -53,7 +53,11 @@ export function adviceFor(issues: readonly SchemaIssue[]): string {
   return rules.map((r) => ADVICE[r]).join('; ');
 }
 
-/** Logs `message` about one tool once per process (per logger), keyed by what was said. */
+/**
+ * Logs `message` about one tool once per process (per logger), keyed by what was said. These are the
+ * details: `info` (a command prints them under --verbose), `debug` for a change no model would see;
+ * the seam's one `warn` line per run counts them (`seamSummaryLine`).
+ */
 export function logOnce(
   logger: Logger,
   origin: ToolOrigin,
@@ -61,9 +65,10 @@ export function logOnce(
   key: string,
   message: string,
   fields: Record<string, unknown>,
+  level: LogLevel = 'info',
 ): void {
   logger.once(`seam\u0000${origin.provider ?? ''}\u0000${origin.app ?? ''}\u0000${tool}\u0000${key}`, {
-    level: 'warn',
+    level,
     scope: 'seam',
     message,
     fields: { app: origin.app, provider: origin.provider, tool, ...fields },

@@ -3,6 +3,7 @@ import { type Logger, silentLogger } from '../core/logger.js';
 import type { WireTool } from '../core/model.js';
 import type { ToolDefinition } from '../core/tool.js';
 import { type ConformResult, conformParameters, type Verdict } from './conform-parameters.js';
+import { isCosmeticRepair } from './cosmetic-repair.js';
 import { derivedDescription, hasDescription, hasText, wireDescription } from './describe-tool.js';
 import type { LiftedArgument } from './lifted-argument.js';
 import type { RenamedKey } from './renamed-keys.js';
@@ -183,9 +184,8 @@ function logOffered(
     .filter((a) => a !== '')
     .join('; ');
   const line = `${describeOrigin(origin)}: tool ${JSON.stringify(name)} ${parts.join(', and ')}${defects}. Its author should ${advice}.`;
-  logOnce(logger, origin, name, `${result.verdict} ${result.issues.length} ${derived}`, line, {
-    verdict: result.verdict,
-    descriptionDerived: derived,
-    issues: result.issues,
-  });
+  const unseen = !derived && result.issues.every(isCosmeticRepair);
+  const fields = { verdict: result.verdict, descriptionDerived: derived, issues: result.issues };
+  const key = `${result.verdict} ${result.issues.length} ${derived}`;
+  logOnce(logger, origin, name, key, line, fields, unseen ? 'debug' : 'info');
 }

@@ -2,6 +2,7 @@ import { type Logger, silentLogger } from '../core/logger.js';
 import type { ToolDefinition } from '../core/tool.js';
 import { type ConformResult, conformParameters } from './conform-parameters.js';
 import { type NameCensus, nameCensus } from './name-census.js';
+import { seamCounts, seamSummaryLine } from './seam-summary.js';
 import { type ExcludedTool, type OfferedTool, offerWith } from './tool-offer.js';
 
 /** One turn's tools through the seam and the census. */
@@ -20,6 +21,9 @@ export interface ToolSeam {
   prepare(tools: readonly ToolDefinition[]): SeamTurn;
 }
 
+/** The key of the seam's one `warn` line, so runtimes sharing a logger say it once between them. */
+const SUMMARY_KEY = 'seam\u0000summary';
+
 /** Options of `createToolSeam`. */
 export interface ToolSeamOptions {
   readonly logger?: Logger;
@@ -33,6 +37,8 @@ type Item = OfferedTool | ExcludedTool;
  * Creates the per-turn seam. Definitions are fingerprinted by identity (a `ToolDefinition` is
  * immutable: a provider whose tool changes hands out a new object), and a new definition that
  * shares its parameters object with an earlier one reuses that schema's conform result.
+ * The first turn with a tool models see adjusted or not at all logs one `warn` line counting them;
+ * each tool's own line is `info` (see `logOnce`).
  */
 export function createToolSeam(options: ToolSeamOptions = {}): ToolSeam {
   const logger = options.logger ?? silentLogger;
@@ -50,6 +56,7 @@ export function createToolSeam(options: ToolSeamOptions = {}): ToolSeam {
   };
   let lastItems: Item[] = [];
   let lastTurn: SeamTurn | undefined;
+  let summarised = logger === silentLogger;
   return {
     prepare(tools) {
       const items: Item[] = new Array(tools.length);
@@ -78,7 +85,17 @@ export function createToolSeam(options: ToolSeamOptions = {}): ToolSeam {
         excluded: [...excluded, ...settled.excluded],
         wireToReal: settled.wireToReal,
       };
+      if (!summarised) summarised = summarise(logger, lastTurn);
       return lastTurn;
     },
   };
+}
+
+/** Logs the run's one line about the seam when a model would notice anything; true once it is said. */
+function summarise(logger: Logger, turn: SeamTurn): boolean {
+  const counts = seamCounts(turn);
+  const message = seamSummaryLine(counts);
+  if (message === undefined) return false;
+  logger.once(SUMMARY_KEY, { level: 'warn', scope: 'seam', message, fields: { ...counts } });
+  return true;
 }

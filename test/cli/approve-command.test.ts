@@ -9,7 +9,7 @@ import { type StandIn, startStandIn } from '../../src/testing/index.js';
 import { commandScopeOf, newCall, turnWithCalls } from '../store/store-fixtures.js';
 import { chatKilledWhileWaiting } from './killed-chat.js';
 import { runToolseam } from './run-toolseam.js';
-import { spawnToolseam } from './spawn-toolseam.js';
+import { spawnToolseam, spawnToolseamWithoutStderr, until } from './spawn-toolseam.js';
 
 let dir: string;
 const standIns: StandIn[] = [];
@@ -63,8 +63,43 @@ describe('toolseam approve ID always', () => {
     );
     const next = await chat.done;
     expect(next.code).toBe(0);
-    expect(next.stderr).not.toContain('wants to run');
+    expect(next.stdout + next.stderr).not.toContain('wants to run');
     expect(next.stdout).toContain('listed again');
+  }, 120_000);
+});
+
+describe('toolseam approve of a turn that asks again', () => {
+  it('shows the next question whole on stdout (stderr discarded), to be answered from another terminal', async () => {
+    const a = await startStandIn({
+      family: 'openai',
+      script: [
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'one' } }] },
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'b.txt', content: 'two' } }] },
+        { echo: 'lastToolResult' },
+      ],
+    });
+    standIns.push(a);
+    const db = join(dir, 't.db');
+    const { id } = await chatKilledWhileWaiting(a, db, dir);
+    const approve = spawnToolseamWithoutStderr(['approve', id, 'yes', '--db', db], dir);
+    approve.proc.stdin.end();
+    onTestFinished(() => {
+      approve.proc.kill('SIGKILL');
+    });
+    await until('the next question', () => /approve ap-\S+ yes\|no\|always/.test(approve.stdout()));
+    const shown = approve.stdout();
+    expect(shown).toContain('? write_file wants to run');
+    expect(shown).toContain('"path": "b.txt"');
+    const next = /approval id: (ap-\S+)/.exec(shown)?.[1] as string;
+    expect(next).not.toBe(id);
+    expect(shown).toContain(
+      `waiting: answer it with \`toolseam approve ${next} yes|no|always\` from another terminal`,
+    );
+    const refused = await runToolseam(['approve', next, 'no', '--db', db], dir);
+    expect(refused.code).toBe(0);
+    expect((await approve.done).code).toBe(0);
+    expect(existsSync(join(dir, 'a.txt'))).toBe(true);
+    expect(existsSync(join(dir, 'b.txt'))).toBe(false);
   }, 120_000);
 });
 

@@ -1,13 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { processOwner } from '../../src/runtime/resume/turn-owner.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
+import { npmStdio } from '../support/mcp-servers.js';
 import { TSX_LOADER } from '../support/tsx-loader.js';
-import { spawnToolseam, until } from './spawn-toolseam.js';
+import { spawnToolseam, spawnToolseamWithoutStderr, until } from './spawn-toolseam.js';
 
 const bin = join(import.meta.dirname, '..', '..', 'src', 'cli', 'bin.ts');
 let dir: string;
@@ -59,9 +60,9 @@ const SAVE_A_NOTE = [
   { echo: 'lastToolResult' as const },
 ];
 
-/** How many `> ` message prompts the interactive chat has shown. */
-function prompts(stderr: string): number {
-  return stderr.split('\n> ').length - 1;
+/** How many `> ` message prompts the interactive chat has shown (on stdout, with every question). */
+function prompts(stdout: string): number {
+  return stdout.split('\n> ').length - 1;
 }
 
 describe('toolseam chat', () => {
@@ -117,12 +118,12 @@ describe('toolseam chat', () => {
       db,
     ]).done;
     expect(chat.code).toBe(1);
-    const id = /approval id: (ap-\S+)/.exec(chat.stderr)?.[1] as string;
-    expect(chat.stderr).toContain('write_file wants to run');
-    expect(chat.stderr).toContain(
+    const id = /approval id: (ap-\S+)/.exec(chat.stdout)?.[1] as string;
+    expect(chat.stdout).toContain('write_file wants to run');
+    expect(chat.stdout).toContain(
       `no terminal to ask on: standard input is not one: leaving with the turn waiting for approval ${id}; \`toolseam approve ${id} yes|no|always\` answers it from any terminal within 5 min`,
     );
-    expect(chat.stderr).toContain('--approve auto');
+    expect(chat.stdout).toContain('--approve auto');
     expect(chat.stderr).not.toMatch(/\n\s+at /);
     // nothing was decided for the person: the approval waits, and the model has not been told anything yet
     expect(standIn.requests).toHaveLength(1);
@@ -159,15 +160,15 @@ describe('toolseam chat', () => {
     const chat = cli(['chat', '--base-url', standIn.baseURL, '--model', 'demo', '--db', db], {}, true);
     const stdin = chat.proc.stdin;
     try {
-      await until('the first prompt', () => prompts(chat.stderr()) === 1);
+      await until('the first prompt', () => prompts(chat.stdout()) === 1);
       stdin.write('save a note\n');
-      await until('the approval question', () => chat.stderr().includes('allow?'));
-      const id = /approval id: (ap-\S+)/.exec(chat.stderr())?.[1] as string;
+      await until('the approval question', () => chat.stdout().includes('allow?'));
+      const id = /approval id: (ap-\S+)/.exec(chat.stdout())?.[1] as string;
       const approved = await cli(['approve', id, 'yes', '--db', db]).done;
       expect(approved.code).toBe(0);
       await until('the end of the first turn', () => chat.stdout().includes('Saved it.'));
-      await until('the next prompt', () => prompts(chat.stderr()) === 2);
-      expect(chat.stderr()).toContain(`approval ${id} is no longer waiting: approved elsewhere`);
+      await until('the next prompt', () => prompts(chat.stdout()) === 2);
+      expect(chat.stdout()).toContain(`approval ${id} is no longer waiting: approved elsewhere`);
       stdin.write('and now?\n');
       await until('the answer to the second message', () => chat.stdout().includes('Second answer.'));
       stdin.end();
@@ -190,10 +191,10 @@ describe('toolseam chat', () => {
     const db = join(dir, 't.db');
     const chat = cli(['chat', '--base-url', standIn.baseURL, '--model', 'demo', '--db', db], {}, true);
     try {
-      await until('the first prompt', () => prompts(chat.stderr()) === 1);
+      await until('the first prompt', () => prompts(chat.stdout()) === 1);
       chat.proc.stdin.write('save a note\n');
-      await until('the approval question', () => chat.stderr().includes('allow?'));
-      const id = /approval id: (ap-\S+)/.exec(chat.stderr())?.[1] as string;
+      await until('the approval question', () => chat.stdout().includes('allow?'));
+      const id = /approval id: (ap-\S+)/.exec(chat.stdout())?.[1] as string;
       chat.proc.stdin.end();
       let exited = false;
       void chat.done.then(() => {
@@ -202,7 +203,7 @@ describe('toolseam chat', () => {
       await until('the chat to leave', () => exited);
       const r = await chat.done;
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain(`input closed: leaving with the turn waiting for approval ${id}`);
+      expect(r.stdout).toContain(`input closed: leaving with the turn waiting for approval ${id}`);
       expect(await listed(db)).toMatchObject({ pendingApprovals: [{ id }], interruptedTurns: [{}] });
       const approved = await cli(['approve', id, 'yes', '--db', db]).done;
       expect(approved.code).toBe(0);
@@ -234,9 +235,9 @@ describe('toolseam chat', () => {
     const chat = cli(args, {}, true);
     const stdin = chat.proc.stdin;
     try {
-      await until('the first prompt', () => prompts(chat.stderr()) === 1);
+      await until('the first prompt', () => prompts(chat.stdout()) === 1);
       stdin.write('hello\n');
-      await until('the next prompt', () => prompts(chat.stderr()) === 2);
+      await until('the next prompt', () => prompts(chat.stdout()) === 2);
       expect(chat.stderr()).toContain(`Session ${session.id} has a turn running in another process`);
       store.setTurnStatus(busy.id, 'done');
       stdin.write('and now?\n');
@@ -329,12 +330,12 @@ describe('toolseam chat', () => {
     const chat = cli(['chat', '--base-url', standIn.baseURL, '--model', 'demo', '--db', db], {}, true);
     const stdin = chat.proc.stdin;
     try {
-      await until('the first prompt', () => prompts(chat.stderr()) === 1);
+      await until('the first prompt', () => prompts(chat.stdout()) === 1);
       stdin.write('take your time\n');
       await until('the request', () => (standIn?.requests.length ?? 0) === 1);
       chat.proc.kill('SIGINT');
       await until('the stopped turn', () => chat.stderr().includes('The turn was stopped.'));
-      await until('the next prompt', () => prompts(chat.stderr()) === 2);
+      await until('the next prompt', () => prompts(chat.stdout()) === 2);
       stdin.write('and now?\n');
       await until('the next answer', () => chat.stdout().includes('Next answer.'));
       stdin.end();
@@ -454,4 +455,109 @@ describe('toolseam chat', () => {
       expect(existsSync(join(dir, 'notes.txt'))).toBe(false);
     },
   );
+});
+
+describe('questions are asked on stdout, so discarding stderr hides none of them', () => {
+  /** The CLI with its stderr discarded, as `2>/dev/null` does, and a stdin to type into. */
+  function quiet(args: string[]) {
+    return spawnToolseamWithoutStderr(args, dir);
+  }
+
+  it('interactive: the message prompt, an approval question and its answer', async () => {
+    standIn = await startStandIn({ family: 'openai', script: [...SAVE_A_NOTE, { text: 'Bye.' }] });
+    const db = join(dir, 't.db');
+    const chat = quiet(['chat', '--base-url', standIn.baseURL, '--model', 'demo', '--db', db]);
+    try {
+      await until('the first prompt', () => prompts(chat.stdout()) === 1);
+      chat.proc.stdin.write('save a note\n');
+      await until('the approval question', () => chat.stdout().includes('allow? [y]es / [n]o / [a]lways: '));
+      expect(chat.stdout()).toContain('? write_file wants to run (risk: ');
+      expect(chat.stdout()).toContain('"path": "notes.txt"');
+      chat.proc.stdin.write('y\n');
+      await until('the answer', () => chat.stdout().includes('buy milk'));
+      await until('the next prompt', () => prompts(chat.stdout()) === 2);
+      chat.proc.stdin.end();
+      expect((await chat.done).code).toBe(0);
+      expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('buy milk');
+    } finally {
+      chat.proc.kill();
+    }
+  });
+
+  it('interactive: a question the model puts with ask_user', async () => {
+    standIn = await startStandIn({
+      family: 'openai',
+      script: [
+        {
+          toolCalls: [
+            { name: 'ask_user', arguments: { question: 'Which list?', choices: ['shopping', 'work'] } },
+          ],
+        },
+        { echo: 'lastToolResult' },
+      ],
+    });
+    const db = join(dir, 't.db');
+    const chat = quiet(['chat', '--base-url', standIn.baseURL, '--model', 'demo', '--db', db]);
+    try {
+      await until('the first prompt', () => prompts(chat.stdout()) === 1);
+      chat.proc.stdin.write('add milk\n');
+      await until('the question', () => chat.stdout().includes('? Which list? (shopping / work)\n> '));
+      chat.proc.stdin.write('shopping\n');
+      await until('the next prompt', () => prompts(chat.stdout()) === 3);
+      chat.proc.stdin.end();
+      expect((await chat.done).code).toBe(0);
+      const told = JSON.stringify(standIn.requests[1]?.messages.at(-1));
+      expect(told).toContain('shopping');
+    } finally {
+      chat.proc.kill();
+    }
+  });
+
+  it('-m with no terminal to ask on: the approval left waiting, and how to answer it', async () => {
+    standIn = await startStandIn({ family: 'openai', script: SAVE_A_NOTE });
+    const db = join(dir, 't.db');
+    const base = ['--base-url', standIn.baseURL, '--model', 'demo', '--db', db];
+    const waiting = quiet(['chat', '-m', 'save a note', ...base]);
+    waiting.proc.stdin.end();
+    const left = await waiting.done;
+    expect(left.code).toBe(1);
+    const id = /approval id: (ap-\S+)/.exec(left.stdout)?.[1];
+    expect(id).toMatch(/^ap-/);
+    expect(left.stdout).toContain('? write_file wants to run');
+    expect(left.stdout).toContain(`\`toolseam approve ${id} yes|no|always\` answers it from any terminal`);
+  });
+});
+
+describe('toolseam chat with an official MCP server', () => {
+  /** A toolseam.json in the test folder running the real server-everything. */
+  function withEverything(): void {
+    const { command, args } = npmStdio(
+      'everything',
+      '@modelcontextprotocol/server-everything',
+      'dist/index.js',
+    );
+    writeFileSync(
+      join(dir, 'toolseam.json'),
+      JSON.stringify({ mcpServers: { everything: { command, args } } }),
+    );
+  }
+
+  it("says what the seam changed in one stderr line, and each tool's details only with --verbose", async () => {
+    withEverything();
+    standIn = await startStandIn({ family: 'openai', script: [{ text: 'One.' }, { text: 'Two.' }] });
+    const base = ['--base-url', standIn.baseURL, '--model', 'demo', '--db', join(dir, 't.db')];
+    const quiet = await cli(['chat', '-m', 'hi', ...base]).done;
+    expect(quiet.code).toBe(0);
+    expect(quiet.stdout).toBe('One.\n');
+    // 13 tools each had `$schema` dropped (nothing a model sees); one also lost a `format` it would see
+    expect(quiet.stderr).toBe(
+      'warn seam: 1 tool adjusted so that every provider takes it; `toolseam tools` shows what changed (--verbose lists each one here)\n',
+    );
+    const verbose = await cli(['chat', '-m', 'hi', '--verbose', ...base]).done;
+    expect(verbose.code).toBe(0);
+    const seamLines = verbose.stderr.split('\n').filter((line) => line.includes(' seam: '));
+    expect(seamLines).toHaveLength(2);
+    expect(seamLines[0]).toMatch(/^info seam: .*"mcp\/everything\/gzip-file-as-resource" .*format "uri"/);
+    expect(seamLines[1]).toMatch(/^warn seam: 1 tool adjusted/);
+  });
 });

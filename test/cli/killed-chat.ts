@@ -8,8 +8,8 @@ export async function chatKilledWhileWaiting(a: StandIn, db: string, dir: string
     ['chat', '-m', 'save a note', '--base-url', a.baseURL, '--model', 'demo', '--db', db],
     dir,
   );
-  await until('the approval', () => /approve ap-\S+ yes/.test(chat.stderr()));
-  const id = /approve (ap-\S+) yes/.exec(chat.stderr())?.[1] as string;
+  await until('the approval', () => /approve ap-\S+ yes/.test(chat.stdout()));
+  const id = /approve (ap-\S+) yes/.exec(chat.stdout())?.[1] as string;
   chat.proc.kill('SIGKILL');
   await chat.done;
   const store = openSessionStore({ path: db });

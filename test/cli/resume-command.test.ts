@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
 import { chatKilledWhileWaiting } from './killed-chat.js';
-import { spawnToolseam, until } from './spawn-toolseam.js';
+import { spawnToolseam, spawnToolseamWithoutStderr, until } from './spawn-toolseam.js';
 
 let dir: string;
 const standIns: StandIn[] = [];
@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 describe('toolseam resume of a turn left waiting for an approval', () => {
-  it('shows the call it waits for, with its arguments, and how to answer it', async () => {
+  it('shows the call it waits for, with its arguments, and how to answer it, on stdout (stderr discarded)', async () => {
     const a = await startStandIn({
       family: 'openai',
       script: [
@@ -30,12 +30,13 @@ describe('toolseam resume of a turn left waiting for an approval', () => {
     const db = join(dir, 't.db');
     const { turnId } = await chatKilledWhileWaiting(a, db, dir);
 
-    const resume = spawnToolseam(['resume', turnId, '--db', db], dir);
+    const resume = spawnToolseamWithoutStderr(['resume', turnId, '--db', db], dir);
+    resume.proc.stdin.end();
     onTestFinished(() => {
       resume.proc.kill('SIGKILL');
     });
-    await until('the approval', () => /approve ap-\S+ yes/.test(resume.stderr()));
-    const shown = resume.stderr();
+    await until('the approval', () => /approve ap-\S+ yes/.test(resume.stdout()));
+    const shown = resume.stdout();
     expect(shown).toContain('write_file wants to run');
     expect(shown).toContain('"path": "notes.txt"');
     const id = /approve (ap-\S+) yes/.exec(shown)?.[1] as string;

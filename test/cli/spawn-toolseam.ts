@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { TSX_LOADER } from '../support/tsx-loader.js';
 
@@ -30,18 +30,33 @@ export function spawnToolseam(
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   if (!input) proc.stdin.end();
+  return { proc, ...outputOf(proc) };
+}
+
+/** `spawnToolseam` with a stdin to type into and its stderr discarded, as `2>/dev/null` does. */
+export function spawnToolseamWithoutStderr(args: readonly string[], cwd: string) {
+  const proc = spawn(process.execPath, ['--import', TSX_LOADER, bin, ...args], {
+    cwd,
+    env: { ...process.env, ...NO_KEYS },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  return { proc, ...outputOf(proc) };
+}
+
+/** What a child writes, as it comes, and its exit code with all of it once it ends. */
+function outputOf(proc: ChildProcess) {
   let stdout = '';
   let stderr = '';
-  proc.stdout.on('data', (d: Buffer) => {
+  proc.stdout?.on('data', (d: Buffer) => {
     stdout += d.toString();
   });
-  proc.stderr.on('data', (d: Buffer) => {
+  proc.stderr?.on('data', (d: Buffer) => {
     stderr += d.toString();
   });
   const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
     proc.on('exit', (code) => resolve({ code, stdout, stderr })),
   );
-  return { proc, done, stdout: () => stdout, stderr: () => stderr };
+  return { done, stdout: () => stdout, stderr: () => stderr };
 }
 
 /** Polls `check` until it holds; fails naming `what` after 20 s. */

@@ -58,7 +58,7 @@ async function chatWaiting(db: string) {
     chatDir,
   ).done;
   expect(chat.code).toBe(1);
-  const id = /approval id: (ap-\S+)/.exec(chat.stderr)?.[1] as string;
+  const id = /approval id: (ap-\S+)/.exec(chat.stdout)?.[1] as string;
   expect(id).toBeDefined();
   const store = openSessionStore({ path: db });
   const approval = store.getApproval(id);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpProvider } from '../../src/tools/mcp/index.js';
 import { toolsPage } from '../../src/tools/tools-page.js';
-import { brokenStdio, notesStdio } from '../support/mcp-servers.js';
+import { brokenStdio, notesStdio, npmStdio } from '../support/mcp-servers.js';
 import { callEnds, collect, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
 
 let h: RuntimeHarness | undefined;
@@ -53,5 +53,27 @@ describe('a turn over real and broken MCP servers', () => {
     expect(tree?.status).toBe('lifted');
     const undescribed = page.rows.find((r) => r.name === 'mcp/odd/a_b');
     expect(undescribed?.description).toContain('no description');
+  }, 60_000);
+});
+
+describe('two turns over the real server-everything', () => {
+  it('offer the same tools twice and say nothing about tools changing', async () => {
+    h = await startHarness({
+      providers: [
+        createMcpProvider(npmStdio('everything', '@modelcontextprotocol/server-everything', 'dist/index.js')),
+      ],
+      script: [{ text: 'One.' }, { text: 'Two.' }],
+    });
+    const session = h.runtime.session('s');
+    const first = await collect(session.send('hello'));
+    const stampAfterFirst = h.runtime.options.store.getSession('s')?.surfaceStamp;
+    const second = await collect(session.send('again'));
+    expect(turnEnd(second)).toMatchObject({ status: 'done', message: 'Two.' });
+    // the server said its list changed as it started, so the second turn built its surface again
+    expect(h.runtime.options.store.getSession('s')?.surfaceStamp).not.toBe(stampAfterFirst);
+    const [one, two] = h.standIn.requests;
+    expect(one?.tools.length).toBeGreaterThan(10);
+    expect(JSON.stringify(two?.tools)).toBe(JSON.stringify(one?.tools));
+    expect([...first, ...second].filter((e) => e.type === 'notice')).toEqual([]);
   }, 60_000);
 });

@@ -2,13 +2,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { SessionStore } from '../../src/core/session-store.js';
+import type { ToolProvider } from '../../src/core/tool.js';
 import { MAX_KEPT_SURFACES, SessionSurfaces } from '../../src/runtime/surface/session-surfaces.js';
 import { openSessionStore } from '../../src/store/index.js';
+import { createMcpProvider } from '../../src/tools/mcp/index.js';
 import { createToolRegistry } from '../../src/tools/registry.js';
 import { demoProvider } from '../support/demo-tools.js';
+import { npmStdio } from '../support/mcp-servers.js';
 
 const dirs: string[] = [];
+const stores: SessionStore[] = [];
 afterEach(() => {
+  for (const store of stores.splice(0)) store.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -40,4 +46,101 @@ describe('session surfaces', () => {
     expect(surfaces.size).toBe(MAX_KEPT_SURFACES);
     store.close();
   });
+});
+
+/** A provider whose listing a test rewrites; each listing hands out new objects, as a server's re-list does. */
+function relayProvider(tools: Array<{ name: string; description: string }>) {
+  const listeners = new Set<() => void>();
+  const provider: ToolProvider = {
+    name: 'relay',
+    app: 'relay',
+    own: false,
+    async listTools() {
+      return tools.map(({ name, description }) => ({
+        name,
+        description,
+        parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
+        risk: 'safe' as const,
+        requiresApproval: false,
+      }));
+    },
+    async invoke() {
+      return { content: 'ran', isError: false };
+    },
+    onToolsChanged(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  const announce = (): void => {
+    for (const listener of listeners) listener();
+  };
+  return { provider, tools, announce };
+}
+
+function openSurfaces(provider: ToolProvider) {
+  const dir = mkdtempSync(join(tmpdir(), 'toolseam-surfaces-'));
+  dirs.push(dir);
+  const store = openSessionStore({ path: join(dir, 'toolseam.db') });
+  stores.push(store);
+  const registry = createToolRegistry();
+  registry.register(provider);
+  const surfaces = new SessionSurfaces({ registry, store });
+  const session = store.createSession({ id: 's' });
+  const notices: string[] = [];
+  const turn = () =>
+    surfaces.forSession(session, undefined, (event) => {
+      if (event.type === 'notice') notices.push(event.message);
+    });
+  return { registry, turn, notices };
+}
+
+describe("the note that a session's tools changed", () => {
+  it('is not made when a server lists the same tools again after saying its list changed', async () => {
+    const relay = relayProvider([{ name: 'relay/search', description: 'Search the relay.' }]);
+    const { turn, notices } = openSurfaces(relay.provider);
+    const first = await turn();
+    relay.announce();
+    const second = await turn();
+    // rebuilt from the new listing, which offers the model exactly what it was offered before
+    expect(second).not.toBe(first);
+    expect(second.stamp).not.toBe(first.stamp);
+    expect(second.offered.map((t) => t.wire)).toEqual(first.offered.map((t) => t.wire));
+    expect(notices).toEqual([]);
+  });
+
+  it('names the tools added, removed, and offered with a new description or schema', async () => {
+    const relay = relayProvider([
+      { name: 'relay/search', description: 'Search the relay.' },
+      { name: 'relay/send', description: 'Send a message.' },
+    ]);
+    const { turn, notices } = openSurfaces(relay.provider);
+    await turn();
+    relay.tools.splice(1, 1, { name: 'relay/fetch', description: 'Fetch a message.' });
+    (relay.tools[0] as { description: string }).description = 'Search the relay for messages.';
+    relay.announce();
+    await turn();
+    expect(notices).toEqual([
+      "The tools changed since this session's last turn: 1 added (relay/fetch), 1 removed (relay/send), " +
+        '1 offered with a new description or schema (relay/search).',
+    ]);
+  });
+
+  it('is not made on the second turn over the real server-everything, which says its list changed as it starts', async () => {
+    const provider = createMcpProvider(
+      npmStdio('everything', '@modelcontextprotocol/server-everything', 'dist/index.js'),
+    );
+    try {
+      const { turn, notices } = openSurfaces(provider);
+      const first = await turn();
+      expect(first.offered.length).toBeGreaterThan(10);
+      const second = await turn();
+      // the server's notice moved the stamp, so the second turn rebuilt the surface from a new listing
+      expect(second.stamp).not.toBe(first.stamp);
+      expect(second.offered.map((t) => t.wire)).toEqual(first.offered.map((t) => t.wire));
+      expect(notices).toEqual([]);
+    } finally {
+      await provider.close();
+    }
+  }, 60_000);
 });

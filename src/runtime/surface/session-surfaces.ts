@@ -6,7 +6,13 @@ import { createToolSeam, type ToolSeam } from '../../seam/index.js';
 import type { ServedTools, ToolRegistry } from '../../tools/registry.js';
 import type { DenyRule } from '../runtime-options.js';
 import { agentAllows, denyRuleFor, grantsAllow, type SessionAgent } from './tool-access.js';
-import { buildSurface, ServedCache, surfaceChange, type ToolSurface } from './tool-surface.js';
+import {
+  buildSurface,
+  ServedCache,
+  type SurfaceChange,
+  surfaceChange,
+  type ToolSurface,
+} from './tool-surface.js';
 
 /** What the surfaces are built from. */
 export interface SessionSurfacesOptions {
@@ -88,10 +94,14 @@ export class SessionSurfaces {
     );
     if (!previous) for (const name of session.toolsUsed) surface.retriever.markUsed(name);
     else {
-      const { added, removed } = surfaceChange(previous, surface);
-      const message = `The tools changed since this session's last turn: ${added.length} added, ${removed.length} removed.`;
-      this.logger.log({ level: 'info', scope: 'runtime', message, fields: { added, removed } });
-      emit({ type: 'notice', message });
+      // The stamp moves whenever the tools may have changed (a server announcing a new list, which
+      // may be the same list): the person is told only what a model is now offered otherwise.
+      const change = surfaceChange(previous, surface);
+      const message = changeNote(change);
+      if (message !== undefined) {
+        this.logger.log({ level: 'info', scope: 'runtime', message, fields: { ...change } });
+        emit({ type: 'notice', message });
+      }
     }
     this.surfaces.set(key, surface);
     if (this.surfaces.size > MAX_KEPT_SURFACES) {
@@ -106,4 +116,25 @@ export class SessionSurfaces {
   get size(): number {
     return this.surfaces.size;
   }
+}
+
+/** How many names a note lists before it counts the rest. */
+const NAMED = 3;
+
+/** The note for a changed surface, naming what changed; undefined when a model is offered the same tools. */
+function changeNote(change: SurfaceChange): string | undefined {
+  const named = (names: readonly string[]): string => {
+    const more = names.length > NAMED ? ` and ${names.length - NAMED} more` : '';
+    return `${names.slice(0, NAMED).join(', ')}${more}`;
+  };
+  const parts: string[] = [];
+  if (change.added.length > 0) parts.push(`${change.added.length} added (${named(change.added)})`);
+  if (change.removed.length > 0) parts.push(`${change.removed.length} removed (${named(change.removed)})`);
+  if (change.redefined.length > 0) {
+    parts.push(
+      `${change.redefined.length} offered with a new description or schema (${named(change.redefined)})`,
+    );
+  }
+  if (parts.length === 0) return undefined;
+  return `The tools changed since this session's last turn: ${parts.join(', ')}.`;
 }

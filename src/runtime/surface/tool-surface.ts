@@ -1,3 +1,4 @@
+import { jsonTextOf } from '../../core/json-text-of.js';
 import type { WireTool } from '../../core/model.js';
 import type { ToolDefinition } from '../../core/tool.js';
 import {
@@ -132,12 +133,32 @@ export function buildSurface(inputs: SurfaceInputs, previous?: ToolSurface): Too
   };
 }
 
-/** Added tools and removed tools between two surfaces, by real name. */
-export function surfaceChange(
-  before: ToolSurface,
-  after: ToolSurface,
-): { added: string[]; removed: string[] } {
+/** What changed between two surfaces, by real name. */
+export interface SurfaceChange {
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+  /** Offered in both, but a model is offered them otherwise now: wire name, description or schema. */
+  readonly redefined: readonly string[];
+}
+
+/**
+ * Added, removed and redefined tools between two surfaces. A tool listed again as it was (a server
+ * that re-lists after announcing a change hands out equal definitions as new objects) is none of them.
+ */
+export function surfaceChange(before: ToolSurface, after: ToolSurface): SurfaceChange {
   const added = [...after.byName.keys()].filter((n) => !before.byName.has(n));
   const removed = [...before.byName.keys()].filter((n) => !after.byName.has(n));
-  return { added, removed };
+  const redefined: string[] = [];
+  for (const [name, tool] of after.byName) {
+    const was = before.byName.get(name);
+    if (was !== undefined && !sameWire(was.wire, tool.wire)) redefined.push(name);
+  }
+  return { added, removed, redefined };
+}
+
+/** True when a request would carry both the same (compared as the JSON text a request sends). */
+function sameWire(a: WireTool, b: WireTool): boolean {
+  if (a === b) return true;
+  if (a.name !== b.name || a.description !== b.description) return false;
+  return a.parameters === b.parameters || jsonTextOf(a.parameters) === jsonTextOf(b.parameters);
 }
