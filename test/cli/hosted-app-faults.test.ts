@@ -74,7 +74,7 @@ describe('an installed app that misbehaves inside `chat -m`', () => {
     } finally {
       store.close();
     }
-  }, 30_000);
+  });
 
   it('an exception an app throws from a timer is told on stderr with where it came from, and the chat goes on', async () => {
     writeFaultyApp();
@@ -92,7 +92,7 @@ describe('an installed app that misbehaves inside `chat -m`', () => {
     expect(result.stderr).toContain('the cache refresh failed');
     expect(result.stdout.trim()).toBe('It is scheduled.');
     expect(result.code).toBe(0);
-  }, 30_000);
+  });
 });
 
 describe("an exception from toolseam's own code", () => {
