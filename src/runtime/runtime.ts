@@ -6,7 +6,7 @@ import type { ApprovalRecord, SessionRecord, TurnRecord } from '../core/session-
 import { headOf } from '../core/text-cut.js';
 import { schemaBudgetChars } from '../retrieval/index.js';
 import { credentialVariables, redactSecrets } from '../tools/builtin/index.js';
-import type { ServedTools } from '../tools/registry.js';
+import type { ServedTools } from '../tools/registry/tool-registry.js';
 import { answerLooseCalls, interruptAbandoned } from './abandoned-turns.js';
 import { ApprovalBroker } from './approval-broker.js';
 import { EventChannel } from './event-channel.js';

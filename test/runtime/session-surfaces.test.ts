@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_KEPT_SURFACES, SessionSurfaces } from '../../src/runtime/session-surfaces.js';
 import { openSessionStore } from '../../src/store/index.js';
-import { createToolRegistry } from '../../src/tools/registry.js';
+import { createToolRegistry } from '../../src/tools/registry/tool-registry.js';
 import { demoProvider } from '../support/demo-tools.js';
 
 const dirs: string[] = [];

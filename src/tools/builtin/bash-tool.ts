@@ -1,6 +1,6 @@
 import type { ToolContext, ToolResult } from '../../core/tool.js';
-import { defineTool } from '../define-tool.js';
-import { type ArgsOf, field } from '../field.js';
+import { defineTool } from '../fields/define-tool.js';
+import { type ArgsOf, field } from '../fields/field.js';
 import { BoundedOutput } from './bounded-output.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork } from './checked-work.js';
