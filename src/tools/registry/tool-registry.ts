@@ -3,14 +3,22 @@ import type { JsonObject } from '../../core/json.js';
 import { type Logger, silentLogger } from '../../core/logger.js';
 import type { ToolContext, ToolDefinition, ToolGroup, ToolProvider, ToolResult } from '../../core/tool.js';
 import { redactSecrets } from '../builtin/redact-secrets.js';
-import { CallClock, type CallTimeouts, callLimitMs, timedOutResult } from './call-deadline.js';
+import {
+  CallClock,
+  type CallTimeouts,
+  callLimitMs,
+  STOP_GRACE_MS,
+  stoppedWhileRunning,
+  timedOutResult,
+  untilStopped,
+} from './call-deadline.js';
 import { errorText, FailureLedger, type LoadFailure, type LoadFailureKind } from './failure-ledger.js';
-import { stoppedWhileRunning, switchedOffResult, unknownTool } from './registry-results.js';
 import { RelistScheduler } from './relist-scheduler.js';
-import { MAX_RESULT_CHARS, withinResultLimit } from './result-limit.js';
 import { tagTools, toolResultOf } from './tag-tools.js';
-import { untilStopped } from './until-stopped.js';
 import { DeadlineExceeded, formatMs, withDeadline } from './with-deadline.js';
+
+/** The longest result text a tool may hand back (as an MCP server's answer may be 10 MB); longer is dropped unread. */
+const MAX_RESULT_CHARS = 10_000_000;
 
 /** How a provider was registered: under which app, with what purpose for its default group. */
 export interface RegisteredProvider {
@@ -422,9 +430,6 @@ function groupsOf(tools: readonly ToolDefinition[]): ToolGroup[] {
   return [...groups.filter((g) => g.own), ...groups.filter((g) => !g.own)];
 }
 
-/** How long a stopped turn still waits for a running tool to settle (a tool that heeds its signal does). */
-const STOP_GRACE_MS = 1000;
-
 /** The provider's invoke as a promise, even when it throws before returning one. */
 async function invokeOn(
   provider: ToolProvider,
@@ -438,4 +443,38 @@ async function invokeOn(
 /** A log line with the call's secrets hidden (a provider's error may quote a key it was sent). */
 function hidden(message: string, ctx: ToolContext): string {
   return ctx.secrets ? redactSecrets(message, ctx.secrets) : message;
+}
+
+/** The answer to a call of a name no provider serves. */
+function unknownTool(name: string): ToolResult {
+  return {
+    content: `Error: there is no tool named ${JSON.stringify(name)}, so nothing was run. Use tool_search to find the right name.`,
+    isError: true,
+    refusedBy: 'unknown_tool',
+  };
+}
+
+/** The answer to a call of a tool someone switched off. */
+function switchedOffResult(name: string): ToolResult {
+  return {
+    content: `Error: ${name} is switched off, so nothing was run. Carry on without it; the user can switch it back on.`,
+    isError: true,
+    refusedBy: 'withdrawn',
+  };
+}
+
+/**
+ * A result whose text is longer than `limit` characters, replaced by an error saying so: nothing reads,
+ * redacts or stores text that size (the model is shown a few thousand characters of a result at most).
+ */
+function withinResultLimit(name: string, result: ToolResult, limit: number): ToolResult {
+  if (result.content.length <= limit) return result;
+  const size = result.content.length.toLocaleString('en-US');
+  return {
+    content:
+      `Error: ${name} returned ${size} characters, past the ${limit.toLocaleString('en-US')} a tool result may hold, so its result was dropped unread. ` +
+      'It ran; only its answer was too large to read. Ask it for a smaller part (a narrower query, a page, a range) instead.',
+    isError: true,
+    data: { code: 'result_too_large', chars: result.content.length, limitChars: limit },
+  };
 }
