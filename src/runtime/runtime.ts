@@ -5,7 +5,7 @@ import { type Logger, silentLogger } from '../core/logger.js';
 import type { ApprovalRecord, SessionRecord, TurnRecord } from '../core/session-store.js';
 import { headOf } from '../core/text-cut.js';
 import { schemaBudgetChars } from '../retrieval/index.js';
-import { credentialVariables, redactSecrets } from '../tools/builtin/index.js';
+import { credentialVariables, redactSecrets } from '../tools/redact-secrets.js';
 import type { ServedTools } from '../tools/registry/tool-registry.js';
 import { answerLooseCalls, interruptAbandoned } from './abandoned-turns.js';
 import { ApprovalBroker } from './approval-broker.js';

@@ -62,4 +62,5 @@ export {
 export { fieldSchema, offeredSchema } from './fields/offered-schema.js';
 export { ToolDefinitionError } from './fields/tool-definition-error.js';
 export { yesOrNo } from './fields/yes-or-no.js';
+export { credentialVariables, redactSecrets } from './redact-secrets.js';
 export { makeToolContext } from './registry/tool-context.js';

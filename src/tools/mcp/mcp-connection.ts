@@ -7,7 +7,7 @@ import {
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../core/logger.js';
-import { redactSecrets } from '../builtin/redact-secrets.js';
+import { redactSecrets } from '../redact-secrets.js';
 import { errorText } from '../registry/failure-ledger.js';
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry/with-deadline.js';
 import { ANSWER_RESUME, type BrokenAnswer, watchAnswerStreams } from './http-answer-watch.js';

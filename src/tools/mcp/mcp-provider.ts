@@ -6,7 +6,7 @@ import { type Logger, silentLogger } from '../../core/logger.js';
 import type { ToolContext, ToolDefinition, ToolGroup, ToolProvider, ToolResult } from '../../core/tool.js';
 import { asClientSends } from '../arguments/client-coercion.js';
 import { refuseMistypedArguments } from '../arguments/refusal-note.js';
-import { redactSecrets } from '../builtin/redact-secrets.js';
+import { redactSecrets } from '../redact-secrets.js';
 import { errorText } from '../registry/failure-ledger.js';
 import { DeadlineExceeded, formatMs, withDeadline } from '../registry/with-deadline.js';
 import { childSignal, untilAborted } from './child-signal.js';

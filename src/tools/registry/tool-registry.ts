@@ -2,7 +2,7 @@ import { InputError, ToolseamError } from '../../core/errors.js';
 import type { JsonObject } from '../../core/json.js';
 import { type Logger, silentLogger } from '../../core/logger.js';
 import type { ToolContext, ToolDefinition, ToolGroup, ToolProvider, ToolResult } from '../../core/tool.js';
-import { redactSecrets } from '../builtin/redact-secrets.js';
+import { redactSecrets } from '../redact-secrets.js';
 import {
   CallClock,
   type CallTimeouts,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedOutput } from '../../../src/tools/builtin/bounded-output.js';
-import { redactSecrets, secretForms } from '../../../src/tools/builtin/redact-secrets.js';
+import { BoundedOutput } from '../../src/tools/builtin/bounded-output.js';
+import { redactSecrets, secretForms } from '../../src/tools/redact-secrets.js';
 
 const TOKEN = 'ghp_4f9Qz81LmX0aTbW2';
 const secrets = new Map([['GITHUB_TOKEN', TOKEN]]);
