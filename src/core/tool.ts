@@ -156,6 +156,11 @@ export interface ToolProvider {
   timeLimitMs?(name: string, args: JsonObject): number | null | undefined;
   /** Declares what invoke would refuse whatever anyone answers; undefined refuses nothing. */
   preflight?(name: string, args: JsonObject, ctx: ToolContext): Promise<ToolResult | undefined>;
+  /**
+   * What the last listing found wrong without failing it (tools left out, a listing cut short), a sentence
+   * each; the registry records them as the provider's listing failure, which the Tools page shows.
+   */
+  loadProblems?(): readonly string[];
   /** Subscribes to changes of the tool list; returns an unsubscribe function. */
   onToolsChanged?(listener: () => void): () => void;
   /** Releases what the provider holds (child processes, connections). */

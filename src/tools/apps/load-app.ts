@@ -180,7 +180,7 @@ type Raw = Record<string, unknown>;
 /** What an app's tools do, whoever names them: the app wrapper supplies name, app and own. */
 type AppBehaviour = Pick<
   ToolProvider,
-  'listTools' | 'invoke' | 'preflight' | 'onToolsChanged' | 'close' | 'timeLimitMs'
+  'listTools' | 'invoke' | 'preflight' | 'onToolsChanged' | 'close' | 'timeLimitMs' | 'loadProblems'
 >;
 
 /** An app written with raw JSON schemas: `{tools, invoke, preflight?}`. */
@@ -227,7 +227,7 @@ function wrapProvider(
   group: ToolGroup,
   problems: readonly string[] = [],
 ): AppToolProvider {
-  const ownProblems = (provider as { loadProblems?: unknown }).loadProblems;
+  const ownProblems = provider.loadProblems;
   return {
     name: manifest.name,
     app: manifest.name,
@@ -237,7 +237,8 @@ function wrapProvider(
     loadError: undefined,
     loadProblems: () => [
       ...problems,
-      ...(typeof ownProblems === 'function' ? (ownProblems.call(provider) as readonly string[]) : []),
+      // an app's own provider is hosted code: what it declares is not taken on trust
+      ...(typeof ownProblems === 'function' ? ownProblems.call(provider) : []),
     ],
     // A malformed entry (null, a string) goes through as it is: tagging leaves out only that entry.
     listTools: async (signal) =>

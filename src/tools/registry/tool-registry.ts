@@ -418,8 +418,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
 }
 
 function listingProblems(provider: ToolProvider): readonly string[] {
-  const read = (provider as { loadProblems?: () => readonly string[] }).loadProblems;
-  return typeof read === 'function' ? read.call(provider) : [];
+  return typeof provider.loadProblems === 'function' ? provider.loadProblems() : [];
 }
 
 function groupsOf(tools: readonly ToolDefinition[]): ToolGroup[] {
