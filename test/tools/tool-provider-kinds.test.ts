@@ -1,0 +1,31 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TOOL_PROVIDER_KINDS } from './tool-provider.contract.js';
+
+const here = import.meta.dirname;
+
+/** Each `*.contract.test.ts` below test/tools, with the provider kinds it runs the contract on. */
+function contractRuns(): Array<readonly [file: string, kind: string]> {
+  const files = readdirSync(here, { recursive: true, encoding: 'utf8' }).filter((f) =>
+    f.endsWith('.contract.test.ts'),
+  );
+  return files.flatMap((file) => {
+    const text = readFileSync(join(here, file), 'utf8');
+    const kinds = [...text.matchAll(/describeToolProviderContract\(\s*'([^']+)'/g)].map(
+      (m) => m[1] as string,
+    );
+    return kinds.map((kind) => [relative(here, join(here, file)), kind] as const);
+  });
+}
+
+describe('the tool-provider contract', () => {
+  it('runs on every listed kind of provider exactly once, and on no kind it does not list', () => {
+    const runs = contractRuns();
+    expect(runs.map(([, kind]) => kind).sort()).toEqual(Object.keys(TOOL_PROVIDER_KINDS).sort());
+  });
+
+  it('finds the runs it checks (the scan is not blind)', () => {
+    expect(contractRuns()).toContainEqual([join('mcp', 'mcp-stdio.contract.test.ts'), 'mcp-stdio']);
+  });
+});
