@@ -8,6 +8,8 @@ export declare const FORBIDDEN_TARGET: string;
 export declare function failedOnPurpose(why: string): string;
 /** What `throws` throws, for the reason it is given. */
 export declare function thrownOnPurpose(why: string): string;
+/** What a tool that reads its own arguments answers to text that is not text. */
+export declare function notText(value: unknown): string;
 /** Why `guarded` refuses `target`, or undefined when it takes it. */
 export declare function offLimits(target: string): string | undefined;
 /** What `guarded` answers when it runs on `target`. */

@@ -18,6 +18,11 @@ export function thrownOnPurpose(why) {
   return `threw on purpose: ${why}`;
 }
 
+/** What a tool that reads its own arguments answers to text that is not text. */
+export function notText(value) {
+  return `echo takes text, not ${JSON.stringify(value)}`;
+}
+
 /** Why `guarded` refuses `target`, or undefined when it takes it. */
 export function offLimits(target) {
   return target === FORBIDDEN_TARGET ? `guarded refuses ${target}: that target is off limits` : undefined;

@@ -8,6 +8,7 @@ import {
   failedOnPurpose,
   guardedRan,
   HUGE_CHARS,
+  notText,
   offLimits,
   thrownOnPurpose,
 } from '../support/contract-tools.mjs';
@@ -15,6 +16,11 @@ import { toolContext } from '../support/mcp-tool-context.js';
 
 /** What a kind of provider does where kinds differ, declared so that a difference is a tested case, never a skip. */
 export interface ProviderCapabilities {
+  /**
+   * Who checks an argument's type against the declared schema: the provider, in `preflight` (field specs, an
+   * MCP server's schema), or only the `tool` itself (an app's raw tools, whose invoke reads what it is sent).
+   */
+  readonly argumentTypes: 'preflight' | 'tool';
   /**
    * When a tool's own refusal is known: `preflight`, before anyone is asked to approve the call; `call`,
    * only in the answer to the call (an MCP server cannot be asked what it would refuse).
@@ -32,11 +38,12 @@ export interface ProviderCapabilities {
  * `*.contract.test.ts` beside its own tests that runs {@link describeToolProviderContract} with it.
  */
 export const TOOL_PROVIDER_KINDS = {
-  'built-in': { ownRefusal: 'preflight', deadline: 'registry' },
-  app: { ownRefusal: 'preflight', deadline: 'registry' },
-  'mcp-stdio': { ownRefusal: 'call', deadline: 'own' },
-  'mcp-http': { ownRefusal: 'call', deadline: 'own' },
-  'mcp-in-process': { ownRefusal: 'call', deadline: 'own' },
+  'built-in': { argumentTypes: 'preflight', ownRefusal: 'preflight', deadline: 'registry' },
+  app: { argumentTypes: 'preflight', ownRefusal: 'preflight', deadline: 'registry' },
+  'app-raw': { argumentTypes: 'tool', ownRefusal: 'preflight', deadline: 'registry' },
+  'mcp-stdio': { argumentTypes: 'preflight', ownRefusal: 'call', deadline: 'own' },
+  'mcp-http': { argumentTypes: 'preflight', ownRefusal: 'call', deadline: 'own' },
+  'mcp-in-process': { argumentTypes: 'preflight', ownRefusal: 'call', deadline: 'own' },
 } as const satisfies Record<string, ProviderCapabilities>;
 
 /** A kind of tool provider the contract covers. */
@@ -151,15 +158,24 @@ export function describeToolProviderContract(kind: ToolProviderKind, factory: Co
       expect(result.content).toContain(thrownOnPurpose('no network'));
     });
 
-    it('refuses an argument of the wrong type before anyone is asked, and again when called', async () => {
-      const args = { text: { nested: true } };
-      for (const refused of [await preflight('echo', args), await call('echo', args)]) {
-        expect(refused?.isError).toBe(true);
-        expect(refused?.notRun).toBeDefined();
-        const problems = (refused?.data as { problems?: { path: string }[] } | undefined)?.problems;
-        expect(problems?.map((p) => p.path)).toContain('text');
-      }
-    });
+    const mistyped = { text: { nested: true } };
+    if (can.argumentTypes === 'preflight') {
+      it('refuses an argument of the wrong type before anyone is asked, and again when called', async () => {
+        for (const refused of [await preflight('echo', mistyped), await call('echo', mistyped)]) {
+          expect(refused?.isError).toBe(true);
+          expect(refused?.notRun).toBeDefined();
+          const problems = (refused?.data as { problems?: { path: string }[] } | undefined)?.problems;
+          expect(problems?.map((p) => p.path)).toContain('text');
+        }
+      });
+    } else {
+      it('leaves an argument of the wrong type to the tool, which is sent it as it came', async () => {
+        expect(await preflight('echo', mistyped)).toBeUndefined();
+        const answer = await call('echo', mistyped);
+        expect(answer).toMatchObject({ isError: true, content: notText(mistyped.text) });
+        expect(answer.notRun).toBeUndefined();
+      });
+    }
 
     it('runs a call its tool takes, with nothing refused before', async () => {
       expect(await preflight('guarded', { target: 'garden' })).toBeUndefined();
