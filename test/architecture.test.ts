@@ -74,8 +74,7 @@ function providersProblem(from: string, to: string): string | undefined {
   return undefined;
 }
 
-/** The kinds of tool provider in tools/, and the libraries beside them. */
-const TOOL_KINDS = ['builtin', 'apps', 'mcp'];
+/** The libraries of tools/; every other folder there is a kind of tool provider (`builtin`, `apps`, `mcp`). */
 const TOOL_LIBRARIES = ['registry', 'fields', 'arguments'];
 /** The files at the tools/ root that gather every folder (the barrel, the registry built from a config). */
 const TOOL_GATHERERS = ['tools/index.ts', 'tools/registry-config.ts'];
@@ -91,10 +90,9 @@ function toolsProblem(from: string, to: string): string | undefined {
   if (own === '' || own === other) return undefined;
   if (TOOL_GATHERERS.includes(to))
     return 'only the tools/ root gathers its folders; nothing below imports it';
-  if (TOOL_KINDS.includes(own) && TOOL_KINDS.includes(other))
-    return 'a provider kind never imports a sibling kind';
-  if (TOOL_LIBRARIES.includes(own) && TOOL_KINDS.includes(other))
-    return 'registry/, fields/ and arguments/ import no provider kind';
+  const isKind = (folder: string) => folder !== '' && !TOOL_LIBRARIES.includes(folder);
+  if (isKind(own) && isKind(other)) return 'a provider kind never imports a sibling kind';
+  if (!isKind(own) && isKind(other)) return 'registry/, fields/ and arguments/ import no provider kind';
   if (own === 'arguments' && other === 'fields') return 'fields/ imports arguments/, never back';
   return undefined;
 }
