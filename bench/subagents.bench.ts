@@ -7,7 +7,7 @@ import { compileBatch, enableSubagents, leafPrompt } from '../src/runtime/subage
 import { openSessionStore } from '../src/store/index.js';
 import { type ScriptTurn, type StandIn, startStandIn } from '../src/testing/index.js';
 import { defineTool, field, inProcessProvider } from '../src/tools/index.js';
-import { createToolRegistry } from '../src/tools/registry.js';
+import { createToolRegistry } from '../src/tools/registry/tool-registry.js';
 import type { BenchFigure } from './run.js';
 
 const LEAVES = 10;

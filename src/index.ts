@@ -45,7 +45,7 @@ export {
   mistypedArguments,
 } from './tools/index.js';
 export { createMcpProvider, parseMcpServers } from './tools/mcp/index.js';
-export { createToolRegistry, ToolRegistry } from './tools/registry.js';
+export { createToolRegistry, ToolRegistry } from './tools/registry/tool-registry.js';
+export { type ToolsPage, toolsPage, toolsPageJson } from './tools/registry/tools-page.js';
+export { renderToolsPage } from './tools/registry/tools-page-text.js';
 export { readToolsConfig, registryFromConfig } from './tools/registry-config.js';
-export { type ToolsPage, toolsPage, toolsPageJson } from './tools/tools-page.js';
-export { renderToolsPage } from './tools/tools-page-text.js';

@@ -1,6 +1,6 @@
 import type { ApprovalRecord } from '../core/session-store.js';
 import type { ToolResult } from '../core/tool.js';
-import { refuseMissingArguments } from '../tools/refusal-note.js';
+import { refuseMissingArguments } from '../tools/arguments/refusal-note.js';
 import { offeredScope } from './grants/grant-scope.js';
 import { scopedCall, withdrawnNotice } from './grants/standing-grants.js';
 import type { PlannedCall } from './planned-call.js';

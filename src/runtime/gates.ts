@@ -1,6 +1,6 @@
 import type { JsonObject } from '../core/json.js';
 import type { ToolDefinition } from '../core/tool.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolRegistry } from '../tools/registry/tool-registry.js';
 import { globMatch } from './glob-match.js';
 import { type PreToolHook, runPreToolHooks } from './pre-tool-hooks.js';
 import type { Refusal } from './refusals.js';

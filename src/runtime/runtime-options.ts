@@ -3,7 +3,7 @@ import { ToolseamError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { ModelAdapter } from '../core/model.js';
 import type { SessionStore, TurnConfig } from '../core/session-store.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolRegistry } from '../tools/registry/tool-registry.js';
 import type { PreToolHook } from './pre-tool-hooks.js';
 
 /** What a session may do: `plan` lets only read-only tools run. */

@@ -2,7 +2,7 @@ import type { RuntimeEvent } from '../core/events.js';
 import { type Logger, silentLogger } from '../core/logger.js';
 import type { SessionRecord, SessionStore } from '../core/session-store.js';
 import { createToolSeam, type ToolSeam } from '../seam/index.js';
-import type { ServedTools, ToolRegistry } from '../tools/registry.js';
+import type { ServedTools, ToolRegistry } from '../tools/registry/tool-registry.js';
 import { agentAllows, denyRuleFor, type GatePolicy, grantsAllow } from './gates.js';
 import type { DenyRule } from './runtime-options.js';
 import {

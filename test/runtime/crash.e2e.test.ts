@@ -7,7 +7,7 @@ import { createModelAdapter } from '../../src/providers/index.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { startStandIn } from '../../src/testing/index.js';
-import { createToolRegistry } from '../../src/tools/registry.js';
+import { createToolRegistry } from '../../src/tools/registry/tool-registry.js';
 import { counterProvider } from '../support/crash-child.js';
 import { collect, turnEnd } from '../support/runtime-harness.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpProvider } from '../../src/tools/mcp/index.js';
-import { toolsPage } from '../../src/tools/tools-page.js';
+import { toolsPage } from '../../src/tools/registry/tools-page.js';
 import { brokenStdio, notesStdio, npmStdio } from '../support/mcp-servers.js';
 import { callEnds, collect, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
 

@@ -8,7 +8,7 @@ import type { RuntimeOptions } from '../../src/runtime/runtime-options.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { type ScriptTurn, type StandIn, startStandIn } from '../../src/testing/index.js';
 import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
-import { createToolRegistry } from '../../src/tools/registry.js';
+import { createToolRegistry } from '../../src/tools/registry/tool-registry.js';
 import { newCall, turnWithCalls } from '../store/store-fixtures.js';
 import { callEnds, collect } from '../support/runtime-harness.js';
 

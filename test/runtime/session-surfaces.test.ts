@@ -7,7 +7,7 @@ import type { ToolProvider } from '../../src/core/tool.js';
 import { MAX_KEPT_SURFACES, SessionSurfaces } from '../../src/runtime/session-surfaces.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { createMcpProvider } from '../../src/tools/mcp/index.js';
-import { createToolRegistry } from '../../src/tools/registry.js';
+import { createToolRegistry } from '../../src/tools/registry/tool-registry.js';
 import { demoProvider } from '../support/demo-tools.js';
 import { npmStdio } from '../support/mcp-servers.js';
 

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
-import { boundResult, redactSecrets } from '../../src/runtime/bound-result.js';
+import { boundResult } from '../../src/runtime/bound-result.js';
 import { callDigest, canonicalJson } from '../../src/runtime/call-digest.js';
 import { globMatch } from '../../src/runtime/glob-match.js';
 import { runPreToolHooks } from '../../src/runtime/pre-tool-hooks.js';
 import { refusalResult } from '../../src/runtime/refusals.js';
+import { redactSecrets } from '../../src/tools/redact-secrets.js';
 
 describe('globMatch', () => {
   it('matches whole names with *, ? and classes, case-sensitively', () => {

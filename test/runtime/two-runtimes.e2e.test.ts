@@ -3,7 +3,7 @@ import type { RuntimeEvent } from '../../src/core/events.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { ownerAlive } from '../../src/runtime/turn-owner.js';
 import { openSessionStore } from '../../src/store/index.js';
-import { createToolRegistry } from '../../src/tools/registry.js';
+import { createToolRegistry } from '../../src/tools/registry/tool-registry.js';
 import { demoProvider, type RunCounts } from '../support/demo-tools.js';
 import { collect, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
 

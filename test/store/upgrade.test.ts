@@ -12,7 +12,7 @@ import { schemaVersion } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { type ScriptTurn, type StandIn, startStandIn } from '../../src/testing/index.js';
 import { builtinProviders } from '../../src/tools/builtin/builtin-providers.js';
-import { createToolRegistry } from '../../src/tools/registry.js';
+import { createToolRegistry } from '../../src/tools/registry/tool-registry.js';
 import { collect, turnEnd } from '../support/runtime-harness.js';
 
 /**

@@ -5,7 +5,7 @@ import { createModelAdapter } from '../../src/providers/index.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
-import { createToolRegistry } from '../../src/tools/registry.js';
+import { createToolRegistry } from '../../src/tools/registry/tool-registry.js';
 
 const [dbPath, counterFile, configJson] = process.argv.slice(2) as [string, string, string];
 

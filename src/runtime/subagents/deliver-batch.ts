@@ -1,6 +1,7 @@
 import type { BatchRecord, SessionStore } from '../../core/session-store.js';
 import type { ToolResult } from '../../core/tool.js';
-import { boundResult, redactSecrets } from '../bound-result.js';
+import { redactSecrets } from '../../tools/redact-secrets.js';
+import { boundResult } from '../bound-result.js';
 import { modelText } from '../settle-call.js';
 import { batchResult } from './batch-result.js';
 

@@ -1,5 +1,5 @@
 import { RESERVED_TOOL_NAMES } from '../../seam/index.js';
-import type { ToolRegistry } from '../../tools/registry.js';
+import type { ToolRegistry } from '../../tools/registry/tool-registry.js';
 import type { ToolSurface } from '../tool-surface.js';
 import { ORCHESTRATION_TOOLS } from './batch-finding.js';
 

@@ -1,7 +1,7 @@
 import type { MemoryRecord } from '../../core/session-records.js';
 import type { MemoryBook } from '../../core/session-store.js';
-import { defineTool, type InProcessTool } from '../define-tool.js';
-import { type ArgsOf, field } from '../field.js';
+import { defineTool, type InProcessTool } from '../fields/define-tool.js';
+import { type ArgsOf, field } from '../fields/field.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';
 

@@ -1,8 +1,8 @@
 import type { TaskRecord, TaskStatus } from '../../core/session-records.js';
 import type { TaskBook } from '../../core/session-store.js';
 import type { ToolContext } from '../../core/tool.js';
-import { defineTool, type InProcessTool } from '../define-tool.js';
-import { type ArgsOf, field } from '../field.js';
+import { defineTool, type InProcessTool } from '../fields/define-tool.js';
+import { type ArgsOf, field } from '../fields/field.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';
 

@@ -7,7 +7,7 @@ import { Runtime } from '../../../src/runtime/runtime.js';
 import { enableSubagents } from '../../../src/runtime/subagents/index.js';
 import { openSessionStore } from '../../../src/store/index.js';
 import { defineTool, field, inProcessProvider } from '../../../src/tools/index.js';
-import { createToolRegistry } from '../../../src/tools/registry.js';
+import { createToolRegistry } from '../../../src/tools/registry/tool-registry.js';
 
 /** Two tools that append a line to `file`: `note_line` runs at once, `append_line` asks first. */
 export function lineProvider(file: string) {

@@ -9,7 +9,7 @@ import { Runtime } from '../../../src/runtime/runtime.js';
 import { enableSubagents, resumeBatch, unfinishedBatches } from '../../../src/runtime/subagents/index.js';
 import { openSessionStore } from '../../../src/store/index.js';
 import { startStandIn } from '../../../src/testing/index.js';
-import { createToolRegistry } from '../../../src/tools/registry.js';
+import { createToolRegistry } from '../../../src/tools/registry/tool-registry.js';
 import { collect, turnEnd } from '../../support/runtime-harness.js';
 import { lineProvider } from './batch-crash-child.js';
 import { contract, fromLeaf } from './subagent-fixtures.js';
