@@ -34,7 +34,7 @@ describe('a turn over real and broken MCP servers', () => {
         { text: 'Carried on.' },
       ],
     });
-    const events = await collect(h.runtime.session('s').send('do the odd things'));
+    const events = await collect(await (await h.runtime.session('s')).send('do the odd things'));
     expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'Carried on.' });
     const byTool = new Map(callEnds(events).map((e) => [e.tool, e]));
     expect(byTool.get('mcp/odd/wait')?.isError).toBe(true);

@@ -20,8 +20,8 @@ describe('session surfaces', () => {
     const registry = createToolRegistry();
     registry.register(demoProvider());
     const surfaces = new SessionSurfaces({ registry, store });
-    const sessions = Array.from({ length: MAX_KEPT_SURFACES + 8 }, (_, i) =>
-      store.createSession({ id: `s${i}` }),
+    const sessions = await Promise.all(
+      Array.from({ length: MAX_KEPT_SURFACES + 8 }, (_, i) => store.createSession({ id: `s${i}` })),
     );
     const first = await surfaces.forSession(sessions[0] as never, undefined, () => {});
     const built = [first];
@@ -38,6 +38,6 @@ describe('session surfaces', () => {
     expect(await surfaces.forSession(last, undefined, () => {})).toBe(built[built.length - 1]);
     expect(rebuilt.offered.map((t) => t.name)).toEqual(first.offered.map((t) => t.name));
     expect(surfaces.size).toBe(MAX_KEPT_SURFACES);
-    store.close();
+    await store.close();
   });
 });
