@@ -152,7 +152,7 @@ export class Runtime {
         });
       } catch (error) {
         // Another handle for the same id (here, between the read and the write) made it first: use it.
-        record = id === undefined ? undefined : await store.getSession(id);
+        record = id === undefined ? undefined : await store.getSession(id).catch(() => undefined);
         if (!record) throw error;
       }
     }
