@@ -68,8 +68,8 @@ export async function bigArgumentTurn(chars: number): Promise<BigTurnCost> {
     store: openSessionStore({ path }),
   });
   const t0 = performance.now();
-  for await (const event of runtime.session('s').send('save a big text')) {
-    if (event.type === 'approval-request') runtime.respond(event.request.id, { kind: 'approve' });
+  for await (const event of await (await runtime.session('s')).send('save a big text')) {
+    if (event.type === 'approval-request') await runtime.respond(event.request.id, { kind: 'approve' });
   }
   const ms = performance.now() - t0;
   await runtime.close();

@@ -75,7 +75,7 @@ export function benchRuntime(n: number, dir: string): Runtime {
 }
 
 async function turn(runtime: Runtime, session: string, text: string): Promise<void> {
-  for await (const _ of runtime.session(session).send(text)) {
+  for await (const _ of await (await runtime.session(session)).send(text)) {
     // drain
   }
 }

@@ -31,7 +31,7 @@ export {
   restoreDeclaredKeys,
   wireName,
 } from './seam/index.js';
-export { openSessionStore, type SessionStoreOptions } from './store/index.js';
+export { openSessionStore, type SessionStoreOptions, type SqliteSessionStore } from './store/index.js';
 export { type StandIn, type StandInOptions, startStandIn } from './testing/index.js';
 export { appToolkit, loadApp } from './tools/apps/index.js';
 export { type BuiltinOptions, builtinProviders } from './tools/builtin/builtin-providers.js';

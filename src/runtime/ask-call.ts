@@ -58,8 +58,8 @@ export async function askAndRun(ctx: TurnContext, call: PlannedCall): Promise<To
   const def = ctx.surface.byName.get(call.tool)?.definition;
   // What "always" would cover is worked out before the question, shown with it and kept with it.
   const always = await offeredScope(scopedCall(ctx, call));
-  const withdrawn = withdrawnNotice(ctx, call.tool);
-  const request = ctx.store.requestApproval({
+  const withdrawn = await withdrawnNotice(ctx, call.tool);
+  const request = await ctx.store.requestApproval({
     turnId: ctx.turnId,
     callId: call.id,
     risk: def?.risk ?? 'caution',
@@ -69,10 +69,10 @@ export async function askAndRun(ctx: TurnContext, call: PlannedCall): Promise<To
     always,
     ...(withdrawn ? { notice: withdrawn.text } : {}),
   });
-  if (withdrawn) ctx.store.markGrantsNoticed(withdrawn.grants);
+  if (withdrawn) await ctx.store.markGrantsNoticed(withdrawn.grants);
   ctx.emit({ type: 'approval-request', request });
   const outcome = await ctx.broker.wait(request.id, ctx.approval.timeoutMs, ctx.signal);
-  ctx.store.setTurnStatus(ctx.turnId, 'running', { from: ['waiting_approval'] });
+  await ctx.store.setTurnStatus(ctx.turnId, 'running', { from: ['waiting_approval'] });
   return answerApproval(ctx, call, request.id, outcome);
 }
 
@@ -81,11 +81,11 @@ export async function askAndRun(ctx: TurnContext, call: PlannedCall): Promise<To
  * store grants the leaf's own session, and this holds the grant in the parent session too, which the
  * other leaves of the batch (and later turns there) are covered by.
  */
-export function holdLeafGrant(ctx: TurnContext, approval: ApprovalRecord): void {
+export async function holdLeafGrant(ctx: TurnContext, approval: ApprovalRecord): Promise<void> {
   const parent = ctx.leaf?.parentSessionId;
   if (parent === undefined || approval.status !== 'approved' || approval.scope !== 'session') return;
   if (approval.always === undefined) return;
-  ctx.store.addGrant({
+  await ctx.store.addGrant({
     tool: approval.tool,
     scope: approval.always,
     sessionId: parent,
@@ -103,7 +103,7 @@ export async function answerApproval(
   switch (outcome.kind) {
     case 'approved': {
       const always = outcome.record.scope;
-      holdLeafGrant(ctx, outcome.record);
+      await holdLeafGrant(ctx, outcome.record);
       ctx.emit({
         type: 'approval-resolved',
         approvalId,

@@ -13,20 +13,20 @@ import { rejectedToolOf, type TurnTools } from './turn-tools.js';
  * marked as stopped or cut off; or rejected for a tool definition), or the refused tools are left out
  * and the model is called again (see `rejectedTools`).
  */
-export function failedCall(
+export async function failedCall(
   ctx: TurnContext,
   request: ModelRequest,
   tools: TurnTools,
   error: unknown,
   shown: string,
-): { readonly end: TurnEnd } | { readonly leftOut: true } {
+): Promise<{ readonly end: TurnEnd } | { readonly leftOut: true }> {
   if (ctx.signal.aborted) {
-    keepStoppedAnswer(ctx, shown);
+    await keepStoppedAnswer(ctx, shown);
     return { end: { status: 'stopped', message: 'The turn was stopped.' } };
   }
   const rejected = toolSchemaRejection(ctx.model, error, request.tools, (wire) => rejectedToolOf(ctx, wire));
   if (rejected) return rejectedTools(ctx, tools, rejected);
-  keepCutOffAnswer(ctx, shown);
+  await keepCutOffAnswer(ctx, shown);
   return { end: failedEnd(error) };
 }
 
@@ -36,11 +36,11 @@ export function failedCall(
  * provider and model and the request is sent once more without them (once a turn); anything else ends
  * the turn with the provider's words.
  */
-function rejectedTools(
+async function rejectedTools(
   ctx: TurnContext,
   tools: TurnTools,
   rejected: ToolSchemaRejected,
-): { readonly end: TurnEnd } | { readonly leftOut: true } {
+): Promise<{ readonly end: TurnEnd } | { readonly leftOut: true }> {
   const names = rejected.tools.map((t) => t.name);
   const quarantine = mayQuarantine(rejected);
   const midTurn = askedMidTurn(ctx, tools, rejected);
@@ -53,7 +53,7 @@ function rejectedTools(
     message: `${ctx.model.provider} rejected the definition of ${names.join(', ')}; ${leftOut ? 'left out for the rest of the turn' : 'not retrying'}${quarantine ? ', quarantined for this model' : ''}`,
     fields: { provider: ctx.model.provider, tools: names, said: rejected.said ?? '', quarantine },
   });
-  ctx.store.audit({
+  await ctx.store.audit({
     kind: 'tool_schema_rejected',
     sessionId: ctx.sessionId,
     turnId: ctx.turnId,
@@ -67,7 +67,7 @@ function rejectedTools(
       quarantined: quarantine,
     },
   });
-  if (quarantine) quarantineRejected(ctx, rejected, leftOut);
+  if (quarantine) await quarantineRejected(ctx, rejected, leftOut);
   if (midTurn) {
     leaveOutRefused(ctx, rejected, !quarantine);
     return { leftOut: true };

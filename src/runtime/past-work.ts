@@ -14,12 +14,12 @@ const COUNTED_REFUSALS: ReadonlySet<RefusedBy | undefined> = new Set([
  * its model replies, and the calls that ran, were put to a person or were refused by their tool's
  * preflight (by digest, for the loop breaker). A call never screened is counted when it is screened now.
  */
-export function countPastWork(ctx: TurnContext): void {
-  ctx.modelCalls = ctx.store
-    .listMessages(ctx.sessionId)
-    .filter((m) => m.turnId === ctx.turnId && m.message.role === 'assistant').length;
-  const asked = new Set(ctx.store.listApprovals({ turnId: ctx.turnId }).map((a) => a.callId));
-  for (const call of ctx.store.listToolCalls({ turnId: ctx.turnId })) {
+export async function countPastWork(ctx: TurnContext): Promise<void> {
+  ctx.modelCalls = (await ctx.store.listMessages(ctx.sessionId)).filter(
+    (m) => m.turnId === ctx.turnId && m.message.role === 'assistant',
+  ).length;
+  const asked = new Set((await ctx.store.listApprovals({ turnId: ctx.turnId })).map((a) => a.callId));
+  for (const call of await ctx.store.listToolCalls({ turnId: ctx.turnId })) {
     const counted =
       asked.has(call.id) ||
       call.status === 'approved' ||

@@ -13,16 +13,16 @@ export function mayQuarantine(rejected: ToolSchemaRejected): boolean {
  * `turnGoesOn` says whether this turn sends its request again without them. A store that cannot keep
  * the quarantine still leaves the tools out of this turn (and says so in the log).
  */
-export function quarantineRejected(
+export async function quarantineRejected(
   ctx: TurnContext,
   rejected: ToolSchemaRejected,
   turnGoesOn: boolean,
-): void {
+): Promise<void> {
   const names = rejected.tools.map((t) => t.name);
   const said = rejected.said ?? '';
   const { provider, model } = ctx.model;
   try {
-    ctx.store.quarantineTools({
+    await ctx.store.quarantineTools({
       provider,
       model,
       tools: names,

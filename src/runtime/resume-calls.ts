@@ -34,7 +34,7 @@ async function resumedByTool(ctx: TurnContext, call: PlannedCall): Promise<boole
   const tool = ctx.runtimeTools.get(call.tool);
   if (!tool?.resume) return false;
   const result = await tool.resume(call.id, ctx);
-  const after = ctx.store.getToolCall(ctx.turnId, call.id);
+  const after = await ctx.store.getToolCall(ctx.turnId, call.id);
   if (after && after.status !== 'running') {
     // The tool recorded the result itself: tell the host what the model will read.
     ctx.emit({
@@ -57,8 +57,11 @@ async function resumedByTool(ctx: TurnContext, call: PlannedCall): Promise<boole
  * by its claim), and a call that had already started is never run a second time.
  */
 export async function resumeCalls(ctx: TurnContext): Promise<void> {
-  const loose = ctx.store.listToolCalls({ turnId: ctx.turnId, status: ['pending', 'approved', 'running'] });
-  const approvals = ctx.store.listApprovals({ turnId: ctx.turnId });
+  const loose = await ctx.store.listToolCalls({
+    turnId: ctx.turnId,
+    status: ['pending', 'approved', 'running'],
+  });
+  const approvals = await ctx.store.listApprovals({ turnId: ctx.turnId });
   const fresh: PlannedCall[] = [];
   for (const record of loose) {
     const call = plannedFromRecord(record);
@@ -78,7 +81,7 @@ export async function resumeCalls(ctx: TurnContext): Promise<void> {
     if (record.status === 'approved') {
       if (fresh.length > 0) await runCalls(ctx, fresh.splice(0));
       // Answered while no process drove the turn: its "always" still reaches the parent session.
-      if (approval) holdLeafGrant(ctx, approval);
+      if (approval) await holdLeafGrant(ctx, approval);
       await runCall(ctx, call);
       continue;
     }
@@ -96,10 +99,10 @@ export async function resumeCalls(ctx: TurnContext): Promise<void> {
       const open = timeoutMs > 0;
       if (open) {
         ctx.emit({ type: 'approval-request', request: approval });
-        ctx.store.setTurnStatus(ctx.turnId, 'waiting_approval', { from: ['running'] });
+        await ctx.store.setTurnStatus(ctx.turnId, 'waiting_approval', { from: ['running'] });
       }
       const outcome = await ctx.broker.wait(approval.id, timeoutMs, ctx.signal);
-      if (open) ctx.store.setTurnStatus(ctx.turnId, 'running', { from: ['waiting_approval'] });
+      if (open) await ctx.store.setTurnStatus(ctx.turnId, 'running', { from: ['waiting_approval'] });
       await answerApproval(ctx, call, approval.id, outcome);
     } else if (approval.status === 'denied') {
       await settleCall(

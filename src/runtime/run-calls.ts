@@ -16,7 +16,7 @@ export async function recordReply(
   calls: readonly AssistantToolCall[],
   stoppedByLength: boolean,
 ): Promise<PlannedCall[]> {
-  const read = withUniqueIds(ctx, calls).map((c) =>
+  const read = (await withUniqueIds(ctx, calls)).map((c) =>
     readCall(ctx.surface, c, stoppedByLength, ctx.runtimeTools, ctx.limits.argumentChars),
   );
   const reply = {
@@ -49,8 +49,11 @@ export async function recordReply(
  * (or repeats them) would otherwise pair a result with the wrong call, or collide with an earlier
  * reply's call in the store. A new id is only given where needed.
  */
-function withUniqueIds(ctx: TurnContext, calls: readonly AssistantToolCall[]): AssistantToolCall[] {
-  const taken = new Set(ctx.store.listToolCalls({ turnId: ctx.turnId }).map((c) => c.id));
+async function withUniqueIds(
+  ctx: TurnContext,
+  calls: readonly AssistantToolCall[],
+): Promise<AssistantToolCall[]> {
+  const taken = new Set((await ctx.store.listToolCalls({ turnId: ctx.turnId })).map((c) => c.id));
   return calls.map((call) => {
     let id = call.id.trim();
     if (id === '' || taken.has(id)) id = `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`;

@@ -97,7 +97,7 @@ export class SessionSurfaces {
       const oldest = this.surfaces.keys().next().value as string;
       this.surfaces.delete(oldest);
     }
-    this.options.store.updateSession(session.id, { surfaceStamp: surface.stamp });
+    await this.options.store.updateSession(session.id, { surfaceStamp: surface.stamp });
     return surface;
   }
 

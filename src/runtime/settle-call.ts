@@ -103,9 +103,9 @@ export async function runCall(ctx: TurnContext, call: PlannedCall): Promise<Tool
     const withdrawn = withdrawnReason(ctx.registry, def);
     if (withdrawn) return settleCall(ctx, call, refusalResult(call.tool, withdrawn), 'refused');
   }
-  const current = ctx.store.getToolCall(ctx.turnId, call.id);
-  if (current?.status === 'pending') ctx.store.approveToolCall(ctx.turnId, call.id);
-  if (!ctx.store.claimToolCall(ctx.turnId, call.id)) {
+  const current = await ctx.store.getToolCall(ctx.turnId, call.id);
+  if (current?.status === 'pending') await ctx.store.approveToolCall(ctx.turnId, call.id);
+  if (!(await ctx.store.claimToolCall(ctx.turnId, call.id))) {
     const again: ToolResult = {
       content: `Error: ${call.tool} was not run again: this call was already started once, and a call runs at most once.`,
       isError: true,

@@ -33,7 +33,7 @@ export async function runTurnLoop(ctx: TurnContext): Promise<TurnEnd> {
         errorCode: 'model_call_limit',
       };
     }
-    const request = buildRequest(ctx, tools);
+    const request = await buildRequest(ctx, tools);
     const reply = await callModel(ctx, request, tools);
     if ('end' in reply) return reply.end;
     // a tool asked for mid-turn was refused and left out: the model is called again without it
@@ -44,8 +44,8 @@ export async function runTurnLoop(ctx: TurnContext): Promise<TurnEnd> {
   }
 }
 
-function buildRequest(ctx: TurnContext, tools: TurnTools): ModelRequest {
-  const stored = ctx.store.listMessages(ctx.sessionId).map((m) => m.message);
+async function buildRequest(ctx: TurnContext, tools: TurnTools): Promise<ModelRequest> {
+  const stored = (await ctx.store.listMessages(ctx.sessionId)).map((m) => m.message);
   const messages = wireHistory(resultsInCallOrder(stored), ctx.surface);
   let system = tools.note ? `${ctx.system}\n\n${tools.note}` : ctx.system;
   const refused = refusedToolsNote(ctx);
@@ -125,7 +125,7 @@ async function callModel(ctx: TurnContext, request: ModelRequest, tools: TurnToo
   }
   if (ctx.signal.aborted) {
     // stopped as the answer came in: the text shown is kept, the calls (never run) are not
-    keepStoppedAnswer(ctx, text);
+    await keepStoppedAnswer(ctx, text);
     return { end: { status: 'stopped', message: 'The turn was stopped.' } };
   }
   return { text, calls, stopReason, rawStopReason };

@@ -67,12 +67,12 @@ describe('an installed app that misbehaves inside `chat -m`', () => {
     expect(result.code).toBe(0);
     const store = openSessionStore({ path: db });
     try {
-      expect(store.listTurns().map((t) => t.status)).toEqual(['done']);
-      expect(store.listToolCalls({}).map((c) => [c.tool, c.status, c.isError])).toEqual([
+      expect((await store.listTurns()).map((t) => t.status)).toEqual(['done']);
+      expect((await store.listToolCalls({})).map((c) => [c.tool, c.status, c.isError])).toEqual([
         ['wait_forever', 'done', true],
       ]);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 

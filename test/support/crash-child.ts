@@ -29,7 +29,7 @@ if (dbPath && counterFile && configJson) {
   const registry = createToolRegistry();
   registry.register(counterProvider(counterFile));
   const runtime = new Runtime({ model: createModelAdapter(JSON.parse(configJson)), registry, store });
-  for await (const event of runtime.session('crash-session').send('append hello')) {
+  for await (const event of await (await runtime.session('crash-session')).send('append hello')) {
     if (event.type === 'approval-request') process.stdout.write(`WAITING ${event.request.id}\n`);
   }
 }

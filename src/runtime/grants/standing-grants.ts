@@ -27,11 +27,11 @@ export async function coveringGrant(ctx: TurnContext, call: PlannedCall): Promis
   const scoped = scopedCall(ctx, call);
   const seen = new Set<string>();
   for (const sessionId of grantingSessions(ctx)) {
-    for (const grant of ctx.store.listGrants({ sessionId, tool: call.tool })) {
+    for (const grant of await ctx.store.listGrants({ sessionId, tool: call.tool })) {
       if (seen.has(grant.id) || grant.scope === undefined) continue;
       seen.add(grant.id);
       if (!(await scopeCovers(grant.scope, scoped))) continue;
-      ctx.store.audit({
+      await ctx.store.audit({
         kind: 'grant.used',
         sessionId: ctx.sessionId,
         turnId: ctx.turnId,
@@ -48,13 +48,13 @@ export async function coveringGrant(ctx: TurnContext, call: PlannedCall): Promis
  * earlier toolseam, which covered every call of the tool, was withdrawn by the upgrade. Said once: the
  * grants it names are marked as told when the question is stored.
  */
-export function withdrawnNotice(
+export async function withdrawnNotice(
   ctx: TurnContext,
   tool: string,
-): { readonly text: string; readonly grants: readonly string[] } | undefined {
+): Promise<{ readonly text: string; readonly grants: readonly string[] } | undefined> {
   const withdrawn = new Map<string, GrantRecord>();
   for (const sessionId of grantingSessions(ctx)) {
-    for (const grant of ctx.store.listGrants({ sessionId, tool, status: 'revoked' })) {
+    for (const grant of await ctx.store.listGrants({ sessionId, tool, status: 'revoked' })) {
       if (grant.revokedBy === 'upgrade' && grant.noticedAt === undefined) withdrawn.set(grant.id, grant);
     }
   }

@@ -36,7 +36,7 @@ if (dbPath && counterFile && configJson && process.env['TOOLSEAM_BATCH_CRASH_CHI
   registry.register(lineProvider(counterFile));
   const runtime = new Runtime({ model: createModelAdapter(JSON.parse(configJson)), registry, store });
   enableSubagents(runtime, { concurrency: 1 });
-  for await (const event of runtime.session('crash-parent').send('the morning round')) {
+  for await (const event of await (await runtime.session('crash-parent')).send('the morning round')) {
     if (event.type === 'leaf') process.stdout.write(`LEAF ${event.title} ${event.state}\n`);
     if (event.type === 'approval-request') process.stdout.write(`WAITING ${event.request.id}\n`);
   }

@@ -6,8 +6,8 @@ import { renderToolsPage } from '../../../src/tools/registry/tools-page-text.js'
 import { type Bench, makeBench, type Tools, toolsOn } from './builtin-fixture.js';
 
 let bench: Bench;
-beforeEach(() => {
-  bench = makeBench();
+beforeEach(async () => {
+  bench = await makeBench();
 });
 afterEach(() => bench.cleanup());
 

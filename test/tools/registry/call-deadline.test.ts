@@ -63,8 +63,8 @@ describe('how long a call may run', () => {
     expect(callLimitMs(tools, 'counts', { seconds: 'x' }, undefined)).toBe(DEFAULT_CALL_TIMEOUT_MS);
   });
 
-  it("bash's limit is its timeout_seconds, ask_user has none, an MCP server's is its own timeouts", () => {
-    const { bench, tools: builtins } = freshBench();
+  it("bash's limit is its timeout_seconds, ask_user has none, an MCP server's is its own timeouts", async () => {
+    const { bench, tools: builtins } = await freshBench();
     try {
       const serving = (name: string) => builtins.providers.find((p) => p.tools.has(name)) as ToolProvider;
       const bash = { command: 'ls', timeout_seconds: 600 };
@@ -72,7 +72,7 @@ describe('how long a call may run', () => {
       expect(callLimitMs(serving('ask_user'), 'ask_user', { question: 'which?' }, () => 1)).toBeUndefined();
       expect(callLimitMs(serving('read_file'), 'read_file', { path: 'a' }, () => 1)).toBe(1);
     } finally {
-      bench.cleanup();
+      await bench.cleanup();
     }
     const mcp = createMcpProvider(notesStdio(), {
       timeouts: { startMs: 1_000, listMs: 2_000, callMs: 3_000 },
