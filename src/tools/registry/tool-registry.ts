@@ -428,8 +428,23 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   return new ToolRegistry(options);
 }
 
+/**
+ * What a provider says its last listing found wrong. A provider may be hosted code (an app's): a
+ * `loadProblems` that throws or answers with something other than sentences becomes a problem of
+ * that provider's own, never a failure of the whole serve.
+ */
 function listingProblems(provider: ToolProvider): readonly string[] {
-  return typeof provider.loadProblems === 'function' ? provider.loadProblems() : [];
+  if (typeof provider.loadProblems !== 'function') return [];
+  let said: unknown;
+  try {
+    said = provider.loadProblems();
+  } catch (error) {
+    return [`${provider.name} failed to say what its listing left out: ${errorText(error)}`];
+  }
+  if (Array.isArray(said) && said.every((p) => typeof p === 'string')) return said;
+  return [
+    `${provider.name} answered what its listing left out with something other than a list of sentences.`,
+  ];
 }
 
 function groupsOf(tools: readonly ToolDefinition[]): ToolGroup[] {

@@ -243,6 +243,28 @@ describe('the tool registry', () => {
     expect((await r.serve()).tools.map((t) => t.name)).toContain('mcp/phoenix/lookup');
   });
 
+  it('costs a provider whose loadProblems throws or answers nonsense only a failure of its own', async () => {
+    const r = registry();
+    const throws = fixed('throws-problems', [tool('a_tool')]).provider;
+    r.register({
+      ...throws,
+      loadProblems: () => {
+        throw new Error('problems broke');
+      },
+    });
+    const odd = fixed('odd-problems', [tool('b_tool')]).provider;
+    r.register({ ...odd, loadProblems: () => 'not a list' as unknown as string[] });
+    r.register(fixed('fine', [tool('ok')]).provider);
+    const served = await r.serve();
+    expect(served.tools.map((t) => t.name).sort()).toEqual(['a_tool', 'b_tool', 'ok']);
+    const byProvider = Object.fromEntries(served.failures.map((f) => [f.provider, f.message]));
+    expect(byProvider['throws-problems']).toBe(
+      'throws-problems failed to say what its listing left out: problems broke',
+    );
+    expect(byProvider['odd-problems']).toContain('something other than a list of sentences');
+    expect(byProvider.fine).toBeUndefined();
+  });
+
   it("records the malformed entries of a listing as the provider's failure", async () => {
     const r = registry();
     r.register(fixed('messy', [{ name: '' } as ToolDefinition, tool('a'), tool('a')]).provider);
