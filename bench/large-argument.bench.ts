@@ -8,7 +8,7 @@ import type { ModelAdapter, ModelEvent, ModelRequest } from '../src/core/model.j
 import { Runtime } from '../src/runtime/runtime.js';
 import { openSessionStore } from '../src/store/index.js';
 import { defineTool, field, inProcessProvider } from '../src/tools/index.js';
-import { createToolRegistry } from '../src/tools/registry.js';
+import { createToolRegistry } from '../src/tools/registry/tool-registry.js';
 import { launchFlags } from './launch-flags.js';
 import type { BenchFigure } from './run.js';
 
@@ -68,8 +68,8 @@ export async function bigArgumentTurn(chars: number): Promise<BigTurnCost> {
     store: openSessionStore({ path }),
   });
   const t0 = performance.now();
-  for await (const event of runtime.session('s').send('save a big text')) {
-    if (event.type === 'approval-request') runtime.respond(event.request.id, { kind: 'approve' });
+  for await (const event of await (await runtime.session('s')).send('save a big text')) {
+    if (event.type === 'approval-request') await runtime.respond(event.request.id, { kind: 'approve' });
   }
   const ms = performance.now() - t0;
   await runtime.close();

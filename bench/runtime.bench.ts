@@ -8,7 +8,7 @@ import type { ModelAdapter, ModelEvent, ModelRequest } from '../src/core/model.j
 import { Runtime } from '../src/runtime/runtime.js';
 import { openSessionStore } from '../src/store/index.js';
 import { defineTool, field, inProcessProvider } from '../src/tools/index.js';
-import { createToolRegistry } from '../src/tools/registry.js';
+import { createToolRegistry } from '../src/tools/registry/tool-registry.js';
 import { launchFlags } from './launch-flags.js';
 import type { BenchFigure } from './run.js';
 import { percentile } from './stats.js';
@@ -75,7 +75,7 @@ export function benchRuntime(n: number, dir: string): Runtime {
 }
 
 async function turn(runtime: Runtime, session: string, text: string): Promise<void> {
-  for await (const _ of runtime.session(session).send(text)) {
+  for await (const _ of await (await runtime.session(session)).send(text)) {
     // drain
   }
 }

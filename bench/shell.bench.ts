@@ -47,7 +47,7 @@ export async function bench(): Promise<BenchFigure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'toolseam-shell-bench-'));
   const ws = project(dir);
   const store = openSessionStore({ path: join(dir, 'store.db') });
-  const session = store.createSession({ title: 'bench' }).id;
+  const session = (await store.createSession({ title: 'bench' })).id;
   const bashOf = (sandbox: 'on' | 'off') => {
     const shell = builtinProviders({ workspace: [ws], memory: store, tasks: store, shell: { sandbox } }).find(
       (p) => p.name === 'builtin/shell',
@@ -77,7 +77,7 @@ export async function bench(): Promise<BenchFigure[]> {
     cpu.outside += childCpuMs() - c0;
     if (a.isError || b.isError) throw new Error(`bash failed in the bench: ${a.content} / ${b.content}`);
   }
-  store.close();
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
   const cost = inSandbox.map((t, i) => t - (outside[i] as number));
   const costP50 = percentile(cost, 0.5);

@@ -7,7 +7,7 @@ import { compileBatch, enableSubagents, leafPrompt } from '../src/runtime/subage
 import { openSessionStore } from '../src/store/index.js';
 import { type ScriptTurn, type StandIn, startStandIn } from '../src/testing/index.js';
 import { defineTool, field, inProcessProvider } from '../src/tools/index.js';
-import { createToolRegistry } from '../src/tools/registry.js';
+import { createToolRegistry } from '../src/tools/registry/tool-registry.js';
 import type { BenchFigure } from './run.js';
 
 const LEAVES = 10;
@@ -69,7 +69,7 @@ async function batchRound(runtime: Runtime, standIn: StandIn, round: string): Pr
   const parent = `batch ${round}`;
   queue(standIn, parent, { name: 'subagent_run', arguments: { tasks } }, tasks);
   const start = performance.now();
-  for await (const _ of runtime.session(`p-${round}`).send(parent)) {
+  for await (const _ of await (await runtime.session(`p-${round}`)).send(parent)) {
     // drain
   }
   return performance.now() - start;
@@ -83,13 +83,13 @@ async function plainRound(runtime: Runtime, standIn: StandIn, round: string): Pr
   const parent = `plain ${round}`;
   queue(standIn, parent, { name: 'bench_tool_0', arguments: { query: 'x' } }, tasks);
   const start = performance.now();
-  for await (const _ of runtime.session(`q-${round}`).send(parent)) {
+  for await (const _ of await (await runtime.session(`q-${round}`)).send(parent)) {
     // drain
   }
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < prompts.length; i = next++) {
-      for await (const _ of runtime.session(`q-${round}-${i}`).send(prompts[i] as string)) {
+      for await (const _ of await (await runtime.session(`q-${round}-${i}`)).send(prompts[i] as string)) {
         // drain
       }
     }

@@ -1,6 +1,6 @@
 import type { ToolseamConfig } from './config.js';
 import type { ProviderConfig } from './providers/index.js';
-import { credentialVariables } from './tools/builtin/index.js';
+import { credentialVariables } from './tools/redact-secrets.js';
 
 /** A header whose name says it carries a credential (`Authorization`, `x-api-key`, `Cookie`…). */
 const CREDENTIAL_HEADER = /key|token|secret|passw(?:or)?d|auth|credential|cookie|session/i;

@@ -8,9 +8,9 @@ import { PROVIDER_NAMES, type ProviderConfig } from './providers/index.js';
 import type { PreToolHook } from './runtime/calls/gates/pre-tool-hooks.js';
 import { globMatch } from './runtime/glob-match.js';
 import type { AgentConfig, ApprovalOptions, DenyRule, TurnLimits } from './runtime/runtime-options.js';
+import { nearMiss } from './tools/arguments/near-miss.js';
 import { credentialPlace } from './tools/builtin/credential-paths.js';
 import { CREDENTIAL_WORDS, type ShellOptions, VARIABLE_NAME } from './tools/builtin/shell-options.js';
-import { nearMiss } from './tools/near-miss.js';
 import { parseToolsConfig, type ToolsConfig } from './tools/registry-config.js';
 
 /** Everything `toolseam.json` says, checked. */

@@ -40,7 +40,7 @@ export {
   restoreDeclaredKeys,
   wireName,
 } from './seam/index.js';
-export { openSessionStore, type SessionStoreOptions } from './store/index.js';
+export { openSessionStore, type SessionStoreOptions, type SqliteSessionStore } from './store/index.js';
 export { type StandIn, type StandInOptions, startStandIn } from './testing/index.js';
 export { appToolkit, loadApp } from './tools/apps/index.js';
 export { type BuiltinOptions, builtinProviders } from './tools/builtin/builtin-providers.js';
@@ -54,7 +54,7 @@ export {
   mistypedArguments,
 } from './tools/index.js';
 export { createMcpProvider, parseMcpServers } from './tools/mcp/index.js';
-export { createToolRegistry, ToolRegistry } from './tools/registry.js';
+export { createToolRegistry, ToolRegistry } from './tools/registry/tool-registry.js';
+export { type ToolsPage, toolsPage, toolsPageJson } from './tools/registry/tools-page.js';
+export { renderToolsPage } from './tools/registry/tools-page-text.js';
 export { readToolsConfig, registryFromConfig } from './tools/registry-config.js';
-export { type ToolsPage, toolsPage, toolsPageJson } from './tools/tools-page.js';
-export { renderToolsPage } from './tools/tools-page-text.js';

@@ -51,8 +51,8 @@ function area(file: string): string {
   return parts.length === 1 ? 'root' : (parts[0] as string);
 }
 
-/** The folder of a `providers/...` path inside `src` ('' for a file directly in providers/). */
-function providersFolder(rel: string): string {
+/** The folder inside its area of a path inside `src`: `providers/openai/x.ts` → `openai` ('' for `providers/x.ts`). */
+function folderInArea(rel: string): string {
   const parts = rel.split('/');
   return parts.length > 2 ? (parts[1] as string) : '';
 }
@@ -64,8 +64,8 @@ function providersFolder(rel: string): string {
  * so no folder imports them.
  */
 function providersProblem(from: string, to: string): string | undefined {
-  const own = providersFolder(from);
-  const other = providersFolder(to);
+  const own = folderInArea(from);
+  const other = folderInArea(to);
   if (own === '' || own === other) return undefined;
   if (other === '')
     return 'only the files directly in providers/ gather the vendors; nothing below imports them';
@@ -86,6 +86,29 @@ function runtimeProblem(from: string, to: string): string | undefined {
   return undefined;
 }
 
+/** The libraries of tools/; every other folder there is a kind of tool provider (`builtin`, `apps`, `mcp`). */
+const TOOL_LIBRARIES = ['registry', 'fields', 'arguments'];
+/** The files at the tools/ root that gather every folder (the barrel, the registry built from a config). */
+const TOOL_GATHERERS = ['tools/index.ts', 'tools/registry-config.ts'];
+
+/**
+ * What is wrong with `from` importing `to`, both inside tools/: only the root's gatherers name every
+ * folder, so nothing below imports them; a provider kind never imports a sibling kind; the libraries
+ * import no kind; and `fields/` reads arguments with `arguments/`, which never imports `fields/` back.
+ */
+function toolsProblem(from: string, to: string): string | undefined {
+  const own = folderInArea(from);
+  const other = folderInArea(to);
+  if (own === '' || own === other) return undefined;
+  if (TOOL_GATHERERS.includes(to))
+    return 'only the tools/ root gathers its folders; nothing below imports it';
+  const isKind = (folder: string) => folder !== '' && !TOOL_LIBRARIES.includes(folder);
+  if (isKind(own) && isKind(other)) return 'a provider kind never imports a sibling kind';
+  if (!isKind(own) && isKind(other)) return 'registry/, fields/ and arguments/ import no provider kind';
+  if (own === 'arguments' && other === 'fields') return 'fields/ imports arguments/, never back';
+  return undefined;
+}
+
 function violations(): string[] {
   const problems: string[] = [];
   for (const file of walk(src)) {
@@ -100,12 +123,17 @@ function violations(): string[] {
         if (to !== from && allowed !== '*' && !allowed?.includes(to)) {
           problems.push(`${rel} imports ${spec} (${from} may not import ${to})`);
         }
+        const targetRel = relative(src, target).split(sep).join('/');
         if (from === 'providers' && to === 'providers') {
-          const problem = providersProblem(rel, relative(src, target).split(sep).join('/'));
+          const problem = providersProblem(rel, targetRel);
+          if (problem) problems.push(`${rel} imports ${spec} (${problem})`);
+        }
+        if (from === 'tools' && to === 'tools') {
+          const problem = toolsProblem(rel, targetRel.replace(/\.js$/, '.ts'));
           if (problem) problems.push(`${rel} imports ${spec} (${problem})`);
         }
         if (from === 'runtime' && to === 'runtime') {
-          const problem = runtimeProblem(rel, relative(src, target).split(sep).join('/'));
+          const problem = runtimeProblem(rel, targetRel);
           if (problem) problems.push(`${rel} imports ${spec} (${problem})`);
         }
         continue;
@@ -236,5 +264,19 @@ describe('architecture', () => {
     expect(providersProblem(bedrock, 'providers/shared/first-byte.ts')).toBeUndefined();
     expect(providersProblem(bedrock, 'providers/bedrock/bedrock-errors.ts')).toBeUndefined();
     expect(providersProblem('providers/create-model-adapter.ts', bedrock)).toBeUndefined();
+  });
+
+  it('keeps the provider kinds of tools/ apart, the libraries free of them and the root gathering them', () => {
+    const mcp = 'tools/mcp/mcp-provider.ts';
+    expect(toolsProblem(mcp, 'tools/builtin/run-command.ts')).toMatch(/sibling kind/);
+    expect(toolsProblem('tools/registry/tool-registry.ts', 'tools/apps/load-app.ts')).toMatch(
+      /no provider kind/,
+    );
+    expect(toolsProblem('tools/arguments/json-text.ts', 'tools/fields/field.ts')).toMatch(/never back/);
+    expect(toolsProblem('tools/fields/define-tool.ts', 'tools/registry-config.ts')).toMatch(/gathers/);
+    expect(toolsProblem(mcp, 'tools/registry/with-deadline.ts')).toBeUndefined();
+    expect(toolsProblem(mcp, 'tools/redact-secrets.ts')).toBeUndefined();
+    expect(toolsProblem('tools/fields/field-reader.ts', 'tools/arguments/json-text.ts')).toBeUndefined();
+    expect(toolsProblem('tools/registry-config.ts', mcp)).toBeUndefined();
   });
 });

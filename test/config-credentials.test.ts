@@ -60,7 +60,8 @@ describe('createRuntime: the credentials written in toolseam.json', () => {
       workspace: ['.'],
     });
     const events: RuntimeEvent[] = [];
-    for await (const event of runtime.session('s').send('show me the config')) events.push(event);
+    for await (const event of await (await runtime.session('s')).send('show me the config'))
+      events.push(event);
     const end = events.find((e) => e.type === 'tool-call-end');
     const content = end?.type === 'tool-call-end' ? end.content : '';
     expect(content).toContain('"apiKey"');
@@ -70,7 +71,7 @@ describe('createRuntime: the credentials written in toolseam.json', () => {
     expect(content).toContain('C.UTF-8');
     const start = events.find((e) => e.type === 'turn-start');
     const turnId = start?.type === 'turn-start' ? start.turnId : '';
-    const [stored] = runtime.options.store.listToolCalls({ turnId });
+    const [stored] = await runtime.options.store.listToolCalls({ turnId });
     expect(stored?.result).toBe(content);
   });
 });

@@ -28,7 +28,7 @@ async function toolsOffered(model: Record<string, unknown> | undefined): Promise
     store: join(dir, `run-${runs}.db`),
   });
   try {
-    for await (const _event of runtime.session().send('hi')) {
+    for await (const _event of await (await runtime.session()).send('hi')) {
       // the turn runs to its end
     }
     const body = standIn.requests[0]?.body as { tools?: unknown[] } | undefined;
@@ -65,7 +65,7 @@ describe('createRuntime: where no sandbox can start', () => {
       logger,
     });
     try {
-      for await (const _event of runtime.session().send('hi')) {
+      for await (const _event of await (await runtime.session()).send('hi')) {
         // the turn runs to its end
       }
       const body = standIn.requests[0]?.body as

@@ -53,12 +53,12 @@ function sameAnswer(decision: ApprovalDecision, approval: ApprovalRecord): boole
  * and what is happening to the turn now — going on in a process that is running, ended, or left for
  * `toolseam resume` only when no process is driving it. `same` is true when the winning answer is this one.
  */
-export function answeredElsewhere(
+export async function answeredElsewhere(
   store: SessionStore,
   approvalId: string,
   decision: ApprovalDecision,
-): { readonly message: string; readonly same: boolean } {
-  const approval = store.getApproval(approvalId);
+): Promise<{ readonly message: string; readonly same: boolean }> {
+  const approval = await store.getApproval(approvalId);
   if (approval === undefined) return { message: `approval ${approvalId} no longer exists.`, same: false };
   const same = sameAnswer(decision, approval);
   const shown = visible(approvalId);
@@ -73,7 +73,7 @@ export function answeredElsewhere(
   } else {
     first = `approval ${shown} was already ${howItEnded(approval)}, before this answer, which was not recorded.`;
   }
-  const turn = store.getTurn(approval.turnId);
+  const turn = await store.getTurn(approval.turnId);
   if (turn === undefined || FINAL_TURN_STATES.includes(turn.status)) {
     return { message: `${first} Its turn has ended (${turn?.status ?? 'gone'}).`, same };
   }

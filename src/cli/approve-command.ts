@@ -61,22 +61,22 @@ export const approveCommand: Command = async (argv) => {
   if (!db.exists) throw new InputError(`there is no approval ${id}: ${noDatabaseYet(db)}.`);
   // absolute before anything may move this process into the turn's own folder
   const path = resolve(db.path);
-  const found = readApproval(path, id);
+  const found = await readApproval(path, id);
   const { record, turn, resumed } = found;
   const askerAlive = turn !== undefined && ownerAlive(turn);
   // Answered, past its deadline, or its process still runs: the store's answer is all there is to do.
   if (record.status !== 'pending' || isPastDeadline(record) || askerAlive) {
     const store = openSessionStore({ path });
     try {
-      const answered = answerOrSayWhoWon(store, id, decision, record);
+      const answered = await answerOrSayWhoWon(store, id, decision, record);
       if (answered === undefined) return 0;
       process.stderr.write(`${visible(answered.tool)}: ${answered.status}\n`);
-      const grant = grantOf(store, answered);
+      const grant = await grantOf(store, answered);
       if (grant) process.stderr.write(`${grantLine(grant)}\n`);
       if (askerAlive) process.stderr.write(`the turn goes on in the process that asked (${turn.owner}).\n`);
       return 0;
     } finally {
-      store.close();
+      await store.close();
     }
   }
   // Everything the resumed turn needs (its config, folder, model, tools) is found before the answer is
@@ -88,10 +88,10 @@ export const approveCommand: Command = async (argv) => {
       await refuseUnrunnableApproval(runtime, record, where);
     }
     const store = runtime.options.store;
-    const answered = answerOrSayWhoWon(store, id, decision, record);
+    const answered = await answerOrSayWhoWon(store, id, decision, record);
     if (answered === undefined) return 0;
     process.stderr.write(`${visible(answered.tool)}: ${answered.status}\n`);
-    const grant = grantOf(store, answered);
+    const grant = await grantOf(store, answered);
     if (grant) process.stderr.write(`${grantLine(grant)}\n`);
     const state = { midLine: false };
     let status = 'done';
@@ -101,7 +101,7 @@ export const approveCommand: Command = async (argv) => {
       undefined,
       process.stdout,
     );
-    for await (const event of runtime.resumeTurn(resumed)) {
+    for await (const event of await runtime.resumeTurn(resumed)) {
       printEvent(event, { out: process.stdout, info: process.stderr }, state);
       if (event.type === 'approval-request') approvals.request(event.request);
       if (event.type === 'turn-end') {
@@ -116,19 +116,22 @@ export const approveCommand: Command = async (argv) => {
 };
 
 /** The approval, its turn and the turn a yes resumes (a leaf's resumes its batch through the parent's turn). */
-function readApproval(db: string, id: string) {
+async function readApproval(db: string, id: string) {
   const store = openSessionStore({ path: db });
   try {
-    const record = store.getApproval(id);
+    const record = await store.getApproval(id);
     if (!record) {
       throw new InputError(`there is no approval ${id}; \`toolseam sessions\` lists the waiting ones.`);
     }
-    const turn = store.getTurn(record.turnId);
-    const resumed = turnToResume(store, record.turnId);
-    const resumedTurn: ResumedTurn = store.getTurn(resumed) ?? { id: resumed, sessionId: record.sessionId };
+    const turn = await store.getTurn(record.turnId);
+    const resumed = await turnToResume(store, record.turnId);
+    const resumedTurn: ResumedTurn = (await store.getTurn(resumed)) ?? {
+      id: resumed,
+      sessionId: record.sessionId,
+    };
     return { record, turn, resumed, resumedTurn };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -137,20 +140,20 @@ function readApproval(db: string, id: string) {
  * approval closed, says which answer won and what the turn is doing now, rather than advise a resume
  * another process is already doing. Undefined when that answer was this one (nothing was lost).
  */
-function answerOrSayWhoWon(
+async function answerOrSayWhoWon(
   store: SessionStore,
   id: string,
   decision: ApprovalDecision,
   record: ApprovalRecord,
-): ApprovalRecord | undefined {
+): Promise<ApprovalRecord | undefined> {
   try {
-    return store.answerApproval(id, decision, {
+    return await store.answerApproval(id, decision, {
       digest: record.digest,
       answeredBy: approveCommandAnswerer(),
     });
   } catch (error) {
     if (!(error instanceof ApprovalClosedError)) throw error;
-    const { message, same } = answeredElsewhere(store, id, decision);
+    const { message, same } = await answeredElsewhere(store, id, decision);
     if (!same) throw new InputError(message);
     process.stderr.write(`${message}\n`);
     return undefined;
@@ -158,10 +161,10 @@ function answerOrSayWhoWon(
 }
 
 /** The standing permission an "always" answer gave, if it gave one. */
-function grantOf(store: SessionStore, answered: ApprovalRecord): GrantRecord | undefined {
-  return store
-    .listGrants({ sessionId: answered.sessionId, tool: answered.tool })
-    .find((g) => g.approvalId === answered.id);
+async function grantOf(store: SessionStore, answered: ApprovalRecord): Promise<GrantRecord | undefined> {
+  return (await store.listGrants({ sessionId: answered.sessionId, tool: answered.tool })).find(
+    (g) => g.approvalId === answered.id,
+  );
 }
 
 /** What an "always" answer granted, and how to withdraw it. */

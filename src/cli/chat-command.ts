@@ -75,17 +75,17 @@ export const chatCommand: Command = async (argv) => {
     throw error;
   }
   try {
-    if (values.session !== undefined && !runtime.options.store.getSession(values.session)) {
+    if (values.session !== undefined && !(await runtime.options.store.getSession(values.session))) {
       throw new InputError(
         `there is no session ${values.session}; \`toolseam sessions\` lists them (leave out --session to start a new one).`,
       );
     }
     const stored =
-      values.session === undefined ? undefined : runtime.options.store.getSession(values.session);
+      values.session === undefined ? undefined : await runtime.options.store.getSession(values.session);
     checkAgent(values.agent ?? stored?.agent, runtime.options.agents ?? {});
     const { provider, model } = runtime.options.model;
     if (stored) noteModelMove(stored, { provider, model });
-    const session = runtime.session(values.session, {
+    const session = await runtime.session(values.session, {
       ...(values.agent ? { agent: values.agent } : {}),
       ...(values.plan ? { mode: 'plan' as const } : {}),
     });
@@ -278,7 +278,7 @@ async function runTurn(
   );
   let end: Extract<RuntimeEvent, { type: 'turn-end' }> | undefined;
   try {
-    for await (const event of session.send(text)) {
+    for await (const event of await session.send(text)) {
       printEvent(event, streams, state);
       if (event.type === 'approval-request') approvals.request(event.request);
       if (event.type === 'approval-resolved') approvals.resolved(event.approvalId, event.decision);

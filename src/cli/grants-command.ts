@@ -55,14 +55,14 @@ export const grantsCommand: Command = async (argv) => {
   }
   const store = openSessionStore({ path: db.path });
   try {
-    if (values.revoke !== undefined) return revoke(store, values.revoke, values.json === true);
+    if (values.revoke !== undefined) return await revoke(store, values.revoke, values.json === true);
     const session = values.session;
-    if (session !== undefined && store.getSession(session) === undefined) {
+    if (session !== undefined && (await store.getSession(session)) === undefined) {
       throw new InputError(`there is no session ${session}; \`toolseam sessions\` lists them.`);
     }
     const filter = session === undefined ? { allSessions: true } : { sessionId: session };
-    const grants = store.listGrants(filter);
-    const withdrawn = store.listGrants({ ...filter, status: 'revoked' });
+    const grants = await store.listGrants(filter);
+    const withdrawn = await store.listGrants({ ...filter, status: 'revoked' });
     if (values.json) {
       process.stdout.write(`${visibleLines(JSON.stringify({ grants, withdrawn }, null, 2))}\n`);
       return 0;
@@ -74,20 +74,24 @@ export const grantsCommand: Command = async (argv) => {
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 };
 
 /** Withdraws grant `id`, saying what it covered; an unknown id is refused, naming what lists them. */
-function revoke(store: ReturnType<typeof openSessionStore>, id: string, json: boolean): number {
-  const grant = store.getGrant(id);
+async function revoke(
+  store: ReturnType<typeof openSessionStore>,
+  id: string,
+  json: boolean,
+): Promise<number> {
+  const grant = await store.getGrant(id);
   if (grant === undefined) {
     throw new InputError(
       `there is no standing permission ${id}; \`toolseam grants\` lists them with their ids (g-…).`,
     );
   }
-  const withdrawn = store.revokeGrant(id, 'withdrawn with `toolseam grants --revoke`');
-  const after = store.getGrant(id) as GrantRecord;
+  const withdrawn = await store.revokeGrant(id, 'withdrawn with `toolseam grants --revoke`');
+  const after = (await store.getGrant(id)) as GrantRecord;
   if (json) {
     process.stdout.write(`${visibleLines(JSON.stringify(after, null, 2))}\n`);
     return 0;

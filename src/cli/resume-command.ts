@@ -57,7 +57,7 @@ export const resumeCommand: Command = async (argv) => {
   let ran: TurnRecord;
   try {
     if (turnId === undefined) {
-      const turns = resumableTurns(store);
+      const turns = await resumableTurns(store);
       if (turns.length === 0) process.stdout.write('no interrupted turns\n');
       for (const t of turns)
         process.stdout.write(
@@ -65,7 +65,7 @@ export const resumeCommand: Command = async (argv) => {
         );
       return 0;
     }
-    const turn = store.getTurn(turnId);
+    const turn = await store.getTurn(turnId);
     if (!turn) {
       throw new InputError(`there is no turn ${turnId}; \`toolseam resume\` lists the interrupted ones.`);
     }
@@ -77,14 +77,14 @@ export const resumeCommand: Command = async (argv) => {
     }
     ran = turn;
   } finally {
-    store.close();
+    await store.close();
   }
   // The turn's own config, folder and model, or a refusal, before anything is taken over or answered.
   const { runtime } = await runtimeForResumedTurn(values, ran, path);
   try {
     // A message goes on without an MCP server still starting; a call already asked for cannot, so it
     // waits for the servers of the turn's unfinished calls as the call itself would.
-    const loose = runtime.options.store.listToolCalls({
+    const loose = await runtime.options.store.listToolCalls({
       turnId,
       status: ['pending', 'approved', 'running'],
     });
@@ -98,7 +98,7 @@ export const resumeCommand: Command = async (argv) => {
       undefined,
       process.stdout,
     );
-    for await (const event of runtime.resumeTurn(turnId)) {
+    for await (const event of await runtime.resumeTurn(turnId)) {
       printEvent(event, { out: process.stdout, info: process.stderr }, state);
       if (event.type === 'approval-request') approvals.request(event.request);
       if (event.type === 'turn-end') {

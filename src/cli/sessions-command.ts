@@ -62,15 +62,16 @@ export const sessionsCommand: Command = async (argv) => {
   }
   const store = openSessionStore({ path: db.path });
   try {
-    const started = store.listSessions({ topLevel: true, ...(limit === 0 ? {} : { limit }) });
+    const started = await store.listSessions({ topLevel: true, ...(limit === 0 ? {} : { limit }) });
     // A subagent leaf's child session goes under its parent, and only when asked for.
-    const sessions = values.all ? started.flatMap((s) => withChildren(store, s)) : started;
+    const sessions: ListedSession[] = [];
+    for (const s of started) sessions.push(...(values.all ? await withChildren(store, s) : [s]));
     // One past its deadline can no longer be answered (its turn resumes without it).
-    const pending = store.listApprovals({ status: 'pending' }).filter((a) => !isPastDeadline(a));
+    const pending = (await store.listApprovals({ status: 'pending' })).filter((a) => !isPastDeadline(a));
     // A subagent leaf's turn resumes with its batch, through the parent turn listed here.
-    const orphaned = resumableTurns(store);
-    const batches = store.listBatches({ unfinished: true });
-    const grants = store.listGrants({ allSessions: true });
+    const orphaned = await resumableTurns(store);
+    const batches = await store.listBatches({ unfinished: true });
+    const grants = await store.listGrants({ allSessions: true });
     if (values.json) {
       const listed = {
         sessions,
@@ -121,14 +122,14 @@ export const sessionsCommand: Command = async (argv) => {
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 };
 
 /** `session` followed by the child sessions its subagent batches ran (most recently used first). */
-function withChildren(store: SessionStore, session: ListedSession): ListedSession[] {
+async function withChildren(store: SessionStore, session: ListedSession): Promise<ListedSession[]> {
   if (session.childSessions === 0) return [session];
-  return [session, ...store.listSessions({ parentSessionId: session.id })];
+  return [session, ...(await store.listSessions({ parentSessionId: session.id }))];
 }
 
 /** A session's row: a child session indented under its parent, a parent with how many children it has. */

@@ -5,17 +5,17 @@ import { parseArgs } from 'node:util';
 import type { ToolseamConfig } from '../config.js';
 import { InputError } from '../core/errors.js';
 import { createLogger } from '../core/logger.js';
-import type { SessionStore } from '../core/session-store.js';
+import type { QuarantineRecord, SessionStore } from '../core/session-store.js';
 import { SUBAGENT_RUN_DEFINITION } from '../runtime/subagents/index.js';
 import { denyRuleFor } from '../runtime/surface/tool-access.js';
 import { toolNameEntries, UnmatchedEntries } from '../runtime/surface/unmatched-entries.js';
 import { openSessionStore } from '../store/index.js';
+import { nearMiss } from '../tools/arguments/near-miss.js';
 import { builtinProviders } from '../tools/builtin/builtin-providers.js';
-import { nearMiss } from '../tools/near-miss.js';
+import type { LoadFailure } from '../tools/registry/failure-ledger.js';
+import { type ToolsPage, toolsPage, toolsPageJson } from '../tools/registry/tools-page.js';
+import { renderToolsPage } from '../tools/registry/tools-page-text.js';
 import { registryFromConfig } from '../tools/registry-config.js';
-import type { LoadFailure } from '../tools/registry-failures.js';
-import { type ToolsPage, toolsPage, toolsPageJson } from '../tools/tools-page.js';
-import { renderToolsPage } from '../tools/tools-page-text.js';
 import type { Command } from './command.js';
 import { configFromFlags, existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { parseArgsSaid } from './parse-args-said.js';
@@ -70,7 +70,7 @@ export const toolsCommand: Command = async (argv) => {
   }
   if (values.on !== undefined) return liftQuarantines(values, values.on);
   const config = configFromFlags({ config: values.config });
-  const quarantined = withStore(values, (store) => store.listQuarantined()) ?? [];
+  const quarantined = (await withStore(values, (store) => store.listQuarantined())) ?? [];
   // The page lists tools and runs none, so the memory and task tools get a scratch store, not the user's.
   const scratch = mkdtempSync(join(tmpdir(), 'toolseam-tools-'));
   const store = openSessionStore({ path: join(scratch, 'store.db') });
@@ -91,7 +91,7 @@ export const toolsCommand: Command = async (argv) => {
       await registry.close();
     }
   } finally {
-    store.close();
+    await store.close();
     rmSync(scratch, { recursive: true, force: true });
   }
 };
@@ -108,21 +108,24 @@ function warnUnmatched(config: ToolseamConfig, page: ToolsPage, failures: readon
 }
 
 /** Runs `work` on the session database the flags name, or returns undefined when none exists yet (none is made). */
-function withStore<T>(flags: ToolsFlags, work: (store: SessionStore) => T): T | undefined {
+async function withStore<T>(
+  flags: ToolsFlags,
+  work: (store: SessionStore) => Promise<T>,
+): Promise<T | undefined> {
   const db = existingDatabaseFrom(flags);
   if (!db.exists) return undefined;
   const store = openSessionStore({ path: db.path });
   try {
-    return work(store);
+    return await work(store);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 /** `--on NAME…`: lifts each tool's quarantine; a name nothing quarantines is refused before any is lifted. */
-function liftQuarantines(flags: ToolsFlags, names: readonly string[]): number {
-  const lifted = withStore(flags, (store) => {
-    const quarantined = [...new Set(store.listQuarantined().map((q) => q.tool))];
+async function liftQuarantines(flags: ToolsFlags, names: readonly string[]): Promise<number> {
+  const lifted = await withStore(flags, async (store) => {
+    const quarantined = [...new Set((await store.listQuarantined()).map((q) => q.tool))];
     for (const name of names) {
       if (quarantined.includes(name)) continue;
       const meant = nearMiss(name, quarantined);
@@ -132,7 +135,9 @@ function liftQuarantines(flags: ToolsFlags, names: readonly string[]): number {
         `${name} is not quarantined;${meant ? ` did you mean ${meant}?` : ''} ${listed} (\`toolseam tools\` shows them).`,
       );
     }
-    return names.flatMap((tool) => store.liftQuarantine({ tool }));
+    const lifted: QuarantineRecord[] = [];
+    for (const tool of names) lifted.push(...(await store.liftQuarantine({ tool })));
+    return lifted;
   });
   if (lifted === undefined) {
     throw new InputError(`nothing is quarantined: ${noDatabaseYet(existingDatabaseFrom(flags))}.`);

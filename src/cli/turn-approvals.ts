@@ -9,7 +9,7 @@ export type RespondToApproval = (
   approvalId: string,
   decision: ApprovalDecision,
   options: { digest: string; answeredBy: string },
-) => unknown;
+) => Promise<unknown>;
 
 type Resolution = Extract<RuntimeEvent, { type: 'approval-resolved' }>['decision'];
 
@@ -99,7 +99,7 @@ export class TurnApprovals {
     }
     entry.answeredHere = true;
     try {
-      this.respond(request.id, decision, { digest: request.digest, answeredBy: 'terminal' });
+      await this.respond(request.id, decision, { digest: request.digest, answeredBy: 'terminal' });
     } catch (error) {
       this.asks.write(`  (${visible((error as Error).message)})\n`);
     }

@@ -50,38 +50,43 @@ import type {
 export type * from './session-inputs.js';
 export type * from './session-records.js';
 
-// Every method is synchronous (the store is a local file); each changing method is one transaction.
-// Errors (store-errors.ts): StoreNotFoundError, StoreConflictError, ApprovalMismatchError,
-// ApprovalClosedError; InputError for malformed input.
+// Every method is asynchronous, so a store may sit across a network; each changing method is one
+// transaction of its own (none is held open across the caller's awaits), and a call made after another
+// was awaited sees its work. Errors reject the promise (store-errors.ts): StoreNotFoundError,
+// StoreConflictError, ApprovalMismatchError, ApprovalClosedError; InputError for malformed input.
 
 /** Sessions, turns and the conversation. */
 export interface SessionLog {
-  createSession(input?: NewSession): SessionRecord;
-  getSession(id: string): SessionRecord | undefined;
+  createSession(input?: NewSession): Promise<SessionRecord>;
+  getSession(id: string): Promise<SessionRecord | undefined>;
   /** Most recently used first; each with its parent session (a subagent leaf's) and its child count. */
-  listSessions(filter?: SessionFilter): ListedSession[];
-  updateSession(id: string, patch: SessionPatch): SessionRecord;
+  listSessions(filter?: SessionFilter): Promise<ListedSession[]>;
+  updateSession(id: string, patch: SessionPatch): Promise<SessionRecord>;
   /** Adds real tool names to the session's sticky used-tools set (a tool that runs is added for you). */
-  addToolsUsed(sessionId: string, tools: readonly string[]): void;
+  addToolsUsed(sessionId: string, tools: readonly string[]): Promise<void>;
 
   /** Opens a `running` turn and appends the user's message with it (an untitled session is named after it). */
-  startTurn(input: NewTurn): TurnRecord;
-  getTurn(id: string): TurnRecord | undefined;
+  startTurn(input: NewTurn): Promise<TurnRecord>;
+  getTurn(id: string): Promise<TurnRecord | undefined>;
   /** Oldest first; e.g. `{ status: ['running', 'waiting_approval'] }` after a restart. */
-  listTurns(filter?: TurnFilter): TurnRecord[];
+  listTurns(filter?: TurnFilter): Promise<TurnRecord[]>;
   /**
    * Moves a turn to `state` when it is in one of `move.from`; returns false, changing nothing, when it is
    * not. A final state sets `endedAt` and cancels the turn's pending approvals. Compare-and-set: two
    * processes resuming one turn cannot both win.
    */
-  setTurnStatus(turnId: string, state: TurnState, move?: TurnMove): boolean;
+  setTurnStatus(turnId: string, state: TurnState, move?: TurnMove): Promise<boolean>;
   /** Marks `owner` alive now on every unfinished turn it runs (its heartbeat); returns how many. */
-  touchTurnOwner(owner: string): number;
+  touchTurnOwner(owner: string): Promise<number>;
 
   /** Appends any message to a turn (tool results normally go through `recordToolResult`). */
-  appendMessage(turnId: string, message: ChatMessage, options?: { readonly tool?: string }): StoredMessage;
+  appendMessage(
+    turnId: string,
+    message: ChatMessage,
+    options?: { readonly tool?: string },
+  ): Promise<StoredMessage>;
   /** In conversation order. */
-  listMessages(sessionId: string, page?: MessagePage): StoredMessage[];
+  listMessages(sessionId: string, page?: MessagePage): Promise<StoredMessage[]>;
 }
 
 /** Tool calls and their exactly-once run. */
@@ -90,111 +95,114 @@ export interface ToolCallLog {
   recordModelReply(
     turnId: string,
     reply: ModelReply,
-  ): { readonly message: StoredMessage; readonly calls: ToolCallRecord[] };
-  getToolCall(turnId: string, callId: string): ToolCallRecord | undefined;
+  ): Promise<{ readonly message: StoredMessage; readonly calls: ToolCallRecord[] }>;
+  getToolCall(turnId: string, callId: string): Promise<ToolCallRecord | undefined>;
   /** In turn order. */
-  listToolCalls(filter: ToolCallFilter): ToolCallRecord[];
+  listToolCalls(filter: ToolCallFilter): Promise<ToolCallRecord[]>;
   /** pending → approved (a grant or the policy answered); false when the call was not pending. */
-  approveToolCall(turnId: string, callId: string): boolean;
+  approveToolCall(turnId: string, callId: string): Promise<boolean>;
   /** approved → running. Exactly one caller, in any process, ever gets true for a call: run it only then. */
-  claimToolCall(turnId: string, callId: string, owner?: string): boolean;
+  claimToolCall(turnId: string, callId: string, owner?: string): Promise<boolean>;
   /**
    * Settles a call and appends its tool-result message (wire name, real name, isError) in one transaction;
-   * a `done` call joins the session's used tools. Throws StoreConflictError when the call's status does
-   * not allow the outcome (e.g. it is already settled).
+   * a `done` call joins the session's used tools. Rejects with StoreConflictError when the call's status
+   * does not allow the outcome (e.g. it is already settled).
    */
   recordToolResult(
     turnId: string,
     callId: string,
     outcome: ToolCallOutcome,
-  ): { readonly call: ToolCallRecord; readonly message: StoredMessage };
+  ): Promise<{ readonly call: ToolCallRecord; readonly message: StoredMessage }>;
 }
 
 /** Questions put to people; answers may come from another process. */
 export interface ApprovalBook {
   /** Records a pending approval for a pending call and marks its turn `waiting_approval`, atomically. */
-  requestApproval(input: NewApproval): ApprovalRecord;
+  requestApproval(input: NewApproval): Promise<ApprovalRecord>;
   /** One primary-key read: cheap enough to poll while waiting. */
-  getApproval(id: string): ApprovalRecord | undefined;
+  getApproval(id: string): Promise<ApprovalRecord | undefined>;
   /** Oldest first. */
-  listApprovals(filter?: ApprovalFilter): ApprovalRecord[];
+  listApprovals(filter?: ApprovalFilter): Promise<ApprovalRecord[]>;
   /**
    * Answers a pending approval. Approving also moves its call pending → approved and, with `always`,
    * adds the grant — all in one transaction. The turn is left for its runner to resume.
    */
-  answerApproval(id: string, decision: ApprovalDecision, options?: AnswerOptions): ApprovalRecord;
+  answerApproval(id: string, decision: ApprovalDecision, options?: AnswerOptions): Promise<ApprovalRecord>;
   /** pending → expired / cancelled; false when it was no longer pending (re-read it: it was answered). */
-  closeApproval(id: string, status: 'expired' | 'cancelled', reason?: string): boolean;
+  closeApproval(id: string, status: 'expired' | 'cancelled', reason?: string): Promise<boolean>;
 }
 
 /** Standing permissions, each scoped to what the person saw when they answered "always". */
 export interface GrantBook {
   /** Idempotent: granting what an active grant already grants (same tool, session and scope) returns it. */
-  addGrant(input: NewGrant): GrantRecord;
-  getGrant(id: string): GrantRecord | undefined;
+  addGrant(input: NewGrant): Promise<GrantRecord>;
+  getGrant(id: string): Promise<GrantRecord | undefined>;
   /** Oldest first; by default the active grants of every session and, with `sessionId`, that session's. */
-  listGrants(filter?: GrantFilter): GrantRecord[];
+  listGrants(filter?: GrantFilter): Promise<GrantRecord[]>;
   /** Withdraws a grant, keeping its record and why; false when it was already withdrawn. */
-  revokeGrant(id: string, reason?: string): boolean;
+  revokeGrant(id: string, reason?: string): Promise<boolean>;
   /** Marks grants the upgrade withdrew as explained to the person (a question said why it is asked again). */
-  markGrantsNoticed(ids: readonly string[]): void;
+  markGrantsNoticed(ids: readonly string[]): Promise<void>;
 }
 
 /** The audit trail. */
 export interface AuditLog {
-  audit(input: NewAuditEvent): AuditRecord;
+  audit(input: NewAuditEvent): Promise<AuditRecord>;
   /** Oldest first; with `limit`, the newest `limit` events (still oldest first). */
-  listAudit(filter?: AuditFilter): AuditRecord[];
+  listAudit(filter?: AuditFilter): Promise<AuditRecord[]>;
 }
 
 /** Tools left out for a provider and model that refused their definitions. */
 export interface QuarantineBook {
   /** Quarantines `tools` for the provider and model; one already there keeps its place and takes the newer words. */
-  quarantineTools(input: NewQuarantine): QuarantineRecord[];
+  quarantineTools(input: NewQuarantine): Promise<QuarantineRecord[]>;
   /** Oldest first. */
-  listQuarantined(filter?: QuarantineFilter): QuarantineRecord[];
+  listQuarantined(filter?: QuarantineFilter): Promise<QuarantineRecord[]>;
   /** Lifts the quarantines the filter matches (those of a tool on every model, say); returns what was lifted. */
-  liftQuarantine(filter: QuarantineFilter): QuarantineRecord[];
+  liftQuarantine(filter: QuarantineFilter): Promise<QuarantineRecord[]>;
 }
 
 /** Memories for the built-in memory tools. */
 export interface MemoryBook {
   /** Saving text already remembered refreshes it (and merges tags) instead of duplicating it. */
-  saveMemory(input: NewMemory): MemoryRecord;
+  saveMemory(input: NewMemory): Promise<MemoryRecord>;
   /** Best matches first: any word of `query` (as a word prefix) in the text or the tags. */
-  recallMemories(query: string, options?: MemoryFilter): MemoryRecord[];
+  recallMemories(query: string, options?: MemoryFilter): Promise<MemoryRecord[]>;
   /** Most recently saved first. */
-  listMemories(options?: MemoryFilter): MemoryRecord[];
-  forgetMemory(id: string): boolean;
+  listMemories(options?: MemoryFilter): Promise<MemoryRecord[]>;
+  forgetMemory(id: string): Promise<boolean>;
 }
 
 /** Tasks for the built-in task tools. */
 export interface TaskBook {
-  createTask(input: NewTask): TaskRecord;
-  getTask(id: string): TaskRecord | undefined;
+  createTask(input: NewTask): Promise<TaskRecord>;
+  getTask(id: string): Promise<TaskRecord | undefined>;
   /** Oldest first. */
-  listTasks(filter?: TaskFilter): TaskRecord[];
-  updateTask(id: string, patch: TaskPatch): TaskRecord;
+  listTasks(filter?: TaskFilter): Promise<TaskRecord[]>;
+  updateTask(id: string, patch: TaskPatch): Promise<TaskRecord>;
 }
 
 /** Subagent batches and their leaves, kept across a crash. */
 export interface BatchBook {
   /** Creates a `running` batch with its leaves `queued`, atomically. */
-  createBatch(input: NewBatch): BatchRecord;
-  getBatch(id: string): BatchRecord | undefined;
+  createBatch(input: NewBatch): Promise<BatchRecord>;
+  getBatch(id: string): Promise<BatchRecord | undefined>;
   /** Oldest first. */
-  listBatches(filter?: BatchFilter): BatchRecord[];
+  listBatches(filter?: BatchFilter): Promise<BatchRecord[]>;
   /** queued → running with its child session; exactly one caller gets true. */
-  claimLeaf(leafId: string, childSessionId: string): boolean;
+  claimLeaf(leafId: string, childSessionId: string): Promise<boolean>;
   /** running → queued (resuming after a crash); false when the leaf was not running. */
-  requeueLeaf(leafId: string): boolean;
-  /** queued / running → a final status; throws StoreConflictError when already final. */
-  finishLeaf(leafId: string, result: LeafResult): LeafRecord;
+  requeueLeaf(leafId: string): Promise<boolean>;
+  /** queued / running → a final status; rejects with StoreConflictError when already final. */
+  finishLeaf(leafId: string, result: LeafResult): Promise<LeafRecord>;
   /** running → done / failed; false when already finished. */
-  finishBatch(id: string, status: BatchEnd): boolean;
+  finishBatch(id: string, status: BatchEnd): Promise<boolean>;
 }
 
-/** Everything the runtime keeps durably. One implementation: `openSessionStore` in `src/store/`. */
+/**
+ * Everything the runtime keeps durably. Implementations (`openSessionStore` in `src/store/`: SQLite)
+ * each run the contract suite in `test/store/session-store.contract.ts`.
+ */
 export interface SessionStore
   extends SessionLog,
     ToolCallLog,
@@ -207,7 +215,6 @@ export interface SessionStore
     BatchBook {
   /** The database file (`:memory:` for a store held in memory). */
   readonly path: string;
-  /** Runs `work` as one transaction (nested calls join it); any throw rolls everything back. */
-  transaction<T>(work: () => T): T;
-  close(): void;
+  /** Ends the store's connection; no method may be called after. */
+  close(): Promise<void>;
 }

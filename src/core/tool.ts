@@ -161,6 +161,11 @@ export interface ToolProvider {
    * its tools would (a listing may give up sooner and go on without a provider still starting); never rejects.
    */
   whenListed?(): Promise<void>;
+  /**
+   * What the last listing found wrong without failing it (tools left out, a listing cut short), a sentence
+   * each; the registry records them as the provider's listing failure, which the Tools page shows.
+   */
+  loadProblems?(): readonly string[];
   /** Subscribes to changes of the tool list; returns an unsubscribe function. */
   onToolsChanged?(listener: () => void): () => void;
   /** Releases what the provider holds (child processes, connections). */

@@ -4,7 +4,7 @@ import type { Logger } from '../core/logger.js';
 import type { ModelAdapter } from '../core/model.js';
 import type { SessionStore, TurnConfig } from '../core/session-store.js';
 import type { ToolSelector } from '../retrieval/index.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolRegistry } from '../tools/registry/tool-registry.js';
 import type { PreToolHook } from './calls/gates/pre-tool-hooks.js';
 
 /** What a session may do: `plan` lets only read-only tools run. */

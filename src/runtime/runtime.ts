@@ -5,8 +5,8 @@ import { type Logger, silentLogger } from '../core/logger.js';
 import type { ApprovalRecord, SessionRecord, TurnRecord } from '../core/session-store.js';
 import { headOf } from '../core/text-cut.js';
 import { schemaBudgetChars } from '../retrieval/index.js';
-import { credentialVariables, redactSecrets } from '../tools/builtin/index.js';
-import type { ServedTools } from '../tools/registry.js';
+import { credentialVariables, redactSecrets } from '../tools/redact-secrets.js';
+import type { ServedTools } from '../tools/registry/tool-registry.js';
 import { ApprovalBroker } from './calls/approval-broker.js';
 import type { GatePolicy } from './calls/gates/gate-policy.js';
 import type { RuntimeTool } from './calls/runtime-tool.js';
@@ -67,8 +67,11 @@ export interface SessionOptions {
 /** A conversation: send messages, stop the running turn. */
 export interface Session {
   readonly id: string;
-  /** Runs one turn; the events end with `turn-end`. Leaving the loop over them early stops the turn. */
-  send(text: string, options?: SendOptions): AsyncIterable<RuntimeEvent>;
+  /**
+   * Starts one turn (stored once this resolves); the events end with `turn-end`. Leaving the loop over
+   * them early stops the turn.
+   */
+  send(text: string, options?: SendOptions): Promise<AsyncIterable<RuntimeEvent>>;
   /** Stops the running turn, if any (pending approvals end as "the turn was stopped"). */
   stop(): void;
 }
@@ -94,6 +97,8 @@ export class Runtime {
   private readonly unsaved: UnsavedResult[] = [];
   /** Marks this runtime's unfinished turns alive, so other processes do not take them for orphans. */
   private readonly heartbeat: ReturnType<typeof setInterval>;
+  /** A beat is waiting for the store: the next one is skipped rather than queued behind it. */
+  private beating = false;
   private closed = false;
 
   constructor(options: RuntimeOptions) {
@@ -117,7 +122,7 @@ export class Runtime {
     this.hidden = new Map([...credentialVariables(process.env), ...(options.secrets ?? [])]);
     // Never slower than a quarter of the silence that makes another host give the turn up.
     const every = Math.min(options.heartbeatMs ?? OWNER_HEARTBEAT_MS, OWNER_SILENT_MS / 4);
-    this.heartbeat = setInterval(() => this.beat(), every);
+    this.heartbeat = setInterval(() => void this.beat(), every);
     this.heartbeat.unref();
   }
 
@@ -131,14 +136,18 @@ export class Runtime {
     }
   }
 
-  private beat(): void {
-    if (this.turns.size === 0) return;
+  /** Never rejects: it runs on a timer. */
+  private async beat(): Promise<void> {
+    if (this.turns.size === 0 || this.beating) return;
+    this.beating = true;
     try {
-      this.options.store.touchTurnOwner(this.owner);
+      await this.options.store.touchTurnOwner(this.owner);
     } catch (error) {
       // A busy or failing store is met by the turn's own writes; the next beat tries again.
       const message = `could not mark this process's turns alive in the store: ${String(error)}`;
       this.logger.log({ level: 'warn', scope: 'runtime', message, fields: { owner: this.owner } });
+    } finally {
+      this.beating = false;
     }
   }
 
@@ -148,18 +157,24 @@ export class Runtime {
   }
 
   /** A session handle; the session is created in the store when it does not exist yet. */
-  session(id?: string, options: SessionOptions = {}): Session {
+  async session(id?: string, options: SessionOptions = {}): Promise<Session> {
     this.refuseClosed();
     const store = this.options.store;
-    let record = id === undefined ? undefined : store.getSession(id);
+    let record = id === undefined ? undefined : await store.getSession(id);
     if (!record) {
-      record = store.createSession({
-        ...(id !== undefined ? { id } : {}),
-        ...(options.agent !== undefined ? { agent: options.agent } : {}),
-        ...(options.title !== undefined ? { title: options.title } : {}),
-        provider: this.options.model.provider,
-        model: this.options.model.model,
-      });
+      try {
+        record = await store.createSession({
+          ...(id !== undefined ? { id } : {}),
+          ...(options.agent !== undefined ? { agent: options.agent } : {}),
+          ...(options.title !== undefined ? { title: options.title } : {}),
+          provider: this.options.model.provider,
+          model: this.options.model.model,
+        });
+      } catch (error) {
+        // Another handle for the same id (here, between the read and the write) made it first: use it.
+        record = id === undefined ? undefined : await store.getSession(id).catch(() => undefined);
+        if (!record) throw error;
+      }
     }
     const sessionId = record.id;
     return {
@@ -170,37 +185,40 @@ export class Runtime {
   }
 
   /** Answers an approval (bound to `digest` when given); the waiting turn, here or elsewhere, goes on. */
-  respond(
+  async respond(
     approvalId: string,
     decision: ApprovalDecision,
     options: { digest?: string; answeredBy?: string } = {},
-  ): ApprovalRecord {
+  ): Promise<ApprovalRecord> {
     this.refuseClosed();
     return this.broker.respond(approvalId, decision, options);
   }
 
   /** Approvals still waiting for an answer, oldest first. */
-  pendingApprovals(): ApprovalRecord[] {
+  async pendingApprovals(): Promise<ApprovalRecord[]> {
     this.refuseClosed();
     return this.options.store.listApprovals({ status: 'pending' });
   }
 
   /** Turns whose process died while they were unfinished: resume each with `resumeTurn`. */
-  orphanedTurns(): TurnRecord[] {
+  async orphanedTurns(): Promise<TurnRecord[]> {
     this.refuseClosed();
-    return this.options.store
-      .listTurns({ status: ['running', 'waiting_approval'] })
-      .filter((t) => t.owner !== this.owner && !ownerAlive(t));
+    return (await this.options.store.listTurns({ status: ['running', 'waiting_approval'] })).filter(
+      (t) => t.owner !== this.owner && !ownerAlive(t),
+    );
   }
 
   /**
    * Takes over a turn whose process died: answers what was decided while it was gone, waits again for
    * what was not, never runs a started call a second time, then lets the model continue.
    */
-  resumeTurn(turnId: string, options: SessionOptions & SendOptions = {}): AsyncIterable<RuntimeEvent> {
+  async resumeTurn(
+    turnId: string,
+    options: SessionOptions & SendOptions = {},
+  ): Promise<AsyncIterable<RuntimeEvent>> {
     this.refuseClosed();
     const store = this.options.store;
-    const turn = store.getTurn(turnId);
+    const turn = await store.getTurn(turnId);
     if (!turn) throw new ToolseamError('unknown_turn', `There is no turn with id ${turnId}.`);
     if (turn.owner !== this.owner && ownerAlive(turn)) {
       throw new ToolseamError(
@@ -215,14 +233,40 @@ export class Runtime {
         `Session ${turn.sessionId} is running a turn in this runtime; wait for it or stop it before resuming turn ${turnId}.`,
       );
     }
-    if (options.leaf === undefined) refuseLeafTurn(store, turn);
-    refuseOtherModel(turn, this.options);
-    const gates = turnGates(turn);
-    refuseUnknownGates(this.options, { ...options, ...gates });
-    takeOverTurn(store, turn, this.owner);
-    const session = store.getSession(turn.sessionId) as SessionRecord;
-    // The turn goes on under the agent and mode it started with, whatever the caller asks now.
-    return this.drive(session, turn, { ...options, ...gates }, true);
+    return this.starting(turn.sessionId, async (controller) => {
+      if (options.leaf === undefined) await refuseLeafTurn(store, turn);
+      refuseOtherModel(turn, this.options);
+      const gates = turnGates(turn);
+      refuseUnknownGates(this.options, { ...options, ...gates });
+      await takeOverTurn(store, turn, this.owner);
+      const session = (await store.getSession(turn.sessionId)) as SessionRecord;
+      // The turn goes on under the agent and mode it started with, whatever the caller asks now.
+      return this.drive(session, turn, { ...options, ...gates }, true, controller);
+    });
+  }
+
+  /**
+   * Sets a turn of `sessionId` up and drives it. The session counts as running from the start (before
+   * the first await, as when the store answered at once), so a second send or resume meanwhile is
+   * refused; the set-up counts among `turns`, so `close` waits for it and the turn it starts (stopped
+   * at once when `close` came first) before closing the store. A set-up that fails frees the session.
+   */
+  private async starting(
+    sessionId: string,
+    setUp: (controller: AbortController) => Promise<AsyncIterable<RuntimeEvent>>,
+  ): Promise<AsyncIterable<RuntimeEvent>> {
+    const controller = new AbortController();
+    this.running.set(sessionId, controller);
+    const work = setUp(controller);
+    const settled = work.then(
+      () => undefined,
+      () => {
+        this.running.delete(sessionId);
+      },
+    );
+    this.turns.add(settled);
+    void settled.finally(() => this.turns.delete(settled));
+    return work;
   }
 
   /** Stops running turns (waiting up to 5 s for them to record how they ended), then closes the tools and the store. */
@@ -230,9 +274,12 @@ export class Runtime {
     this.closed = true;
     clearInterval(this.heartbeat);
     for (const controller of this.running.values()) controller.abort();
-    const ending = Promise.allSettled(this.turns);
+    // A turn still being set up joins `turns` once it starts (already stopped): wait for it as well.
+    const ending = (async () => {
+      while (this.turns.size > 0) await Promise.allSettled(this.turns);
+    })();
     await Promise.race([ending, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
-    writeUnsaved(this.options.store, this.unsaved);
+    await writeUnsaved(this.options.store, this.unsaved);
     if (this.unsaved.length > 0) {
       const lost = this.unsaved.map((u) => `${u.turnId}/${u.callId}`).join(', ');
       this.logger.log({
@@ -243,7 +290,7 @@ export class Runtime {
     }
     try {
       await this.options.registry.close();
-      this.options.store.close();
+      await this.options.store.close();
     } finally {
       // Only now: a turn still recording its end must not be taken over as if its runtime were gone.
       releaseRuntimeOwner(this.owner);
@@ -259,11 +306,11 @@ export class Runtime {
     );
   }
 
-  private startTurn(
+  private async startTurn(
     sessionId: string,
     text: string,
     options: SessionOptions & SendOptions,
-  ): AsyncIterable<RuntimeEvent> {
+  ): Promise<AsyncIterable<RuntimeEvent>> {
     this.refuseClosed();
     if (this.running.has(sessionId)) {
       throw new ToolseamError(
@@ -271,17 +318,26 @@ export class Runtime {
         `Session ${sessionId} is already running a turn; wait for it or stop it.`,
       );
     }
+    return this.starting(sessionId, (controller) => this.setUpTurn(sessionId, text, options, controller));
+  }
+
+  private async setUpTurn(
+    sessionId: string,
+    text: string,
+    options: SessionOptions & SendOptions,
+    controller: AbortController,
+  ): Promise<AsyncIterable<RuntimeEvent>> {
     const store = this.options.store;
-    const before = store.getSession(sessionId) as SessionRecord;
+    const before = (await store.getSession(sessionId)) as SessionRecord;
     const effective = { ...(before.agent ? { agent: before.agent } : {}), ...options };
     refuseUnknownGates(this.options, effective);
     // What an earlier turn could not store goes in first, so the record shows how its calls really ended.
-    writeUnsaved(store, this.unsaved);
-    interruptAbandoned(store, sessionId, this.owner, {
+    await writeUnsaved(store, this.unsaved);
+    await interruptAbandoned(store, sessionId, this.owner, {
       resultChars: this.limits.resultChars,
       hidden: this.hidden,
     });
-    const turn = store.startTurn({
+    const turn = await store.startTurn({
       sessionId,
       userText: text,
       owner: this.owner,
@@ -297,9 +353,9 @@ export class Runtime {
       ...(before.provider !== provider || before.model !== model ? { provider, model } : {}),
       ...(before.title ? {} : { title: headOf(text.trim(), 80) }),
     };
-    if (Object.keys(patch).length > 0) store.updateSession(sessionId, patch);
-    const session = store.getSession(sessionId) as SessionRecord;
-    return this.drive(session, turn, effective, false);
+    if (Object.keys(patch).length > 0) await store.updateSession(sessionId, patch);
+    const session = (await store.getSession(sessionId)) as SessionRecord;
+    return this.drive(session, turn, effective, false, controller);
   }
 
   private drive(
@@ -307,14 +363,13 @@ export class Runtime {
     turn: TurnRecord,
     options: SessionOptions & SendOptions,
     resumed: boolean,
+    controller: AbortController,
   ): AsyncIterable<RuntimeEvent> {
-    const controller = new AbortController();
     // Nobody reads the turn any more (it could not answer an approval): stop it, as `stop()` would.
     const channel = new EventChannel<RuntimeEvent>(() => controller.abort());
     const stop = (): void => controller.abort();
     if (options.signal?.aborted) stop();
     else options.signal?.addEventListener('abort', stop, { once: true });
-    this.running.set(session.id, controller);
     const emit = (event: RuntimeEvent): void => channel.push(event);
     const done = (async () => {
       let end: TurnEnd;
@@ -322,7 +377,7 @@ export class Runtime {
         emit({ type: 'turn-start', sessionId: session.id, turnId: turn.id });
         const { env, state } = await this.turnStart(session, turn, options, controller.signal, emit);
         if (resumed) {
-          countPastWork(env, state);
+          await countPastWork(env, state);
           await resumeCalls(env, state);
         }
         end = await runTurnLoop(env, state);
@@ -342,13 +397,13 @@ export class Runtime {
       // A provider's error body may echo a key back: hidden as in results, before it is stored or shown.
       end = { ...end, message: redactSecrets(end.message, this.hidden) };
       try {
-        writeUnsaved(this.options.store, this.unsaved);
+        await writeUnsaved(this.options.store, this.unsaved);
         // Calls the failure left unanswered are answered now: the model must find a result for each.
         if (end.errorCode === 'internal') {
-          answerLooseCalls(this.options.store, { turnId: turn.id }, 'the turn failed inside toolseam');
+          await answerLooseCalls(this.options.store, { turnId: turn.id }, 'the turn failed inside toolseam');
         }
-        markUnanswered(this.options.store, session.id, turn.id, end);
-        this.finish(turn.id, end);
+        await markUnanswered(this.options.store, session.id, turn.id, end);
+        await this.finish(turn.id, end);
       } catch (error) {
         // The store may be closing under us; the turn stays unfinished and resumable.
         this.logger.log({
@@ -367,9 +422,9 @@ export class Runtime {
     return channel;
   }
 
-  private finish(turnId: string, end: TurnEnd): void {
+  private async finish(turnId: string, end: TurnEnd): Promise<void> {
     const { state, error } = storedEnd(end);
-    this.options.store.setTurnStatus(turnId, state, error === undefined ? {} : { error });
+    await this.options.store.setTurnStatus(turnId, state, error === undefined ? {} : { error });
   }
 
   /** The turn's environment, fixed from here on, and its state as it starts. */
@@ -393,7 +448,7 @@ export class Runtime {
     // Tools this provider and model refused in an earlier turn are not offered until a person lifts it.
     const { provider, model } = o.model;
     const quarantined = new Map(
-      o.store.listQuarantined({ provider, model }).map((q): [string, string] => [q.tool, q.said]),
+      (await o.store.listQuarantined({ provider, model })).map((q): [string, string] => [q.tool, q.said]),
     );
     const surface = await this.surfaces.forSession(session, gates.agent, emit, gates.grants, quarantined);
     const system = [o.system ?? DEFAULT_SYSTEM, agentConfig?.instructions].filter(Boolean).join('\n\n');

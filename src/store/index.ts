@@ -2,4 +2,8 @@ export { type DataDirEnvironment, defaultDatabasePath } from './default-path.js'
 export { APPLICATION_ID, type Migration, schemaVersion } from './migrate.js';
 export { MIGRATIONS } from './migrations.js';
 export type { DatabaseOptions } from './open-database.js';
-export { openSessionStore, type SessionStoreOptions } from './sqlite-session-store.js';
+export {
+  openSessionStore,
+  type SessionStoreOptions,
+  type SqliteSessionStore,
+} from './sqlite-session-store.js';

@@ -27,25 +27,42 @@ export function storeErrorFor(error: unknown, path: string, timeoutMs: number): 
   return remedy === undefined ? undefined : new StoreFailedError(path, error.code, remedy, { cause: error });
 }
 
+/** `T`'s methods as SQLite runs them: synchronously, returning what `T`'s promises resolve to. */
+export type Synchronous<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : never;
+};
+
+/** The store error `error` stands for when a person can act on it, else `error` itself (a bug). */
+function translated(error: unknown, path: string, timeoutMs: number): unknown {
+  return storeErrorFor(error, path, timeoutMs) ?? error;
+}
+
 /**
- * Wraps every method of `api` so that SQLite failures a person can act on surface as store errors
- * naming the file: "database is locked" (the busy timeout ran out) as StoreBusyError; a read-only
- * file, a full disk, an I/O error or a damaged file as StoreFailedError. Anything else is a bug and
- * is thrown as it is.
+ * Turns each synchronous method of `api` into one returning a promise. The work runs at once, inside the
+ * call, so each method stays one transaction that no await can split (and joins a `transaction` the
+ * caller is running). SQLite failures a person can act on reject as store errors naming the file:
+ * "database is locked" (the busy timeout ran out) as StoreBusyError; a read-only file, a full disk, an
+ * I/O error or a damaged file as StoreFailedError. Anything else is a bug and rejects as it is.
  */
-export function sqliteGuard<T extends object>(api: T, path: string, timeoutMs: number): T {
+export function sqliteGuard<T>(api: Synchronous<T>, path: string, timeoutMs: number): T {
   const guarded: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(api)) {
-    guarded[key] =
-      typeof value === 'function'
-        ? (...args: unknown[]) => {
-            try {
-              return value(...args);
-            } catch (error) {
-              throw storeErrorFor(error, path, timeoutMs) ?? error;
-            }
-          }
-        : value;
+  for (const [key, method] of Object.entries(api as Record<string, (...args: unknown[]) => unknown>)) {
+    guarded[key] = (...args: unknown[]) => {
+      try {
+        return Promise.resolve(method(...args));
+      } catch (error) {
+        return Promise.reject(translated(error, path, timeoutMs));
+      }
+    };
   }
   return guarded as T;
+}
+
+/** Runs `work` synchronously, throwing the store error a SQLite failure stands for (as `sqliteGuard`). */
+export function guardedNow<T>(work: () => T, path: string, timeoutMs: number): T {
+  try {
+    return work();
+  } catch (error) {
+    throw translated(error, path, timeoutMs);
+  }
 }

@@ -10,7 +10,7 @@ import { messagesTable } from './messages-table.js';
 import { type DatabaseOptions, DEFAULT_BUSY_TIMEOUT_MS, openDatabase } from './open-database.js';
 import { quarantineTable } from './quarantine-table.js';
 import { sessionsTable } from './sessions-table.js';
-import { sqliteGuard } from './sqlite-guard.js';
+import { guardedNow, type Synchronous, sqliteGuard } from './sqlite-guard.js';
 import { storeContext } from './store-context.js';
 import { tasksTable } from './tasks-table.js';
 import { toolCallsTable } from './tool-calls-table.js';
@@ -24,11 +24,22 @@ export interface SessionStoreOptions extends DatabaseOptions {
   readonly now?: () => number;
 }
 
+/** The SQLite store: every `SessionStore` method, and a transaction of the caller's own. */
+export interface SqliteSessionStore extends SessionStore {
+  /**
+   * Runs `work` as one transaction; any throw from it rolls everything back. SQLite only: the store's
+   * methods called inside do their work at once, inside it (each still all-or-nothing), and their
+   * promises settle after. `work` is synchronous (it may not return a promise), so the transaction is
+   * never held across an await.
+   */
+  transaction<T>(work: () => T): T;
+}
+
 /**
  * Opens the durable session store: one SQLite file (WAL, busy timeout, foreign keys), migrated to the
  * current schema on open. Several processes may open the same file at once.
  */
-export function openSessionStore(options: SessionStoreOptions = {}): SessionStore {
+export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessionStore {
   const db = openDatabase(options.path ?? defaultDatabasePath(), options);
   const ctx = storeContext(db, options.now);
   const sessions = sessionsTable(ctx);
@@ -43,11 +54,8 @@ export function openSessionStore(options: SessionStoreOptions = {}): SessionStor
   const batches = batchesTable(ctx, sessions);
   const quarantine = quarantineTable(ctx);
 
-  const store: SessionStore = {
-    path: db.name,
-    transaction: ctx.transaction,
-    close: () => db.close(),
-
+  const timeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  const methods: Synchronous<Omit<SessionStore, 'path' | 'close'>> = {
     createSession: sessions.create,
     getSession: sessions.get,
     listSessions: sessions.list,
@@ -111,5 +119,12 @@ export function openSessionStore(options: SessionStoreOptions = {}): SessionStor
     finishLeaf: batches.finishLeaf,
     finishBatch: batches.finishBatch,
   };
-  return sqliteGuard(store, db.name, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
+  return {
+    ...sqliteGuard<Omit<SessionStore, 'path' | 'close'>>(methods, db.name, timeoutMs),
+    path: db.name,
+    transaction: (work) => guardedNow(() => ctx.transaction(work), db.name, timeoutMs),
+    close: async () => {
+      db.close();
+    },
+  };
 }

@@ -5,7 +5,6 @@ import { type Logger, silentLogger } from '../core/logger.js';
 import { readJsonFile } from '../core/read-json-file.js';
 import type { ToolProvider } from '../core/tool.js';
 import { loadApp } from './apps/load-app.js';
-import type { CallTimeouts } from './call-deadline.js';
 import {
   type McpServerConfig,
   type McpTimeouts,
@@ -13,7 +12,8 @@ import {
   parseMcpTimeouts,
 } from './mcp/mcp-config.js';
 import { createMcpProvider, type McpProviderOptions } from './mcp/mcp-provider.js';
-import { createToolRegistry, type ToolRegistry } from './registry.js';
+import type { CallTimeouts } from './registry/call-deadline.js';
+import { createToolRegistry, type ToolRegistry } from './registry/tool-registry.js';
 
 /** The config file toolseam reads when none is named. */
 export const DEFAULT_CONFIG_FILE = 'toolseam.json';

@@ -36,9 +36,9 @@ describe('toolseam approve ID always', () => {
     expect(approved.code).toBe(0);
     expect(approved.stdout).toContain('listed');
     const store = openSessionStore({ path: db });
-    const sessionId = store.getApproval(id)?.sessionId as string;
-    const [grant] = store.listGrants({ sessionId });
-    store.close();
+    const sessionId = (await store.getApproval(id))?.sessionId as string;
+    const [grant] = await store.listGrants({ sessionId });
+    await store.close();
     expect(grant).toMatchObject({ tool: 'bash', scope: { kind: 'command', words: ['ls'] } });
     expect(approved.stderr).toContain(
       `standing permission ${grant?.id}: run \`ls …\` (any further arguments) in this session without asking ` +
@@ -121,19 +121,21 @@ describe('a question an earlier version asked (no scope shown)', () => {
     expect(always.stderr.trim().split('\n')).toHaveLength(1);
     expect(always.stderr).toContain('takes yes or no only');
     const store = openSessionStore({ path: db });
-    expect(store.getApproval(id)?.status).toBe('pending');
-    store.close();
+    expect((await store.getApproval(id))?.status).toBe('pending');
+    await store.close();
   }, 120_000);
 });
 
 describe('an approval answered twice at once', () => {
   /** A turn waiting on a write_file approval, its process gone. */
-  function waitingTurn() {
+  async function waitingTurn() {
     const db = join(dir, 't.db');
     const store = openSessionStore({ path: db });
-    const { turn } = turnWithCalls(store, [newCall('c1', 'write_file', { path: 'a.txt', content: 'x' })]);
+    const { turn } = await turnWithCalls(store, [
+      newCall('c1', 'write_file', { path: 'a.txt', content: 'x' }),
+    ]);
     const always = commandScopeOf('ls');
-    const approval = store.requestApproval({
+    const approval = await store.requestApproval({
       turnId: turn.id,
       callId: 'c1',
       risk: 'caution',
@@ -144,15 +146,15 @@ describe('an approval answered twice at once', () => {
   }
 
   it('the losing answer says which answer won and that its process goes on with the turn, not to resume it', async () => {
-    const { db, store, turn, approval } = waitingTurn();
+    const { db, store, turn, approval } = await waitingTurn();
     // The winning `toolseam approve` is still running, about to take the turn over.
     const winner = spawn('sleep', ['120'], { stdio: 'ignore' });
     onTestFinished(() => {
       winner.kill('SIGKILL');
     });
     const answeredBy = `toolseam approve:${hostname()}:${winner.pid}`;
-    store.answerApproval(approval.id, { kind: 'approve' }, { digest: approval.digest, answeredBy });
-    store.close();
+    await store.answerApproval(approval.id, { kind: 'approve' }, { digest: approval.digest, answeredBy });
+    await store.close();
 
     const same = await runToolseam(['approve', approval.id, 'yes', '--db', db], dir);
     expect(same.code).toBe(0);

@@ -219,8 +219,12 @@ describe('toolseam chat', () => {
     const db = join(dir, 't.db');
     // This test process drives a turn in the session, as a chat in another terminal would.
     const store = openSessionStore({ path: db });
-    const session = store.createSession();
-    const busy = store.startTurn({ sessionId: session.id, userText: 'a long job', owner: processOwner() });
+    const session = await store.createSession();
+    const busy = await store.startTurn({
+      sessionId: session.id,
+      userText: 'a long job',
+      owner: processOwner(),
+    });
     const args = [
       'chat',
       '--session',
@@ -239,14 +243,14 @@ describe('toolseam chat', () => {
       stdin.write('hello\n');
       await until('the next prompt', () => prompts(chat.stdout()) === 2);
       expect(chat.stderr()).toContain(`Session ${session.id} has a turn running in another process`);
-      store.setTurnStatus(busy.id, 'done');
+      await store.setTurnStatus(busy.id, 'done');
       stdin.write('and now?\n');
       await until('the answer', () => chat.stdout().includes('Now it is free.'));
       stdin.end();
       expect((await chat.done).code).toBe(0);
     } finally {
       chat.proc.kill();
-      store.close();
+      await store.close();
     }
   });
 

@@ -23,12 +23,17 @@ function toolseam(args: string[]) {
 }
 
 /** A database with one turn whose reply asked for write_file, with its approval. */
-function waitingTurn(owner?: string) {
+async function waitingTurn(owner?: string) {
   const db = join(dir, 't.db');
   const store = openSessionStore({ path: db });
-  const { turn } = turnWithCalls(store, [newCall('c1', 'write_file', { path: 'a.txt', content: 'x' })]);
-  const approval = store.requestApproval({ turnId: turn.id, callId: 'c1', risk: 'caution', meaning: 'm' });
-  if (owner) store.setTurnStatus(turn.id, 'waiting_approval', { owner });
+  const { turn } = await turnWithCalls(store, [newCall('c1', 'write_file', { path: 'a.txt', content: 'x' })]);
+  const approval = await store.requestApproval({
+    turnId: turn.id,
+    callId: 'c1',
+    risk: 'caution',
+    meaning: 'm',
+  });
+  if (owner) await store.setTurnStatus(turn.id, 'waiting_approval', { owner });
   return { db, store, turn, approval };
 }
 
@@ -49,9 +54,9 @@ describe('deliberate errors in the CLI: one line on stderr, exit code 2', () => 
   });
 
   it('approving an approval that was already answered', async () => {
-    const { db, store, approval } = waitingTurn();
-    store.answerApproval(approval.id, { kind: 'deny' }, { digest: approval.digest });
-    store.close();
+    const { db, store, approval } = await waitingTurn();
+    await store.answerApproval(approval.id, { kind: 'deny' }, { digest: approval.digest });
+    await store.close();
     expectOneLine(await toolseam(['approve', approval.id, 'yes', '--db', db]), /already denied/);
   });
 
@@ -60,8 +65,8 @@ describe('deliberate errors in the CLI: one line on stderr, exit code 2', () => 
   });
 
   it('words after an approval answer, or a --reason with yes, are refused and nothing is answered', async () => {
-    const { db, store, approval } = waitingTurn();
-    store.close();
+    const { db, store, approval } = await waitingTurn();
+    await store.close();
     expectOneLine(
       await toolseam(['approve', approval.id, 'no', 'too', 'risky', '--db', db, ...MODEL]),
       /"too risky" followed; a reason for no goes in --reason, e\.g\. `toolseam approve ap-\S+ no --reason "too risky"`/,
@@ -71,28 +76,28 @@ describe('deliberate errors in the CLI: one line on stderr, exit code 2', () => 
       /--reason goes with no/,
     );
     const after = openSessionStore({ path: db });
-    expect(after.getApproval(approval.id)?.status).toBe('pending');
-    after.close();
+    expect((await after.getApproval(approval.id))?.status).toBe('pending');
+    await after.close();
   });
 
   it('resume with more than one turn id', async () => {
-    const { db, store, turn } = waitingTurn();
-    store.close();
+    const { db, store, turn } = await waitingTurn();
+    await store.close();
     expectOneLine(await toolseam(['resume', turn.id, 't-other', '--db', db]), /one turn id at a time/);
   });
 
   it('resuming a turn another live process runs, and one that already ended', async () => {
     // This test's own process is alive and is not the CLI's, so the turn counts as running elsewhere.
-    const busy = waitingTurn(`${hostname()}:${process.pid}`);
-    busy.store.close();
+    const busy = await waitingTurn(`${hostname()}:${process.pid}`);
+    await busy.store.close();
     expectOneLine(
       await toolseam(['resume', busy.turn.id, '--db', busy.db, ...MODEL]),
       /still running in another process/,
     );
     const store = openSessionStore({ path: busy.db });
-    const { turn: ended } = turnWithCalls(store, []);
-    store.setTurnStatus(ended.id, 'done');
-    store.close();
+    const { turn: ended } = await turnWithCalls(store, []);
+    await store.setTurnStatus(ended.id, 'done');
+    await store.close();
     expectOneLine(await toolseam(['resume', ended.id, '--db', busy.db, ...MODEL]), /already ended/);
     // Without model flags too: an ended turn needs no model, so it is not asked for one.
     expectOneLine(await toolseam(['resume', ended.id, '--db', busy.db]), /already ended \(done\)/);
@@ -104,8 +109,8 @@ describe('deliberate errors in the CLI: one line on stderr, exit code 2', () => 
     const r = await toolseam(['chat', '--agent', 'nope', '-m', 'hi', '--db', db, ...MODEL]);
     expectOneLine(r, /there is no agent "nope"; the configured agents are reader, writer\./);
     const store = openSessionStore({ path: db });
-    expect(store.listSessions()).toEqual([]);
-    store.close();
+    expect(await store.listSessions()).toEqual([]);
+    await store.close();
     rmSync(join(dir, 'toolseam.json'));
     const none = await toolseam(['chat', '--agent', 'toString', '-m', 'hi', '--db', db, ...MODEL]);
     expectOneLine(none, /no agent "toString"; the config defines none/);

@@ -20,19 +20,24 @@ afterEach(() => {
 });
 
 /** A pending approval in `db`, asked by a turn this (live) test process owns. */
-function pendingApproval(db: string) {
+async function pendingApproval(db: string) {
   const store = openSessionStore({ path: db });
-  const { turn } = turnWithCalls(store, [newCall('c1', 'write_file', { path: 'a.txt', content: 'x' })]);
-  store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:${process.pid}` });
-  const approval = store.requestApproval({ turnId: turn.id, callId: 'c1', risk: 'caution', meaning: 'm' });
-  store.close();
+  const { turn } = await turnWithCalls(store, [newCall('c1', 'write_file', { path: 'a.txt', content: 'x' })]);
+  await store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:${process.pid}` });
+  const approval = await store.requestApproval({
+    turnId: turn.id,
+    callId: 'c1',
+    risk: 'caution',
+    meaning: 'm',
+  });
+  await store.close();
   return approval;
 }
 
 describe('which database sessions and approve open: --db, else the config\'s "db", else the default', () => {
   it('sessions and approve use "db" from ./toolseam.json, and --db wins over it', async () => {
     writeFileSync(join(dir, 'toolseam.json'), JSON.stringify({ db: 'from-config.db' }));
-    const approval = pendingApproval(join(dir, 'from-config.db'));
+    const approval = await pendingApproval(join(dir, 'from-config.db'));
 
     const listed = await runToolseam(['sessions', '--json'], dir, env);
     expect(listed.code).toBe(0);
@@ -40,7 +45,7 @@ describe('which database sessions and approve open: --db, else the config\'s "db
       approval.id,
     ]);
 
-    openSessionStore({ path: join(dir, 'other.db') }).close();
+    await openSessionStore({ path: join(dir, 'other.db') }).close();
     const other = await runToolseam(['sessions', '--json', '--db', join(dir, 'other.db')], dir, env);
     expect(JSON.parse(other.stdout).pendingApprovals).toEqual([]);
 
@@ -48,8 +53,8 @@ describe('which database sessions and approve open: --db, else the config\'s "db
     expect(answered.code).toBe(0);
     expect(answered.stderr).toMatch(/write_file: denied/);
     const store = openSessionStore({ path: join(dir, 'from-config.db') });
-    expect(store.getApproval(approval.id)?.status).toBe('denied');
-    store.close();
+    expect((await store.getApproval(approval.id))?.status).toBe('denied');
+    await store.close();
   });
 
   it('sessions reads the config named by --config, and the default place without any', async () => {
@@ -57,10 +62,10 @@ describe('which database sessions and approve open: --db, else the config\'s "db
     const missing = await runToolseam(['sessions', '--config', join(dir, 'elsewhere.json')], dir, env);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`there is no session database at ${join(dir, 'named.db')}`);
-    openSessionStore({ path: join(dir, 'named.db') }).close();
+    await openSessionStore({ path: join(dir, 'named.db') }).close();
     const named = await runToolseam(['sessions', '--config', join(dir, 'elsewhere.json')], dir, env);
     expect(named.stdout).toContain(`sessions (${join(dir, 'named.db')})`);
-    openSessionStore({ path: join(dir, 'default.db') }).close();
+    await openSessionStore({ path: join(dir, 'default.db') }).close();
     const plain = await runToolseam(['sessions'], dir, env);
     expect(plain.stdout).toContain(`sessions (${join(dir, 'default.db')})`);
   });

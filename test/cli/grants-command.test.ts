@@ -16,41 +16,41 @@ afterEach(() => {
 });
 
 /** A database where "always" was answered for `git status` in one session and for a folder for good. */
-function grantedStore() {
+async function grantedStore() {
   const db = join(dir, 't.db');
   const store = openSessionStore({ path: db });
-  const answer = (
+  const answer = async (
     tool: string,
     args: Record<string, string>,
     always: GrantScope,
     reach: 'session' | 'forever',
   ) => {
-    const { session, turn } = turnWithCalls(store, [newCall('c1', tool, args)]);
-    const asked = store.requestApproval({
+    const { session, turn } = await turnWithCalls(store, [newCall('c1', tool, args)]);
+    const asked = await store.requestApproval({
       turnId: turn.id,
       callId: 'c1',
       risk: 'caution',
       meaning: 'm',
       always,
     });
-    store.answerApproval(asked.id, { kind: 'approve', always: reach });
-    return { session, grant: store.listGrants({ sessionId: session.id, tool })[0] };
+    await store.answerApproval(asked.id, { kind: 'approve', always: reach });
+    return { session, grant: (await store.listGrants({ sessionId: session.id, tool }))[0] };
   };
-  const git = answer('bash', { command: 'git status' }, commandScopeOf('git', 'status'), 'session');
-  const notes = answer(
+  const git = await answer('bash', { command: 'git status' }, commandScopeOf('git', 'status'), 'session');
+  const notes = await answer(
     'write_file',
     { path: 'notes/a.md', content: 'x' },
     folderScopeOf('/w/notes'),
     'forever',
   );
-  const other = store.createSession();
-  store.close();
+  const other = await store.createSession();
+  await store.close();
   return { db, git, notes, other };
 }
 
 describe('toolseam grants', () => {
   it('lists each standing permission with its id, tool, what it covers and where it holds', async () => {
-    const { db, git, notes, other } = grantedStore();
+    const { db, git, notes, other } = await grantedStore();
     const r = await runToolseam(['grants', '--db', db], dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`  ${git.grant?.id}  bash  session ${git.session.id}, given `);
@@ -74,7 +74,7 @@ describe('toolseam grants', () => {
   }, 120_000);
 
   it('--revoke withdraws one, keeping its record; again says so; an unknown id is one clear line', async () => {
-    const { db, git } = grantedStore();
+    const { db, git } = await grantedStore();
     const id = git.grant?.id as string;
     const revoked = await runToolseam(['grants', '--db', db, '--revoke', id], dir);
     expect(revoked.code).toBe(0);
@@ -82,9 +82,9 @@ describe('toolseam grants', () => {
       `withdrawn ${id}: bash is asked about again for what it covered (run \`git status …\` (any further arguments)).\n`,
     );
     const store = openSessionStore({ path: db });
-    expect(store.listGrants({ sessionId: git.session.id, tool: 'bash' })).toEqual([]);
-    expect(store.getGrant(id)).toMatchObject({ revokedBy: 'person' });
-    store.close();
+    expect(await store.listGrants({ sessionId: git.session.id, tool: 'bash' })).toEqual([]);
+    expect(await store.getGrant(id)).toMatchObject({ revokedBy: 'person' });
+    await store.close();
     const listed = await runToolseam(['grants', '--db', db], dir);
     expect(listed.stdout).toMatch(new RegExp(`withdrawn:\\n  ${id}  bash`));
     expect(listed.stdout).toMatch(/withdrawn \S+ by the person: withdrawn with `toolseam grants --revoke`/);

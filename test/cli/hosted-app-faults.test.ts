@@ -67,14 +67,14 @@ describe('an installed app that misbehaves inside `chat -m`', () => {
     expect(result.code).toBe(0);
     const store = openSessionStore({ path: db });
     try {
-      expect(store.listTurns().map((t) => t.status)).toEqual(['done']);
-      expect(store.listToolCalls({}).map((c) => [c.tool, c.status, c.isError])).toEqual([
+      expect((await store.listTurns()).map((t) => t.status)).toEqual(['done']);
+      expect((await store.listToolCalls({})).map((c) => [c.tool, c.status, c.isError])).toEqual([
         ['wait_forever', 'done', true],
       ]);
     } finally {
-      store.close();
+      await store.close();
     }
-  }, 30_000);
+  });
 
   it('an exception an app throws from a timer is told on stderr with where it came from, and the chat goes on', async () => {
     writeFaultyApp();
@@ -92,7 +92,7 @@ describe('an installed app that misbehaves inside `chat -m`', () => {
     expect(result.stderr).toContain('the cache refresh failed');
     expect(result.stdout.trim()).toBe('It is scheduled.');
     expect(result.code).toBe(0);
-  }, 30_000);
+  });
 });
 
 describe("an exception from toolseam's own code", () => {

@@ -13,7 +13,7 @@ export async function chatKilledWhileWaiting(a: StandIn, db: string, dir: string
   chat.proc.kill('SIGKILL');
   await chat.done;
   const store = openSessionStore({ path: db });
-  const turnId = store.getApproval(id)?.turnId as string;
-  store.close();
+  const turnId = (await store.getApproval(id))?.turnId as string;
+  await store.close();
   return { id, turnId };
 }

@@ -19,22 +19,22 @@ afterEach(() => {
 });
 
 /** A database in the test folder with one turn waiting on an approval (its process gone). */
-function waitingApproval(expiresAt?: string) {
+async function waitingApproval(expiresAt?: string) {
   const db = join(dir, 't.db');
   const store = openSessionStore({ path: db });
-  const { turn } = turnWithCalls(
+  const { turn } = await turnWithCalls(
     store,
     [newCall('c1', 'write_file', { path: 'a', content: 'x' })],
     'Write a',
   );
-  const approval = store.requestApproval({
+  const approval = await store.requestApproval({
     turnId: turn.id,
     callId: 'c1',
     risk: 'caution',
     meaning: 'Writes a',
     ...(expiresAt ? { expiresAt } : {}),
   });
-  store.close();
+  await store.close();
   return { db, turn, approval };
 }
 
@@ -44,11 +44,14 @@ describe('toolseam sessions', () => {
     const store = openSessionStore({ path: db });
     // A host may pick any text as a session id: this one clears the screen and starts a fake row.
     const id = 'chat\u001b[2J\n  t-fake  resume: toolseam resume t-fake';
-    const session = store.createSession({ id });
-    const turn = store.startTurn({ sessionId: session.id, userText: 'Write a' });
-    store.recordModelReply(turn.id, { content: '', calls: [newCall('c1', 'write_file', { path: 'a' })] });
-    store.requestApproval({ turnId: turn.id, callId: 'c1', risk: 'caution', meaning: 'Writes a' });
-    store.close();
+    const session = await store.createSession({ id });
+    const turn = await store.startTurn({ sessionId: session.id, userText: 'Write a' });
+    await store.recordModelReply(turn.id, {
+      content: '',
+      calls: [newCall('c1', 'write_file', { path: 'a' })],
+    });
+    await store.requestApproval({ turnId: turn.id, callId: 'c1', risk: 'caution', meaning: 'Writes a' });
+    await store.close();
     const shown = 'chat\\u001b[2J\\u000a  t-fake';
     for (const args of [['sessions'], ['resume']]) {
       const r = await runToolseam([...args, '--db', db], dir);
@@ -62,9 +65,9 @@ describe('toolseam sessions', () => {
   it('shows a title or turn text with line breaks on one line, so every row stays a row', async () => {
     const db = join(dir, 't.db');
     const store = openSessionStore({ path: db });
-    const { session } = turnWithCalls(store, [], 'first line\n\nsecond\tline\r\nthird line');
-    store.updateSession(session.id, { title: 'a title\nover two lines' });
-    store.close();
+    const { session } = await turnWithCalls(store, [], 'first line\n\nsecond\tline\r\nthird line');
+    await store.updateSession(session.id, { title: 'a title\nover two lines' });
+    await store.close();
     const r = await runToolseam(['sessions', '--db', db], dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^ {2}\S+ {2}\S+ {2}a title over two lines$/m);
@@ -88,8 +91,8 @@ describe('toolseam sessions', () => {
     const db = join(dir, 't.db');
     const store = openSessionStore({ path: db });
     // No owner: the process that ran it is gone, and the turn has no approval to answer.
-    const { turn } = turnWithCalls(store, [], 'Tidy my notes');
-    store.close();
+    const { turn } = await turnWithCalls(store, [], 'Tidy my notes');
+    await store.close();
     const r = await runToolseam(['sessions', '--db', db], dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('turns interrupted when their process stopped');
@@ -98,7 +101,7 @@ describe('toolseam sessions', () => {
   });
 
   it('an approval past its deadline is not listed as waiting, and approve refuses it (the call never runs)', async () => {
-    const { db, turn, approval } = waitingApproval(new Date(Date.now() - 1000).toISOString());
+    const { db, turn, approval } = await waitingApproval(new Date(Date.now() - 1000).toISOString());
     const listed = await runToolseam(['sessions', '--db', db], dir);
     expect(listed.stdout).not.toContain(approval.id);
     expect(listed.stdout).toContain(`toolseam resume ${turn.id}`);
@@ -107,30 +110,30 @@ describe('toolseam sessions', () => {
     expect(r.stderr).toContain(`Approval ${approval.id} expired before it was answered`);
     expect(r.stderr).toContain(`toolseam resume ${turn.id}`);
     const after = openSessionStore({ path: db });
-    expect(after.getApproval(approval.id)?.status).toBe('expired');
-    expect(after.getToolCall(turn.id, 'c1')?.status).toBe('pending');
-    after.close();
+    expect((await after.getApproval(approval.id))?.status).toBe('expired');
+    expect((await after.getToolCall(turn.id, 'c1'))?.status).toBe('pending');
+    await after.close();
   });
 
   it('lists a turn whose owner went silent long ago as interrupted, even one from another host', async () => {
     const db = join(dir, 't.db');
     const past = Date.now() - 60 * 60_000;
     const store = openSessionStore({ path: db, now: () => past });
-    const session = store.createSession({ provider: 'openai', model: 'gpt-test' });
+    const session = await store.createSession({ provider: 'openai', model: 'gpt-test' });
     // A container that was replaced: its host name is gone for good, and it never said it stopped.
-    const turn = store.startTurn({
+    const turn = await store.startTurn({
       sessionId: session.id,
       userText: 'Sort my inbox',
       owner: 'old-container-3f2a:7',
     });
-    store.close();
+    await store.close();
     const r = await runToolseam(['sessions', '--db', db], dir);
     expect(r.stdout).toContain('turns interrupted when their process stopped');
     expect(r.stdout).toContain(`toolseam resume ${turn.id}`);
   });
 
   it('a database this user cannot write gets one line naming the file and what to do, not a stack trace', async () => {
-    const { db, approval } = waitingApproval();
+    const { db, approval } = await waitingApproval();
     // As root, permissions bind only another user: run the command as "nobody" then.
     const root = process.getuid?.() === 0;
     for (const f of ['', '-wal', '-shm']) if (existsSync(db + f)) chmodSync(db + f, 0o444);
@@ -153,8 +156,8 @@ describe('toolseam sessions', () => {
       chmodSync(dir, 0o755);
     }
     const after = openSessionStore({ path: db });
-    expect(after.getApproval(approval.id)?.status).toBe('pending');
-    after.close();
+    expect((await after.getApproval(approval.id))?.status).toBe('pending');
+    await after.close();
   });
 
   it('approve with no model to resume with refuses before it answers; resume lists and checks ids without one', async () => {
@@ -165,7 +168,7 @@ describe('toolseam sessions', () => {
       GEMINI_API_KEY: undefined,
       MISTRAL_API_KEY: undefined,
     };
-    const { db, turn, approval } = waitingApproval();
+    const { db, turn, approval } = await waitingApproval();
     const approve = await runToolseam(['approve', approval.id, 'yes', '--db', db], dir, noKeys);
     expect(approve.code).toBe(2);
     expect(approve.stderr).toContain('no model is configured');
@@ -180,15 +183,15 @@ describe('toolseam sessions', () => {
     expect(typo.stderr).toContain('there is no session database at');
     expect(existsSync(join(dir, 'tt.db'))).toBe(false);
     const after = openSessionStore({ path: db });
-    expect(after.getApproval(approval.id)?.status).toBe('pending');
-    after.close();
+    expect((await after.getApproval(approval.id))?.status).toBe('pending');
+    await after.close();
   });
 
   it('lists the 50 most recent sessions unless --limit says how many (0 for all), and refuses a bad count', async () => {
     const db = join(dir, 't.db');
     const store = openSessionStore({ path: db });
-    for (let i = 0; i < 53; i += 1) store.createSession({ title: `chat ${i}` });
-    store.close();
+    for (let i = 0; i < 53; i += 1) await store.createSession({ title: `chat ${i}` });
+    await store.close();
     const count = (out: string) => out.split('\n').filter((l) => / {2}s-\S+ {2}/.test(l)).length;
     expect(count((await runToolseam(['sessions', '--db', db], dir)).stdout)).toBe(50);
     expect(count((await runToolseam(['sessions', '--db', db, '--limit', '0'], dir)).stdout)).toBe(53);
@@ -208,22 +211,22 @@ describe('toolseam sessions', () => {
   it('--json lists the unfinished subagent batches the text lists, and no finished one', async () => {
     const db = join(dir, 't.db');
     const store = openSessionStore({ path: db });
-    const { session, turn } = turnWithCalls(store, [], 'Sweep my inbox and calendar');
+    const { session, turn } = await turnWithCalls(store, [], 'Sweep my inbox and calendar');
     const leaves = [{ title: 'Inbox', contract: { task: 'sweep the inbox' } }];
-    const open = store.createBatch({
+    const open = await store.createBatch({
       parentSessionId: session.id,
       turnId: turn.id,
       title: 'Morning',
       leaves,
     });
-    const ended = store.createBatch({
+    const ended = await store.createBatch({
       parentSessionId: session.id,
       turnId: turn.id,
       title: 'Evening',
       leaves,
     });
-    store.finishBatch(ended.id, 'failed');
-    store.close();
+    await store.finishBatch(ended.id, 'failed');
+    await store.close();
     const text = await runToolseam(['sessions', '--db', db], dir);
     expect(text.stdout).toContain(`${open.id}  Morning  (1 of 1 leaves left; parent turn ${turn.id})`);
     const listed = JSON.parse((await runToolseam(['sessions', '--db', db, '--json'], dir)).stdout);
@@ -239,18 +242,18 @@ describe('toolseam sessions', () => {
   it("lists a subagent leaf's interrupted turn only through its parent turn, which resumes it", async () => {
     const db = join(dir, 't.db');
     const store = openSessionStore({ path: db });
-    const { session, turn } = turnWithCalls(store, [], 'Sweep my inbox and calendar');
-    const batch = store.createBatch({
+    const { session, turn } = await turnWithCalls(store, [], 'Sweep my inbox and calendar');
+    const batch = await store.createBatch({
       parentSessionId: session.id,
       turnId: turn.id,
       callId: 'c1',
       title: 'Morning',
       leaves: [{ title: 'Inbox', contract: { task: 'sweep the inbox' } }],
     });
-    const child = store.createSession({ title: 'leaf: Inbox' });
-    store.claimLeaf(batch.leaves[0]?.id as string, child.id);
-    const leafTurn = store.startTurn({ sessionId: child.id, userText: 'sweep the inbox' });
-    store.close();
+    const child = await store.createSession({ title: 'leaf: Inbox' });
+    await store.claimLeaf(batch.leaves[0]?.id as string, child.id);
+    const leafTurn = await store.startTurn({ sessionId: child.id, userText: 'sweep the inbox' });
+    await store.close();
     const r = await runToolseam(['sessions', '--db', db], dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`toolseam resume ${turn.id}`);
@@ -282,9 +285,9 @@ describe('toolseam sessions after a subagent batch', () => {
       ],
     });
     enableSubagents(h.runtime);
-    await collect(h.runtime.session('parent').send('do the morning round'));
-    await collect(h.runtime.session('other').send('hello'));
-    const [batch] = h.runtime.options.store.listBatches({ parentSessionId: 'parent' });
+    await collect(await (await h.runtime.session('parent')).send('do the morning round'));
+    await collect(await (await h.runtime.session('other')).send('hello'));
+    const [batch] = await h.runtime.options.store.listBatches({ parentSessionId: 'parent' });
     const children = (batch?.leaves ?? []).map((l) => l.childSessionId as string);
     expect(children).toHaveLength(2);
     return { db: h.dbPath, children };

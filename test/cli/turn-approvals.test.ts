@@ -35,7 +35,11 @@ function terminal() {
   onTestFinished(() => rl.close());
   const answers: Array<{ id: string; decision: ApprovalDecision }> = [];
   const questions = new QuestionQueue(rl, output);
-  const approvals = new TurnApprovals((id, decision) => answers.push({ id, decision }), questions, output);
+  const approvals = new TurnApprovals(
+    async (id, decision) => answers.push({ id, decision }),
+    questions,
+    output,
+  );
   const until = async (check: () => boolean): Promise<void> => {
     for (let i = 0; i < 200 && !check(); i += 1) await new Promise((r) => setTimeout(r, 5));
     expect(check()).toBe(true);

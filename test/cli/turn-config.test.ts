@@ -61,18 +61,18 @@ async function chatWaiting(db: string) {
   const id = /approval id: (ap-\S+)/.exec(chat.stdout)?.[1] as string;
   expect(id).toBeDefined();
   const store = openSessionStore({ path: db });
-  const approval = store.getApproval(id);
-  const turn = store.getTurn(approval?.turnId as string);
-  store.close();
+  const approval = await store.getApproval(id);
+  const turn = await store.getTurn(approval?.turnId as string);
+  await store.close();
   return { id, turn };
 }
 
-function approvalStatus(db: string, id: string): string | undefined {
+async function approvalStatus(db: string, id: string): Promise<string | undefined> {
   const store = openSessionStore({ path: db });
   try {
-    return store.getApproval(id)?.status;
+    return (await store.getApproval(id))?.status;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -108,9 +108,9 @@ describe('approve and resume go on with the config and folder the turn ran with'
     const { id, turn } = await chatWaiting(db);
     // answered while nobody drives the turn (as by a store), then resumed from elsewhere
     const store = openSessionStore({ path: db });
-    const approval = store.getApproval(id);
-    store.answerApproval(id, { kind: 'approve' }, { digest: approval?.digest as string });
-    store.close();
+    const approval = await store.getApproval(id);
+    await store.answerApproval(id, { kind: 'approve' }, { digest: approval?.digest as string });
+    await store.close();
     const resumed = await spawnToolseam(['resume', turn?.id as string, '--db', db], elsewhere).done;
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain('Saved the note.');
@@ -133,7 +133,7 @@ describe('approve and resume go on with the config and folder the turn ran with'
         `ran with the config ${join(chatDir, 'toolseam.json')}; --config ${other} names another`,
       );
     }
-    expect(approvalStatus(db, id)).toBe('pending');
+    expect(await approvalStatus(db, id)).toBe('pending');
     expect(standIn?.requests).toHaveLength(1);
   });
 
@@ -146,7 +146,7 @@ describe('approve and resume go on with the config and folder the turn ran with'
     expect(refused.stderr).toContain(
       `ran with the config ${join(chatDir, 'toolseam.json')}, which is no longer there`,
     );
-    expect(approvalStatus(db, id)).toBe('pending');
+    expect(await approvalStatus(db, id)).toBe('pending');
     renameSync(join(chatDir, 'toolseam.json.bak'), join(chatDir, 'toolseam.json'));
     const approved = await spawnToolseam(['approve', id, 'yes', '--db', db], elsewhere).done;
     expect(approved.code).toBe(0);
@@ -167,10 +167,10 @@ describe('approve and resume go on with the config and folder the turn ran with'
     expect(refused.stderr).toContain('mcp/fs did not load');
     expect(refused.stderr).toContain(`approval ${id} still waits`);
     expect(refused.stderr).not.toContain('approved');
-    expect(approvalStatus(db, id)).toBe('pending');
+    expect(await approvalStatus(db, id)).toBe('pending');
     const denied = await spawnToolseam(['approve', id, 'no', '--db', db], elsewhere).done;
     expect(denied.stderr).toContain('mcp/fs/write_file: denied');
-    expect(approvalStatus(db, id)).toBe('denied');
+    expect(await approvalStatus(db, id)).toBe('denied');
     expect(existsSync(join(chatDir, 'notes.txt'))).toBe(false);
   });
 });

@@ -20,7 +20,7 @@ describe('cutting text without splitting a character', () => {
     expect(headOf(text, 99)).toBe(text);
   });
 
-  it('a cut tool result, a bounded command output and a session title stay well-formed text', () => {
+  it('a cut tool result, a bounded command output and a session title stay well-formed text', async () => {
     const emoji = 'x'.repeat(999) + '😀'.repeat(50);
     expect(wellFormed(boundResult(emoji, 1000))).toBe(true);
     const out = new BoundedOutput(new Map(), 101, 101);
@@ -29,12 +29,12 @@ describe('cutting text without splitting a character', () => {
     expect(cut).toBe(true);
     expect(wellFormed(text)).toBe(true);
     const store = openTestStore();
-    const session = store.createSession();
-    store.startTurn({
+    const session = await store.createSession();
+    await store.startTurn({
       sessionId: session.id,
       userText: `${'y'.repeat(59)}😀 and the rest of a long message`,
     });
-    const title = store.getSession(session.id)?.title ?? '';
+    const title = (await store.getSession(session.id))?.title ?? '';
     expect(wellFormed(title)).toBe(true);
     expect(title).toBe(`${'y'.repeat(59)}…`);
   });

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { ApprovalBroker } from '../../src/runtime/calls/approval-broker.js';
 import { newCall, openTestStore, turnWithCalls } from '../store/store-fixtures.js';
 
-function pending(busyTimeoutMs?: number) {
+async function pending(busyTimeoutMs?: number) {
   const store = openTestStore(undefined, busyTimeoutMs === undefined ? {} : { busyTimeoutMs });
-  const { turn } = turnWithCalls(store, [newCall('c1', 'write_file', { path: 'a.txt', content: 'x' })]);
-  const approval = store.requestApproval({
+  const { turn } = await turnWithCalls(store, [newCall('c1', 'write_file', { path: 'a.txt', content: 'x' })]);
+  const approval = await store.requestApproval({
     turnId: turn.id,
     callId: 'c1',
     risk: 'caution',
@@ -17,16 +17,16 @@ function pending(busyTimeoutMs?: number) {
 
 describe('ApprovalBroker', () => {
   it('ends a wait with the answer another process wrote to the store', async () => {
-    const { store, approval } = pending();
+    const { store, approval } = await pending();
     const broker = new ApprovalBroker(store, 10);
     const waiting = broker.wait(approval.id, 5000, new AbortController().signal);
-    store.answerApproval(approval.id, { kind: 'approve' }, {});
+    await store.answerApproval(approval.id, { kind: 'approve' }, {});
     expect(await waiting).toMatchObject({ kind: 'approved' });
-    store.close();
+    await store.close();
   });
 
   it('expires the wait once another process lets go of the write lock it held at the deadline', async () => {
-    const { store, approval } = pending(20);
+    const { store, approval } = await pending(20);
     const other = new Database(store.path);
     other.exec('BEGIN IMMEDIATE');
     const broker = new ApprovalBroker(store, 10);
@@ -35,24 +35,24 @@ describe('ApprovalBroker', () => {
     other.exec('COMMIT');
     other.close();
     expect(await waiting).toEqual({ kind: 'expired' });
-    expect(store.getApproval(approval.id)?.status).toBe('expired');
-    store.close();
+    expect((await store.getApproval(approval.id))?.status).toBe('expired');
+    await store.close();
   });
 
   it('rejects the wait, rather than throwing on a timer, when the store fails under it', async () => {
-    const { store, approval } = pending();
+    const { store, approval } = await pending();
     const broker = new ApprovalBroker(store, 10);
     const waiting = broker.wait(approval.id, 5000, new AbortController().signal);
-    store.close();
+    await store.close();
     await expect(waiting).rejects.toThrow();
   });
 
   it('rejects the wait when the stop arrives after the store closed', async () => {
-    const { store, approval } = pending();
+    const { store, approval } = await pending();
     const broker = new ApprovalBroker(store, 60_000);
     const stop = new AbortController();
     const waiting = broker.wait(approval.id, 60_000, stop.signal);
-    store.close();
+    await store.close();
     stop.abort();
     await expect(waiting).rejects.toThrow();
   });

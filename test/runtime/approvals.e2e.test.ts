@@ -18,12 +18,12 @@ const echo = { echo: 'lastToolResult' as const };
 /** Runs a turn, answering each approval request with `answer` (undefined: leave it waiting). */
 async function runAnswering(
   events: AsyncIterable<RuntimeEvent>,
-  answer: (e: Extract<RuntimeEvent, { type: 'approval-request' }>) => void,
+  answer: (e: Extract<RuntimeEvent, { type: 'approval-request' }>) => unknown,
 ): Promise<RuntimeEvent[]> {
   const out: RuntimeEvent[] = [];
   for await (const event of events) {
     out.push(event);
-    if (event.type === 'approval-request') answer(event);
+    if (event.type === 'approval-request') await answer(event);
   }
   return out;
 }
@@ -35,7 +35,10 @@ describe('approvals', () => {
   it('asks with the tool, arguments, risk and meaning; approving runs the call once', async () => {
     const counts: RunCounts = new Map();
     h = await startHarness({ providers: [demoProvider(counts)], script: [archive, echo] });
-    const events = await runAnswering(h.runtime.session('s').send('archive 7'), decide({ kind: 'approve' }));
+    const events = await runAnswering(
+      await (await h.runtime.session('s')).send('archive 7'),
+      decide({ kind: 'approve' }),
+    );
     const ask = events.find((e) => e.type === 'approval-request');
     expect(ask).toMatchObject({
       request: { tool: 'archive_mail', arguments: { id: 7 }, risk: 'destructive' },
@@ -49,11 +52,11 @@ describe('approvals', () => {
     h = await startHarness({ providers: [demoProvider()], script: [archive, echo], heartbeatMs: 20 });
     const store = h.runtime.options.store;
     const seen: (string | undefined)[] = [];
-    await runAnswering(h.runtime.session('s').send('archive 7'), (e) => {
-      seen.push(store.getTurn(e.request.turnId)?.ownerSeenAt);
-      setTimeout(() => {
-        seen.push(store.getTurn(e.request.turnId)?.ownerSeenAt);
-        h?.runtime.respond(e.request.id, { kind: 'deny' }, { digest: e.request.digest });
+    await runAnswering(await (await h.runtime.session('s')).send('archive 7'), async (e) => {
+      seen.push((await store.getTurn(e.request.turnId))?.ownerSeenAt);
+      setTimeout(async () => {
+        seen.push((await store.getTurn(e.request.turnId))?.ownerSeenAt);
+        await h?.runtime.respond(e.request.id, { kind: 'deny' }, { digest: e.request.digest });
       }, 150);
     });
     const [first, later] = seen.map((t) => Date.parse(t ?? ''));
@@ -64,7 +67,7 @@ describe('approvals', () => {
   it("only the person's own deny reads as a decline, with their reason", async () => {
     h = await startHarness({ providers: [demoProvider()], script: [archive, echo] });
     const events = await runAnswering(
-      h.runtime.session('s').send('archive'),
+      await (await h.runtime.session('s')).send('archive'),
       decide({ kind: 'deny', reason: 'not now' }),
     );
     expect(callEnds(events)[0]).toMatchObject({ refusedBy: 'user' });
@@ -77,16 +80,18 @@ describe('approvals', () => {
       approvals: { timeoutMs: 300 },
       script: [archive, echo],
     });
-    const events = await runAnswering(h.runtime.session('s').send('archive'), () => {});
+    const events = await runAnswering(await (await h.runtime.session('s')).send('archive'), () => {});
     expect(turnEnd(events).message).toContain('no one answered the approval request in time');
-    expect(h.runtime.pendingApprovals()).toEqual([]);
+    expect(await h.runtime.pendingApprovals()).toEqual([]);
   });
 
   it('stopping the turn while it waits ends the request as "the turn was stopped"', async () => {
     const counts: RunCounts = new Map();
     h = await startHarness({ providers: [demoProvider(counts)], script: [archive, echo] });
-    const session = h.runtime.session('s');
-    const events = await runAnswering(session.send('archive'), () => setTimeout(() => session.stop(), 50));
+    const session = await h.runtime.session('s');
+    const events = await runAnswering(await session.send('archive'), () =>
+      setTimeout(() => session.stop(), 50),
+    );
     expect(callEnds(events)[0]).toMatchObject({ refusedBy: 'stopped', notRun: 'stopped' });
     expect(turnEnd(events).status).toBe('stopped');
     expect(counts.size).toBe(0);
@@ -95,17 +100,19 @@ describe('approvals', () => {
   it("leaving the turn's events while it waits stops it, and the session takes the next message", async () => {
     const counts: RunCounts = new Map();
     h = await startHarness({ providers: [demoProvider(counts)], script: [archive, { text: 'next one' }] });
-    const session = h.runtime.session('s');
-    for await (const event of session.send('archive')) if (event.type === 'approval-request') break;
+    const session = await h.runtime.session('s');
+    for await (const event of await session.send('archive')) if (event.type === 'approval-request') break;
     const store = openSessionStore({ path: h.dbPath });
     try {
-      await expect.poll(() => store.listTurns({ sessionId: 's' }).map((t) => t.status)).toEqual(['stopped']);
-      expect(store.listApprovals({ status: 'pending' })).toEqual([]);
+      await expect
+        .poll(async () => (await store.listTurns({ sessionId: 's' })).map((t) => t.status))
+        .toEqual(['stopped']);
+      expect(await store.listApprovals({ status: 'pending' })).toEqual([]);
     } finally {
-      store.close();
+      await store.close();
     }
     const next: RuntimeEvent[] = [];
-    for await (const event of session.send('something else')) next.push(event);
+    for await (const event of await session.send('something else')) next.push(event);
     expect(turnEnd(next)).toMatchObject({ status: 'done', message: 'next one' });
     expect(counts.size).toBe(0);
   });
@@ -113,9 +120,9 @@ describe('approvals', () => {
   it('approve always (session) grants the tool: the next call does not ask', async () => {
     const counts: RunCounts = new Map();
     h = await startHarness({ providers: [demoProvider(counts)], script: [archive, echo, archive, echo] });
-    const session = h.runtime.session('s');
-    await runAnswering(session.send('archive'), decide({ kind: 'approve', always: 'session' }));
-    const second = await runAnswering(session.send('archive again'), () => {
+    const session = await h.runtime.session('s');
+    await runAnswering(await session.send('archive'), decide({ kind: 'approve', always: 'session' }));
+    const second = await runAnswering(await session.send('archive again'), () => {
       throw new Error('asked again');
     });
     expect(turnEnd(second).status).toBe('done');
@@ -129,7 +136,7 @@ describe('approvals', () => {
       approvals: { policy: 'auto' },
       script: [archive, echo],
     });
-    const events = await runAnswering(h.runtime.session('s').send('archive'), () => {});
+    const events = await runAnswering(await (await h.runtime.session('s')).send('archive'), () => {});
     expect(events.some((e) => e.type === 'approval-request')).toBe(false);
     expect(counts.get('archive_mail')).toBe(1);
   });
@@ -140,7 +147,7 @@ describe('approvals', () => {
       approvals: { policy: 'deny' },
       script: [archive, echo],
     });
-    const events = await runAnswering(h.runtime.session('s').send('archive'), () => {});
+    const events = await runAnswering(await (await h.runtime.session('s')).send('archive'), () => {});
     expect(callEnds(events)[0]?.refusedBy).toBe('policy');
   });
 
@@ -151,16 +158,16 @@ describe('approvals', () => {
       approvals: { policy: 'deny' },
       script: [archive, echo],
     });
-    const session = h.runtime.session('s');
+    const session = await h.runtime.session('s');
     // Granted "always" for this very call in an earlier run, everywhere and in this session.
     const scope = {
       kind: 'exact-arguments',
       digest: callDigest('archive_mail', { id: 7 }),
       summary: 'x',
     } as const;
-    h.runtime.options.store.addGrant({ tool: 'archive_mail', scope });
-    h.runtime.options.store.addGrant({ tool: 'archive_mail', scope, sessionId: session.id });
-    const events = await runAnswering(session.send('archive'), () => {});
+    await h.runtime.options.store.addGrant({ tool: 'archive_mail', scope });
+    await h.runtime.options.store.addGrant({ tool: 'archive_mail', scope, sessionId: session.id });
+    const events = await runAnswering(await session.send('archive'), () => {});
     expect(callEnds(events)[0]).toMatchObject({ status: 'refused', refusedBy: 'policy' });
     expect(counts.size).toBe(0);
   });
@@ -173,14 +180,14 @@ describe('approvals', () => {
       script: [archive, echo],
     });
     const other = openSessionStore({ path: h.dbPath });
-    const events = await runAnswering(h.runtime.session('s').send('archive'), (e) => {
-      other.answerApproval(
+    const events = await runAnswering(await (await h.runtime.session('s')).send('archive'), async (e) => {
+      await other.answerApproval(
         e.request.id,
         { kind: 'approve' },
         { digest: e.request.digest, answeredBy: 'cli' },
       );
     });
-    other.close();
+    await other.close();
     expect(turnEnd(events).message).toBe('archived 7');
     expect(counts.get('archive_mail')).toBe(1);
   });
@@ -192,9 +199,9 @@ describe('approvals', () => {
       script: [archive, echo],
     });
     let refusal: unknown;
-    await runAnswering(h.runtime.session('s').send('archive'), (e) => {
+    await runAnswering(await (await h.runtime.session('s')).send('archive'), async (e) => {
       try {
-        h?.runtime.respond(e.request.id, { kind: 'approve' }, { digest: 'not-this-call' });
+        await h?.runtime.respond(e.request.id, { kind: 'approve' }, { digest: 'not-this-call' });
       } catch (error) {
         refusal = error;
       }
@@ -205,12 +212,12 @@ describe('approvals', () => {
   it('closing the runtime while a turn waits ends the turn cleanly, recorded as stopped', async () => {
     h = await startHarness({ providers: [demoProvider()], script: [archive, echo] });
     const runtime = h.runtime;
-    const events = await runAnswering(runtime.session('s').send('archive'), () => {
+    const events = await runAnswering(await (await runtime.session('s')).send('archive'), () => {
       void runtime.close();
     });
     expect(turnEnd(events).status).toBe('stopped');
     const store = openSessionStore({ path: h.dbPath });
-    expect(store.listTurns({ sessionId: 's' }).map((t) => t.status)).toEqual(['stopped']);
-    store.close();
+    expect((await store.listTurns({ sessionId: 's' })).map((t) => t.status)).toEqual(['stopped']);
+    await store.close();
   });
 });

@@ -69,7 +69,7 @@ describe('calls', () => {
         { echo: 'lastToolResult' },
       ],
     });
-    const events = await collect(h.runtime.session('s').send('find records'));
+    const events = await collect(await (await h.runtime.session('s')).send('find records'));
     const offered = h.standIn.requests[0]?.tools.find((t) => t.name === 'mcp_records_search');
     expect(offered?.parameters).toMatchObject({ properties: { filter: { type: 'string' } } });
     expect(seen).toEqual([{ filter: { owner: 'ana', open: true } }]);
@@ -85,7 +85,7 @@ describe('calls', () => {
         { echo: 'lastToolResult' },
       ],
     });
-    const events = await collect(h.runtime.session('s').send('find records'));
+    const events = await collect(await (await h.runtime.session('s')).send('find records'));
     expect(seen).toEqual([]);
     expect(callEnds(events)[0]).toMatchObject({ notRun: 'unreadable_arguments' });
     expect(callEnds(events)[0]?.content).toContain('filter');
@@ -110,7 +110,7 @@ describe('calls', () => {
         { echo: 'lastToolResult' },
       ],
     });
-    const events = await collect(h.runtime.session('s').send('list accounts'));
+    const events = await collect(await (await h.runtime.session('s')).send('list accounts'));
     const offered = h.standIn.requests[0]?.tools.find((t) => t.name === 'mcp_graph_list');
     expect(offered?.parameters).toMatchObject({
       properties: { _top: { type: 'integer' }, Account_Number: { type: 'string' } },
@@ -135,7 +135,7 @@ describe('calls', () => {
       providers: [provider],
       script: [{ toolCalls: [{ name: 'mcp_files_read', arguments: {} }] }, { echo: 'lastToolResult' }],
     });
-    const events = await collect(h.runtime.session('s').send('read it'));
+    const events = await collect(await (await h.runtime.session('s')).send('read it'));
     expect(turnEnd(events).message).toBe('key=[secret:TOOLSEAM_TEST_API_KEY]');
   });
 
@@ -157,7 +157,7 @@ describe('calls', () => {
         { echo: 'lastToolResult' },
       ],
     });
-    const events = await collect(h.runtime.session('s').send('add a task'));
+    const events = await collect(await (await h.runtime.session('s')).send('add a task'));
     const offered = h.standIn.requests[0]?.tools.find((t) => t.name === 'mcp_tasks_add');
     expect(offered?.parameters).toMatchObject({
       properties: { due: { type: 'string' } },
@@ -175,7 +175,7 @@ describe('calls', () => {
       limits: { repeatLimit: 2 },
       script: [same, same, same, { text: 'ok' }],
     });
-    const events = await collect(h.runtime.session('s').send('weather'));
+    const events = await collect(await (await h.runtime.session('s')).send('weather'));
     expect(counts.get('lookup_weather')).toBe(2);
     expect(callEnds(events)[2]).toMatchObject({ notRun: 'loop_breaker', refusedBy: 'loop_breaker' });
   });
@@ -188,7 +188,7 @@ describe('calls', () => {
       limits: { maxToolCalls: 2, maxModelCalls: 3 },
       script: [call('A'), call('B'), call('C'), { text: 'never' }],
     });
-    const events = await collect(h.runtime.session('s').send('weather everywhere'));
+    const events = await collect(await (await h.runtime.session('s')).send('weather everywhere'));
     expect(counts.get('lookup_weather')).toBe(2);
     expect(callEnds(events)[2]).toMatchObject({ notRun: 'limit_reached' });
     expect(turnEnd(events)).toMatchObject({ status: 'limit' });
@@ -205,9 +205,9 @@ describe('calls', () => {
         { text: 'two' },
       ],
     });
-    const session = h.runtime.session('s');
-    await collect(session.send('first'));
-    await collect(session.send('second'));
+    const session = await h.runtime.session('s');
+    await collect(await session.send('first'));
+    await collect(await session.send('second'));
     expect(seen).toEqual([{ filter: {} }, { filter: { a: 1 } }]);
   });
 });
@@ -229,7 +229,7 @@ describe('secrets in a result that a tool cuts', () => {
         { text: 'ok' },
       ],
     });
-    const events = await collect(h.runtime.session('s').send('read it'));
+    const events = await collect(await (await h.runtime.session('s')).send('read it'));
     const content = callEnds(events)[0]?.content ?? '';
     expect(content).toContain('[secret:MODEL_KEY]');
     expect(content).not.toContain(key.slice(0, 5));
@@ -251,7 +251,7 @@ describe('a file longer than one result', () => {
       workspace: [dir],
       script: [{ toolCalls: [{ name: 'read_file', arguments: { path: 'big.txt' } }] }, { text: 'ok' }],
     });
-    const events = await collect(h.runtime.session('s').send('read it'));
+    const events = await collect(await (await h.runtime.session('s')).send('read it'));
     const content = callEnds(events)[0]?.content ?? '';
     expect(content).not.toContain('[the result was cut');
     expect(content).toMatch(

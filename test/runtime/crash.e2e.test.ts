@@ -7,7 +7,7 @@ import { createModelAdapter } from '../../src/providers/index.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { startStandIn } from '../../src/testing/index.js';
-import { createToolRegistry } from '../../src/tools/registry.js';
+import { createToolRegistry } from '../../src/tools/registry/tool-registry.js';
 import { counterProvider } from '../support/crash-child.js';
 import { collect, turnEnd } from '../support/runtime-harness.js';
 
@@ -50,18 +50,18 @@ describe('a process killed while an approval waits', () => {
       const registry = createToolRegistry();
       registry.register(counterProvider(counter));
       const runtime = new Runtime({ model: createModelAdapter(config as never), registry, store });
-      const pending = runtime.pendingApprovals();
+      const pending = await runtime.pendingApprovals();
       expect(pending.map((a) => a.id)).toEqual([approvalId]);
       expect(pending[0]).toMatchObject({ tool: 'append_line', arguments: { text: 'hello' } });
-      const orphans = runtime.orphanedTurns();
+      const orphans = await runtime.orphanedTurns();
       expect(orphans).toHaveLength(1);
 
-      runtime.respond(approvalId, { kind: 'approve' }, { digest: pending[0]?.digest as string });
-      const events = await collect(runtime.resumeTurn(orphans[0]?.id as string));
+      await runtime.respond(approvalId, { kind: 'approve' }, { digest: pending[0]?.digest as string });
+      const events = await collect(await runtime.resumeTurn(orphans[0]?.id as string));
       expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'appended hello' });
       expect(readFileSync(counter, 'utf8')).toBe('hello\n');
-      expect(store.getTurn(orphans[0]?.id as string)?.status).toBe('done');
-      expect(() => runtime.resumeTurn(orphans[0]?.id as string)).toThrow(/already ended/);
+      expect((await store.getTurn(orphans[0]?.id as string))?.status).toBe('done');
+      await expect(runtime.resumeTurn(orphans[0]?.id as string)).rejects.toThrow(/already ended/);
       await runtime.close();
     } finally {
       await standIn.close();

@@ -25,10 +25,10 @@ describe('an answer whose stream failed after part of it was shown', () => {
           { text: 'Sorry, I was cut off: Aleppo.' },
         ],
       });
-      const session = h.runtime.session('s');
-      const first = await collect(session.send('name three old cities'));
+      const session = await h.runtime.session('s');
+      const first = await collect(await session.send('name three old cities'));
       expect(turnEnd(first)).toMatchObject({ status: 'failed' });
-      const second = await collect(session.send('and the third?'));
+      const second = await collect(await session.send('and the third?'));
       expect(turnEnd(second)).toMatchObject({ status: 'done' });
       const [partial, ...rest] = assistantsOf(h.standIn.requests[1]?.messages);
       expect(rest).toEqual([]);
@@ -42,16 +42,16 @@ describe('an answer whose stream failed after part of it was shown', () => {
     h = await startHarness({
       script: [{ text: 'Half of it', streamError: { message: 'the model crashed' } }],
     });
-    const end = turnEnd(await collect(h.runtime.session('s').send('tell me')));
+    const end = turnEnd(await collect(await (await h.runtime.session('s')).send('tell me')));
     expect(end.status).toBe('failed');
     const store = openSessionStore({ path: h.dbPath });
     try {
-      const stored = store.listMessages('s').map((m) => m.message);
+      const stored = (await store.listMessages('s')).map((m) => m.message);
       expect(stored.map((m) => m.role)).toEqual(['user', 'assistant']);
       expect(stored[1]?.content).toMatch(/^Half of it\n\n\[This answer was cut off/);
-      expect(store.listMessages('s')[1]?.turnId).toBe(end.turnId);
+      expect((await store.listMessages('s'))[1]?.turnId).toBe(end.turnId);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -69,9 +69,11 @@ describe('an answer whose stream failed after part of it was shown', () => {
         { text: 'It is sunny in Oslo.' },
       ],
     });
-    const session = h.runtime.session('s');
-    expect(turnEnd(await collect(session.send('weather in Oslo?')))).toMatchObject({ status: 'failed' });
-    const second = await collect(session.send('so?'));
+    const session = await h.runtime.session('s');
+    expect(turnEnd(await collect(await session.send('weather in Oslo?')))).toMatchObject({
+      status: 'failed',
+    });
+    const second = await collect(await session.send('so?'));
     expect(turnEnd(second)).toMatchObject({ status: 'done', message: 'It is sunny in Oslo.' });
     expect(h.standIn.requests[1]?.outcome.kind).toBe('answered');
     const messages = h.standIn.requests[1]?.messages ?? [];
@@ -84,9 +86,9 @@ describe('an answer whose stream failed after part of it was shown', () => {
 
   it('a model call that failed before any text leaves only a note that the message went unanswered', async () => {
     h = await startHarness({ script: [{ error: { status: 500 } }, { text: 'Back.' }] });
-    const session = h.runtime.session('s');
-    expect(turnEnd(await collect(session.send('hi')))).toMatchObject({ status: 'failed' });
-    await collect(session.send('hi again'));
+    const session = await h.runtime.session('s');
+    expect(turnEnd(await collect(await session.send('hi')))).toMatchObject({ status: 'failed' });
+    await collect(await session.send('hi again'));
     const messages = h.standIn.requests[1]?.messages ?? [];
     // never two user messages in a row: the failed turn's place holds a note, with nothing from the model
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);

@@ -52,8 +52,8 @@ describe('arguments nested 10,000 levels deep', () => {
           { text: 'Still here.' },
         ],
       });
-      const session = h.runtime.session('s');
-      const first = await collect(session.send('weather?'));
+      const session = await h.runtime.session('s');
+      const first = await collect(await session.send('weather?'));
       expect(turnEnd(first)).toMatchObject({ status: 'done', message: 'I will ask differently.' });
       const [refused] = callEnds(first);
       expect(refused).toMatchObject({
@@ -65,17 +65,17 @@ describe('arguments nested 10,000 levels deep', () => {
       expect(refused?.content).toContain('Send the call again with flatter arguments');
       expect(counts.get('lookup_weather') ?? 0).toBe(0);
 
-      const second = await collect(session.send('and now?'));
+      const second = await collect(await session.send('and now?'));
       expect(turnEnd(second)).toMatchObject({ status: 'done', message: 'Still here.' });
       const history = h.standIn.requests[2]?.messages ?? [];
       expect(history.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
       expectWhole(history);
       const store = openSessionStore({ path: h.dbPath });
       try {
-        expectWhole(store.listMessages('s').map((m) => m.message));
-        expect(store.listTurns({ sessionId: 's' }).map((t) => t.status)).toEqual(['done', 'done']);
+        expectWhole((await store.listMessages('s')).map((m) => m.message));
+        expect((await store.listTurns({ sessionId: 's' })).map((t) => t.status)).toEqual(['done', 'done']);
       } finally {
-        store.close();
+        await store.close();
       }
     });
   }
@@ -110,7 +110,7 @@ describe('arguments nested 10,000 levels deep', () => {
         { text: 'Noted.' },
       ],
     });
-    const events = await collect(h.runtime.session('s').send('save it'));
+    const events = await collect(await (await h.runtime.session('s')).send('save it'));
     expect(turnEnd(events)).toMatchObject({ status: 'done' });
     expect(callEnds(events)[0]).toMatchObject({ isError: true, notRun: 'unreadable_arguments' });
     expect(callEnds(events)[0]?.content).toContain('more than 100 levels');
@@ -137,7 +137,7 @@ describe('a tool answering with a value nested 10,000 levels deep', () => {
       providers: [inProcessProvider({ name: 'trees', tools: [tool] })],
       script: [{ toolCalls: [{ name: 'make_tree', arguments: {} }] }, { echo: 'lastToolResult' }],
     });
-    const events = await collect(h.runtime.session('s').send('build'));
+    const events = await collect(await (await h.runtime.session('s')).send('build'));
     expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'built\nHint: Look at it.' });
   });
 
@@ -168,8 +168,8 @@ describe('a tool answering with a value nested 10,000 levels deep', () => {
         { text: 'Again.' },
       ],
     });
-    const session = h.runtime.session('s');
-    const events = await collect(session.send('look'));
+    const session = await h.runtime.session('s');
+    const events = await collect(await session.send('look'));
     expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'Looked.' });
     const ends = new Map(callEnds(events).map((e) => [e.tool, e]));
     expect(ends.get('mcp/deep/deep_structured')).toMatchObject({ isError: false });
@@ -178,7 +178,7 @@ describe('a tool answering with a value nested 10,000 levels deep', () => {
     expect(ends.get('mcp/deep/deep_text')?.content).toMatch(/^\[\[\[\[/);
     expect(ends.get('mcp/deep/store_doc')).toMatchObject({ isError: true });
     expect(ends.get('mcp/deep/store_doc')?.content).toContain('more than 100 levels');
-    await collect(session.send('again'));
+    await collect(await session.send('again'));
     expectWhole(h.standIn.requests[2]?.messages ?? []);
   }, 30_000);
 });

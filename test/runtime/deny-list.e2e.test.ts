@@ -69,7 +69,7 @@ describe('deny-list and disabledTools entries that match no tool', () => {
       },
       [{ text: 'one' }, { text: 'two' }],
     );
-    await turn(h.runtime.session('s').send('hello'));
+    await turn(await (await h.runtime.session('s')).send('hello'));
     expect(h.warnings().map((r) => r.message)).toEqual([
       '"denyList[0]" in the config ("Lookup_weather") matches no tool, so it refuses nothing; the nearest tool name is "lookup_weather".',
       '"denyList[1]" in the config ("archve_*") matches no tool, so it refuses nothing; the nearest tool name is "archive_mail".',
@@ -79,7 +79,7 @@ describe('deny-list and disabledTools entries that match no tool', () => {
     expect(offered(h.standIn, 0)).toContain('archive_mail');
     expect(offered(h.standIn, 0)).not.toContain('send_email');
     expect(offered(h.standIn, 0)).not.toContain('lookup_weather');
-    await turn(h.runtime.session('s').send('again'));
+    await turn(await (await h.runtime.session('s')).send('again'));
     expect(h.warnings()).toHaveLength(3);
   });
 
@@ -92,7 +92,7 @@ describe('deny-list and disabledTools entries that match no tool', () => {
       },
       [{ text: 'ok' }],
     );
-    await turn(h.runtime.session('s').send('hello'));
+    await turn(await (await h.runtime.session('s')).send('hello'));
     const said = h.warnings().map((r) => r.message);
     expect(said).toHaveLength(2);
     expect(said[0]).toMatch(
@@ -112,7 +112,7 @@ describe('deny-list and disabledTools entries that match no tool', () => {
       },
       [{ text: 'ok' }],
     );
-    await turn(h.runtime.session('s').send('hello'));
+    await turn(await (await h.runtime.session('s')).send('hello'));
     expect(h.warnings().map((r) => r.message)).toEqual([
       '"denyList[0]" in the config ("mcp/notes/serch") matches no tool, so it refuses nothing; the nearest tool name is "mcp/notes/search".',
     ]);
@@ -129,7 +129,7 @@ describe('a tool the deny-list refuses outright', () => {
       [{ toolCalls: [{ name: 'archive_mail', arguments: { id: 3 } }] }, { echo: 'lastToolResult' }],
       [demoProvider(counts)],
     );
-    const events = await turn(h.runtime.session('s').send('archive mail 3'));
+    const events = await turn(await (await h.runtime.session('s')).send('archive mail 3'));
     expect(offered(h.standIn, 0)).toEqual(expect.arrayContaining(['lookup_weather', 'send_email']));
     expect(offered(h.standIn, 0)).not.toContain('archive_mail');
     expect(callEnds(events)[0]).toMatchObject({ refusedBy: 'deny_list' });
@@ -148,7 +148,7 @@ describe('a tool the deny-list refuses outright', () => {
       ],
       [parcelTools(120)],
     );
-    await turn(h.runtime.session('s').send('manage parcel 7'));
+    await turn(await (await h.runtime.session('s')).send('manage parcel 7'));
     const first = h.standIn.requests[0];
     expect(first?.tools.map((t) => t.name)).toContain('tool_search');
     const offeredOrListed = `${first?.system}\n${offered(h.standIn, 0).join('\n')}`;
@@ -165,7 +165,7 @@ describe('a tool the deny-list refuses outright', () => {
 
   it('leaves subagent_run out of the request when the deny-list names it', async () => {
     const h = await start({ denyList: ['subagent_run'] }, [{ text: 'ok' }]);
-    await turn(h.runtime.session('s').send('hello'));
+    await turn(await (await h.runtime.session('s')).send('hello'));
     expect(offered(h.standIn, 0)).not.toContain('subagent_run');
     expect(offered(h.standIn, 0)).toContain('lookup_weather');
     expect(h.warnings()).toEqual([]);
@@ -182,7 +182,7 @@ describe('a tool the deny-list refuses outright', () => {
       },
       [{ text: 'ok' }],
     );
-    await turn(h.runtime.session('s').send('hello'));
+    await turn(await (await h.runtime.session('s')).send('hello'));
     expect(offered(h.standIn, 0)).toContain('archive_mail');
   });
 });

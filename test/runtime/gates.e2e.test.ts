@@ -33,7 +33,7 @@ describe('gates: each refusal reaches the model with its reason', () => {
       denyList: [{ tool: 'archive_*', reason: 'archiving is disabled on this machine' }],
       script: [call('archive_mail', { id: 3 }), echo],
     });
-    const events = await collect(h.runtime.session('s').send('archive mail 3'));
+    const events = await collect(await (await h.runtime.session('s')).send('archive mail 3'));
     expect(firstResult(events)).toContain('security policy (archiving is disabled on this machine)');
     expect(callEnds(events)[0]?.refusedBy).toBe('deny_list');
     expect(events.some((e) => e.type === 'approval-request')).toBe(false);
@@ -68,7 +68,7 @@ describe('gates: each refusal reaches the model with its reason', () => {
       denyList: [{ tool: 'mcp/srv/*', reason: 'the srv server is read by people only' }],
       script: [call('mcp_srv_wipe_all', {}), echo],
     });
-    const events = await collect(h.runtime.session('s').send('wipe it'));
+    const events = await collect(await (await h.runtime.session('s')).send('wipe it'));
     expect(callEnds(events)[0]).toMatchObject({ refusedBy: 'deny_list' });
     expect(firstResult(events)).toContain('the srv server is read by people only');
     await h.close();
@@ -78,7 +78,7 @@ describe('gates: each refusal reaches the model with its reason', () => {
       hooks: [{ match: 'mcp/srv/wipe?all', command: 'cat >/dev/null; echo "BLOCKED: no wiping"' }],
       script: [call('mcp_srv_wipe_all', {}), echo],
     });
-    const hooked = await collect(h.runtime.session('s').send('wipe it'));
+    const hooked = await collect(await (await h.runtime.session('s')).send('wipe it'));
     expect(callEnds(hooked)[0]).toMatchObject({ refusedBy: 'hook' });
     expect(invoked).toBe(0);
   });
@@ -97,7 +97,7 @@ describe('gates: each refusal reaches the model with its reason', () => {
         { text: 'ok' },
       ],
     });
-    const events = await collect(h.runtime.session('s').send('plan it', { mode: 'plan' }));
+    const events = await collect(await (await h.runtime.session('s')).send('plan it', { mode: 'plan' }));
     const byTool = new Map(callEnds(events).map((e) => [e.tool, e.content]));
     expect(byTool.get('lookup_weather')).toBe('Sunny in Oslo.');
     expect(byTool.get('send_email')).toContain('read-only gate (this session is in plan mode');
@@ -124,15 +124,15 @@ describe('gates: each refusal reaches the model with its reason', () => {
         { text: 'ok' },
       ],
     });
-    const events = await collect(h.runtime.session('s').send('plan it', { mode: 'plan' }));
+    const events = await collect(await (await h.runtime.session('s')).send('plan it', { mode: 'plan' }));
     const byTool = new Map(callEnds(events).map((e) => [e.tool, e]));
     for (const tool of ['memory_save', 'task_create', 'task_update']) {
       expect(byTool.get(tool)).toMatchObject({ refusedBy: 'task_mode' });
     }
     expect(byTool.get('memory_list')?.refusedBy).toBeUndefined();
     expect(byTool.get('task_list')?.refusedBy).toBeUndefined();
-    expect(store.listMemories()).toEqual([]);
-    expect(store.listTasks()).toEqual([]);
+    expect(await store.listMemories()).toEqual([]);
+    expect(await store.listTasks()).toEqual([]);
   });
 
   it('hook: a BLOCKED line refuses with its reason, never as a decline', async () => {
@@ -143,7 +143,7 @@ describe('gates: each refusal reaches the model with its reason', () => {
       ],
       script: [call('archive_mail', { id: 1 }), echo],
     });
-    const events = await collect(h.runtime.session('s').send('archive'));
+    const events = await collect(await (await h.runtime.session('s')).send('archive'));
     expect(firstResult(events)).toContain('policy hook (archiving is off on weekends)');
     expect(firstResult(events)).not.toContain('declined');
   });
@@ -165,7 +165,7 @@ describe('gates: each refusal reaches the model with its reason', () => {
       hooks: [{ match: 'archive_*', command: `cat >/dev/null; ${command}` }],
       script: [call('archive_mail', { id: 1 }), echo],
     });
-    const events = await collect(h.runtime.session('s').send('archive'));
+    const events = await collect(await (await h.runtime.session('s')).send('archive'));
     expect(callEnds(events)[0]).toMatchObject({ refusedBy: 'hook' });
     expect(firstResult(events)).toContain('blocked by a policy hook (archiving is off on weekends)');
     expect(firstResult(events)).not.toMatch(/failed to run|\u001b/);
@@ -182,8 +182,8 @@ describe('gates: each refusal reaches the model with its reason', () => {
       hooks: [{ command: `cat >/dev/null; touch '${started}'; sleep 60`, timeoutMs: 120_000 }],
       script: [call('archive_mail', { id: 1 }), echo],
     });
-    const session = h.runtime.session('s');
-    const turn = collect(session.send('archive'));
+    const session = await h.runtime.session('s');
+    const turn = collect(await session.send('archive'));
     await expect.poll(() => existsSync(started), { timeout: 10_000 }).toBe(true);
     session.stop();
     const events = await turn;
@@ -218,7 +218,7 @@ describe('gates: each refusal reaches the model with its reason', () => {
         { text: 'done' },
       ],
     });
-    const events = await collect(h.runtime.session('s').send('archive and mail'));
+    const events = await collect(await (await h.runtime.session('s')).send('archive and mail'));
     const byTool = new Map(callEnds(events).map((e) => [e.tool, e]));
     expect(byTool.get('archive_mail')?.content).toBe('archived 1');
     expect(byTool.get('send_email')).toMatchObject({ refusedBy: 'hook' });
@@ -236,7 +236,7 @@ describe('gates: each refusal reaches the model with its reason', () => {
       agents: { reader: { tools: ['lookup_*'] } },
       script: [call('send_email', { to: 'a@b.example', body: 'x' }), echo],
     });
-    const events = await collect(h.runtime.session('s', { agent: 'reader' }).send('mail'));
+    const events = await collect(await (await h.runtime.session('s', { agent: 'reader' })).send('mail'));
     expect(h.standIn.requests[0]?.tools.map((t) => t.name)).toEqual(['lookup_weather']);
     expect(firstResult(events)).toContain('the agent "reader" may use only the tools on its tool list');
     expect(callEnds(events)[0]?.refusedBy).toBe('agent_tools');
@@ -244,7 +244,7 @@ describe('gates: each refusal reaches the model with its reason', () => {
 
   it('unknown tool', async () => {
     h = await startHarness({ providers: [demoProvider()], script: [call('make_coffee', {}), echo] });
-    const events = await collect(h.runtime.session('s').send('coffee'));
+    const events = await collect(await (await h.runtime.session('s')).send('coffee'));
     expect(firstResult(events)).toContain('there is no tool named make_coffee');
     expect(callEnds(events)[0]?.refusedBy).toBe('unknown_tool');
   });
@@ -267,7 +267,7 @@ describe('gates: each refusal reaches the model with its reason', () => {
       script: [call('switch_off_archive', {}), call('archive_mail', { id: 2 }), echo],
     });
     registry = h.registry;
-    const events = await collect(h.runtime.session('s').send('archive'));
+    const events = await collect(await (await h.runtime.session('s')).send('archive'));
     expect(callEnds(events)[1]?.content).toContain(
       'no longer available: it was switched off after this turn began',
     );
@@ -279,17 +279,17 @@ describe('an agent or task mode the runtime does not know', () => {
   it('is refused when the message is sent, before any turn is stored (a mistyped mode never runs as agent mode)', async () => {
     h = await startHarness({ providers: [demoProvider()], agents: { reader: { tools: ['lookup_*'] } } });
     const store = h.runtime.options.store;
-    const session = h.runtime.session('s');
-    expect(() => session.send('tidy up', { mode: 'Plan' as never })).toThrow(
+    const session = await h.runtime.session('s');
+    await expect(session.send('tidy up', { mode: 'Plan' as never })).rejects.toThrow(
       expect.objectContaining({
         code: 'unknown_mode',
         message: expect.stringContaining('"agent" or "plan"'),
       }),
     );
-    expect(() => h?.runtime.session('s', { agent: 'writer' }).send('tidy up')).toThrow(
+    await expect((await h.runtime.session('s', { agent: 'writer' })).send('tidy up')).rejects.toThrow(
       expect.objectContaining({ code: 'unknown_agent', message: expect.stringContaining('reader') }),
     );
-    expect(store.listTurns({ sessionId: 's' })).toEqual([]);
+    expect(await store.listTurns({ sessionId: 's' })).toEqual([]);
     expect(h.standIn.requests).toHaveLength(0);
   });
 });
@@ -301,7 +301,7 @@ describe('preflight: a call that cannot run asks nobody', () => {
       providers: [demoProvider(counts)],
       script: [call('send_email', { to: 'a@b.example' }), echo],
     });
-    const events = await collect(h.runtime.session('s').send('mail'));
+    const events = await collect(await (await h.runtime.session('s')).send('mail'));
     expect(events.some((e) => e.type === 'approval-request')).toBe(false);
     expect(callEnds(events)[0]).toMatchObject({ notRun: 'missing_arguments', isError: true });
     expect(firstResult(events)).toContain('body');
@@ -324,10 +324,10 @@ describe('preflight: a call that cannot run asks nobody', () => {
       script: [call('set_reminder', { dueDate: 'friday', NoteText: 'call mum' }), echo],
     });
     const events: RuntimeEvent[] = [];
-    for await (const event of h.runtime.session('s').send('remind me')) {
+    for await (const event of await (await h.runtime.session('s')).send('remind me')) {
       events.push(event);
       if (event.type === 'approval-request') {
-        h.runtime.respond(event.request.id, { kind: 'approve' }, { digest: event.request.digest });
+        await h.runtime.respond(event.request.id, { kind: 'approve' }, { digest: event.request.digest });
       }
     }
     expect(events.some((e) => e.type === 'approval-request')).toBe(true);
@@ -342,10 +342,10 @@ describe('preflight: a call that cannot run asks nobody', () => {
       script: [call('send_email', { TO: 'a@b.example', Body: 'hi' }), echo],
     });
     const events: RuntimeEvent[] = [];
-    for await (const event of h.runtime.session('s').send('mail')) {
+    for await (const event of await (await h.runtime.session('s')).send('mail')) {
       events.push(event);
       if (event.type === 'approval-request') {
-        h.runtime.respond(event.request.id, { kind: 'approve' }, { digest: event.request.digest });
+        await h.runtime.respond(event.request.id, { kind: 'approve' }, { digest: event.request.digest });
       }
     }
     expect(events.some((e) => e.type === 'approval-request')).toBe(true);
@@ -380,7 +380,7 @@ describe('preflight: a call that cannot run asks nobody', () => {
       },
     };
     h = await startHarness({ providers: [exact], script: [call('set_alarm', { dueDate: 'friday' }), echo] });
-    const events = await collect(h.runtime.session('s').send('alarm'));
+    const events = await collect(await (await h.runtime.session('s')).send('alarm'));
     expect(events.some((e) => e.type === 'approval-request')).toBe(false);
     expect(callEnds(events)[0]).toMatchObject({ notRun: 'missing_arguments', isError: true });
     expect(firstResult(events)).toContain('due_date');
@@ -392,7 +392,7 @@ describe('preflight: a call that cannot run asks nobody', () => {
       providers: [demoProvider()],
       script: [call('send_email', { to: 'x@blocked.example', body: 'hi' }), echo],
     });
-    const events = await collect(h.runtime.session('s').send('mail'));
+    const events = await collect(await (await h.runtime.session('s')).send('mail'));
     expect(events.some((e) => e.type === 'approval-request')).toBe(false);
     expect(callEnds(events)[0]).toMatchObject({ notRun: 'refused_by_tool' });
     expect(firstResult(events)).toContain('x@blocked.example is on the blocked list');
@@ -413,7 +413,7 @@ describe('preflight: a call that cannot run asks nobody', () => {
         echo,
       ],
     });
-    const events = await collect(h.runtime.session('s').send('mail'));
+    const events = await collect(await (await h.runtime.session('s')).send('mail'));
     const [first, second] = callEnds(events);
     expect(first?.content).toContain('blocked list');
     expect(second?.content).toContain('unattended');

@@ -51,7 +51,7 @@ async function turn(events: AsyncIterable<RuntimeEvent>, answer: (ask: Ask) => A
     all.push(event);
     if (event.type === 'approval-request') {
       asked.push(event);
-      h?.runtime.respond(event.request.id, answer(event), { digest: event.request.digest });
+      await h?.runtime.respond(event.request.id, answer(event), { digest: event.request.digest });
     }
   }
   return { asked, events: all };
@@ -70,10 +70,10 @@ describe('"always" approves only what the person saw', () => {
     ]);
     mkdirSync(join(dir, 'keep'));
     writeFileSync(join(dir, 'keep', 'a.txt'), 'kept');
-    const session = runtime.session('s');
-    const first = await turn(session.send('list'), () => ({ kind: 'approve', always: 'session' }));
+    const session = await runtime.session('s');
+    const first = await turn(await session.send('list'), () => ({ kind: 'approve', always: 'session' }));
     expect(first.asked).toHaveLength(1);
-    const second = await turn(session.send('clean up'), () => ({ kind: 'deny' }));
+    const second = await turn(await session.send('clean up'), () => ({ kind: 'deny' }));
     expect(second.asked).toHaveLength(1);
     expect(second.asked[0]?.request.arguments).toEqual({ command: 'rm -rf ./keep; echo X > important.txt' });
     expect(readFileSync(join(dir, 'keep', 'a.txt'), 'utf8')).toBe('kept');
@@ -97,8 +97,8 @@ describe('"always" approves only what the person saw', () => {
       bash('printf six'),
       done,
     ]);
-    const session = runtime.session('s');
-    const first = await turn(session.send('1'), () => ({ kind: 'approve', always: 'session' }));
+    const session = await runtime.session('s');
+    const first = await turn(await session.send('1'), () => ({ kind: 'approve', always: 'session' }));
     expect(first.asked[0]?.request.always).toEqual({
       kind: 'command',
       words: ['echo'],
@@ -107,11 +107,11 @@ describe('"always" approves only what the person saw', () => {
     expect(alwaysLine(first.asked[0]?.request.always as GrantScope, 'session')).toBe(
       'always: run `echo …` (any further arguments) in this session without asking',
     );
-    const ran = await turn(session.send('2'), () => ({ kind: 'deny' }));
+    const ran = await turn(await session.send('2'), () => ({ kind: 'deny' }));
     expect(ran.asked).toHaveLength(0);
     expect(callEnds(ran.events)[0]).toMatchObject({ isError: false, content: 'two' });
     for (const text of ['3', '4', '5', '6', '7']) {
-      const next = await turn(session.send(text), () => ({ kind: 'deny' }));
+      const next = await turn(await session.send(text), () => ({ kind: 'deny' }));
       expect(next.asked).toHaveLength(1);
     }
     expect(existsSync(join(dir, 'out.txt'))).toBe(false);
@@ -127,16 +127,16 @@ describe('"always" approves only what the person saw', () => {
       bash('touch a.txt && touch c.txt'),
       done,
     ]);
-    const session = runtime.session('s');
-    const first = await turn(session.send('1'), () => ({ kind: 'approve', always: 'session' }));
+    const session = await runtime.session('s');
+    const first = await turn(await session.send('1'), () => ({ kind: 'approve', always: 'session' }));
     const offered = first.asked[0]?.request.always;
     expect(offered).toMatchObject({ kind: 'exact-command', command: 'touch a.txt && touch b.txt' });
     expect(alwaysLine(offered as GrantScope, 'session')).toBe(
       'always: run exactly `touch a.txt && touch b.txt` again in this session without asking ' +
         '(it runs several commands (;, &&, ||, | or &), so "always" covers this exact command only)',
     );
-    expect((await turn(session.send('2'), () => ({ kind: 'deny' }))).asked).toHaveLength(0);
-    expect((await turn(session.send('3'), () => ({ kind: 'deny' }))).asked).toHaveLength(1);
+    expect((await turn(await session.send('2'), () => ({ kind: 'deny' }))).asked).toHaveLength(0);
+    expect((await turn(await session.send('3'), () => ({ kind: 'deny' }))).asked).toHaveLength(1);
     expect(existsSync(join(dir, 'c.txt'))).toBe(false);
   });
 
@@ -149,14 +149,21 @@ describe('"always" approves only what the person saw', () => {
       bash('ls; touch pwned'),
       done,
     ]);
-    const first = await turn(runtime.session('a').send('1'), () => ({ kind: 'approve', always: 'forever' }));
+    const first = await turn(await (await runtime.session('a')).send('1'), () => ({
+      kind: 'approve',
+      always: 'forever',
+    }));
     expect(alwaysLine(first.asked[0]?.request.always as GrantScope, 'forever')).toBe(
       'always (every session): run `ls …` (any further arguments) without asking',
     );
-    expect((await turn(runtime.session('b').send('2'), () => ({ kind: 'deny' }))).asked).toHaveLength(0);
-    expect((await turn(runtime.session('c').send('3'), () => ({ kind: 'deny' }))).asked).toHaveLength(1);
+    expect(
+      (await turn(await (await runtime.session('b')).send('2'), () => ({ kind: 'deny' }))).asked,
+    ).toHaveLength(0);
+    expect(
+      (await turn(await (await runtime.session('c')).send('3'), () => ({ kind: 'deny' }))).asked,
+    ).toHaveLength(1);
     expect(existsSync(join(dir, 'pwned'))).toBe(false);
-    const [grant] = runtime.options.store.listGrants();
+    const [grant] = await runtime.options.store.listGrants();
     expect(grant).toMatchObject({
       tool: 'bash',
       sessionId: undefined,
@@ -180,17 +187,17 @@ describe('"always" approves only what the person saw', () => {
       write('other/e.txt'),
       done,
     ]);
-    const session = runtime.session('s');
-    const first = await turn(session.send('1'), () => ({ kind: 'approve', always: 'session' }));
+    const session = await runtime.session('s');
+    const first = await turn(await session.send('1'), () => ({ kind: 'approve', always: 'session' }));
     expect(first.asked[0]?.request.always).toEqual({
       kind: 'folder',
       folder: join(realpathSync(dir), 'notes'),
       summary: 'run write_file on files directly in `notes/` (not in its subfolders)',
     });
-    expect((await turn(session.send('2'), () => ({ kind: 'deny' }))).asked).toHaveLength(0);
+    expect((await turn(await session.send('2'), () => ({ kind: 'deny' }))).asked).toHaveLength(0);
     expect(readFileSync(join(dir, 'notes', 'b.txt'), 'utf8')).toBe('x');
     for (const text of ['3', '4', '5']) {
-      expect((await turn(session.send(text), () => ({ kind: 'deny' }))).asked).toHaveLength(1);
+      expect((await turn(await session.send(text), () => ({ kind: 'deny' }))).asked).toHaveLength(1);
     }
     expect(existsSync(join(dir, 'd.txt'))).toBe(false);
   });
@@ -200,12 +207,12 @@ describe('"always" approves only what the person saw', () => {
       toolCalls: [{ name: 'write_file', arguments: { path, content: 'x' } }],
     });
     const { dir, runtime } = await withBuiltins([write('notes/a.txt'), done, write('notes/b.txt'), done]);
-    const session = runtime.session('s');
-    await turn(session.send('1'), () => ({ kind: 'approve', always: 'session' }));
+    const session = await runtime.session('s');
+    await turn(await session.send('1'), () => ({ kind: 'approve', always: 'session' }));
     mkdirSync(join(dir, 'elsewhere'));
     renameSync(join(dir, 'notes'), join(dir, 'old-notes'));
     symlinkSync(join(dir, 'elsewhere'), join(dir, 'notes'));
-    expect((await turn(session.send('2'), () => ({ kind: 'deny' }))).asked).toHaveLength(1);
+    expect((await turn(await session.send('2'), () => ({ kind: 'deny' }))).asked).toHaveLength(1);
     expect(existsSync(join(dir, 'elsewhere', 'b.txt'))).toBe(false);
   });
 });
@@ -222,14 +229,14 @@ describe('other tools: the scope a tool declares, else exactly the same argument
       providers: [demoProvider(counts)],
       script: [archive(7), done, archive(7), done, archive(8), done],
     });
-    const session = h.runtime.session('s');
-    const first = await turn(session.send('1'), () => ({ kind: 'approve', always: 'session' }));
+    const session = await h.runtime.session('s');
+    const first = await turn(await session.send('1'), () => ({ kind: 'approve', always: 'session' }));
     expect(first.asked[0]?.request.always).toMatchObject({
       kind: 'exact-arguments',
       summary: 'run archive_mail again with exactly `{"id":7}`',
     });
-    expect((await turn(session.send('2'), () => ({ kind: 'deny' }))).asked).toHaveLength(0);
-    expect((await turn(session.send('3'), () => ({ kind: 'deny' }))).asked).toHaveLength(1);
+    expect((await turn(await session.send('2'), () => ({ kind: 'deny' }))).asked).toHaveLength(0);
+    expect((await turn(await session.send('3'), () => ({ kind: 'deny' }))).asked).toHaveLength(1);
     expect(counts.get('archive_mail')).toBe(2);
   });
 
@@ -258,18 +265,18 @@ describe('other tools: the scope a tool declares, else exactly the same argument
         done,
       ],
     });
-    const session = h.runtime.session('s');
-    const first = await turn(session.send('1'), () => ({ kind: 'approve', always: 'session' }));
+    const session = await h.runtime.session('s');
+    const first = await turn(await session.send('1'), () => ({ kind: 'approve', always: 'session' }));
     expect(first.asked[0]?.request.always).toEqual({
       kind: 'arguments',
       values: { to: 'ann@example.com' },
       summary: 'run send_email with to = "ann@example.com" (any other arguments)',
     });
-    expect((await turn(session.send('2'), () => ({ kind: 'deny' }))).asked).toHaveLength(0);
-    expect((await turn(session.send('3'), () => ({ kind: 'deny' }))).asked).toHaveLength(1);
-    expect((await turn(session.send('4'), () => ({ kind: 'deny' }))).asked).toHaveLength(1);
-    expect((await turn(session.send('5'), () => ({ kind: 'deny' }))).asked).toHaveLength(0);
-    const both = await turn(session.send('6'), () => ({ kind: 'deny' }));
+    expect((await turn(await session.send('2'), () => ({ kind: 'deny' }))).asked).toHaveLength(0);
+    expect((await turn(await session.send('3'), () => ({ kind: 'deny' }))).asked).toHaveLength(1);
+    expect((await turn(await session.send('4'), () => ({ kind: 'deny' }))).asked).toHaveLength(1);
+    expect((await turn(await session.send('5'), () => ({ kind: 'deny' }))).asked).toHaveLength(0);
+    const both = await turn(await session.send('6'), () => ({ kind: 'deny' }));
     expect(callEnds(both.events)[0]).toMatchObject({ isError: true, notRun: 'refused_by_tool' });
     expect(counts.get('send_email')).toBe(3);
   });

@@ -60,9 +60,9 @@ describe('text holding half of a character, on the Anthropic stand-in', () => {
         { text: 'Still groceries.' },
       ],
     });
-    const session = h.runtime.session('s');
-    expect(turnEnd(await collect(session.send('what did I note?')))).toMatchObject({ status: 'done' });
-    expect(turnEnd(await collect(session.send('and again?')))).toMatchObject({
+    const session = await h.runtime.session('s');
+    expect(turnEnd(await collect(await session.send('what did I note?')))).toMatchObject({ status: 'done' });
+    expect(turnEnd(await collect(await session.send('and again?')))).toMatchObject({
       status: 'done',
       message: 'Still groceries.',
     });
@@ -123,7 +123,9 @@ describe('text holding half of a character, on the Anthropic stand-in', () => {
       providers: [notebook, weather],
       script: [{ text: 'Noted.' }],
     });
-    const end = turnEnd(await collect(h.runtime.session('s').send('read my note of the notebook')));
+    const end = turnEnd(
+      await collect(await (await h.runtime.session('s')).send('read my note of the notebook')),
+    );
     expect(end).toMatchObject({ status: 'done', message: 'Noted.' });
     const request = h.standIn.requests[0];
     expect(request?.tools.map((t) => t.name)).not.toContain('mcp_weather_forecast');

@@ -40,7 +40,7 @@ async function approving(run: Runtime, events: AsyncIterable<RuntimeEvent>): Pro
   for await (const event of events) {
     out.push(event);
     if (event.type === 'approval-request')
-      run.respond(event.request.id, { kind: 'approve' }, { digest: event.request.digest });
+      await run.respond(event.request.id, { kind: 'approve' }, { digest: event.request.digest });
   }
   return out;
 }
@@ -53,7 +53,7 @@ describe('a runtime on the scripted model, in-process', () => {
       { echo: 'lastToolResult' },
     ]);
     const run = await start(model, counts);
-    const events = await approving(run, run.session('s').send('archive mail 7'));
+    const events = await approving(run, await (await run.session('s')).send('archive mail 7'));
     expect(events.find((e) => e.type === 'approval-request')).toMatchObject({
       request: { tool: 'archive_mail', arguments: { id: 7 }, risk: 'destructive' },
     });
@@ -63,14 +63,14 @@ describe('a runtime on the scripted model, in-process', () => {
     expect(model.requests[0]?.tools.map((t) => t.name)).toContain('archive_mail');
     expect(model.requests[1]?.lastToolResult).toMatchObject({ name: 'archive_mail', content: 'archived 7' });
     // the turn and its call are stored as with any model
-    const stored = run.options.store.listMessages('s');
+    const stored = await run.options.store.listMessages('s');
     expect(stored.map((m) => m.message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
   });
 
   it('quarantines a tool the model refuses and answers without it', async () => {
     const model = new ScriptedModel([{ text: 'Done without it.' }]).rejectTool('send_email');
     const run = await start(model);
-    const events = await approving(run, run.session('s').send('hello'));
+    const events = await approving(run, await (await run.session('s')).send('hello'));
     expect(events.find((e) => e.type === 'tools-quarantined')).toMatchObject({
       tools: ['send_email'],
     });

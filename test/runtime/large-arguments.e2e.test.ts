@@ -38,8 +38,8 @@ describe('a call whose arguments are longer than a call may carry', () => {
           { text: 'Done.' },
         ],
       });
-      const session = h.runtime.session('s');
-      const events = await collect(session.send('send the long mail'));
+      const session = await h.runtime.session('s');
+      const events = await collect(await session.send('send the long mail'));
       expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'I will send it in parts.' });
       expect(events.some((e) => e.type === 'approval-request')).toBe(false);
       const [refused, ran] = callEnds(events);
@@ -50,7 +50,7 @@ describe('a call whose arguments are longer than a call may carry', () => {
       expect(ran).toMatchObject({ tool: 'lookup_weather', isError: false });
       expect(counts.get('send_email') ?? 0).toBe(0);
 
-      await collect(session.send('and?'));
+      await collect(await session.send('and?'));
       const [call] = assistantsOf(h.standIn.requests[2]?.messages)[0]?.toolCalls ?? [];
       expect(call?.arguments.length).toBeLessThanOrEqual(2_001);
 

@@ -26,7 +26,7 @@ describe('a bash output longer than a result', () => {
       approvals: { policy: 'auto' },
       script: [{ toolCalls: [{ name: 'bash', arguments: { command } }] }, { text: 'seen' }],
     });
-    const events = await collect(h.runtime.session('s').send('run it'));
+    const events = await collect(await (await h.runtime.session('s')).send('run it'));
     const content = callEnds(events)[0]?.content ?? '';
     expect(content.startsWith('first-line\n1\n2\n')).toBe(true);
     expect(content.endsWith('59999\n60000\nboom: the real error\n[exit code 3]')).toBe(true);
@@ -71,7 +71,7 @@ describe("the runtime's cut of a result too long to send", () => {
         { text: 'seen' },
       ],
     });
-    const events = await collect(h.runtime.session('s').send('report'));
+    const events = await collect(await (await h.runtime.session('s')).send('report'));
     const [report, pages] = callEnds(events).map((end) => end.content);
     for (const content of [report, pages]) {
       expect(content?.length).toBeLessThanOrEqual(20_000);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpProvider } from '../../src/tools/mcp/index.js';
-import { toolsPage } from '../../src/tools/tools-page.js';
+import { toolsPage } from '../../src/tools/registry/tools-page.js';
 import { brokenStdio, notesStdio, npmStdio } from '../support/mcp-servers.js';
 import { callEnds, collect, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
 
@@ -34,7 +34,7 @@ describe('a turn over real and broken MCP servers', () => {
         { text: 'Carried on.' },
       ],
     });
-    const events = await collect(h.runtime.session('s').send('do the odd things'));
+    const events = await collect(await (await h.runtime.session('s')).send('do the odd things'));
     expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'Carried on.' });
     const byTool = new Map(callEnds(events).map((e) => [e.tool, e]));
     expect(byTool.get('mcp/odd/wait')?.isError).toBe(true);
@@ -64,13 +64,13 @@ describe('two turns over the real server-everything', () => {
       ],
       script: [{ text: 'One.' }, { text: 'Two.' }],
     });
-    const session = h.runtime.session('s');
-    const first = await collect(session.send('hello'));
-    const stampAfterFirst = h.runtime.options.store.getSession('s')?.surfaceStamp;
-    const second = await collect(session.send('again'));
+    const session = await h.runtime.session('s');
+    const first = await collect(await session.send('hello'));
+    const stampAfterFirst = (await h.runtime.options.store.getSession('s'))?.surfaceStamp;
+    const second = await collect(await session.send('again'));
     expect(turnEnd(second)).toMatchObject({ status: 'done', message: 'Two.' });
     // the server said its list changed as it started, so the second turn built its surface again
-    expect(h.runtime.options.store.getSession('s')?.surfaceStamp).not.toBe(stampAfterFirst);
+    expect((await h.runtime.options.store.getSession('s'))?.surfaceStamp).not.toBe(stampAfterFirst);
     const [one, two] = h.standIn.requests;
     expect(one?.tools.length).toBeGreaterThan(10);
     expect(JSON.stringify(two?.tools)).toBe(JSON.stringify(one?.tools));

@@ -19,7 +19,7 @@ describe('a model call that toolseam retries', () => {
       retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 20 },
       script: [{ error: { status: 429, retryAfter: 0 } }, { error: { status: 503 } }, { text: 'Here now.' }],
     });
-    const events = await collect(h.runtime.session('s').send('hello'));
+    const events = await collect(await (await h.runtime.session('s')).send('hello'));
     expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'Here now.' });
     const [limited, busy] = retries(events);
     expect(limited).toEqual({
@@ -45,12 +45,12 @@ describe('a model call that toolseam retries', () => {
       retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 20 },
       script: [{ error: { status: 529, message: 'Overloaded' } }, { text: 'Fine.' }, { text: 'Again.' }],
     });
-    const session = h.runtime.session('s');
-    const first = await collect(session.send('hello'));
+    const session = await h.runtime.session('s');
+    const first = await collect(await session.send('hello'));
     expect(retries(first)).toMatchObject([
       { provider: 'anthropic', status: 529, reason: 'overloaded', attempt: 2, maxAttempts: 2 },
     ]);
-    const second = await collect(session.send('again'));
+    const second = await collect(await session.send('again'));
     expect(turnEnd(second)).toMatchObject({ status: 'done', message: 'Again.' });
     expect(retries(second)).toEqual([]);
   });
@@ -63,7 +63,7 @@ describe('a model call that toolseam retries', () => {
         { error: { status: 429, retryAfter: 0, message: 'Slow down.' } },
       ],
     });
-    const end = turnEnd(await collect(h.runtime.session('s').send('hello')));
+    const end = turnEnd(await collect(await (await h.runtime.session('s')).send('hello')));
     expect(end).toMatchObject({ status: 'failed' });
     expect(end.message).toBe(
       "The model provider openai-compatible answered HTTP 429: Slow down. Tried 2 times; the rate limit had not lifted: openai-compatible asks to wait 1 s, then send the message again (if it keeps happening, check the account's limits).",

@@ -8,7 +8,7 @@ import type { RuntimeOptions } from '../../src/runtime/runtime-options.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { type ScriptTurn, type StandIn, startStandIn } from '../../src/testing/index.js';
 import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
-import { createToolRegistry } from '../../src/tools/registry.js';
+import { createToolRegistry } from '../../src/tools/registry/tool-registry.js';
 import { newCall, turnWithCalls } from '../store/store-fixtures.js';
 import { callEnds, collect } from '../support/runtime-harness.js';
 
@@ -101,19 +101,21 @@ async function resumedEmail(session: SessionOptions, send: SendOptions, agents?:
     owner: `${hostname()}:999999`,
     ...(agents ? { agents } : {}),
   });
-  dead.session('s');
-  void collect(dead.session('s', session).send('plan a trip, send nothing', send));
+  await dead.session('s');
+  void collect(await (await dead.session('s', session)).send('plan a trip, send nothing', send));
   const store = openSessionStore({ path: dbPath });
   cleanups.push(() => store.close());
-  await expect.poll(() => store.listToolCalls({ sessionId: 's' }).map((c) => c.status)).toEqual(['running']);
+  await expect
+    .poll(async () => (await store.listToolCalls({ sessionId: 's' })).map((c) => c.status))
+    .toEqual(['running']);
 
   const second = await standIn([
     { toolCalls: [{ name: 'send_email', arguments: { to: 'boss@example.com' } }] },
     { text: 'done' },
   ]);
   const next = runtime(second, dbPath, sent, false, agents ? { agents } : {});
-  const [orphan] = next.orphanedTurns();
-  const events = await collect(next.resumeTurn(orphan?.id as string));
+  const [orphan] = await next.orphanedTurns();
+  const events = await collect(await next.resumeTurn(orphan?.id as string));
   return { email: callEnds(events).find((e) => e.tool === 'send_email'), sent };
 }
 
@@ -143,13 +145,15 @@ describe('resuming a turn this runtime is still driving', () => {
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const s = await standIn([{ toolCalls: [{ name: 'lookup_weather', arguments: { city: 'Oslo' } }] }]);
     const live = runtime(s, join(dir, 'toolseam.db'), [], true);
-    const session = live.session('s');
-    void collect(session.send('weather?'));
+    const session = await live.session('s');
+    void collect(await session.send('weather?'));
     const store = openSessionStore({ path: join(dir, 'toolseam.db') });
     cleanups.push(() => store.close());
-    await expect.poll(() => store.listTurns({ sessionId: 's' }).map((t) => t.status)).toEqual(['running']);
-    const turnId = store.listTurns({ sessionId: 's' })[0]?.id as string;
-    expect(() => live.resumeTurn(turnId)).toThrow(/running a turn in this runtime/);
+    await expect
+      .poll(async () => (await store.listTurns({ sessionId: 's' })).map((t) => t.status))
+      .toEqual(['running']);
+    const turnId = (await store.listTurns({ sessionId: 's' }))[0]?.id as string;
+    await expect(live.resumeTurn(turnId)).rejects.toThrow(/running a turn in this runtime/);
     session.stop();
   });
 });
@@ -158,9 +162,9 @@ describe('an approval a dead process left waiting', () => {
   it('keeps the deadline it was asked with when the turn is resumed, and the turn shows it waits', async () => {
     const { dbPath, store } = freshStore();
     // What a process that died while asking leaves behind: its turn, the call, the request and its deadline.
-    const { turn } = turnWithCalls(store, [newCall('c1', 'send_email', { to: 'a@example.com' })]);
-    store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
-    store.requestApproval({
+    const { turn } = await turnWithCalls(store, [newCall('c1', 'send_email', { to: 'a@example.com' })]);
+    await store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
+    await store.requestApproval({
       turnId: turn.id,
       callId: 'c1',
       risk: 'caution',
@@ -175,9 +179,9 @@ describe('an approval a dead process left waiting', () => {
     const started = Date.now();
     const seen: string[] = [];
     const events = [];
-    for await (const event of next.resumeTurn(turn.id)) {
+    for await (const event of await next.resumeTurn(turn.id)) {
       events.push(event);
-      if (event.type === 'approval-request') seen.push(store.getTurn(turn.id)?.status ?? '');
+      if (event.type === 'approval-request') seen.push((await store.getTurn(turn.id))?.status ?? '');
     }
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(seen).toEqual(['waiting_approval']);
@@ -189,9 +193,9 @@ describe('an approval a dead process left waiting', () => {
 describe('an approval whose deadline passed while no process drove its turn', () => {
   it('is closed as expired on resume, never asked again', async () => {
     const { dbPath, store } = freshStore();
-    const { turn } = turnWithCalls(store, [newCall('c1', 'send_email', { to: 'a@example.com' })]);
-    store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
-    const approval = store.requestApproval({
+    const { turn } = await turnWithCalls(store, [newCall('c1', 'send_email', { to: 'a@example.com' })]);
+    await store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
+    const approval = await store.requestApproval({
       turnId: turn.id,
       callId: 'c1',
       risk: 'caution',
@@ -203,7 +207,7 @@ describe('an approval whose deadline passed while no process drove its turn', ()
     const next = runtime(await standIn([{ text: 'ok' }]), dbPath, sent, false, {
       approvals: { policy: 'ask', timeoutMs: 60_000 },
     });
-    const events = await collect(next.resumeTurn(turn.id));
+    const events = await collect(await next.resumeTurn(turn.id));
     expect(events.filter((e) => e.type === 'approval-request')).toEqual([]);
     expect(events).toContainEqual({
       type: 'approval-resolved',
@@ -211,8 +215,8 @@ describe('an approval whose deadline passed while no process drove its turn', ()
       decision: 'expired',
     });
     expect(callEnds(events)[0]).toMatchObject({ refusedBy: 'timeout', status: 'refused' });
-    expect(store.getApproval(approval.id)?.status).toBe('expired');
-    expect(store.getTurn(turn.id)?.status).toBe('done');
+    expect((await store.getApproval(approval.id))?.status).toBe('expired');
+    expect((await store.getTurn(turn.id))?.status).toBe('done');
     expect(sent).toEqual([]);
   });
 });
@@ -221,17 +225,21 @@ describe("a resumed turn's bounds", () => {
   it('count what the turn did before its process died: model calls and repeated calls', async () => {
     const { dbPath, store } = freshStore();
     const oslo = { city: 'Oslo' };
-    const { turn } = turnWithCalls(store, [newCall('c1', 'lookup_weather', oslo)]);
-    store.approveToolCall(turn.id, 'c1');
-    store.claimToolCall(turn.id, 'c1');
-    store.recordToolResult(turn.id, 'c1', { status: 'done', content: 'Sunny in Oslo.', isError: false });
+    const { turn } = await turnWithCalls(store, [newCall('c1', 'lookup_weather', oslo)]);
+    await store.approveToolCall(turn.id, 'c1');
+    await store.claimToolCall(turn.id, 'c1');
+    await store.recordToolResult(turn.id, 'c1', {
+      status: 'done',
+      content: 'Sunny in Oslo.',
+      isError: false,
+    });
     // The second reply asks for the same call again; the process died before screening it.
-    store.recordModelReply(turn.id, { content: '', calls: [newCall('c2', 'lookup_weather', oslo)] });
-    store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
+    await store.recordModelReply(turn.id, { content: '', calls: [newCall('c2', 'lookup_weather', oslo)] });
+    await store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
 
     const model = await standIn([{ text: 'one more answer' }]);
     const next = runtime(model, dbPath, [], false, { limits: { maxModelCalls: 2, repeatLimit: 1 } });
-    const events = await collect(next.resumeTurn(turn.id));
+    const events = await collect(await next.resumeTurn(turn.id));
     expect(callEnds(events)).toMatchObject([{ callId: 'c2', refusedBy: 'loop_breaker' }]);
     expect(events.at(-1)).toMatchObject({ type: 'turn-end', status: 'limit', errorCode: 'model_call_limit' });
     expect(model.requests).toHaveLength(0);
@@ -242,8 +250,8 @@ describe("a resumed turn's bounds, for a call its tool's preflight refused", () 
   it('count it, as the live turn did when it was on its way to the person', async () => {
     const { dbPath, store } = freshStore();
     const boss = { to: 'boss@example.com' };
-    const { turn } = turnWithCalls(store, [newCall('c1', 'send_email', boss)]);
-    store.recordToolResult(turn.id, 'c1', {
+    const { turn } = await turnWithCalls(store, [newCall('c1', 'send_email', boss)]);
+    await store.recordToolResult(turn.id, 'c1', {
       status: 'refused',
       content: 'Error: send_email was not run: the address is on the blocked list',
       isError: true,
@@ -251,13 +259,13 @@ describe("a resumed turn's bounds, for a call its tool's preflight refused", () 
       refusedBy: 'preflight',
     });
     // The second reply asks for the same call again; the process died before screening it.
-    store.recordModelReply(turn.id, { content: '', calls: [newCall('c2', 'send_email', boss)] });
-    store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
+    await store.recordModelReply(turn.id, { content: '', calls: [newCall('c2', 'send_email', boss)] });
+    await store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
 
     const sent: string[] = [];
     const model = await standIn([{ text: 'I will not send it.' }]);
     const next = runtime(model, dbPath, sent, false, { limits: { repeatLimit: 1 } });
-    const events = await collect(next.resumeTurn(turn.id));
+    const events = await collect(await next.resumeTurn(turn.id));
     expect(callEnds(events)).toMatchObject([{ callId: 'c2', refusedBy: 'loop_breaker' }]);
     expect(sent).toEqual([]);
   });
@@ -266,26 +274,28 @@ describe("a resumed turn's bounds, for a call its tool's preflight refused", () 
 describe('a turn started as an agent this runtime does not define', () => {
   it('is not taken over, and stays resumable by a runtime that has the agent', async () => {
     const { dbPath, store } = freshStore();
-    const session = store.createSession({ provider: 'openai', model: 'gpt-test' });
-    const turn = store.startTurn({ sessionId: session.id, userText: 'hi', agent: 'reader' });
-    store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
+    const session = await store.createSession({ provider: 'openai', model: 'gpt-test' });
+    const turn = await store.startTurn({ sessionId: session.id, userText: 'hi', agent: 'reader' });
+    await store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
     const next = runtime(await standIn([{ text: 'ok' }]), dbPath, [], false);
-    expect(() => next.resumeTurn(turn.id)).toThrow(expect.objectContaining({ code: 'unknown_agent' }));
-    expect(store.getTurn(turn.id)).toMatchObject({ status: 'running', owner: `${hostname()}:999999` });
+    await expect(next.resumeTurn(turn.id)).rejects.toThrow(
+      expect.objectContaining({ code: 'unknown_agent' }),
+    );
+    expect(await store.getTurn(turn.id)).toMatchObject({ status: 'running', owner: `${hostname()}:999999` });
   });
 });
 
 describe('the calls a dead process left', () => {
   it("run in the model's order: one never screened before a later, approved one", async () => {
     const { dbPath, store } = freshStore();
-    const { turn } = turnWithCalls(store, [
+    const { turn } = await turnWithCalls(store, [
       newCall('c1', 'send_email', { to: 'first@example.com' }),
       newCall('c2', 'send_email', { to: 'second@example.com' }, { status: 'approved' }),
     ]);
-    store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
+    await store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
     const sent: string[] = [];
     const next = runtime(await standIn([{ text: 'ok' }]), dbPath, sent, false);
-    await collect(next.resumeTurn(turn.id));
+    await collect(await next.resumeTurn(turn.id));
     expect(sent).toEqual(['first@example.com', 'second@example.com']);
   });
 });
@@ -294,14 +304,14 @@ describe('a call a dead process left whose arguments were not readable', () => {
   it('is answered as unreadable, never run with empty arguments', async () => {
     const { dbPath, store } = freshStore();
     // The process died waiting on the first call's approval, before it answered the second.
-    const { turn } = turnWithCalls(store, [
+    const { turn } = await turnWithCalls(store, [
       newCall('c1', 'send_email', { to: 'first@example.com' }, { status: 'approved' }),
       newCall('c2', 'lookup_weather', {}, { rawArguments: '{"city": "Oslo"', arguments: undefined }),
     ]);
-    store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
+    await store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
     const sent: string[] = [];
     const next = runtime(await standIn([{ text: 'ok' }]), dbPath, sent, false);
-    const events = await collect(next.resumeTurn(turn.id));
+    const events = await collect(await next.resumeTurn(turn.id));
     expect(sent).toEqual(['first@example.com']);
     const second = callEnds(events).find((e) => e.callId === 'c2');
     expect(second).toMatchObject({ status: 'failed', notRun: 'unreadable_arguments', isError: true });
@@ -312,9 +322,9 @@ describe('a call a dead process left whose arguments were not readable', () => {
 describe('a turn recorded on another model', () => {
   it('is not resumed on this one (its conversation would go there), and stays resumable', async () => {
     const { dbPath, store } = freshStore();
-    const session = store.createSession({ provider: 'openai-compatible', model: 'demo' });
+    const session = await store.createSession({ provider: 'openai-compatible', model: 'demo' });
     const owner = `${hostname()}:999999`;
-    const turn = store.startTurn({
+    const turn = await store.startTurn({
       sessionId: session.id,
       userText: 'hi',
       owner,
@@ -322,9 +332,9 @@ describe('a turn recorded on another model', () => {
       model: 'demo',
     });
     const next = runtime(await standIn([{ text: 'ok' }]), dbPath, [], false);
-    expect(() => next.resumeTurn(turn.id)).toThrow(
+    await expect(next.resumeTurn(turn.id)).rejects.toThrow(
       /ran on openai-compatible model "demo", not openai-compatible model "stand-in"/,
     );
-    expect(store.getTurn(turn.id)).toMatchObject({ status: 'running', owner });
+    expect(await store.getTurn(turn.id)).toMatchObject({ status: 'running', owner });
   });
 });

@@ -25,7 +25,7 @@ describe('a tool the model asked for mid-turn (tool_schema) whose definition the
         ],
       });
       h.standIn.rejectTool('manage_parcel_118');
-      const events = await collect(h.runtime.session('s').send('weather in Oslo please'));
+      const events = await collect(await (await h.runtime.session('s')).send('weather in Oslo please'));
       const end = turnEnd(events);
       expect(end).toMatchObject({
         status: 'done',
@@ -79,7 +79,7 @@ describe('how to turn a refused tool off', () => {
     // a loose mention of a tool's place, in no provider's own path form: not enough to leave it out
     const loose = { status: 400, message: 'Invalid request: tools[0] has a schema problem.' };
     h = await startHarness({ providers: [notes], script: [{ error: loose }] });
-    const end = turnEnd(await collect(h.runtime.session('s').send('find my notes')));
+    const end = turnEnd(await collect(await (await h.runtime.session('s')).send('find my notes')));
     expect(end.message).toContain('turn that tool off and send your message again');
     expect(end.message).toContain(
       '"mcp/notes/search" under "disabledTools" in toolseam.json, then start toolseam again',

@@ -7,14 +7,14 @@ import type { ToolProvider } from '../../src/core/tool.js';
 import { MAX_KEPT_SURFACES, SessionSurfaces } from '../../src/runtime/surface/session-surfaces.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { createMcpProvider } from '../../src/tools/mcp/index.js';
-import { createToolRegistry } from '../../src/tools/registry.js';
+import { createToolRegistry } from '../../src/tools/registry/tool-registry.js';
 import { demoProvider } from '../support/demo-tools.js';
 import { npmStdio } from '../support/mcp-servers.js';
 
 const dirs: string[] = [];
 const stores: SessionStore[] = [];
-afterEach(() => {
-  for (const store of stores.splice(0)) store.close();
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -26,8 +26,8 @@ describe('session surfaces', () => {
     const registry = createToolRegistry();
     registry.register(demoProvider());
     const surfaces = new SessionSurfaces({ registry, store });
-    const sessions = Array.from({ length: MAX_KEPT_SURFACES + 8 }, (_, i) =>
-      store.createSession({ id: `s${i}` }),
+    const sessions = await Promise.all(
+      Array.from({ length: MAX_KEPT_SURFACES + 8 }, (_, i) => store.createSession({ id: `s${i}` })),
     );
     const first = await surfaces.forSession(sessions[0] as never, undefined, () => {});
     const built = [first];
@@ -44,7 +44,7 @@ describe('session surfaces', () => {
     expect(await surfaces.forSession(last, undefined, () => {})).toBe(built[built.length - 1]);
     expect(rebuilt.offered.map((t) => t.name)).toEqual(first.offered.map((t) => t.name));
     expect(surfaces.size).toBe(MAX_KEPT_SURFACES);
-    store.close();
+    await store.close();
   });
 });
 
@@ -78,7 +78,7 @@ function relayProvider(tools: Array<{ name: string; description: string }>) {
   return { provider, tools, announce };
 }
 
-function openSurfaces(provider: ToolProvider) {
+async function openSurfaces(provider: ToolProvider) {
   const dir = mkdtempSync(join(tmpdir(), 'toolseam-surfaces-'));
   dirs.push(dir);
   const store = openSessionStore({ path: join(dir, 'toolseam.db') });
@@ -86,7 +86,7 @@ function openSurfaces(provider: ToolProvider) {
   const registry = createToolRegistry();
   registry.register(provider);
   const surfaces = new SessionSurfaces({ registry, store });
-  const session = store.createSession({ id: 's' });
+  const session = await store.createSession({ id: 's' });
   const notices: string[] = [];
   const turn = () =>
     surfaces.forSession(session, undefined, (event) => {
@@ -98,7 +98,7 @@ function openSurfaces(provider: ToolProvider) {
 describe("the note that a session's tools changed", () => {
   it('is not made when a server lists the same tools again after saying its list changed', async () => {
     const relay = relayProvider([{ name: 'relay/search', description: 'Search the relay.' }]);
-    const { turn, notices } = openSurfaces(relay.provider);
+    const { turn, notices } = await openSurfaces(relay.provider);
     const first = await turn();
     relay.announce();
     const second = await turn();
@@ -114,7 +114,7 @@ describe("the note that a session's tools changed", () => {
       { name: 'relay/search', description: 'Search the relay.' },
       { name: 'relay/send', description: 'Send a message.' },
     ]);
-    const { turn, notices } = openSurfaces(relay.provider);
+    const { turn, notices } = await openSurfaces(relay.provider);
     await turn();
     relay.tools.splice(1, 1, { name: 'relay/fetch', description: 'Fetch a message.' });
     (relay.tools[0] as { description: string }).description = 'Search the relay for messages.';
@@ -131,7 +131,7 @@ describe("the note that a session's tools changed", () => {
       npmStdio('everything', '@modelcontextprotocol/server-everything', 'dist/index.js'),
     );
     try {
-      const { turn, notices } = openSurfaces(provider);
+      const { turn, notices } = await openSurfaces(provider);
       const first = await turn();
       expect(first.offered.length).toBeGreaterThan(10);
       const second = await turn();

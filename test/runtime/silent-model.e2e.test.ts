@@ -18,7 +18,7 @@ describe('a model that stays silent before it answers', () => {
   for (const family of families) {
     it(`is reported as still waited for, and the notices stop once the answer starts (${family})`, async () => {
       h = await startHarness({ family, waitingNoticeMs: 150, script: [{ text: 'Slowly.', delayMs: 2_000 }] });
-      const events = await collect(h.runtime.session('s').send('hello'));
+      const events = await collect(await (await h.runtime.session('s')).send('hello'));
       expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'Slowly.' });
       const waiting = ofType(events, 'model-waiting');
       expect(waiting.length).toBeGreaterThanOrEqual(1);
@@ -30,7 +30,7 @@ describe('a model that stays silent before it answers', () => {
 
   it('a model that answers at once is not reported as waited for', async () => {
     h = await startHarness({ waitingNoticeMs: 5_000, script: [{ text: 'At once.' }] });
-    const events = await collect(h.runtime.session('s').send('hello'));
+    const events = await collect(await (await h.runtime.session('s')).send('hello'));
     expect(ofType(events, 'model-waiting')).toEqual([]);
   });
 });
@@ -44,7 +44,7 @@ describe('the first-byte deadline', () => {
         retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 10 },
         script: [{ text: 'Too late.', delayMs: 10_000 }, { text: 'On time.' }],
       });
-      const events = await collect(h.runtime.session('s').send('hello'));
+      const events = await collect(await (await h.runtime.session('s')).send('hello'));
       expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'On time.' });
       expect(ofType(events, 'model-retry')).toMatchObject([
         { reason: 'the answer did not start in time', attempt: 2, maxAttempts: 2 },
@@ -63,7 +63,7 @@ describe('the first-byte deadline', () => {
         { text: 'Late again.', delayMs: 10_000 },
       ],
     });
-    const events = await collect(h.runtime.session('s').send('hello'));
+    const events = await collect(await (await h.runtime.session('s')).send('hello'));
     const end = turnEnd(events);
     expect(end).toMatchObject({ status: 'failed', errorCode: 'first_byte_timeout' });
     expect(end.message).toContain(
@@ -81,7 +81,9 @@ describe('the first-byte deadline', () => {
     });
     const controller = new AbortController();
     const stop = setTimeout(() => controller.abort(), 1_500);
-    const events = await collect(h.runtime.session('s').send('hello', { signal: controller.signal }));
+    const events = await collect(
+      await (await h.runtime.session('s')).send('hello', { signal: controller.signal }),
+    );
     clearTimeout(stop);
     // stopped by the person well past the deadline, never given up and asked again by toolseam
     expect(turnEnd(events)).toMatchObject({ status: 'stopped' });

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.js';
-import { boundResult, redactSecrets } from '../../src/runtime/calls/bound-result.js';
+import { boundResult } from '../../src/runtime/calls/bound-result.js';
 import { callDigest, canonicalJson } from '../../src/runtime/calls/call-digest.js';
 import { runPreToolHooks } from '../../src/runtime/calls/gates/pre-tool-hooks.js';
 import { refusalResult } from '../../src/runtime/calls/refusals.js';
 import { globMatch } from '../../src/runtime/glob-match.js';
+import { redactSecrets } from '../../src/tools/redact-secrets.js';
 
 describe('globMatch', () => {
   it('matches whole names with *, ? and classes, case-sensitively', () => {

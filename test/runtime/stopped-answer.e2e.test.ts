@@ -42,16 +42,16 @@ describe('an answer the person stopped after part of it was shown', () => {
         family,
         script: [{ text: shown, cutOff: 'hold' }, { text: 'You stopped me before the third.' }],
       });
-      const session = h.runtime.session('s');
+      const session = await h.runtime.session('s');
       const controller = new AbortController();
       const first = await stopAfter(
-        session.send('name three old cities', { signal: controller.signal }),
+        await session.send('name three old cities', { signal: controller.signal }),
         controller,
         shown,
       );
       expect(turnEnd(first)).toMatchObject({ status: 'stopped' });
       const second: RuntimeEvent[] = [];
-      for await (const e of session.send('why did you stop?')) second.push(e);
+      for await (const e of await session.send('why did you stop?')) second.push(e);
       expect(turnEnd(second)).toMatchObject({ status: 'done' });
       const [partial, ...rest] = assistantsOf(h.standIn.requests[1]?.messages);
       expect(rest).toEqual([]);
@@ -77,7 +77,7 @@ describe('an answer the person stopped after part of it was shown', () => {
     });
     const controller = new AbortController();
     const events = await stopAfter(
-      h.runtime.session('s').send('weather in Oslo?', { signal: controller.signal }),
+      await (await h.runtime.session('s')).send('weather in Oslo?', { signal: controller.signal }),
       controller,
       'Let me look that up.',
     );
@@ -86,37 +86,37 @@ describe('an answer the person stopped after part of it was shown', () => {
     expect(counts.get('lookup_weather') ?? 0).toBe(0);
     const store = openSessionStore({ path: h.dbPath });
     try {
-      const stored = store.listMessages('s');
+      const stored = await store.listMessages('s');
       expect(stored.map((m) => m.message.role)).toEqual(['user', 'assistant']);
       const kept = stored[1]?.message as Extract<ChatMessage, { role: 'assistant' }>;
       expect(kept.content).toMatch(/^Let me look that up\.\n\n\[The person stopped this answer here/);
       expect(kept.toolCalls ?? []).toEqual([]);
       expect(stored[1]?.turnId).toBe(end.turnId);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
   it('a turn stopped before any text leaves only a note that the message went unanswered', async () => {
     h = await startHarness({ script: [{ text: '', delayMs: 5_000 }, { text: 'Back.' }] });
-    const session = h.runtime.session('s');
+    const session = await h.runtime.session('s');
     const controller = new AbortController();
     const events: RuntimeEvent[] = [];
     const running = (async () => {
-      for await (const e of session.send('hi', { signal: controller.signal })) events.push(e);
+      for await (const e of await session.send('hi', { signal: controller.signal })) events.push(e);
     })();
     setTimeout(() => controller.abort(), 200);
     await running;
     expect(turnEnd(events)).toMatchObject({ status: 'stopped' });
     const store = openSessionStore({ path: h.dbPath });
     try {
-      const messages = store.listMessages('s').map((m) => m.message);
+      const messages = (await store.listMessages('s')).map((m) => m.message);
       expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
       expect(messages[1]?.content).toBe(
         '[No answer to this message: the turn was stopped before the model replied.]',
       );
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -133,13 +133,12 @@ describe('an answer the person stopped after part of it was shown', () => {
       ],
     });
     enableSubagents(h.runtime, { leafTimeoutMs: 1_000 });
-    const events = await collect(h.runtime.session('parent').send('do the morning round'));
+    const events = await collect(await (await h.runtime.session('parent')).send('do the morning round'));
     expect(turnEnd(events).status).toBe('done');
-    const [batch] = h.runtime.options.store.listBatches({ parentSessionId: 'parent' });
+    const [batch] = await h.runtime.options.store.listBatches({ parentSessionId: 'parent' });
     const leaf = batch?.leaves[0];
     expect(leaf?.status).toBe('timed_out');
-    const kept = h.runtime.options.store
-      .listMessages(leaf?.childSessionId ?? '')
+    const kept = (await h.runtime.options.store.listMessages(leaf?.childSessionId ?? ''))
       .map((m) => m.message)
       .filter((m) => m.role === 'assistant');
     expect(kept.map((m) => m.content)).toEqual([`So far I counted 12\n\n${LEAF_STOPPED_NOTE}`]);

@@ -62,7 +62,7 @@ describe('a store another process holds locked while a tool finishes', () => {
         { echo: 'lastToolResult' },
       ],
     });
-    const events = await collect(h.runtime.session('s').send('build the report'));
+    const events = await collect(await (await h.runtime.session('s')).send('build the report'));
     expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'the Q3 report: revenue up 4 %' });
     const notice = events.find((e) => e.type === 'notice');
     expect(notice).toMatchObject({
@@ -73,11 +73,11 @@ describe('a store another process holds locked while a tool finishes', () => {
     await Promise.all(released);
     const store = openSessionStore({ path: h.dbPath });
     try {
-      expect(store.listToolCalls({}).map((c) => [c.status, c.result])).toEqual([
+      expect((await store.listToolCalls({})).map((c) => [c.status, c.result])).toEqual([
         ['done', 'the Q3 report: revenue up 4 %'],
       ]);
     } finally {
-      store.close();
+      await store.close();
     }
     expect(logger.records.filter((r) => r.level === 'error' || r.level === 'warn')).toEqual([]);
   });
@@ -96,8 +96,8 @@ describe('a store another process holds locked while a tool finishes', () => {
         { text: 'All stored.' },
       ],
     });
-    const session = h.runtime.session('s');
-    const first = await collect(session.send('build the report'));
+    const session = await h.runtime.session('s');
+    const first = await collect(await session.send('build the report'));
     const end = turnEnd(first);
     expect(end).toMatchObject({ status: 'failed' });
     expect(end.message).toMatch(
@@ -110,17 +110,17 @@ describe('a store another process holds locked while a tool finishes', () => {
     expect(logger.records.some((r) => r.level === 'info' && /\n\s+at /.test(r.message))).toBe(true);
 
     await Promise.all(released);
-    const second = await collect(session.send('is it stored?'));
+    const second = await collect(await session.send('is it stored?'));
     expect(turnEnd(second)).toMatchObject({ status: 'done' });
     const store = openSessionStore({ path: h.dbPath });
     try {
-      expect(store.listToolCalls({}).map((c) => [c.status, c.result])).toEqual([
+      expect((await store.listToolCalls({})).map((c) => [c.status, c.result])).toEqual([
         ['done', 'the Q3 report: revenue up 4 %'],
       ]);
-      const roles = store.listMessages('s').map((m) => m.message.role);
+      const roles = (await store.listMessages('s')).map((m) => m.message.role);
       expect(roles).toEqual(['user', 'assistant', 'tool', 'user', 'assistant']);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

@@ -27,9 +27,9 @@ describe('a tool that never returns (real SDK, loopback stand-in, SQLite)', () =
       providers: [stuckProvider()],
       script: [{ toolCalls: [{ name: 'stuck_lookup', arguments: {} }] }, { echo: 'lastToolResult' }],
     });
-    const session = h.runtime.session('s');
+    const session = await h.runtime.session('s');
     const events: RuntimeEvent[] = [];
-    for await (const event of session.send('look it up')) {
+    for await (const event of await session.send('look it up')) {
       events.push(event);
       if (event.type === 'tool-call-start') setTimeout(() => session.stop(), 50);
     }
@@ -53,7 +53,7 @@ describe('a tool that never returns (real SDK, loopback stand-in, SQLite)', () =
       ],
     });
     enableSubagents(h.runtime, { leafTimeoutMs: 1_000 });
-    const events = await collect(h.runtime.session('parent').send('do the round'));
+    const events = await collect(await (await h.runtime.session('parent')).send('do the round'));
     expect(leafStates(events, 'Lookup')).toContain('timed_out');
     expect(turnEnd(events).status).toBe('done');
     expect(turnEnd(events).message).toContain('stuck_lookup was stopped while it ran');

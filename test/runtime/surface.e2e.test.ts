@@ -43,7 +43,7 @@ function manyTools(n: number) {
 describe('the tool surface', () => {
   it('offers at most 48 schemas, lists the rest in the catalog note, and adds the meta-tools', async () => {
     h = await startHarness({ providers: [demoProvider(), manyTools(120)], script: [{ text: 'ok' }] });
-    await collect(h.runtime.session('s').send('What is the weather forecast in Oslo?'));
+    await collect(await (await h.runtime.session('s')).send('What is the weather forecast in Oslo?'));
     const request = h.standIn.requests[0];
     const names = request?.tools.map((t) => t.name) ?? [];
     expect(names).toContain('lookup_weather');
@@ -63,7 +63,7 @@ describe('the tool surface', () => {
         { echo: 'lastToolResult' },
       ],
     });
-    const events = await collect(h.runtime.session('s').send('weather please'));
+    const events = await collect(await (await h.runtime.session('s')).send('weather please'));
     expect(h.standIn.requests[1]?.tools.map((t) => t.name)).toContain('manage_parcel_118');
     expect(turnEnd(events).message).toBe('118:p-1');
   });
@@ -76,7 +76,7 @@ describe('the tool surface', () => {
         { echo: 'lastToolResult' },
       ],
     });
-    const events = await collect(h.runtime.session('s').send('hello'));
+    const events = await collect(await (await h.runtime.session('s')).send('hello'));
     expect(callEnds(events)[0]?.content).toMatch(/manage_parcel_\d+/);
   });
 
@@ -104,7 +104,7 @@ describe('the tool surface', () => {
         { echo: 'lastToolResult' },
       ],
     });
-    const events = await collect(h.runtime.session('s').send('hello'));
+    const events = await collect(await (await h.runtime.session('s')).send('hello'));
     expect(callEnds(events)[0]?.content.split('\n')[1]).toBe(
       `- ${real}: Move a file into the archive folder.`,
     );
@@ -116,7 +116,7 @@ describe('the tool surface', () => {
       agents: { reader: { tools: ['lookup_*', 'manage_*'] } },
       script: [{ toolCalls: [{ name: 'tool_schema', arguments: { name: 'send_email' } }] }, { text: 'ok' }],
     });
-    const events = await collect(h.runtime.session('s', { agent: 'reader' }).send('mail Anna'));
+    const events = await collect(await (await h.runtime.session('s', { agent: 'reader' })).send('mail Anna'));
     const answer = callEnds(events)[0];
     expect(answer?.isError).toBe(true);
     expect(answer?.content).toContain('the agent "reader" may use only the tools on its tool list');
@@ -138,7 +138,7 @@ describe('the tool surface', () => {
         { text: 'ok' },
       ],
     });
-    const events = await collect(h.runtime.session('s').send('use mcp/files/a/b'));
+    const events = await collect(await (await h.runtime.session('s')).send('use mcp/files/a/b'));
     const answer = callEnds(events)[0];
     expect(answer?.isError).toBe(true);
     expect(answer?.content).toContain('cannot be offered to models');
@@ -150,13 +150,13 @@ describe('the tool surface', () => {
       providers: [demoProvider()],
       script: [{ text: 'one' }, { text: 'two' }, { text: 'three' }],
     });
-    const session = h.runtime.session('s');
-    await collect(session.send('first'));
+    const session = await h.runtime.session('s');
+    await collect(await session.send('first'));
     h.registry.setEnabled('archive_mail', false);
-    const second = await collect(session.send('second'));
+    const second = await collect(await session.send('second'));
     expect(second.some((e) => e.type === 'notice' && /1 removed/.test(e.message))).toBe(true);
     expect(h.standIn.requests[1]?.tools.map((t) => t.name)).not.toContain('archive_mail');
-    const third = await collect(session.send('third'));
+    const third = await collect(await session.send('third'));
     expect(third.some((e) => e.type === 'notice')).toBe(false);
   });
 
@@ -169,9 +169,9 @@ describe('the tool surface', () => {
         { text: 'later' },
       ],
     });
-    const session = h.runtime.session('s');
-    await collect(session.send('garden'));
-    await collect(session.send('something unrelated about music'));
+    const session = await h.runtime.session('s');
+    await collect(await session.send('garden'));
+    await collect(await session.send('something unrelated about music'));
     expect(h.standIn.requests[2]?.tools.map((t) => t.name)).toContain('manage_garden_4');
   });
 });
@@ -188,15 +188,15 @@ describe("Gemini 3's thought signatures", () => {
         { text: 'Still sunny.' },
       ],
     });
-    const session = h.runtime.session('s');
-    const end = turnEnd(await collect(session.send('weather in Oslo?')));
+    const session = await h.runtime.session('s');
+    const end = turnEnd(await collect(await session.send('weather in Oslo?')));
     // the stand-in refuses a replayed call without the signature it gave
     expect(end).toMatchObject({ status: 'done', message: 'Sunny it is.' });
     const reader = openSessionStore({ path: h.dbPath });
-    const stored = reader.listMessages('s').find((m) => m.message.role === 'assistant')?.message;
-    reader.close();
+    const stored = (await reader.listMessages('s')).find((m) => m.message.role === 'assistant')?.message;
+    await reader.close();
     expect(stored?.role === 'assistant' && stored.toolCalls?.[0]?.signature).toMatch(/^sig_/);
-    const next = turnEnd(await collect(session.send('and now?')));
+    const next = turnEnd(await collect(await session.send('and now?')));
     expect(next).toMatchObject({ status: 'done', message: 'Still sunny.' });
     expect(h.standIn.requests.map((r) => r.outcome.kind)).toEqual(['answered', 'answered', 'answered']);
   });
@@ -211,13 +211,13 @@ describe('a provider rejecting a tool definition', () => {
       script: [{ text: 'went on without it' }, { text: 'fine now' }],
     });
     h.standIn.rejectTool('send_email');
-    const session = h.runtime.session('s');
-    const end = turnEnd(await collect(session.send('mail someone')));
+    const session = await h.runtime.session('s');
+    const end = turnEnd(await collect(await session.send('mail someone')));
     expect(end).toMatchObject({ status: 'done', message: 'went on without it' });
     expect(h.standIn.requests.map((r) => r.outcome.kind)).toEqual(['rejected', 'answered']);
-    expect(h.runtime.options.store.liftQuarantine({ tool: 'send_email' })).toHaveLength(1);
+    expect(await h.runtime.options.store.liftQuarantine({ tool: 'send_email' })).toHaveLength(1);
     h.registry.setEnabled('send_email', false);
-    const next = turnEnd(await collect(session.send('try again')));
+    const next = turnEnd(await collect(await session.send('try again')));
     expect(next).toMatchObject({ status: 'done', message: 'fine now' });
     const last = h.standIn.requests[2];
     expect(last?.tools.map((t) => t.name)).not.toContain('send_email');

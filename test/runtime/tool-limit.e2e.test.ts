@@ -47,7 +47,7 @@ describe('a turn whose activations (tool_schema) would push a request past the p
         { text: 'Done.' },
       ],
     });
-    const events = await collect(h.runtime.session('s').send('manage parcels'));
+    const events = await collect(await (await h.runtime.session('s')).send('manage parcels'));
     const end = turnEnd(events);
     expect(end).toMatchObject({ status: 'done', message: 'Done.' });
     const requests = h.standIn.requests;
@@ -84,7 +84,7 @@ describe('a turn whose activations (tool_schema) would push a request past the p
         { text: 'I could not use the parcel tool.' },
       ],
     });
-    const events = await collect(h.runtime.session('s').send('manage parcels'));
+    const events = await collect(await (await h.runtime.session('s')).send('manage parcels'));
     expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'I could not use the parcel tool.' });
     const requests = h.standIn.requests;
     expect(requests.map((r) => r.outcome.kind)).toEqual(['answered', 'answered']);

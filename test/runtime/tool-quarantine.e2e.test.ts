@@ -24,12 +24,12 @@ function quarantineEvents(events: readonly RuntimeEvent[]) {
 }
 
 /** The quarantines the harness's database holds. */
-function stored(dbPath: string) {
+async function stored(dbPath: string) {
   const reader = openSessionStore({ path: dbPath });
   try {
-    return reader.listQuarantined();
+    return await reader.listQuarantined();
   } finally {
-    reader.close();
+    await reader.close();
   }
 }
 
@@ -43,7 +43,7 @@ describe('a tool whose definition the provider refuses, as the provider itself p
         script: [{ text: 'I cannot send mail right now.' }, { text: 'Sunny, says the other session.' }],
       });
       h.standIn.rejectTool('send_email');
-      const events = await collect(h.runtime.session('s').send('mail someone'));
+      const events = await collect(await (await h.runtime.session('s')).send('mail someone'));
       expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'I cannot send mail right now.' });
       // the person is told which tool was left out, by whom and why, in the provider's own words
       const [told] = quarantineEvents(events);
@@ -68,19 +68,19 @@ describe('a tool whose definition the provider refuses, as the provider itself p
       expect(second?.system).toContain('[left-out tools]');
       expect(second?.system).toContain('`send_email`');
       // kept in the store, with the provider's words and where it happened
-      const [kept] = stored(h.dbPath);
+      const [kept] = await stored(h.dbPath);
       expect(kept).toMatchObject({ provider: c.provider, model: 'stand-in-model', tool: 'send_email' });
       expect(kept?.said).toContain(c.said);
       expect(kept?.sessionId).toBe('s');
       const reader = openSessionStore({ path: h.dbPath });
-      const audit = reader.listAudit({ kind: 'tool_schema_rejected' });
-      reader.close();
+      const audit = await reader.listAudit({ kind: 'tool_schema_rejected' });
+      await reader.close();
       expect(audit).toHaveLength(1);
       expect(audit[0]?.detail).toMatchObject({ tools: ['send_email'], quarantined: true, attributed: true });
       expect(String(audit[0]?.detail['said'])).toContain(c.said);
 
       // a later turn of another session on this model is not offered it (and nothing is refused)
-      const later = await collect(h.runtime.session('other').send('weather please'));
+      const later = await collect(await (await h.runtime.session('other')).send('weather please'));
       expect(turnEnd(later).status).toBe('done');
       expect(quarantineEvents(later)).toEqual([]);
       const third = h.standIn.requests[2];
@@ -101,13 +101,13 @@ describe('a tool whose definition the provider refuses, as the provider itself p
       ],
     });
     h.standIn.rejectTool('send_email');
-    await collect(h.runtime.session('s').send('mail someone'));
-    const events = await collect(h.runtime.session('s').send('mail them anyway'));
+    await collect(await (await h.runtime.session('s')).send('mail someone'));
+    const events = await collect(await (await h.runtime.session('s')).send('mail them anyway'));
     const end = events.find((e) => e.type === 'tool-call-end');
     expect(end).toMatchObject({ tool: 'send_email', isError: true });
     expect(JSON.stringify(end)).toContain('left out on this model');
     expect(JSON.stringify(end)).toContain('toolseam tools --on send_email');
-    expect(h.runtime.pendingApprovals()).toEqual([]);
+    expect(await h.runtime.pendingApprovals()).toEqual([]);
   });
 
   it('is sent once more at most: a second refusal in the turn ends it, and quarantines that tool too', async () => {
@@ -117,7 +117,7 @@ describe('a tool whose definition the provider refuses, as the provider itself p
       script: [{ text: 'The next turn goes without both.' }],
     });
     h.standIn.rejectTool('send_email').rejectTool('archive_mail');
-    const events = await collect(h.runtime.session('s').send('tidy my mail'));
+    const events = await collect(await (await h.runtime.session('s')).send('tidy my mail'));
     const end = turnEnd(events);
     expect(end.status).toBe('rejected');
     expect(end.message).toContain('once more without "send_email"');
@@ -128,12 +128,8 @@ describe('a tool whose definition the provider refuses, as the provider itself p
       [['send_email'], true],
       [['archive_mail'], false],
     ]);
-    expect(
-      stored(h.dbPath)
-        .map((q) => q.tool)
-        .sort(),
-    ).toEqual(['archive_mail', 'send_email']);
-    const next = await collect(h.runtime.session('s').send('and now?'));
+    expect((await stored(h.dbPath)).map((q) => q.tool).sort()).toEqual(['archive_mail', 'send_email']);
+    const next = await collect(await (await h.runtime.session('s')).send('and now?'));
     expect(turnEnd(next)).toMatchObject({ status: 'done', message: 'The next turn goes without both.' });
     expect(h.standIn.requests[2]?.tools.map((t) => t.name)).not.toContain('archive_mail');
   });
@@ -143,13 +139,13 @@ describe('a tool whose definition the provider refuses, as the provider itself p
       providers: [demoProvider()],
       script: [{ error: { status: 400, message: 'Invalid request: tools[0] has a schema problem.' } }],
     });
-    const events = await collect(h.runtime.session('s').send('weather'));
+    const events = await collect(await (await h.runtime.session('s')).send('weather'));
     const end = turnEnd(events);
     expect(end.status).toBe('rejected');
     expect(end.message).toContain('"disabledTools"');
     expect(quarantineEvents(events)).toEqual([]);
     expect(h.standIn.requests).toHaveLength(1);
-    expect(stored(h.dbPath)).toEqual([]);
+    expect(await stored(h.dbPath)).toEqual([]);
   });
 
   it('a core tool is never quarantined: its refusal ends the turn', async () => {
@@ -168,7 +164,7 @@ describe('a tool whose definition the provider refuses, as the provider itself p
     });
     h = await startHarness({ providers: [core, demoProvider()], script: [{ text: 'never reached' }] });
     h.standIn.rejectTool('read_notes');
-    const events = await collect(h.runtime.session('s').send('read my notes'));
+    const events = await collect(await (await h.runtime.session('s')).send('read my notes'));
     const end = turnEnd(events);
     expect(end.status).toBe('rejected');
     // the sentence names the tool and the provider, and quotes what it said
@@ -179,6 +175,6 @@ describe('a tool whose definition the provider refuses, as the provider itself p
     expect(end.message).not.toContain('disabledTools');
     expect(quarantineEvents(events)).toEqual([]);
     expect(h.standIn.requests).toHaveLength(1);
-    expect(stored(h.dbPath)).toEqual([]);
+    expect(await stored(h.dbPath)).toEqual([]);
   });
 });

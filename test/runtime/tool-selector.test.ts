@@ -12,7 +12,7 @@ import { Runtime } from '../../src/runtime/runtime.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { defineTool, inProcessProvider } from '../../src/tools/index.js';
-import { createToolRegistry } from '../../src/tools/registry.js';
+import { createToolRegistry } from '../../src/tools/registry/tool-registry.js';
 import { collect, turnEnd } from '../support/runtime-harness.js';
 
 // A runtime on the scripted model in-process, with more tools than a turn offers: which ones a
@@ -60,7 +60,7 @@ async function offered(selector: ToolSelector | undefined, text: string, replies
   registry.register(manyTools());
   const store = openSessionStore({ path: join(dir, 'toolseam.db') });
   runtime = new Runtime({ model, registry, store, k: 3, ...(selector ? { selector } : {}) });
-  const events = await collect(runtime.session('s').send(text));
+  const events = await collect(await (await runtime.session('s')).send(text));
   expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'Done.' });
   return model.requests.map((r) => (r.tools ?? []).map((t) => t.name));
 }

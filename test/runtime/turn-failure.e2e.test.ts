@@ -52,10 +52,10 @@ describe('a turn that fails inside toolseam', () => {
           { text: 'Still here.' },
         ],
       });
-      const session = h.runtime.session('s');
-      const first = await collect(session.send('weather?'));
+      const session = await h.runtime.session('s');
+      const first = await collect(await session.send('weather?'));
       expect(turnEnd(first)).toMatchObject({ status: 'failed', errorCode: 'internal' });
-      const second = await collect(session.send('are you there?'));
+      const second = await collect(await session.send('are you there?'));
       expect(turnEnd(second)).toMatchObject({ status: 'done', message: 'Still here.' });
       expect(callEnds(second)).toEqual([]);
       const history = h.standIn.requests[1]?.messages ?? [];
@@ -78,7 +78,7 @@ describe('a turn that fails inside toolseam', () => {
         { text: 'Done.' },
       ],
     });
-    const events = await collect(h.runtime.session('s').send('weather in two places'));
+    const events = await collect(await (await h.runtime.session('s')).send('weather in two places'));
     expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'Done.' });
     const ends = callEnds(events);
     expect(ends).toHaveLength(3);
@@ -98,12 +98,12 @@ describe('a secret in why a turn ended is hidden as in results', () => {
   const secrets = new Map([['MODEL_KEY', KEY]]);
 
   /** The stored error of the session's turn, read from the SQLite file by a second connection. */
-  function storedError(dbPath: string, turnId: string): string | undefined {
+  async function storedError(dbPath: string, turnId: string): Promise<string | undefined> {
     const store = openSessionStore({ path: dbPath });
     try {
-      return store.getTurn(turnId)?.error;
+      return (await store.getTurn(turnId))?.error;
     } finally {
-      store.close();
+      await store.close();
     }
   }
 
@@ -112,11 +112,11 @@ describe('a secret in why a turn ended is hidden as in results', () => {
       secrets,
       script: [{ error: { status: 401, message: `Incorrect API key provided: ${KEY}.` } }],
     });
-    const end = turnEnd(await collect(h.runtime.session('s').send('hello')));
+    const end = turnEnd(await collect(await (await h.runtime.session('s')).send('hello')));
     expect(end).toMatchObject({ status: 'failed' });
     expect(end.message).toContain('Incorrect API key provided: [secret:MODEL_KEY].');
-    expect(storedError(h.dbPath, end.turnId)).toContain('[secret:MODEL_KEY]');
-    expect(storedError(h.dbPath, end.turnId)).not.toContain(KEY);
+    expect(await storedError(h.dbPath, end.turnId)).toContain('[secret:MODEL_KEY]');
+    expect(await storedError(h.dbPath, end.turnId)).not.toContain(KEY);
   });
 
   it('a failure inside toolseam: in the turn-end message and the failure log', async () => {
@@ -129,7 +129,7 @@ describe('a secret in why a turn ended is hidden as in results', () => {
       denyList: [{ tool: `${KEY}[z-a]` }],
       script: [{ toolCalls: [{ name: 'lookup_weather', arguments: { city: 'Oslo' } }] }],
     });
-    const end = turnEnd(await collect(h.runtime.session('s').send('weather?')));
+    const end = turnEnd(await collect(await (await h.runtime.session('s')).send('weather?')));
     expect(end).toMatchObject({ status: 'failed', errorCode: 'internal' });
     expect(end.message).toContain('[secret:MODEL_KEY]');
     expect(end.message).not.toContain(KEY);
@@ -139,6 +139,6 @@ describe('a secret in why a turn ended is hidden as in results', () => {
     expect(logger.records.filter((r) => r.level === 'error')).toEqual([]);
     expect(logged.join('\n')).toContain('[secret:MODEL_KEY]');
     expect(logged.join('\n')).not.toContain(KEY);
-    expect(storedError(h.dbPath, end.turnId)).not.toContain(KEY);
+    expect(await storedError(h.dbPath, end.turnId)).not.toContain(KEY);
   });
 });

@@ -22,7 +22,9 @@ describe('a turn through the real SDKs and the stand-ins', () => {
           { echo: 'lastToolResult' },
         ],
       });
-      const events = await collect(h.runtime.session('s1').send('What is the weather in Oslo?'));
+      const events = await collect(
+        await (await h.runtime.session('s1')).send('What is the weather in Oslo?'),
+      );
       expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'Sunny in Oslo.' });
       expect(counts.get('lookup_weather')).toBe(1);
       expect(events.map((e) => e.type)).toContain('tool-call-start');
@@ -41,13 +43,13 @@ describe('a turn through the real SDKs and the stand-ins', () => {
           { text: 'A whole answer.' },
         ],
       });
-      const session = h.runtime.session('s');
-      const cut = turnEnd(await collect(session.send('tell me everything')));
+      const session = await h.runtime.session('s');
+      const cut = turnEnd(await collect(await session.send('tell me everything')));
       expect(cut).toMatchObject({ status: 'limit', errorCode: 'output_limit' });
       expect(cut.message).toContain("cut off at the model's output limit");
-      const filtered = turnEnd(await collect(session.send('and more')));
+      const filtered = turnEnd(await collect(await session.send('and more')));
       expect(filtered).toMatchObject({ status: 'failed', errorCode: 'content_filtered' });
-      expect(turnEnd(await collect(session.send('once more')))).toMatchObject({
+      expect(turnEnd(await collect(await session.send('once more')))).toMatchObject({
         status: 'done',
         message: 'A whole answer.',
       });
@@ -56,9 +58,9 @@ describe('a turn through the real SDKs and the stand-ins', () => {
 
   it('keeps the conversation in SQLite: the next turn sends the earlier messages', async () => {
     h = await startHarness({ providers: [demoProvider()], script: [{ text: 'Hello!' }, { text: 'Again.' }] });
-    const session = h.runtime.session('s1');
-    await collect(session.send('Hi'));
-    await collect(session.send('And again'));
+    const session = await h.runtime.session('s1');
+    await collect(await session.send('Hi'));
+    await collect(await session.send('And again'));
     const second = h.standIn.requests[1];
     expect(second?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
   });
@@ -77,7 +79,7 @@ describe('a turn through the real SDKs and the stand-ins', () => {
         { text: 'Both done.' },
       ],
     });
-    const events = await collect(h.runtime.session('s1').send('weather in Oslo and Rome'));
+    const events = await collect(await (await h.runtime.session('s1')).send('weather in Oslo and Rome'));
     expect(
       callEnds(events)
         .map((e) => e.content)
@@ -90,9 +92,9 @@ describe('a turn through the real SDKs and the stand-ins', () => {
 
   for (const family of ['openai', 'anthropic'] as const) {
     it(`${family}: sends the results of calls run side by side in the order the model made the calls`, async () => {
-      const settled = (tool: string): boolean =>
-        h?.runtime.options.store.listToolCalls({ sessionId: 's1' }).find((c) => c.tool === tool)?.status ===
-        'done';
+      const settled = async (tool: string): Promise<boolean> =>
+        (await h?.runtime.options.store.listToolCalls({ sessionId: 's1' }))?.find((c) => c.tool === tool)
+          ?.status === 'done';
       const slow = defineTool({
         name: 'read_slowly',
         description: 'Read the long report.',
@@ -100,7 +102,7 @@ describe('a turn through the real SDKs and the stand-ins', () => {
         readOnly: true,
         // Ends only once the quick call beside it has been recorded.
         handler: async () => {
-          while (!settled('read_quickly')) await new Promise((r) => setTimeout(r, 5));
+          while (!(await settled('read_quickly'))) await new Promise((r) => setTimeout(r, 5));
           return 'the long report';
         },
       });
@@ -124,8 +126,10 @@ describe('a turn through the real SDKs and the stand-ins', () => {
           { text: 'Read both.' },
         ],
       });
-      await collect(h.runtime.session('s1').send('read the report and the note'));
-      const stored = h.runtime.options.store.listMessages('s1').filter((m) => m.message.role === 'tool');
+      await collect(await (await h.runtime.session('s1')).send('read the report and the note'));
+      const stored = (await h.runtime.options.store.listMessages('s1')).filter(
+        (m) => m.message.role === 'tool',
+      );
       expect(stored.map((m) => m.message.content)).toEqual(['the short note', 'the long report']);
       const sent = h.standIn.requests[1]?.messages.filter((m) => m.role === 'tool') ?? [];
       expect(sent.map((m) => m.content)).toEqual(['the long report', 'the short note']);
@@ -141,7 +145,7 @@ describe('a turn through the real SDKs and the stand-ins', () => {
         { echo: 'lastToolResult' },
       ],
     });
-    const events = await collect(h.runtime.session('s1').send('weather'));
+    const events = await collect(await (await h.runtime.session('s1')).send('weather'));
     expect(turnEnd(events).message).toMatch(/not valid JSON/);
     expect(callEnds(events)[0]).toMatchObject({ notRun: 'unreadable_arguments', isError: true });
     expect(counts.get('lookup_weather')).toBeUndefined();
@@ -160,7 +164,7 @@ describe('a turn through the real SDKs and the stand-ins', () => {
           { text: 'done' },
         ],
       });
-      const events = await collect(h.runtime.session('s1').send('weather'));
+      const events = await collect(await (await h.runtime.session('s1')).send('weather'));
       expect(callEnds(events).map((e) => e.content)).toEqual(['Sunny in Oslo.', 'Sunny in Rome.']);
       // The history the provider reads back holds each call as the object that ran, not an empty one.
       const history = h.standIn.requests[2]?.messages ?? [];
@@ -176,7 +180,7 @@ describe('a turn through the real SDKs and the stand-ins', () => {
       providers: [demoProvider()],
       script: [{ error: { status: 500, message: 'upstream broke' } }],
     });
-    const end = turnEnd(await collect(h.runtime.session('s1').send('hi')));
+    const end = turnEnd(await collect(await (await h.runtime.session('s1')).send('hi')));
     expect(end.status).toBe('failed');
     expect(end.message).toMatch(/^The model provider .+ answered HTTP 500: upstream broke/);
     expect(end.message.match(/500/g)).toHaveLength(1);
@@ -186,7 +190,7 @@ describe('a turn through the real SDKs and the stand-ins', () => {
     h = await startHarness({
       script: [{ text: 'A long answer that gets cut', cutOff: 'end', chunkSize: 4 }],
     });
-    const end = turnEnd(await collect(h.runtime.session('s1').send('hi')));
+    const end = turnEnd(await collect(await (await h.runtime.session('s1')).send('hi')));
     expect(end.status).toBe('failed');
     expect(end.message).toMatch(
       /^The call to the model provider \(.+\) failed: The answer from .+ stopped before it was complete/,
@@ -196,22 +200,22 @@ describe('a turn through the real SDKs and the stand-ins', () => {
   it("lets go of the caller's signal when a turn ends, so one signal can serve many turns", async () => {
     h = await startHarness({ script: [{ text: 'one' }, { text: 'two' }] });
     const shutdown = new AbortController();
-    const session = h.runtime.session('s1');
-    await collect(session.send('hi', { signal: shutdown.signal }));
-    await collect(session.send('again', { signal: shutdown.signal }));
+    const session = await h.runtime.session('s1');
+    await collect(await session.send('hi', { signal: shutdown.signal }));
+    await collect(await session.send('again', { signal: shutdown.signal }));
     expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
   });
 
   it('knows no agent by the name of an inherited property (toString)', async () => {
     h = await startHarness({ script: [{ text: 'never reached' }], agents: {} });
-    expect(() => h?.runtime.session('s1', { agent: 'toString' }).send('hi')).toThrow(
+    await expect((await h.runtime.session('s1', { agent: 'toString' })).send('hi')).rejects.toThrow(
       'no agent named "toString"; the configuration defines none',
     );
   });
 
   it('says how long a rate limit asks to wait, when it asks for longer than toolseam waits itself', async () => {
     h = await startHarness({ script: [{ error: { status: 429, message: 'slow down', retryAfter: 45 } }] });
-    const end = turnEnd(await collect(h.runtime.session('s1').send('hi')));
+    const end = turnEnd(await collect(await (await h.runtime.session('s1')).send('hi')));
     expect(end).toMatchObject({ status: 'failed' });
     expect(end.message).toContain('It asks to wait 45 s before trying again.');
   });

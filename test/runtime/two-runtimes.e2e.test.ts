@@ -3,7 +3,7 @@ import type { RuntimeEvent } from '../../src/core/events.js';
 import { ownerAlive } from '../../src/runtime/resume/turn-owner.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { openSessionStore } from '../../src/store/index.js';
-import { createToolRegistry } from '../../src/tools/registry.js';
+import { createToolRegistry } from '../../src/tools/registry/tool-registry.js';
 import { demoProvider, type RunCounts } from '../support/demo-tools.js';
 import { collect, type RuntimeHarness, startHarness, turnEnd } from '../support/runtime-harness.js';
 
@@ -34,15 +34,15 @@ describe('two runtimes in one process, on one database', () => {
     try {
       expect(other.owner).not.toBe(h.runtime.owner);
       const events: RuntimeEvent[] = [];
-      for await (const event of h.runtime.session('s').send('archive 7')) {
+      for await (const event of await (await h.runtime.session('s')).send('archive 7')) {
         events.push(event);
         if (event.type !== 'approval-request') continue;
-        const turn = h.runtime.options.store.getTurn(event.request.turnId);
+        const turn = await h.runtime.options.store.getTurn(event.request.turnId);
         expect(turn && ownerAlive(turn)).toBe(true);
-        expect(() => other.session('s').send('archive 8')).toThrow(/has a turn running/);
-        expect(() => other.resumeTurn(event.request.turnId)).toThrow(/still running/);
-        expect(other.orphanedTurns()).toEqual([]);
-        h.runtime.respond(event.request.id, { kind: 'approve' }, { digest: event.request.digest });
+        await expect((await other.session('s')).send('archive 8')).rejects.toThrow(/has a turn running/);
+        await expect(other.resumeTurn(event.request.turnId)).rejects.toThrow(/still running/);
+        expect(await other.orphanedTurns()).toEqual([]);
+        await h.runtime.respond(event.request.id, { kind: 'approve' }, { digest: event.request.digest });
       }
       expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'archived 7' });
       expect(counts.get('archive_mail')).toBe(1);
@@ -64,12 +64,14 @@ describe('two runtimes in one process, on one database', () => {
   it('a closed runtime refuses new work, saying so, while another on the same file goes on', async () => {
     h = await startHarness({ script: [{ text: 'still here' }] });
     const other = secondRuntime(h, new Map());
-    const session = other.session('s');
+    const session = await other.session('s');
     await other.close();
     const closed = expect.objectContaining({ code: 'runtime_closed' });
-    expect(() => session.send('hello')).toThrow(closed);
-    expect(() => other.session('s')).toThrow(closed);
-    expect(() => other.pendingApprovals()).toThrow(closed);
-    expect(turnEnd(await collect(h.runtime.session('s').send('hello')))).toMatchObject({ status: 'done' });
+    await expect(session.send('hello')).rejects.toThrow(closed);
+    await expect(other.session('s')).rejects.toThrow(closed);
+    await expect(other.pendingApprovals()).rejects.toThrow(closed);
+    expect(turnEnd(await collect(await (await h.runtime.session('s')).send('hello')))).toMatchObject({
+      status: 'done',
+    });
   });
 });

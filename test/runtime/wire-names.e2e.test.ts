@@ -68,12 +68,12 @@ describe('a call the model made under the real name of a tool (as tool_search an
           { text: 'It is issue #7.' },
         ],
       });
-      const session = h.runtime.session('s');
-      const first = await collect(session.send('open an issue about the crash'));
+      const session = await h.runtime.session('s');
+      const first = await collect(await session.send('open an issue about the crash'));
       expect(turnEnd(first)).toMatchObject({ status: 'done', message: 'Created issue #7.' });
       expect(ran).toEqual(['Crash on start']);
       expect(callEnds(first).map((e) => e.tool)).toEqual([REAL]);
-      const second = await collect(session.send('which issue was it?'));
+      const second = await collect(await session.send('which issue was it?'));
       expect(turnEnd(second)).toMatchObject({ status: 'done', message: 'It is issue #7.' });
 
       const requests = h.standIn.requests;
@@ -97,11 +97,11 @@ describe('a stored conversation holding real tool names (an older toolseam, or m
         providers: [github()],
         script: [{ text: 'Hello.' }, { text: 'It is issue #7.' }],
       });
-      const session = h.runtime.session('s');
-      expect(turnEnd(await collect(session.send('hi')))).toMatchObject({ status: 'done' });
+      const session = await h.runtime.session('s');
+      expect(turnEnd(await collect(await session.send('hi')))).toMatchObject({ status: 'done' });
       const writer = openSessionStore({ path: h.dbPath });
-      const turnId = writer.listTurns({ sessionId: 's' })[0]?.id as string;
-      writer.appendMessage(turnId, {
+      const turnId = (await writer.listTurns({ sessionId: 's' }))[0]?.id as string;
+      await writer.appendMessage(turnId, {
         role: 'assistant',
         content: '',
         toolCalls: [
@@ -109,23 +109,23 @@ describe('a stored conversation holding real tool names (an older toolseam, or m
           { id: 'call_b', name: 'notes.search', arguments: '{}' },
         ],
       });
-      writer.appendMessage(turnId, {
+      await writer.appendMessage(turnId, {
         role: 'tool',
         toolCallId: 'call_a',
         name: REAL,
         content: 'issue #7 created',
         isError: false,
       });
-      writer.appendMessage(turnId, {
+      await writer.appendMessage(turnId, {
         role: 'tool',
         toolCallId: 'call_b',
         name: 'notes.search',
         content: 'Error: there is no tool named notes.search.',
         isError: true,
       });
-      writer.close();
+      await writer.close();
 
-      const end = turnEnd(await collect(session.send('which issue was it?')));
+      const end = turnEnd(await collect(await session.send('which issue was it?')));
       expect(end).toMatchObject({ status: 'done', message: 'It is issue #7.' });
       const last = h.standIn.requests.at(-1);
       expect(last?.outcome.kind).toBe('answered');

@@ -5,21 +5,13 @@ import { startChild } from './child-process.js';
 import { commandScopeOf, newCall, openTestStore, tempDbPath, turnWithCalls } from './store-fixtures.js';
 
 describe('several processes on one file', () => {
-  it('two store instances racing to claim one call: exactly one wins', () => {
-    const path = tempDbPath();
-    const a = openTestStore(path);
-    const b = openTestStore(path);
-    const { turn } = turnWithCalls(a, [newCall('c1', 'bash', { cmd: 'date' }, { status: 'approved' })]);
-    const results = [b.claimToolCall(turn.id, 'c1', 'b'), a.claimToolCall(turn.id, 'c1', 'a')];
-    expect(results).toEqual([true, false]);
-    expect(a.getToolCall(turn.id, 'c1')?.claimedBy).toBe('b');
-  });
-
   it('four processes racing to claim one call: exactly one runs it', async () => {
     const path = tempDbPath();
     const ranFile = `${path}.ran`;
     const store = openTestStore(path);
-    const { turn } = turnWithCalls(store, [newCall('c1', 'bash', { cmd: 'backup' }, { status: 'approved' })]);
+    const { turn } = await turnWithCalls(store, [
+      newCall('c1', 'bash', { cmd: 'backup' }, { status: 'approved' }),
+    ]);
     const children = Array.from({ length: 4 }, () =>
       startChild('claim-race', [path, turn.id, 'c1', ranFile]),
     );
@@ -31,60 +23,64 @@ describe('several processes on one file', () => {
 
     expect(outcomes.filter((o) => o.won)).toHaveLength(1);
     expect(readFileSync(ranFile, 'utf8').trim().split('\n')).toHaveLength(1);
-    const call = store.getToolCall(turn.id, 'c1');
+    const call = await store.getToolCall(turn.id, 'c1');
     expect(call?.status).toBe('done');
     expect(call?.result).toBe(`ran in ${call?.claimedBy?.slice('pid:'.length)}`);
-    expect(store.listMessages(turn.sessionId).filter((m) => m.message.role === 'tool')).toHaveLength(1);
+    expect((await store.listMessages(turn.sessionId)).filter((m) => m.message.role === 'tool')).toHaveLength(
+      1,
+    );
   }, 60_000);
 
-  it('readers are not blocked by a writer and never see its uncommitted work', () => {
+  it('readers are not blocked by a writer and never see its uncommitted work', async () => {
     const path = tempDbPath();
     const writer = openTestStore(path);
     const readers = [1, 2, 3].map(() => openTestStore(path, { busyTimeoutMs: 0 }));
-    const session = writer.createSession({ title: 'before' });
-    writer.transaction(() => {
-      writer.updateSession(session.id, { title: 'inside' });
-      writer.createTask({ title: 'half-written' });
-      for (const reader of readers) {
-        expect(reader.getSession(session.id)?.title).toBe('before');
-        expect(reader.listTasks()).toEqual([]);
-      }
+    const session = await writer.createSession({ title: 'before' });
+    // The writes run inside the calls, within the open transaction; the readers' answers are read after it.
+    const seenInside = writer.transaction(() => {
+      void writer.updateSession(session.id, { title: 'inside' });
+      void writer.createTask({ title: 'half-written' });
+      return readers.map((reader) => [reader.getSession(session.id), reader.listTasks()] as const);
     });
+    for (const [seen, tasks] of seenInside) {
+      expect((await seen)?.title).toBe('before');
+      expect(await tasks).toEqual([]);
+    }
     for (const reader of readers) {
-      expect(reader.getSession(session.id)?.title).toBe('inside');
-      expect(reader.listTasks().map((t) => t.title)).toEqual(['half-written']);
+      expect((await reader.getSession(session.id))?.title).toBe('inside');
+      expect((await reader.listTasks()).map((t) => t.title)).toEqual(['half-written']);
     }
   });
 
-  it("inside a caller's transaction, a store method that fails undoes only its own writes", () => {
+  it("inside a caller's transaction, a store method that fails undoes only its own writes", async () => {
     const store = openTestStore();
-    const { session, turn } = turnWithCalls(store, []);
-    const before = store.listMessages(session.id).length;
-    store.transaction(() => {
-      store.createTask({ title: 'kept' });
+    const { session, turn } = await turnWithCalls(store, []);
+    const before = (await store.listMessages(session.id)).length;
+    const { failed } = store.transaction(() => {
+      void store.createTask({ title: 'kept' });
       const twice = [newCall('same', 'grep', { p: 1 }), newCall('same', 'grep', { p: 2 })];
-      expect(() => store.recordModelReply(turn.id, { content: 'half', calls: twice })).toThrow(
-        /unique in a turn/,
-      );
-      store.createTask({ title: 'also kept' });
+      const refused = store.recordModelReply(turn.id, { content: 'half', calls: twice });
+      void store.createTask({ title: 'also kept' });
+      return { failed: refused };
     });
-    expect(store.listTasks().map((t) => t.title)).toEqual(['kept', 'also kept']);
-    expect(store.listMessages(session.id)).toHaveLength(before);
-    expect(store.listToolCalls({ turnId: turn.id })).toEqual([]);
+    await expect(failed).rejects.toThrow(/unique in a turn/);
+    expect((await store.listTasks()).map((t) => t.title)).toEqual(['kept', 'also kept']);
+    expect(await store.listMessages(session.id)).toHaveLength(before);
+    expect(await store.listToolCalls({ turnId: turn.id })).toEqual([]);
   });
 
-  it('a failed transaction leaves nothing behind', () => {
+  it('a failed transaction leaves nothing behind', async () => {
     const store = openTestStore();
-    const session = store.createSession({ title: 'kept' });
+    const session = await store.createSession({ title: 'kept' });
     expect(() =>
       store.transaction(() => {
-        store.updateSession(session.id, { title: 'lost' });
-        store.addGrant({ tool: 'bash', scope: commandScopeOf('ls'), sessionId: session.id });
+        void store.updateSession(session.id, { title: 'lost' });
+        void store.addGrant({ tool: 'bash', scope: commandScopeOf('ls'), sessionId: session.id });
         throw new Error('the runtime changed its mind');
       }),
     ).toThrow(/changed its mind/);
-    expect(store.getSession(session.id)?.title).toBe('kept');
-    expect(store.listGrants({ sessionId: session.id })).toEqual([]);
+    expect((await store.getSession(session.id))?.title).toBe('kept');
+    expect(await store.listGrants({ sessionId: session.id })).toEqual([]);
   });
 
   it("a writer waits for another process's lock, and past the busy timeout gets a clear error", async () => {
@@ -95,11 +91,11 @@ describe('several processes on one file', () => {
     expect(await holder.nextLine()).toBe('holding');
 
     const refused = () => impatient.createTask({ title: 'in a hurry' });
-    expect(refused).toThrow(StoreBusyError);
-    expect(refused).toThrow(/stayed locked by another process for more than 0 ms/);
+    await expect(refused()).rejects.toThrow(StoreBusyError);
+    await expect(refused()).rejects.toThrow(/stayed locked by another process for more than 0 ms/);
     // This call blocks until the holder commits (its lock lasts 600 ms), then goes through.
-    patient.createTask({ title: 'waited' });
-    expect(patient.listTasks().map((t) => t.title)).toEqual(['written by the lock holder', 'waited']);
+    await patient.createTask({ title: 'waited' });
+    expect((await patient.listTasks()).map((t) => t.title)).toEqual(['written by the lock holder', 'waited']);
     expect(await holder.nextLine()).toBe('released');
   }, 60_000);
 });

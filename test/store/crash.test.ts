@@ -14,14 +14,14 @@ describe('a process killed while an approval waits', () => {
 
     // While the child holds its write transaction, another process's reads go on without waiting.
     const onlooker = openTestStore(path, { busyTimeoutMs: 0 });
-    expect(onlooker.listApprovals({ status: 'pending' }).map((a) => a.id)).toEqual([approvalId]);
-    onlooker.close();
+    expect((await onlooker.listApprovals({ status: 'pending' })).map((a) => a.id)).toEqual([approvalId]);
+    await onlooker.close();
 
     child.process.kill('SIGKILL');
     expect((await child.exited).signal).toBe('SIGKILL');
 
     const next = openTestStore(path);
-    const [pending] = next.listApprovals({ status: 'pending' });
+    const [pending] = await next.listApprovals({ status: 'pending' });
     expect(pending).toMatchObject({
       id: approvalId,
       turnId,
@@ -31,17 +31,21 @@ describe('a process killed while an approval waits', () => {
       risk: 'destructive',
       meaning: 'Deletes backups/2019',
     });
-    expect(next.listTurns({ status: 'waiting_approval' }).map((t) => t.id)).toEqual([turnId]);
-    expect(next.listAudit({ kind: 'never.committed' })).toEqual([]);
+    expect((await next.listTurns({ status: 'waiting_approval' })).map((t) => t.id)).toEqual([turnId]);
+    expect(await next.listAudit({ kind: 'never.committed' })).toEqual([]);
 
-    next.answerApproval(approvalId, { kind: 'approve' }, { digest: pending!.digest, answeredBy: 'cli' });
-    expect(next.setTurnStatus(turnId, 'running', { from: ['waiting_approval'], owner: 'pid:new' })).toBe(
-      true,
+    await next.answerApproval(
+      approvalId,
+      { kind: 'approve' },
+      { digest: pending!.digest, answeredBy: 'cli' },
     );
-    expect(next.claimToolCall(turnId, 'call-1', 'pid:new')).toBe(true);
-    expect(next.claimToolCall(turnId, 'call-1', 'pid:new')).toBe(false);
-    next.recordToolResult(turnId, 'call-1', { status: 'done', content: 'removed', isError: false });
-    expect(next.setTurnStatus(turnId, 'done')).toBe(true);
-    expect(next.getToolCall(turnId, 'call-1')).toMatchObject({ status: 'done', claimedBy: 'pid:new' });
+    expect(
+      await next.setTurnStatus(turnId, 'running', { from: ['waiting_approval'], owner: 'pid:new' }),
+    ).toBe(true);
+    expect(await next.claimToolCall(turnId, 'call-1', 'pid:new')).toBe(true);
+    expect(await next.claimToolCall(turnId, 'call-1', 'pid:new')).toBe(false);
+    await next.recordToolResult(turnId, 'call-1', { status: 'done', content: 'removed', isError: false });
+    expect(await next.setTurnStatus(turnId, 'done')).toBe(true);
+    expect(await next.getToolCall(turnId, 'call-1')).toMatchObject({ status: 'done', claimedBy: 'pid:new' });
   }, 60_000);
 });

@@ -8,21 +8,21 @@ const cwd = process.cwd();
 afterEach(() => process.chdir(cwd));
 
 describe('a store opened at ":memory:"', () => {
-  it('lives in memory: no file is made, and two such stores share nothing', () => {
+  it('lives in memory: no file is made, and two such stores share nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolseam-memory-'));
     process.chdir(dir);
     const one = openSessionStore({ path: ':memory:' });
     const two = openSessionStore({ path: ':memory:' });
     try {
-      one.createSession({ id: 'chat-1', title: 'Trip' });
-      const turn = one.startTurn({ sessionId: 'chat-1', userText: 'plan it' });
-      expect(one.getTurn(turn.id)?.status).toBe('running');
-      expect(one.getSession('chat-1')?.title).toBe('Trip');
-      expect(two.getSession('chat-1')).toBeUndefined();
+      await one.createSession({ id: 'chat-1', title: 'Trip' });
+      const turn = await one.startTurn({ sessionId: 'chat-1', userText: 'plan it' });
+      expect((await one.getTurn(turn.id))?.status).toBe('running');
+      expect((await one.getSession('chat-1'))?.title).toBe('Trip');
+      expect(await two.getSession('chat-1')).toBeUndefined();
       expect(one.path).toBe(':memory:');
     } finally {
-      one.close();
-      two.close();
+      await one.close();
+      await two.close();
     }
     expect(readdirSync(dir)).toEqual([]);
   });

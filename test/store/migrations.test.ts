@@ -44,9 +44,9 @@ function inspect(path: string) {
 }
 
 describe('schema migrations', () => {
-  it('builds every table on an empty file, in WAL mode, marked as toolseam', () => {
+  it('builds every table on an empty file, in WAL mode, marked as toolseam', async () => {
     const path = tempDbPath();
-    openTestStore(path).close();
+    await openTestStore(path).close();
     const found = inspect(path);
     expect(found.tables).toEqual(TABLES);
     expect(found.version).toBe(MIGRATIONS.length);
@@ -54,17 +54,17 @@ describe('schema migrations', () => {
     expect(found.journal).toBe('wal');
   });
 
-  it('reopens an up-to-date file without changing it and keeps the data', () => {
+  it('reopens an up-to-date file without changing it and keeps the data', async () => {
     const path = tempDbPath();
     const first = openSessionStore({ path });
-    const session = first.createSession({ title: 'kept' });
-    first.close();
+    const session = await first.createSession({ title: 'kept' });
+    await first.close();
     const again = openTestStore(path);
-    expect(again.getSession(session.id)?.title).toBe('kept');
+    expect((await again.getSession(session.id))?.title).toBe('kept');
     expect(inspect(path).version).toBe(MIGRATIONS.length);
   });
 
-  it('upgrades an older file step by step and keeps what it held', () => {
+  it('upgrades an older file step by step and keeps what it held', async () => {
     const path = tempDbPath();
     const old = new Database(path);
     migrate(old, path, MIGRATIONS.slice(0, 2));
@@ -76,11 +76,11 @@ describe('schema migrations', () => {
 
     const store = openTestStore(path);
     expect(inspect(path).version).toBe(MIGRATIONS.length);
-    expect(store.getSession('s-old')?.title).toBe('from v2');
-    expect(store.saveMemory({ text: 'a step-8 table works' }).text).toBe('a step-8 table works');
+    expect((await store.getSession('s-old'))?.title).toBe('from v2');
+    expect((await store.saveMemory({ text: 'a step-8 table works' })).text).toBe('a step-8 table works');
   });
 
-  it('gives the turns of a v9 file no heartbeat, so an older toolseam still running them does not look gone', () => {
+  it('gives the turns of a v9 file no heartbeat, so an older toolseam still running them does not look gone', async () => {
     const path = tempDbPath();
     const old = new Database(path);
     migrate(old, path, MIGRATIONS.slice(0, 9));
@@ -89,7 +89,7 @@ describe('schema migrations', () => {
         VALUES ('t-owned', 's1', 'waiting_approval', 'hi', 'old-host:7', 1000);`);
     old.close();
     const store = openTestStore(path);
-    expect(store.getTurn('t-owned')).toMatchObject({ owner: 'old-host:7', ownerSeenAt: undefined });
+    expect(await store.getTurn('t-owned')).toMatchObject({ owner: 'old-host:7', ownerSeenAt: undefined });
   });
 
   it('an upgrade blocked by another process holding the write lock says to try again', () => {
@@ -122,9 +122,9 @@ describe('schema migrations', () => {
     }
   });
 
-  it('refuses a file written by a newer toolseam, naming both versions, and leaves it alone', () => {
+  it('refuses a file written by a newer toolseam, naming both versions, and leaves it alone', async () => {
     const path = tempDbPath();
-    openTestStore(path).close();
+    await openTestStore(path).close();
     const raw = new Database(path);
     raw.pragma(`user_version = ${MIGRATIONS.length + 3}`);
     raw.close();
@@ -190,10 +190,10 @@ describe('schema migrations', () => {
     expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
   });
 
-  it('creates the database file and its WAL files readable by the user alone, in a folder that exists', () => {
+  it('creates the database file and its WAL files readable by the user alone, in a folder that exists', async () => {
     const path = tempDbPath();
     const store = openTestStore(path);
-    store.createSession({ title: 'private' });
+    await store.createSession({ title: 'private' });
     for (const file of [path, `${path}-wal`, `${path}-shm`]) expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 

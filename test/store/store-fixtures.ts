@@ -1,12 +1,12 @@
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
-import type { GrantScope } from '../../src/core/grant-scope.js';
-import type { JsonObject } from '../../src/core/json.js';
-import type { NewToolCall, SessionStore } from '../../src/core/session-store.js';
-import { openSessionStore, type SessionStoreOptions } from '../../src/store/index.js';
+import {
+  openSessionStore,
+  type SessionStoreOptions,
+  type SqliteSessionStore,
+} from '../../src/store/index.js';
 
 /** A fresh database path in its own temp folder, removed when the test ends. */
 export function tempDbPath(): string {
@@ -19,55 +19,10 @@ export function tempDbPath(): string {
 export function openTestStore(
   path = tempDbPath(),
   options: Omit<SessionStoreOptions, 'path'> = {},
-): SessionStore {
+): SqliteSessionStore {
   const store = openSessionStore({ ...options, path });
   onTestFinished(() => store.close());
   return store;
 }
 
-/** A stand-in for the runtime's digest: any stable function of tool + arguments will do here. */
-export function digestOf(tool: string, args: JsonObject): string {
-  return createHash('sha256')
-    .update(`${tool}\n${JSON.stringify(args)}`)
-    .digest('hex');
-}
-
-/** A readable call as the runtime would record it. */
-export function newCall(
-  id: string,
-  tool: string,
-  args: JsonObject,
-  extra: Partial<NewToolCall> = {},
-): NewToolCall {
-  return {
-    id,
-    tool,
-    wireName: tool.replaceAll('/', '__'),
-    rawArguments: JSON.stringify(args),
-    arguments: args,
-    digest: digestOf(tool, args),
-    ...extra,
-  };
-}
-
-/** A session with one running turn whose model reply asked for `calls`. */
-export function turnWithCalls(
-  store: SessionStore,
-  calls: readonly NewToolCall[],
-  userText = 'Tidy my notes',
-) {
-  const session = store.createSession({ provider: 'openai', model: 'gpt-test' });
-  const turn = store.startTurn({ sessionId: session.id, userText });
-  const reply = store.recordModelReply(turn.id, { content: 'On it.', calls });
-  return { session, turn, reply };
-}
-
-/** A command scope as the runtime offers one: `words` and any further arguments. */
-export function commandScopeOf(...words: string[]): GrantScope {
-  return { kind: 'command', words, summary: `run \`${words.join(' ')} …\` (any further arguments)` };
-}
-
-/** A folder scope as the runtime offers one. */
-export function folderScopeOf(folder: string): GrantScope {
-  return { kind: 'folder', folder, summary: `run write_file on files directly in \`${folder}\`` };
-}
+export { commandScopeOf, digestOf, folderScopeOf, newCall, turnWithCalls } from './record-fixtures.js';

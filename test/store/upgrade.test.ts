@@ -12,7 +12,7 @@ import { schemaVersion } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { type ScriptTurn, type StandIn, startStandIn } from '../../src/testing/index.js';
 import { builtinProviders } from '../../src/tools/builtin/builtin-providers.js';
-import { createToolRegistry } from '../../src/tools/registry.js';
+import { createToolRegistry } from '../../src/tools/registry/tool-registry.js';
 import { collect, turnEnd } from '../support/runtime-harness.js';
 
 /**
@@ -64,7 +64,7 @@ async function runtimeOn(path: string, workspace: string, script: ScriptTurn[]) 
 }
 
 describe('a database written by release 0.1.0', () => {
-  it('opens with this release, migrated to the current schema, with every record kept', () => {
+  it('opens with this release, migrated to the current schema, with every record kept', async () => {
     const { path } = copyOfFixture();
     const db = new Database(path, { readonly: true });
     expect(schemaVersion(db)).toBe(12);
@@ -74,33 +74,32 @@ describe('a database written by release 0.1.0', () => {
       const migrated = new Database(path, { readonly: true });
       expect(schemaVersion(migrated)).toBe(MIGRATIONS.length);
       migrated.close();
-      expect(
-        store
-          .listSessions()
-          .map((s) => s.id)
-          .sort(),
-      ).toEqual(['granted-session', 'plain-session', 'waiting-session']);
-      expect(store.listMessages('granted-session').map((m) => m.message.role)).toEqual([
-        'user',
-        'assistant',
-        'tool',
-        'assistant',
-        'user',
-        'assistant',
-        'tool',
-        'assistant',
-      ]);
-      expect(store.listMemories().map((m) => m.text)).toEqual(['The person prefers short answers.']);
-      expect(store.listTasks().map((t) => t.title)).toEqual(['Water the plants']);
-      const pending = store.listApprovals({ status: 'pending' });
-      expect(pending).toHaveLength(1);
-      expect(pending[0]).toMatchObject({ tool: 'bash', arguments: { command: 'rm old.log' } });
-      expect(store.listTurns({ status: ['running', 'waiting_approval'] }).map((t) => t.sessionId)).toEqual([
+      expect((await store.listSessions()).map((s) => s.id).sort()).toEqual([
+        'granted-session',
+        'plain-session',
         'waiting-session',
       ]);
+      expect((await store.listMessages('granted-session')).map((m) => m.message.role)).toEqual([
+        'user',
+        'assistant',
+        'tool',
+        'assistant',
+        'user',
+        'assistant',
+        'tool',
+        'assistant',
+      ]);
+      expect((await store.listMemories()).map((m) => m.text)).toEqual(['The person prefers short answers.']);
+      expect((await store.listTasks()).map((t) => t.title)).toEqual(['Water the plants']);
+      const pending = await store.listApprovals({ status: 'pending' });
+      expect(pending).toHaveLength(1);
+      expect(pending[0]).toMatchObject({ tool: 'bash', arguments: { command: 'rm old.log' } });
+      expect(
+        (await store.listTurns({ status: ['running', 'waiting_approval'] })).map((t) => t.sessionId),
+      ).toEqual(['waiting-session']);
       // Its grants covered every call of their tool: the upgrade withdrew them, keeping their record and why.
-      expect(store.listGrants({ sessionId: 'granted-session' })).toEqual([]);
-      const withdrawn = store.listGrants({ sessionId: 'granted-session', status: 'revoked' });
+      expect(await store.listGrants({ sessionId: 'granted-session' })).toEqual([]);
+      const withdrawn = await store.listGrants({ sessionId: 'granted-session', status: 'revoked' });
       expect(withdrawn.map((g) => [g.tool, g.sessionId ?? 'everywhere']).sort()).toEqual([
         ['bash', 'granted-session'],
         ['write_file', 'everywhere'],
@@ -113,7 +112,7 @@ describe('a database written by release 0.1.0', () => {
         );
       }
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
@@ -123,25 +122,29 @@ describe('a database written by release 0.1.0', () => {
     const { store, runtime } = started;
     writeFileSync(join(workspace, 'old.log'), 'old\n');
     try {
-      const next = await collect(runtime.session('plain-session').send('are you there?'));
+      const next = await collect(await (await runtime.session('plain-session')).send('are you there?'));
       expect(turnEnd(next)).toMatchObject({ status: 'done', message: 'still here' });
       const sent = started.standIn.requests[0]?.messages.map((m) => m.content);
       expect(JSON.stringify(sent)).toContain('hello');
       expect(JSON.stringify(sent)).toContain('a plain answer');
 
-      const [pending] = runtime.pendingApprovals();
-      const [orphan] = runtime.orphanedTurns();
+      const [pending] = await runtime.pendingApprovals();
+      const [orphan] = await runtime.orphanedTurns();
       expect(orphan?.sessionId).toBe('waiting-session');
       // Asked before "always" had a scope: its question never said what "always" covers, so only yes or no.
       expect(pending?.always).toBeUndefined();
       const always = () => runtime.respond(pending?.id as string, { kind: 'approve', always: 'session' });
-      expect(always).toThrow(AlwaysNotOfferedError);
-      expect(store.listGrants({ sessionId: 'waiting-session' })).toEqual([]);
-      runtime.respond(pending?.id as string, { kind: 'approve' }, { digest: pending?.digest as string });
-      const resumed = await collect(runtime.resumeTurn(orphan?.id as string));
+      await expect(always()).rejects.toThrow(AlwaysNotOfferedError);
+      expect(await store.listGrants({ sessionId: 'waiting-session' })).toEqual([]);
+      await runtime.respond(
+        pending?.id as string,
+        { kind: 'approve' },
+        { digest: pending?.digest as string },
+      );
+      const resumed = await collect(await runtime.resumeTurn(orphan?.id as string));
       expect(turnEnd(resumed).status).toBe('done');
       expect(existsSync(join(workspace, 'old.log'))).toBe(false);
-      expect(store.getTurn(orphan?.id as string)?.status).toBe('done');
+      expect((await store.getTurn(orphan?.id as string))?.status).toBe('done');
     } finally {
       await runtime.close();
     }
@@ -162,10 +165,10 @@ describe('a database written by release 0.1.0', () => {
     mkdirSync(join(workspace, 'keep'));
     const asked: ApprovalRequest[] = [];
     const turn = async (sessionId: string, text: string) => {
-      for await (const event of runtime.session(sessionId).send(text)) {
+      for await (const event of await (await runtime.session(sessionId)).send(text)) {
         if (event.type !== 'approval-request') continue;
         asked.push(event.request);
-        runtime.respond(event.request.id, { kind: 'deny' }, { digest: event.request.digest });
+        await runtime.respond(event.request.id, { kind: 'deny' }, { digest: event.request.digest });
       }
     };
     try {
@@ -176,7 +179,7 @@ describe('a database written by release 0.1.0', () => {
       expect(asked[0]?.notice).toContain('(for this session)');
       expect(asked[0]?.notice).toContain('let every bash call run unasked, whatever its arguments');
       expect(asked[0]?.always).toMatchObject({ kind: 'command', words: ['rm'] });
-      expect(store.getApproval(asked[0]?.id as string)?.notice).toBe(asked[0]?.notice);
+      expect((await store.getApproval(asked[0]?.id as string))?.notice).toBe(asked[0]?.notice);
       // Said once: the next question about bash in that session is a plain one.
       await turn('granted-session', 'clean up again');
       expect(asked).toHaveLength(2);

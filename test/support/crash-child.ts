@@ -5,7 +5,7 @@ import { createModelAdapter } from '../../src/providers/index.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
-import { createToolRegistry } from '../../src/tools/registry.js';
+import { createToolRegistry } from '../../src/tools/registry/tool-registry.js';
 
 const [dbPath, counterFile, configJson] = process.argv.slice(2) as [string, string, string];
 
@@ -29,7 +29,7 @@ if (dbPath && counterFile && configJson) {
   const registry = createToolRegistry();
   registry.register(counterProvider(counterFile));
   const runtime = new Runtime({ model: createModelAdapter(JSON.parse(configJson)), registry, store });
-  for await (const event of runtime.session('crash-session').send('append hello')) {
+  for await (const event of await (await runtime.session('crash-session')).send('append hello')) {
     if (event.type === 'approval-request') process.stdout.write(`WAITING ${event.request.id}\n`);
   }
 }

@@ -9,7 +9,7 @@ import { Runtime } from '../../src/runtime/runtime.js';
 import type { RuntimeOptions } from '../../src/runtime/runtime-options.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { type ScriptTurn, type StandIn, startStandIn } from '../../src/testing/index.js';
-import { createToolRegistry, type ToolRegistry } from '../../src/tools/registry.js';
+import { createToolRegistry, type ToolRegistry } from '../../src/tools/registry/tool-registry.js';
 
 /** Everything an end-to-end runtime test needs: a stand-in model on loopback, a real SQLite file, a registry. */
 export interface RuntimeHarness {

@@ -1,6 +1,8 @@
 import type { BatchRecord, SessionStore } from '../../core/session-store.js';
+import { StoreConflictError } from '../../core/store-errors.js';
 import type { ToolResult } from '../../core/tool.js';
-import { boundResult, redactSecrets } from '../calls/bound-result.js';
+import { redactSecrets } from '../../tools/redact-secrets.js';
+import { boundResult } from '../calls/bound-result.js';
 import { modelText } from '../calls/settle-call.js';
 import { batchResult } from './batch-result.js';
 
@@ -14,17 +16,23 @@ export interface ResultBounds {
  * Gives the parent's still-open `subagent_run` call of `batch` its result, as the call runner would;
  * true when it did (false when the call already has one, or the batch has no call).
  */
-export function deliverBatchResult(
+export async function deliverBatchResult(
   store: SessionStore,
   batch: BatchRecord,
   result: ToolResult,
   bounds: ResultBounds,
-): boolean {
+): Promise<boolean> {
   const { turnId, callId } = batch;
   if (turnId === undefined || callId === undefined) return false;
-  if (store.getToolCall(turnId, callId)?.status !== 'running') return false;
+  if ((await store.getToolCall(turnId, callId))?.status !== 'running') return false;
   const content = boundResult(redactSecrets(modelText(result), bounds.hidden), bounds.resultChars);
-  store.recordToolResult(turnId, callId, { status: 'done', content, isError: result.isError });
+  try {
+    await store.recordToolResult(turnId, callId, { status: 'done', content, isError: result.isError });
+  } catch (error) {
+    // The read above and this write are two calls: one settled between them already has its result.
+    if (error instanceof StoreConflictError) return false;
+    throw error;
+  }
   return true;
 }
 
@@ -33,14 +41,14 @@ export function deliverBatchResult(
  * `turnId` (in session `sessionId`) whose call is still open gets its result, so the leaves that did
  * finish reach the model instead of being lost with the turn.
  */
-export function deliverFinishedBatches(
+export async function deliverFinishedBatches(
   store: SessionStore,
   sessionId: string,
   turnId: string,
   bounds: ResultBounds,
-): void {
-  for (const batch of store.listBatches({ parentSessionId: sessionId })) {
+): Promise<void> {
+  for (const batch of await store.listBatches({ parentSessionId: sessionId })) {
     if (batch.turnId !== turnId || batch.status === 'running') continue;
-    deliverBatchResult(store, batch, batchResult(batch, [], bounds.resultChars), bounds);
+    await deliverBatchResult(store, batch, batchResult(batch, [], bounds.resultChars), bounds);
   }
 }

@@ -14,14 +14,18 @@ const NO_ANSWER = 'it finished without a final answer, so nothing came back in i
  * leaf without an answer (that one, or one that failed, timed out or was stopped) names the tool calls
  * of its session `sessionId` that had already run, after the reason it ended.
  */
-export function leafEnding(store: SessionStore, sessionId: string, result: LeafResult): LeafResult {
+export async function leafEnding(
+  store: SessionStore,
+  sessionId: string,
+  result: LeafResult,
+): Promise<LeafResult> {
   let ending = result;
   if (result.status === 'done' && (result.output ?? '').trim() === '') {
     const { output: _blank, ...rest } = result;
     ending = { ...rest, errors: [NO_ANSWER, ...(result.errors ?? [])] };
   }
   if (ending.output !== undefined) return ending;
-  const ran = ranCallsLine(store, sessionId);
+  const ran = await ranCallsLine(store, sessionId);
   if (ran === undefined) return ending;
   const [why, ...rest] = ending.errors ?? [];
   return { ...ending, errors: why === undefined ? [ran] : [why, ran, ...rest] };
@@ -31,10 +35,10 @@ export function leafEnding(store: SessionStore, sessionId: string, result: LeafR
  * One line naming the tool calls a session ran to the end without an error: what they changed stays
  * changed, and the parent must not take that work for undone. Undefined when it ran none.
  */
-function ranCallsLine(store: SessionStore, sessionId: string): string | undefined {
-  const ran = store
-    .listToolCalls({ sessionId, status: 'done' })
-    .filter((c) => c.isError !== true && !META_TOOL_NAMES.has(c.tool));
+async function ranCallsLine(store: SessionStore, sessionId: string): Promise<string | undefined> {
+  const ran = (await store.listToolCalls({ sessionId, status: 'done' })).filter(
+    (c) => c.isError !== true && !META_TOOL_NAMES.has(c.tool),
+  );
   if (ran.length === 0) return undefined;
   const named = ran.slice(0, MAX_NAMED).map((c) => `${c.tool} ${argumentsText(c.arguments ?? {})}`);
   if (ran.length > MAX_NAMED) named.push(`and ${ran.length - MAX_NAMED} more`);

@@ -23,12 +23,12 @@ export class ApprovalBroker {
   ) {}
 
   /** Answers a pending approval (bound to `digest` when given) and wakes whoever waits on it here. */
-  respond(
+  async respond(
     id: string,
     decision: ApprovalDecision,
     options: { digest?: string; answeredBy?: string } = {},
-  ): ApprovalRecord {
-    const record = this.store.answerApproval(id, decision, options);
+  ): Promise<ApprovalRecord> {
+    const record = await this.store.answerApproval(id, decision, options);
     this.wake(id);
     return record;
   }
@@ -53,10 +53,12 @@ export class ApprovalBroker {
       };
       const finish = (outcome: ApprovalOutcome): void => settle(() => resolve(outcome));
       const fail = (error: unknown): void => settle(() => reject(error));
-      const check = (): void => {
+      // Reads may overlap (a poll, a wake): an answer is final, so whichever read sees it first settles
+      // the wait and a slower read that still saw `pending` changes nothing.
+      const read = async (): Promise<void> => {
         let record: ApprovalRecord | undefined;
         try {
-          record = this.store.getApproval(id);
+          record = await this.store.getApproval(id);
         } catch (error) {
           if (!(error instanceof StoreBusyError)) fail(error);
           return;
@@ -66,23 +68,24 @@ export class ApprovalBroker {
         else if (record.status === 'denied') finish({ kind: 'denied', record });
         else finish({ kind: record.status });
       };
+      const check = (): void => void read();
       let retry: ReturnType<typeof setTimeout> | undefined;
-      const close = (status: 'expired' | 'cancelled', reason: string): void => {
+      const close = async (status: 'expired' | 'cancelled', reason: string): Promise<void> => {
         retry = undefined;
         try {
           // Closing loses to an answer that just landed: re-read and honour the answer then.
-          if (this.store.closeApproval(id, status, reason)) finish({ kind: status });
-          else check();
+          if (await this.store.closeApproval(id, status, reason)) finish({ kind: status });
+          else await read();
         } catch (error) {
           // Another process holds the write lock for a while: close once it lets go, as polling does.
           if (error instanceof StoreBusyError && !done)
-            retry = setTimeout(() => close(status, reason), this.pollMs);
+            retry = setTimeout(() => void close(status, reason), this.pollMs);
           else fail(error);
         }
       };
-      const onAbort = (): void => close('cancelled', 'the turn was stopped');
+      const onAbort = (): void => void close('cancelled', 'the turn was stopped');
       const poller = setInterval(check, this.pollMs);
-      const timer = setTimeout(() => close('expired', 'no one answered in time'), timeoutMs);
+      const timer = setTimeout(() => void close('expired', 'no one answered in time'), timeoutMs);
       signal.addEventListener('abort', onAbort, { once: true });
       const set = this.wakers.get(id) ?? new Set<() => void>();
       this.wakers.set(id, set);

@@ -25,8 +25,8 @@ export async function askPerson(
 ): Promise<{ readonly approvalId: string; readonly outcome: ApprovalOutcome }> {
   const def = call.target.offered?.definition;
   const always = await offeredScope(scopedCall(env, call));
-  const withdrawn = withdrawnNotice(env, call.tool);
-  const request = env.store.requestApproval({
+  const withdrawn = await withdrawnNotice(env, call.tool);
+  const request = await env.store.requestApproval({
     turnId: env.turnId,
     callId: call.id,
     risk: def?.risk ?? 'caution',
@@ -36,10 +36,10 @@ export async function askPerson(
     always,
     ...(withdrawn ? { notice: withdrawn.text } : {}),
   });
-  if (withdrawn) env.store.markGrantsNoticed(withdrawn.grants);
+  if (withdrawn) await env.store.markGrantsNoticed(withdrawn.grants);
   env.emit({ type: 'approval-request', request });
   const outcome = await env.broker.wait(request.id, env.approval.timeoutMs, env.signal);
-  env.store.setTurnStatus(env.turnId, 'running', { from: ['waiting_approval'] });
+  await env.store.setTurnStatus(env.turnId, 'running', { from: ['waiting_approval'] });
   return { approvalId: request.id, outcome };
 }
 
@@ -48,11 +48,11 @@ export async function askPerson(
  * store grants the leaf's own session, and this holds the grant in the parent session too, which the
  * other leaves of the batch (and later turns there) are covered by.
  */
-export function holdLeafGrant(env: TurnEnvironment, approval: ApprovalRecord): void {
+export async function holdLeafGrant(env: TurnEnvironment, approval: ApprovalRecord): Promise<void> {
   const parent = env.leaf?.parentSessionId;
   if (parent === undefined || approval.status !== 'approved' || approval.scope !== 'session') return;
   if (approval.always === undefined) return;
-  env.store.addGrant({
+  await env.store.addGrant({
     tool: approval.tool,
     scope: approval.always,
     sessionId: parent,
@@ -64,15 +64,15 @@ export function holdLeafGrant(env: TurnEnvironment, approval: ApprovalRecord): v
  * Tells the host how an approval ended, and what it means for the call: undefined when it was approved
  * (it runs), else the refusal in the person's (or the clock's) own words.
  */
-export function approvalRefusal(
+export async function approvalRefusal(
   env: TurnEnvironment,
   approvalId: string,
   outcome: ApprovalOutcome,
-): Refusal | undefined {
+): Promise<Refusal | undefined> {
   switch (outcome.kind) {
     case 'approved': {
       const always = outcome.record.scope;
-      holdLeafGrant(env, outcome.record);
+      await holdLeafGrant(env, outcome.record);
       env.emit({
         type: 'approval-resolved',
         approvalId,

@@ -1,8 +1,5 @@
 import { headOf, wholeStart } from '../../core/text-cut.js';
 
-/** Hides stored secret values (the same function that hides them in command output, overlaps included). */
-export { redactSecrets } from '../../tools/builtin/index.js';
-
 /** How the rest of a long result can be asked for: the tool, and the argument it reads a result in parts by. */
 export interface ResultPaging {
   readonly tool?: string | undefined;

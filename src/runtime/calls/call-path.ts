@@ -80,7 +80,7 @@ export async function afterApproval(
   approvalId: string,
   outcome: ApprovalOutcome,
 ): Promise<ToolResult> {
-  const refusal = approvalRefusal(env, approvalId, outcome);
+  const refusal = await approvalRefusal(env, approvalId, outcome);
   if (refusal) return settleCall(env, call, refusalResult(call.tool, refusal), 'refused');
   return invoke(env, state, call);
 }
@@ -89,9 +89,9 @@ export async function afterApproval(
 export async function invoke(env: TurnEnvironment, state: TurnState, call: PlannedCall): Promise<ToolResult> {
   const refusal = firstRefusalNow(GATES_BEFORE_INVOKE, call, env, state);
   if (refusal) return settleCall(env, call, refusalResult(call.tool, refusal), 'refused');
-  const current = env.store.getToolCall(env.turnId, call.id);
-  if (current?.status === 'pending') env.store.approveToolCall(env.turnId, call.id);
-  if (!env.store.claimToolCall(env.turnId, call.id)) {
+  const current = await env.store.getToolCall(env.turnId, call.id);
+  if (current?.status === 'pending') await env.store.approveToolCall(env.turnId, call.id);
+  if (!(await env.store.claimToolCall(env.turnId, call.id))) {
     const again: ToolResult = {
       content: `Error: ${call.tool} was not run again: this call was already started once, and a call runs at most once.`,
       isError: true,

@@ -13,7 +13,7 @@ export async function recordReply(
   calls: readonly AssistantToolCall[],
   stoppedByLength: boolean,
 ): Promise<PlannedCall[]> {
-  const read = withUniqueIds(env, calls).map((c) => readCall(env, c, stoppedByLength));
+  const read = (await withUniqueIds(env, calls)).map((c) => readCall(env, c, stoppedByLength));
   const reply = {
     content: text,
     calls: read.map((c) => ({
@@ -44,8 +44,11 @@ export async function recordReply(
  * (or repeats them) would otherwise pair a result with the wrong call, or collide with an earlier
  * reply's call in the store. A new id is only given where needed.
  */
-function withUniqueIds(env: TurnEnvironment, calls: readonly AssistantToolCall[]): AssistantToolCall[] {
-  const taken = new Set(env.store.listToolCalls({ turnId: env.turnId }).map((c) => c.id));
+async function withUniqueIds(
+  env: TurnEnvironment,
+  calls: readonly AssistantToolCall[],
+): Promise<AssistantToolCall[]> {
+  const taken = new Set((await env.store.listToolCalls({ turnId: env.turnId })).map((c) => c.id));
   return calls.map((call) => {
     let id = call.id.trim();
     if (id === '' || taken.has(id)) id = `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`;

@@ -1,6 +1,7 @@
 import type { RuntimeEvent } from '../../core/events.js';
 import { wholeText } from '../../core/text-cut.js';
 import type { ToolResult } from '../../core/tool.js';
+import { redactSecrets } from '../../tools/redact-secrets.js';
 import {
   isPassingStoreFailure,
   STORE_RETRY_MS,
@@ -8,7 +9,7 @@ import {
   writeWhenStoreAnswers,
 } from '../turn/store-retry.js';
 import type { TurnEnvironment } from '../turn/turn-environment.js';
-import { boundResult, redactSecrets } from './bound-result.js';
+import { boundResult } from './bound-result.js';
 import type { PlannedCall } from './planned-call.js';
 
 /** The text the model reads for a result: its content, then one `Hint:` line per hint. */

@@ -2,8 +2,8 @@ import type { GrantScope } from '../../core/grant-scope.js';
 import { isPlainObject, type JsonObject, type JsonValue } from '../../core/json.js';
 import { headOf } from '../../core/text-cut.js';
 import type { GrantScopeRule, ToolDefinition } from '../../core/tool.js';
+import { foldedKey } from '../../tools/arguments/key-spellings.js';
 import { writeFolder } from '../../tools/builtin/write-folder.js';
-import { foldedKey } from '../../tools/key-spellings.js';
 import { callDigest, canonicalJson } from '../calls/call-digest.js';
 import { commandScope, commandStartsWith, commandSummary } from './command-scope.js';
 

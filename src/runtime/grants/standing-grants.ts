@@ -30,11 +30,11 @@ export async function coveringGrant(
   const scoped = scopedCall(env, call);
   const seen = new Set<string>();
   for (const sessionId of grantingSessions(env)) {
-    for (const grant of env.store.listGrants({ sessionId, tool: call.tool })) {
+    for (const grant of await env.store.listGrants({ sessionId, tool: call.tool })) {
       if (seen.has(grant.id) || grant.scope === undefined) continue;
       seen.add(grant.id);
       if (!(await scopeCovers(grant.scope, scoped))) continue;
-      env.store.audit({
+      await env.store.audit({
         kind: 'grant.used',
         sessionId: env.sessionId,
         turnId: env.turnId,
@@ -51,13 +51,13 @@ export async function coveringGrant(
  * earlier toolseam, which covered every call of the tool, was withdrawn by the upgrade. Said once: the
  * grants it names are marked as told when the question is stored.
  */
-export function withdrawnNotice(
+export async function withdrawnNotice(
   env: TurnEnvironment,
   tool: string,
-): { readonly text: string; readonly grants: readonly string[] } | undefined {
+): Promise<{ readonly text: string; readonly grants: readonly string[] } | undefined> {
   const withdrawn = new Map<string, GrantRecord>();
   for (const sessionId of grantingSessions(env)) {
-    for (const grant of env.store.listGrants({ sessionId, tool, status: 'revoked' })) {
+    for (const grant of await env.store.listGrants({ sessionId, tool, status: 'revoked' })) {
       if (grant.revokedBy === 'upgrade' && grant.noticedAt === undefined) withdrawn.set(grant.id, grant);
     }
   }

@@ -1,6 +1,6 @@
 import { ToolseamError } from '../../core/errors.js';
 import { FINAL_TURN_STATES } from '../../core/session-records.js';
-import type { SessionStore } from '../../core/session-store.js';
+import type { SessionStore, TurnRecord } from '../../core/session-store.js';
 import { deliverFinishedBatches, type ResultBounds } from '../batches/deliver-batch.js';
 import { leafEnding } from '../batches/leaf-ending.js';
 import { ownerAlive } from './turn-owner.js';
@@ -11,13 +11,13 @@ import { ownerAlive } from './turn-owner.js';
  * reads stays whole (a batch call is answered with its leaves' results, bounded by `bounds`). A turn
  * still running in a live process refuses the new one.
  */
-export function interruptAbandoned(
+export async function interruptAbandoned(
   store: SessionStore,
   sessionId: string,
   owner: string,
   bounds: ResultBounds,
-): void {
-  for (const turn of store.listTurns({ sessionId, status: ['running', 'waiting_approval'] })) {
+): Promise<void> {
+  for (const turn of await store.listTurns({ sessionId, status: ['running', 'waiting_approval'] })) {
     if (turn.owner !== owner && ownerAlive(turn)) {
       throw new ToolseamError(
         'turn_busy',
@@ -25,12 +25,12 @@ export function interruptAbandoned(
       );
     }
     // Compare-and-set on the owner seen above: a process that took the turn over meanwhile keeps it.
-    const moved = store.setTurnStatus(turn.id, 'interrupted', {
+    const moved = await store.setTurnStatus(turn.id, 'interrupted', {
       error: 'a new message was sent before it finished',
       fromOwner: turn.owner ?? null,
     });
     if (!moved) {
-      const now = store.getTurn(turn.id);
+      const now = await store.getTurn(turn.id);
       if (now === undefined || FINAL_TURN_STATES.includes(now.status)) continue;
       throw new ToolseamError(
         'turn_busy',
@@ -39,13 +39,13 @@ export function interruptAbandoned(
     }
     // Its waiting approvals were cancelled with the move to a final state. Its batches are closed
     // first: a batch call is answered with what its leaves gave, not as a call whose end is unknown.
-    closeBatchesOf(store, sessionId, turn.id, owner);
-    deliverFinishedBatches(store, sessionId, turn.id, bounds);
-    answerLooseCalls(store, { turnId: turn.id }, 'a new message interrupted its turn');
+    await closeBatchesOf(store, sessionId, turn.id, owner);
+    await deliverFinishedBatches(store, sessionId, turn.id, bounds);
+    await answerLooseCalls(store, { turnId: turn.id }, 'a new message interrupted its turn');
   }
   // A finished turn can still hold loose calls (one that failed inside toolseam, or was finished by an
   // older version): every call the model made must have a result before the model is asked again.
-  answerLooseCalls(store, { sessionId }, 'its turn ended');
+  await answerLooseCalls(store, { sessionId }, 'its turn ended');
 }
 
 const UNFINISHED: ('running' | 'waiting_approval')[] = ['running', 'waiting_approval'];
@@ -56,21 +56,28 @@ const UNFINISHED: ('running' | 'waiting_approval')[] = ['running', 'waiting_appr
  * its loose calls answered) and the batch as failed. A batch with a leaf still driven by a live
  * process (resumed on its own elsewhere) is left to that process.
  */
-function closeBatchesOf(store: SessionStore, sessionId: string, turnId: string, owner: string): void {
-  const batches = store.listBatches({ parentSessionId: sessionId, unfinished: true });
+async function closeBatchesOf(
+  store: SessionStore,
+  sessionId: string,
+  turnId: string,
+  owner: string,
+): Promise<void> {
+  const batches = await store.listBatches({ parentSessionId: sessionId, unfinished: true });
   for (const batch of batches.filter((b) => b.turnId === turnId)) {
     const open = batch.leaves.filter((l) => l.status === 'queued' || l.status === 'running');
-    const childTurns = open.flatMap((l) =>
-      l.childSessionId === undefined
-        ? []
-        : store.listTurns({ sessionId: l.childSessionId, status: UNFINISHED }),
-    );
+    const childTurns: TurnRecord[] = [];
+    for (const l of open) {
+      if (l.childSessionId === undefined) continue;
+      childTurns.push(...(await store.listTurns({ sessionId: l.childSessionId, status: UNFINISHED })));
+    }
     if (childTurns.some((t) => t.owner !== owner && ownerAlive(t))) continue;
     for (const child of childTurns) {
       const why = 'its parent turn was interrupted by a new message';
-      if (!store.setTurnStatus(child.id, 'interrupted', { error: why, fromOwner: child.owner ?? null }))
+      if (
+        !(await store.setTurnStatus(child.id, 'interrupted', { error: why, fromOwner: child.owner ?? null }))
+      )
         continue;
-      answerLooseCalls(store, { turnId: child.id }, why);
+      await answerLooseCalls(store, { turnId: child.id }, why);
     }
     for (const leaf of open) {
       const when = leaf.status === 'queued' ? 'before this leaf started' : 'before this leaf finished';
@@ -79,9 +86,9 @@ function closeBatchesOf(store: SessionStore, sessionId: string, turnId: string, 
         errors: [`the batch's parent turn was interrupted by a new message ${when}`],
       };
       const child = leaf.childSessionId;
-      store.finishLeaf(leaf.id, child === undefined ? result : leafEnding(store, child, result));
+      await store.finishLeaf(leaf.id, child === undefined ? result : await leafEnding(store, child, result));
     }
-    store.finishBatch(batch.id, 'failed');
+    await store.finishBatch(batch.id, 'failed');
   }
 }
 
@@ -90,21 +97,21 @@ function closeBatchesOf(store: SessionStore, sessionId: string, turnId: string, 
  * run, one already started as started with its end unknown (it may have done its work, so the model
  * must not read it as safe to repeat).
  */
-export function answerLooseCalls(
+export async function answerLooseCalls(
   store: SessionStore,
   where: { readonly turnId: string } | { readonly sessionId: string },
   why: string,
-): void {
-  for (const call of store.listToolCalls({ ...where, status: ['pending', 'approved', 'running'] })) {
+): Promise<void> {
+  for (const call of await store.listToolCalls({ ...where, status: ['pending', 'approved', 'running'] })) {
     if (call.status === 'running') {
-      store.recordToolResult(call.turnId, call.id, {
+      await store.recordToolResult(call.turnId, call.id, {
         status: 'failed',
         content: `Error: ${call.tool} was started, but ${why} before its result came back, so whether it finished is unknown. Check before running it again.`,
         isError: true,
       });
       continue;
     }
-    store.recordToolResult(call.turnId, call.id, {
+    await store.recordToolResult(call.turnId, call.id, {
       status: 'failed',
       content: `Error: ${call.tool} was not run: ${why} before it started.`,
       isError: true,

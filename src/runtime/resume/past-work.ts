@@ -16,12 +16,12 @@ const COUNTED_REFUSALS: ReadonlySet<RefusedBy | undefined> = new Set([
  * its model replies, and the calls that ran, were put to a person or were refused by their tool's
  * preflight (by digest, for the loop breaker). A call never screened is counted when it is screened now.
  */
-export function countPastWork(env: TurnEnvironment, state: TurnState): void {
-  state.modelCalls = env.store
-    .listMessages(env.sessionId)
-    .filter((m) => m.turnId === env.turnId && m.message.role === 'assistant').length;
-  const asked = new Set(env.store.listApprovals({ turnId: env.turnId }).map((a) => a.callId));
-  for (const call of env.store.listToolCalls({ turnId: env.turnId })) {
+export async function countPastWork(env: TurnEnvironment, state: TurnState): Promise<void> {
+  state.modelCalls = (await env.store.listMessages(env.sessionId)).filter(
+    (m) => m.turnId === env.turnId && m.message.role === 'assistant',
+  ).length;
+  const asked = new Set((await env.store.listApprovals({ turnId: env.turnId })).map((a) => a.callId));
+  for (const call of await env.store.listToolCalls({ turnId: env.turnId })) {
     const counted =
       asked.has(call.id) ||
       call.status === 'approved' ||

@@ -37,7 +37,7 @@ function reread(env: TurnEnvironment, call: PlannedCall): PlannedCall {
 async function resumedByTool(env: TurnEnvironment, state: TurnState, call: PlannedCall): Promise<boolean> {
   if (!call.target.resume) return false;
   const result = await call.target.resume({ env, state, id: call.id });
-  const after = env.store.getToolCall(env.turnId, call.id);
+  const after = await env.store.getToolCall(env.turnId, call.id);
   if (after && after.status !== 'running') {
     // The tool recorded the result itself: tell the host what the model will read.
     env.emit({
@@ -60,8 +60,11 @@ async function resumedByTool(env: TurnEnvironment, state: TurnState, call: Plann
  * by its claim), and a call that had already started is never run a second time.
  */
 export async function resumeCalls(env: TurnEnvironment, state: TurnState): Promise<void> {
-  const loose = env.store.listToolCalls({ turnId: env.turnId, status: ['pending', 'approved', 'running'] });
-  const approvals = env.store.listApprovals({ turnId: env.turnId });
+  const loose = await env.store.listToolCalls({
+    turnId: env.turnId,
+    status: ['pending', 'approved', 'running'],
+  });
+  const approvals = await env.store.listApprovals({ turnId: env.turnId });
   const fresh: PlannedCall[] = [];
   for (const record of loose) {
     const call = plannedFromRecord(env, record);
@@ -81,7 +84,7 @@ export async function resumeCalls(env: TurnEnvironment, state: TurnState): Promi
     if (record.status === 'approved') {
       if (fresh.length > 0) await runCalls(env, state, fresh.splice(0));
       // Answered while no process drove the turn: its "always" still reaches the parent session.
-      if (approval) holdLeafGrant(env, approval);
+      if (approval) await holdLeafGrant(env, approval);
       await invoke(env, state, call);
       continue;
     }
@@ -99,10 +102,10 @@ export async function resumeCalls(env: TurnEnvironment, state: TurnState): Promi
       const open = timeoutMs > 0;
       if (open) {
         env.emit({ type: 'approval-request', request: approval });
-        env.store.setTurnStatus(env.turnId, 'waiting_approval', { from: ['running'] });
+        await env.store.setTurnStatus(env.turnId, 'waiting_approval', { from: ['running'] });
       }
       const outcome = await env.broker.wait(approval.id, timeoutMs, env.signal);
-      if (open) env.store.setTurnStatus(env.turnId, 'running', { from: ['waiting_approval'] });
+      if (open) await env.store.setTurnStatus(env.turnId, 'running', { from: ['waiting_approval'] });
       await afterApproval(env, state, call, approval.id, outcome);
     } else if (approval.status === 'denied') {
       await settleCall(

@@ -8,8 +8,8 @@ import { leafOfSession } from './leaf-turns.js';
  * batch and the parent's call must learn how it ended): resuming it alone is refused, naming the turn
  * to resume instead.
  */
-export function refuseLeafTurn(store: SessionStore, turn: TurnRecord): void {
-  const found = leafOfSession(store, turn.sessionId);
+export async function refuseLeafTurn(store: SessionStore, turn: TurnRecord): Promise<void> {
+  const found = await leafOfSession(store, turn.sessionId);
   if (found === undefined) return;
   const { batch, leaf } = found;
   const parent =

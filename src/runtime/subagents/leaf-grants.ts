@@ -1,5 +1,5 @@
 import { RESERVED_TOOL_NAMES } from '../../seam/index.js';
-import type { ToolRegistry } from '../../tools/registry.js';
+import type { ToolRegistry } from '../../tools/registry/tool-registry.js';
 import { ORCHESTRATION_TOOLS } from '../batches/batch-finding.js';
 
 const NEVER = new Set([...ORCHESTRATION_TOOLS, ...RESERVED_TOOL_NAMES]);

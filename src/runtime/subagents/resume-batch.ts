@@ -38,10 +38,13 @@ const UNFINISHED_TURN = new Set(['running', 'waiting_approval']);
  * The agent and task mode the batch's parent turn ran under (as the turn stored them, else its
  * session's agent), which bound its leaves as they did when the batch started.
  */
-function parentGates(runtime: Runtime, batch: BatchRecord): { agent: SessionAgent; mode: TaskMode } {
+async function parentGates(
+  runtime: Runtime,
+  batch: BatchRecord,
+): Promise<{ agent: SessionAgent; mode: TaskMode }> {
   const store = runtime.options.store;
-  const turn = batch.turnId === undefined ? undefined : store.getTurn(batch.turnId);
-  const name = turn?.agent ?? store.getSession(batch.parentSessionId)?.agent;
+  const turn = batch.turnId === undefined ? undefined : await store.getTurn(batch.turnId);
+  const name = turn?.agent ?? (await store.getSession(batch.parentSessionId))?.agent;
   const config = agentNamed(runtime.options, name);
   if (name !== undefined && config === undefined) {
     throw new ToolseamError(
@@ -55,17 +58,19 @@ function parentGates(runtime: Runtime, batch: BatchRecord): { agent: SessionAgen
 }
 
 /** Who runs a batch now, if anyone but this runtime: its parent turn's live owner. */
-function ownerElsewhere(runtime: Runtime, batch: BatchRecord): string | undefined {
-  const turn = batch.turnId === undefined ? undefined : runtime.options.store.getTurn(batch.turnId);
+async function ownerElsewhere(runtime: Runtime, batch: BatchRecord): Promise<string | undefined> {
+  const turn = batch.turnId === undefined ? undefined : await runtime.options.store.getTurn(batch.turnId);
   if (!turn || !UNFINISHED_TURN.has(turn.status)) return undefined;
   return turn.owner !== runtime.owner && ownerAlive(turn) ? turn.owner : undefined;
 }
 
 /** Batches left unfinished by a process that is gone (nobody runs them): resume each with `resumeBatch`. */
-export function unfinishedBatches(runtime: Runtime): BatchRecord[] {
-  return runtime.options.store
-    .listBatches({ unfinished: true })
-    .filter((b) => !isBatchActive(runtime, b.id) && ownerElsewhere(runtime, b) === undefined);
+export async function unfinishedBatches(runtime: Runtime): Promise<BatchRecord[]> {
+  const nobodys: BatchRecord[] = [];
+  for (const b of await runtime.options.store.listBatches({ unfinished: true })) {
+    if (!isBatchActive(runtime, b.id) && (await ownerElsewhere(runtime, b)) === undefined) nobodys.push(b);
+  }
+  return nobodys;
 }
 
 /** One line naming a batch and where its leaves stand, e.g. for a list of unfinished batches. */
@@ -86,18 +91,18 @@ export async function resumeBatch(
   options: ResumeBatchOptions = {},
 ): Promise<ResumedBatch> {
   const store = runtime.options.store;
-  const batch = store.getBatch(batchId);
+  const batch = await store.getBatch(batchId);
   if (!batch) throw new ToolseamError('unknown_batch', `There is no batch with id ${batchId}.`);
   if (batch.status !== 'running') {
     throw new ToolseamError('batch_finished', `Batch ${batchId} has already finished (${batch.status}).`);
   }
-  const elsewhere = ownerElsewhere(runtime, batch);
+  const elsewhere = await ownerElsewhere(runtime, batch);
   if (isBatchActive(runtime, batchId) || elsewhere !== undefined) {
     const where = elsewhere === undefined ? 'this process' : `another process (${elsewhere})`;
     throw new ToolseamError('batch_busy', `Batch ${batchId} is still running in ${where}.`);
   }
   const settings = resolveSubagentOptions(runtime, options);
-  const parent = parentGates(runtime, batch);
+  const parent = await parentGates(runtime, batch);
   const allows = (name: string): boolean => agentAllows(parent.agent, name);
   const env: LeafEnv = {
     runtime,
@@ -110,16 +115,22 @@ export async function resumeBatch(
     emit: options.onEvent ?? (() => {}),
   };
   // Every leaf is decided before any is changed: a leaf busy elsewhere refuses the resume untouched.
-  const steps = batch.leaves.map((leaf) => plan(env, leaf));
+  // Every leaf is planned before any is stored: a leaf that refuses (busy elsewhere) leaves all as they were.
+  const steps: LeafStep[] = [];
+  for (const leaf of batch.leaves) steps.push(await plan(env, leaf));
   const work: LeafWork[] = [];
   for (const step of steps) {
-    const item = apply(env, step);
+    const item = await apply(env, step);
     if (item) work.push(item);
   }
   const finished = await runBatch(env, work, settings.concurrency);
   const result = batchResult(finished, [], runtime.limits.resultChars);
   const bounds = { resultChars: runtime.limits.resultChars, hidden: runtime.hidden };
-  return { batch: finished, result, deliveredToParent: deliverBatchResult(store, finished, result, bounds) };
+  return {
+    batch: finished,
+    result,
+    deliveredToParent: await deliverBatchResult(store, finished, result, bounds),
+  };
 }
 
 /** What resuming does with one leaf, decided before anything is stored. */
@@ -132,13 +143,13 @@ type LeafStep =
  * How one leaf goes on: kept, run afresh, taken over, or settled from what its child session shows.
  * Reads only; throws `batch_busy` when the leaf's child turn still runs in another live process.
  */
-function plan(env: LeafEnv, leaf: LeafRecord): LeafStep {
+async function plan(env: LeafEnv, leaf: LeafRecord): Promise<LeafStep> {
   if (leaf.status === 'queued')
     return { kind: 'run', work: { leaf, start: { kind: 'fresh' } }, requeue: false };
   if (leaf.status !== 'running') return { kind: 'keep' };
   const store = env.runtime.options.store;
   const sessionId = leaf.childSessionId ?? childSessionId(leaf);
-  const turn = store.listTurns({ sessionId }).at(-1);
+  const turn = (await store.listTurns({ sessionId })).at(-1);
   if (!turn) return { kind: 'run', work: { leaf, start: { kind: 'fresh' } }, requeue: true };
   if (UNFINISHED_TURN.has(turn.status)) {
     if (turn.owner !== env.runtime.owner && ownerAlive(turn)) {
@@ -152,7 +163,7 @@ function plan(env: LeafEnv, leaf: LeafRecord): LeafStep {
   // The child turn ended but the process died before the leaf was recorded: record it from the turn.
   // A turn stopped at a limit is stored as done with the limit as its error: that leaf failed.
   if (turn.status === 'done' && turn.error === undefined) {
-    const output = lastAnswer(store, sessionId, turn.id);
+    const output = await lastAnswer(store, sessionId, turn.id);
     return { kind: 'record', leaf, result: { status: 'done', ...(output === undefined ? {} : { output }) } };
   }
   const errors = [turn.error ?? `its session's turn ended ${turn.status}`];
@@ -160,22 +171,26 @@ function plan(env: LeafEnv, leaf: LeafRecord): LeafStep {
 }
 
 /** Stores what `plan` decided for one leaf; the work to run, if any. */
-function apply(env: LeafEnv, step: LeafStep): LeafWork | undefined {
+async function apply(env: LeafEnv, step: LeafStep): Promise<LeafWork | undefined> {
   switch (step.kind) {
     case 'keep':
       return undefined;
     case 'record':
-      finishLeaf(env, step.leaf, step.result);
+      await finishLeaf(env, step.leaf, step.result);
       return undefined;
     case 'run':
-      if (step.requeue) env.runtime.options.store.requeueLeaf(step.work.leaf.id);
+      if (step.requeue) await env.runtime.options.store.requeueLeaf(step.work.leaf.id);
       return step.work;
   }
 }
 
-function lastAnswer(store: SessionStore, sessionId: string, turnId: string): string | undefined {
-  const answers = store
-    .listMessages(sessionId)
-    .filter((m) => m.turnId === turnId && m.message.role === 'assistant');
+async function lastAnswer(
+  store: SessionStore,
+  sessionId: string,
+  turnId: string,
+): Promise<string | undefined> {
+  const answers = (await store.listMessages(sessionId)).filter(
+    (m) => m.turnId === turnId && m.message.role === 'assistant',
+  );
   return answers.at(-1)?.message.content;
 }

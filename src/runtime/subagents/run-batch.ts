@@ -88,14 +88,17 @@ export async function runBatch(
     if (failed) {
       // A runtime closing under the batch leaves it to be resumed, as a process that died would.
       const closing = failed.reason instanceof ToolseamError && failed.reason.code === 'runtime_closed';
-      if (!closing) closeBroken(store, env.batchId, failed.reason);
+      if (!closing) await closeBroken(store, env.batchId, failed.reason);
       throw failed.reason;
     }
-    const batch = store.getBatch(env.batchId) as BatchRecord;
+    const batch = (await store.getBatch(env.batchId)) as BatchRecord;
     if (batch.leaves.every((l) => l.status !== 'queued' && l.status !== 'running')) {
-      store.finishBatch(env.batchId, batch.leaves.every((l) => l.status === 'done') ? 'done' : 'failed');
+      await store.finishBatch(
+        env.batchId,
+        batch.leaves.every((l) => l.status === 'done') ? 'done' : 'failed',
+      );
     }
-    return store.getBatch(env.batchId) as BatchRecord;
+    return (await store.getBatch(env.batchId)) as BatchRecord;
   } finally {
     running.delete(env.batchId);
   }
@@ -104,13 +107,16 @@ export async function runBatch(
 async function runOne(env: LeafEnv, { leaf, start }: LeafWork): Promise<void> {
   if (env.signal.aborted) {
     // Stopped before this leaf's turn came: it never starts.
-    finishLeaf(env, leaf, { status: 'failed', errors: ['the batch was stopped before this leaf started'] });
+    await finishLeaf(env, leaf, {
+      status: 'failed',
+      errors: ['the batch was stopped before this leaf started'],
+    });
     return;
   }
   if (start.kind === 'fresh') {
-    const session = env.runtime.session(childSessionId(leaf), leafSessionOptions(env, leaf));
+    const session = await env.runtime.session(childSessionId(leaf), leafSessionOptions(env, leaf));
     // Another runner claimed it first: that runner reports it.
-    if (!env.runtime.options.store.claimLeaf(leaf.id, session.id)) return;
+    if (!(await env.runtime.options.store.claimLeaf(leaf.id, session.id))) return;
   }
   await runLeaf(env, leaf, start);
 }
@@ -120,15 +126,15 @@ async function runOne(env: LeafEnv, { leaf, start }: LeafWork): Promise<void> {
  * is not listed as unfinished work to resume (its parent call is answered as failed). Best effort:
  * the store may be what failed.
  */
-function closeBroken(store: SessionStore, batchId: string, error: unknown): void {
+async function closeBroken(store: SessionStore, batchId: string, error: unknown): Promise<void> {
   const why = `the batch stopped on a failure inside toolseam (${(error as Error).message ?? String(error)})`;
   try {
-    for (const leaf of store.getBatch(batchId)?.leaves ?? []) {
+    for (const leaf of (await store.getBatch(batchId))?.leaves ?? []) {
       if (leaf.status !== 'queued' && leaf.status !== 'running') continue;
       const when = leaf.status === 'queued' ? 'before this leaf started' : 'before this leaf was recorded';
-      store.finishLeaf(leaf.id, { status: 'failed', errors: [`${why} ${when}`] });
+      await store.finishLeaf(leaf.id, { status: 'failed', errors: [`${why} ${when}`] });
     }
-    store.finishBatch(batchId, 'failed');
+    await store.finishBatch(batchId, 'failed');
   } catch {
     // The failure that goes up says what broke; the batch stays listed as unfinished.
   }

@@ -96,10 +96,11 @@ export async function runLeaf(env: LeafEnv, leaf: LeafRecord, start: LeafStart):
   try {
     const events =
       start.kind === 'resume'
-        ? env.runtime.resumeTurn(start.turnId, { ...options, signal: controller.signal })
-        : env.runtime
-            .session(childSessionId(leaf), options)
-            .send(leafPrompt(leaf.title, contractFromJson(leaf.contract)), { signal: controller.signal });
+        ? await env.runtime.resumeTurn(start.turnId, { ...options, signal: controller.signal })
+        : await (await env.runtime.session(childSessionId(leaf), options)).send(
+            leafPrompt(leaf.title, contractFromJson(leaf.contract)),
+            { signal: controller.signal },
+          );
     for await (const event of events) {
       if (event.type === 'turn-end') end = event;
       else forward(env, leaf, event, errors, clock);
@@ -179,17 +180,17 @@ function outcome(
  * Records how a leaf ended (once: a leaf someone else already finished keeps that ending) and reports
  * it; a leaf that ended without an answer says so, and which of its tool calls had already run.
  */
-export function finishLeaf(env: LeafEnv, leaf: LeafRecord, result: LeafResult): LeafRecord {
+export async function finishLeaf(env: LeafEnv, leaf: LeafRecord, result: LeafResult): Promise<LeafRecord> {
   const store = env.runtime.options.store;
   let record: LeafRecord;
   try {
-    record = store.finishLeaf(
+    record = await store.finishLeaf(
       leaf.id,
-      leafEnding(store, leaf.childSessionId ?? childSessionId(leaf), result),
+      await leafEnding(store, leaf.childSessionId ?? childSessionId(leaf), result),
     );
   } catch (error) {
     if (!(error instanceof StoreConflictError)) throw error;
-    record = store.getBatch(leaf.batchId)?.leaves.find((l) => l.id === leaf.id) ?? leaf;
+    record = (await store.getBatch(leaf.batchId))?.leaves.find((l) => l.id === leaf.id) ?? leaf;
   }
   emitLeaf(
     env,

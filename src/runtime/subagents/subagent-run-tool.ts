@@ -33,7 +33,7 @@ export function subagentRunTool(runtime: Runtime, options: SubagentOptions = {})
     async run(args, ctx) {
       const compiled = compile(args, ctx);
       if (!compiled.ok) return batchRefusal(compiled);
-      const batch = ctx.store.createBatch({
+      const batch = await ctx.store.createBatch({
         parentSessionId: ctx.sessionId,
         turnId: ctx.turnId,
         callId: ctx.callId,
@@ -61,9 +61,9 @@ export function subagentRunTool(runtime: Runtime, options: SubagentOptions = {})
       return batchResult(finished, warnings, runtime.limits.resultChars);
     },
     async resume(ctx) {
-      const batch = ctx.store
-        .listBatches({ parentSessionId: ctx.sessionId })
-        .find((b) => b.turnId === ctx.turnId && b.callId === ctx.callId);
+      const batch = (await ctx.store.listBatches({ parentSessionId: ctx.sessionId })).find(
+        (b) => b.turnId === ctx.turnId && b.callId === ctx.callId,
+      );
       if (!batch) return undefined;
       // Finished before the process died, which then never gave the call its result: give it now.
       if (batch.status !== 'running') return batchResult(batch, [], runtime.limits.resultChars);

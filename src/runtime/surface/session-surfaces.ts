@@ -3,7 +3,7 @@ import { type Logger, silentLogger } from '../../core/logger.js';
 import type { SessionRecord, SessionStore } from '../../core/session-store.js';
 import type { ToolSelector } from '../../retrieval/index.js';
 import { createToolSeam, type ToolSeam } from '../../seam/index.js';
-import type { ServedTools, ToolRegistry } from '../../tools/registry.js';
+import type { ServedTools, ToolRegistry } from '../../tools/registry/tool-registry.js';
 import type { DenyRule } from '../runtime-options.js';
 import { agentAllows, denyRuleFor, grantsAllow, type SessionAgent } from './tool-access.js';
 import {
@@ -108,7 +108,7 @@ export class SessionSurfaces {
       const oldest = this.surfaces.keys().next().value as string;
       this.surfaces.delete(oldest);
     }
-    this.options.store.updateSession(session.id, { surfaceStamp: surface.stamp });
+    await this.options.store.updateSession(session.id, { surfaceStamp: surface.stamp });
     return surface;
   }
 

@@ -9,7 +9,7 @@ import {
   type ToolSelector,
 } from '../../retrieval/index.js';
 import { type ExcludedTool, type OfferedTool, type ToolSeam, wireName } from '../../seam/index.js';
-import type { ServedTools, ToolRegistry } from '../../tools/registry.js';
+import type { ServedTools, ToolRegistry } from '../../tools/registry/tool-registry.js';
 import type { DenyRule } from '../runtime-options.js';
 
 /** The runtime's own tools, answered by the runtime itself (never dispatched to a provider). */

@@ -1,4 +1,4 @@
-import { nearMiss } from '../../tools/near-miss.js';
+import { nearMiss } from '../../tools/arguments/near-miss.js';
 import { globMatch } from '../glob-match.js';
 import type { DenyRule } from '../runtime-options.js';
 

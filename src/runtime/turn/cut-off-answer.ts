@@ -17,22 +17,25 @@ export const LEAF_STOPPED_NOTE =
  * so the next turn's model knows what was said. Only the text: a tool call from the failed stream was
  * never run and is never stored (a call without its result would break the history every provider reads).
  */
-export function keepCutOffAnswer(env: TurnEnvironment, shown: string): void {
-  keepShownText(env, shown, CUT_OFF_NOTE);
+export async function keepCutOffAnswer(env: TurnEnvironment, shown: string): Promise<void> {
+  await keepShownText(env, shown, CUT_OFF_NOTE);
 }
 
 /**
  * Keeps in the session the text a model call had already shown when its turn was stopped, marked as
  * stopped there; as with a cut-off answer, only the text, never a call begun in it.
  */
-export function keepStoppedAnswer(env: TurnEnvironment, shown: string): void {
-  keepShownText(env, shown, env.leaf ? LEAF_STOPPED_NOTE : STOPPED_NOTE);
+export async function keepStoppedAnswer(env: TurnEnvironment, shown: string): Promise<void> {
+  await keepShownText(env, shown, env.leaf ? LEAF_STOPPED_NOTE : STOPPED_NOTE);
 }
 
-function keepShownText(env: TurnEnvironment, shown: string, note: string): void {
+async function keepShownText(env: TurnEnvironment, shown: string, note: string): Promise<void> {
   if (shown.trim() === '') return;
   try {
-    env.store.appendMessage(env.turnId, { role: 'assistant', content: `${shown.trimEnd()}\n\n${note}` });
+    await env.store.appendMessage(env.turnId, {
+      role: 'assistant',
+      content: `${shown.trimEnd()}\n\n${note}`,
+    });
   } catch (error) {
     // how the turn ends (a failure, a stop) is what matters; a store that cannot take the text must not hide it
     env.logger.log({

@@ -14,21 +14,21 @@ import type { TurnState } from './turn-state.js';
  * marked as stopped or cut off; or rejected for a tool definition), or the refused tools are left out
  * and the model is called again (see `rejectedTools`).
  */
-export function failedCall(
+export async function failedCall(
   env: TurnEnvironment,
   state: TurnState,
   request: ModelRequest,
   tools: TurnTools,
   error: unknown,
   shown: string,
-): { readonly end: TurnEnd } | { readonly leftOut: true } {
+): Promise<{ readonly end: TurnEnd } | { readonly leftOut: true }> {
   if (env.signal.aborted) {
-    keepStoppedAnswer(env, shown);
+    await keepStoppedAnswer(env, shown);
     return { end: { status: 'stopped', message: 'The turn was stopped.' } };
   }
   const rejected = toolSchemaRejection(env.model, error, request.tools, (wire) => rejectedToolOf(env, wire));
   if (rejected) return rejectedTools(env, state, tools, rejected);
-  keepCutOffAnswer(env, shown);
+  await keepCutOffAnswer(env, shown);
   return { end: failedEnd(error) };
 }
 
@@ -38,12 +38,12 @@ export function failedCall(
  * provider and model and the request is sent once more without them (once a turn); anything else ends
  * the turn with the provider's words.
  */
-function rejectedTools(
+async function rejectedTools(
   env: TurnEnvironment,
   state: TurnState,
   tools: TurnTools,
   rejected: ToolSchemaRejected,
-): { readonly end: TurnEnd } | { readonly leftOut: true } {
+): Promise<{ readonly end: TurnEnd } | { readonly leftOut: true }> {
   const names = rejected.tools.map((t) => t.name);
   const quarantine = mayQuarantine(rejected);
   const midTurn = askedMidTurn(state, tools, rejected);
@@ -56,7 +56,7 @@ function rejectedTools(
     message: `${env.model.provider} rejected the definition of ${names.join(', ')}; ${leftOut ? 'left out for the rest of the turn' : 'not retrying'}${quarantine ? ', quarantined for this model' : ''}`,
     fields: { provider: env.model.provider, tools: names, said: rejected.said ?? '', quarantine },
   });
-  env.store.audit({
+  await env.store.audit({
     kind: 'tool_schema_rejected',
     sessionId: env.sessionId,
     turnId: env.turnId,
@@ -70,7 +70,7 @@ function rejectedTools(
       quarantined: quarantine,
     },
   });
-  if (quarantine) quarantineRejected(env, state, rejected, leftOut);
+  if (quarantine) await quarantineRejected(env, state, rejected, leftOut);
   if (midTurn) {
     leaveOutRefused(env, state, rejected, !quarantine);
     return { leftOut: true };

@@ -14,17 +14,17 @@ export function mayQuarantine(rejected: ToolSchemaRejected): boolean {
  * `turnGoesOn` says whether this turn sends its request again without them. A store that cannot keep
  * the quarantine still leaves the tools out of this turn (and says so in the log).
  */
-export function quarantineRejected(
+export async function quarantineRejected(
   env: TurnEnvironment,
   state: TurnState,
   rejected: ToolSchemaRejected,
   turnGoesOn: boolean,
-): void {
+): Promise<void> {
   const names = rejected.tools.map((t) => t.name);
   const said = rejected.said ?? '';
   const { provider, model } = env.model;
   try {
-    env.store.quarantineTools({
+    await env.store.quarantineTools({
       provider,
       model,
       tools: names,

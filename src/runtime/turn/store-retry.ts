@@ -32,14 +32,14 @@ export function isPassingStoreFailure(error: unknown): error is StoreBusyError |
  * once the window has passed, is thrown.
  */
 export async function writeWhenStoreAnswers<T>(
-  write: () => T,
+  write: () => Promise<T>,
   windowMs: number,
   onWait: (error: StoreBusyError | StoreFailedError) => void,
 ): Promise<T> {
   const until = Date.now() + windowMs;
   for (let attempt = 0; ; attempt += 1) {
     try {
-      return write();
+      return await write();
     } catch (error) {
       if (!isPassingStoreFailure(error) || Date.now() >= until) throw error;
       if (attempt === 0) onWait(error);
@@ -58,16 +58,22 @@ export function storeTrouble(error: StoreBusyError | StoreFailedError): string {
 
 /**
  * Writes the outcomes the store could not take before (removing each it now takes, or that something else
- * settled meanwhile); those it still refuses for a passing reason stay for the next try. Never throws.
+ * settled meanwhile); those it still refuses for a passing reason stay for the next try. Never rejects.
  */
-export function writeUnsaved(store: SessionStore, unsaved: UnsavedResult[]): void {
-  for (const item of [...unsaved]) {
+export async function writeUnsaved(store: SessionStore, unsaved: UnsavedResult[]): Promise<void> {
+  // All are taken out before the first await: a turn ending meanwhile, writing the same list, must not
+  // write an outcome twice (nor remove another's place in the list).
+  const taken = unsaved.splice(0);
+  for (const [i, item] of taken.entries()) {
     try {
-      store.recordToolResult(item.turnId, item.callId, item.outcome);
+      await store.recordToolResult(item.turnId, item.callId, item.outcome);
     } catch (error) {
-      if (isPassingStoreFailure(error)) return;
+      if (isPassingStoreFailure(error)) {
+        // Still refused: this one and those after it wait for the next try, ahead of any added meanwhile.
+        unsaved.unshift(...taken.slice(i));
+        return;
+      }
       // settled meanwhile (answered as interrupted by another process), or gone with its session
     }
-    unsaved.splice(unsaved.indexOf(item), 1);
   }
 }

@@ -3,7 +3,7 @@ import type { RuntimeEvent } from '../../core/events.js';
 import type { Logger } from '../../core/logger.js';
 import type { ModelAdapter } from '../../core/model.js';
 import type { SessionStore } from '../../core/session-store.js';
-import type { ToolRegistry } from '../../tools/registry.js';
+import type { ToolRegistry } from '../../tools/registry/tool-registry.js';
 import type { ApprovalBroker } from '../calls/approval-broker.js';
 import type { GatePolicy } from '../calls/gates/gate-policy.js';
 import type { RuntimeTool } from '../calls/runtime-tool.js';

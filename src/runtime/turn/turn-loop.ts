@@ -30,7 +30,7 @@ export async function runTurnLoop(env: TurnEnvironment, state: TurnState): Promi
         errorCode: 'model_call_limit',
       };
     }
-    const request = buildRequest(env, state, tools);
+    const request = await buildRequest(env, state, tools);
     const reply = await callModel(env, state, request, tools);
     if ('end' in reply) return reply.end;
     // a tool asked for mid-turn was refused and left out: the model is called again without it
@@ -41,8 +41,8 @@ export async function runTurnLoop(env: TurnEnvironment, state: TurnState): Promi
   }
 }
 
-function buildRequest(env: TurnEnvironment, state: TurnState, tools: TurnTools): ModelRequest {
-  const stored = env.store.listMessages(env.sessionId).map((m) => m.message);
+async function buildRequest(env: TurnEnvironment, state: TurnState, tools: TurnTools): Promise<ModelRequest> {
+  const stored = (await env.store.listMessages(env.sessionId)).map((m) => m.message);
   const messages = wireHistory(resultsInCallOrder(stored), env.surface);
   let system = tools.note ? `${env.system}\n\n${tools.note}` : env.system;
   const refused = refusedToolsNote(env, state);
@@ -127,7 +127,7 @@ async function callModel(
   }
   if (env.signal.aborted) {
     // stopped as the answer came in: the text shown is kept, the calls (never run) are not
-    keepStoppedAnswer(env, text);
+    await keepStoppedAnswer(env, text);
     return { end: { status: 'stopped', message: 'The turn was stopped.' } };
   }
   return { text, calls, stopReason, rawStopReason };

@@ -11,13 +11,18 @@ const MAX_SAID = 300;
  * never holds two user messages in a row and the next turn's model knows the earlier message went
  * unanswered, and why. Nothing is added when the turn recorded anything after its user message.
  */
-export function markUnanswered(store: SessionStore, sessionId: string, turnId: string, end: TurnEnd): void {
+export async function markUnanswered(
+  store: SessionStore,
+  sessionId: string,
+  turnId: string,
+  end: TurnEnd,
+): Promise<void> {
   if (end.status === 'done') return;
-  const last = store.listMessages(sessionId).at(-1);
+  const last = (await store.listMessages(sessionId)).at(-1);
   if (last === undefined || last.turnId !== turnId || last.message.role !== 'user') return;
   const said = end.message.trim() === '' ? '' : ` (${headOf(end.message.trim(), MAX_SAID)})`;
   const why = end.status === 'stopped' ? 'the turn was stopped' : `the turn ended as ${end.status}${said}`;
-  store.appendMessage(turnId, {
+  await store.appendMessage(turnId, {
     role: 'assistant',
     content: `[No answer to this message: ${why} before the model replied.]`,
   });

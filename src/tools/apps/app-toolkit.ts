@@ -1,4 +1,4 @@
-import { field } from '../field.js';
+import { field } from '../fields/field.js';
 import { appInProcessProvider, defineAppTool } from './left-out-tools.js';
 
 /**

@@ -1,12 +1,12 @@
 import type { ToolResult } from '../../core/tool.js';
-import { defineTool, type InProcessTool, type ToolSpec } from '../define-tool.js';
-import type { ArgsOf, Fields } from '../field.js';
+import { defineTool, type InProcessTool, type ToolSpec } from '../fields/define-tool.js';
+import type { ArgsOf, Fields } from '../fields/field.js';
 import {
   type InProcessProvider,
   type InProcessProviderOptions,
   inProcessProvider,
-} from '../in-process-provider.js';
-import { ToolDefinitionError } from '../tool-definition-error.js';
+} from '../fields/in-process-provider.js';
+import { ToolDefinitionError } from '../fields/tool-definition-error.js';
 
 /** Where a stand-in tool or an app-built provider keeps the definition errors of the tools it left out. */
 const LEFT_OUT = Symbol('toolseam.leftOutTools');

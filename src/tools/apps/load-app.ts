@@ -3,10 +3,10 @@ import type { JsonObject } from '../../core/json.js';
 import { isPlainObject } from '../../core/json.js';
 import { type Logger, silentLogger } from '../../core/logger.js';
 import type { ToolContext, ToolDefinition, ToolGroup, ToolProvider, ToolResult } from '../../core/tool.js';
-import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
-import { errorText } from '../registry-failures.js';
-import { toolResultOf } from '../registry-tagging.js';
-import { ToolDefinitionError } from '../tool-definition-error.js';
+import { ToolDefinitionError } from '../fields/tool-definition-error.js';
+import { errorText } from '../registry/failure-ledger.js';
+import { toolResultOf } from '../registry/tag-tools.js';
+import { DeadlineExceeded, formatMs, withDeadline } from '../registry/with-deadline.js';
 import { AppLoadError, type AppManifest, readAppManifest } from './app-manifest.js';
 import { type AppToolkit, appToolkit } from './app-toolkit.js';
 import { noteHostedApp } from './hosted-code.js';
@@ -180,7 +180,7 @@ type Raw = Record<string, unknown>;
 /** What an app's tools do, whoever names them: the app wrapper supplies name, app and own. */
 type AppBehaviour = Pick<
   ToolProvider,
-  'listTools' | 'invoke' | 'preflight' | 'onToolsChanged' | 'close' | 'timeLimitMs'
+  'listTools' | 'invoke' | 'preflight' | 'onToolsChanged' | 'close' | 'timeLimitMs' | 'loadProblems'
 >;
 
 /** An app written with raw JSON schemas: `{tools, invoke, preflight?}`. */
@@ -227,7 +227,7 @@ function wrapProvider(
   group: ToolGroup,
   problems: readonly string[] = [],
 ): AppToolProvider {
-  const ownProblems = (provider as { loadProblems?: unknown }).loadProblems;
+  const ownProblems = provider.loadProblems;
   return {
     name: manifest.name,
     app: manifest.name,
@@ -237,7 +237,8 @@ function wrapProvider(
     loadError: undefined,
     loadProblems: () => [
       ...problems,
-      ...(typeof ownProblems === 'function' ? (ownProblems.call(provider) as readonly string[]) : []),
+      // an app's own provider is hosted code: what it declares is not taken on trust
+      ...(typeof ownProblems === 'function' ? ownProblems.call(provider) : []),
     ],
     // A malformed entry (null, a string) goes through as it is: tagging leaves out only that entry.
     listTools: async (signal) =>

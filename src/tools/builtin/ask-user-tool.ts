@@ -1,5 +1,5 @@
-import { defineTool } from '../define-tool.js';
-import { type ArgsOf, field } from '../field.js';
+import { defineTool } from '../fields/define-tool.js';
+import { type ArgsOf, field } from '../fields/field.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';
 

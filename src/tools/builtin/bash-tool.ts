@@ -1,11 +1,11 @@
 import type { ToolContext, ToolResult } from '../../core/tool.js';
-import { defineTool } from '../define-tool.js';
-import { type ArgsOf, field } from '../field.js';
+import { defineTool } from '../fields/define-tool.js';
+import { type ArgsOf, field } from '../fields/field.js';
+import { credentialVariables } from '../redact-secrets.js';
 import { BoundedOutput } from './bounded-output.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork } from './checked-work.js';
 import { commandEnv } from './command-env.js';
-import { credentialVariables } from './redact-secrets.js';
 import type { CommandEnd } from './run-command.js';
 import { checkCommand, type ShellSetup } from './shell-check.js';
 import { runShell } from './shell-run.js';

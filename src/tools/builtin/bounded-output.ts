@@ -1,5 +1,5 @@
 import { wholeEnd, wholeStart } from '../../core/text-cut.js';
-import { clearOfSecrets, redactable, redactSecrets, secretSpans } from './redact-secrets.js';
+import { clearOfSecrets, redactable, redactSecrets, secretSpans } from '../redact-secrets.js';
 
 /** What a command printed, as the model may read it. */
 export interface BoundedText {

@@ -1,7 +1,7 @@
 import type { MemoryBook, TaskBook } from '../../core/session-store.js';
 import type { ToolGroup } from '../../core/tool.js';
-import type { InProcessTool } from '../define-tool.js';
-import { type InProcessProvider, inProcessProvider } from '../in-process-provider.js';
+import type { InProcessTool } from '../fields/define-tool.js';
+import { type InProcessProvider, inProcessProvider } from '../fields/in-process-provider.js';
 import { type AskUser, askUserTool } from './ask-user-tool.js';
 import { bashTool } from './bash-tool.js';
 import { BUILTIN_GROUPS, type BuiltinGroupKey } from './builtin-groups.js';

@@ -1,5 +1,5 @@
 import type { ToolContext } from '../../core/tool.js';
-import { type Refusal, refusalResult, type ToolOutput } from '../define-tool.js';
+import { type Refusal, refusalResult, type ToolOutput } from '../fields/define-tool.js';
 
 /** What a tool's check found: the refusal its call gets, or what the work needs. */
 export type Checked<P> = { readonly refusal: Refusal } | { readonly ready: P };

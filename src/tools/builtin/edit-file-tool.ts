@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { ToolContext } from '../../core/tool.js';
-import { defineTool, refusalResult } from '../define-tool.js';
-import { type ArgsOf, field } from '../field.js';
+import { defineTool, refusalResult } from '../fields/define-tool.js';
+import { type ArgsOf, field } from '../fields/field.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';

@@ -3,7 +3,7 @@ import { access, lstat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, relative, resolve, sep } from 'node:path';
 import type { ToolContext } from '../../core/tool.js';
-import type { Refusal } from '../define-tool.js';
+import type { Refusal } from '../fields/define-tool.js';
 import { type Checked, ready, refuse } from './checked-work.js';
 import { CREDENTIAL_HINT, credentialPathPlace } from './credential-paths.js';
 import { isWithin, realPathOf } from './real-path.js';

@@ -1,10 +1,10 @@
 import { isUtf8 } from 'node:buffer';
 import { open } from 'node:fs/promises';
 import { headOf, wholeStart } from '../../core/text-cut.js';
+import { clearOfSecrets, cutPastMarker, redactSecrets, secretSpans } from '../redact-secrets.js';
 import type { Checked } from './checked-work.js';
 import { ready, refuse } from './checked-work.js';
 import { hardLinkRefusal, type Located } from './file-scope.js';
-import { clearOfSecrets, cutPastMarker, redactSecrets, secretSpans } from './redact-secrets.js';
 
 /** The largest file the file tools read whole; larger ones are searched with grep instead. */
 export const MAX_FILE_BYTES = 32 * 1024 * 1024;

@@ -10,7 +10,6 @@ export { grepTool } from './grep-tool.js';
 export { listDirTool } from './list-dir-tool.js';
 export { memoryTools } from './memory-tools.js';
 export { readFileTool } from './read-file-tool.js';
-export { credentialVariables, redactSecrets } from './redact-secrets.js';
 export { fillSecrets, placeholderNames } from './secret-placeholders.js';
 export { taskTools } from './task-tools.js';
 export { writeFileTool } from './write-file-tool.js';

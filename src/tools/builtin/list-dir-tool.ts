@@ -1,8 +1,8 @@
 import { readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ToolContext } from '../../core/tool.js';
-import { defineTool } from '../define-tool.js';
-import { type ArgsOf, field } from '../field.js';
+import { defineTool } from '../fields/define-tool.js';
+import { type ArgsOf, field } from '../fields/field.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';
 import { type FileScope, locate } from './file-scope.js';

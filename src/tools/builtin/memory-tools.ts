@@ -1,7 +1,7 @@
 import type { MemoryRecord } from '../../core/session-records.js';
 import type { MemoryBook } from '../../core/session-store.js';
-import { defineTool, type InProcessTool } from '../define-tool.js';
-import { type ArgsOf, field } from '../field.js';
+import { defineTool, type InProcessTool } from '../fields/define-tool.js';
+import { type ArgsOf, field } from '../fields/field.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';
 
@@ -60,8 +60,8 @@ export function memoryTools(memory: MemoryBook): InProcessTool[] {
       }),
       tags: field.list(tag, { description: 'Tags to find it by later.', maxItems: 10, optional: true }),
     },
-    handler(args, ctx) {
-      const saved = memory.saveMemory({ text: args.text, tags: args.tags, sessionId: ctx.sessionId });
+    async handler(args, ctx) {
+      const saved = await memory.saveMemory({ text: args.text, tags: args.tags, sessionId: ctx.sessionId });
       const fresh = saved.createdAt === saved.updatedAt;
       return `${fresh ? 'Remembered' : 'Already remembered; refreshed'}:\n${shown(saved)}`;
     },
@@ -81,9 +81,9 @@ export function memoryTools(memory: MemoryBook): InProcessTool[] {
           : refuse('no_words', `The query ${JSON.stringify(args.query)} has no words to look for.`, [
               'Send at least one word, or use memory_list to see the latest memories.',
             ]),
-      (args) =>
+      async (args) =>
         listing(
-          memory.recallMemories(args.query, { tag: args.tag || undefined, limit: args.limit }),
+          await memory.recallMemories(args.query, { tag: args.tag || undefined, limit: args.limit }),
           `Nothing remembered matches ${JSON.stringify(args.query)}.`,
         ),
     ),
@@ -99,12 +99,12 @@ export function memoryTools(memory: MemoryBook): InProcessTool[] {
       tag: tagFilter(),
       limit: field.integer({ description: 'The most memories to list.', min: 1, max: 100, default: 20 }),
     },
-    handler(args) {
+    async handler(args) {
       // A blank tag is how many models say "no tag".
       const tag = args.tag || undefined;
       const none =
         tag === undefined ? 'Nothing is remembered yet.' : `Nothing is remembered with the tag ${tag}.`;
-      return listing(memory.listMemories({ tag, limit: args.limit }), none);
+      return listing(await memory.listMemories({ tag, limit: args.limit }), none);
     },
   });
 

@@ -1,5 +1,5 @@
 import { headOf, wholeStart } from '../../core/text-cut.js';
-import { cutPastMarker } from './redact-secrets.js';
+import { cutPastMarker } from '../redact-secrets.js';
 
 /** A line longer than this is cut when shown among others. */
 export const MAX_LINE_CHARS = 2000;

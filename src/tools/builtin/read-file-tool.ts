@@ -1,13 +1,13 @@
 import type { ToolContext } from '../../core/tool.js';
-import { defineTool } from '../define-tool.js';
-import { type ArgsOf, field } from '../field.js';
+import { defineTool } from '../fields/define-tool.js';
+import { type ArgsOf, field } from '../fields/field.js';
+import { redactSecrets } from '../redact-secrets.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';
 import { type FileScope, locate } from './file-scope.js';
 import { linesOf, PATH_TEXT, readTextFile } from './file-text.js';
 import { cutNote, linePiece, MAX_LINE_CHARS, numberedLines } from './read-file-pages.js';
 import { markRead } from './read-gate.js';
-import { redactSecrets } from './redact-secrets.js';
 
 const fields = {
   path: field.string({

@@ -1,8 +1,8 @@
 import type { TaskRecord, TaskStatus } from '../../core/session-records.js';
 import type { TaskBook } from '../../core/session-store.js';
 import type { ToolContext } from '../../core/tool.js';
-import { defineTool, type InProcessTool } from '../define-tool.js';
-import { type ArgsOf, field } from '../field.js';
+import { defineTool, type InProcessTool } from '../fields/define-tool.js';
+import { type ArgsOf, field } from '../fields/field.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';
 
@@ -85,10 +85,12 @@ export function taskTools(tasks: TaskBook): InProcessTool[] {
         },
       ),
     },
-    handler(args, ctx) {
-      const made = args.tasks.map((task) =>
-        tasks.createTask({ title: task.title, detail: task.detail, sessionId: ctx.sessionId }),
-      );
+    async handler(args, ctx) {
+      const made: TaskRecord[] = [];
+      for (const task of args.tasks)
+        made.push(
+          await tasks.createTask({ title: task.title, detail: task.detail, sessionId: ctx.sessionId }),
+        );
       return `Added ${made.length} task${made.length === 1 ? '' : 's'}:\n${made.map(shown).join('\n')}`;
     },
   });
@@ -117,9 +119,9 @@ export function taskTools(tasks: TaskBook): InProcessTool[] {
         default: 0,
       }),
     },
-    handler(args, ctx) {
+    async handler(args, ctx) {
       const statuses = args.status !== undefined && args.status.length > 0 ? args.status : undefined;
-      const found = tasks.listTasks({
+      const found = await tasks.listTasks({
         status: statuses,
         sessionId: args.scope === 'session' ? ctx.sessionId : undefined,
       });
@@ -130,11 +132,11 @@ export function taskTools(tasks: TaskBook): InProcessTool[] {
     },
   });
 
-  const checkUpdate = (args: UpdateArgs, _ctx: ToolContext) => {
+  const checkUpdate = async (args: UpdateArgs, _ctx: ToolContext) => {
     if (args.title === undefined && args.detail === undefined && args.status === undefined) {
       return refuse('no_change', 'task_update names no change: give a new title, detail or status.');
     }
-    if (tasks.getTask(args.id) === undefined) {
+    if ((await tasks.getTask(args.id)) === undefined) {
       return refuse('unknown_task', `No task has the id ${JSON.stringify(args.id)}.`, [
         'Call task_list to see the ids.',
       ]);
@@ -147,8 +149,12 @@ export function taskTools(tasks: TaskBook): InProcessTool[] {
     risk: 'safe',
     group: BUILTIN_GROUPS.tasks,
     fields: updateFields,
-    ...checkedWork(checkUpdate, (args) => {
-      const task = tasks.updateTask(args.id, { title: args.title, detail: args.detail, status: args.status });
+    ...checkedWork(checkUpdate, async (args) => {
+      const task = await tasks.updateTask(args.id, {
+        title: args.title,
+        detail: args.detail,
+        status: args.status,
+      });
       return `Updated:\n${shown(task)}`;
     }),
   });

@@ -1,8 +1,8 @@
 import { lstat, mkdir, stat } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
 import type { ToolContext } from '../../core/tool.js';
-import { defineTool } from '../define-tool.js';
-import { type ArgsOf, field } from '../field.js';
+import { defineTool } from '../fields/define-tool.js';
+import { type ArgsOf, field } from '../fields/field.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { BUILTIN_GROUPS } from './builtin-groups.js';
 import { checkedWork, ready, refuse } from './checked-work.js';

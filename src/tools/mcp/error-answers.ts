@@ -5,7 +5,7 @@ import {
   isJSONRPCRequest,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
-import { errorText } from '../registry-failures.js';
+import { errorText } from '../registry/failure-ledger.js';
 
 /** Every rejection that carried a server's own JSON-RPC error answer, across all connections. */
 const fromWire = new WeakSet<object>();

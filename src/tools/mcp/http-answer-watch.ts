@@ -1,7 +1,7 @@
 import type { StreamableHTTPReconnectionOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isPlainObject } from '../../core/json.js';
-import { errorText } from '../registry-failures.js';
+import { errorText } from '../registry/failure-ledger.js';
 import { oversizedAnswer } from './oversized-answer.js';
 
 /** Why an answer was given up on: it broke off before it was complete. */

@@ -1,5 +1,5 @@
 import type { Logger } from '../../core/logger.js';
-import { credentialVariables, MIN_REDACTED_LENGTH } from '../builtin/redact-secrets.js';
+import { credentialVariables, MIN_REDACTED_LENGTH } from '../redact-secrets.js';
 import type { McpServerTarget } from './mcp-server-target.js';
 import { looksLikeSecret, namedLikeSecret } from './shown-command.js';
 

@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolResult } from '../../core/tool.js';
-import { formatMs } from '../registry-deadline.js';
-import { errorText } from '../registry-failures.js';
+import { errorText } from '../registry/failure-ledger.js';
+import { formatMs } from '../registry/with-deadline.js';
 import { answeredByServer, answerWords, sdkFailure, serverWords } from './error-answers.js';
 import { credentialsRefused, type HttpLoss, type McpConnection } from './mcp-connection.js';
 import { oversizedOf, oversizedResult } from './oversized-answer.js';

@@ -7,9 +7,9 @@ import {
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../core/logger.js';
-import { redactSecrets } from '../builtin/redact-secrets.js';
-import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
-import { errorText } from '../registry-failures.js';
+import { redactSecrets } from '../redact-secrets.js';
+import { errorText } from '../registry/failure-ledger.js';
+import { DeadlineExceeded, formatMs, withDeadline } from '../registry/with-deadline.js';
 import { answeredByServer, answerWords, ErrorAnswers, sdkFailure } from './error-answers.js';
 import { ANSWER_RESUME, type BrokenAnswer, watchAnswerStreams } from './http-answer-watch.js';
 import { serverCredentials, urlCredentialsAsHeader } from './http-credentials.js';

@@ -4,11 +4,11 @@ import * as z from 'zod/v4';
 import type { JsonObject } from '../../core/json.js';
 import { type Logger, silentLogger } from '../../core/logger.js';
 import type { ToolContext, ToolDefinition, ToolGroup, ToolProvider, ToolResult } from '../../core/tool.js';
-import { redactSecrets } from '../builtin/redact-secrets.js';
-import { asClientSends } from '../client-coercion.js';
-import { refuseMistypedArguments } from '../refusal-note.js';
-import { DeadlineExceeded, formatMs, withDeadline } from '../registry-deadline.js';
-import { errorText } from '../registry-failures.js';
+import { asClientSends } from '../arguments/client-coercion.js';
+import { refuseMistypedArguments } from '../arguments/refusal-note.js';
+import { redactSecrets } from '../redact-secrets.js';
+import { errorText } from '../registry/failure-ledger.js';
+import { DeadlineExceeded, formatMs, withDeadline } from '../registry/with-deadline.js';
 import { childSignal, untilAborted } from './child-signal.js';
 import { answeredByServer, answerWords, sdkFailure } from './error-answers.js';
 import {

@@ -7,7 +7,7 @@ import { Runtime } from '../../../src/runtime/runtime.js';
 import { enableSubagents } from '../../../src/runtime/subagents/index.js';
 import { openSessionStore } from '../../../src/store/index.js';
 import { defineTool, field, inProcessProvider } from '../../../src/tools/index.js';
-import { createToolRegistry } from '../../../src/tools/registry.js';
+import { createToolRegistry } from '../../../src/tools/registry/tool-registry.js';
 
 /** Two tools that append a line to `file`: `note_line` runs at once, `append_line` asks first. */
 export function lineProvider(file: string) {
@@ -36,7 +36,7 @@ if (dbPath && counterFile && configJson && process.env['TOOLSEAM_BATCH_CRASH_CHI
   registry.register(lineProvider(counterFile));
   const runtime = new Runtime({ model: createModelAdapter(JSON.parse(configJson)), registry, store });
   enableSubagents(runtime, { concurrency: 1 });
-  for await (const event of runtime.session('crash-parent').send('the morning round')) {
+  for await (const event of await (await runtime.session('crash-parent')).send('the morning round')) {
     if (event.type === 'leaf') process.stdout.write(`LEAF ${event.title} ${event.state}\n`);
     if (event.type === 'approval-request') process.stdout.write(`WAITING ${event.request.id}\n`);
   }

@@ -44,11 +44,11 @@ describe('a subagent_run call that fails inside toolseam', () => {
       },
     ]);
     const store = h.runtime.options.store;
-    const events = await collect(h.runtime.session('parent').send('do the morning round'));
+    const events = await collect(await (await h.runtime.session('parent')).send('do the morning round'));
     expect(turnEnd(events)).toMatchObject({ status: 'failed', errorCode: 'internal' });
     expect(turnEnd(events).message).toContain('the disk gave up');
 
-    const [batch] = store.listBatches({ parentSessionId: 'parent' });
+    const [batch] = await store.listBatches({ parentSessionId: 'parent' });
     expect(batch?.status).toBe('failed');
     expect(batch?.leaves.map((l) => [l.title, l.status])).toEqual([
       ['Hello', 'failed'],
@@ -56,7 +56,7 @@ describe('a subagent_run call that fails inside toolseam', () => {
       ['Week', 'failed'],
     ]);
     expect(batch?.leaves[2]?.childSessionId).toBeUndefined();
-    expect(store.listTurns({ status: ['running', 'waiting_approval'] })).toEqual([]);
+    expect(await store.listTurns({ status: ['running', 'waiting_approval'] })).toEqual([]);
   }, 20_000);
 
   it('starts no leaf that was still waiting for a slot when its batch failed', async () => {
@@ -66,8 +66,10 @@ describe('a subagent_run call that fails inside toolseam', () => {
       { name: 'subagent_run', arguments: { tasks: [contract(QUICK, 'Hello'), contract(LATER, 'Week')] } },
     ]);
     const store = h.runtime.options.store;
-    await collect(h.runtime.session('parent').send('do the morning round'));
-    const broken = store.listBatches({ parentSessionId: 'parent' }).find((b) => b.leaves.length === 2);
+    await collect(await (await h.runtime.session('parent')).send('do the morning round'));
+    const broken = (await store.listBatches({ parentSessionId: 'parent' })).find(
+      (b) => b.leaves.length === 2,
+    );
     expect(broken?.status).toBe('failed');
     expect(broken?.leaves.map((l) => [l.title, l.status])).toEqual([
       ['Hello', 'failed'],

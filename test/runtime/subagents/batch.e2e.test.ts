@@ -25,12 +25,12 @@ const parentEchoes: ScriptTurn = { match: { lastUserIncludes: 'morning round' },
 /** Runs a turn to its end, answering every approval request with `answer`. */
 async function drive(
   events: AsyncIterable<RuntimeEvent>,
-  answer: (e: Extract<RuntimeEvent, { type: 'approval-request' }>) => void = () => {},
+  answer: (e: Extract<RuntimeEvent, { type: 'approval-request' }>) => unknown = () => {},
 ): Promise<RuntimeEvent[]> {
   const out: RuntimeEvent[] = [];
   for await (const event of events) {
     out.push(event);
-    if (event.type === 'approval-request') answer(event);
+    if (event.type === 'approval-request') await answer(event);
   }
   return out;
 }
@@ -57,7 +57,7 @@ describe('subagent_run end to end (real SDK, loopback stand-in, SQLite)', () => 
     });
     enableSubagents(h.runtime, { leafTimeoutMs: 4_000 });
     const runtime = h.runtime;
-    const events = await drive(runtime.session('parent').send('do the morning round'), (e) =>
+    const events = await drive(await (await runtime.session('parent')).send('do the morning round'), (e) =>
       runtime.respond(e.request.id, { kind: 'approve' }, { digest: e.request.digest }),
     );
 
@@ -85,7 +85,7 @@ describe('subagent_run end to end (real SDK, loopback stand-in, SQLite)', () => 
     expect(text).toContain('did not finish within its time limit of 4 seconds');
     expect(turnEnd(events)).toMatchObject({ status: 'done', message: text });
 
-    const [batch] = runtime.options.store.listBatches({ parentSessionId: 'parent' });
+    const [batch] = await runtime.options.store.listBatches({ parentSessionId: 'parent' });
     expect(batch?.status).toBe('failed');
     expect(batch?.leaves.map((l) => l.status)).toEqual(['done', 'failed', 'timed_out']);
     expect(batch?.leaves[0]?.output).toBe('archived 7');
@@ -133,23 +133,23 @@ describe('subagent_run end to end (real SDK, loopback stand-in, SQLite)', () => 
     });
     enableSubagents(h.runtime, { concurrency: 1 });
     const runtime = h.runtime;
-    const session = runtime.session('parent');
+    const session = await runtime.session('parent');
     const always = (e: Extract<RuntimeEvent, { type: 'approval-request' }>) =>
       runtime.respond(e.request.id, { kind: 'approve', always: 'session' }, { digest: e.request.digest });
     const asked = (events: RuntimeEvent[]) => events.filter((e) => e.type === 'approval-request');
-    const first = asked(await drive(session.send('do the morning round'), always));
+    const first = asked(await drive(await session.send('do the morning round'), always));
     expect(first).toHaveLength(1);
     expect(first[0]).toMatchObject({
       request: { always: { kind: 'arguments', values: { to: 'team@example.com' } } },
     });
-    const later = await drive(session.send('one more'), always);
+    const later = await drive(await session.send('one more'), always);
     expect(asked(later)).toHaveLength(0);
     expect(counts.get('send_email')).toBe(3);
     expect(turnEnd(later).message).toBe('sent to team@example.com');
     // Mail to someone else is outside what "always" covered: asked again.
     const deny = (e: Extract<RuntimeEvent, { type: 'approval-request' }>) =>
       runtime.respond(e.request.id, { kind: 'deny' }, { digest: e.request.digest });
-    expect(asked(await drive(session.send('write to the boss'), deny))).toHaveLength(1);
+    expect(asked(await drive(await session.send('write to the boss'), deny))).toHaveLength(1);
     expect(counts.get('send_email')).toBe(3);
   });
 
@@ -159,13 +159,13 @@ describe('subagent_run end to end (real SDK, loopback stand-in, SQLite)', () => 
       script: [parentAsks({ tasks: ['check the inbox', 'check the calendar'] }), parentEchoes],
     });
     enableSubagents(h.runtime);
-    const events = await drive(h.runtime.session('parent').send('the morning round'));
+    const events = await drive(await (await h.runtime.session('parent')).send('the morning round'));
     expect(events.some((e) => e.type === 'approval-request' || e.type === 'leaf')).toBe(false);
     const [call] = callEnds(events);
     expect(call).toMatchObject({ isError: true, notRun: 'refused_by_tool', refusedBy: 'preflight' });
     expect(call?.content).toContain('the batch did not compile');
     expect(call?.content).toContain('[leaf_contract_missing]');
-    expect(h.runtime.options.store.listBatches()).toEqual([]);
+    expect(await h.runtime.options.store.listBatches()).toEqual([]);
     expect(h.standIn.requests).toHaveLength(2);
   });
 
@@ -196,8 +196,8 @@ describe('subagent_run end to end (real SDK, loopback stand-in, SQLite)', () => 
       ],
     });
     enableSubagents(h.runtime, { concurrency: 1 });
-    const events = await drive(h.runtime.session('parent').send('the morning round'));
-    const [batch] = h.runtime.options.store.listBatches();
+    const events = await drive(await (await h.runtime.session('parent')).send('the morning round'));
+    const [batch] = await h.runtime.options.store.listBatches();
     expect(batch?.leaves[0]?.output).toBe('writable=["notes/summary"] offLimits=["notes/private"]');
     // A research leaf runs in plan mode: it may write nowhere, and a tool that changes things is refused.
     expect(batch?.leaves[1]?.output).toContain('read-only gate');
@@ -220,12 +220,12 @@ describe('subagent_run end to end (real SDK, loopback stand-in, SQLite)', () => 
       ],
     });
     enableSubagents(h.runtime);
-    const events = await drive(h.runtime.session('parent').send('the morning round'));
-    const [batch] = h.runtime.options.store.listBatches();
+    const events = await drive(await (await h.runtime.session('parent')).send('the morning round'));
+    const [batch] = await h.runtime.options.store.listBatches();
     expect(batch?.leaves).toHaveLength(1);
     expect(batch?.leaves[0]).toMatchObject({ title: nested, status: 'done' });
     expect(batch?.leaves[0]?.errors[0]).toMatch(/^subagent_run: .*tool grants do not allow it/);
-    expect(h.runtime.options.store.listBatches()).toHaveLength(1);
+    expect(await h.runtime.options.store.listBatches()).toHaveLength(1);
     expect(turnEnd(events).status).toBe('done');
   });
 
@@ -247,12 +247,14 @@ describe('subagent_run end to end (real SDK, loopback stand-in, SQLite)', () => 
       ],
     });
     enableSubagents(h.runtime);
-    const events = await drive(h.runtime.session('parent', { agent: 'reader' }).send('the morning round'));
+    const events = await drive(
+      await (await h.runtime.session('parent', { agent: 'reader' })).send('the morning round'),
+    );
     expect(callEnds(events)[0]).toMatchObject({ tool: 'subagent_run', isError: false });
     const leafRequests = h.standIn.requests.filter((r) => r.lastUserMessage.includes('Task: '));
     expect(leafRequests.length).toBeGreaterThanOrEqual(2);
     for (const request of leafRequests) expect(request.tools.map((t) => t.name)).not.toContain('save_note');
-    const [batch] = h.runtime.options.store.listBatches();
+    const [batch] = await h.runtime.options.store.listBatches();
     for (const leaf of batch?.leaves ?? []) expect(leaf.output ?? '').not.toContain('saved from a leaf');
   });
 
@@ -268,9 +270,11 @@ describe('subagent_run end to end (real SDK, loopback stand-in, SQLite)', () => 
       ],
     });
     enableSubagents(h.runtime);
-    const events = await drive(h.runtime.session('parent').send('the morning round', { mode: 'plan' }));
+    const events = await drive(
+      await (await h.runtime.session('parent')).send('the morning round', { mode: 'plan' }),
+    );
     expect(callEnds(events)[0]).toMatchObject({ tool: 'subagent_run', isError: false });
-    const [batch] = h.runtime.options.store.listBatches();
+    const [batch] = await h.runtime.options.store.listBatches();
     expect(batch?.leaves[0]?.errors.join('\n')).toMatch(/save_note.*read-only gate/);
     expect(batch?.leaves[0]?.output ?? '').not.toContain('saved from a leaf');
   });
@@ -296,7 +300,7 @@ describe('subagent_run end to end (real SDK, loopback stand-in, SQLite)', () => 
     enableSubagents(h.runtime, { concurrency: 2 });
     let running = 0;
     let most = 0;
-    const events = await drive(h.runtime.session('parent').send('the morning round'));
+    const events = await drive(await (await h.runtime.session('parent')).send('the morning round'));
     for (const e of events) {
       if (e.type !== 'leaf') continue;
       if (e.state === 'started') most = Math.max(most, ++running);
@@ -316,11 +320,11 @@ describe('subagent_run end to end (real SDK, loopback stand-in, SQLite)', () => 
       ],
     });
     enableSubagents(h.runtime, { concurrency: 2 });
-    const session = h.runtime.session('parent');
+    const session = await h.runtime.session('parent');
     let running = 0;
     let most = 0;
     const events: RuntimeEvent[] = [];
-    for await (const event of session.send('the morning round')) {
+    for await (const event of await session.send('the morning round')) {
       events.push(event);
       if (event.type !== 'leaf') continue;
       if (event.state === 'started') running += 1;
@@ -329,7 +333,7 @@ describe('subagent_run end to end (real SDK, loopback stand-in, SQLite)', () => 
       if (event.state === 'started' && event.title === 'Job 1') setTimeout(() => session.stop(), 100);
     }
     expect(most).toBe(2);
-    const [batch] = h.runtime.options.store.listBatches();
+    const [batch] = await h.runtime.options.store.listBatches();
     expect(batch?.status).toBe('failed');
     expect(batch?.leaves.map((l) => l.status)).toEqual(Array(5).fill('failed'));
     expect(batch?.leaves[0]?.errors[0]).toBe('the batch was stopped before this leaf finished');

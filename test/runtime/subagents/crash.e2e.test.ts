@@ -9,7 +9,7 @@ import { Runtime } from '../../../src/runtime/runtime.js';
 import { enableSubagents, resumeBatch, unfinishedBatches } from '../../../src/runtime/subagents/index.js';
 import { openSessionStore } from '../../../src/store/index.js';
 import { startStandIn } from '../../../src/testing/index.js';
-import { createToolRegistry } from '../../../src/tools/registry.js';
+import { createToolRegistry } from '../../../src/tools/registry/tool-registry.js';
 import { collect, turnEnd } from '../../support/runtime-harness.js';
 import { lineProvider } from './batch-crash-child.js';
 import { contract, fromLeaf } from './subagent-fixtures.js';
@@ -86,7 +86,7 @@ describe('a process killed during a batch', () => {
     try {
       const runtime = restart(dbPath, counter, config);
 
-      const [unfinished, ...others] = unfinishedBatches(runtime);
+      const [unfinished, ...others] = await unfinishedBatches(runtime);
       expect(others).toEqual([]);
       expect(unfinished?.leaves.map((l) => [l.title, l.status])).toEqual([
         ['First', 'done'],
@@ -98,10 +98,10 @@ describe('a process killed during a batch', () => {
 
       const events: RuntimeEvent[] = [];
       const resumed = await resumeBatch(runtime, unfinished?.id as string, {
-        onEvent: (event) => {
+        onEvent: async (event) => {
           events.push(event);
           if (event.type === 'approval-request') {
-            runtime.respond(event.request.id, { kind: 'approve' }, { digest: event.request.digest });
+            await runtime.respond(event.request.id, { kind: 'approve' }, { digest: event.request.digest });
           }
         },
       });
@@ -117,13 +117,13 @@ describe('a process killed during a batch', () => {
       expect(readFileSync(counter, 'utf8')).toBe('first\nsecond\n');
       expect(standIn.requests.filter(fromLeaf(FIRST))).toHaveLength(firstRequests);
       expect(resumed.deliveredToParent).toBe(true);
-      expect(unfinishedBatches(runtime)).toEqual([]);
+      expect(await unfinishedBatches(runtime)).toEqual([]);
       await expect(resumeBatch(runtime, resumed.batch.id)).rejects.toThrow(/already finished/);
 
       // The parent turn, orphaned too, goes on: its model reads the batch's result.
-      const [parentTurn] = runtime.orphanedTurns();
+      const [parentTurn] = await runtime.orphanedTurns();
       expect(parentTurn?.sessionId).toBe('crash-parent');
-      const end = turnEnd(await collect(runtime.resumeTurn(parentTurn?.id as string)));
+      const end = turnEnd(await collect(await runtime.resumeTurn(parentTurn?.id as string)));
       expect(end.status).toBe('done');
       expect(end.message).toMatch(/^Batch \S+: 3 leaves \(3 done\)\./);
       await runtime.close();
@@ -136,12 +136,12 @@ describe('a process killed during a batch', () => {
     const { dir, dbPath, counter, standIn, config } = await crashDuringBatch();
     try {
       const runtime = restart(dbPath, counter, config);
-      const parent = runtime.orphanedTurns().find((t) => t.sessionId === 'crash-parent');
+      const parent = (await runtime.orphanedTurns()).find((t) => t.sessionId === 'crash-parent');
       const events: RuntimeEvent[] = [];
-      for await (const event of runtime.resumeTurn(parent?.id as string)) {
+      for await (const event of await runtime.resumeTurn(parent?.id as string)) {
         events.push(event);
         if (event.type === 'approval-request') {
-          runtime.respond(event.request.id, { kind: 'approve' }, { digest: event.request.digest });
+          await runtime.respond(event.request.id, { kind: 'approve' }, { digest: event.request.digest });
         }
       }
       expect(events.find((e) => e.type === 'approval-request')).toMatchObject({
@@ -150,7 +150,7 @@ describe('a process killed during a batch', () => {
       expect(turnEnd(events)).toMatchObject({ status: 'done' });
       expect(turnEnd(events).message).toMatch(/3 leaves \(3 done\)/);
       expect(readFileSync(counter, 'utf8')).toBe('first\nsecond\n');
-      expect(unfinishedBatches(runtime)).toEqual([]);
+      expect(await unfinishedBatches(runtime)).toEqual([]);
       await runtime.close();
     } finally {
       await standIn.close();

@@ -19,17 +19,22 @@ const DEAD = `${hostname()}:2147483646`;
  * Stores a parent turn of a process that died while its `subagent_run` call (`c1`) ran a batch of
  * `tasks`; returns the turn and the batch.
  */
-function storeDeadBatch(harness: RuntimeHarness, tasks: string[]) {
+async function storeDeadBatch(harness: RuntimeHarness, tasks: string[]) {
   const store = harness.runtime.options.store;
-  const parent = store.createSession({ id: 'parent' });
-  const turn = store.startTurn({ sessionId: parent.id, userText: 'the morning round', owner: DEAD });
+  const parent = await store.createSession({ id: 'parent' });
+  const turn = await store.startTurn({ sessionId: parent.id, userText: 'the morning round', owner: DEAD });
   const args = { tasks: tasks.map((t, i) => contract(t, `Leaf ${i}`)) } as JsonObject;
-  store.recordModelReply(turn.id, { content: '', calls: [newCall('c1', 'subagent_run', args)] });
-  store.approveToolCall(turn.id, 'c1');
-  store.claimToolCall(turn.id, 'c1');
+  await store.recordModelReply(turn.id, { content: '', calls: [newCall('c1', 'subagent_run', args)] });
+  await store.approveToolCall(turn.id, 'c1');
+  await store.claimToolCall(turn.id, 'c1');
   const compiled = compileBatch(args, { knownAgents: [], base: harness.dir });
   const leaves = compiled.leaves.map((l) => ({ title: l.title, contract: contractJson(l.contract) }));
-  const batch = store.createBatch({ parentSessionId: parent.id, turnId: turn.id, callId: 'c1', leaves });
+  const batch = await store.createBatch({
+    parentSessionId: parent.id,
+    turnId: turn.id,
+    callId: 'c1',
+    leaves,
+  });
   return { turn, batch };
 }
 
@@ -38,22 +43,29 @@ describe('a new message after the process running a batch died', () => {
     h = await startHarness({ script: [{ text: 'a fresh start' }] });
     enableSubagents(h.runtime);
     const store = h.runtime.options.store;
-    const { turn, batch } = storeDeadBatch(h, ['First task to do', 'Second task to do']);
+    const { turn, batch } = await storeDeadBatch(h, ['First task to do', 'Second task to do']);
     const [first] = batch.leaves;
-    store.claimLeaf(first?.id as string, store.createSession({ id: 'child-a' }).id);
-    store.finishLeaf(first?.id as string, { status: 'done', output: 'the first answer' });
+    await store.claimLeaf(first?.id as string, (await store.createSession({ id: 'child-a' })).id);
+    await store.finishLeaf(first?.id as string, { status: 'done', output: 'the first answer' });
     // Leaf 1 had archived a mail when the process died.
     const [, second] = batch.leaves;
-    store.claimLeaf(second?.id as string, store.createSession({ id: 'child-b' }).id);
-    const child = store.startTurn({ sessionId: 'child-b', userText: 'Task: Second task to do', owner: DEAD });
-    store.recordModelReply(child.id, { content: '', calls: [newCall('c2', 'archive_mail', { id: 7 })] });
-    store.approveToolCall(child.id, 'c2');
-    store.claimToolCall(child.id, 'c2');
-    store.recordToolResult(child.id, 'c2', { status: 'done', content: 'archived 7', isError: false });
+    await store.claimLeaf(second?.id as string, (await store.createSession({ id: 'child-b' })).id);
+    const child = await store.startTurn({
+      sessionId: 'child-b',
+      userText: 'Task: Second task to do',
+      owner: DEAD,
+    });
+    await store.recordModelReply(child.id, {
+      content: '',
+      calls: [newCall('c2', 'archive_mail', { id: 7 })],
+    });
+    await store.approveToolCall(child.id, 'c2');
+    await store.claimToolCall(child.id, 'c2');
+    await store.recordToolResult(child.id, 'c2', { status: 'done', content: 'archived 7', isError: false });
 
-    const events = await collect(h.runtime.session('parent').send('something else'));
+    const events = await collect(await (await h.runtime.session('parent')).send('something else'));
     expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'a fresh start' });
-    const call = store.getToolCall(turn.id, 'c1');
+    const call = await store.getToolCall(turn.id, 'c1');
     expect(call).toMatchObject({ status: 'done', isError: false });
     expect(call?.result).toMatch(/^Batch \S+: 2 leaves \(1 done, 1 failed\)\./);
     expect(call?.result).toContain('## 1. Leaf 0: done');

@@ -43,13 +43,13 @@ async function startBatch(archived: ScriptTurn, counts: RunCounts): Promise<Runt
 async function runBatch(harness: RuntimeHarness, answerAfterMs: number) {
   const runtime = harness.runtime;
   const events: RuntimeEvent[] = [];
-  for await (const event of runtime.session('parent').send('do the morning round')) {
+  for await (const event of await (await runtime.session('parent')).send('do the morning round')) {
     events.push(event);
     if (event.type !== 'approval-request') continue;
     if (answerAfterMs > 0) await sleep(answerAfterMs);
-    runtime.respond(event.request.id, { kind: 'approve' }, { digest: event.request.digest });
+    await runtime.respond(event.request.id, { kind: 'approve' }, { digest: event.request.digest });
   }
-  const [batch] = runtime.options.store.listBatches();
+  const [batch] = await runtime.options.store.listBatches();
   return { events, leaves: batch?.leaves ?? [] };
 }
 

@@ -27,12 +27,12 @@ describe('a subagent leaf whose model call is retried', () => {
       ],
     });
     enableSubagents(h.runtime);
-    const events = await collect(h.runtime.session('parent').send('do the morning round'));
+    const events = await collect(await (await h.runtime.session('parent')).send('do the morning round'));
     expect(turnEnd(events).status).toBe('done');
 
     const retries = events.filter((e) => e.type === 'model-retry');
     expect(retries).toHaveLength(1);
-    const [batch] = h.runtime.options.store.listBatches({ parentSessionId: 'parent' });
+    const [batch] = await h.runtime.options.store.listBatches({ parentSessionId: 'parent' });
     const leaf = batch?.leaves[0];
     expect(retries[0]).toEqual({
       type: 'model-retry',

@@ -51,7 +51,7 @@ describe('a leaf that ends without an answer', () => {
       ],
     });
     enableSubagents(h.runtime, { leafTimeoutMs: 3_000 });
-    const events = await collect(h.runtime.session('parent').send('the morning round'));
+    const events = await collect(await (await h.runtime.session('parent')).send('the morning round'));
     expect(counts.get('archive_mail')).toBe(1);
     expect(counts.get('send_email')).toBe(1);
 
@@ -64,7 +64,7 @@ describe('a leaf that ends without an answer', () => {
     expect(section(3)).toMatch(/^3\. Weather: failed/);
     expect(section(3)).not.toContain('already ran');
 
-    const [batch] = h.runtime.options.store.listBatches();
+    const [batch] = await h.runtime.options.store.listBatches();
     expect(batch?.leaves[0]?.errors[0]).toContain('the model is down');
   }, 30_000);
 
@@ -96,7 +96,7 @@ describe('a leaf that ends without an answer', () => {
       ],
     });
     enableSubagents(h.runtime);
-    const events = await collect(h.runtime.session('parent').send('the morning round'));
+    const events = await collect(await (await h.runtime.session('parent')).send('the morning round'));
     expect(counts.get('archive_mail')).toBe(1);
 
     const text = callEnds(events)[0]?.content ?? '';
@@ -107,7 +107,7 @@ describe('a leaf that ends without an answer', () => {
     expect(archive).toMatch(/already ran.*archive_mail \{"id":7\}/);
     expect(weather).toContain('Sunny in Paris tomorrow.');
 
-    const [batch] = h.runtime.options.store.listBatches();
+    const [batch] = await h.runtime.options.store.listBatches();
     expect(batch?.leaves[0]).toMatchObject({ status: 'done', output: undefined });
   });
 });

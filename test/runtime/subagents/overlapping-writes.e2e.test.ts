@@ -46,7 +46,7 @@ describe('leaves whose writes overlap', () => {
       ],
     });
     enableSubagents(h.runtime, { concurrency: 4 });
-    const events = await collect(h.runtime.session('parent').send('plan the week'));
+    const events = await collect(await (await h.runtime.session('parent')).send('plan the week'));
     const seen = progress(events);
     expect(seen.indexOf('Tuesday started')).toBeGreaterThan(seen.indexOf('Monday done'));
     expect(seen.indexOf('Shopping started')).toBeLessThan(seen.indexOf('Monday done'));

@@ -25,8 +25,8 @@ describe('the batch subagent_run stores', () => {
       ],
     });
     enableSubagents(h.runtime);
-    await collect(h.runtime.session('parent').send('the morning round'));
-    const [batch] = h.runtime.options.store.listBatches();
+    await collect(await (await h.runtime.session('parent')).send('the morning round'));
+    const [batch] = await h.runtime.options.store.listBatches();
     expect(batch?.title).toBe(`${titles[0]} · ${titles[1]} · ${'C'.repeat(33)}`);
   });
 });

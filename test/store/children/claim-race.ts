@@ -8,17 +8,17 @@ const [path, turnId, callId, ranFile] = process.argv.slice(2) as [string, string
 const store = openSessionStore({ path });
 process.stdout.write('ready\n');
 process.stdin.once('data', async () => {
-  const won = store.claimToolCall(turnId, callId, `pid:${process.pid}`);
+  const won = await store.claimToolCall(turnId, callId, `pid:${process.pid}`);
   if (won) {
     appendFileSync(ranFile, `${process.pid}\n`);
     await new Promise((done) => setTimeout(done, 300));
-    store.recordToolResult(turnId, callId, {
+    await store.recordToolResult(turnId, callId, {
       status: 'done',
       content: `ran in ${process.pid}`,
       isError: false,
     });
   }
-  store.close();
+  await store.close();
   process.stdout.write(`${JSON.stringify({ won })}\n`);
   process.exit(0);
 });

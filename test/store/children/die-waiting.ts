@@ -4,14 +4,14 @@ import { openSessionStore } from '../../../src/store/index.js';
 
 const [path] = process.argv.slice(2) as [string];
 const store = openSessionStore({ path });
-const session = store.createSession({ title: 'crash test' });
-const turn = store.startTurn({
+const session = await store.createSession({ title: 'crash test' });
+const turn = await store.startTurn({
   sessionId: session.id,
   userText: 'delete the old backups',
   owner: `pid:${process.pid}`,
 });
 const args = { path: 'backups/2019' };
-store.recordModelReply(turn.id, {
+await store.recordModelReply(turn.id, {
   content: 'I will remove them.',
   calls: [
     {
@@ -24,7 +24,7 @@ store.recordModelReply(turn.id, {
     },
   ],
 });
-const approval = store.requestApproval({
+const approval = await store.requestApproval({
   turnId: turn.id,
   callId: 'call-1',
   risk: 'destructive',
@@ -33,7 +33,7 @@ const approval = store.requestApproval({
 process.stdout.write(`${JSON.stringify({ approvalId: approval.id, turnId: turn.id })}\n`);
 
 store.transaction(() => {
-  store.audit({ kind: 'never.committed', sessionId: session.id });
+  void store.audit({ kind: 'never.committed', sessionId: session.id });
   process.stdout.write('holding\n');
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); // sleeps until killed
 });

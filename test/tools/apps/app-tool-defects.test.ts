@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryLogger } from '../../../src/core/logger.js';
 import { AppLoadError } from '../../../src/tools/apps/app-manifest.js';
 import { loadApp } from '../../../src/tools/apps/load-app.js';
-import { createToolRegistry } from '../../../src/tools/registry.js';
+import { createToolRegistry } from '../../../src/tools/registry/tool-registry.js';
 import { toolContext } from '../../support/mcp-tool-context.js';
 
 let scratch: string;

@@ -8,7 +8,7 @@ import { type Bench, freshBench, type Tools } from './builtin-fixture.js';
 let bench: Bench;
 let tools: Tools;
 // Unconfined: the process group is all that ends what a command left (bash-sandbox.test.ts has the sandbox's).
-beforeEach(() => ({ bench, tools } = freshBench({ shell: { sandbox: 'off' } })));
+beforeEach(async () => ({ bench, tools } = await freshBench({ shell: { sandbox: 'off' } })));
 afterEach(() => bench.cleanup());
 
 /** Whether a process runs (a zombie, dead but not yet reaped, does not count). */

@@ -3,7 +3,7 @@ import { type Bench, freshBench, type Tools } from './builtin-fixture.js';
 
 let bench: Bench;
 let tools: Tools;
-beforeEach(() => ({ bench, tools } = freshBench()));
+beforeEach(async () => ({ bench, tools } = await freshBench()));
 afterEach(() => bench.cleanup());
 
 // The person's own editor setting, as a ~/.gitconfig would give it; `sleep` stands in for an editor that

@@ -13,8 +13,8 @@ let tools: Tools;
 let home: string;
 const realHome = process.env.HOME;
 
-beforeEach(() => {
-  bench = makeBench();
+beforeEach(async () => {
+  bench = await makeBench();
   // The person's home, with what a home holds: the sandbox must show none of it.
   home = join(bench.dir, 'home');
   mkdirSync(join(home, '.ssh'), { recursive: true });
@@ -24,9 +24,9 @@ beforeEach(() => {
   process.env.HOME = home;
   tools = toolsOn(bench);
 });
-afterEach(() => {
+afterEach(async () => {
   process.env.HOME = realHome;
-  bench.cleanup();
+  await bench.cleanup();
 });
 
 async function run(command: string, on: Tools = tools) {

@@ -7,8 +7,8 @@ let bench: Bench;
 let tools: Tools;
 const TOKEN = 'tok-3f9a-SECRET-value';
 
-beforeEach(() => {
-  bench = makeBench();
+beforeEach(async () => {
+  bench = await makeBench();
   tools = toolsOn(bench, {
     secrets: new Map([
       ['TOKEN', TOKEN],

@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createToolRegistry } from '../../../src/tools/registry.js';
-import { toolsPage } from '../../../src/tools/tools-page.js';
-import { renderToolsPage } from '../../../src/tools/tools-page-text.js';
+import { createToolRegistry } from '../../../src/tools/registry/tool-registry.js';
+import { toolsPage } from '../../../src/tools/registry/tools-page.js';
+import { renderToolsPage } from '../../../src/tools/registry/tools-page-text.js';
 import { type Bench, makeBench, type Tools, toolsOn } from './builtin-fixture.js';
 
 let bench: Bench;
-beforeEach(() => {
-  bench = makeBench();
+beforeEach(async () => {
+  bench = await makeBench();
 });
 afterEach(() => bench.cleanup());
 

@@ -23,22 +23,22 @@ export interface Bench {
 }
 
 /** Makes a fresh bench. */
-export function makeBench(): Bench {
+export async function makeBench(): Promise<Bench> {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'toolseam-builtin-')));
   const ws = join(dir, 'ws');
   const outside = join(dir, 'outside');
   mkdirSync(ws);
   mkdirSync(outside);
   const store = openSessionStore({ path: join(dir, 'store.sqlite') });
-  const sessionId = store.createSession({ title: 'builtin tests' }).id;
+  const sessionId = (await store.createSession({ title: 'builtin tests' })).id;
   return {
     dir,
     ws,
     outside,
     store,
     sessionId,
-    cleanup() {
-      store.close();
+    async cleanup() {
+      await store.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -77,7 +77,9 @@ export function toolsOn(bench: Bench, options: Partial<BuiltinOptions> = {}): To
 }
 
 /** A fresh bench and its tools, for a `beforeEach`. */
-export function freshBench(options: Partial<BuiltinOptions> = {}): { bench: Bench; tools: Tools } {
-  const bench = makeBench();
+export async function freshBench(
+  options: Partial<BuiltinOptions> = {},
+): Promise<{ bench: Bench; tools: Tools }> {
+  const bench = await makeBench();
   return { bench, tools: toolsOn(bench, options) };
 }

@@ -5,7 +5,7 @@ import { type Bench, freshBench, type Tools, toolsOn } from './builtin-fixture.j
 
 let bench: Bench;
 let tools: Tools;
-beforeEach(() => ({ bench, tools } = freshBench()));
+beforeEach(async () => ({ bench, tools } = await freshBench()));
 afterEach(() => bench.cleanup());
 
 function put(rel: string, text: string): void {

@@ -5,7 +5,7 @@ import { type Bench, freshBench, type Tools } from './builtin-fixture.js';
 
 let bench: Bench;
 let tools: Tools;
-beforeEach(() => ({ bench, tools } = freshBench()));
+beforeEach(async () => ({ bench, tools } = await freshBench()));
 afterEach(() => bench.cleanup());
 
 describe('edit_file on the last line of a \\r\\n file that has no final line break', () => {

@@ -6,8 +6,8 @@ import { type Bench, makeBench, type Tools, toolsOn } from './builtin-fixture.js
 let bench: Bench;
 let tools: Tools;
 
-beforeEach(() => {
-  bench = makeBench();
+beforeEach(async () => {
+  bench = await makeBench();
   tools = toolsOn(bench);
   writeFileSync(join(bench.outside, 'secret.txt'), 'outside the workspace\n');
   writeFileSync(join(bench.ws, 'inside.txt'), 'inside the workspace\n');

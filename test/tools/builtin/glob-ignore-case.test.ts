@@ -5,8 +5,8 @@ import { type Bench, freshBench, type Tools } from './builtin-fixture.js';
 
 let bench: Bench;
 let tools: Tools;
-beforeEach(() => {
-  ({ bench, tools } = freshBench());
+beforeEach(async () => {
+  ({ bench, tools } = await freshBench());
   mkdirSync(join(bench.ws, 'Docs', '2024'), { recursive: true });
   writeFileSync(join(bench.ws, 'Docs', 'README.md'), 'read me\n');
   writeFileSync(join(bench.ws, 'Docs', '2024', 'Plan.txt'), 'plan\n');

@@ -5,8 +5,8 @@ import { type Bench, freshBench, type Tools } from './builtin-fixture.js';
 
 let bench: Bench;
 let tools: Tools;
-beforeEach(() => {
-  ({ bench, tools } = freshBench());
+beforeEach(async () => {
+  ({ bench, tools } = await freshBench());
   for (const folder of ['src/core', 'src/cli', 'docs'])
     mkdirSync(join(bench.ws, folder), { recursive: true });
   writeFileSync(join(bench.ws, 'src', 'index.ts'), '');

@@ -7,8 +7,8 @@ let bench: Bench;
 let tools: Tools;
 const SECRET = 'outside-secret-line';
 
-beforeEach(() => {
-  ({ bench, tools } = freshBench());
+beforeEach(async () => {
+  ({ bench, tools } = await freshBench());
   writeFileSync(join(bench.outside, 'secret.txt'), `${SECRET}\n`);
   // A second name, inside the workspace, for a file outside it.
   linkSync(join(bench.outside, 'secret.txt'), join(bench.ws, 'notes.txt'));

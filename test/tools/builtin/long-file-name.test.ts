@@ -5,7 +5,7 @@ import { type Bench, freshBench, type Tools } from './builtin-fixture.js';
 
 let bench: Bench;
 let tools: Tools;
-beforeEach(() => ({ bench, tools } = freshBench()));
+beforeEach(async () => ({ bench, tools } = await freshBench()));
 afterEach(() => bench.cleanup());
 
 // 255 bytes is the longest name most file systems take: each of these is a legal name close to it.

@@ -3,7 +3,7 @@ import { type Bench, freshBench, type Tools, toolsOn } from './builtin-fixture.j
 
 let bench: Bench;
 let tools: Tools;
-beforeEach(() => ({ bench, tools } = freshBench()));
+beforeEach(async () => ({ bench, tools } = await freshBench()));
 afterEach(() => bench.cleanup());
 
 describe('memory tools on the SQLite store', () => {
@@ -34,7 +34,10 @@ describe('memory tools on the SQLite store', () => {
     expect((await tools.invoke('memory_list', { tag: 'nope' }, ctx)).content).toBe(
       'Nothing is remembered with the tag nope.',
     );
-    expect(bench.store.listMemories().map((m) => m.sessionId)).toEqual([bench.sessionId, bench.sessionId]);
+    expect((await bench.store.listMemories()).map((m) => m.sessionId)).toEqual([
+      bench.sessionId,
+      bench.sessionId,
+    ]);
   });
 
   it('refreshes a memory saved twice instead of repeating it', async () => {
@@ -43,7 +46,7 @@ describe('memory tools on the SQLite store', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     const again = await tools.invoke('memory_save', { text: 'Prefers tea', tags: ['mornings'] }, ctx);
     expect(again.content).toMatch(/^Already remembered; refreshed:\n- \S+: Prefers tea \[drinks, mornings\]/);
-    expect(bench.store.listMemories()).toHaveLength(1);
+    expect(await bench.store.listMemories()).toHaveLength(1);
   });
 
   it('refuses blank text and a query with no words, in preflight and invoke alike', async () => {
@@ -65,7 +68,7 @@ describe('task tools on the SQLite store', () => {
       ctx,
     );
     expect(created.isError).toBe(false);
-    const ids = bench.store.listTasks().map((t) => t.id);
+    const ids = (await bench.store.listTasks()).map((t) => t.id);
     expect(created.content).toBe(
       `Added 2 tasks:\n- ${ids[0]} [pending] Book the dentist\n- ${ids[1]} [pending] Renew passport — before June`,
     );
@@ -81,8 +84,8 @@ describe('task tools on the SQLite store', () => {
   });
 
   it('lists only this conversation’s tasks with scope session', async () => {
-    const other = bench.store.createSession({ title: 'another' }).id;
-    bench.store.createTask({ title: 'From elsewhere', sessionId: other });
+    const other = (await bench.store.createSession({ title: 'another' })).id;
+    await bench.store.createTask({ title: 'From elsewhere', sessionId: other });
     const ctx = tools.turn();
     await tools.invoke('task_create', { tasks: [{ title: 'From here' }] }, ctx);
     const mine = await tools.invoke('task_list', { scope: 'session' }, ctx);
@@ -92,7 +95,7 @@ describe('task tools on the SQLite store', () => {
 
   it('refuses an update naming no change or no task, and an empty or unknown status', async () => {
     const ctx = tools.turn();
-    const task = bench.store.createTask({ title: 'Water the plants' });
+    const task = await bench.store.createTask({ title: 'Water the plants' });
     const none = await tools.preflight('task_update', { id: task.id }, ctx);
     expect(none?.content).toBe('task_update names no change: give a new title, detail or status.');
     const unknown = await tools.preflight('task_update', { id: 'task_missing', status: 'completed' }, ctx);
@@ -109,7 +112,7 @@ describe('task tools on the SQLite store', () => {
     );
     const empty = await tools.invoke('task_create', { tasks: '[]' }, ctx);
     expect(empty.content).toBe('tasks: has 0 items; it needs at least 1');
-    expect(bench.store.getTask(task.id)?.status).toBe('pending');
+    expect((await bench.store.getTask(task.id))?.status).toBe('pending');
   });
 });
 

@@ -5,7 +5,7 @@ import { type Bench, freshBench, type Tools } from './builtin-fixture.js';
 
 let bench: Bench;
 let tools: Tools;
-beforeEach(() => ({ bench, tools } = freshBench()));
+beforeEach(async () => ({ bench, tools } = await freshBench()));
 afterEach(() => bench.cleanup());
 
 /** Minified JSON on one line: `{"items":[{"n":0,"word":"w0"},…]}`, about 30 characters an item. */

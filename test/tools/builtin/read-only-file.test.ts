@@ -11,8 +11,8 @@ let bench: Bench;
 let tools: Tools;
 let file: string;
 
-beforeEach(() => {
-  bench = makeBench();
+beforeEach(async () => {
+  bench = await makeBench();
   tools = toolsOn(bench);
   file = join(bench.ws, 'keep.txt');
   writeFileSync(file, 'as it was\n');

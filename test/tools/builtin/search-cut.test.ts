@@ -10,8 +10,8 @@ let tools: Tools;
 
 // One folder with more entries than a search looks at, made once. Named pipes, so grep passes each over
 // without opening it (a test of how it stops, not of how fast it reads).
-beforeAll(() => {
-  ({ bench, tools } = freshBench());
+beforeAll(async () => {
+  ({ bench, tools } = await freshBench());
   const crowd = join(bench.ws, 'a-crowd');
   mkdirSync(crowd);
   execFileSync('bash', ['-c', `seq 1 ${MAX_WALKED_ENTRIES} | xargs mkfifo`], { cwd: crowd });

@@ -3,7 +3,7 @@ import { type Bench, freshBench, type Tools } from './builtin-fixture.js';
 
 let bench: Bench;
 let tools: Tools;
-beforeEach(() => ({ bench, tools } = freshBench()));
+beforeEach(async () => ({ bench, tools } = await freshBench()));
 afterEach(() => bench.cleanup());
 
 /** The task ids a task_list answer shows, in order. */
@@ -14,10 +14,9 @@ function idsIn(text: string): string[] {
 describe('task_list over a long list', () => {
   it('answers in pages that stay inside a result, each telling where the next starts', async () => {
     const detail = 'd'.repeat(300);
-    const made = Array.from(
-      { length: 120 },
-      (_, i) => bench.store.createTask({ title: `Task ${i}`, detail }).id,
-    );
+    const made: string[] = [];
+    for (let i = 0; i < 120; i += 1)
+      made.push((await bench.store.createTask({ title: `Task ${i}`, detail })).id);
     const ctx = tools.turn();
     const seen: string[] = [];
     let offset = 0;
@@ -39,7 +38,10 @@ describe('task_list over a long list', () => {
   });
 
   it('says when the offset is past the end, and lists a short list whole with no footer', async () => {
-    const ids = [bench.store.createTask({ title: 'One' }).id, bench.store.createTask({ title: 'Two' }).id];
+    const ids = [
+      (await bench.store.createTask({ title: 'One' })).id,
+      (await bench.store.createTask({ title: 'Two' })).id,
+    ];
     const ctx = tools.turn();
     const whole = await tools.invoke('task_list', {}, ctx);
     expect(idsIn(whole.content)).toEqual(ids);

@@ -7,7 +7,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpProvider, type McpToolProvider } from '../../../src/tools/mcp/mcp-provider.js';
-import { createToolRegistry } from '../../../src/tools/registry.js';
+import { createToolRegistry } from '../../../src/tools/registry/tool-registry.js';
 import {
   brokenStdio,
   httpServer,

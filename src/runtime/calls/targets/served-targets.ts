@@ -1,8 +1,8 @@
 import type { JsonObject } from '../../../core/json.js';
 import type { ToolContext, ToolDefinition, ToolResult } from '../../../core/tool.js';
 import type { OfferedTool } from '../../../seam/index.js';
-import { refuseMissingArguments } from '../../../tools/refusal-note.js';
-import type { ToolRegistry } from '../../../tools/registry.js';
+import { refuseMissingArguments } from '../../../tools/arguments/refusal-note.js';
+import type { ToolRegistry } from '../../../tools/registry/tool-registry.js';
 import type { TurnEnvironment } from '../../turn/turn-environment.js';
 import type { TurnState } from '../../turn/turn-state.js';
 import type { CallTarget, TargetCall, TargetSource } from '../call-target.js';
