@@ -96,8 +96,9 @@ describe('toolseam chat with an MCP server that does not answer', () => {
     const db = join(dir, 'chat.db');
     const base = ['--base-url', standIn.baseURL, '--model', 'demo', '--db', db];
     const chat = await spawnToolseam(['chat', '-m', 'echo hi', ...base], dir).done;
-    const id = /approval id: (ap-\S+)/.exec(chat.stderr)?.[1];
-    expect(id, chat.stderr).toBeDefined();
+    // the question and its id are on stdout, where a person answering reads them
+    const id = /approval id: (ap-\S+)/.exec(chat.stdout)?.[1];
+    expect(id, chat.stdout).toBeDefined();
     // Now the server starts only when told: later than a message would wait for it.
     rmSync(go);
     const approve = spawnToolseam(['approve', id as string, 'yes', '--db', db], dir);

@@ -45,8 +45,9 @@ describe('a turn that fails inside toolseam', () => {
       h = await startHarness({
         family,
         providers: [demoProvider(counts)],
-        // A glob no engine can compile makes the deny gate throw while the reply's calls are run.
-        denyList: [{ tool: 'shell.[z-a]' }],
+        // A glob no engine can compile makes the hook gate throw while the reply's calls are run (a
+        // config's globs are checked when it is read; a library's options are not, so this reaches the turn).
+        hooks: [{ match: 'shell.[z-a]', command: 'true' }],
         script: [
           { toolCalls: [{ name: 'lookup_weather', arguments: { city: 'Oslo' } }] },
           { text: 'Still here.' },

@@ -1,0 +1,22 @@
+import { defineConfig, mergeConfig } from 'vitest/config';
+import full from './vitest.config.js';
+
+/**
+ * The quick tier (`npm run test:quick`): unit and in-process tests, for while you work. It leaves out
+ * the tests whose subject is a process: the CLI started as a person starts it (the few CLI tests that
+ * start none stay), the shell in its sandbox, several processes sharing one database, a process killed
+ * mid-turn. `npm test` runs everything.
+ */
+const PROCESS_TESTS = [
+  'test/cli/!(question-queue|resumed-config|turn-approvals|visible-text).test.ts',
+  'test/tools/builtin/bash-*.test.ts',
+  'test/tools/builtin/sandbox-*.test.ts',
+  'test/tools/builtin/run-command.test.ts',
+  'test/runtime/grants/shell-words-bash.test.ts',
+  'test/**/crash*.test.ts',
+  'test/store/concurrency.test.ts',
+  'test/runtime/store-trouble.e2e.test.ts',
+  'test/tools/mcp/stdio-group-transport.test.ts',
+];
+
+export default mergeConfig(full, defineConfig({ test: { exclude: ['node_modules/**', ...PROCESS_TESTS] } }));
