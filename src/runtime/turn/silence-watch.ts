@@ -38,14 +38,24 @@ export class SilenceWatch {
   }
 
   private schedule(): void {
-    const due = this.firstMs * (this.told === 0 ? 1 : this.told === 1 ? 3 : 6 * (this.told - 1));
-    this.timer = setTimeout(() => this.tell(), Math.max(0, this.since + due - Date.now()));
+    this.timer = setTimeout(() => this.tell(), Math.max(0, this.since + this.due() - Date.now()));
     // the model call itself keeps the process alive; a notice never should
     this.timer.unref();
   }
 
+  /** How long after `since` the next notice is due. */
+  private due(): number {
+    return this.firstMs * (this.told === 0 ? 1 : this.told === 1 ? 3 : 6 * (this.told - 1));
+  }
+
   private tell(): void {
     if (this.stopped) return;
+    // A timer may fire a millisecond before the wall clock says it is due: a notice never claims less
+    // silence than it is about.
+    if (Date.now() - this.since < this.due()) {
+      this.schedule();
+      return;
+    }
     this.emit({ type: 'model-waiting', waitedMs: Date.now() - this.since });
     this.told += 1;
     this.schedule();
