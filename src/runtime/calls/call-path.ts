@@ -19,7 +19,9 @@ import { settleCall } from './settle-call.js';
  *   5. who decides run at once, refused by the approval policy, let through by the policy or a standing
  *                  grant, or put to a person
  *   6. preflight → ask   only for a call put to a person: nobody is asked about a call that cannot run
- *   7. invoke      the turn's stop and the tool's withdrawal checked again, claimed so it runs once, run
+ *   7. invoke      claimed so it runs once, and run; a call that waited since its gates (for a person, a
+ *                  free slot among the calls running side by side, a restart) first has the turn's stop
+ *                  and the tool's withdrawal checked again (`invokeAfterWait`)
  *   8. record      bounded, redacted and stored with its tool message (settle-call.ts)
  * `planCall` is steps 1–5, taken one call at a time in the model's order; `carryOut` is steps 6–8
  * (run-calls.ts runs a call put to a person alone, the others side by side).
@@ -82,13 +84,23 @@ export async function afterApproval(
 ): Promise<ToolResult> {
   const refusal = await approvalRefusal(env, approvalId, outcome);
   if (refusal) return settleCall(env, call, refusalResult(call.tool, refusal), 'refused');
+  return invokeAfterWait(env, state, call);
+}
+
+/** Step 7 for a call that waited since it passed its gates: the quick gates again, then {@link invoke}. */
+export async function invokeAfterWait(
+  env: TurnEnvironment,
+  state: TurnState,
+  call: PlannedCall,
+): Promise<ToolResult> {
+  // Checked again, not twice for nothing: minutes or hours may have passed, the turn stopped or the tool withdrawn.
+  const refusal = firstRefusalNow(GATES_BEFORE_INVOKE, call, env, state);
+  if (refusal) return settleCall(env, call, refusalResult(call.tool, refusal), 'refused');
   return invoke(env, state, call);
 }
 
-/** Step 7: runs a call that passed its gates (and its person, when it asked), exactly once. */
+/** Step 7: runs a call that passed its gates a moment ago (and its person, when it asked), exactly once. */
 export async function invoke(env: TurnEnvironment, state: TurnState, call: PlannedCall): Promise<ToolResult> {
-  const refusal = firstRefusalNow(GATES_BEFORE_INVOKE, call, env, state);
-  if (refusal) return settleCall(env, call, refusalResult(call.tool, refusal), 'refused');
   const current = await env.store.getToolCall(env.turnId, call.id);
   if (current?.status === 'pending') await env.store.approveToolCall(env.turnId, call.id);
   if (!(await env.store.claimToolCall(env.turnId, call.id))) {

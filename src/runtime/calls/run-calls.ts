@@ -1,6 +1,6 @@
 import type { TurnEnvironment } from '../turn/turn-environment.js';
 import type { TurnState } from '../turn/turn-state.js';
-import { carryOut, planCall } from './call-path.js';
+import { carryOut, invoke, invokeAfterWait, planCall } from './call-path.js';
 import type { PlannedCall } from './planned-call.js';
 
 /**
@@ -24,8 +24,9 @@ export async function runCalls(
   for (const call of calls) {
     const plan = await planCall(env, state, call);
     if (plan.kind === 'run') {
-      if (group.length >= env.limits.parallelCalls) await flush();
-      group.push(carryOut(env, state, call, plan));
+      const full = group.length >= env.limits.parallelCalls;
+      if (full) await flush();
+      group.push(full ? invokeAfterWait(env, state, call) : invoke(env, state, call));
       continue;
     }
     // A call put to a person runs alone, once the calls before it have ended.

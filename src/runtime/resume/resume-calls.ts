@@ -1,6 +1,6 @@
 import type { ToolCallRecord } from '../../core/session-store.js';
 import { holdLeafGrant } from '../calls/ask-call.js';
-import { afterApproval, invoke } from '../calls/call-path.js';
+import { afterApproval, invokeAfterWait } from '../calls/call-path.js';
 import { type PlannedCall, readCall } from '../calls/planned-call.js';
 import { refusalResult } from '../calls/refusals.js';
 import { runCalls } from '../calls/run-calls.js';
@@ -85,7 +85,7 @@ export async function resumeCalls(env: TurnEnvironment, state: TurnState): Promi
       if (fresh.length > 0) await runCalls(env, state, fresh.splice(0));
       // Answered while no process drove the turn: its "always" still reaches the parent session.
       if (approval) await holdLeafGrant(env, approval);
-      await invoke(env, state, call);
+      await invokeAfterWait(env, state, call);
       continue;
     }
     if (!approval) {

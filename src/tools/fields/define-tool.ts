@@ -218,11 +218,19 @@ export function defineTool<const F extends Fields = Record<never, never>>(
     ...(spec.pagesBy === undefined ? {} : { pagesBy: spec.pagesBy }),
   };
 
+  // A call's arguments reach the tool up to four times (its limit and preflight, then its limit and run):
+  // they are read once per arguments object, which nothing changes once the model has sent it.
+  const readings = new WeakMap<object, ArgumentReading<A>>();
   const read = (raw: unknown): ArgumentReading<A> => {
+    const key = typeof raw === 'object' && raw !== null ? raw : undefined;
+    const known = key && readings.get(key);
+    if (known) return known;
     const problems: ArgumentProblem[] = [];
     const value = reader(raw ?? {}, '', problems);
-    if (value === INVALID || problems.length > 0) return { ok: false, problems };
-    return { ok: true, args: value as A };
+    const reading: ArgumentReading<A> =
+      value === INVALID || problems.length > 0 ? { ok: false, problems } : { ok: true, args: value as A };
+    if (key) readings.set(key, reading);
+    return reading;
   };
   const refusalOf = async (args: A, ctx: ToolContext): Promise<ToolResult | undefined> => {
     const refusal = spec.preflight ? await spec.preflight(args, ctx) : undefined;
@@ -258,6 +266,7 @@ export function defineTool<const F extends Fields = Record<never, never>>(
       const reading = read(raw);
       if (!reading.ok) return invalidArgumentsResult(spec.name, reading.problems);
       try {
+        // Asked again after its preflight: a person's yes may come hours later, when the answer differs.
         const refused = await refusalOf(reading.args, ctx);
         if (refused) return refused;
         return outputResult(spec.name, await spec.handler(reading.args, ctx));

@@ -33,8 +33,8 @@ export const GATES: readonly Gate[] = [
 const UNSCREENED: readonly Gate[] = GATES.slice(0, GATES.indexOf(agentToolListGate) + 1);
 
 /**
- * The gates checked again just before a call is invoked: an approval may have taken minutes, in which
- * the turn may have been stopped or the tool withdrawn.
+ * The gates checked again just before a call that waited is invoked (for a person, a free slot, a
+ * restart): meanwhile the turn may have been stopped or the tool withdrawn.
  */
 export const GATES_BEFORE_INVOKE: readonly PromptGate[] = [stoppedGate, withdrawnGate];
 
