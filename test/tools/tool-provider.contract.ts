@@ -27,10 +27,12 @@ export interface ProviderCapabilities {
    */
   readonly ownRefusal: 'preflight' | 'call';
   /**
-   * What ends a call that never answers: the registry's `deadline` for tools that declare no limit, or the
-   * provider's `own` timeouts (an MCP server's call timeout), which it declares to the registry.
+   * What ends a call that never answers: the registry's `deadline` for tools that declare no limit, the
+   * provider's `own` timeouts (an MCP server's call timeout), which it declares to the registry, or `none`:
+   * the provider declares its tools must not be cut (the runtime's own, whose work may wait for a person),
+   * and only the turn's stop ends a call.
    */
-  readonly deadline: 'registry' | 'own';
+  readonly deadline: 'registry' | 'own' | 'none';
 }
 
 /**
@@ -44,6 +46,7 @@ export const TOOL_PROVIDER_KINDS = {
   'mcp-stdio': { argumentTypes: 'preflight', ownRefusal: 'call', deadline: 'own' },
   'mcp-http': { argumentTypes: 'preflight', ownRefusal: 'call', deadline: 'own' },
   'mcp-in-process': { argumentTypes: 'preflight', ownRefusal: 'call', deadline: 'own' },
+  runtime: { argumentTypes: 'tool', ownRefusal: 'preflight', deadline: 'none' },
 } as const satisfies Record<string, ProviderCapabilities>;
 
 /** A kind of tool provider the contract covers. */
@@ -208,20 +211,41 @@ export function describeToolProviderContract(kind: ToolProviderKind, factory: Co
       expect((await call('echo', { text: 'still here' })).content).toBe('still here');
     });
 
-    it('ends a call that never answers at its deadline, naming the limit', async () => {
-      const timed = await open(kind, factory, DEADLINE_MS);
-      try {
-        const hang = timed.subject.nameOf('hang');
-        const ownLimit = timed.subject.provider.timeLimitMs?.(hang, {});
-        if (can.deadline === 'own') expect(ownLimit).toBeGreaterThanOrEqual(DEADLINE_MS);
-        else expect(ownLimit).toBeUndefined();
-        const result = await timed.registry.invoke(hang, {}, toolContext());
-        expect(result.isError).toBe(true);
-        expect(result.content).toContain(`within ${formatMs(DEADLINE_MS)}`);
-        if (can.deadline === 'registry') expect(result.data).toMatchObject({ code: 'tool_timeout' });
-      } finally {
-        await shut(timed);
-      }
-    });
+    if (can.deadline === 'none') {
+      it("never ends a call at a deadline, however long it takes, and ends it when the turn's stop comes", async () => {
+        const timed = await open(kind, factory, DEADLINE_MS);
+        try {
+          const hang = timed.subject.nameOf('hang');
+          expect(timed.subject.provider.timeLimitMs?.(hang, {})).toBeNull();
+          const stop = new AbortController();
+          const answer = timed.registry.invoke(hang, {}, toolContext(stop.signal));
+          // Twice the deadline the registry was given: a call it cut would have been answered by then.
+          const past = new Promise<'running'>((done) => setTimeout(() => done('running'), 2 * DEADLINE_MS));
+          expect(await Promise.race([answer, past])).toBe('running');
+          stop.abort();
+          const stopped = await answer;
+          expect(stopped.isError).toBe(true);
+          expect(stopped.content).toContain('was stopped while it ran');
+        } finally {
+          await shut(timed);
+        }
+      });
+    } else {
+      it('ends a call that never answers at its deadline, naming the limit', async () => {
+        const timed = await open(kind, factory, DEADLINE_MS);
+        try {
+          const hang = timed.subject.nameOf('hang');
+          const ownLimit = timed.subject.provider.timeLimitMs?.(hang, {});
+          if (can.deadline === 'own') expect(ownLimit).toBeGreaterThanOrEqual(DEADLINE_MS);
+          else expect(ownLimit).toBeUndefined();
+          const result = await timed.registry.invoke(hang, {}, toolContext());
+          expect(result.isError).toBe(true);
+          expect(result.content).toContain(`within ${formatMs(DEADLINE_MS)}`);
+          if (can.deadline === 'registry') expect(result.data).toMatchObject({ code: 'tool_timeout' });
+        } finally {
+          await shut(timed);
+        }
+      });
+    }
   });
 }

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../core/json.js';
-import type { ToolDefinition, ToolResult } from '../../core/tool.js';
+import type { ToolContext, ToolDefinition, ToolResult } from '../../core/tool.js';
 import type { OfferedTool } from '../../seam/index.js';
 import type { TurnEnvironment } from '../turn/turn-environment.js';
 import type { TurnState } from '../turn/turn-state.js';
@@ -15,6 +15,8 @@ export interface TargetCall {
 /**
  * What a call's tool name resolved to, once, when its reply was read: all the call path asks of the
  * tool, whichever source answers it (the registry's served tools, the meta-tools, the runtime's own).
+ * Every source's `invoke` and `preflight` go to a `ToolProvider`'s (the registry's route to one has the
+ * same two), handed {@link toolContextOf} the call.
  */
 export interface CallTarget {
   /** The real name (the name as sent when no tool has it). */
@@ -48,4 +50,19 @@ export interface CallTarget {
 export interface TargetSource {
   /** The target of real name `name`, or undefined when this source has no tool by that name. */
   targetOf(name: string, env: TurnEnvironment): CallTarget | undefined;
+}
+
+/** What every provider's invoke or preflight is handed for a call: the same context, whoever serves it. */
+export function toolContextOf({ env, state, id }: TargetCall): ToolContext {
+  return {
+    sessionId: env.sessionId,
+    callId: id,
+    signal: env.signal,
+    turnState: state.scratch,
+    workspace: env.workspace,
+    secrets: env.secrets,
+    resultChars: env.limits.resultChars,
+    ...(env.leaf?.writable ? { writable: env.leaf.writable } : {}),
+    ...(env.leaf?.offLimits ? { offLimits: env.leaf.offLimits } : {}),
+  };
 }

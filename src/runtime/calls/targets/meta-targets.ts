@@ -1,10 +1,10 @@
 import type { JsonObject } from '../../../core/json.js';
-import type { ToolDefinition, ToolResult } from '../../../core/tool.js';
+import type { ToolDefinition, ToolProvider, ToolResult } from '../../../core/tool.js';
 import { answerToolSchema, answerToolSearch, META_TOOLS } from '../../../retrieval/index.js';
 import { activateTool, activationAnswer } from '../../surface/activate-tool.js';
 import type { TurnEnvironment } from '../../turn/turn-environment.js';
 import type { TurnState } from '../../turn/turn-state.js';
-import type { CallTarget, TargetSource } from '../call-target.js';
+import { type CallTarget, type TargetSource, toolContextOf } from '../call-target.js';
 import { unusableReason } from '../gates/unusable-reason.js';
 
 const META_BY_NAME: ReadonlyMap<string, ToolDefinition> = new Map(META_TOOLS.map((t) => [t.name, t]));
@@ -17,16 +17,35 @@ export const metaTools: TargetSource = {
   },
 };
 
-function metaTarget(definition: ToolDefinition): CallTarget {
+/** The meta-tools of one turn as a tool provider: they read its surface and activate what the model asks for. */
+export function metaToolProvider(env: TurnEnvironment, state: TurnState): ToolProvider {
   return {
-    name: definition.name,
+    name: 'meta',
+    app: 'toolseam',
+    own: true,
+    listTools: async () => META_TOOLS,
+    async invoke(name, args) {
+      if (META_BY_NAME.has(name)) return answerMeta(env, state, name, args);
+      return {
+        content: `Error: ${name} is not a meta-tool.`,
+        isError: true,
+        data: { code: 'unknown_tool', tool: name },
+      };
+    },
+  };
+}
+
+function metaTarget(definition: ToolDefinition): CallTarget {
+  const { name } = definition;
+  return {
+    name,
     definition,
     offered: undefined,
     screened: false,
     keepsTaskMode: false,
     asks: false,
     withdrawn: () => undefined,
-    invoke: (args, { env, state }) => answerMeta(env, state, definition.name, args),
+    invoke: (args, call) => metaToolProvider(call.env, call.state).invoke(name, args, toolContextOf(call)),
   };
 }
 

@@ -1,53 +1,42 @@
 import type { TurnEnvironment } from '../../turn/turn-environment.js';
-import type { CallTarget, TargetSource } from '../call-target.js';
-import type { RuntimeTool, RuntimeToolContext } from '../runtime-tool.js';
+import { type CallTarget, type TargetSource, toolContextOf } from '../call-target.js';
+import { type RuntimeToolProvider, runtimeToolProvider } from '../runtime-tool-provider.js';
 
-/** The tools the runtime answers itself (e.g. `subagent_run`), by name. */
+/** The tools the runtime answers itself (e.g. `subagent_run`), by name, served by their provider. */
 export const runtimeTools: TargetSource = {
   targetOf(name, env) {
-    const tool = env.runtimeTools.get(name);
-    return tool === undefined ? undefined : runtimeTarget(tool);
+    // the provider is made only for a name it serves: most calls are not the runtime's
+    return env.runtimeTools.has(name) ? runtimeTarget(providerOf(env), name) : undefined;
   },
 };
 
-function runtimeTarget(tool: RuntimeTool): CallTarget {
-  const { preflight, resume } = tool;
+function runtimeTarget(provider: RuntimeToolProvider, name: string): CallTarget {
+  const tool = provider.toolOf(name);
   return {
-    name: tool.definition.name,
-    definition: tool.definition,
+    name,
+    definition: tool?.definition,
     offered: undefined,
     screened: true,
-    keepsTaskMode: tool.keepsTaskMode === true,
+    keepsTaskMode: tool?.keepsTaskMode === true,
     asks: false,
     // no provider can take it away while the turn runs
     withdrawn: () => undefined,
-    ...(preflight === undefined
+    ...(tool?.preflight === undefined
       ? {}
-      : {
-          async screen(args, { env, id }) {
-            const refused = await preflight.call(tool, args, runtimeToolContext(env, id));
-            if (!refused?.isError) return undefined;
-            return { ...refused, notRun: 'refused_by_tool', refusedBy: 'preflight' };
-          },
-        }),
-    invoke: (args, { env, id }) => tool.run(args, runtimeToolContext(env, id)),
-    ...(resume === undefined
-      ? {}
-      : { resume: ({ env, id }) => resume.call(tool, runtimeToolContext(env, id)) }),
+      : { screen: (args, call) => provider.preflight(name, args, toolContextOf(call)) }),
+    invoke: (args, call) => provider.invoke(name, args, toolContextOf(call)),
+    ...(tool?.resume === undefined ? {} : { resume: (call) => provider.resume(name, toolContextOf(call)) }),
   };
 }
 
-/** The narrow context a runtime tool's call gets from its turn. */
-function runtimeToolContext(env: TurnEnvironment, callId: string): RuntimeToolContext {
-  return {
-    sessionId: env.sessionId,
+/** The turn's runtime tools, given what they need of the turn and nothing more. */
+function providerOf(env: TurnEnvironment): RuntimeToolProvider {
+  return runtimeToolProvider(env.runtimeTools, {
     turnId: env.turnId,
-    callId,
-    signal: env.signal,
     emit: env.emit,
     store: env.store,
     offeredNames: env.surface.offered.map((t) => t.name),
     mode: env.gates.mode,
     inLeaf: env.leaf !== undefined,
-  };
+  });
 }

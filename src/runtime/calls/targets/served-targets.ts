@@ -1,11 +1,9 @@
 import type { JsonObject } from '../../../core/json.js';
-import type { ToolContext, ToolDefinition, ToolResult } from '../../../core/tool.js';
+import type { ToolDefinition, ToolResult } from '../../../core/tool.js';
 import type { OfferedTool } from '../../../seam/index.js';
 import { refuseMissingArguments } from '../../../tools/arguments/refusal-note.js';
 import type { ToolRegistry } from '../../../tools/registry/tool-registry.js';
-import type { TurnEnvironment } from '../../turn/turn-environment.js';
-import type { TurnState } from '../../turn/turn-state.js';
-import type { CallTarget, TargetCall, TargetSource } from '../call-target.js';
+import { type CallTarget, type TargetCall, type TargetSource, toolContextOf } from '../call-target.js';
 import type { Refusal } from '../refusals.js';
 
 /** The registry's tools on the turn's surface, by real name. */
@@ -32,9 +30,9 @@ function servedTarget(name: string, offered: OfferedTool | undefined): CallTarge
     asks: definition?.requiresApproval === true && definition.risk !== 'safe',
     withdrawn: (env) => (definition === undefined ? undefined : withdrawnReason(env.registry, definition)),
     preflight: (args, call) => preflightServed(name, offered, args, call),
-    async invoke(args, { env, state, id }) {
-      const result = await env.registry.invoke(name, args, toolContext(env, state, id));
-      env.surface.retriever.markUsed(name);
+    async invoke(args, call) {
+      const result = await call.env.registry.invoke(name, args, toolContextOf(call));
+      call.env.surface.retriever.markUsed(name);
       return result;
     },
   };
@@ -63,8 +61,9 @@ async function preflightServed(
   name: string,
   offered: OfferedTool | undefined,
   args: JsonObject,
-  { env, state, id }: TargetCall,
+  call: TargetCall,
 ): Promise<ToolResult | undefined> {
+  const { env } = call;
   if (!offered) return undefined;
   const { definition } = offered;
   const missing = refuseMissingArguments(name, args, definition.parameters, offered.parameters, {
@@ -73,7 +72,7 @@ async function preflightServed(
   if (missing) return missing;
   let refused: ToolResult | undefined;
   try {
-    refused = await env.registry.preflight(name, args, toolContext(env, state, id));
+    refused = await env.registry.preflight(name, args, toolContextOf(call));
   } catch (error) {
     env.logger.log({
       level: 'warn',
@@ -84,19 +83,4 @@ async function preflightServed(
   }
   if (!refused?.isError) return undefined;
   return { ...refused, notRun: 'refused_by_tool', refusedBy: 'preflight' };
-}
-
-/** The context a provider's invoke or preflight receives for call `callId`. */
-function toolContext(env: TurnEnvironment, state: TurnState, callId: string): ToolContext {
-  return {
-    sessionId: env.sessionId,
-    callId,
-    signal: env.signal,
-    turnState: state.scratch,
-    workspace: env.workspace,
-    secrets: env.secrets,
-    resultChars: env.limits.resultChars,
-    ...(env.leaf?.writable ? { writable: env.leaf.writable } : {}),
-    ...(env.leaf?.offLimits ? { offLimits: env.leaf.offLimits } : {}),
-  };
 }
