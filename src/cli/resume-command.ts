@@ -82,13 +82,6 @@ export const resumeCommand: Command = async (argv) => {
   // The turn's own config, folder and model, or a refusal, before anything is taken over or answered.
   const { runtime } = await runtimeForResumedTurn(values, ran, path);
   try {
-    // A message goes on without an MCP server still starting; a call already asked for cannot, so it
-    // waits for the servers of the turn's unfinished calls as the call itself would.
-    const loose = await runtime.options.store.listToolCalls({
-      turnId,
-      status: ['pending', 'approved', 'running'],
-    });
-    await runtime.options.registry.whenListed(loose.map((c) => c.tool));
     const state = { midLine: false };
     let status = 'done';
     // nobody answers here: each request is shown (call, arguments, id) with how to answer it elsewhere,

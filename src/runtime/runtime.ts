@@ -24,6 +24,7 @@ import {
   releaseRuntimeOwner,
   runtimeOwner,
 } from './resume/turn-owner.js';
+import { waitForCallProviders } from './resume/wait-for-call-providers.js';
 import {
   agentNamed,
   type ResolvedLimits,
@@ -239,6 +240,8 @@ export class Runtime {
       const gates = turnGates(turn);
       refuseUnknownGates(this.options, { ...options, ...gates });
       await takeOverTurn(store, turn, this.owner);
+      // Before the turn's tools are served: a call of a server still starting must find its tool.
+      await waitForCallProviders(store, this.options.registry, turn.id);
       const session = (await store.getSession(turn.sessionId)) as SessionRecord;
       // The turn goes on under the agent and mode it started with, whatever the caller asks now.
       return this.drive(session, turn, { ...options, ...gates }, true, controller);
