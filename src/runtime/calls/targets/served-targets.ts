@@ -66,6 +66,7 @@ async function preflightServed(
   const { env } = call;
   if (!offered) return undefined;
   const { definition } = offered;
+  // Not the provider's own argument check: the declared schema's, for every provider (an MCP server cannot be asked first).
   const missing = refuseMissingArguments(name, args, definition.parameters, offered.parameters, {
     keySpellings: definition.keySpellings === true,
   });
