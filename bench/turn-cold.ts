@@ -8,7 +8,8 @@ import { median } from './stats.js';
 import { callPath } from './turn-loopback.js';
 
 const run = promisify(execFile);
-const ROUNDS = 7;
+/** Runs of each command a cold figure is the median of. */
+export const COLD_ROUNDS = 5;
 
 /** The repository the benches run from (where `bin/`, `bench/bare-chat.mjs` and `dist/` are). */
 function root(): string {
@@ -31,13 +32,13 @@ async function wall(file: string, args: readonly string[], cwd: string): Promise
   return performance.now() - t0;
 }
 
-/** Medians of `ROUNDS` runs of each command, taken in turns (ABBA), after one untimed run of each. */
+/** Medians of `COLD_ROUNDS` runs of each command, taken in turns (ABBA), after one untimed run of each. */
 async function alternate(a: () => Promise<number>, b: () => Promise<number>): Promise<[number, number]> {
   await a();
   await b();
   const as: number[] = [];
   const bs: number[] = [];
-  for (let i = 0; i < ROUNDS; i += 1) {
+  for (let i = 0; i < COLD_ROUNDS; i += 1) {
     if (i % 2 === 1) bs.push(await b());
     as.push(await a());
     if (i % 2 === 0) bs.push(await b());

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { BenchFigure } from './run.js';
 import { median, percentile } from './stats.js';
 import { bareSide } from './turn-bare.js';
-import { coldChat, coldImport } from './turn-cold.js';
+import { COLD_ROUNDS, coldChat, coldImport } from './turn-cold.js';
 import { callPath, startLoopbackProcess } from './turn-loopback.js';
 import { CALL_ARGUMENTS, type TurnSide, targetOf } from './turn-tools.js';
 import { toolseamSide } from './turn-toolseam.js';
@@ -18,9 +18,9 @@ const run = promisify(execFile);
 /** Tool counts, turns per side (taken in blocks, the sides alternating) and warm-up turns. */
 const NEW_SESSION = [
   { n: 48, turns: 100, block: 10, warm: 5 },
-  { n: 500, turns: 60, block: 10, warm: 5 },
+  { n: 500, turns: 40, block: 10, warm: 5 },
   { n: 2000, turns: 60, block: 10, warm: 5 },
-  { n: 10_000, turns: 20, block: 5, warm: 2 },
+  { n: 10_000, turns: 16, block: 4, warm: 1 },
 ] as const;
 /** One long conversation: its first and last ten turns are compared. */
 const LONG = { n: 48, turns: 300, block: 10, warm: 5 } as const;
@@ -183,14 +183,14 @@ async function coldFigures(loopback: string, dir: string): Promise<BenchFigure[]
   const chat = await coldChat(loopback, dir);
   const load = await coldImport();
   return [
-    ms('`toolseam chat -m hi` start to exit (a tool call), median of 7', chat.toolseam),
+    ms(`\`toolseam chat -m hi\` start to exit (a tool call), median of ${COLD_ROUNDS}`, chat.toolseam),
     ms('  bare openai script doing the same two requests', chat.bare),
     {
       ...times('  toolseam ÷ bare', chat.toolseam / chat.bare),
       target: '≤ 1.5×',
       ok: chat.toolseam <= 1.5 * chat.bare,
     },
-    ms("import('toolseam') in a fresh process, median of 7", load.toolseam, {
+    ms(`import('toolseam') in a fresh process, median of ${COLD_ROUNDS}`, load.toolseam, {
       target: '≤ 250 ms',
       ok: load.toolseam <= 250,
     }),
