@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { yardstickMs } from './yardstick.js';
+import { runYardstickMs } from './yardstick.js';
 
 /** One figure a benchmark reports. */
 export interface BenchFigure {
@@ -26,7 +26,7 @@ const files = readdirSync(here)
 
 let failed = 0;
 process.stdout.write(
-  `machine yardstick: ${yardstickMs().toFixed(0)} ms for a fixed integer loop (the lower, the faster; compare figures across days by it)\n`,
+  `machine yardstick: ${runYardstickMs().toFixed(0)} ms for a fixed integer loop (the lower, the faster; compare figures across days by it)\n`,
 );
 for (const file of files) {
   const mod = (await import(pathToFileURL(join(here, file)).href)) as { bench: Bench };

@@ -10,6 +10,7 @@ import { coldScript, corpusDir, LARGEST_SERVER, type ServerFilter } from './cold
 import { launchFlags } from './launch-flags.js';
 import type { BenchFigure } from './run.js';
 import { median } from './stats.js';
+import { runYardstickMs } from './yardstick.js';
 
 const run = promisify(execFile);
 
@@ -167,6 +168,11 @@ export async function bench(): Promise<BenchFigure[]> {
       unit: 'ms',
       target: '< 50 ms',
       ok: coldRun.conform < 50,
+    },
+    {
+      name: '  the same over the machine yardstick (comparable across machines and days)',
+      value: coldRun.conform / runYardstickMs(),
+      unit: '×',
     },
     { name: '  the fastest of those 7 passes', value: coldRun.fastest, unit: 'ms' },
     { name: '  the slowest', value: coldRun.slowest, unit: 'ms' },

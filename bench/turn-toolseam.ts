@@ -1,0 +1,57 @@
+import { join } from 'node:path';
+import { createRuntime, defineTool, field, inProcessProvider } from '../src/index.js';
+import {
+  type BenchToolSpec,
+  benchToolSpecs,
+  PARAMETER_TEXT,
+  runBenchTool,
+  STATUSES,
+  type TurnSide,
+} from './turn-tools.js';
+
+/** The benchmark's tool defined for toolseam's in-process provider, with the same parameters. */
+function toolseamTool(spec: BenchToolSpec) {
+  return defineTool({
+    name: spec.name,
+    description: spec.description,
+    risk: 'safe',
+    fields: {
+      id: field.string({ description: PARAMETER_TEXT.id, maxLength: 64 }),
+      owner: field.string({ description: PARAMETER_TEXT.owner, optional: true }),
+      limit: field.integer({ description: PARAMETER_TEXT.limit, min: 1, max: 100, optional: true }),
+      status: field.string({ enum: STATUSES, optional: true }),
+      notify: field.boolean({ description: PARAMETER_TEXT.notify, optional: true }),
+    },
+    handler: (args) => runBenchTool(spec.name, args),
+  });
+}
+
+/**
+ * toolseam as a host builds it with the public API: `createRuntime` on the OpenAI-compatible provider,
+ * the `n` tools in-process, every call approved without asking, a SQLite file in `dir`; the built-in
+ * tools and subagents as by default.
+ */
+export async function toolseamSide(baseURL: string, n: number, dir: string): Promise<TurnSide> {
+  const runtime = await createRuntime({
+    model: { provider: 'openai-compatible', model: 'bench', baseURL, apiKey: 'bench' },
+    tools: [inProcessProvider({ name: 'bench', tools: benchToolSpecs(n).map(toolseamTool) })],
+    store: join(dir, `toolseam-${n}.db`),
+    approvals: { policy: 'auto' },
+  });
+  let longId: string | undefined;
+  return {
+    async turn(text, conversation) {
+      // A host serving a chat looks its session up by id for each message that comes in.
+      const session = await runtime.session(conversation === 'long' ? longId : undefined);
+      if (conversation === 'long') longId = session.id;
+      let ran = false;
+      for await (const event of await session.send(text)) {
+        if (event.type === 'tool-call-end' && !event.isError) ran = true;
+        if (event.type === 'turn-end' && event.status !== 'done')
+          throw new Error(`A toolseam turn ended ${event.status}: ${event.message}`);
+      }
+      return ran;
+    },
+    close: () => runtime.close(),
+  };
+}

@@ -1,0 +1,224 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { BenchFigure } from './run.js';
+import { median, percentile } from './stats.js';
+import { bareSide } from './turn-bare.js';
+import { COLD_ROUNDS, coldChat, coldImport } from './turn-cold.js';
+import { callPath, startLoopbackProcess } from './turn-loopback.js';
+import { CALL_ARGUMENTS, type TurnSide, targetOf } from './turn-tools.js';
+import { toolseamSide } from './turn-toolseam.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const run = promisify(execFile);
+
+/** Tool counts, turns per side (taken in blocks, the sides alternating) and warm-up turns. */
+const NEW_SESSION = [
+  { n: 48, turns: 100, block: 10, warm: 5 },
+  { n: 500, turns: 40, block: 10, warm: 5 },
+  { n: 2000, turns: 60, block: 10, warm: 5 },
+  { n: 10_000, turns: 16, block: 4, warm: 1 },
+] as const;
+/** One long conversation: its first and last ten turns are compared. */
+const LONG = { n: 48, turns: 300, block: 10, warm: 5 } as const;
+const RSS = { n: 2000, turns: 220 } as const;
+
+type SideName = 'bare' | 'toolseam';
+const SIDES: readonly SideName[] = ['bare', 'toolseam'];
+
+/** What one side's measured turns gave. */
+interface Measured {
+  /** Wall time of each turn, in order. */
+  readonly ms: number[];
+  /** CPU time of the process (every thread) over the side's blocks, per turn. */
+  cpuPerTurn: number;
+  /** Turns in which the asked-for tool ran. */
+  ran: number;
+}
+
+interface Comparison {
+  readonly bare: Measured;
+  readonly toolseam: Measured;
+  /** toolseam: `createRuntime` with the tools, and its first turn (when it indexes them). */
+  readonly buildMs: number;
+  readonly firstTurnMs: number;
+}
+
+/**
+ * Both sides over `plan.n` tools against the loopback, in blocks of `plan.block` turns, the order of the
+ * sides swapped each block, so the machine's load falls on both alike.
+ */
+async function compare(
+  loopback: string,
+  dir: string,
+  plan: { n: number; turns: number; block: number; warm: number },
+  conversation: 'new' | 'long',
+): Promise<Comparison> {
+  const target = targetOf(plan.n);
+  const baseURL = `${loopback}${callPath(target.name, CALL_ARGUMENTS)}`;
+  const t0 = performance.now();
+  const toolseam = await toolseamSide(baseURL, plan.n, dir);
+  const buildMs = performance.now() - t0;
+  const sides: Record<SideName, TurnSide> = { bare: bareSide(baseURL, plan.n), toolseam };
+  const t1 = performance.now();
+  await toolseam.turn(target.ask(0), 'new');
+  const firstTurnMs = performance.now() - t1;
+  for (let i = 0; i < plan.warm; i += 1) for (const s of SIDES) await sides[s].turn(target.ask(i), 'new');
+  const out: Record<SideName, Measured> = {
+    bare: { ms: [], cpuPerTurn: 0, ran: 0 },
+    toolseam: { ms: [], cpuPerTurn: 0, ran: 0 },
+  };
+  for (let b = 0; b < plan.turns / plan.block; b += 1) {
+    for (const s of b % 2 === 0 ? SIDES : [...SIDES].reverse()) {
+      const cpu0 = process.cpuUsage();
+      for (let i = 0; i < plan.block; i += 1) {
+        const t = performance.now();
+        if (await sides[s].turn(target.ask(b * plan.block + i), conversation)) out[s].ran += 1;
+        out[s].ms.push(performance.now() - t);
+      }
+      const cpu = process.cpuUsage(cpu0);
+      out[s].cpuPerTurn += (cpu.user + cpu.system) / 1000 / plan.turns;
+    }
+  }
+  await toolseam.close();
+  if (out.bare.ran !== plan.turns)
+    throw new Error(`The loopback called the tool in ${out.bare.ran} bare turns.`);
+  return { ...out, buildMs, firstTurnMs };
+}
+
+const ms = (name: string, value: number, extra: Partial<BenchFigure> = {}): BenchFigure => ({
+  name,
+  value,
+  unit: 'ms',
+  ...extra,
+});
+const times = (name: string, value: number): BenchFigure => ({ name, value, unit: '×' });
+const atMost = (value: number, limit: number, words: string) => ({
+  target: `≤ ${words} (${limit.toFixed(1)} ms)`,
+  ok: value <= limit,
+});
+
+function newSessionFigures(n: number, c: Comparison, bare48p50: number): BenchFigure[] {
+  const p = (s: SideName, q: number) => percentile(c[s].ms, q);
+  const [b50, t50, b95, t95] = [p('bare', 0.5), p('toolseam', 0.5), p('bare', 0.95), p('toolseam', 0.95)];
+  const count = c.bare.ms.length;
+  const p50Target =
+    n === 48
+      ? atMost(t50, b50 + 2, 'bare p50 + 2 ms')
+      : atMost(t50, bare48p50 + 3, 'bare p50 at N=48 + 3 ms');
+  const big = n >= 2000;
+  return [
+    ms(`N=${n.toLocaleString('en-US')}, a new session each turn (${count} turns each): bare p50`, b50),
+    ms('  toolseam p50', t50, n === 48 || big ? p50Target : {}),
+    times('  toolseam ÷ bare, p50', t50 / b50),
+    ms('  bare p95', b95),
+    ms('  toolseam p95', t95, big ? atMost(t95, b95, 'bare p95') : {}),
+    times('  toolseam ÷ bare, p95', t95 / b95),
+    ms('  CPU per turn: bare', c.bare.cpuPerTurn),
+    ms('  CPU per turn: toolseam', c.toolseam.cpuPerTurn),
+    times('  toolseam ÷ bare, CPU', c.toolseam.cpuPerTurn / c.bare.cpuPerTurn),
+    {
+      name: `  toolseam turns in which the asked-for tool ran (of ${count})`,
+      value: c.toolseam.ran,
+      unit: '',
+    },
+    ms('  toolseam: createRuntime with the tools', c.buildMs),
+    ms('  toolseam: its first turn', c.firstTurnMs),
+  ];
+}
+
+function longFigures(c: Comparison): BenchFigure[] {
+  const first = (s: SideName) => median(c[s].ms.slice(0, 10));
+  const last = (s: SideName) => median(c[s].ms.slice(-10));
+  const count = c.bare.ms.length;
+  return [
+    ms(`N=${LONG.n}, one session of ${count} turns: bare, p50 of turns 1-10`, first('bare')),
+    ms(`  bare, p50 of turns ${count - 9}-${count}`, last('bare')),
+    ms('  toolseam, p50 of turns 1-10', first('toolseam')),
+    ms(
+      `  toolseam, p50 of turns ${count - 9}-${count}`,
+      last('toolseam'),
+      atMost(last('toolseam'), first('toolseam') + 1, 'its turns 1-10 + 1 ms'),
+    ),
+    times(`  toolseam ÷ bare, p50 of turns ${count - 9}-${count}`, last('toolseam') / last('bare')),
+    ms('  CPU per turn over the session: bare', c.bare.cpuPerTurn),
+    ms('  CPU per turn over the session: toolseam', c.toolseam.cpuPerTurn),
+    {
+      name: `  toolseam turns in which the asked-for tool ran (of ${count})`,
+      value: c.toolseam.ran,
+      unit: '',
+    },
+  ];
+}
+
+/** Both sides at once, each in a process of its own with only its own modules loaded. */
+async function rssFigures(loopback: string): Promise<BenchFigure[]> {
+  const child = async (mode: SideName) => {
+    const args = ['--mode', mode, '--n', String(RSS.n), '--turns', String(RSS.turns), '--url', loopback];
+    const { stdout } = await run(process.execPath, [join(here, 'turn-rss.js'), ...args], {
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    return JSON.parse(stdout) as { rssMB: number; heapMB: number };
+  };
+  const [bare, toolseam] = await Promise.all([child('bare'), child('toolseam')]);
+  const name = `RSS after ${RSS.turns} turns, ${RSS.n.toLocaleString('en-US')} tools, own process`;
+  return [
+    { name: `${name}: bare`, value: bare.rssMB, unit: 'MB' },
+    {
+      name: `${name}: toolseam`,
+      value: toolseam.rssMB,
+      unit: 'MB',
+      target: `≤ bare + 50 MB (${(bare.rssMB + 50).toFixed(0)} MB)`,
+      ok: toolseam.rssMB <= bare.rssMB + 50,
+    },
+    { name: '  JS heap in use then: bare', value: bare.heapMB, unit: 'MB' },
+    { name: '  JS heap in use then: toolseam', value: toolseam.heapMB, unit: 'MB' },
+  ];
+}
+
+async function coldFigures(loopback: string, dir: string): Promise<BenchFigure[]> {
+  const chat = await coldChat(loopback, dir);
+  const load = await coldImport();
+  return [
+    ms(`\`toolseam chat -m hi\` start to exit (a tool call), median of ${COLD_ROUNDS}`, chat.toolseam),
+    ms('  bare openai script doing the same two requests', chat.bare),
+    {
+      ...times('  toolseam ÷ bare', chat.toolseam / chat.bare),
+      target: '≤ 1.5×',
+      ok: chat.toolseam <= 1.5 * chat.bare,
+    },
+    ms(`import('toolseam') in a fresh process, median of ${COLD_ROUNDS}`, load.toolseam, {
+      target: '≤ 250 ms',
+      ok: load.toolseam <= 250,
+    }),
+    ms("  import('openai') alone", load.openai),
+    times('  toolseam ÷ openai', load.toolseam / load.openai),
+  ];
+}
+
+/** What a person gets per turn with toolseam beside the bare `openai` SDK, on a loopback model. */
+export async function bench(): Promise<BenchFigure[]> {
+  const figures: BenchFigure[] = [
+    { name: 'load average (1 min) as the turn bench starts', value: loadavg()[0] ?? 0, unit: '' },
+  ];
+  const loopback = await startLoopbackProcess();
+  const dir = mkdtempSync(join(tmpdir(), 'toolseam-bench-turn-'));
+  try {
+    let bare48p50 = 0;
+    for (const plan of NEW_SESSION) {
+      const c = await compare(loopback.url, dir, plan, 'new');
+      if (plan.n === 48) bare48p50 = percentile(c.bare.ms, 0.5);
+      figures.push(...newSessionFigures(plan.n, c, bare48p50));
+    }
+    figures.push(...longFigures(await compare(loopback.url, dir, LONG, 'long')));
+    figures.push(...(await rssFigures(loopback.url)));
+    figures.push(...(await coldFigures(loopback.url, dir)));
+  } finally {
+    await loopback.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return figures;
+}
