@@ -42,7 +42,7 @@ export async function runTurnLoop(env: TurnEnvironment, state: TurnState): Promi
 }
 
 async function buildRequest(env: TurnEnvironment, state: TurnState, tools: TurnTools): Promise<ModelRequest> {
-  const stored = (await env.store.listMessages(env.sessionId)).map((m) => m.message);
+  const stored = (await env.history.messages(env.store)).map((m) => m.message);
   const messages = wireHistory(resultsInCallOrder(stored), env.surface);
   let system = tools.note ? `${env.system}\n\n${tools.note}` : env.system;
   const refused = refusedToolsNote(env, state);
