@@ -85,7 +85,11 @@ export interface SessionLog {
     message: ChatMessage,
     options?: { readonly tool?: string },
   ): Promise<StoredMessage>;
-  /** In conversation order. */
+  /**
+   * In conversation order. Messages are only appended, each with a `seq` above every one already
+   * stored (whichever connection wrote it), so the page after the last `seq` seen holds exactly what
+   * was added since: a runtime keeps the conversation and reads only that page before each request.
+   */
   listMessages(sessionId: string, page?: MessagePage): Promise<StoredMessage[]>;
 }
 

@@ -35,6 +35,7 @@ import {
 } from './runtime-options.js';
 import { SessionSurfaces } from './surface/session-surfaces.js';
 import { toolNameEntries, UnmatchedEntries } from './surface/unmatched-entries.js';
+import { SessionHistories } from './turn/session-histories.js';
 import { type UnsavedResult, writeUnsaved } from './turn/store-retry.js';
 import { storedEnd } from './turn/stored-end.js';
 import type { TurnEnd } from './turn/turn-end.js';
@@ -86,6 +87,8 @@ export class Runtime {
   readonly owner: string;
   private readonly surfaces: SessionSurfaces;
   private readonly running = new Map<string, AbortController>();
+  /** Each session's conversation as last read, so a turn reads only the messages added since. */
+  private readonly histories = new SessionHistories();
   private readonly runtimeTools = new Map<string, RuntimeTool>();
   /** Turns under way, so `close` can let them record how they ended. */
   private readonly turns = new Set<Promise<void>>();
@@ -405,7 +408,7 @@ export class Runtime {
         if (end.errorCode === 'internal') {
           await answerLooseCalls(this.options.store, { turnId: turn.id }, 'the turn failed inside toolseam');
         }
-        await markUnanswered(this.options.store, session.id, turn.id, end);
+        await markUnanswered(this.options.store, this.histories.of(session.id), turn.id, end);
         await this.finish(turn.id, end);
       } catch (error) {
         // The store may be closing under us; the turn stays unfinished and resumable.
@@ -459,6 +462,7 @@ export class Runtime {
       model: o.model,
       registry: o.registry,
       store: o.store,
+      history: this.histories.of(session.id),
       logger: this.logger,
       broker: this.broker,
       limits: this.limits,

@@ -90,8 +90,9 @@ export function messagesTable(ctx: StoreContext) {
   const sessionArguments = db.prepare(
     'SELECT turn_id, call_id, raw_arguments FROM tool_calls WHERE session_id = ?',
   );
+  const turnArguments = db.prepare('SELECT call_id, raw_arguments FROM tool_calls WHERE turn_id = ?');
   /** The calls' arguments of a session, read in one query the first time a listed message needs them. */
-  const fromCalls = (sessionId: string): CallArguments => {
+  const fromSession = (sessionId: string): CallArguments => {
     let byCall: Map<string, string> | undefined;
     return (turnId, callId) => {
       if (byCall === undefined) {
@@ -103,6 +104,23 @@ export function messagesTable(ctx: StoreContext) {
         byCall = new Map(rows.map((r) => [`${r.turn_id}\u0000${r.call_id}`, r.raw_arguments]));
       }
       return byCall.get(`${turnId}\u0000${callId}`);
+    };
+  };
+  /**
+   * The calls' arguments turn by turn, each turn's read the first time a listed message needs them: a
+   * page after a seq is usually the last round trip's few messages, and reading the arguments of every
+   * call the session ever made for them would cost as much as reading the whole conversation.
+   */
+  const fromTurns = (): CallArguments => {
+    const byTurn = new Map<string, Map<string, string>>();
+    return (turnId, callId) => {
+      let byCall = byTurn.get(turnId);
+      if (byCall === undefined) {
+        const rows = turnArguments.all(turnId) as { call_id: string; raw_arguments: string }[];
+        byCall = new Map(rows.map((r) => [r.call_id, r.raw_arguments]));
+        byTurn.set(turnId, byCall);
+      }
+      return byCall.get(callId);
     };
   };
 
@@ -145,7 +163,7 @@ export function messagesTable(ctx: StoreContext) {
       return toRecord(bySeq.get(lastInsertRowid) as MessageRow, (_turn, callId) => given.get(callId));
     },
     list(sessionId: string, options: MessagePage = {}): StoredMessage[] {
-      const read = fromCalls(sessionId);
+      const read = options.afterSeq === undefined ? fromSession(sessionId) : fromTurns();
       return (
         list.all(sessionId, sqlAfter(options.afterSeq, 'afterSeq'), sqlLimit(options.limit)) as MessageRow[]
       ).map((row) => toRecord(row, read));

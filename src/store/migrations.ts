@@ -15,6 +15,7 @@ import { v13GrantScopes } from './migrations/v13-grant-scopes.js';
 import { v14ArgumentsOnce } from './migrations/v14-arguments-once.js';
 import { v15TurnConfig } from './migrations/v15-turn-config.js';
 import { v16ToolQuarantine } from './migrations/v16-tool-quarantine.js';
+import { v17UnfinishedBySession } from './migrations/v17-unfinished-by-session.js';
 
 /** Every schema step, in order. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   v14ArgumentsOnce,
   v15TurnConfig,
   v16ToolQuarantine,
+  v17UnfinishedBySession,
 ];

@@ -99,4 +99,31 @@ describe('what every turn reads goes through an index, not through the whole tab
       }
     }
   });
+
+  it("finds a session's unfinished turns and loose calls without reading its finished ones", async () => {
+    // Every new turn asks for both: read through the session index, their cost grew with the session.
+    const path = tempDbPath();
+    const { store, sessionId } = await filledStore(path);
+    const reads: [string, () => unknown, RegExp][] = [
+      [
+        'loose calls of a session',
+        () => store.listToolCalls({ sessionId, status: ['pending', 'approved', 'running'] }),
+        /USING INDEX tool_calls_loose_by_session/,
+      ],
+      [
+        'unfinished turns of a session',
+        () => store.listTurns({ sessionId, status: ['running', 'waiting_approval'] }),
+        /USING INDEX turns_unfinished_by_session/,
+      ],
+    ];
+    for (const [what, read, index] of reads) {
+      let answer: unknown;
+      const ran = statementsRunBy(() => {
+        answer = read();
+      });
+      expect(await answer, what).not.toEqual([]);
+      expect(ran, what).toHaveLength(1);
+      expect(planOf(path, ran[0] as Ran), what).toEqual([expect.stringMatching(index)]);
+    }
+  });
 });

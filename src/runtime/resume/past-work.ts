@@ -17,7 +17,7 @@ const COUNTED_REFUSALS: ReadonlySet<RefusedBy | undefined> = new Set([
  * preflight (by digest, for the loop breaker). A call never screened is counted when it is screened now.
  */
 export async function countPastWork(env: TurnEnvironment, state: TurnState): Promise<void> {
-  state.modelCalls = (await env.store.listMessages(env.sessionId)).filter(
+  state.modelCalls = (await env.history.messages(env.store)).filter(
     (m) => m.turnId === env.turnId && m.message.role === 'assistant',
   ).length;
   const asked = new Set((await env.store.listApprovals({ turnId: env.turnId })).map((a) => a.callId));

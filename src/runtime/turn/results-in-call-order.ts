@@ -15,6 +15,11 @@ export function resultsInCallOrder(messages: readonly ChatMessage[]): ChatMessag
     if (message.role !== 'assistant' || !message.toolCalls?.length) continue;
     const results: ChatMessage[] = [];
     while (at < messages.length && messages[at]?.role === 'tool') results.push(messages[at++] as ChatMessage);
+    // Most replies make one call: nothing to order (this runs over the whole history on every request).
+    if (results.length < 2) {
+      out.push(...results);
+      continue;
+    }
     const order = new Map(message.toolCalls.map((call, i) => [call.id, i]));
     const place = (m: ChatMessage): number =>
       (m.role === 'tool' ? order.get(m.toolCallId) : undefined) ?? order.size;

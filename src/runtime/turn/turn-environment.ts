@@ -9,6 +9,7 @@ import type { GatePolicy } from '../calls/gates/gate-policy.js';
 import type { RuntimeTool } from '../calls/runtime-tool.js';
 import type { ResolvedLimits } from '../runtime-options.js';
 import type { ToolSurface } from '../surface/tool-surface.js';
+import type { SessionHistory } from './session-history.js';
 import type { UnsavedResult } from './store-retry.js';
 
 /** What a turn runs with, fixed when it starts: nothing in it changes while the turn runs (see `TurnState`). */
@@ -16,6 +17,8 @@ export interface TurnEnvironment {
   readonly model: ModelAdapter;
   readonly registry: ToolRegistry;
   readonly store: SessionStore;
+  /** The session's conversation as this runtime keeps it: each request reads only what was added since. */
+  readonly history: SessionHistory;
   readonly logger: Logger;
   readonly broker: ApprovalBroker;
   readonly limits: ResolvedLimits;

@@ -8,12 +8,10 @@ import { turnToolsOf } from '../surface/select-turn-tools.js';
 import type { TurnTools } from '../surface/turn-tools.js';
 import { keepStoppedAnswer } from './cut-off-answer.js';
 import { failedCall } from './failed-call.js';
-import { resultsInCallOrder } from './results-in-call-order.js';
 import { SilenceWatch } from './silence-watch.js';
 import type { TurnEnd } from './turn-end.js';
 import type { TurnEnvironment } from './turn-environment.js';
 import type { TurnState } from './turn-state.js';
-import { wireHistory } from './wire-history.js';
 
 /**
  * The turn: call the model with the selected tools, stream its text, run the calls it asks for, and
@@ -42,8 +40,7 @@ export async function runTurnLoop(env: TurnEnvironment, state: TurnState): Promi
 }
 
 async function buildRequest(env: TurnEnvironment, state: TurnState, tools: TurnTools): Promise<ModelRequest> {
-  const stored = (await env.store.listMessages(env.sessionId)).map((m) => m.message);
-  const messages = wireHistory(resultsInCallOrder(stored), env.surface);
+  const messages = await env.history.forRequest(env.store, env.surface);
   let system = tools.note ? `${env.system}\n\n${tools.note}` : env.system;
   const refused = refusedToolsNote(env, state);
   if (refused !== '') system = `${system}\n\n${refused}`;

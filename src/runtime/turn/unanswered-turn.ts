@@ -1,5 +1,6 @@
 import type { SessionStore } from '../../core/session-store.js';
 import { headOf } from '../../core/text-cut.js';
+import type { SessionHistory } from './session-history.js';
 import type { TurnEnd } from './turn-end.js';
 
 /** Longest part of a turn's ending kept in the note that stands in for its answer. */
@@ -13,12 +14,12 @@ const MAX_SAID = 300;
  */
 export async function markUnanswered(
   store: SessionStore,
-  sessionId: string,
+  history: SessionHistory,
   turnId: string,
   end: TurnEnd,
 ): Promise<void> {
   if (end.status === 'done') return;
-  const last = (await store.listMessages(sessionId)).at(-1);
+  const last = (await history.messages(store)).at(-1);
   if (last === undefined || last.turnId !== turnId || last.message.role !== 'user') return;
   const said = end.message.trim() === '' ? '' : ` (${headOf(end.message.trim(), MAX_SAID)})`;
   const why = end.status === 'stopped' ? 'the turn was stopped' : `the turn ended as ${end.status}${said}`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/core/errors.js';
 import { StoreNotFoundError } from '../../../src/core/store-errors.js';
-import { turnWithCalls } from '../record-fixtures.js';
+import { newCall, turnWithCalls } from '../record-fixtures.js';
 import type { StoreSubject } from '../session-store.contract.js';
 
 /** Sessions, turns (moved only from the states they may leave) and their messages, in order and in pages. */
@@ -158,6 +158,37 @@ export function sessionCases(subject: StoreSubject): void {
           isError: false,
         }),
       ).rejects.toThrow(/toolCallId/);
+    });
+
+    it('pages after the last message seen with exactly what was added since, by any connection, calls and their arguments included', async () => {
+      // A runtime keeps a session's conversation and reads only this page before each request.
+      const store = await subject.open();
+      const { session, turn } = await turnWithCalls(store, [
+        newCall('c1', 'notes/find', { q: 'tax' }, { status: 'approved' }),
+      ]);
+      const seen = await store.listMessages(session.id);
+      const other = await subject.reopen(store);
+      // Another session's messages take seqs in between.
+      await turnWithCalls(other, [newCall('c1', 'notes/find', { q: 'elsewhere' })]);
+      expect(await other.claimToolCall(turn.id, 'c1', 'host:2')).toBe(true);
+      await other.recordToolResult(turn.id, 'c1', { status: 'done', content: 'two notes', isError: false });
+      const next = await store.startTurn({ sessionId: session.id, userText: 'and receipts?' });
+      await other.recordModelReply(next.id, {
+        content: 'Looking.',
+        calls: [newCall('c1', 'notes/find', { q: 'receipts' })],
+      });
+      const added = await store.listMessages(session.id, { afterSeq: seen.at(-1)?.seq });
+      expect(added.map((m) => m.message)).toEqual([
+        { role: 'tool', toolCallId: 'c1', name: 'notes__find', content: 'two notes', isError: false },
+        { role: 'user', content: 'and receipts?' },
+        {
+          role: 'assistant',
+          content: 'Looking.',
+          toolCalls: [{ id: 'c1', name: 'notes__find', arguments: '{"q":"receipts"}' }],
+        },
+      ]);
+      expect([...seen, ...added]).toEqual(await store.listMessages(session.id));
+      expect(await store.listMessages(session.id, { afterSeq: added.at(-1)?.seq })).toEqual([]);
     });
 
     it('moves a turn only from the states it is allowed to leave', async () => {

@@ -1,0 +1,53 @@
+import type { ChatMessage } from '../../core/model.js';
+import type { SessionStore, StoredMessage } from '../../core/session-store.js';
+import type { ToolSurface } from '../surface/tool-surface.js';
+import { resultsInCallOrder } from './results-in-call-order.js';
+import { wireHistory } from './wire-history.js';
+
+/**
+ * A session's conversation as this process last read it, brought up to date before each use with one
+ * small read: the messages after the last one kept. Messages are only ever appended, in `seq` order, so
+ * that read also brings in what another process (an approval answered elsewhere, a turn resumed there)
+ * added meanwhile; the first use reads the whole conversation.
+ */
+export class SessionHistory {
+  private readonly kept: StoredMessage[] = [];
+  private lastSeq: number | undefined;
+  /** The kept messages as a request carries them, for the surface they were made ready for. */
+  private wire: { readonly surface: ToolSurface; readonly messages: ChatMessage[] } | undefined;
+
+  constructor(readonly sessionId: string) {}
+
+  /** The whole conversation, oldest first, as the store holds it now (a copy: later reads do not change it). */
+  async messages(store: SessionStore): Promise<StoredMessage[]> {
+    await this.catchUp(store);
+    return this.kept.slice();
+  }
+
+  /**
+   * The whole conversation as a request to the model carries it (see `wireHistory`), its tool results
+   * in call order. Each message is made ready once for a surface, not again on every request.
+   */
+  async forRequest(store: SessionStore, surface: ToolSurface): Promise<ChatMessage[]> {
+    await this.catchUp(store);
+    if (this.wire?.surface !== surface) this.wire = { surface, messages: [] };
+    const ready = this.wire.messages;
+    if (ready.length < this.kept.length) {
+      const added = this.kept.slice(ready.length).map((m) => m.message);
+      ready.push(...wireHistory(added, surface));
+    }
+    // Made ready message by message, then put in order: ordering looks only at roles and call ids.
+    return resultsInCallOrder(ready);
+  }
+
+  private async catchUp(store: SessionStore): Promise<void> {
+    const page = this.lastSeq === undefined ? {} : { afterSeq: this.lastSeq };
+    const added = await store.listMessages(this.sessionId, page);
+    // Two reads may overlap (they asked after the same message): each message is kept once, in order.
+    for (const message of added) {
+      if (this.lastSeq !== undefined && message.seq <= this.lastSeq) continue;
+      this.kept.push(message);
+      this.lastSeq = message.seq;
+    }
+  }
+}

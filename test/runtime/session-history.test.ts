@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import type { ToolSurface } from '../../src/runtime/surface/tool-surface.js';
+import { resultsInCallOrder } from '../../src/runtime/turn/results-in-call-order.js';
+import { SessionHistories } from '../../src/runtime/turn/session-histories.js';
+import { SessionHistory } from '../../src/runtime/turn/session-history.js';
+import { wireHistory } from '../../src/runtime/turn/wire-history.js';
+import { openSessionStore } from '../../src/store/index.js';
+
+describe('SessionHistory', () => {
+  it('keeps each message once, in order, when reads overlap, and hands out copies', async () => {
+    const store = openSessionStore({ path: ':memory:' });
+    try {
+      const session = await store.createSession();
+      const turn = await store.startTurn({ sessionId: session.id, userText: 'one' });
+      const history = new SessionHistory(session.id);
+      const first = await history.messages(store);
+      await store.appendMessage(turn.id, { role: 'assistant', content: 'two' });
+      // Both ask after the same message; the second also sees a message the first missed.
+      const early = history.messages(store);
+      const late = history.messages(store);
+      await store.appendMessage(turn.id, { role: 'assistant', content: 'three' });
+      await Promise.all([early, late]);
+      const all = await history.messages(store);
+      expect(all.map((m) => m.message.content)).toEqual(['one', 'two', 'three']);
+      expect(all).toEqual(await store.listMessages(session.id));
+      expect(first.map((m) => m.message.content)).toEqual(['one']);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('SessionHistory.forRequest', () => {
+  it('gives what making the whole conversation ready would, request after request and surface after surface', async () => {
+    const store = openSessionStore({ path: ':memory:' });
+    // Only its names are read here: a surface offering nothing, so every name travels in its wire form.
+    const surface = (): ToolSurface => ({ byName: new Map() }) as unknown as ToolSurface;
+    const whole = async (on: ToolSurface) =>
+      wireHistory(resultsInCallOrder((await store.listMessages(session.id)).map((m) => m.message)), on);
+    const session = await store.createSession();
+    try {
+      const turn = await store.startTurn({ sessionId: session.id, userText: 'find my notes' });
+      const history = new SessionHistory(session.id);
+      const first = surface();
+      const calls = ['c1', 'c2'].map((id) => ({ id, name: 'notes/find', arguments: `{"q":"${id}"}` }));
+      await store.appendMessage(turn.id, { role: 'assistant', content: '', toolCalls: calls });
+      await store.appendMessage(turn.id, {
+        role: 'tool',
+        toolCallId: 'c2',
+        name: 'notes/find',
+        content: 'second',
+        isError: false,
+      });
+      expect(await history.forRequest(store, first)).toEqual(await whole(first));
+      // The first call's result settles after the request above: it still goes before the second's.
+      await store.appendMessage(turn.id, {
+        role: 'tool',
+        toolCallId: 'c1',
+        name: 'notes/find',
+        content: 'first',
+        isError: false,
+      });
+      const next = await history.forRequest(store, first);
+      expect(next).toEqual(await whole(first));
+      expect(next.map((m) => m.content)).toEqual(['find my notes', '', 'first', 'second']);
+      expect(next[2]).toMatchObject({ name: 'notes_find' });
+      const second = surface();
+      expect(await history.forRequest(store, second)).toEqual(await whole(second));
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('SessionHistories', () => {
+  it('keeps the most recently used sessions, letting the oldest go', () => {
+    const histories = new SessionHistories(2);
+    const a = histories.of('a');
+    const b = histories.of('b');
+    expect(histories.of('a')).toBe(a);
+    histories.of('c');
+    expect(histories.of('a')).toBe(a);
+    expect(histories.of('b')).not.toBe(b);
+  });
+});
