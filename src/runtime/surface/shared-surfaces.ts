@@ -20,6 +20,9 @@ export interface SharedSurface {
   readonly visible: ((name: string) => boolean) | undefined;
 }
 
+/** A shared surface with the registry state and quarantine it was prepared at. */
+type KeptSurface = SharedSurface & { readonly state: string };
+
 /** What one session is offered by: its agent, its run's grants, the model's quarantined tools. */
 export interface SurfaceAccess {
   readonly agent: SessionAgent;
@@ -45,8 +48,8 @@ export interface SharedSurfacesOptions {
  */
 export class SharedSurfaces {
   private catalog: ToolCatalog | undefined;
-  private whole: (SharedSurface & { readonly state: string }) | undefined;
-  private readonly narrowed = new Map<string, SharedSurface & { readonly state: string }>();
+  private whole: KeptSurface | undefined;
+  private readonly narrowed = new Map<string, KeptSurface>();
 
   constructor(private readonly options: SharedSurfacesOptions) {}
 
@@ -71,20 +74,7 @@ export class SharedSurfaces {
     const allows = (name: string): boolean =>
       agentAllows(access.agent, name) && grantsAllow(access.grants, name);
     const prepared = this.prepare(served, allows, access.quarantined);
-    // An agent whose list holds every tool is offered the whole surface.
-    if (prepared.withheld.length === 0) return whole;
-    const byName = prepared.byName;
-    const inWhole = prepared.tools.every((t) => whole.prepared.byName.has(t.name));
-    // A list that leaves out one of two tools sharing a wire name offers the other, which the whole
-    // surface does not: only then does a surface need an index of its own.
-    const made = inWhole
-      ? { prepared, catalog: whole.catalog, visible: (name: string) => byName.has(name), state }
-      : {
-          prepared,
-          catalog: this.options.selector.catalog(prepared.tools, this.options.k),
-          visible: undefined,
-          state,
-        };
+    const made = prepared.withheld.length === 0 ? whole : this.narrowedOf(prepared, whole);
     this.narrowed.set(accessKey, made);
     if (this.narrowed.size > MAX_KEPT_NARROWED) {
       this.narrowed.delete(this.narrowed.keys().next().value as string);
@@ -92,12 +82,27 @@ export class SharedSurfaces {
     return made;
   }
 
+  /**
+   * A narrowed surface: a filter over the whole one's catalog, unless its list leaves out one of two
+   * tools sharing a wire name and so offers the other, which the whole surface does not; only then
+   * does it need an index of its own.
+   */
+  private narrowedOf(prepared: PreparedSurface, whole: KeptSurface): KeptSurface {
+    const { byName, tools } = prepared;
+    const state = whole.state;
+    if (tools.every((t) => whole.prepared.byName.has(t.name))) {
+      return { prepared, catalog: whole.catalog, visible: (name) => byName.has(name), state };
+    }
+    const catalog = this.options.selector.catalog(tools, this.options.k);
+    return { prepared, catalog, visible: undefined, state };
+  }
+
   /** The whole surface at this registry state and quarantine, the catalog brought to its tools. */
   private wholeFor(
     served: ServedTools,
     quarantined: ReadonlyMap<string, string>,
     leftOutKey: string,
-  ): SharedSurface & { readonly state: string } {
+  ): KeptSurface {
     const state = `${served.stamp}\u0001${leftOutKey}`;
     if (this.whole?.state === state) return this.whole;
     const prepared = this.prepare(served, () => true, quarantined);
