@@ -8,11 +8,13 @@ export type * from './core/session-store.js';
 export { type CreateRuntimeOptions, createRuntime } from './create-runtime.js';
 export { createModelAdapter, type ProviderConfig, type ProviderName } from './providers/index.js';
 export {
+  CatalogView,
   catalog,
   type EmbeddingSource,
   embeddingSelector,
   lexicalSelector,
   type RetrievalTool,
+  ToolCatalog,
   ToolRetriever,
   type ToolSelection,
   type ToolSelector,

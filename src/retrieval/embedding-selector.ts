@@ -1,5 +1,5 @@
 import type { EmbeddingSource } from './dense-fusion.js';
-import { ToolRetriever } from './tool-retriever.js';
+import { ToolCatalog } from './tool-catalog.js';
 import type { ToolSelector } from './tool-selector.js';
 
 /** How `embeddingSelector` waits for its source. */
@@ -20,12 +20,12 @@ export function embeddingSelector(
 ): ToolSelector {
   return {
     catalog: (tools, k) =>
-      new ToolRetriever(tools, { ...(k === undefined ? {} : { k }), embeddings, ...options }),
-    async select(catalog, query, selectOptions) {
-      await catalog.embedTools();
-      const queryVector = await catalog.embedQuery(query);
-      const tools = catalog.select(query, queryVector ? { ...selectOptions, queryVector } : selectOptions);
-      return { tools, relevance: new Map(catalog.lastRelevance) };
+      new ToolCatalog(tools, { ...(k === undefined ? {} : { k }), embeddings, ...options }),
+    async select(view, query, selectOptions) {
+      await view.embedTools();
+      const queryVector = await view.embedQuery(query);
+      const tools = view.select(query, queryVector ? { ...selectOptions, queryVector } : selectOptions);
+      return { tools, relevance: new Map(view.lastRelevance) };
     },
   };
 }

@@ -1,5 +1,6 @@
 export type { CatalogOptions } from './catalog.js';
 export { CATALOG_CHARS, CATALOG_LINE_CHARS, catalog, LEFT_OUT_PREFIX } from './catalog.js';
+export { CatalogView } from './catalog-view.js';
 export { isCore } from './core-tools.js';
 export type { BenchmarkQuery, RetrievalDataset } from './dataset.js';
 export { loadDataset, parseDataset } from './dataset.js';
@@ -27,6 +28,7 @@ export type { RetrieverOptions, SearchHit, SearchOptions, SelectOptions } from '
 export { DEFAULT_K } from './retriever-options.js';
 export { schemaBudgetChars, schemaSize } from './schema-size.js';
 export { fragmentNames, hintedFragments } from './structural-hints.js';
+export { ToolCatalog } from './tool-catalog.js';
 export { ToolIndex } from './tool-index.js';
 export { ToolRetriever } from './tool-retriever.js';
 export { lexicalSelector, type ToolSelection, type ToolSelector } from './tool-selector.js';

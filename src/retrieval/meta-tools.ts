@@ -1,8 +1,8 @@
 import { isPlainObject } from '../core/json.js';
 import type { ToolDefinition, ToolResult } from '../core/tool.js';
+import type { CatalogView } from './catalog-view.js';
 import type { RetrievalTool } from './retrieval-tool.js';
 import { cutText } from './text-cut.js';
-import type { ToolRetriever } from './tool-retriever.js';
 
 /** Answers `tool_search` gives when the model names no limit. */
 export const DEFAULT_SEARCH_LIMIT = 20;
@@ -84,7 +84,7 @@ export function catalogNote(catalogText: string): string {
 
 /** Runs a `tool_search` call: a ranked list the model reads, or an error result saying what to fix. */
 export function answerToolSearch(
-  retriever: ToolRetriever,
+  retriever: CatalogView,
   args: unknown,
   options: MetaToolOptions = {},
 ): ToolResult {
@@ -128,7 +128,7 @@ export function answerToolSearch(
 
 /** Runs a `tool_schema` call: the tool's description and parameters as JSON, or an error naming the fix. */
 export function answerToolSchema(
-  retriever: ToolRetriever,
+  retriever: CatalogView,
   args: unknown,
   options: MetaToolOptions = {},
 ): ToolResult {

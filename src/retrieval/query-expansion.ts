@@ -16,8 +16,11 @@ export function sharedWordNet(): WordNet | undefined {
 /** A word's expansion: term ids and their weights (flat pairs). */
 type Expansion = readonly number[];
 
-/** Words whose expansion is remembered at most; the memory starts over past it. */
-const MAX_REMEMBERED = 50_000;
+/**
+ * Words whose expansion is remembered at most (each a few hundred bytes); the memory starts over past
+ * it. One expander serves every session reading a catalog.
+ */
+const MAX_REMEMBERED = 8192;
 
 /**
  * Adds to a query the lexicon relatives (synonyms, derived forms, broader terms, gloss words) of its

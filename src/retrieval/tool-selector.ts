@@ -1,6 +1,7 @@
+import type { CatalogView } from './catalog-view.js';
 import type { RetrievalTool } from './retrieval-tool.js';
 import type { SelectOptions } from './retriever-options.js';
-import { ToolRetriever } from './tool-retriever.js';
+import { ToolCatalog } from './tool-catalog.js';
 
 /** A turn's selection: the tools it offers with full schemas, and how relevant each tool was found. */
 export interface ToolSelection {
@@ -10,22 +11,23 @@ export interface ToolSelection {
 }
 
 /**
- * How a turn's tools are chosen. Each session's catalog is a `ToolRetriever` the selector makes (it
- * keeps the tools the session called across turns, and answers `tool_search`); the selection, made once
- * per turn, may wait (for an embeddings endpoint, say). `lexicalSelector` is the default.
+ * How a turn's tools are chosen. The selector makes the `ToolCatalog` (index) every session seeing the
+ * same tools shares; each session reads it through its own `CatalogView` (the tools it may see, the
+ * tools it called, its last turn's hints), which the selection is made from once per turn and may wait
+ * (for an embeddings endpoint, say). `lexicalSelector` is the default.
  */
 export interface ToolSelector {
-  /** A catalog of one session's tools; `k` is the runtime's tools per turn, when it sets one. */
-  catalog(tools: Iterable<RetrievalTool>, k: number | undefined): ToolRetriever;
-  /** The turn's selection from `catalog` for the person's request. */
-  select(catalog: ToolRetriever, query: string, options: SelectOptions): Promise<ToolSelection>;
+  /** The catalog of the tools sessions may be offered; `k` is the runtime's tools per turn, when it sets one. */
+  catalog(tools: Iterable<RetrievalTool>, k: number | undefined): ToolCatalog;
+  /** The turn's selection for the person's request, from the session's view of a catalog this selector made. */
+  select(view: CatalogView, query: string, options: SelectOptions): Promise<ToolSelection>;
 }
 
 /** Ranks by words alone (BM25F with WordNet expansion): the runtime's default. */
 export const lexicalSelector: ToolSelector = {
-  catalog: (tools, k) => new ToolRetriever(tools, k === undefined ? {} : { k }),
-  async select(catalog, query, options) {
-    const tools = catalog.select(query, options);
-    return { tools, relevance: new Map(catalog.lastRelevance) };
+  catalog: (tools, k) => new ToolCatalog(tools, k === undefined ? {} : { k }),
+  async select(view, query, options) {
+    const tools = view.select(query, options);
+    return { tools, relevance: new Map(view.lastRelevance) };
   },
 };

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionStore } from '../../src/core/session-store.js';
 import type { ToolProvider } from '../../src/core/tool.js';
 import { MAX_KEPT_SURFACES, SessionSurfaces } from '../../src/runtime/surface/session-surfaces.js';
+import type { SessionAgent } from '../../src/runtime/surface/tool-access.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { createMcpProvider } from '../../src/tools/mcp/index.js';
 import { createToolRegistry } from '../../src/tools/registry/tool-registry.js';
@@ -92,8 +93,83 @@ async function openSurfaces(provider: ToolProvider) {
     surfaces.forSession(session, undefined, (event) => {
       if (event.type === 'notice') notices.push(event.message);
     });
-  return { registry, turn, notices };
+  /** A turn of another session (made on first use), as the agent given. */
+  const turnOf = async (id: string, agent?: SessionAgent) => {
+    const other = (await store.getSession(id)) ?? (await store.createSession({ id }));
+    return surfaces.forSession(other, agent, () => {});
+  };
+  return { registry, turn, turnOf, notices };
 }
+
+/** An agent that may use only the tools matching `tools`. */
+function agentOf(...tools: string[]): SessionAgent {
+  return { name: `only ${tools.join(' ')}`, config: { tools } };
+}
+
+const namesOf = (tools: readonly { name: string }[]): string[] => tools.map((t) => t.name);
+
+describe('sessions seeing the same tools', () => {
+  it('read one index, each through its own view: an agent sees only its tools, a session its own sticky ones', async () => {
+    const relay = relayProvider([
+      { name: 'relay/search', description: 'Search the relay.' },
+      { name: 'relay/send', description: 'Send a message.' },
+      { name: 'notes_write', description: 'Write a note down.' },
+    ]);
+    const { turnOf } = await openSurfaces(relay.provider);
+    const a = await turnOf('a');
+    const b = await turnOf('b');
+    const narrow = await turnOf('c', agentOf('relay/*'));
+    expect(b.retriever).not.toBe(a.retriever);
+    expect(b.retriever.catalog).toBe(a.retriever.catalog);
+    expect(narrow.retriever.catalog).toBe(a.retriever.catalog);
+    expect(namesOf(narrow.offered)).toEqual(['relay/search', 'relay/send']);
+    expect(namesOf(narrow.retriever.tools())).toEqual(['relay/search', 'relay/send']);
+    expect(narrow.retriever.get('notes_write')).toBeUndefined();
+    expect(namesOf(narrow.retriever.search('write a note down'))).not.toContain('notes_write');
+    expect(namesOf(a.retriever.search('write a note down'))).toContain('notes_write');
+    a.retriever.markUsed('relay/send');
+    expect(a.retriever.sticky.has('relay/send')).toBe(true);
+    expect(b.retriever.sticky.has('relay/send')).toBe(false);
+  });
+
+  it('bring the one index to a changed list, while a turn under way keeps the tools it began with', async () => {
+    const relay = relayProvider([
+      { name: 'relay/search', description: 'Search the relay.' },
+      { name: 'relay/send', description: 'Send a message.' },
+    ]);
+    const { turn, turnOf, notices } = await openSurfaces(relay.provider);
+    const first = await turn();
+    first.retriever.markUsed('relay/send');
+    relay.tools.push({ name: 'relay/fetch', description: 'Fetch a message.' });
+    relay.announce();
+    const other = await turnOf('other');
+    expect(other.retriever.catalog).toBe(first.retriever.catalog);
+    expect(other.retriever.get('relay/fetch')).toBeDefined();
+    // the first session's turn began before the list changed
+    expect(first.retriever.get('relay/fetch')).toBeUndefined();
+    expect(namesOf(first.retriever.tools())).toEqual(['relay/search', 'relay/send']);
+    const next = await turn();
+    expect(next.retriever.get('relay/fetch')).toBeDefined();
+    expect(next.retriever.sticky.has('relay/send')).toBe(true);
+    expect(notices).toEqual(["The tools changed since this session's last turn: 1 added (relay/fetch)."]);
+  });
+
+  it('give an agent whose list leaves out one side of a wire-name collision an index of its own', async () => {
+    const relay = relayProvider([
+      { name: 'relay_find', description: 'Find in the relay.' },
+      { name: 'relay/find', description: 'Find a message.' },
+      { name: 'relay/send', description: 'Send a message.' },
+    ]);
+    const { turnOf } = await openSurfaces(relay.provider);
+    const whole = await turnOf('a');
+    // relay/find would travel as relay_find, the real name of another tool
+    expect(whole.byName.has('relay/find')).toBe(false);
+    const narrow = await turnOf('b', agentOf('relay/*'));
+    expect(namesOf(narrow.offered)).toEqual(['relay/find', 'relay/send']);
+    expect(narrow.retriever.catalog).not.toBe(whole.retriever.catalog);
+    expect(narrow.retriever.get('relay/find')?.description).toBe('Find a message.');
+  });
+});
 
 describe("the note that a session's tools changed", () => {
   it('is not made when a server lists the same tools again after saying its list changed', async () => {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   embeddingSelector,
   lexicalSelector,
-  type ToolRetriever,
+  type ToolCatalog,
   type ToolSelector,
 } from '../../src/retrieval/index.js';
 import { Runtime } from '../../src/runtime/runtime.js';
@@ -66,19 +66,19 @@ async function offered(selector: ToolSelector | undefined, text: string, replies
 }
 
 describe('the tool selector of a runtime', () => {
-  it('chooses what a turn offers, once per turn, from the catalog it made', async () => {
+  it('chooses what a turn offers, once per turn, from a view of the catalog it made', async () => {
     const asked: string[] = [];
-    const made: ToolRetriever[] = [];
+    const made: ToolCatalog[] = [];
     const pickTwo: ToolSelector = {
       catalog(tools, k) {
         const catalog = lexicalSelector.catalog(tools, k);
         made.push(catalog);
         return catalog;
       },
-      async select(catalog, query) {
+      async select(view, query) {
         asked.push(query);
-        expect(made).toContain(catalog);
-        const tools = ['tool_7', 'tool_42'].map((name) => catalog.get(name)).filter((t) => t !== undefined);
+        expect(made).toContain(view.catalog);
+        const tools = ['tool_7', 'tool_42'].map((name) => view.get(name)).filter((t) => t !== undefined);
         return { tools, relevance: new Map([['tool_42', 2]]) };
       },
     };

@@ -1,13 +1,14 @@
 import type { RuntimeEvent } from '../../core/events.js';
 import { type Logger, silentLogger } from '../../core/logger.js';
 import type { SessionRecord, SessionStore } from '../../core/session-store.js';
-import type { ToolSelector } from '../../retrieval/index.js';
-import { createToolSeam, type ToolSeam } from '../../seam/index.js';
+import { CatalogView, lexicalSelector, type ToolSelector } from '../../retrieval/index.js';
+import { createToolSeam } from '../../seam/index.js';
 import type { ServedTools, ToolRegistry } from '../../tools/registry/tool-registry.js';
 import type { DenyRule } from '../runtime-options.js';
-import { agentAllows, denyRuleFor, grantsAllow, type SessionAgent } from './tool-access.js';
+import { type SharedSurface, SharedSurfaces } from './shared-surfaces.js';
+import type { SessionAgent } from './tool-access.js';
 import {
-  buildSurface,
+  type PreparedSurface,
   ServedCache,
   type SurfaceChange,
   surfaceChange,
@@ -29,27 +30,41 @@ export interface SessionSurfacesOptions {
 }
 
 /**
- * How many surfaces are kept: the sessions used most recently. A long-running host makes sessions
- * (and subagent leaves) without end, and each surface holds its own retrieval index.
+ * How many sessions' surfaces are kept: the sessions used most recently. A long-running host makes
+ * sessions (and subagent leaves) without end. A kept surface is small: it shares its offer and the
+ * catalog's index with every session that sees the same tools, and holds only the session's own
+ * retrieval state (tools it called, its last turn's hints and offer, the last selection's relevance).
  */
 export const MAX_KEPT_SURFACES = 32;
 
 /**
- * Every session's tool surface, one per session and agent: built at a session's first turn and
- * rebuilt at the start of a turn (never mid-turn) when the registry's surface stamp moved. Only the
- * most recently used are kept; a session whose surface was let go builds it again as at its start.
+ * Every session's tool surface, one per session and agent: made at a session's first turn and again
+ * at the start of a turn (never mid-turn) when the registry's surface stamp moved. The offer and the
+ * retrieval index behind it are shared (see `SharedSurfaces`); a session keeps its own view of them.
+ * Only the most recently used are kept; a session whose surface was let go starts its view again
+ * from the tools its record says it called.
  */
 export class SessionSurfaces {
-  private readonly seam: ToolSeam;
   private readonly served: ServedCache;
+  private readonly shared: SharedSurfaces;
   private readonly surfaces = new Map<string, ToolSurface>();
   private readonly logger: Logger;
+  private readonly selector: ToolSelector;
   private lastServed: ServedTools | undefined;
+  /** The last change worked out, as every session moving between the same two offers asks for it. */
+  private lastChange: { before: PreparedSurface; after: PreparedSurface; change: SurfaceChange } | undefined;
 
   constructor(private readonly options: SessionSurfacesOptions) {
     this.logger = options.logger ?? silentLogger;
-    this.seam = createToolSeam({ logger: this.logger });
     this.served = new ServedCache(options.registry);
+    this.selector = options.selector ?? lexicalSelector;
+    this.shared = new SharedSurfaces({
+      seam: createToolSeam({ logger: this.logger }),
+      selector: this.selector,
+      k: options.k || undefined,
+      denyList: options.denyList ?? [],
+      onMove: (left) => this.pinLeft(left),
+    });
   }
 
   /**
@@ -70,33 +85,25 @@ export class SessionSurfaces {
     }
     // A tool quarantined or lifted since makes another surface, as another agent would.
     const leftOut = [...quarantined.keys()].sort().join('\u0000');
-    const key = `${session.id}\u0000${agent?.name ?? ''}\u0000${grants?.join('\u0000') ?? '*'}\u0001${leftOut}`;
+    const accessKey = `${agent?.name ?? ''}\u0000${grants?.join('\u0000') ?? '*'}\u0001${leftOut}`;
+    const key = `${session.id}\u0000${accessKey}`;
     const previous = this.surfaces.get(key);
     if (previous) this.surfaces.delete(key);
     if (previous && previous.stamp === served.stamp) {
       this.surfaces.set(key, previous);
       return previous;
     }
-    const allows = (name: string): boolean => agentAllows(agent, name) && grantsAllow(grants, name);
-    const { k, denyList = [], selector } = this.options;
-    const deniedBy = (name: string): DenyRule | undefined => denyRuleFor(denyList, name);
-    const surface = buildSurface(
-      {
-        served,
-        seam: this.seam,
-        allows,
-        deniedBy,
-        quarantined,
-        ...(k ? { k } : {}),
-        ...(selector ? { selector } : {}),
-      },
-      previous,
-    );
+    const shared = this.shared.surfaceFor(served, { agent, grants, quarantined }, accessKey, leftOut);
+    const surface: ToolSurface = {
+      ...shared.prepared,
+      retriever: this.viewFor(shared, previous),
+      selector: this.selector,
+    };
     if (!previous) for (const name of session.toolsUsed) surface.retriever.markUsed(name);
     else {
       // The stamp moves whenever the tools may have changed (a server announcing a new list, which
       // may be the same list): the person is told only what a model is now offered otherwise.
-      const change = surfaceChange(previous, surface);
+      const change = this.changeBetween(previous, shared.prepared);
       const message = changeNote(change);
       if (message !== undefined) {
         this.logger.log({ level: 'info', scope: 'runtime', message, fields: { ...change } });
@@ -115,6 +122,35 @@ export class SessionSurfaces {
   /** How many surfaces are kept now. */
   get size(): number {
     return this.surfaces.size;
+  }
+
+  /** The session's view of the shared catalog, carrying what its previous view knew of the session. */
+  private viewFor(shared: SharedSurface, previous: ToolSurface | undefined): CatalogView {
+    const view = new CatalogView(shared.catalog, shared.visible);
+    if (previous) view.carryFrom(previous.retriever);
+    return view;
+  }
+
+  /**
+   * The catalog is moving on to another registry state: a kept surface that saw all of it sees only
+   * what it offers from now on (a turn under way keeps to the tools it began with).
+   */
+  private pinLeft(left: SharedSurface): void {
+    for (const surface of this.surfaces.values()) {
+      if (surface.byName === left.prepared.byName) {
+        const offered = surface.byName;
+        surface.retriever.limitTo((name) => offered.has(name));
+      }
+    }
+  }
+
+  private changeBetween(before: PreparedSurface, after: PreparedSurface): SurfaceChange {
+    const last = this.lastChange;
+    if (last !== undefined && last.before.byName === before.byName && last.after === after)
+      return last.change;
+    const change = surfaceChange(before, after);
+    this.lastChange = { before, after, change };
+    return change;
   }
 }
 

@@ -2,10 +2,9 @@ import { jsonTextOf } from '../../core/json-text-of.js';
 import type { WireTool } from '../../core/model.js';
 import type { ToolDefinition } from '../../core/tool.js';
 import {
-  lexicalSelector,
+  type CatalogView,
   META_TOOLS,
   type RetrievalTool,
-  type ToolRetriever,
   type ToolSelector,
 } from '../../retrieval/index.js';
 import { type ExcludedTool, type OfferedTool, type ToolSeam, wireName } from '../../seam/index.js';
@@ -22,8 +21,11 @@ export const META_WIRE_TOOLS: readonly WireTool[] = META_TOOLS.map((t) => ({
   parameters: t.parameters as WireTool['parameters'],
 }));
 
-/** One session's view of the tools: what is offered, under which wire names, and its retriever. */
-export interface ToolSurface {
+/**
+ * What the seam offers one agent (with one run's grants, under one quarantine) at one registry state:
+ * shared by every session that sees it.
+ */
+export interface PreparedSurface {
   /** The registry stamp this surface was built at. */
   readonly stamp: string;
   readonly offered: readonly OfferedTool[];
@@ -32,10 +34,8 @@ export interface ToolSurface {
   readonly byName: ReadonlyMap<string, OfferedTool>;
   /** Wire name → real name. */
   readonly wireToReal: ReadonlyMap<string, string>;
-  /** Ranks this surface's tools; carries the session's sticky tools across rebuilds. */
-  readonly retriever: ToolRetriever;
-  /** What made the retriever, and chooses each turn's tools from it. */
-  readonly selector: ToolSelector;
+  /** The offered tools as retrieval indexes them, in the same order. */
+  readonly tools: readonly RetrievalTool[];
   /** Real names withheld by the agent's tool list. */
   readonly withheld: readonly string[];
   /** Tools the deny-list refuses outright, left off the surface: real name → the rule that refuses it. */
@@ -44,6 +44,14 @@ export interface ToolSurface {
   readonly deniedWire: ReadonlyMap<string, string>;
   /** Tools quarantined for this model, left off the surface: real name → what the provider said. */
   readonly quarantined: ReadonlyMap<string, string>;
+}
+
+/** One session's view of the tools: what is offered, under which wire names, and its retriever. */
+export interface ToolSurface extends PreparedSurface {
+  /** This session's view of the shared catalog; carries its sticky tools across rebuilds. */
+  readonly retriever: CatalogView;
+  /** What made the catalog, and chooses each turn's tools from it. */
+  readonly selector: ToolSelector;
 }
 
 /** Serves the registry once per surface stamp, whoever asks. */
@@ -64,7 +72,7 @@ export class ServedCache {
   }
 }
 
-/** What `buildSurface` needs. */
+/** What `prepareSurface` needs. */
 export interface SurfaceInputs {
   readonly served: ServedTools;
   readonly seam: ToolSeam;
@@ -74,28 +82,30 @@ export interface SurfaceInputs {
   readonly deniedBy?: (name: string) => DenyRule | undefined;
   /** Tools quarantined for the runtime's model (real name → what the provider said): never offered. */
   readonly quarantined?: ReadonlyMap<string, string>;
-  readonly k?: number;
-  /** How turns choose their tools (default: `lexicalSelector`); it makes the retriever of a new surface. */
-  readonly selector?: ToolSelector;
 }
+
+/** Retrieval's view of each offered tool, made once per offer (the seam hands out one offer per definition). */
+const retrievalTools = new WeakMap<OfferedTool, RetrievalTool>();
 
 /** The retrieval view of an offered tool: real name, full description, the schema the model is offered. */
 export function retrievalToolOf(tool: OfferedTool): RetrievalTool {
-  const def = tool.definition;
-  return {
-    name: tool.name,
-    description: tool.description,
-    parameters: tool.parameters,
-    ...(def.group ? { group: def.group } : {}),
-    ...(def.core ? { core: true } : {}),
-  };
+  let made = retrievalTools.get(tool);
+  if (made === undefined) {
+    const def = tool.definition;
+    made = {
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters,
+      ...(def.group ? { group: def.group } : {}),
+      ...(def.core ? { core: true } : {}),
+    };
+    retrievalTools.set(tool, made);
+  }
+  return made;
 }
 
-/**
- * Builds (or rebuilds, reusing the previous retriever so its index updates incrementally and sticky
- * tools survive) a session's tool surface from the served tools.
- */
-export function buildSurface(inputs: SurfaceInputs, previous?: ToolSurface): ToolSurface {
+/** Prepares, through the seam, the tools the served ones leave an agent: the surface without a retriever. */
+export function prepareSurface(inputs: SurfaceInputs): PreparedSurface {
   const withheld: string[] = [];
   const allowed: ToolDefinition[] = [];
   const denied = new Map<string, DenyRule>();
@@ -113,19 +123,13 @@ export function buildSurface(inputs: SurfaceInputs, previous?: ToolSurface): Too
     const wire = wireName(name);
     if (!turn.wireToReal.has(wire) && !deniedWire.has(wire)) deniedWire.set(wire, name);
   }
-  const tools = turn.offered.map(retrievalToolOf);
-  const selector = previous?.selector ?? inputs.selector ?? lexicalSelector;
-  let retriever = previous?.retriever;
-  if (retriever) retriever.setTools(tools);
-  else retriever = selector.catalog(tools, inputs.k);
   return {
     stamp: inputs.served.stamp,
     offered: turn.offered,
     excluded: turn.excluded,
     byName: new Map(turn.offered.map((t) => [t.name, t])),
     wireToReal: turn.wireToReal,
-    retriever,
-    selector,
+    tools: turn.offered.map(retrievalToolOf),
     withheld,
     denied,
     deniedWire,
@@ -145,7 +149,7 @@ export interface SurfaceChange {
  * Added, removed and redefined tools between two surfaces. A tool listed again as it was (a server
  * that re-lists after announcing a change hands out equal definitions as new objects) is none of them.
  */
-export function surfaceChange(before: ToolSurface, after: ToolSurface): SurfaceChange {
+export function surfaceChange(before: PreparedSurface, after: PreparedSurface): SurfaceChange {
   const added = [...after.byName.keys()].filter((n) => !before.byName.has(n));
   const removed = [...before.byName.keys()].filter((n) => !after.byName.has(n));
   const redefined: string[] = [];

@@ -1,0 +1,251 @@
+import { admitTools, MAX_OFFERED_TOOLS } from './admit-tools.js';
+import { requestText } from './request-text.js';
+import type { RetrievalTool } from './retrieval-tool.js';
+import type { SearchHit, SearchOptions, SelectOptions } from './retriever-options.js';
+import { schemaSize } from './schema-size.js';
+import { hintedFragments } from './structural-hints.js';
+import type { ToolCatalog } from './tool-catalog.js';
+
+/** Ranked tools read past the K offered, so the catalog can describe the next most relevant. */
+const RELEVANCE_READ = 32;
+
+/**
+ * One session's view of a shared `ToolCatalog`: the tools it may see (its agent's list, its grants),
+ * the tools it called (sticky), the last turn's hints and offer, and how relevant the last selection
+ * found each tool. Small: the index itself is the catalog's.
+ */
+export class CatalogView {
+  /** Tools this session called while they were in the catalog: sticky whenever they are in it. */
+  private readonly used = new Set<string>();
+  private carriedHints: string[] = [];
+  /** What the last reduced selection offered (core tools aside), to fill the room a weak request leaves. */
+  private lastOffered: string[] = [];
+  private relevance = new Map<string, number>();
+  private surfaced = 0;
+  /** The visible tools in catalog order, for the catalog generation they were read at. */
+  private seen: { readonly generation: number; readonly tools: readonly RetrievalTool[] } | undefined;
+
+  /** `visible` leaves out the tools this session may not see (all are seen without it). */
+  constructor(
+    readonly catalog: ToolCatalog,
+    private visible?: (name: string) => boolean,
+  ) {}
+
+  /** Full schemas offered per turn at most (core, sticky and hinted tools may add to it). */
+  get k(): number {
+    return this.catalog.k;
+  }
+
+  /** Number of tools this view sees. */
+  get size(): number {
+    return this.visible === undefined ? this.catalog.size : this.visibleTools().length;
+  }
+
+  /** From now on sees only the tools `visible` passes (a turn still under way after the catalog moved on). */
+  limitTo(visible: (name: string) => boolean): void {
+    this.visible = visible;
+    this.seen = undefined;
+  }
+
+  /** Takes on what another view of the same session knew: the tools it called, its last hints and offer. */
+  carryFrom(other: CatalogView): void {
+    for (const name of other.used) this.used.add(name);
+    this.carriedHints = other.carriedHints;
+    this.lastOffered = other.lastOffered;
+    this.relevance = new Map([...other.relevance].filter(([name]) => this.get(name) !== undefined));
+    this.surfaced = other.surfaced;
+  }
+
+  /** True when this view sees the tool (whether or not the catalog has it). */
+  shows(name: string): boolean {
+    return this.visible === undefined || this.visible(name);
+  }
+
+  /** The tool with this name, when this view sees it. */
+  get(name: string): RetrievalTool | undefined {
+    const tool = this.catalog.get(name);
+    return tool !== undefined && this.shows(name) ? tool : undefined;
+  }
+
+  /** Every tool this view sees, in catalog order. */
+  tools(): RetrievalTool[] {
+    return [...this.visibleTools()];
+  }
+
+  /** The tools this view sees in catalog order, shared by the steps of a turn (never handed out). */
+  private visibleTools(): readonly RetrievalTool[] {
+    const all = this.catalog.orderedTools();
+    const visible = this.visible;
+    if (visible === undefined) return all;
+    const generation = this.catalog.generation;
+    if (this.seen?.generation !== generation) {
+      this.seen = { generation, tools: all.filter((t) => visible(t.name)) };
+    }
+    return this.seen.tools;
+  }
+
+  /** Records that this session called a tool: it is offered every turn from now on. */
+  markUsed(name: string): void {
+    if (this.get(name)) this.used.add(name);
+  }
+
+  /** Tools called this session that are in the catalog now. */
+  get sticky(): ReadonlySet<string> {
+    return new Set([...this.used].filter((name) => this.get(name) !== undefined));
+  }
+
+  /** True when this view sees more tools than one turn offers. */
+  reduced(): boolean {
+    return this.size > this.k;
+  }
+
+  /** Tools the last selection did not offer. */
+  get hiddenCount(): number {
+    return this.size - this.surfaced;
+  }
+
+  /**
+   * How relevant the last selection found each tool (1 = best ranked; above 1 for sticky and hinted
+   * tools); the catalog describes these first. Empty when the last selection offered everything.
+   */
+  get lastRelevance(): ReadonlyMap<string, number> {
+    return this.relevance;
+  }
+
+  /** Forgets a tool's relevance (it left the catalog). */
+  protected forget(name: string): void {
+    this.relevance.delete(name);
+  }
+
+  /** Embeds the catalog's tools not embedded yet (see `ToolCatalog.embedTools`). */
+  embedTools(batchSize = 64): Promise<number> {
+    return this.catalog.embedTools(batchSize);
+  }
+
+  /** The request's embedding for `select`/`search`; undefined without a source or when it fails. */
+  embedQuery(query: string): Promise<Float32Array | undefined> {
+    return this.catalog.embedQuery(query);
+  }
+
+  /**
+   * The tools to offer with full schemas for this request: core ∪ sticky ∪ hinted ∪ best-ranked up to
+   * K, within the schema budget, in catalog order. Fails open: any error offers the whole pool (as
+   * much of it as one request carries).
+   */
+  select(query: string, options: SelectOptions = {}): RetrievalTool[] {
+    const pool = this.pool(options.restrict);
+    try {
+      const selected = this.choose(
+        query,
+        pool,
+        options.budgetChars,
+        options.restrict !== undefined || this.visible !== undefined,
+        options.queryVector,
+      );
+      this.surfaced = selected.length;
+      return selected;
+    } catch (error) {
+      this.catalog.onFailOpen?.(error);
+      this.relevance = new Map();
+      // The whole pool, as far as one request can carry it: core tools, then the rest in catalog order.
+      let others = 0;
+      const offered = pool.filter((t) => this.catalog.isCore(t.name) || others++ < MAX_OFFERED_TOOLS);
+      this.surfaced = offered.length;
+      return offered;
+    }
+  }
+
+  /** Ranks every tool this view sees for `tool_search` (see `ToolCatalog.search`). */
+  search(query: string, options: SearchOptions = {}): SearchHit[] {
+    const visible = this.visible;
+    if (visible === undefined) return this.catalog.search(query, options);
+    const shown = options.shown;
+    return this.catalog.search(query, {
+      ...options,
+      shown: shown === undefined ? visible : (name) => visible(name) && shown(name),
+    });
+  }
+
+  /** The steps of `select`, unguarded. */
+  private choose(
+    query: string,
+    pool: readonly RetrievalTool[],
+    budget: number | undefined,
+    restricted: boolean,
+    queryVector: Float32Array | undefined,
+  ): RetrievalTool[] {
+    const catalog = this.catalog;
+    const fragments = hintedFragments(requestText(query));
+    const fitsWhole = (): boolean =>
+      budget === undefined || pool.reduce((n, t) => n + schemaSize(t), 0) <= budget;
+    if (pool.length <= this.k && fitsWhole()) {
+      this.carriedHints = fragments;
+      this.relevance = new Map();
+      return [...pool];
+    }
+    const inPool = restricted ? new Set(pool.map((t) => t.name)) : undefined;
+    const allowed = (name: string): boolean => inPool === undefined || inPool.has(name);
+    const core: RetrievalTool[] = [];
+    for (const name of catalog.core) if (allowed(name)) core.push(catalog.get(name) as RetrievalTool);
+    const hints = fragments.length > 0 ? fragments : this.carriedHints;
+    this.carriedHints = fragments;
+    // Sticky and hinted tools are sorted by rank below: the order they are found in does not matter.
+    const sticky: RetrievalTool[] = [];
+    for (const name of this.used) {
+      const t = catalog.get(name);
+      if (t && !catalog.isCore(name) && allowed(name)) sticky.push(t);
+    }
+    const hinted =
+      hints.length === 0
+        ? []
+        : catalog
+            .hintedTools(hints)
+            .filter((t) => !catalog.isCore(t.name) && !this.used.has(t.name) && allowed(t.name));
+
+    // Only the head of the ranking is admitted or described first in the catalog; a budget may skip
+    // tools, so read further then.
+    const extra = core.length + sticky.length + hinted.length + RELEVANCE_READ;
+    const limit = inPool ? Number.POSITIVE_INFINITY : (budget === undefined ? 1 : 4) * this.k + extra;
+    const ranked = catalog.rank(query, limit, queryVector).filter((r) => {
+      const name = catalog.toolAt(r.slot).name;
+      return (inPool === undefined || inPool.has(name)) && !catalog.isCore(name);
+    });
+    const top = ranked[0]?.score ?? 1;
+    const relevance = new Map<string, number>();
+    for (const r of ranked) relevance.set(catalog.toolAt(r.slot).name, r.score / top);
+    for (const t of [...sticky, ...hinted]) relevance.set(t.name, 1 + (relevance.get(t.name) ?? 0));
+    this.relevance = relevance;
+
+    const byRank = (a: RetrievalTool, b: RetrievalTool): number =>
+      (relevance.get(b.name) ?? 0) - (relevance.get(a.name) ?? 0) || catalog.compareTools(a, b);
+    const fallback: RetrievalTool[] = [];
+    for (const name of this.lastOffered) {
+      const t = catalog.get(name);
+      if (t && !catalog.isCore(name) && allowed(name)) fallback.push(t);
+    }
+    const chosen = admitTools(
+      {
+        core,
+        sticky: sticky.sort(byRank),
+        hinted: hinted.sort(byRank),
+        ranked: ranked.map((r) => catalog.toolAt(r.slot)),
+        fallback,
+      },
+      this.k,
+      budget,
+    );
+    this.lastOffered = [...chosen].filter((name) => !catalog.isCore(name));
+    if (chosen.size >= pool.length) return [...pool];
+    // In catalog order, as the pool lists them.
+    const out: RetrievalTool[] = [];
+    for (const name of chosen) out.push(catalog.get(name) as RetrievalTool);
+    return out.sort((a, b) => catalog.orderOf(a.name) - catalog.orderOf(b.name));
+  }
+
+  private pool(restrict: Iterable<string> | undefined): readonly RetrievalTool[] {
+    const all = this.visibleTools();
+    if (restrict === undefined) return all;
+    const allowed = new Set(restrict);
+    return all.filter((t) => allowed.has(t.name));
+  }
+}

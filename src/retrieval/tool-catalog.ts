@@ -1,0 +1,268 @@
+import { isCore } from './core-tools.js';
+import type { DenseQuery } from './dense-fusion.js';
+import { Ranker } from './ranker.js';
+import { DEFAULT_RANKING } from './ranking-settings.js';
+import { platformFirst, type RetrievalTool, sameTool } from './retrieval-tool.js';
+import {
+  DEFAULT_K,
+  type RetrieverOptions,
+  SEARCH_DESCRIPTION_CHARS,
+  type SearchHit,
+  type SearchOptions,
+} from './retriever-options.js';
+import { fragmentMatcher, fragmentNames, type NameParts, nameParts } from './structural-hints.js';
+import { cutText } from './text-cut.js';
+import { ToolIndex } from './tool-index.js';
+import { descriptionOf } from './tool-text.js';
+import { ToolVectors } from './tool-vectors.js';
+import { toolsNamed } from './tools-named.js';
+import type { Ranked } from './top-k.js';
+
+/** Hint fragment sets whose matching tools are remembered at most (the memory starts over past it). */
+const MAX_HINTED_SETS = 256;
+
+/**
+ * The part of retrieval every session seeing the same tools shares: the incremental index, the
+ * catalog order, the tools' vectors, which tools are core, and what is worked out from them (tie
+ * ranks, name parts, tools matching hint fragments). What one session called or was offered lives in
+ * its `CatalogView`.
+ */
+export class ToolCatalog {
+  readonly k: number;
+  /** Told when a selection fails and every tool is offered instead (for the log). */
+  readonly onFailOpen: ((error: unknown) => void) | undefined;
+  private readonly index = new ToolIndex();
+  private readonly ranker: Ranker;
+  /** Catalog order: the order tools were first added. */
+  private readonly order = new Map<string, number>();
+  private nextOrder = 0;
+  private ordered: RetrievalTool[] | undefined;
+  private tieRanks: Int32Array | undefined;
+  private readonly hintedBy = new Map<string, readonly RetrievalTool[]>();
+  private readonly coreNames = new Set<string>();
+  private readonly partsByName = new Map<string, NameParts>();
+  private readonly vectors: ToolVectors;
+  /** The embedding under way, so sessions sharing the catalog wait for it instead of embedding the same tools again. */
+  private embedding: Promise<number> | undefined;
+  private changes = 0;
+
+  constructor(tools: Iterable<RetrievalTool> = [], options: RetrieverOptions = {}) {
+    this.k = options.k ?? DEFAULT_K;
+    this.onFailOpen = options.onFailOpen;
+    this.vectors = new ToolVectors(options.embeddings, options.embedTimeoutMs);
+    this.ranker = new Ranker(this.index, options.settings ?? DEFAULT_RANKING, (a, b) => this.tieBreak(a, b));
+    this.upsertAll(tools);
+  }
+
+  /** Number of tools in the catalog. */
+  get size(): number {
+    return this.index.size;
+  }
+
+  /** Moves on every change to the catalog's tools (views remember what they worked out by it). */
+  get generation(): number {
+    return this.changes;
+  }
+
+  /** Adds a tool, or replaces the one with the same name. */
+  upsert(tool: RetrievalTool): void {
+    if (!this.order.has(tool.name)) this.order.set(tool.name, this.nextOrder++);
+    this.index.upsert(tool);
+    this.vectors.replaced(tool);
+    this.changed();
+    if (isCore(tool)) this.coreNames.add(tool.name);
+    else this.coreNames.delete(tool.name);
+  }
+
+  /** Adds or replaces many tools (into an empty catalog in bulk, which is faster). */
+  upsertAll(tools: Iterable<RetrievalTool>): void {
+    const list = [...tools];
+    for (const tool of list) {
+      if (!this.order.has(tool.name)) this.order.set(tool.name, this.nextOrder++);
+      this.vectors.replaced(tool);
+      if (isCore(tool)) this.coreNames.add(tool.name);
+      else this.coreNames.delete(tool.name);
+    }
+    this.index.upsertMany(list);
+    this.changed();
+  }
+
+  /** Removes a tool; false when it was not in the catalog. */
+  remove(name: string): boolean {
+    this.order.delete(name);
+    this.changed();
+    this.coreNames.delete(name);
+    this.partsByName.delete(name);
+    this.vectors.delete(name);
+    return this.index.remove(name);
+  }
+
+  /**
+   * Brings the catalog to exactly `tools`: new ones added, changed ones replaced, missing ones
+   * removed, unchanged ones untouched (an MCP server's list changing costs only the difference).
+   * Returns the names removed.
+   */
+  setTools(tools: Iterable<RetrievalTool>): string[] {
+    const keep = new Set<string>();
+    for (const t of tools) {
+      keep.add(t.name);
+      const old = this.index.get(t.name);
+      if (old !== t && !(old && sameTool(old, t))) this.upsert(t);
+    }
+    const removed = [...this.order.keys()].filter((name) => !keep.has(name));
+    for (const name of removed) this.remove(name);
+    return removed;
+  }
+
+  /** The catalog's tool with this name. */
+  get(name: string): RetrievalTool | undefined {
+    return this.index.get(name);
+  }
+
+  /** True for a core tool of the catalog (offered every turn). */
+  isCore(name: string): boolean {
+    return this.coreNames.has(name);
+  }
+
+  /** The core tools' names. */
+  get core(): ReadonlySet<string> {
+    return this.coreNames;
+  }
+
+  /** The catalog in order, shared by every view (never to be changed: hand out copies). */
+  orderedTools(): readonly RetrievalTool[] {
+    this.ordered ??= [...this.index.tools()].sort((a, b) => this.orderOf(a.name) - this.orderOf(b.name));
+    return this.ordered;
+  }
+
+  /** Forgets what was worked out from the catalog (its order, tie ranks, hinted tools). */
+  private changed(): void {
+    this.changes += 1;
+    this.ordered = undefined;
+    this.tieRanks = undefined;
+    this.hintedBy.clear();
+  }
+
+  /** Tools whose names the hint fragments point at, in catalog order (remembered per fragment set). */
+  hintedTools(hints: readonly string[]): readonly RetrievalTool[] {
+    const key = hints.join('\u0000');
+    let tools = this.hintedBy.get(key);
+    if (!tools) {
+      const matcher = fragmentMatcher(hints);
+      tools = this.orderedTools().filter((t) => fragmentNames(matcher, this.nameParts(t.name)));
+      if (this.hintedBy.size >= MAX_HINTED_SETS) this.hintedBy.clear();
+      this.hintedBy.set(key, tools);
+    }
+    return tools;
+  }
+
+  /**
+   * Embeds the tools that have no vector yet (or whose text changed) with the embedding source, in
+   * batches; returns how many were embedded. A failing batch is skipped: those tools rank by words.
+   * A call while another is under way waits for it, then embeds what is still missing.
+   */
+  embedTools(batchSize = 64): Promise<number> {
+    const run = (): Promise<number> =>
+      this.vectors.embed([...this.orderedTools()], (t) => this.index.get(t.name) === t, batchSize);
+    const next = this.embedding === undefined ? run() : this.embedding.then(run, run);
+    this.embedding = next;
+    const settle = (): void => {
+      if (this.embedding === next) this.embedding = undefined;
+    };
+    next.then(settle, settle);
+    return next;
+  }
+
+  /** The request's embedding for `select`/`search`; undefined without a source or when it fails. */
+  embedQuery(query: string): Promise<Float32Array | undefined> {
+    return this.vectors.embedQuery(query);
+  }
+
+  /** Tools whose words (and, with `queryVector`, meaning) match the query, best first; at most `limit`. */
+  rank(query: string, limit: number, queryVector: Float32Array | undefined): Ranked[] {
+    return this.ranker.rank(query, limit, this.dense(queryVector));
+  }
+
+  /** The tool a ranking's slot stands for. */
+  toolAt(slot: number): RetrievalTool {
+    return this.index.toolAt(slot) as RetrievalTool;
+  }
+
+  /**
+   * Ranks the FULL catalog for `tool_search`: tools the run may not use are left out before the
+   * limit cut; platform tools first on ties; descriptions cut. An empty query lists tools in order.
+   * A query that is a tool's name (real, wire, or the server's own after the last `/`) answers that
+   * tool first.
+   */
+  search(query: string, options: SearchOptions = {}): SearchHit[] {
+    const limit = Math.max(0, Math.floor(options.limit ?? 20));
+    const shown = options.shown ?? (() => true);
+    let tools: RetrievalTool[];
+    if (query.trim() === '') {
+      tools = [...this.orderedTools()].sort((a, b) => this.compareTools(a, b));
+    } else {
+      const name = query.trim();
+      const exact = this.index.get(name) ?? this.index.get(options.realName?.(name) ?? '');
+      tools = toolsNamed(name, exact, this.orderedTools());
+      const seen = new Set(tools.map((t) => t.name));
+      for (const r of this.rank(query, Number.POSITIVE_INFINITY, options.queryVector)) {
+        const t = this.toolAt(r.slot);
+        if (!seen.has(t.name)) {
+          seen.add(t.name);
+          tools.push(t);
+        }
+      }
+      const lowered = query.trim().toLowerCase();
+      // A tool whose name or description holds the whole query as typed is a match even when no
+      // word of it survives stemming and stop-word removal.
+      const holds = (text: string): boolean => text.toLowerCase().includes(lowered);
+      for (const t of this.orderedTools()) {
+        if (!seen.has(t.name) && (holds(t.name) || holds(descriptionOf(t)))) tools.push(t);
+      }
+    }
+    return tools
+      .filter((t) => shown(t.name))
+      .slice(0, limit)
+      .map((t) => ({ name: t.name, description: cutText(descriptionOf(t), SEARCH_DESCRIPTION_CHARS) }));
+  }
+
+  /** The tools' vectors by slot, with the query's, for the ranker; undefined without both. */
+  private dense(queryVector: Float32Array | undefined): DenseQuery | undefined {
+    return this.vectors.dense(queryVector, (name) => this.index.slotOf(name));
+  }
+
+  /** A tool's name split for hint matching (cached: hints test every tool every turn). */
+  private nameParts(name: string): NameParts {
+    let parts = this.partsByName.get(name);
+    if (!parts) {
+      parts = nameParts(name);
+      this.partsByName.set(name, parts);
+    }
+    return parts;
+  }
+
+  /** A tool's place in catalog order (the order tools were first added). */
+  orderOf(name: string): number {
+    return this.order.get(name) ?? Number.MAX_SAFE_INTEGER;
+  }
+
+  /** Ties: the platform's own tool first, then by name. */
+  compareTools(a: RetrievalTool, b: RetrievalTool): number {
+    return platformFirst(a, b);
+  }
+
+  /** Ties in the ranking: by each slot's place in (platform first, then name) order. */
+  private tieBreak(a: number, b: number): number {
+    if (!this.tieRanks) {
+      // Rebuilt only after the catalog changed: a numeric comparison per tie instead of two lookups
+      // and a string comparison (near-identical tools tie often).
+      const ranks = new Int32Array(this.index.capacity);
+      const sorted = [...this.orderedTools()].sort((x, y) => this.compareTools(x, y));
+      sorted.forEach((t, i) => {
+        ranks[this.index.slotOf(t.name) as number] = i;
+      });
+      this.tieRanks = ranks;
+    }
+    return (this.tieRanks[a] ?? 0) - (this.tieRanks[b] ?? 0) || a - b;
+  }
+}
