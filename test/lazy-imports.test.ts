@@ -50,12 +50,22 @@ function heavyIn(urls: readonly string[]): string[] {
 }
 
 describe("a program's start loads no SDK it does not use", () => {
-  it('importing the package root loads no provider SDK, no MCP SDK and no ajv', async () => {
-    // The root first, then openai on purpose: the second half shows the record would see an SDK.
-    const script =
-      `await import(${JSON.stringify(pathToFileURL(join(root, 'src', 'index.ts')).href)});` +
-      `process.stderr.write('resolved: -- root imported --\\n');` +
-      `await import('openai');`;
+  it('importing the package root, making every adapter and an MCP provider, loads no SDK and no ajv', async () => {
+    // Made, never used: each SDK waits for its first request or server. The mark goes out once the
+    // process has nothing left to do (an import started in the background has ended by then); openai is
+    // imported after it on purpose, to show that the record would see an SDK.
+    const script = `
+      process.on('beforeExit', async () => {
+        if (globalThis.marked) return;
+        globalThis.marked = true;
+        process.stderr.write('resolved: -- root imported --\\n');
+        await import('openai');
+      });
+      const toolseam = await import(${JSON.stringify(pathToFileURL(join(root, 'src', 'index.ts')).href)});
+      const local = { apiKey: 'k', model: 'm', baseURL: 'http://127.0.0.1:9/v1' };
+      for (const provider of ['openai', 'anthropic', 'mistral']) toolseam.createModelAdapter({ ...local, provider });
+      toolseam.createModelAdapter({ provider: 'bedrock', model: 'm', region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 's' } });
+      toolseam.createMcpProvider({ kind: 'stdio', name: 'unused', command: 'true', args: [], env: {} });`;
     const { code, urls } = await resolvedBy(['--input-type=module', '-e', script]);
     expect(code).toBe(0);
     const mark = urls.indexOf('-- root imported --');
