@@ -14,12 +14,10 @@ import { SdkModelAdapter } from '../shared/sdk-model-adapter.js';
 import { UNLOADED_SDK_ERRORS } from '../shared/stainless-errors.js';
 import { streamEnding } from '../shared/stream-ending.js';
 import { type DoneMarkerWatch, watchDoneMarker } from './done-marker.js';
+import { OPENAI_MAX_TOOLS } from './openai-endpoints.js';
 import { errorInAnswer, openaiProviderError } from './openai-errors.js';
 import { type OpenAIRequestOptions, toOpenAIRequest } from './openai-request.js';
 import { completionEvents, OpenAIStreamParser } from './openai-stream-parser.js';
-
-/** Most tools a Chat Completions request may carry (`Invalid 'tools': array too long`). */
-export const OPENAI_MAX_TOOLS = 128;
 
 // Imported on the first request, so that a program that never calls an OpenAI-compatible model never loads it.
 const SDK = lazyModule(() => import('openai'));
