@@ -2,12 +2,14 @@
  * toolseam's public API: build a runtime, talk to it, answer its approvals; the seam, the tool
  * boundary, the providers and the stand-ins for hosts and app authors who need the parts.
  */
+import type { CreateRuntimeOptions } from './create-runtime.js';
+import type { Runtime } from './runtime/runtime.js';
 import type { StandIn, StandInOptions } from './testing/index.js';
 
 export { parseConfig, readConfig, type ToolseamConfig } from './config.js';
 export * from './core/index.js';
 export type * from './core/session-store.js';
-export { type CreateRuntimeOptions, createRuntime } from './create-runtime.js';
+export type { CreateRuntimeOptions } from './create-runtime.js';
 export { createModelAdapter, type ProviderConfig, type ProviderName } from './providers/index.js';
 export {
   catalog,
@@ -60,6 +62,16 @@ export { createToolRegistry, ToolRegistry } from './tools/registry/tool-registry
 export { type ToolsPage, toolsPage, toolsPageJson } from './tools/registry/tools-page.js';
 export { renderToolsPage } from './tools/registry/tools-page-text.js';
 export { readToolsConfig, registryFromConfig } from './tools/registry-config.js';
+
+/**
+ * Builds a runtime: model, store, the platform's tools, MCP servers and apps from the config (see
+ * `create-runtime.ts`). The composition root, with what only it uses (subagents), is imported on the
+ * first call.
+ */
+export async function createRuntime(options: CreateRuntimeOptions): Promise<Runtime> {
+  const composition = await import('./create-runtime.js');
+  return composition.createRuntime(options);
+}
 
 /**
  * Starts a loopback model provider stand-in for `options.family` (see `testing/stand-in.ts`). Its module,
