@@ -2,10 +2,14 @@
  * toolseam's public API: build a runtime, talk to it, answer its approvals; the seam, the tool
  * boundary, the providers and the stand-ins for hosts and app authors who need the parts.
  */
+import type { CreateRuntimeOptions } from './create-runtime.js';
+import type { Runtime } from './runtime/runtime.js';
+import type { StandIn, StandInOptions } from './testing/index.js';
+
 export { parseConfig, readConfig, type ToolseamConfig } from './config.js';
 export * from './core/index.js';
 export type * from './core/session-store.js';
-export { type CreateRuntimeOptions, createRuntime } from './create-runtime.js';
+export type { CreateRuntimeOptions } from './create-runtime.js';
 export { createModelAdapter, type ProviderConfig, type ProviderName } from './providers/index.js';
 export {
   CatalogView,
@@ -43,7 +47,7 @@ export {
   wireName,
 } from './seam/index.js';
 export { openSessionStore, type SessionStoreOptions, type SqliteSessionStore } from './store/index.js';
-export { type StandIn, type StandInOptions, startStandIn } from './testing/index.js';
+export type { StandIn, StandInOptions } from './testing/index.js';
 export { appToolkit, loadApp } from './tools/apps/index.js';
 export { type BuiltinOptions, builtinProviders } from './tools/builtin/builtin-providers.js';
 export { type SandboxState, shellSandbox } from './tools/builtin/sandbox-probe.js';
@@ -60,3 +64,23 @@ export { createToolRegistry, ToolRegistry } from './tools/registry/tool-registry
 export { type ToolsPage, toolsPage, toolsPageJson } from './tools/registry/tools-page.js';
 export { renderToolsPage } from './tools/registry/tools-page-text.js';
 export { readToolsConfig, registryFromConfig } from './tools/registry-config.js';
+
+/**
+ * Builds a runtime: model, store, the platform's tools, MCP servers and apps from the config (see
+ * `create-runtime.ts`). The composition root, with what only it uses (subagents), is imported on the
+ * first call.
+ */
+export async function createRuntime(options: CreateRuntimeOptions): Promise<Runtime> {
+  const composition = await import('./create-runtime.js');
+  return composition.createRuntime(options);
+}
+
+/**
+ * Starts a loopback model provider stand-in for `options.family` (see `testing/stand-in.ts`). Its module,
+ * with the AWS event-stream codec the Bedrock family writes with, is imported on the first call: a host
+ * that never starts one never loads it.
+ */
+export async function startStandIn(options: StandInOptions): Promise<StandIn> {
+  const standIn = await import('./testing/stand-in.js');
+  return standIn.startStandIn(options);
+}

@@ -1,7 +1,6 @@
 import type { ToolseamConfig } from '../config.js';
 import { InputError } from '../core/errors.js';
 import { createLogger, type LogLevel } from '../core/logger.js';
-import { createRuntime } from '../create-runtime.js';
 import {
   isLocalAddress,
   PROVIDER_NAMES,
@@ -157,6 +156,8 @@ export async function runtimeFromFlags(
   const model = firstByte === undefined ? chosen : { ...chosen, firstByteTimeoutMs: firstByte };
   const level: LogLevel = flags.verbose ? 'info' : 'warn';
   const db = extra.db ?? databasePathFrom(flags, config);
+  // Imported here, once the flags are read: a command's --help or a mistyped flag loads no runtime.
+  const { createRuntime } = await import('../create-runtime.js');
   return createRuntime({
     model,
     config,

@@ -1,4 +1,5 @@
-import { hostedAppAt } from '../tools/apps/index.js';
+// the one module it needs, not the apps' index: every CLI start (--version too) loads this file
+import { hostedAppAt } from '../tools/apps/hosted-code.js';
 
 /** Where a stack's first frame outside Node's own code points (an app's file, say), if it names one. */
 function origin(error: unknown): string | undefined {

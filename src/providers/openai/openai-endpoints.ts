@@ -1,5 +1,8 @@
 import type { ProviderDefaults, ProviderName } from '../shared/provider-config.js';
 
+/** Most tools a Chat Completions request may carry (`Invalid 'tools': array too long`). */
+export const OPENAI_MAX_TOOLS = 128;
+
 /** The providers that speak Chat Completions. */
 type OpenAIProvider = Extract<
   ProviderName,

@@ -1,6 +1,8 @@
 /** MCP servers as tool providers: the only part of toolseam that speaks MCP. */
 export {
+  DEFAULT_MCP_BACKOFF,
   DEFAULT_MCP_TIMEOUTS,
+  type McpBackoff,
   type McpHttpServerConfig,
   type McpServerConfig,
   type McpStdioServerConfig,
@@ -9,7 +11,6 @@ export {
   parseMcpServers,
   parseMcpTimeouts,
 } from './mcp-config.js';
-export { DEFAULT_MCP_BACKOFF, type McpBackoff } from './mcp-connection.js';
 export {
   createMcpProvider,
   type McpProviderOptions,

@@ -25,6 +25,18 @@ export const DEFAULT_MCP_TIMEOUTS: McpTimeouts = {
   waitMs: 10_000,
 };
 
+/** How many call timeouts a call that keeps reporting progress may run for in all. */
+export const PROGRESS_LIMIT = 10;
+
+/** Restart pacing after a failed start or a crash. */
+export interface McpBackoff {
+  readonly initialMs: number;
+  readonly maxMs: number;
+}
+
+/** The pacing used when the host sets none: 1 s, doubling up to a minute. */
+export const DEFAULT_MCP_BACKOFF: McpBackoff = { initialMs: 1_000, maxMs: 60_000 };
+
 interface McpServerBase {
   /** The key under `mcpServers`; tools are named `mcp/<name>/<tool>`. */
   readonly name: string;

@@ -13,20 +13,12 @@ import { DeadlineExceeded, formatMs, withDeadline } from '../registry/with-deadl
 import { answeredByServer, answerWords, ErrorAnswers, sdkFailure } from './error-answers.js';
 import { ANSWER_RESUME, type BrokenAnswer, watchAnswerStreams } from './http-answer-watch.js';
 import { serverCredentials, urlCredentialsAsHeader } from './http-credentials.js';
+import type { McpBackoff } from './mcp-config.js';
 import { McpServerError } from './mcp-server-error.js';
 import type { McpServerTarget } from './mcp-server-target.js';
 import { refuseServerRequests } from './server-requests.js';
 import { shownCommand } from './shown-command.js';
 import { StdioGroupTransport, UnreadableLineError } from './stdio-group-transport.js';
-
-/** Restart pacing after a failed start or a crash. */
-export interface McpBackoff {
-  readonly initialMs: number;
-  readonly maxMs: number;
-}
-
-/** The pacing used when the host sets none: 1 s, doubling up to a minute. */
-export const DEFAULT_MCP_BACKOFF: McpBackoff = { initialMs: 1_000, maxMs: 60_000 };
 
 /** What a connection needs besides its target. */
 export interface McpConnectionOptions {

@@ -1,0 +1,75 @@
+import { ProviderError } from '../core/errors.js';
+import type { ModelAdapter, ModelEvent, ModelRequest, WireTool } from '../core/model.js';
+import { OPENAI_MAX_TOOLS } from './openai/openai-endpoints.js';
+import type { ResolvedProviderConfig } from './shared/provider-config.js';
+import { transportProviderError } from './shared/provider-errors.js';
+import type { RejectionDialect } from './shared/rejection-dialect.js';
+import { toolsAttributedInRejection, toolsNamedInRejection } from './shared/tools-named-in-rejection.js';
+
+/** A family's adapter, as every one of them is built on `SdkModelAdapter`. */
+type FamilyAdapter = ModelAdapter & Required<Pick<ModelAdapter, 'toolsAttributedInRejection'>>;
+
+/** Imports the module of `config`'s family and makes its adapter. */
+async function familyAdapter(
+  config: ResolvedProviderConfig,
+  dialects: readonly RejectionDialect[],
+): Promise<FamilyAdapter> {
+  switch (config.family) {
+    case 'anthropic':
+      return new (await import('./anthropic/anthropic-adapter.js')).AnthropicAdapter(config, { dialects });
+    case 'bedrock':
+      return new (await import('./bedrock/bedrock-adapter.js')).BedrockAdapter(config, { dialects });
+    case 'openai':
+      return new (await import('./openai/openai-adapter.js')).OpenAIAdapter(config, { dialects });
+  }
+}
+
+/**
+ * The adapter `createModelAdapter` hands out: its family's code (the adapter, and through it the SDK) is
+ * imported on the first call, so a program loads only the families it talks to. Until then no error of
+ * the family can exist, so a rejection is read in the family's dialects as it stands.
+ */
+export class DeferredAdapter implements ModelAdapter {
+  readonly provider: string;
+  readonly model: string;
+  readonly maxTools?: number;
+  private loading: Promise<FamilyAdapter> | undefined;
+  private loaded: FamilyAdapter | undefined;
+
+  constructor(
+    private readonly config: ResolvedProviderConfig,
+    private readonly dialects: readonly RejectionDialect[],
+  ) {
+    this.provider = config.provider;
+    this.model = config.model;
+    if (config.family === 'openai') this.maxTools = OPENAI_MAX_TOOLS;
+  }
+
+  async *stream(request: ModelRequest): AsyncGenerator<ModelEvent> {
+    yield* (await this.adapter()).stream(request);
+  }
+
+  toolsNamedInRejection(error: unknown, sent: readonly WireTool[]): string[] {
+    if (this.loaded) return this.loaded.toolsNamedInRejection(error, sent);
+    return error instanceof ProviderError ? toolsNamedInRejection(error, sent, this.dialects) : [];
+  }
+
+  toolsAttributedInRejection(error: unknown, sent: readonly WireTool[]): string[] {
+    if (this.loaded) return this.loaded.toolsAttributedInRejection(error, sent);
+    return error instanceof ProviderError ? toolsAttributedInRejection(error, sent, this.dialects) : [];
+  }
+
+  private adapter(): Promise<FamilyAdapter> {
+    this.loading ??= familyAdapter(this.config, this.dialects).then(
+      (adapter) => {
+        this.loaded = adapter;
+        return adapter;
+      },
+      (error: unknown) => {
+        this.loading = undefined;
+        throw transportProviderError(this.provider, 'unexpected', error);
+      },
+    );
+    return this.loading;
+  }
+}

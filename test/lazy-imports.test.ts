@@ -1,0 +1,90 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { TSX_LOADER } from './support/tsx-loader.js';
+
+const root = join(import.meta.dirname, '..');
+const RECORD = pathToFileURL(join(import.meta.dirname, 'support', 'record-imports.mjs')).href;
+
+/** The packages that cost the most to import, which a program pays for only once it uses them. */
+const HEAVY = ['openai', '@anthropic-ai/sdk', '@aws-sdk/', '@modelcontextprotocol/sdk', 'ajv'];
+
+/** Runs `args` in a child Node with the TypeScript loader, returning what the child resolved, in order. */
+function resolvedBy(
+  args: readonly string[],
+): Promise<{ code: number | null; urls: string[]; stdout: string }> {
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, '--import', RECORD, ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      const urls = stderr
+        .split('\n')
+        .filter((line) => line.startsWith('resolved: '))
+        .map((line) => line.slice('resolved: '.length));
+      resolve({ code, urls, stdout });
+    }),
+  );
+}
+
+/** The heavy packages among `urls` (by the folder under node_modules each lies in). */
+function heavyIn(urls: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const url of urls) {
+    const inModules = url.split('/node_modules/').at(-1) ?? '';
+    if (!url.includes('/node_modules/')) continue;
+    for (const name of HEAVY)
+      if (inModules.startsWith(name.endsWith('/') ? name : `${name}/`)) found.add(name);
+  }
+  return [...found];
+}
+
+describe("a program's start loads no SDK it does not use", () => {
+  it('importing the package root, making every adapter and an MCP provider, loads no SDK and no ajv', async () => {
+    // Made, never used: each SDK waits for its first request or server. The mark goes out once the
+    // process has nothing left to do (an import started in the background has ended by then); openai is
+    // imported after it on purpose, to show that the record would see an SDK.
+    const script = `
+      process.on('beforeExit', async () => {
+        if (globalThis.marked) return;
+        globalThis.marked = true;
+        process.stderr.write('resolved: -- root imported --\\n');
+        await import('openai');
+      });
+      const toolseam = await import(${JSON.stringify(pathToFileURL(join(root, 'src', 'index.ts')).href)});
+      const local = { apiKey: 'k', model: 'm', baseURL: 'http://127.0.0.1:9/v1' };
+      for (const provider of ['openai', 'anthropic', 'mistral']) toolseam.createModelAdapter({ ...local, provider });
+      toolseam.createModelAdapter({ provider: 'bedrock', model: 'm', region: 'us-east-1', credentials: { accessKeyId: 'a', secretAccessKey: 's' } });
+      toolseam.createMcpProvider({ kind: 'stdio', name: 'unused', command: 'true', args: [], env: {} });`;
+    const { code, urls } = await resolvedBy(['--input-type=module', '-e', script]);
+    expect(code).toBe(0);
+    const mark = urls.indexOf('-- root imported --');
+    expect(mark).toBeGreaterThan(0);
+    expect(urls.slice(0, mark).some((url) => url.endsWith('/src/index.ts'))).toBe(true);
+    expect(heavyIn(urls.slice(0, mark))).toEqual([]);
+    expect(heavyIn(urls.slice(mark))).toEqual(['openai']);
+  });
+
+  it('toolseam --version loads no runtime, store, tools or SDK', async () => {
+    const { code, urls, stdout } = await resolvedBy([join(root, 'src', 'cli', 'bin.ts'), '--version']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^\d+\.\d+\.\d+/);
+    const ours = urls.filter((url) => url.includes('/src/') && !url.includes('/node_modules/'));
+    expect(ours.some((url) => url.endsWith('/src/cli/main.ts'))).toBe(true);
+    const heavyAreas = ours.filter((url) =>
+      /\/src\/(runtime|store|providers|retrieval|seam|tools\/(registry|builtin|mcp))\//.test(url),
+    );
+    expect(heavyAreas).toEqual([]);
+    expect(heavyIn(urls)).toEqual([]);
+  });
+});
