@@ -5,7 +5,7 @@ import { TSX_LOADER } from '../support/tsx-loader.js';
 const bin = join(import.meta.dirname, '..', '..', 'src', 'cli', 'bin.ts');
 
 /** No provider key from the person running the tests reaches a child unless a test sets one. */
-const NO_KEYS = {
+export const NO_KEYS = {
   OPENAI_API_KEY: '',
   ANTHROPIC_API_KEY: '',
   OPENROUTER_API_KEY: '',
