@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The tests that start the CLI as a process start a build of it made once per run.
+    globalSetup: ['test/support/build-cli.ts'],
     testTimeout: 180_000,
     hookTimeout: 120_000,
   },

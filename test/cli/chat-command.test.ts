@@ -7,11 +7,9 @@ import { processOwner } from '../../src/runtime/resume/turn-owner.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
 import { npmStdio } from '../support/mcp-servers.js';
-import { TSX_LOADER } from '../support/tsx-loader.js';
-import { spawnToolseam, spawnToolseamWithoutStderr, until } from './spawn-toolseam.js';
+import { spawnToolseam, spawnToolseamWithoutStderr, toolseamNodeArgs, until } from './spawn-toolseam.js';
 import { toolseamInProcessWithoutKeys } from './toolseam-in-process.js';
 
-const bin = join(import.meta.dirname, '..', '..', 'src', 'cli', 'bin.ts');
 let dir: string;
 let standIn: StandIn | undefined;
 
@@ -37,10 +35,10 @@ function cli(args: string[], env: Record<string, string | undefined> = {}, input
 /** util-linux `script`, which runs a command on a pseudo-terminal (so readline reads keys, Ctrl-C among them). */
 const hasScript = /util-linux/.test(spawnSync('script', ['--version'], { encoding: 'utf8' }).stdout ?? '');
 
-/** Runs the CLI from source in `dir` on a pseudo-terminal; what is written to `proc.stdin` is typed. */
+/** Runs the CLI in `dir` on a pseudo-terminal; what is written to `proc.stdin` is typed. */
 function cliOnTerminal(args: string[]) {
   const quote = (a: string): string => `'${a.replaceAll("'", "'\\''")}'`;
-  const command = [process.execPath, '--import', TSX_LOADER, bin, ...args].map(quote).join(' ');
+  const command = [process.execPath, ...toolseamNodeArgs(args)].map(quote).join(' ');
   // -e: exit with the command's status; the terminal's output (stdout and stderr) comes on stdout.
   const proc = spawn('script', ['-qfec', command, '/dev/null'], {
     cwd: dir,
