@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
@@ -24,6 +24,8 @@ export default async function buildCli(project: TestProject): Promise<() => void
   const cache = join(root, 'node_modules', '.cache');
   mkdirSync(cache, { recursive: true });
   const outDir = mkdtempSync(join(cache, 'toolseam-test-cli-'));
+  // Readable by all: a test runs the CLI as another user (a database that user cannot write).
+  chmodSync(outDir, 0o755);
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const args = [
     tsc,
