@@ -27,7 +27,8 @@ let running = false;
  * module again for each command. For what a command prints and stores; a test whose subject is the
  * process (signals, a terminal, a closed pipe, several processes) starts one. A key set to undefined
  * is removed for the run. A bug `main` throws ends as Node ends a process on one: exit 1, the stack on
- * stderr. Runs are one at a time, since the process's cwd, environment and output are shared.
+ * stderr. Runs are one at a time, since the process's cwd, environment and output are shared (and need
+ * Vitest's forks pool: a worker thread cannot change its cwd).
  */
 export async function toolseamInProcess(
   args: readonly string[],
