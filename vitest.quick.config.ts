@@ -3,12 +3,15 @@ import full from './vitest.config.js';
 
 /**
  * The quick tier (`npm run test:quick`): unit and in-process tests, for while you work. It leaves out
- * the tests whose subject is a process: the CLI started as a person starts it (the few CLI tests that
- * start none stay), the shell in its sandbox, several processes sharing one database, a process killed
- * mid-turn. `npm test` runs everything.
+ * the tests whose subject is a process: the CLI started as a person starts it (a terminal, typed input,
+ * signals, a closed pipe, exit 1 with a turn left waiting, another user, several processes at once; the
+ * CLI tests of what a command prints and stores run it in process and stay), the shell in its sandbox,
+ * several processes sharing one database, a process killed mid-turn. `npm test` runs everything.
  */
 const PROCESS_TESTS = [
-  'test/cli/!(question-queue|resumed-config|turn-approvals|visible-text).test.ts',
+  'test/cli/{approve,chat,conform,dev-provider,resume,sessions}-command.test.ts',
+  'test/cli/{closed-output,full-disk,hosted-app-faults,launcher,mcp-slow-server}.test.ts',
+  'test/cli/{resumed-model,stray-rejections,tool-quarantine,turn-config}.test.ts',
   'test/tools/builtin/bash-*.test.ts',
   'test/tools/builtin/sandbox-*.test.ts',
   'test/tools/builtin/run-command.test.ts',
@@ -21,7 +24,10 @@ const PROCESS_TESTS = [
 
 // One module graph per worker instead of one per file: loading the sources again for each of some 180
 // files took most of the tier's time (393 s against 166 s at load 2). The full tier keeps files isolated.
-export default mergeConfig(
+const quick = mergeConfig(
   full,
   defineConfig({ test: { exclude: ['node_modules/**', ...PROCESS_TESTS], isolate: false } }),
 );
+
+// No test here starts the CLI as a process, so the build of it the full tier makes first is left out.
+export default { ...quick, test: { ...quick.test, globalSetup: [] } };

@@ -9,7 +9,8 @@ import { type StandIn, startStandIn } from '../../src/testing/index.js';
 import { commandScopeOf, newCall, turnWithCalls } from '../store/store-fixtures.js';
 import { chatKilledWhileWaiting } from './killed-chat.js';
 import { runToolseam } from './run-toolseam.js';
-import { spawnToolseam, spawnToolseamWithoutStderr, until } from './spawn-toolseam.js';
+import { spawnToolseamWithoutStderr, until } from './spawn-toolseam.js';
+import { toolseamInProcess, toolseamInProcessWithoutKeys } from './toolseam-in-process.js';
 
 let dir: string;
 const standIns: StandIn[] = [];
@@ -32,7 +33,7 @@ describe('toolseam approve ID always', () => {
     standIns.push(a);
     const db = join(dir, 't.db');
     const { id } = await chatKilledWhileWaiting(a, db, dir);
-    const approved = await runToolseam(['approve', id, 'always', '--db', db], dir);
+    const approved = await toolseamInProcess(['approve', id, 'always', '--db', db], dir);
     expect(approved.code).toBe(0);
     expect(approved.stdout).toContain('listed');
     const store = openSessionStore({ path: db });
@@ -45,7 +46,7 @@ describe('toolseam approve ID always', () => {
         `(\`toolseam grants --revoke ${grant?.id}\` withdraws it)`,
     );
     // The next message in that session: `ls -a` is inside what was granted, so nobody is asked.
-    const chat = spawnToolseam(
+    const next = await toolseamInProcessWithoutKeys(
       [
         'chat',
         '-m',
@@ -61,7 +62,6 @@ describe('toolseam approve ID always', () => {
       ],
       dir,
     );
-    const next = await chat.done;
     expect(next.code).toBe(0);
     expect(next.stdout + next.stderr).not.toContain('wants to run');
     expect(next.stdout).toContain('listed again');
@@ -95,7 +95,7 @@ describe('toolseam approve of a turn that asks again', () => {
     expect(shown).toContain(
       `waiting: answer it with \`toolseam approve ${next} yes|no|always\` from another terminal`,
     );
-    const refused = await runToolseam(['approve', next, 'no', '--db', db], dir);
+    const refused = await toolseamInProcess(['approve', next, 'no', '--db', db], dir);
     expect(refused.code).toBe(0);
     expect((await approve.done).code).toBe(0);
     expect(existsSync(join(dir, 'a.txt'))).toBe(true);
@@ -111,12 +111,12 @@ describe('a question an earlier version asked (no scope shown)', () => {
     const old = new Database(db);
     old.prepare(`UPDATE approvals SET expires_at = ? WHERE status = 'pending'`).run(Date.now() + 3_600_000);
     old.close();
-    const listed = await runToolseam(['sessions', '--db', db], dir);
+    const listed = await toolseamInProcess(['sessions', '--db', db], dir);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain('always: not offered (an earlier version of toolseam asked this');
     const id = /answer: toolseam approve (ap-\S+) yes\|no\n/.exec(listed.stdout)?.[1] as string;
     expect(id).toMatch(/^ap-/);
-    const always = await runToolseam(['approve', id, 'always', '--db', db], dir);
+    const always = await toolseamInProcess(['approve', id, 'always', '--db', db], dir);
     expect(always.code).toBe(2);
     expect(always.stderr.trim().split('\n')).toHaveLength(1);
     expect(always.stderr).toContain('takes yes or no only');
@@ -156,7 +156,7 @@ describe('an approval answered twice at once', () => {
     await store.answerApproval(approval.id, { kind: 'approve' }, { digest: approval.digest, answeredBy });
     await store.close();
 
-    const same = await runToolseam(['approve', approval.id, 'yes', '--db', db], dir);
+    const same = await toolseamInProcess(['approve', approval.id, 'yes', '--db', db], dir);
     expect(same.code).toBe(0);
     expect(same.stderr).toContain(
       `approval ${approval.id} was already approved by another \`toolseam approve\` (process ${winner.pid}) at `,
@@ -165,7 +165,7 @@ describe('an approval answered twice at once', () => {
     expect(same.stderr).toContain(`That process resumes the turn (process ${winner.pid})`);
     expect(same.stderr).not.toContain('toolseam resume');
 
-    const other = await runToolseam(['approve', approval.id, 'no', '--db', db], dir);
+    const other = await toolseamInProcess(['approve', approval.id, 'no', '--db', db], dir);
     expect(other.code).toBe(2);
     expect(other.stderr.trim().split('\n')).toHaveLength(1);
     expect(other.stderr).toContain('before this answer, which was not recorded.');
@@ -175,7 +175,7 @@ describe('an approval answered twice at once', () => {
     // Once that process is gone with the turn still unfinished, resuming it is the way on.
     winner.kill('SIGKILL');
     await new Promise((resolve) => winner.once('exit', resolve));
-    const later = await runToolseam(['approve', approval.id, 'yes', '--db', db], dir);
+    const later = await toolseamInProcess(['approve', approval.id, 'yes', '--db', db], dir);
     expect(later.code).toBe(0);
     expect(later.stderr).toContain(`No process is running its turn: \`toolseam resume ${turn.id}\``);
   }, 120_000);

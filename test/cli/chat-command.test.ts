@@ -7,10 +7,9 @@ import { processOwner } from '../../src/runtime/resume/turn-owner.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
 import { npmStdio } from '../support/mcp-servers.js';
-import { TSX_LOADER } from '../support/tsx-loader.js';
-import { spawnToolseam, spawnToolseamWithoutStderr, until } from './spawn-toolseam.js';
+import { spawnToolseam, spawnToolseamWithoutStderr, toolseamNodeArgs, until } from './spawn-toolseam.js';
+import { toolseamInProcessWithoutKeys } from './toolseam-in-process.js';
 
-const bin = join(import.meta.dirname, '..', '..', 'src', 'cli', 'bin.ts');
 let dir: string;
 let standIn: StandIn | undefined;
 
@@ -23,7 +22,12 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs the CLI from source in `dir`; resolves with exit code and output (`input` gives it a stdin to type into). */
+/** Runs the CLI's main in this process in `dir`, with no provider key but those `env` sets. */
+function run(args: string[], env: Record<string, string | undefined> = {}) {
+  return toolseamInProcessWithoutKeys(args, dir, env);
+}
+
+/** Starts the CLI in `dir` as a child; resolves with exit code and output (`input` gives it a stdin to type into). */
 function cli(args: string[], env: Record<string, string | undefined> = {}, input = false) {
   return spawnToolseam(args, dir, env, input);
 }
@@ -31,10 +35,10 @@ function cli(args: string[], env: Record<string, string | undefined> = {}, input
 /** util-linux `script`, which runs a command on a pseudo-terminal (so readline reads keys, Ctrl-C among them). */
 const hasScript = /util-linux/.test(spawnSync('script', ['--version'], { encoding: 'utf8' }).stdout ?? '');
 
-/** Runs the CLI from source in `dir` on a pseudo-terminal; what is written to `proc.stdin` is typed. */
+/** Runs the CLI in `dir` on a pseudo-terminal; what is written to `proc.stdin` is typed. */
 function cliOnTerminal(args: string[]) {
   const quote = (a: string): string => `'${a.replaceAll("'", "'\\''")}'`;
-  const command = [process.execPath, '--import', TSX_LOADER, bin, ...args].map(quote).join(' ');
+  const command = [process.execPath, ...toolseamNodeArgs(args)].map(quote).join(' ');
   // -e: exit with the command's status; the terminal's output (stdout and stderr) comes on stdout.
   const proc = spawn('script', ['-qfec', command, '/dev/null'], {
     cwd: dir,
@@ -51,7 +55,7 @@ function cliOnTerminal(args: string[]) {
 
 /** A session's pending approvals and interrupted turns, as `toolseam sessions --json` lists them. */
 async function listed(db: string): Promise<{ pendingApprovals: unknown[]; interruptedTurns: unknown[] }> {
-  return JSON.parse((await cli(['sessions', '--db', db, '--json']).done).stdout);
+  return JSON.parse((await run(['sessions', '--db', db, '--json'])).stdout);
 }
 
 /** A model that asks to write notes.txt, then repeats what the call answered. */
@@ -67,8 +71,7 @@ function prompts(stdout: string): number {
 
 describe('toolseam chat', () => {
   it('with no key and no model configured, says in one line what to set (exit 2)', async () => {
-    const { done } = cli(['chat', '-m', 'hi', '--db', join(dir, 't.db')]);
-    const r = await done;
+    const r = await run(['chat', '-m', 'hi', '--db', join(dir, 't.db')]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/OPENAI_API_KEY/);
@@ -78,9 +81,9 @@ describe('toolseam chat', () => {
     // Claude ends a turn with end_turn and no content at all, often right after a tool result
     standIn = await startStandIn({ family: 'anthropic', script: [{ text: '' }] });
     const args = ['chat', '-m', 'hi', '--provider', 'anthropic', '--base-url', standIn.baseURL];
-    const r = await cli([...args, '--model', 'claude-test', '--db', join(dir, 't.db')], {
+    const r = await run([...args, '--model', 'claude-test', '--db', join(dir, 't.db')], {
       ANTHROPIC_API_KEY: 'stand-in',
-    }).done;
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim()).toBe(
@@ -94,10 +97,10 @@ describe('toolseam chat', () => {
       script: [{ text: 'Hello from the model.' }, { error: { status: 400, message: 'bad request' } }],
     });
     const base = ['--base-url', standIn.baseURL, '--model', 'demo', '--db', join(dir, 't.db')];
-    const ok = await cli(['chat', '-m', 'hi', ...base]).done;
+    const ok = await run(['chat', '-m', 'hi', ...base]);
     expect(ok.code).toBe(0);
     expect(ok.stdout.trim()).toBe('Hello from the model.');
-    const failed = await cli(['chat', '-m', 'again', ...base]).done;
+    const failed = await run(['chat', '-m', 'again', ...base]);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/400/);
   });
@@ -127,10 +130,10 @@ describe('toolseam chat', () => {
     expect(chat.stderr).not.toMatch(/\n\s+at /);
     // nothing was decided for the person: the approval waits, and the model has not been told anything yet
     expect(standIn.requests).toHaveLength(1);
-    const listed = await cli(['sessions', '--db', db, '--json']).done;
+    const listed = await run(['sessions', '--db', db, '--json']);
     expect(JSON.parse(listed.stdout).pendingApprovals[0]).toMatchObject({ id, tool: 'write_file' });
     expect(existsSync(join(dir, 'notes.txt'))).toBe(false);
-    const approved = await cli(['approve', id, 'yes', '--db', db]).done;
+    const approved = await run(['approve', id, 'yes', '--db', db]);
     expect(approved.code).toBe(0);
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('buy milk');
     expect(standIn.requests).toHaveLength(2);
@@ -140,7 +143,7 @@ describe('toolseam chat', () => {
     standIn = await startStandIn({ family: 'openai', script: SAVE_A_NOTE });
     const db = join(dir, 't.db');
     const args = ['chat', '-m', 'save a note', '--base-url', standIn.baseURL, '--model', 'demo', '--db', db];
-    const chat = await cli([...args, '--approve', 'deny']).done;
+    const chat = await run([...args, '--approve', 'deny']);
     expect(chat.code).toBe(0);
     expect(chat.stderr).not.toContain('leaving with the turn waiting');
     expect(standIn.requests).toHaveLength(2);
@@ -164,7 +167,7 @@ describe('toolseam chat', () => {
       stdin.write('save a note\n');
       await until('the approval question', () => chat.stdout().includes('allow?'));
       const id = /approval id: (ap-\S+)/.exec(chat.stdout())?.[1] as string;
-      const approved = await cli(['approve', id, 'yes', '--db', db]).done;
+      const approved = await run(['approve', id, 'yes', '--db', db]);
       expect(approved.code).toBe(0);
       await until('the end of the first turn', () => chat.stdout().includes('Saved it.'));
       await until('the next prompt', () => prompts(chat.stdout()) === 2);
@@ -205,7 +208,7 @@ describe('toolseam chat', () => {
       expect(r.code).toBe(1);
       expect(r.stdout).toContain(`input closed: leaving with the turn waiting for approval ${id}`);
       expect(await listed(db)).toMatchObject({ pendingApprovals: [{ id }], interruptedTurns: [{}] });
-      const approved = await cli(['approve', id, 'yes', '--db', db]).done;
+      const approved = await run(['approve', id, 'yes', '--db', db]);
       expect(approved.code).toBe(0);
       expect(approved.stdout).toContain('Saved it.');
       expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('buy milk');
@@ -258,18 +261,18 @@ describe('toolseam chat', () => {
     standIn = await startStandIn({ family: 'openai', script: [{ text: 'First.' }, { text: 'Again.' }] });
     const db = join(dir, 't.db');
     const base = ['--base-url', standIn.baseURL, '--model', 'demo', '--db', db];
-    const first = await cli(['chat', '-m', 'hi', ...base]).done;
+    const first = await run(['chat', '-m', 'hi', ...base]);
     expect(first.code).toBe(0);
-    const typo = await cli(['chat', '--session', 'TYPO', '-m', 'hi', ...base]).done;
+    const typo = await run(['chat', '--session', 'TYPO', '-m', 'hi', ...base]);
     expect(typo.code).toBe(2);
     expect(typo.stderr.trim().split('\n')).toHaveLength(1);
     expect(typo.stderr).toMatch(/no session TYPO.*toolseam sessions/);
-    const listed = JSON.parse((await cli(['sessions', '--db', db, '--json']).done).stdout) as {
+    const listed = JSON.parse((await run(['sessions', '--db', db, '--json'])).stdout) as {
       sessions: Array<{ id: string }>;
     };
     expect(listed.sessions.map((x) => x.id)).not.toContain('TYPO');
     const id = listed.sessions[0]?.id as string;
-    const again = await cli(['chat', '--session', id, '-m', 'more', ...base]).done;
+    const again = await run(['chat', '--session', id, '-m', 'more', ...base]);
     expect(again.code).toBe(0);
     expect(again.stdout.trim()).toBe('Again.');
     expect(again.stderr).not.toMatch(/was on/);
@@ -294,7 +297,7 @@ describe('toolseam chat', () => {
       ],
     ];
     for (const [args, said] of cases) {
-      const r = await cli(['chat', ...args, ...base]).done;
+      const r = await run(['chat', ...args, ...base]);
       expect(r.code).toBe(2);
       expect(r.stderr).toBe(`${said}\n`);
       expect(existsSync(db)).toBe(false);
@@ -306,12 +309,12 @@ describe('toolseam chat', () => {
     standIn = await startStandIn({ family: 'openai', script: [{ text: 'First.' }, { text: 'Again.' }] });
     const db = join(dir, 't.db');
     const base = ['--base-url', standIn.baseURL, '--db', db];
-    expect((await cli(['chat', '-m', 'hi', '--model', 'demo', ...base]).done).code).toBe(0);
-    const sessions = JSON.parse((await cli(['sessions', '--db', db, '--json']).done).stdout) as {
+    expect((await run(['chat', '-m', 'hi', '--model', 'demo', ...base])).code).toBe(0);
+    const sessions = JSON.parse((await run(['sessions', '--db', db, '--json'])).stdout) as {
       sessions: Array<{ id: string }>;
     };
     const id = sessions.sessions[0]?.id as string;
-    const moved = await cli(['chat', '--session', id, '-m', 'more', '--model', 'other', ...base]).done;
+    const moved = await run(['chat', '--session', id, '-m', 'more', '--model', 'other', ...base]);
     expect(moved.code).toBe(0);
     expect(moved.stdout.trim()).toBe('Again.');
     expect(moved.stderr).toMatch(
@@ -319,7 +322,7 @@ describe('toolseam chat', () => {
         `session ${id} was on openai-compatible model "demo".*goes on with openai-compatible model "other"`,
       ),
     );
-    const after = JSON.parse((await cli(['sessions', '--db', db, '--json']).done).stdout) as {
+    const after = JSON.parse((await run(['sessions', '--db', db, '--json'])).stdout) as {
       sessions: Array<{ id: string; model: string }>;
     };
     expect(after.sessions[0]?.model).toBe('other');
@@ -550,14 +553,14 @@ describe('toolseam chat with an official MCP server', () => {
     withEverything();
     standIn = await startStandIn({ family: 'openai', script: [{ text: 'One.' }, { text: 'Two.' }] });
     const base = ['--base-url', standIn.baseURL, '--model', 'demo', '--db', join(dir, 't.db')];
-    const quiet = await cli(['chat', '-m', 'hi', ...base]).done;
+    const quiet = await run(['chat', '-m', 'hi', ...base]);
     expect(quiet.code).toBe(0);
     expect(quiet.stdout).toBe('One.\n');
     // 13 tools each had `$schema` dropped (nothing a model sees); one also lost a `format` it would see
     expect(quiet.stderr).toBe(
       'warn seam: 1 tool adjusted so that every provider takes it; `toolseam tools` shows what changed (--verbose lists each one here)\n',
     );
-    const verbose = await cli(['chat', '-m', 'hi', '--verbose', ...base]).done;
+    const verbose = await run(['chat', '-m', 'hi', '--verbose', ...base]);
     expect(verbose.code).toBe(0);
     const seamLines = verbose.stderr.split('\n').filter((line) => line.includes(' seam: '));
     expect(seamLines).toHaveLength(2);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSessionStore } from '../../src/store/index.js';
 import { newCall, turnWithCalls } from '../store/store-fixtures.js';
-import { runToolseam } from './run-toolseam.js';
+import { toolseamInProcess } from './toolseam-in-process.js';
 
 // A model nobody is asked: these commands stop before any request is sent.
 const MODEL = ['--base-url', 'http://127.0.0.1:9/v1', '--model', 'demo'];
@@ -19,7 +19,7 @@ afterEach(() => {
 
 /** Runs the CLI from source in an empty folder. */
 function toolseam(args: string[]) {
-  return runToolseam(args, dir);
+  return toolseamInProcess(args, dir);
 }
 
 /** A database with one turn whose reply asked for write_file, with its approval. */
@@ -46,7 +46,7 @@ function expectOneLine(r: { code: number; stderr: string }, pattern: RegExp): vo
 
 describe('deliberate errors in the CLI: one line on stderr, exit code 2', () => {
   it('a mistyped --approve is named first, even with no model configured', async () => {
-    const r = await runToolseam(['chat', '--approve', 'maybe', '-m', 'hi'], dir, {
+    const r = await toolseamInProcess(['chat', '--approve', 'maybe', '-m', 'hi'], dir, {
       OPENAI_API_KEY: '',
       ANTHROPIC_API_KEY: '',
     });
@@ -118,11 +118,15 @@ describe('deliberate errors in the CLI: one line on stderr, exit code 2', () => 
 
   it('an empty --base-url is refused, not dropped for the provider the environment points at', async () => {
     // as `--base-url "$LOCAL_URL"` with the variable unset: the conversation must not go elsewhere
-    const r = await runToolseam(['chat', '-m', 'hi', '--base-url', '', '--db', join(dir, 't.db')], dir, {
-      OPENAI_API_KEY: '',
-      ANTHROPIC_API_KEY: 'set-for-another-use',
-      ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
-    });
+    const r = await toolseamInProcess(
+      ['chat', '-m', 'hi', '--base-url', '', '--db', join(dir, 't.db')],
+      dir,
+      {
+        OPENAI_API_KEY: '',
+        ANTHROPIC_API_KEY: 'set-for-another-use',
+        ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
+      },
+    );
     expectOneLine(r, /--base-url needs a URL/);
   });
 

@@ -2,16 +2,15 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { describe, expect, it } from 'vitest';
 import { STRICT_WIRE_NAME, strictProblems } from '../seam/strict-profile.js';
+import { toolseamNodeArgs } from './spawn-toolseam.js';
+import { toolseamInProcess } from './toolseam-in-process.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const run = promisify(execFile);
-const tsx = pathToFileURL(join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 const dir = mkdtempSync(join(tmpdir(), 'toolseam-conform-'));
 
 /** Runs `toolseam conform …` as a user would: its exit code and output. */
@@ -20,7 +19,7 @@ async function conform(
   input?: string,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const child = run(process.execPath, ['--import', tsx, join(root, 'src/cli/bin.ts'), 'conform', ...args], {
+    const child = run(process.execPath, toolseamNodeArgs(['conform', ...args]), {
       cwd: root,
       timeout: 60_000,
       maxBuffer: 64 * 1024 * 1024,
@@ -52,30 +51,14 @@ interface Report {
   excluded: { name: string; reason: string; issues: { rule: string; path: string; detail: string }[] }[];
 }
 
-afterEach(() => {
-  vi.restoreAllMocks();
-});
-
 /** Runs the same command in this process (quicker), capturing what it writes. */
-async function conformInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  const code = await main(['conform', ...args]);
-  vi.restoreAllMocks();
-  return { code, stdout, stderr };
+function conformInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return toolseamInProcess(['conform', ...args], root);
 }
 
 describe('toolseam conform', () => {
   it('prints exactly the fixed JSON shape for the bundled example, every offered tool portable', async () => {
-    const { code, stdout, stderr } = await conform(['examples/mcp-tools.json', '--json']);
+    const { code, stdout, stderr } = await conformInProcess(['examples/mcp-tools.json', '--json']);
     expect(code).toBe(0);
     expect(stderr).toBe('');
     const report = JSON.parse(stdout) as Report;
@@ -110,7 +93,7 @@ describe('toolseam conform', () => {
   });
 
   it('prints a readable report by default', async () => {
-    const { code, stdout } = await conform(['examples/mcp-tools.json']);
+    const { code, stdout } = await conformInProcess(['examples/mcp-tools.json']);
     expect(code).toBe(0);
     expect(stdout).toContain('examples/mcp-tools.json: 13 tools');
     expect(stdout).toContain(
@@ -130,10 +113,12 @@ describe('toolseam conform', () => {
       ).toString(),
     );
     const file = write('github.json', corpus);
-    const named = JSON.parse((await conform([file, '--json'])).stdout) as Report;
+    const named = JSON.parse((await conformInProcess([file, '--json'])).stdout) as Report;
     expect(named.offered[0]?.name).toBe('mcp/modelcontextprotocol__server-github/create_or_update_file');
     expect(named.offered[0]?.wireName).toBe('mcp_modelcontextprotocol__server-github_create_or_update_file');
-    const renamed = JSON.parse((await conform([file, '--json', '--server', 'github'])).stdout) as Report;
+    const renamed = JSON.parse(
+      (await conformInProcess([file, '--json', '--server', 'github'])).stdout,
+    ) as Report;
     expect(renamed.offered[0]?.wireName).toBe('mcp_github_create_or_update_file');
     expect(renamed.offered).toHaveLength(corpus.tools.length);
   });
@@ -195,7 +180,7 @@ describe('toolseam conform', () => {
         parameters: { type: 'object', properties: { q: { type: 'string', format: 'uri' } } },
       },
     ]);
-    const report = JSON.parse((await conform([file, '--json'])).stdout) as Report;
+    const report = JSON.parse((await conformInProcess([file, '--json'])).stdout) as Report;
     expect(report.offered.map((t) => [t.name, t.repairs.map((r) => r.rule)])).toEqual([
       ['lookup', ['format_unsupported']],
     ]);

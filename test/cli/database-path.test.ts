@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSessionStore } from '../../src/store/index.js';
 import { startStandIn } from '../../src/testing/index.js';
 import { newCall, turnWithCalls } from '../store/store-fixtures.js';
-import { runToolseam } from './run-toolseam.js';
+import { toolseamInProcess } from './toolseam-in-process.js';
 
 let dir: string;
 let env: Record<string, string>;
@@ -39,17 +39,17 @@ describe('which database sessions and approve open: --db, else the config\'s "db
     writeFileSync(join(dir, 'toolseam.json'), JSON.stringify({ db: 'from-config.db' }));
     const approval = await pendingApproval(join(dir, 'from-config.db'));
 
-    const listed = await runToolseam(['sessions', '--json'], dir, env);
+    const listed = await toolseamInProcess(['sessions', '--json'], dir, env);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout).pendingApprovals.map((a: { id: string }) => a.id)).toEqual([
       approval.id,
     ]);
 
     await openSessionStore({ path: join(dir, 'other.db') }).close();
-    const other = await runToolseam(['sessions', '--json', '--db', join(dir, 'other.db')], dir, env);
+    const other = await toolseamInProcess(['sessions', '--json', '--db', join(dir, 'other.db')], dir, env);
     expect(JSON.parse(other.stdout).pendingApprovals).toEqual([]);
 
-    const answered = await runToolseam(['approve', approval.id, 'no'], dir, env);
+    const answered = await toolseamInProcess(['approve', approval.id, 'no'], dir, env);
     expect(answered.code).toBe(0);
     expect(answered.stderr).toMatch(/write_file: denied/);
     const store = openSessionStore({ path: join(dir, 'from-config.db') });
@@ -59,14 +59,14 @@ describe('which database sessions and approve open: --db, else the config\'s "db
 
   it('sessions reads the config named by --config, and the default place without any', async () => {
     writeFileSync(join(dir, 'elsewhere.json'), JSON.stringify({ db: 'named.db' }));
-    const missing = await runToolseam(['sessions', '--config', join(dir, 'elsewhere.json')], dir, env);
+    const missing = await toolseamInProcess(['sessions', '--config', join(dir, 'elsewhere.json')], dir, env);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`there is no session database at ${join(dir, 'named.db')}`);
     await openSessionStore({ path: join(dir, 'named.db') }).close();
-    const named = await runToolseam(['sessions', '--config', join(dir, 'elsewhere.json')], dir, env);
+    const named = await toolseamInProcess(['sessions', '--config', join(dir, 'elsewhere.json')], dir, env);
     expect(named.stdout).toContain(`sessions (${join(dir, 'named.db')})`);
     await openSessionStore({ path: join(dir, 'default.db') }).close();
-    const plain = await runToolseam(['sessions'], dir, env);
+    const plain = await toolseamInProcess(['sessions'], dir, env);
     expect(plain.stdout).toContain(`sessions (${join(dir, 'default.db')})`);
   });
 
@@ -80,7 +80,7 @@ describe('which database sessions and approve open: --db, else the config\'s "db
   ])(
     '%j: an empty path is refused naming the flag, and the default database is not touched',
     async (args) => {
-      const r = await runToolseam(args, dir, env);
+      const r = await toolseamInProcess(args, dir, env);
       expect(r.code).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       const flag = args.some((a) => a.startsWith('--db')) ? '--db' : '--config';
@@ -95,7 +95,7 @@ describe('a database path that names no file, for the commands that only read or
     '%j: a mistyped $TOOLSEAM_DB is refused in one line naming the path and the variable',
     async (args) => {
       const typo = join(dir, 'sesions.db');
-      const r = await runToolseam(args, dir, { TOOLSEAM_DB: typo });
+      const r = await toolseamInProcess(args, dir, { TOOLSEAM_DB: typo });
       expect(r.code).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toContain(`there is no session database at ${typo} (named by $TOOLSEAM_DB)`);
@@ -107,7 +107,7 @@ describe('a database path that names no file, for the commands that only read or
     '%j: a mistyped --db is refused the same way, naming --db',
     async (args) => {
       const typo = join(dir, 'sesions.db');
-      const r = await runToolseam([...args, '--db', typo], dir, env);
+      const r = await toolseamInProcess([...args, '--db', typo], dir, env);
       expect(r.code).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toContain(`there is no session database at ${typo} (named by --db)`);
@@ -118,7 +118,7 @@ describe('a database path that names no file, for the commands that only read or
 
   it('a "db" in the config that names no file is refused naming the config file', async () => {
     writeFileSync(join(dir, 'toolseam.json'), JSON.stringify({ db: 'typo.db' }));
-    const r = await runToolseam(['sessions'], dir, env);
+    const r = await toolseamInProcess(['sessions'], dir, env);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain(
@@ -130,14 +130,14 @@ describe('a database path that names no file, for the commands that only read or
     const standIn = await startStandIn({ family: 'openai', script: [{ text: 'Hello.' }] });
     try {
       const fresh = join(dir, 'fresh.db');
-      const chat = await runToolseam(
+      const chat = await toolseamInProcess(
         ['chat', '-m', 'hi', '--base-url', standIn.baseURL, '--model', 'demo'],
         dir,
         { TOOLSEAM_DB: fresh },
       );
       expect(chat.code).toBe(0);
       expect(existsSync(fresh)).toBe(true);
-      const listed = await runToolseam(['sessions', '--json'], dir, { TOOLSEAM_DB: fresh });
+      const listed = await toolseamInProcess(['sessions', '--json'], dir, { TOOLSEAM_DB: fresh });
       expect(listed.code).toBe(0);
       expect(JSON.parse(listed.stdout).sessions).toHaveLength(1);
     } finally {
@@ -159,7 +159,7 @@ describe('the commands that only read or answer never create the default databas
     '%j with a fresh data folder says there is nothing yet, and where it looked',
     async (args, code, said) => {
       const data = join(dir, 'data');
-      const r = await runToolseam(args, dir, { XDG_DATA_HOME: data, TOOLSEAM_DB: '' });
+      const r = await toolseamInProcess(args, dir, { XDG_DATA_HOME: data, TOOLSEAM_DB: '' });
       expect(r.code).toBe(code);
       const expected = join(data, 'toolseam', 'toolseam.db');
       if (said === undefined) {

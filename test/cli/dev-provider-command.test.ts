@@ -3,8 +3,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runToolseam } from './run-toolseam.js';
 import { spawnToolseam, until } from './spawn-toolseam.js';
+import { toolseamInProcess } from './toolseam-in-process.js';
 
 let dir: string;
 
@@ -27,7 +27,7 @@ describe('toolseam dev-provider where it cannot listen', () => {
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     const { port } = busy.address() as { port: number };
     try {
-      const r = await runToolseam(['dev-provider', '--family', 'openai', '--port', String(port)], dir);
+      const r = await toolseamInProcess(['dev-provider', '--family', 'openai', '--port', String(port)], dir);
       expectOneLine(
         r,
         new RegExp(`127\\.0\\.0\\.1:${port} is already in use; pick another --port \\(0 = any free port\\)`),
@@ -38,7 +38,7 @@ describe('toolseam dev-provider where it cannot listen', () => {
   });
 
   it('a --host that is not an address of this machine', async () => {
-    const r = await runToolseam(['dev-provider', '--family', 'openai', '--host', '203.0.113.5'], dir);
+    const r = await toolseamInProcess(['dev-provider', '--family', 'openai', '--host', '203.0.113.5'], dir);
     expectOneLine(r, /--host 203\.0\.113\.5 is not an address of this machine/);
   });
 });
@@ -47,7 +47,7 @@ describe('toolseam dev-provider with bad flags', () => {
   it.each([[['--family', 'cohere']], [['--nope']]])(
     '%j: one short line pointing at --help, not the usage squashed into it',
     async (args) => {
-      const r = await runToolseam(['dev-provider', ...args], dir);
+      const r = await toolseamInProcess(['dev-provider', ...args], dir);
       expectOneLine(r, /toolseam dev-provider --help/);
       expect(r.stderr).not.toMatch(/usage:/);
       expect(r.stderr.length).toBeLessThan(200);
@@ -66,9 +66,9 @@ describe('toolseam dev-provider once its script is played', () => {
       await until('the stand-in to listen', () => /base URL at (\S+);/.test(server.stdout()));
       const baseURL = /base URL at (\S+);/.exec(server.stdout())?.[1] as string;
       const chat = ['chat', '--base-url', baseURL, '--model', 'demo', '--db', join(dir, 't.db'), '-m', 'hi'];
-      const first = await runToolseam(chat, dir);
+      const first = await toolseamInProcess(chat, dir);
       expect(first.stdout).toContain('Hello from the script.');
-      const second = await runToolseam(chat, dir);
+      const second = await toolseamInProcess(chat, dir);
       expect(second.code).toBe(1);
       expect(second.stderr).toContain(
         'all 1 turn(s) of script.json were played; restart `toolseam dev-provider` to play them again',
@@ -95,7 +95,7 @@ describe('a chat on Bedrock against `toolseam dev-provider --family bedrock`', (
       await until('the stand-in to listen', () => /base URL at (\S+);/.test(server.stdout()));
       const baseURL = /base URL at (\S+);/.exec(server.stdout())?.[1] as string;
       const chat = ['chat', '--provider', 'bedrock', '--base-url', baseURL, '--model', 'demo', '-m', 'hello'];
-      const r = await runToolseam([...chat, '--db', join(dir, 't.db')], dir, env);
+      const r = await toolseamInProcess([...chat, '--db', join(dir, 't.db')], dir, env);
       expect(r.stderr).not.toMatch(/region|credential/i);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('hello');

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeApproval, printEvent } from '../../src/cli/event-printer.js';
 import type { RuntimeEvent } from '../../src/core/events.js';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
-import { spawnToolseam } from './spawn-toolseam.js';
+import { toolseamInProcessWithoutKeys } from './toolseam-in-process.js';
 
 let dir: string;
 let standIn: StandIn | undefined;
@@ -27,7 +27,7 @@ async function refusedChat(args: Record<string, string>, flags: string[]) {
     script: [{ toolCalls: [{ name: 'write_file', arguments: args }] }, { echo: 'lastToolResult' }],
   });
   const base = ['--base-url', standIn.baseURL, '--model', 'demo', '--db', join(dir, 't.db')];
-  return spawnToolseam(['chat', '-m', 'save a note', ...base, ...flags], dir).done;
+  return toolseamInProcessWithoutKeys(['chat', '-m', 'save a note', ...base, ...flags], dir);
 }
 
 /** The `✗` lines a person read on stderr. */
@@ -139,7 +139,7 @@ describe('what a server or model chose is printed with its control characters sh
       ],
     });
     const base = ['--base-url', standIn.baseURL, '--model', 'demo', '--db', join(dir, 't.db')];
-    const r = await spawnToolseam(['chat', '-m', 'go', ...base], dir).done;
+    const r = await toolseamInProcessWithoutKeys(['chat', '-m', 'go', ...base], dir);
     expect(r.stdout + r.stderr).not.toContain(ESC);
     expect(r.stdout).toContain('look\\u001b[2K');
     expect(crossLines(r.stderr)[0]).toContain('evil\\u001b[2Kname');
@@ -154,7 +154,7 @@ describe('a model call that is retried, as the person reads it', () => {
       script: [{ error: { status: 429, retryAfter: 0 } }, { text: 'Hello there.' }],
     });
     const base = ['--base-url', standIn.baseURL, '--model', 'demo', '--db', join(dir, 't.db')];
-    const r = await spawnToolseam(['chat', '-m', 'hi', ...base], dir).done;
+    const r = await toolseamInProcessWithoutKeys(['chat', '-m', 'hi', ...base], dir);
     expect(r.stdout).toContain('Hello there.');
     expect(r.stderr.split('\n').filter((l) => l.includes('trying again'))).toEqual([
       '(openai-compatible: rate limited (HTTP 429); trying again now, attempt 2 of 3)',
@@ -192,7 +192,7 @@ describe('a model call that is retried, as the person reads it', () => {
       ],
     });
     const base = ['--base-url', standIn.baseURL, '--model', 'demo', '--db', join(dir, 't.db')];
-    const r = await spawnToolseam(['chat', '-m', 'do the morning round', ...base], dir).done;
+    const r = await toolseamInProcessWithoutKeys(['chat', '-m', 'do the morning round', ...base], dir);
     expect(r.stdout).toContain('All done.');
     const leafLines = r.stderr.split('\n').filter((l) => l.includes('[Tickets]'));
     expect(leafLines).toEqual([

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GrantScope } from '../../src/core/grant-scope.js';
 import { openSessionStore } from '../../src/store/index.js';
 import { commandScopeOf, folderScopeOf, newCall, turnWithCalls } from '../store/store-fixtures.js';
-import { runToolseam } from './run-toolseam.js';
+import { toolseamInProcess } from './toolseam-in-process.js';
 
 let dir: string;
 beforeEach(() => {
@@ -51,7 +51,7 @@ async function grantedStore() {
 describe('toolseam grants', () => {
   it('lists each standing permission with its id, tool, what it covers and where it holds', async () => {
     const { db, git, notes, other } = await grantedStore();
-    const r = await runToolseam(['grants', '--db', db], dir);
+    const r = await toolseamInProcess(['grants', '--db', db], dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`  ${git.grant?.id}  bash  session ${git.session.id}, given `);
     expect(r.stdout).toContain('      covers: run `git status …` (any further arguments)');
@@ -59,24 +59,24 @@ describe('toolseam grants', () => {
     expect(r.stdout).toContain('      covers: run write_file on files directly in `/w/notes` [/w/notes]');
     expect(r.stdout).not.toContain('withdrawn:');
 
-    const only = await runToolseam(['grants', '--db', db, '--session', other.id, '--json'], dir);
+    const only = await toolseamInProcess(['grants', '--db', db, '--session', other.id, '--json'], dir);
     expect(only.code).toBe(0);
     const listed = JSON.parse(only.stdout);
     expect(listed.grants.map((g: { id: string }) => g.id)).toEqual([notes.grant?.id]);
     expect(listed.withdrawn).toEqual([]);
 
-    const sessions = await runToolseam(['sessions', '--db', db], dir);
+    const sessions = await toolseamInProcess(['sessions', '--db', db], dir);
     expect(sessions.stdout).toContain('standing permissions ("always"):');
     expect(sessions.stdout).toContain(`  ${git.grant?.id}  bash  session ${git.session.id}`);
     expect(
-      JSON.parse((await runToolseam(['sessions', '--db', db, '--json'], dir)).stdout).grants,
+      JSON.parse((await toolseamInProcess(['sessions', '--db', db, '--json'], dir)).stdout).grants,
     ).toHaveLength(2);
   }, 120_000);
 
   it('--revoke withdraws one, keeping its record; again says so; an unknown id is one clear line', async () => {
     const { db, git } = await grantedStore();
     const id = git.grant?.id as string;
-    const revoked = await runToolseam(['grants', '--db', db, '--revoke', id], dir);
+    const revoked = await toolseamInProcess(['grants', '--db', db, '--revoke', id], dir);
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toBe(
       `withdrawn ${id}: bash is asked about again for what it covered (run \`git status …\` (any further arguments)).\n`,
@@ -85,20 +85,20 @@ describe('toolseam grants', () => {
     expect(await store.listGrants({ sessionId: git.session.id, tool: 'bash' })).toEqual([]);
     expect(await store.getGrant(id)).toMatchObject({ revokedBy: 'person' });
     await store.close();
-    const listed = await runToolseam(['grants', '--db', db], dir);
+    const listed = await toolseamInProcess(['grants', '--db', db], dir);
     expect(listed.stdout).toMatch(new RegExp(`withdrawn:\\n  ${id}  bash`));
     expect(listed.stdout).toMatch(/withdrawn \S+ by the person: withdrawn with `toolseam grants --revoke`/);
 
-    const again = await runToolseam(['grants', '--db', db, '--revoke', id], dir);
+    const again = await toolseamInProcess(['grants', '--db', db, '--revoke', id], dir);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain(`${id} was already withdrawn`);
 
-    const unknown = await runToolseam(['grants', '--db', db, '--revoke', 'g-nosuchgrant'], dir);
+    const unknown = await toolseamInProcess(['grants', '--db', db, '--revoke', 'g-nosuchgrant'], dir);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(
       'toolseam grants: there is no standing permission g-nosuchgrant; `toolseam grants` lists them with their ids (g-…).\n',
     );
-    const session = await runToolseam(['grants', '--db', db, '--session', 'nope'], dir);
+    const session = await toolseamInProcess(['grants', '--db', db, '--session', 'nope'], dir);
     expect(session.code).toBe(2);
     expect(session.stderr).toContain('there is no session nope');
   }, 120_000);
@@ -106,7 +106,7 @@ describe('toolseam grants', () => {
   it('shows the grants an upgrade withdrew, by the upgrade and why', async () => {
     const db = join(dir, 'old.db');
     copyFileSync(join(import.meta.dirname, '..', 'store', 'fixtures', 'release-0.1.0-v12.db'), db);
-    const r = await runToolseam(['grants', '--db', db], dir);
+    const r = await toolseamInProcess(['grants', '--db', db], dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/standing permissions \(.*\):\n {2}none\n\nwithdrawn:/);
     expect(r.stdout).toContain('covers: every bash call (an unscoped grant of an earlier version)');

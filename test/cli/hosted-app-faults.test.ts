@@ -7,6 +7,7 @@ import { openSessionStore } from '../../src/store/index.js';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
 import { TSX_LOADER } from '../support/tsx-loader.js';
 import { spawnToolseam } from './spawn-toolseam.js';
+import { toolseamInProcessWithoutKeys } from './toolseam-in-process.js';
 
 let dir: string;
 let standIn: StandIn | undefined;
@@ -45,10 +46,13 @@ function writeFaultyApp(): void {
   writeFileSync(join(dir, 'toolseam.json'), JSON.stringify(config));
 }
 
-function chat(message: string) {
+/** `chat -m message` on the stand-in, with the database it uses. */
+function chatArgs(message: string) {
   const db = join(dir, 't.db');
-  const args = ['chat', '-m', message, '--base-url', standIn?.baseURL ?? '', '--model', 'demo', '--db', db];
-  return { db, run: spawnToolseam(args, dir).done };
+  return {
+    db,
+    args: ['chat', '-m', message, '--base-url', standIn?.baseURL ?? '', '--model', 'demo', '--db', db],
+  };
 }
 
 describe('an installed app that misbehaves inside `chat -m`', () => {
@@ -58,8 +62,8 @@ describe('an installed app that misbehaves inside `chat -m`', () => {
       family: 'openai',
       script: [{ toolCalls: [{ name: 'wait_forever', arguments: {} }] }, { echo: 'lastToolResult' }],
     });
-    const { db, run } = chat('wait for it');
-    const result = await run;
+    const { db, args } = chatArgs('wait for it');
+    const result = await toolseamInProcessWithoutKeys(args, dir);
     expect(result.stdout).toContain('wait_forever did not finish within 1.5 s, its time limit');
     expect(result.stderr).toContain(
       'wait_forever (provider "faulty", app "faulty") did not finish within 1.5 s',
@@ -86,7 +90,8 @@ describe('an installed app that misbehaves inside `chat -m`', () => {
         { text: 'It is scheduled.', delayMs: 1_000 },
       ],
     });
-    const result = await chat('schedule it').run;
+    // The process's own handler for errors nobody caught is what this tests: it runs in a child.
+    const result = await spawnToolseam(chatArgs('schedule it').args, dir).done;
     expect(result.stderr).toContain('the installed app "faulty" threw an error nobody caught');
     expect(result.stderr).toContain('apps/faulty/index.js:8');
     expect(result.stderr).toContain('the cache refresh failed');

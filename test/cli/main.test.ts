@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageVersion } from '../../src/cli/package-version.js';
-import { runToolseam } from './run-toolseam.js';
+import { toolseamInProcess } from './toolseam-in-process.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -12,12 +12,12 @@ const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 
 describe('toolseam --version', () => {
   it.each(['--version', '-V'])('%s prints the package version alone and exits 0', async (flag) => {
-    const r = await runToolseam([flag], tmpdir());
+    const r = await toolseamInProcess([flag], tmpdir());
     expect(r).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
   it('--help names --version', async () => {
-    const r = await runToolseam(['--help'], tmpdir());
+    const r = await toolseamInProcess(['--help'], tmpdir());
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/--version, -V\s+print toolseam's version/);
   });

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
 import { brokenStdio } from '../support/mcp-servers.js';
 import { spawnToolseam } from './spawn-toolseam.js';
+import { toolseamInProcessWithoutKeys } from './toolseam-in-process.js';
 
 /** The CLI starts from source, then waits for the server: a busy machine needs long. */
 const SLOW = { timeout: 60_000, interval: 100 };
@@ -40,10 +41,10 @@ describe('toolseam chat with an MCP server that does not answer', () => {
     standIn = await startStandIn({ family: 'openai', script: [{ text: 'Hello there.' }] });
     writeConfig('silent', 'hang-start', []);
     const db = join(dir, 'chat.db');
-    const chat = await spawnToolseam(
+    const chat = await toolseamInProcessWithoutKeys(
       ['chat', '-m', 'hi', '--base-url', standIn.baseURL, '--model', 'demo', '--db', db],
       dir,
-    ).done;
+    );
     expect(chat.code).toBe(0);
     expect(chat.stdout).toContain('Hello there.');
     expect(chat.stderr).toContain(

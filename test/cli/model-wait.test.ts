@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { printEvent } from '../../src/cli/event-printer.js';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
-import { spawnToolseam } from './spawn-toolseam.js';
+import { toolseamInProcessWithoutKeys } from './toolseam-in-process.js';
 
 let dir: string;
 let standIn: StandIn | undefined;
@@ -20,7 +20,7 @@ afterEach(async () => {
 
 function chat(...extra: string[]) {
   const args = ['chat', '-m', 'hello', '--base-url', standIn?.baseURL ?? '', '--model', 'demo'];
-  return spawnToolseam([...args, '--db', join(dir, 't.db'), ...extra], dir).done;
+  return toolseamInProcessWithoutKeys([...args, '--db', join(dir, 't.db'), ...extra], dir);
 }
 
 describe('toolseam chat and a model slow to start answering', () => {

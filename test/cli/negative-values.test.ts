@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { negativeValuesJoined } from '../../src/cli/negative-values.js';
-import { runToolseam } from './run-toolseam.js';
+import { toolseamInProcess } from './toolseam-in-process.js';
 
 let dir: string;
 
@@ -16,12 +16,12 @@ afterEach(() => {
 
 describe('a negative number after an option that takes one', () => {
   it("gets the command's own message, as with --NAME=-1 (not Node's 'argument is ambiguous')", async () => {
-    const port = await runToolseam(['dev-provider', '--family', 'openai', '--port', '-1'], dir);
-    const joined = await runToolseam(['dev-provider', '--family', 'openai', '--port=-1'], dir);
+    const port = await toolseamInProcess(['dev-provider', '--family', 'openai', '--port', '-1'], dir);
+    const joined = await toolseamInProcess(['dev-provider', '--family', 'openai', '--port=-1'], dir);
     expect(port.code).toBe(2);
     expect(port.stderr).not.toMatch(/ambiguous/);
     expect(port.stderr).toBe(joined.stderr);
-    const k = await runToolseam(['retrieval', 'eval', 'data.json', '--k', '-1'], dir);
+    const k = await toolseamInProcess(['retrieval', 'eval', 'data.json', '--k', '-1'], dir);
     expect(k.code).toBe(2);
     expect(k.stderr).toBe('toolseam retrieval: --k must be a whole number of at least 1, not "-1".\n');
   });

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
 import { chatKilledWhileWaiting } from './killed-chat.js';
-import { spawnToolseam, spawnToolseamWithoutStderr, until } from './spawn-toolseam.js';
+import { spawnToolseamWithoutStderr, until } from './spawn-toolseam.js';
+import { toolseamInProcessWithoutKeys } from './toolseam-in-process.js';
 
 let dir: string;
 const standIns: StandIn[] = [];
@@ -42,7 +43,7 @@ describe('toolseam resume of a turn left waiting for an approval', () => {
     const id = /approve (ap-\S+) yes/.exec(shown)?.[1] as string;
     expect(shown).toContain(`approval id: ${id}`);
 
-    const approved = await spawnToolseam(['approve', id, 'yes', '--db', db], dir).done;
+    const approved = await toolseamInProcessWithoutKeys(['approve', id, 'yes', '--db', db], dir);
     expect(approved.code).toBe(0);
     const done = await resume.done;
     expect(done.code).toBe(0);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
 import { chatKilledWhileWaiting } from './killed-chat.js';
-import { spawnToolseam } from './spawn-toolseam.js';
+import { toolseamInProcessWithoutKeys } from './toolseam-in-process.js';
 
 let dir: string;
 const standIns: StandIn[] = [];
@@ -32,28 +32,30 @@ describe('approve and resume go on with the model the turn started on', () => {
     const { id, turnId } = await chatKilledWhileWaiting(a, db, dir);
     const elsewhere = { OPENAI_API_KEY: 'x', OPENAI_BASE_URL: b.baseURL };
 
-    const other = await spawnToolseam(
+    const other = await toolseamInProcessWithoutKeys(
       ['approve', id, 'yes', '--db', db, '--model', 'gpt-4.1'],
       dir,
       elsewhere,
-    ).done;
+    );
     expect(other.code).toBe(2);
     expect(other.stderr.trim().split('\n')).toHaveLength(1);
     expect(other.stderr).toContain(`ran on openai-compatible model "demo" at ${a.baseURL}`);
     expect(other.stderr).toContain('--model gpt-4.1');
-    const resumeOther = await spawnToolseam(['resume', turnId, '--db', db, '--base-url', b.baseURL], dir)
-      .done;
+    const resumeOther = await toolseamInProcessWithoutKeys(
+      ['resume', turnId, '--db', db, '--base-url', b.baseURL],
+      dir,
+    );
     expect(resumeOther.code).toBe(2);
     expect(resumeOther.stderr).toMatch(/--base-url .* names another/);
 
-    const approved = await spawnToolseam(['approve', id, 'yes', '--db', db], dir, elsewhere).done;
+    const approved = await toolseamInProcessWithoutKeys(['approve', id, 'yes', '--db', db], dir, elsewhere);
     expect(approved.stderr).not.toMatch(/\n\s+at /);
     expect(approved.code).toBe(0);
     expect(approved.stdout).toContain('Saved on A.');
     expect(b.requests).toHaveLength(0);
     expect(a.requests.map((r) => (r.body as { model?: string }).model)).toEqual(['demo', 'demo']);
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('buy milk');
-    const listed = await spawnToolseam(['sessions', '--db', db, '--json'], dir).done;
+    const listed = await toolseamInProcessWithoutKeys(['sessions', '--db', db, '--json'], dir);
     expect(JSON.parse(listed.stdout).sessions[0]).toMatchObject({
       provider: 'openai-compatible',
       model: 'demo',
@@ -74,14 +76,17 @@ describe('a --base-url is the recorded one when it differs only as spelling', ()
     const db = join(dir, 't.db');
     const { id, turnId } = await chatKilledWhileWaiting(a, db, dir);
     for (const other of [`${a.baseURL}//`, `${a.baseURL}/v2`, a.baseURL.replace(/\/v1$/, '')]) {
-      const refused = await spawnToolseam(['resume', turnId, '--db', db, '--base-url', other], dir).done;
+      const refused = await toolseamInProcessWithoutKeys(
+        ['resume', turnId, '--db', db, '--base-url', other],
+        dir,
+      );
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain(`--base-url ${other} names another`);
     }
-    const approved = await spawnToolseam(
+    const approved = await toolseamInProcessWithoutKeys(
       ['approve', id, 'yes', '--db', db, '--base-url', `${a.baseURL}/`],
       dir,
-    ).done;
+    );
     expect(approved.stderr).not.toMatch(/names another/);
     expect(approved.code).toBe(0);
     expect(approved.stdout).toContain('Saved on A.');

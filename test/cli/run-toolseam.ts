@@ -1,12 +1,10 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { TSX_LOADER } from '../support/tsx-loader.js';
+import { toolseamNodeArgs } from './spawn-toolseam.js';
 
-const bin = join(import.meta.dirname, '..', '..', 'src', 'cli', 'bin.ts');
 const run = promisify(execFile);
 
-/** Runs the CLI from source in `cwd` as a user would; resolves with its exit code and output. */
+/** Runs the CLI in `cwd` as a user would; resolves with its exit code and output. */
 export async function runToolseam(
   args: readonly string[],
   cwd: string,
@@ -14,7 +12,7 @@ export async function runToolseam(
   user?: { readonly uid: number; readonly gid: number },
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', TSX_LOADER, bin, ...args], {
+    const { stdout, stderr } = await run(process.execPath, toolseamNodeArgs(args), {
       cwd,
       env: { ...process.env, ...env },
       timeout: 60_000,

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
-import { runToolseam } from './run-toolseam.js';
-import { spawnToolseam } from './spawn-toolseam.js';
+import { toolseamInProcess, toolseamInProcessWithoutKeys } from './toolseam-in-process.js';
 
 let dir: string;
 let standIn: StandIn | undefined;
@@ -32,12 +31,12 @@ describe('the model a command talks to', () => {
     const db = ['--db', join(dir, 't.db')];
 
     // Claude's model id is no model id for this server: one is asked for, and nothing is sent.
-    const noModel = await spawnToolseam([...other, '-m', 'hi', ...db], dir).done;
+    const noModel = await toolseamInProcessWithoutKeys([...other, '-m', 'hi', ...db], dir);
     expect(noModel.code).toBe(2);
     expect(noModel.stderr).toMatch(/give a model id for openai-compatible with --model/);
     expect(standIn.requests).toHaveLength(0);
 
-    const r = await spawnToolseam([...other, '--model', 'demo', '-m', 'hi', ...db], dir).done;
+    const r = await toolseamInProcessWithoutKeys([...other, '--model', 'demo', '-m', 'hi', ...db], dir);
     expect(r.code).toBe(0);
     const [request] = standIn.requests;
     expect(request?.headers.authorization).not.toContain('sk-ant-config-key');
@@ -53,10 +52,10 @@ describe('the model a command talks to', () => {
       baseURL: standIn.baseURL,
     };
     writeFileSync(join(dir, 'toolseam.json'), JSON.stringify({ model: config }));
-    const r = await spawnToolseam(
+    const r = await toolseamInProcessWithoutKeys(
       ['chat', '--provider', 'openai-compatible', '-m', 'hi', '--db', join(dir, 't.db')],
       dir,
-    ).done;
+    );
     expect(r.code).toBe(0);
     expect(standIn.requests[0]?.headers.authorization).toBe('Bearer local-key');
     expect(standIn.requests[0]?.body).toMatchObject({ model: 'demo' });
@@ -67,7 +66,7 @@ describe('--verbose, which chat, approve and resume accept', () => {
   it.each(['chat', 'approve', 'resume'])(
     'is in the usage line and explained in `toolseam %s --help`',
     async (command) => {
-      const r = await runToolseam([command, '--help'], dir);
+      const r = await toolseamInProcess([command, '--help'], dir);
       expect(r.code).toBe(0);
       const usage = r.stdout.split('\n\n')[0] ?? '';
       expect(usage).toContain('[--verbose]');

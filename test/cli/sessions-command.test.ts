@@ -8,6 +8,7 @@ import { contract, fromLeaf } from '../runtime/subagents/subagent-fixtures.js';
 import { newCall, turnWithCalls } from '../store/store-fixtures.js';
 import { collect, type RuntimeHarness, startHarness } from '../support/runtime-harness.js';
 import { runToolseam } from './run-toolseam.js';
+import { toolseamInProcess } from './toolseam-in-process.js';
 
 let dir: string;
 
@@ -54,7 +55,7 @@ describe('toolseam sessions', () => {
     await store.close();
     const shown = 'chat\\u001b[2J\\u000a  t-fake';
     for (const args of [['sessions'], ['resume']]) {
-      const r = await runToolseam([...args, '--db', db], dir);
+      const r = await toolseamInProcess([...args, '--db', db], dir);
       expect(r.code).toBe(0);
       expect(r.stdout).not.toContain('\u001b');
       expect(r.stdout).not.toMatch(/^ {2}t-fake/m);
@@ -68,7 +69,7 @@ describe('toolseam sessions', () => {
     const { session } = await turnWithCalls(store, [], 'first line\n\nsecond\tline\r\nthird line');
     await store.updateSession(session.id, { title: 'a title\nover two lines' });
     await store.close();
-    const r = await runToolseam(['sessions', '--db', db], dir);
+    const r = await toolseamInProcess(['sessions', '--db', db], dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^ {2}\S+ {2}\S+ {2}a title over two lines$/m);
     expect(r.stdout).toMatch(
@@ -80,7 +81,7 @@ describe('toolseam sessions', () => {
   it('refuses a database path that does not exist, creating nothing (sessions and approve)', async () => {
     const typo = join(dir, 'no-such-folder', 'sesions.db');
     for (const args of [['sessions'], ['approve', 'ap-1', 'yes']]) {
-      const r = await runToolseam([...args, '--db', typo], dir);
+      const r = await toolseamInProcess([...args, '--db', typo], dir);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`there is no session database at ${typo}`);
     }
@@ -93,7 +94,7 @@ describe('toolseam sessions', () => {
     // No owner: the process that ran it is gone, and the turn has no approval to answer.
     const { turn } = await turnWithCalls(store, [], 'Tidy my notes');
     await store.close();
-    const r = await runToolseam(['sessions', '--db', db], dir);
+    const r = await toolseamInProcess(['sessions', '--db', db], dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('turns interrupted when their process stopped');
     expect(r.stdout).toContain(`toolseam resume ${turn.id}`);
@@ -102,10 +103,10 @@ describe('toolseam sessions', () => {
 
   it('an approval past its deadline is not listed as waiting, and approve refuses it (the call never runs)', async () => {
     const { db, turn, approval } = await waitingApproval(new Date(Date.now() - 1000).toISOString());
-    const listed = await runToolseam(['sessions', '--db', db], dir);
+    const listed = await toolseamInProcess(['sessions', '--db', db], dir);
     expect(listed.stdout).not.toContain(approval.id);
     expect(listed.stdout).toContain(`toolseam resume ${turn.id}`);
-    const r = await runToolseam(['approve', approval.id, 'yes', '--db', db], dir);
+    const r = await toolseamInProcess(['approve', approval.id, 'yes', '--db', db], dir);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`Approval ${approval.id} expired before it was answered`);
     expect(r.stderr).toContain(`toolseam resume ${turn.id}`);
@@ -127,7 +128,7 @@ describe('toolseam sessions', () => {
       owner: 'old-container-3f2a:7',
     });
     await store.close();
-    const r = await runToolseam(['sessions', '--db', db], dir);
+    const r = await toolseamInProcess(['sessions', '--db', db], dir);
     expect(r.stdout).toContain('turns interrupted when their process stopped');
     expect(r.stdout).toContain(`toolseam resume ${turn.id}`);
   });
@@ -169,16 +170,16 @@ describe('toolseam sessions', () => {
       MISTRAL_API_KEY: undefined,
     };
     const { db, turn, approval } = await waitingApproval();
-    const approve = await runToolseam(['approve', approval.id, 'yes', '--db', db], dir, noKeys);
+    const approve = await toolseamInProcess(['approve', approval.id, 'yes', '--db', db], dir, noKeys);
     expect(approve.code).toBe(2);
     expect(approve.stderr).toContain('no model is configured');
-    const listed = await runToolseam(['resume', '--db', db], dir, noKeys);
+    const listed = await toolseamInProcess(['resume', '--db', db], dir, noKeys);
     expect(listed).toMatchObject({ code: 0 });
     expect(listed.stdout).toContain(turn.id);
-    const unknown = await runToolseam(['resume', 't-nope', '--db', db], dir, noKeys);
+    const unknown = await toolseamInProcess(['resume', 't-nope', '--db', db], dir, noKeys);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('there is no turn t-nope');
-    const typo = await runToolseam(['resume', '--db', join(dir, 'tt.db')], dir, noKeys);
+    const typo = await toolseamInProcess(['resume', '--db', join(dir, 'tt.db')], dir, noKeys);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('there is no session database at');
     expect(existsSync(join(dir, 'tt.db'))).toBe(false);
@@ -193,14 +194,14 @@ describe('toolseam sessions', () => {
     for (let i = 0; i < 53; i += 1) await store.createSession({ title: `chat ${i}` });
     await store.close();
     const count = (out: string) => out.split('\n').filter((l) => / {2}s-\S+ {2}/.test(l)).length;
-    expect(count((await runToolseam(['sessions', '--db', db], dir)).stdout)).toBe(50);
-    expect(count((await runToolseam(['sessions', '--db', db, '--limit', '0'], dir)).stdout)).toBe(53);
-    expect(count((await runToolseam(['sessions', '--db', db, '--limit', '3'], dir)).stdout)).toBe(3);
-    const bad = await runToolseam(['sessions', '--db', db, '--limit', 'many'], dir);
+    expect(count((await toolseamInProcess(['sessions', '--db', db], dir)).stdout)).toBe(50);
+    expect(count((await toolseamInProcess(['sessions', '--db', db, '--limit', '0'], dir)).stdout)).toBe(53);
+    expect(count((await toolseamInProcess(['sessions', '--db', db, '--limit', '3'], dir)).stdout)).toBe(3);
+    const bad = await toolseamInProcess(['sessions', '--db', db, '--limit', 'many'], dir);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--limit takes how many sessions to list');
     for (const args of [['--limit', '-1'], ['--limit=-1']]) {
-      const negative = await runToolseam(['sessions', '--db', db, ...args], dir);
+      const negative = await toolseamInProcess(['sessions', '--db', db, ...args], dir);
       expect(negative.code).toBe(2);
       expect(negative.stderr).toBe(
         'toolseam sessions: --limit takes how many sessions to list (0 for all), not "-1".\n',
@@ -227,9 +228,9 @@ describe('toolseam sessions', () => {
     });
     await store.finishBatch(ended.id, 'failed');
     await store.close();
-    const text = await runToolseam(['sessions', '--db', db], dir);
+    const text = await toolseamInProcess(['sessions', '--db', db], dir);
     expect(text.stdout).toContain(`${open.id}  Morning  (1 of 1 leaves left; parent turn ${turn.id})`);
-    const listed = JSON.parse((await runToolseam(['sessions', '--db', db, '--json'], dir)).stdout);
+    const listed = JSON.parse((await toolseamInProcess(['sessions', '--db', db, '--json'], dir)).stdout);
     expect(listed.unfinishedBatches).toHaveLength(1);
     expect(listed.unfinishedBatches[0]).toMatchObject({
       id: open.id,
@@ -254,7 +255,7 @@ describe('toolseam sessions', () => {
     await store.claimLeaf(batch.leaves[0]?.id as string, child.id);
     const leafTurn = await store.startTurn({ sessionId: child.id, userText: 'sweep the inbox' });
     await store.close();
-    const r = await runToolseam(['sessions', '--db', db], dir);
+    const r = await toolseamInProcess(['sessions', '--db', db], dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`toolseam resume ${turn.id}`);
     expect(r.stdout).not.toContain(leafTurn.id);
@@ -295,20 +296,20 @@ describe('toolseam sessions after a subagent batch', () => {
 
   it('lists the sessions a person started, each with how many subagent sessions it ran', async () => {
     const { db, children } = await batchRun();
-    const r = await runToolseam(['sessions', '--db', db], dir);
+    const r = await toolseamInProcess(['sessions', '--db', db], dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^ {2}parent {2}\S+ {2}do the morning round {2}\(\+2 subagent sessions\)$/m);
     expect(r.stdout).toMatch(/^ {2}other {2}\S+ {2}hello$/m);
     for (const child of children) expect(r.stdout).not.toContain(child);
     // --limit counts the sessions listed, not the children left out
-    const one = await runToolseam(['sessions', '--db', db, '--limit', '1'], dir);
+    const one = await toolseamInProcess(['sessions', '--db', db, '--limit', '1'], dir);
     expect(one.stdout).toMatch(/^ {2}other {2}/m);
     expect(one.stdout).not.toMatch(/^ {2}parent {2}/m);
   });
 
   it('--all lists the subagent sessions too, each under the session that ran it', async () => {
     const { db, children } = await batchRun();
-    const r = await runToolseam(['sessions', '--db', db, '--all'], dir);
+    const r = await toolseamInProcess(['sessions', '--db', db, '--all'], dir);
     expect(r.code).toBe(0);
     const rows = r.stdout.split('\n');
     const parentRow = rows.findIndex((l) => l.startsWith('  parent  '));
@@ -320,10 +321,12 @@ describe('toolseam sessions after a subagent batch', () => {
 
   it('--json lists the top-level sessions with their child counts; with --all the children with their parent', async () => {
     const { db, children } = await batchRun();
-    const top = JSON.parse((await runToolseam(['sessions', '--db', db, '--json'], dir)).stdout);
+    const top = JSON.parse((await toolseamInProcess(['sessions', '--db', db, '--json'], dir)).stdout);
     expect(top.sessions.map((s: { id: string }) => s.id).sort()).toEqual(['other', 'parent']);
     expect(top.sessions.find((s: { id: string }) => s.id === 'parent')).toMatchObject({ childSessions: 2 });
-    const all = JSON.parse((await runToolseam(['sessions', '--db', db, '--json', '--all'], dir)).stdout);
+    const all = JSON.parse(
+      (await toolseamInProcess(['sessions', '--db', db, '--json', '--all'], dir)).stdout,
+    );
     const listed = all.sessions.map((s: { id: string; parentSessionId?: string }) => [
       s.id,
       s.parentSessionId,

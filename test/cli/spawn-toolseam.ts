@@ -1,11 +1,21 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { TSX_LOADER } from '../support/tsx-loader.js';
 
-const bin = join(import.meta.dirname, '..', '..', 'src', 'cli', 'bin.ts');
+const source = join(import.meta.dirname, '..', '..', 'src', 'cli', 'bin.ts');
+
+/**
+ * Node's arguments to run the CLI with `args`: the CLI the full tier compiled once (test/support/build-cli.ts),
+ * else the sources through tsx.
+ */
+export function toolseamNodeArgs(args: readonly string[]): string[] {
+  const built = inject('toolseamBin');
+  return built ? [built, ...args] : ['--import', TSX_LOADER, source, ...args];
+}
 
 /** No provider key from the person running the tests reaches a child unless a test sets one. */
-const NO_KEYS = {
+export const NO_KEYS = {
   OPENAI_API_KEY: '',
   ANTHROPIC_API_KEY: '',
   OPENROUTER_API_KEY: '',
@@ -15,7 +25,7 @@ const NO_KEYS = {
 };
 
 /**
- * Starts the CLI from source in `cwd` as a child a test can type into (`input`) or kill; `done`
+ * Starts the CLI in `cwd` as a child a test can type into (`input`) or kill; `done`
  * resolves with its exit code and output.
  */
 export function spawnToolseam(
@@ -24,7 +34,7 @@ export function spawnToolseam(
   env: Record<string, string | undefined> = {},
   input = false,
 ) {
-  const proc = spawn(process.execPath, ['--import', TSX_LOADER, bin, ...args], {
+  const proc = spawn(process.execPath, toolseamNodeArgs(args), {
     cwd,
     env: { ...process.env, ...NO_KEYS, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -35,7 +45,7 @@ export function spawnToolseam(
 
 /** `spawnToolseam` with a stdin to type into and its stderr discarded, as `2>/dev/null` does. */
 export function spawnToolseamWithoutStderr(args: readonly string[], cwd: string) {
-  const proc = spawn(process.execPath, ['--import', TSX_LOADER, bin, ...args], {
+  const proc = spawn(process.execPath, toolseamNodeArgs(args), {
     cwd,
     env: { ...process.env, ...NO_KEYS },
     stdio: ['pipe', 'pipe', 'ignore'],

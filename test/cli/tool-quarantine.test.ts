@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runToolseam } from './run-toolseam.js';
 import { spawnToolseam, until } from './spawn-toolseam.js';
+import { toolseamInProcess } from './toolseam-in-process.js';
 
 let dir: string;
 beforeEach(() => {
@@ -55,7 +55,7 @@ describe('one bad tool never takes down a turn: `toolseam dev-provider --reject`
         await until('the stand-in to listen', () => /base URL at (\S+);/.test(server.stdout()));
         const baseURL = /base URL at (\S+);/.exec(server.stdout())?.[1] as string;
         const chat = (text: string) =>
-          runToolseam(
+          toolseamInProcess(
             ['chat', ...c.provider, '--base-url', baseURL, '--model', 'demo', '--db', db, '-m', text],
             dir,
             env,
@@ -70,14 +70,14 @@ describe('one bad tool never takes down a turn: `toolseam dev-provider --reject`
         expect(first.stderr).toContain('sent the request once more without it');
         expect(first.stderr).toContain('`toolseam tools --on task_create`');
 
-        const page = await runToolseam(['tools', '--db', db], dir, env);
+        const page = await toolseamInProcess(['tools', '--db', db], dir, env);
         expect(page.code).toBe(0);
         expect(page.stdout).toContain('Quarantined (a model provider refused the definition');
         expect(page.stdout).toMatch(/ {2}task_create {2}on \S+ model "demo", since /);
         expect(page.stdout).toContain(`the provider said: `);
         expect(page.stdout).toContain(c.said);
         expect(page.stdout).toContain('lift: toolseam tools --on task_create');
-        const json = JSON.parse((await runToolseam(['tools', '--db', db, '--json'], dir, env)).stdout);
+        const json = JSON.parse((await toolseamInProcess(['tools', '--db', db, '--json'], dir, env)).stdout);
         expect(json.quarantined).toMatchObject([{ tool: 'task_create', model: 'demo' }]);
 
         // not offered on the next turn, so not refused: the turn simply goes without it
@@ -86,13 +86,13 @@ describe('one bad tool never takes down a turn: `toolseam dev-provider --reject`
         expect(second.stdout.trim()).toBe('Second answer.');
         expect(second.stderr).not.toContain('refused');
 
-        const typo = await runToolseam(['tools', '--db', db, '--on', 'task_creat'], dir, env);
+        const typo = await toolseamInProcess(['tools', '--db', db, '--on', 'task_creat'], dir, env);
         expect(typo.code).toBe(2);
         expect(typo.stderr).toContain('task_creat is not quarantined; did you mean task_create?');
-        const lifted = await runToolseam(['tools', '--db', db, '--on', 'task_create'], dir, env);
+        const lifted = await toolseamInProcess(['tools', '--db', db, '--on', 'task_create'], dir, env);
         expect(lifted.code).toBe(0);
         expect(lifted.stdout).toMatch(/^task_create: offered again on \S+ model "demo" \(it had said: /);
-        expect((await runToolseam(['tools', '--db', db], dir, env)).stdout).toContain(
+        expect((await toolseamInProcess(['tools', '--db', db], dir, env)).stdout).toContain(
           'No tool is quarantined.',
         );
 

@@ -1,37 +1,16 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brokenStdio, notesStdio } from '../support/mcp-servers.js';
+import { toolseamInProcess } from './toolseam-in-process.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
-const run = promisify(execFile);
-// Named by path, so the CLI runs from any folder (as a user's would).
-const tsx = pathToFileURL(join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 let dir: string;
 
-/** Runs `toolseam tools …` as a user would, returning its exit code and output. */
-async function toolseam(
-  args: string[],
-  cwd = root,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--import', tsx, join(root, 'src/cli/bin.ts'), 'tools', ...args],
-      {
-        cwd,
-        timeout: 60_000,
-      },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+/** Runs `toolseam tools …` in this process, in `cwd`: its exit code and output. */
+function toolseam(args: string[], cwd = root): Promise<{ code: number; stdout: string; stderr: string }> {
+  return toolseamInProcess(['tools', ...args], cwd);
 }
 
 beforeAll(async () => {

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSessionStore } from '../../src/store/index.js';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
 import { spawnToolseam } from './spawn-toolseam.js';
+import { toolseamInProcessWithoutKeys } from './toolseam-in-process.js';
 
 /** The official filesystem MCP server, installed from npm, run with node. */
 const FS_SERVER = join(
@@ -53,6 +54,7 @@ async function chatWaiting(db: string) {
       { text: 'Saved the note.' },
     ],
   });
+  // It leaves with exit 1, the process's own end: a child.
   const chat = await spawnToolseam(
     ['chat', '-m', 'save a note', '--base-url', standIn.baseURL, '--model', 'demo', '--db', db],
     chatDir,
@@ -90,7 +92,7 @@ describe('approve and resume go on with the config and folder the turn ran with'
   it('approve from a folder without the config runs the MCP call in the turn’s own folder with its own server', async () => {
     const db = join(dir, 't.db');
     const { id } = await chatWaiting(db);
-    const approved = await spawnToolseam(['approve', id, 'yes', '--db', db], elsewhere).done;
+    const approved = await toolseamInProcessWithoutKeys(['approve', id, 'yes', '--db', db], elsewhere);
     expect(approved.stderr).not.toMatch(/\n\s+at /);
     expect(approved.stderr).not.toContain('there is no tool named');
     expect(approved.stderr).toContain(
@@ -111,7 +113,7 @@ describe('approve and resume go on with the config and folder the turn ran with'
     const approval = await store.getApproval(id);
     await store.answerApproval(id, { kind: 'approve' }, { digest: approval?.digest as string });
     await store.close();
-    const resumed = await spawnToolseam(['resume', turn?.id as string, '--db', db], elsewhere).done;
+    const resumed = await toolseamInProcessWithoutKeys(['resume', turn?.id as string, '--db', db], elsewhere);
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain('Saved the note.');
     expect(readFileSync(join(chatDir, 'notes.txt'), 'utf8')).toBe('buy milk');
@@ -126,7 +128,7 @@ describe('approve and resume go on with the config and folder the turn ran with'
       ['approve', id, 'yes', '--db', db, '--config', other],
       ['resume', turn?.id as string, '--db', db, '--config', other],
     ]) {
-      const refused = await spawnToolseam(args, elsewhere).done;
+      const refused = await toolseamInProcessWithoutKeys(args, elsewhere);
       expect(refused.code).toBe(2);
       expect(refused.stderr.trim().split('\n')).toHaveLength(1);
       expect(refused.stderr).toContain(
@@ -141,14 +143,14 @@ describe('approve and resume go on with the config and folder the turn ran with'
     const db = join(dir, 't.db');
     const { id } = await chatWaiting(db);
     renameSync(join(chatDir, 'toolseam.json'), join(chatDir, 'toolseam.json.bak'));
-    const refused = await spawnToolseam(['approve', id, 'yes', '--db', db], elsewhere).done;
+    const refused = await toolseamInProcessWithoutKeys(['approve', id, 'yes', '--db', db], elsewhere);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(
       `ran with the config ${join(chatDir, 'toolseam.json')}, which is no longer there`,
     );
     expect(await approvalStatus(db, id)).toBe('pending');
     renameSync(join(chatDir, 'toolseam.json.bak'), join(chatDir, 'toolseam.json'));
-    const approved = await spawnToolseam(['approve', id, 'yes', '--db', db], elsewhere).done;
+    const approved = await toolseamInProcessWithoutKeys(['approve', id, 'yes', '--db', db], elsewhere);
     expect(approved.code).toBe(0);
     expect(readFileSync(join(chatDir, 'notes.txt'), 'utf8')).toBe('buy milk');
   });
@@ -158,7 +160,7 @@ describe('approve and resume go on with the config and folder the turn ran with'
     const { id } = await chatWaiting(db);
     // the server now fails to start: its script is not there
     writeConfig({ fs: { command: process.execPath, args: [join(dir, 'missing-server.js'), '.'] } });
-    const refused = await spawnToolseam(['approve', id, 'yes', '--db', db], elsewhere).done;
+    const refused = await toolseamInProcessWithoutKeys(['approve', id, 'yes', '--db', db], elsewhere);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('changed since turn');
     expect(refused.stderr).toContain(
@@ -168,7 +170,7 @@ describe('approve and resume go on with the config and folder the turn ran with'
     expect(refused.stderr).toContain(`approval ${id} still waits`);
     expect(refused.stderr).not.toContain('approved');
     expect(await approvalStatus(db, id)).toBe('pending');
-    const denied = await spawnToolseam(['approve', id, 'no', '--db', db], elsewhere).done;
+    const denied = await toolseamInProcessWithoutKeys(['approve', id, 'no', '--db', db], elsewhere);
     expect(denied.stderr).toContain('mcp/fs/write_file: denied');
     expect(await approvalStatus(db, id)).toBe('denied');
     expect(existsSync(join(chatDir, 'notes.txt'))).toBe(false);

@@ -332,18 +332,21 @@ export class SdkMcpProvider implements McpToolProvider {
         let cursor: string | undefined;
         for (; pages < MAX_PAGES; pages += 1) {
           const params = cursor === undefined ? {} : { cursor };
+          // The SDK leaves a listener on each request's signal: one per page would pile up on the deadline.
+          const page = childSignal(deadline);
           const answer: Record<string, unknown> = await this.connection
             .request(client, () =>
               client.request({ method: 'tools/list', params }, LooseResult, {
                 timeout: this.timeouts.listMs,
-                signal: deadline,
+                signal: page.signal,
               }),
             )
             .catch((error: unknown) => {
               // A server for resources or prompts alone has no tools to list: that is not a failure.
               if (offersNoTools(client, error)) return { tools: [] };
               throw error;
-            });
+            })
+            .finally(page.release);
           if (!Array.isArray(answer.tools)) {
             throw new McpServerError(
               this.server,
