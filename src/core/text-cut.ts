@@ -27,6 +27,11 @@ interface WellFormed {
   toWellFormed(): string;
 }
 
+/** True when `text` holds no half of a surrogate pair. */
+export function isWholeText(text: string): boolean {
+  return (text as unknown as WellFormed).isWellFormed();
+}
+
 /**
  * `text` with each half of a surrogate pair (as cutting inside an emoji leaves) replaced by U+FFFD; the
  * text itself when it has none. Anthropic refuses a whole request whose JSON holds one ("no low

@@ -359,8 +359,10 @@ export class Runtime {
       ...(before.provider !== provider || before.model !== model ? { provider, model } : {}),
       ...(before.title ? {} : { title: headOf(text.trim(), 80) }),
     };
-    if (Object.keys(patch).length > 0) await store.updateSession(sessionId, patch);
-    const session = (await store.getSession(sessionId)) as SessionRecord;
+    const session =
+      Object.keys(patch).length > 0
+        ? await store.updateSession(sessionId, patch)
+        : ((await store.getSession(sessionId)) as SessionRecord);
     return this.drive(session, turn, effective, false, controller);
   }
 

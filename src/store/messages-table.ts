@@ -2,7 +2,7 @@ import { InputError } from '../core/errors.js';
 import type { AssistantToolCall, ChatMessage } from '../core/model.js';
 import type { MessagePage } from '../core/session-inputs.js';
 import type { StoredMessage } from '../core/session-records.js';
-import { fromJson, iso, opt, sqlAfter, sqlLimit } from './rows.js';
+import { fromJson, iso, keptAsWritten, opt, sqlAfter, sqlLimit } from './rows.js';
 import type { StoreContext } from './store-context.js';
 
 interface MessageRow {
@@ -136,12 +136,12 @@ export function messagesTable(ctx: StoreContext) {
       checkMessage(message);
       const calls = message.role === 'assistant' ? (message.toolCalls ?? []) : [];
       const result = message.role === 'tool' ? message : undefined;
-      const { lastInsertRowid } = insert.run({
-        sessionId,
-        turnId,
+      const row: Omit<MessageRow, 'seq'> = {
+        session_id: sessionId,
+        turn_id: turnId,
         role: message.role,
         content: message.content,
-        toolCalls:
+        tool_calls:
           calls.length > 0
             ? JSON.stringify(
                 calls.map(({ id, name, arguments: a, signature }) => ({
@@ -152,15 +152,32 @@ export function messagesTable(ctx: StoreContext) {
                 })),
               )
             : null,
-        toolCallId: result?.toolCallId ?? null,
-        wireName: result?.name ?? null,
-        toolName: result ? (tool ?? result.name) : null,
-        isError: result ? (result.isError ? 1 : 0) : null,
-        now: ctx.now(),
+        tool_call_id: result?.toolCallId ?? null,
+        wire_name: result?.name ?? null,
+        tool_name: result ? (tool ?? result.name) : null,
+        is_error: result ? (result.isError ? 1 : 0) : null,
+        created_at: ctx.now(),
+      };
+      const { lastInsertRowid } = insert.run({
+        sessionId,
+        turnId,
+        role: row.role,
+        content: row.content,
+        toolCalls: row.tool_calls,
+        toolCallId: row.tool_call_id,
+        wireName: row.wire_name,
+        toolName: row.tool_name,
+        isError: row.is_error,
+        now: row.created_at,
       });
       // The message just written: its calls' arguments are the ones given, not read back.
       const given = new Map(calls.map((c) => [c.id, c.arguments]));
-      return toRecord(bySeq.get(lastInsertRowid) as MessageRow, (_turn, callId) => given.get(callId));
+      // The row as written is the row SQLite keeps, unless a text holds half of a character (SQLite keeps
+      // that as bytes that read back otherwise): only then is it read back.
+      const written = keptAsWritten(row)
+        ? { ...row, seq: Number(lastInsertRowid) }
+        : (bySeq.get(lastInsertRowid) as MessageRow);
+      return toRecord(written, (_turn, callId) => given.get(callId));
     },
     list(sessionId: string, options: MessagePage = {}): StoredMessage[] {
       const read = options.afterSeq === undefined ? fromSession(sessionId) : fromTurns();

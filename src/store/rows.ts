@@ -4,6 +4,7 @@ import type { JsonObject } from '../core/json.js';
 import { isPlainObject } from '../core/json.js';
 import { nestsTooDeep, tooDeepWords } from '../core/json-depth.js';
 import { StoreNotFoundError } from '../core/store-errors.js';
+import { isWholeText } from '../core/text-cut.js';
 
 /** SQL NULL read as absent. */
 export function opt<T>(value: T | null): T | undefined {
@@ -13,6 +14,19 @@ export function opt<T>(value: T | null): T | undefined {
 /** An optional value written as SQL NULL when absent. */
 export function orNull<T>(value: T | undefined): T | null {
   return value ?? null;
+}
+
+/**
+ * True when SQLite reads each of `row`'s values back exactly as written: numbers, NULL and strings of
+ * whole characters (a string holding half of a surrogate pair is kept as bytes that read back otherwise).
+ * A row it keeps as written need not be read back after an insert.
+ */
+export function keptAsWritten(row: object): boolean {
+  for (const value of Object.values(row)) {
+    if (value === null || typeof value === 'number') continue;
+    if (typeof value !== 'string' || !isWholeText(value)) return false;
+  }
+  return true;
 }
 
 /** Parses JSON text this store wrote itself. */

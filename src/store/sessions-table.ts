@@ -2,7 +2,17 @@ import type { NewSession, SessionFilter, SessionPatch } from '../core/session-in
 import type { ListedSession, SessionRecord } from '../core/session-records.js';
 import { StoreNotFoundError } from '../core/store-errors.js';
 import { headOf } from '../core/text-cut.js';
-import { fromJson, iso, opt, pickId, requireText, rowReader, sqlLimit, textOrNull } from './rows.js';
+import {
+  fromJson,
+  iso,
+  keptAsWritten,
+  opt,
+  pickId,
+  requireText,
+  rowReader,
+  sqlLimit,
+  textOrNull,
+} from './rows.js';
 import type { StoreContext } from './store-context.js';
 
 interface SessionRow {
@@ -91,7 +101,8 @@ export function sessionsTable(ctx: StoreContext) {
        surface_stamp = coalesce(@surfaceStamp, surface_stamp), updated_at = @now
      WHERE id = @id`,
   );
-  const touch = db.prepare('UPDATE sessions SET updated_at = max(updated_at, ?) WHERE id = ?');
+  // Only a later time is written: a row (and its index entry) left as it was costs no page write.
+  const touch = db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ? AND updated_at < ?');
   const nameIfUntitled = db.prepare(`UPDATE sessions SET title = ? WHERE id = ? AND title = ''`);
   const addTool = db.prepare(
     'INSERT INTO session_tools (session_id, tool_name, first_used_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
@@ -112,15 +123,21 @@ export function sessionsTable(ctx: StoreContext) {
           'session',
           (i) => exists.get(i),
         );
-        insert.run({
+        const now = ctx.now();
+        const row: SessionRow = {
           id,
           title: textOrNull(input.title, "A session's title") ?? '',
           agent: textOrNull(input.agent, "A session's agent"),
           provider: textOrNull(input.provider, "A session's provider"),
           model: textOrNull(input.model, "A session's model"),
-          now: ctx.now(),
-        });
-        return get(id) as SessionRecord;
+          surface_stamp: null,
+          created_at: now,
+          updated_at: now,
+          tools: '[]',
+        };
+        insert.run({ id, title: row.title, agent: row.agent, provider: row.provider, model: row.model, now });
+        // Read back only when SQLite would not keep a text as given (half of a character in it).
+        return keptAsWritten(row) ? toRecord(row) : (get(id) as SessionRecord);
       });
     },
     get,
@@ -156,7 +173,8 @@ export function sessionsTable(ctx: StoreContext) {
     },
     /** Marks the session as just used. */
     touch(id: string): void {
-      touch.run(ctx.now(), id);
+      const now = ctx.now();
+      touch.run(now, id, now);
     },
     /** Names an untitled session after a user message. */
     nameIfUntitled(id: string, text: string): void {

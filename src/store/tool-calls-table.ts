@@ -86,7 +86,8 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
     `INSERT INTO tool_calls (turn_id, call_id, session_id, idx, tool_name, wire_name, raw_arguments, arguments,
        arguments_as_raw, digest, status, created_at, updated_at)
      VALUES (@turnId, @id, @sessionId, (SELECT count(*) FROM tool_calls WHERE turn_id = @turnId), @tool,
-       @wireName, @rawArguments, @arguments, @asRaw, @digest, @status, @now, @now)`,
+       @wireName, @rawArguments, @arguments, @asRaw, @digest, @status, @now, @now)
+     RETURNING *`,
   );
   const byKey = db.prepare('SELECT * FROM tool_calls WHERE turn_id = ? AND call_id = ?');
   // Insertion order is the models' order; the clock can step back between two replies.
@@ -105,7 +106,8 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
   const settle = db.prepare(
     `UPDATE tool_calls SET status = @status, result = @content, is_error = @isError, not_run = @notRun,
        refused_by = @refusedBy, updated_at = @now
-     WHERE turn_id = @turnId AND call_id = @callId AND ${inSet('@from')}`,
+     WHERE turn_id = @turnId AND call_id = @callId AND ${inSet('@from')}
+     RETURNING *`,
   );
 
   const get = (turnId: string, callId: string): ToolCallRecord | undefined => {
@@ -140,7 +142,8 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
         `Turn ${turnId} already has a call with id ${JSON.stringify(id)}; call ids must be unique in a turn.`,
       );
     }
-    insert.run({
+    // The row as SQLite keeps it (its place in the turn counted by the insert), without a second read.
+    const row = insert.get({
       turnId,
       id,
       sessionId,
@@ -157,8 +160,8 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
         `The first status of call ${id}`,
       ),
       now: ctx.now(),
-    });
-    return mustGet(turnId, id);
+    }) as CallRow;
+    return toRecord(row);
   }
 
   return {
@@ -166,10 +169,10 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
     mustGet,
     recordModelReply(turnId: string, reply: ModelReply) {
       return ctx.write(() => {
-        const turn = turns.mustGet(turnId);
+        const sessionId = turns.mustGetSessionId(turnId);
         const calls = reply.calls ?? [];
         // The calls first: the message keeps their arguments in their rows (stored once) and reads them from there.
-        const recorded = calls.map((c) => insertCall(turnId, turn.sessionId, c));
+        const recorded = calls.map((c) => insertCall(turnId, sessionId, c));
         const message = turns.append(
           turnId,
           {
@@ -214,7 +217,7 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
           `The content of the result of call ${callId} must be the text the model will read.`,
         );
       return ctx.write(() => {
-        const settled = settle.run({
+        const settled = settle.get({
           turnId,
           callId,
           status: outcome.status,
@@ -224,11 +227,12 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
           refusedBy: orNull(outcome.refusedBy),
           now: ctx.now(),
           from: statusSet(from),
-        });
-        const call = mustGet(turnId, callId);
-        if (settled.changes === 0) {
-          throw new StoreConflictError('tool call', `${turnId}/${callId}`, call.status, outcome.status);
+        }) as CallRow | undefined;
+        if (settled === undefined) {
+          const current = mustGet(turnId, callId);
+          throw new StoreConflictError('tool call', `${turnId}/${callId}`, current.status, outcome.status);
         }
+        const call = toRecord(settled);
         const message = turns.append(
           turnId,
           {

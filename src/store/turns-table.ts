@@ -9,6 +9,7 @@ import {
   filteredList,
   inSet,
   iso,
+  keptAsWritten,
   mustRead,
   opt,
   optIso,
@@ -102,6 +103,7 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
        @configFile, @configSha256, @workdir, @now, CASE WHEN @owner IS NULL THEN NULL ELSE @now END)`,
   );
   const byId = db.prepare('SELECT * FROM turns WHERE id = ?');
+  const sessionOf = db.prepare('SELECT session_id FROM turns WHERE id = ?').pluck();
   // Oldest first by rowid (write order), as in every list here: the clock can step back between writes.
   const list = filteredList(db, (where) => `SELECT * FROM turns ${where} ORDER BY rowid`, {
     sessionId: 'session_id = @sessionId',
@@ -120,6 +122,12 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
 
   const get = rowReader(byId, toRecord);
   const mustGet = mustRead('turn', get);
+  /** The session a turn belongs to (read alone, not the whole turn); StoreNotFoundError when there is no such turn. */
+  const mustGetSessionId = (turnId: string): string => {
+    const sessionId = sessionOf.get(turnId) as string | undefined;
+    if (sessionId === undefined) throw new StoreNotFoundError('turn', turnId);
+    return sessionId;
+  };
 
   return {
     start(input: NewTurn) {
@@ -140,29 +148,52 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
             throw new InputError(`A turn's ${what} must be a string, or be left out.`);
         }
         const ranWith = checkedRanWith(input.ranWith);
-        insert.run({
+        const now = ctx.now();
+        const owner = orNull(input.owner);
+        const row: TurnRow = {
           id,
-          sessionId: input.sessionId,
-          userText: input.userText,
-          owner: orNull(input.owner),
+          session_id: input.sessionId,
+          status: 'running',
+          user_text: input.userText,
+          owner,
+          error: null,
           agent: orNull(input.agent),
           mode: orNull(input.mode),
           provider: orNull(input.provider),
           model: orNull(input.model),
-          baseURL: orNull(input.baseURL),
-          configFile: ranWith === undefined ? null : (ranWith.file ?? ''),
-          configSha256: orNull(ranWith?.sha256),
+          base_url: orNull(input.baseURL),
+          config_file: ranWith === undefined ? null : (ranWith.file ?? ''),
+          config_sha256: orNull(ranWith?.sha256),
           workdir: orNull(ranWith?.workdir),
-          now: ctx.now(),
+          owner_seen_at: owner === null ? null : now,
+          started_at: now,
+          ended_at: null,
+        };
+        insert.run({
+          id,
+          sessionId: row.session_id,
+          userText: row.user_text,
+          owner,
+          agent: row.agent,
+          mode: row.mode,
+          provider: row.provider,
+          model: row.model,
+          baseURL: row.base_url,
+          configFile: row.config_file,
+          configSha256: row.config_sha256,
+          workdir: row.workdir,
+          now,
         });
         messages.append(input.sessionId, id, { role: 'user', content: input.userText });
         sessions.nameIfUntitled(input.sessionId, input.userText);
         sessions.touch(input.sessionId);
-        return mustGet(id);
+        // Read back only when SQLite would not keep a text as given (half of a character in it).
+        return keptAsWritten(row) ? toRecord(row) : mustGet(id);
       });
     },
     get,
     mustGet,
+    mustGetSessionId,
     list(filter: TurnFilter = {}) {
       const statuses = statusFilter(filter.status, STATES, 'Turn state');
       return (list({ sessionId: filter.sessionId, statuses }) as TurnRow[]).map(toRecord);
@@ -191,9 +222,9 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
     /** Appends a message to a turn's session and marks the session used. */
     append(turnId: string, message: ChatMessage, tool?: string, options?: AppendOptions): StoredMessage {
       return ctx.write(() => {
-        const turn = mustGet(turnId);
-        const stored = messages.append(turn.sessionId, turnId, message, tool, options);
-        sessions.touch(turn.sessionId);
+        const sessionId = mustGetSessionId(turnId);
+        const stored = messages.append(sessionId, turnId, message, tool, options);
+        sessions.touch(sessionId);
         return stored;
       });
     },

@@ -101,8 +101,9 @@ export async function invokeAfterWait(
 
 /** Step 7: runs a call that passed its gates a moment ago (and its person, when it asked), exactly once. */
 export async function invoke(env: TurnEnvironment, state: TurnState, call: PlannedCall): Promise<ToolResult> {
-  const current = await env.store.getToolCall(env.turnId, call.id);
-  if (current?.status === 'pending') await env.store.approveToolCall(env.turnId, call.id);
+  // Approving moves only a pending call (one a person or a grant approved already is left as it is), so
+  // the call is not read first to see whether it is pending.
+  await env.store.approveToolCall(env.turnId, call.id);
   if (!(await env.store.claimToolCall(env.turnId, call.id))) {
     const again: ToolResult = {
       content: `Error: ${call.tool} was not run again: this call was already started once, and a call runs at most once.`,

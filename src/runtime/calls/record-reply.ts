@@ -48,6 +48,8 @@ async function withUniqueIds(
   env: TurnEnvironment,
   calls: readonly AssistantToolCall[],
 ): Promise<AssistantToolCall[]> {
+  // A reply without calls (the final answer) has no ids to check: the turn's calls are not read for it.
+  if (calls.length === 0) return [];
   const taken = new Set((await env.store.listToolCalls({ turnId: env.turnId })).map((c) => c.id));
   return calls.map((call) => {
     let id = call.id.trim();

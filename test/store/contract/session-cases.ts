@@ -227,6 +227,56 @@ export function sessionCases(subject: StoreSubject): void {
     });
   });
 
+  describe('what a write returns', () => {
+    // A write's returned record is what a read gives afterwards, also for text SQLite does not keep as
+    // given (half of a character): the store may build it from what it wrote, never from something else.
+    for (const [what, text] of [
+      ['whole characters', 'Book the flight to Zürich 🛫'],
+      ['half of a character', 'cut inside an emoji \ud83d'],
+    ] as const) {
+      it(`is what a read gives back afterwards (${what})`, async () => {
+        const store = await subject.open();
+        const session = await store.createSession({
+          title: text,
+          agent: 'planner',
+          provider: 'p',
+          model: 'm',
+        });
+        expect(await store.getSession(session.id)).toEqual(session);
+        const turn = await store.startTurn({
+          sessionId: session.id,
+          userText: text,
+          owner: 'host:1',
+          agent: 'planner',
+          mode: 'agent',
+          provider: 'p',
+          model: 'm',
+          baseURL: 'http://localhost:1/v1',
+          ranWith: { workdir: '/work', file: 'toolseam.json', sha256: 'ab12' },
+        });
+        expect(await store.getTurn(turn.id)).toEqual(turn);
+        const call = newCall('c1', 'notes/write', { text });
+        const reply = await store.recordModelReply(turn.id, { content: text, calls: [call] });
+        expect(await store.getToolCall(turn.id, 'c1')).toEqual(reply.calls[0]);
+        await store.approveToolCall(turn.id, 'c1');
+        await store.claimToolCall(turn.id, 'c1', 'host:1');
+        const result = await store.recordToolResult(turn.id, 'c1', {
+          status: 'done',
+          content: text,
+          isError: false,
+        });
+        expect(await store.getToolCall(turn.id, 'c1')).toEqual(result.call);
+        const answer = await store.appendMessage(turn.id, { role: 'assistant', content: text });
+        expect(await store.listMessages(session.id)).toEqual([
+          expect.objectContaining({ seq: expect.any(Number) }),
+          reply.message,
+          result.message,
+          answer,
+        ]);
+      });
+    }
+  });
+
   describe('messages a host appends', () => {
     it("a host's own assistant message keeps the arguments of its calls", async () => {
       const store = await subject.open();
