@@ -18,6 +18,7 @@ import type { ShellOptions } from './shell-options.js';
 import type { ShellConfinement } from './shell-run.js';
 import { taskTools } from './task-tools.js';
 import { writeFileTool } from './write-file-tool.js';
+import { MAX_WALKED_ENTRIES } from './walk-files.js';
 
 /** What the platform's own tools are built with. */
 export interface BuiltinOptions {
@@ -41,6 +42,8 @@ export interface BuiltinOptions {
   readonly shell?: ShellOptions;
   /** toolseam's own files besides its config (the session database): hidden from sandboxed commands. */
   readonly ownFiles?: readonly string[];
+  /** The most folder entries one glob or grep looks at before it stops and says so (default 200,000). */
+  readonly searchEntryLimit?: number;
 }
 
 /** The app the platform's own providers belong to. */
@@ -83,6 +86,7 @@ function builtinToolsWith(
     workspace: options.workspace,
     configPaths: options.configPaths ?? [],
     addFolderHint: options.addFolderHint ?? DEFAULT_ADD_FOLDER_HINT,
+    searchEntryLimit: options.searchEntryLimit ?? MAX_WALKED_ENTRIES,
   };
   const shell =
     'unavailable' in confinement

@@ -19,6 +19,8 @@ export interface FileScope {
   readonly configPaths: readonly string[];
   /** The hint a path outside every folder gets: how the person adds a folder. */
   readonly addFolderHint: string;
+  /** The most folder entries one search (glob, grep) looks at. */
+  readonly searchEntryLimit: number;
 }
 
 /** A path a call named, checked and resolved. */

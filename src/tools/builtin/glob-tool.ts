@@ -77,7 +77,7 @@ export function globTool(scope: FileScope) {
     fields,
     ...checkedWork(check, async ({ folder, matcher, whole, folders, foldersOnly }, args, ctx) => {
       if (whole) return displayPath(folder.real, folder.roots);
-      const budget: WalkBudget = { visited: 0, cut: false };
+      const budget: WalkBudget = { visited: 0, cut: false, limit: scope.searchEntryLimit };
       const found: string[] = [];
       let more = false;
       for await (const { rel, full, entry } of walkFiles(

@@ -170,7 +170,7 @@ export function grepTool(scope: FileScope) {
     group: BUILTIN_GROUPS.files,
     fields,
     ...checkedWork(check, async ({ target, matcher, include }, args, ctx) => {
-      const budget: WalkBudget = { visited: 0, cut: false };
+      const budget: WalkBudget = { visited: 0, cut: false, limit: scope.searchEntryLimit };
       const files = await filesUnder(
         target,
         include,

@@ -21,6 +21,8 @@ export interface WalkedEntry {
 export interface WalkBudget {
   visited: number;
   cut: boolean;
+  /** The most entries this walk looks at (MAX_WALKED_ENTRIES unless the host set another). */
+  readonly limit: number;
 }
 
 /** Where a walk starts: a folder, really resolved, and the workspace folders it was located in. */
@@ -33,7 +35,7 @@ export interface WalkStart {
  * Walks a folder depth-first in name order, yielding every entry below it. Links are yielded but never
  * followed (so a walk cannot leave the folder or loop); `skip` folders, credential folders (`.ssh`, a folder
  * named `.env`) and unreadable folders are not entered; the start itself is the caller's to have checked.
- * Stops after MAX_WALKED_ENTRIES, marking the budget as cut.
+ * Stops after the budget's limit of entries, marking the budget as cut.
  */
 export function walkFiles(
   start: WalkStart,
@@ -54,8 +56,8 @@ async function* walkBelow(
   const entries = await readdir(join(start.real, rel), { withFileTypes: true }).catch(() => [] as Dirent[]);
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
-    if (signal?.aborted || budget.visited >= MAX_WALKED_ENTRIES) {
-      budget.cut = budget.cut || budget.visited >= MAX_WALKED_ENTRIES;
+    if (signal?.aborted || budget.visited >= budget.limit) {
+      budget.cut = budget.cut || budget.visited >= budget.limit;
       return;
     }
     budget.visited++;
