@@ -163,6 +163,11 @@ export async function runtimeFromFlags(
       .then((probe) => probe.shellSandboxSoon(config.shell.bwrap))
       .catch(() => undefined);
   }
+  // The provider's SDK, which the first request needs, loads while the runtime is built (the probe
+  // above leaves the process waiting for bubblewrap meanwhile).
+  void import('../providers/index.js')
+    .then((providers) => providers.preloadProvider(model))
+    .catch(() => undefined);
   // Imported here, once the flags are read: a command's --help or a mistyped flag loads no runtime.
   const { createRuntime } = await import('../create-runtime.js');
   return createRuntime({

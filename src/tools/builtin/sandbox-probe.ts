@@ -4,7 +4,6 @@ import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { bwrapSaid } from './run-command.js';
 import { sandboxArgs } from './sandbox-plan.js';
-import { privateSystemFilesSoon } from './system-masks.js';
 
 /** Whether commands can run in the sandbox here: the bubblewrap program that confines them, or why not. */
 export type SandboxState =
@@ -101,8 +100,6 @@ function probe(bwrap: string | undefined): SandboxState {
 
 /** The probe with bubblewrap running beside the caller: the process goes on with other work meanwhile. */
 async function probeBeside(bwrap: string | undefined): Promise<SandboxState> {
-  // The confinement's walk of /etc, done by the I/O threads: the plan then finds it done.
-  if (process.platform === 'linux') await privateSystemFilesSoon();
   const planned = plan(bwrap);
   if ('ready' in planned) return planned;
   const { program, args } = planned;
