@@ -70,7 +70,8 @@ async function importTime(specifier: string): Promise<number> {
 
 /** `await import()` in a fresh process (Node's default flags, as a host has them): toolseam's entry, and `openai` alone. */
 export async function coldImport(): Promise<{ toolseam: number; openai: number }> {
-  const entry = pathToFileURL(join(root(), 'dist', 'src', 'index.js')).href;
+  // What `import('toolseam')` loads: the package's entry, the bundle the build makes of dist/src.
+  const entry = pathToFileURL(join(root(), 'dist', 'bundle', 'index.js')).href;
   const [toolseam, openai] = await alternate(
     () => importTime(entry),
     () => importTime('openai'),

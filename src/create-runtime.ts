@@ -4,15 +4,16 @@ import { type Logger, silentLogger } from './core/logger.js';
 import type { ModelAdapter } from './core/model.js';
 import type { SessionStore } from './core/session-store.js';
 import type { ToolProvider } from './core/tool.js';
+import { deferredSubagentRun } from './deferred-subagent-run.js';
 import { createModelAdapter, type ProviderConfig, resolveProviderConfig } from './providers/index.js';
 import type { ToolSelector } from './retrieval/index.js';
 import { globMatch } from './runtime/glob-match.js';
 import { Runtime } from './runtime/runtime.js';
 import type { ApprovalOptions } from './runtime/runtime-options.js';
-import { enableSubagents } from './runtime/subagents/index.js';
 import { defaultDatabasePath, openSessionStore } from './store/index.js';
 import type { AskUser } from './tools/builtin/ask-user-tool.js';
 import { builtinProviders } from './tools/builtin/builtin-providers.js';
+import { shellSandboxSoon } from './tools/builtin/sandbox-probe.js';
 import type { ShellOptions } from './tools/builtin/shell-options.js';
 import { EMPTY_TOOLS_CONFIG, registryFromConfig } from './tools/registry-config.js';
 
@@ -61,6 +62,12 @@ function configuredWindow(config: ToolseamConfig | undefined, provider: string):
 export async function createRuntime(options: CreateRuntimeOptions): Promise<Runtime> {
   const config = options.config;
   const logger = options.logger ?? silentLogger;
+  const shell = { ...config?.shell, ...options.shell };
+  // Whether `bash` is offered waits on bubblewrap starting once: it runs while the store opens.
+  const sandbox =
+    options.builtins === false || shell.sandbox === 'off' ? undefined : shellSandboxSoon(shell.bwrap);
+  // Awaited below; a step before that which throws leaves a failed probe nobody waits for.
+  sandbox?.catch(() => undefined);
   const model = isAdapter(options.model) ? options.model : createModelAdapter(options.model);
   // Stored with each turn, so a resumed turn is sent where it started (and nowhere else).
   const modelBaseURL = isAdapter(options.model) ? undefined : resolveProviderConfig(options.model).baseURL;
@@ -75,6 +82,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     typeof options.store === 'object' ? options.store : openSessionStore({ path: storePath as string });
   const workspace = config?.workspace.length ? config.workspace : [process.cwd()];
   const secrets = config?.secrets ?? new Map<string, string>();
+  await sandbox;
   const builtins =
     options.builtins === false
       ? []
@@ -85,7 +93,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
           secrets,
           configPaths: config?.file ? [config.file] : [],
           ...(storePath !== undefined && storePath !== ':memory:' ? { ownFiles: [storePath] } : {}),
-          shell: { ...config?.shell, ...options.shell },
+          shell,
           ...(options.askUser ? { askUser: options.askUser } : {}),
         });
   for (const provider of builtins) {
@@ -126,6 +134,6 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     ...(contextWindow ? { contextWindow } : {}),
     ...(options.selector ? { selector: options.selector } : {}),
   });
-  if (options.subagents !== false) enableSubagents(runtime);
+  if (options.subagents !== false) runtime.addRuntimeTool(deferredSubagentRun(runtime));
   return runtime;
 }

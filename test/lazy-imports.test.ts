@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -87,4 +88,24 @@ describe("a program's start loads no SDK it does not use", () => {
     expect(heavyAreas).toEqual([]);
     expect(heavyIn(urls)).toEqual([]);
   });
+
+  // The bundle the build makes of dist/src (what `import('toolseam')` loads once published).
+  const bundle = join(root, 'dist', 'bundle', 'index.js');
+  it.skipIf(!existsSync(bundle))(
+    'the bundled entry exports what the source does, and importing it loads no SDK and no ajv',
+    async () => {
+      const script = `
+        const bundled = await import(${JSON.stringify(pathToFileURL(bundle).href)});
+        const source = await import(${JSON.stringify(pathToFileURL(join(root, 'src', 'index.ts')).href)});
+        process.stderr.write('resolved: -- root imported --\\n');
+        process.stdout.write(JSON.stringify([Object.keys(bundled).sort(), Object.keys(source).sort()]));`;
+      const { code, urls, stdout } = await resolvedBy(['--input-type=module', '-e', script]);
+      expect(code).toBe(0);
+      const [bundled, source] = JSON.parse(stdout) as [string[], string[]];
+      expect(bundled).toEqual(source);
+      const mark = urls.indexOf('-- root imported --');
+      expect(mark).toBeGreaterThan(0);
+      expect(heavyIn(urls.slice(0, mark))).toEqual([]);
+    },
+  );
 });

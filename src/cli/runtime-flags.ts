@@ -156,6 +156,18 @@ export async function runtimeFromFlags(
   const model = firstByte === undefined ? chosen : { ...chosen, firstByteTimeoutMs: firstByte };
   const level: LogLevel = flags.verbose ? 'info' : 'warn';
   const db = extra.db ?? databasePathFrom(flags, config);
+  // Bubblewrap's one start (whether `bash` is offered) runs while the runtime's modules load; the
+  // runtime awaits the same probe.
+  if (config.shell.sandbox !== 'off') {
+    void import('../tools/builtin/sandbox-probe.js')
+      .then((probe) => probe.shellSandboxSoon(config.shell.bwrap))
+      .catch(() => undefined);
+  }
+  // The provider's SDK, which the first request needs, loads while the runtime is built (the probe
+  // above leaves the process waiting for bubblewrap meanwhile).
+  void import('../providers/index.js')
+    .then((providers) => providers.preloadProvider(model))
+    .catch(() => undefined);
   // Imported here, once the flags are read: a command's --help or a mistyped flag loads no runtime.
   const { createRuntime } = await import('../create-runtime.js');
   return createRuntime({

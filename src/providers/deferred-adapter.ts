@@ -1,13 +1,20 @@
 import { ProviderError } from '../core/errors.js';
 import type { ModelAdapter, ModelEvent, ModelRequest, WireTool } from '../core/model.js';
 import { OPENAI_MAX_TOOLS } from './openai/openai-endpoints.js';
-import type { ResolvedProviderConfig } from './shared/provider-config.js';
+import type { ResolvedProviderConfig, WireFamily } from './shared/provider-config.js';
 import { transportProviderError } from './shared/provider-errors.js';
 import type { RejectionDialect } from './shared/rejection-dialect.js';
 import { toolsAttributedInRejection, toolsNamedInRejection } from './shared/tools-named-in-rejection.js';
 
 /** A family's adapter, as every one of them is built on `SdkModelAdapter`. */
 type FamilyAdapter = ModelAdapter & Required<Pick<ModelAdapter, 'toolsAttributedInRejection'>>;
+
+/** Each family's adapter module (and through it the SDK), imported on the first call. */
+const FAMILY_MODULES = {
+  anthropic: () => import('./anthropic/anthropic-adapter.js'),
+  bedrock: () => import('./bedrock/bedrock-adapter.js'),
+  openai: () => import('./openai/openai-adapter.js'),
+} as const;
 
 /** Imports the module of `config`'s family and makes its adapter. */
 async function familyAdapter(
@@ -16,12 +23,20 @@ async function familyAdapter(
 ): Promise<FamilyAdapter> {
   switch (config.family) {
     case 'anthropic':
-      return new (await import('./anthropic/anthropic-adapter.js')).AnthropicAdapter(config, { dialects });
+      return new (await FAMILY_MODULES.anthropic()).AnthropicAdapter(config, { dialects });
     case 'bedrock':
-      return new (await import('./bedrock/bedrock-adapter.js')).BedrockAdapter(config, { dialects });
+      return new (await FAMILY_MODULES.bedrock()).BedrockAdapter(config, { dialects });
     case 'openai':
-      return new (await import('./openai/openai-adapter.js')).OpenAIAdapter(config, { dialects });
+      return new (await FAMILY_MODULES.openai()).OpenAIAdapter(config, { dialects });
   }
+}
+
+/**
+ * Starts importing `family`'s adapter and SDK now, for a program about to send its first request (the
+ * adapter then finds them loaded). A failure is left for that first call to report.
+ */
+export function preloadFamily(family: WireFamily): void {
+  FAMILY_MODULES[family]().catch(() => undefined);
 }
 
 /**

@@ -4,7 +4,7 @@
  * defaults and each family's dialects live here, at the root, because only the root gathers every
  * vendor's folder.)
  */
-export { createModelAdapter } from './create-model-adapter.js';
+export { createModelAdapter, preloadProvider } from './create-model-adapter.js';
 export {
   ANTHROPIC_DIALECTS,
   BEDROCK_DIALECTS,

@@ -2,12 +2,8 @@ export type { CatalogOptions } from './catalog.js';
 export { CATALOG_CHARS, CATALOG_LINE_CHARS, catalog, LEFT_OUT_PREFIX } from './catalog.js';
 export { CatalogView } from './catalog-view.js';
 export { isCore } from './core-tools.js';
-export type { BenchmarkQuery, RetrievalDataset } from './dataset.js';
-export { loadDataset, parseDataset } from './dataset.js';
 export type { DenseQuery, EmbeddingSource } from './dense-fusion.js';
 export { type EmbeddingSelectorOptions, embeddingSelector } from './embedding-selector.js';
-export type { EvalOptions, EvalReport, Split } from './evaluate.js';
-export { evaluate } from './evaluate.js';
 export type { MetaToolOptions } from './meta-tools.js';
 export {
   answerToolSchema,

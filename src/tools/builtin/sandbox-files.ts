@@ -53,6 +53,7 @@ trap 'shopt -u failglob nullglob; if __toolseam_running; then command -p sleep 0
 
 let made: (SandboxFiles & { readonly dir: string }) | undefined;
 let hooked = false;
+let swept = false;
 
 /** The start of the folder's name; the process id after it tells whose it is. */
 const PREFIX = 'toolseam-sandbox-';
@@ -105,14 +106,19 @@ function removeLeftovers(): void {
  * that opens one is refused ("Permission denied"), since its capabilities are dropped, and a read-only
  * bind cannot be written — and the script bash reads first. Made once per process in a folder of its own
  * in the system's temporary folder (again if something removed them), removed when the process exits;
- * the folders of this user's processes that a signal ended first are removed when the next one is made.
+ * the folders of this user's processes that a signal ended first are removed by the first call of the
+ * next process that does not pass `sweep: false` (the sandbox probe passes it: a start that never runs a
+ * command leaves them to the next that does).
  */
-export function sandboxFiles(): SandboxFiles {
+export function sandboxFiles(options: { readonly sweep?: boolean } = {}): SandboxFiles {
+  if (options.sweep !== false && !swept) {
+    swept = true;
+    removeLeftovers();
+  }
   if (made !== undefined && [made.hiddenFile, made.hiddenFolder, made.bashEnv].every((f) => existsSync(f))) {
     return made;
   }
   removeFiles();
-  if (!hooked) removeLeftovers();
   const dir = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
   const hiddenFile = join(dir, 'hidden-file');
   const hiddenFolder = join(dir, 'hidden-folder');

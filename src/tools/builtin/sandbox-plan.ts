@@ -97,10 +97,11 @@ function resolverArgs(): string[] {
  * namespace, so what is mounted cannot be undone; the system's programs and libraries and /etc read-only,
  * with the files of /etc others may not read hidden; a private /tmp and an empty home; the workspace
  * folders writable, with their credential files and toolseam's own files hidden; everything else absent.
- * Killed with toolseam, and in a session of its own (no terminal to push input into).
+ * Killed with toolseam, and in a session of its own (no terminal to push input into). `sweep: false`
+ * leaves the sandbox folders of ended processes for a later call to clear (see `sandboxFiles`).
  */
-export function sandboxArgs(plan: SandboxPlan): string[] {
-  const files = sandboxFiles();
+export function sandboxArgs(plan: SandboxPlan, options: { readonly sweep?: boolean } = {}): string[] {
+  const files = sandboxFiles(options);
   const args = ['--unshare-all', '--unshare-user', '--disable-userns', '--cap-drop', 'ALL'];
   if (plan.network) args.push('--share-net', ...resolverArgs());
   args.push('--die-with-parent', '--new-session', ...systemPart());

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
@@ -17,6 +17,7 @@ const SYSTEM_BWRAP = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'];
 const PROBE_TIMEOUT_MS = 10_000;
 
 const probed = new Map<string, SandboxState>();
+const probing = new Map<string, Promise<SandboxState>>();
 
 function isProgram(path: string): boolean {
   try {
@@ -39,7 +40,10 @@ function findBwrap(): string | undefined {
 const INSTALL_HINT =
   'install bubblewrap (Debian and Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)';
 
-function probe(bwrap: string | undefined): SandboxState {
+/** What a sandbox start is tried with, or the state when none can be tried. */
+type ProbePlan = { readonly program: string; readonly args: string[] } | SandboxState;
+
+function plan(bwrap: string | undefined): ProbePlan {
   if (process.platform !== 'linux') {
     return {
       ready: false,
@@ -52,18 +56,26 @@ function probe(bwrap: string | undefined): SandboxState {
   if (!isProgram(program)) {
     return { ready: false, reason: `the bubblewrap program ${program} does not exist or cannot be run` };
   }
-  // A real start with the same confinement a command gets, running `true`.
-  const plan = { roots: [], cwd: '/', home: homedir(), hidden: [], network: false, read: [] };
-  const run = spawnSync(program, [...sandboxArgs(plan), '--', 'true'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    timeout: PROBE_TIMEOUT_MS,
-    encoding: 'utf8',
-  });
+  // A real start with the same confinement a command gets, running `true`. The leftovers of ended
+  // processes are cleared when a command first runs, not here: a start that never runs bash skips it.
+  const confinement = { roots: [], cwd: '/', home: homedir(), hidden: [], network: false, read: [] };
+  return { program, args: [...sandboxArgs(confinement, { sweep: false }), '--', 'true'] };
+}
+
+/** How the start went: what kept it from starting, else how it ended and what it said. */
+interface ProbeRun {
+  readonly error?: Error;
+  readonly status: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stderr: string;
+}
+
+function verdict(program: string, run: ProbeRun): SandboxState {
   if (run.error !== undefined) {
     return { ready: false, reason: `${program} could not be started: ${run.error.message}` };
   }
   if (run.status !== 0) {
-    const said = bwrapSaid(run.stderr ?? '');
+    const said = bwrapSaid(run.stderr);
     const why = said === '' ? `it exited with ${run.status ?? run.signal}` : `it said "${said}"`;
     return {
       ready: false,
@@ -73,6 +85,47 @@ function probe(bwrap: string | undefined): SandboxState {
     };
   }
   return { ready: true, bwrap: program };
+}
+
+function probe(bwrap: string | undefined): SandboxState {
+  const planned = plan(bwrap);
+  if ('ready' in planned) return planned;
+  const run = spawnSync(planned.program, planned.args, {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: PROBE_TIMEOUT_MS,
+    encoding: 'utf8',
+  });
+  return verdict(planned.program, { ...run, stderr: run.stderr ?? '' });
+}
+
+/** The probe with bubblewrap running beside the caller: the process goes on with other work meanwhile. */
+async function probeBeside(bwrap: string | undefined): Promise<SandboxState> {
+  const planned = plan(bwrap);
+  if ('ready' in planned) return planned;
+  const { program, args } = planned;
+  return new Promise((resolve) => {
+    const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const stderr: Buffer[] = [];
+    let timedOut: Error | undefined;
+    let settled = false;
+    const settle = (run: ProbeRun): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(verdict(program, run));
+    };
+    const timer = setTimeout(() => {
+      timedOut = Object.assign(new Error(`spawn ${program} ETIMEDOUT`), { code: 'ETIMEDOUT' });
+      child.kill();
+    }, PROBE_TIMEOUT_MS);
+    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+    // A program that cannot be started says so here, and may never close.
+    child.once('error', (error) => settle({ error, status: null, signal: null, stderr: '' }));
+    child.once('close', (status, signal) => {
+      const said = Buffer.concat(stderr).toString('utf8');
+      settle({ ...(timedOut ? { error: timedOut } : {}), status, signal, stderr: said });
+    });
+  });
 }
 
 /**
@@ -87,4 +140,30 @@ export function shellSandbox(bwrap?: string): SandboxState {
     probed.set(key, state);
   }
   return state;
+}
+
+/**
+ * `shellSandbox`, with bubblewrap's start awaited rather than waited for: a process can start the probe
+ * early and do other work while it runs. The state is kept as `shellSandbox` keeps it.
+ */
+export function shellSandboxSoon(bwrap?: string): Promise<SandboxState> {
+  const key = bwrap ?? '';
+  const known = probed.get(key);
+  if (known !== undefined) return Promise.resolve(known);
+  let pending = probing.get(key);
+  if (pending === undefined) {
+    pending = probeBeside(bwrap).then(
+      (state) => {
+        probing.delete(key);
+        if (!probed.has(key)) probed.set(key, state);
+        return probed.get(key) as SandboxState;
+      },
+      (error: unknown) => {
+        probing.delete(key);
+        throw error;
+      },
+    );
+    probing.set(key, pending);
+  }
+  return pending;
 }
