@@ -1,4 +1,5 @@
 import { admitTools, MAX_OFFERED_TOOLS } from './admit-tools.js';
+import { CATALOG_CHARS, shelvedCatalog } from './catalog.js';
 import { requestText } from './request-text.js';
 import type { RetrievalTool } from './retrieval-tool.js';
 import type { SearchHit, SearchOptions, SelectOptions } from './retriever-options.js';
@@ -22,8 +23,6 @@ export class CatalogView {
   private lastOffered: string[] = [];
   private relevance = new Map<string, number>();
   private surfaced = 0;
-  /** The visible tools in catalog order, for the catalog generation they were read at. */
-  private seen: { readonly generation: number; readonly tools: readonly RetrievalTool[] } | undefined;
 
   /** `visible` leaves out the tools this session may not see (all are seen without it). */
   constructor(
@@ -44,7 +43,6 @@ export class CatalogView {
   /** From now on sees only the tools `visible` passes (a turn still under way after the catalog moved on). */
   limitTo(visible: (name: string) => boolean): void {
     this.visible = visible;
-    this.seen = undefined;
   }
 
   /** Takes on what another view of the same session knew: the tools it called, its last hints and offer. */
@@ -72,16 +70,23 @@ export class CatalogView {
     return [...this.visibleTools()];
   }
 
-  /** The tools this view sees in catalog order, shared by the steps of a turn (never handed out). */
+  /** The tools this view sees in catalog order, shared with every view through the same filter (never handed out). */
   private visibleTools(): readonly RetrievalTool[] {
-    const all = this.catalog.orderedTools();
-    const visible = this.visible;
-    if (visible === undefined) return all;
-    const generation = this.catalog.generation;
-    if (this.seen?.generation !== generation) {
-      this.seen = { generation, tools: all.filter((t) => visible(t.name)) };
-    }
-    return this.seen.tools;
+    return this.catalog.toolsSeen(this.visible);
+  }
+
+  /**
+   * The catalog (see `catalog`) of the tools this view sees but `shown`, described by `relevance`
+   * (the last selection's by default). Laid out from shelves the catalog keeps per state, so a turn
+   * pays for the tools it shows and describes, not for every tool in the catalog.
+   */
+  deferredCatalog(
+    shown: ReadonlySet<string>,
+    relevance: ReadonlyMap<string, number> = this.relevance,
+    maxChars: number = CATALOG_CHARS,
+  ): string {
+    const shelves = this.catalog.shelvesSeen(this.visible);
+    return shelvedCatalog(shelves, (name) => this.catalog.get(name), shown, relevance, maxChars);
   }
 
   /** Records that this session called a tool: it is offered every turn from now on. */

@@ -1,3 +1,5 @@
+import { lineText } from './catalog-layout.js';
+import { CatalogShelves } from './catalog-shelves.js';
 import { isCore } from './core-tools.js';
 import type { DenseQuery } from './dense-fusion.js';
 import { Ranker } from './ranker.js';
@@ -21,6 +23,15 @@ import type { Ranked } from './top-k.js';
 /** Hint fragment sets whose matching tools are remembered at most (the memory starts over past it). */
 const MAX_HINTED_SETS = 256;
 
+/** What is worked out from the catalog as one filter of it sees it, for one catalog state. */
+interface Seen {
+  readonly generation: number;
+  /** The tools the filter passes, in catalog order. */
+  readonly tools: readonly RetrievalTool[];
+  /** The same on shelves for the deferred catalog, made when first asked for. */
+  shelves: CatalogShelves | undefined;
+}
+
 /**
  * The part of retrieval every session seeing the same tools shares: the incremental index, the
  * catalog order, the tools' vectors, which tools are core, and what is worked out from them (tie
@@ -42,6 +53,9 @@ export class ToolCatalog {
   private readonly coreNames = new Set<string>();
   private readonly partsByName = new Map<string, NameParts>();
   private readonly vectors: ToolVectors;
+  /** What the whole catalog and each filter of it (an agent's tool list, shared by its sessions) see. */
+  private seenWhole: Seen | undefined;
+  private readonly seenFiltered = new WeakMap<(name: string) => boolean, Seen>();
   /** The embedding under way, so sessions sharing the catalog wait for it instead of embedding the same tools again. */
   private embedding: Promise<number> | undefined;
   private changes = 0;
@@ -135,12 +149,41 @@ export class ToolCatalog {
     return this.ordered;
   }
 
+  /**
+   * The tools `visible` passes (all without it) in catalog order, worked out once per catalog state
+   * and filter: every session seeing the catalog through the same filter shares it (never to be
+   * changed: hand out copies).
+   */
+  toolsSeen(visible?: (name: string) => boolean): readonly RetrievalTool[] {
+    return this.seen(visible).tools;
+  }
+
+  /** The tools `visible` passes, on shelves for the catalog of deferred tools (see `toolsSeen`). */
+  shelvesSeen(visible?: (name: string) => boolean): CatalogShelves {
+    const seen = this.seen(visible);
+    // Line lengths only: the lines themselves are cut again for the few a turn describes.
+    seen.shelves ??= new CatalogShelves(seen.tools, (t) => lineText(t).length + 1);
+    return seen.shelves;
+  }
+
+  private seen(visible: ((name: string) => boolean) | undefined): Seen {
+    const kept = visible === undefined ? this.seenWhole : this.seenFiltered.get(visible);
+    if (kept?.generation === this.changes) return kept;
+    const all = this.orderedTools();
+    const tools = visible === undefined ? all : all.filter((t) => visible(t.name));
+    const made: Seen = { generation: this.changes, tools, shelves: undefined };
+    if (visible === undefined) this.seenWhole = made;
+    else this.seenFiltered.set(visible, made);
+    return made;
+  }
+
   /** Forgets what was worked out from the catalog (its order, tie ranks, hinted tools). */
   private changed(): void {
     this.changes += 1;
     this.ordered = undefined;
     this.tieRanks = undefined;
     this.hintedBy.clear();
+    this.seenWhole = undefined;
   }
 
   /** Tools whose names the hint fragments point at, in catalog order (remembered per fragment set). */

@@ -233,6 +233,7 @@ export class ToolIndex {
     } finally {
       this.loading = false;
       this.store.load(this.slots.length, this.held);
+      this.held.trim();
       this.version += 1;
     }
   }

@@ -63,6 +63,20 @@ export class ToolTerms {
     this.reserveNames(tools * 4);
   }
 
+  /**
+   * Gives back what a bulk load reserved and did not use (`expect` guesses per tool, and room grows
+   * twice what is asked): about a quarter more than is used is kept for later changes.
+   */
+  trim(): void {
+    const keep = Math.max(1024, Math.ceil(this.used * 1.25));
+    if (this.terms.length > keep * 1.5) {
+      this.terms = this.terms.slice(0, keep);
+      this.tfs = this.tfs.slice(0, keep * this.fields);
+    }
+    const keepNames = Math.max(256, Math.ceil(this.nameUsed * 1.25));
+    if (this.names.length > keepNames * 1.5) this.names = this.names.slice(0, keepNames);
+  }
+
   /** Forgets the tool in `slot` (its runs become gaps). */
   release(slot: number): void {
     this.gap += this.count[slot] as number;

@@ -1,4 +1,4 @@
-import { catalog, catalogNote } from '../../retrieval/index.js';
+import { catalogNote } from '../../retrieval/index.js';
 import type { OfferedTool } from '../../seam/index.js';
 import type { TurnEnvironment } from '../turn/turn-environment.js';
 import type { TurnState } from '../turn/turn-state.js';
@@ -40,7 +40,6 @@ export async function selectTurnTools(env: TurnEnvironment): Promise<TurnTools> 
     selected = selected.filter((t) => kept.has(t.name));
   }
   const shown = new Set(selected.map((t) => t.name));
-  const deferred = retriever.tools().filter((t) => !shown.has(t.name));
-  const text = catalog(deferred, undefined, { relevance: rank });
+  const text = retriever.deferredCatalog(shown, rank);
   return { selected, reduced: true, note: catalogNote(text), rank };
 }
