@@ -17,8 +17,8 @@ import { shellSandbox } from './sandbox-probe.js';
 import type { ShellOptions } from './shell-options.js';
 import type { ShellConfinement } from './shell-run.js';
 import { taskTools } from './task-tools.js';
-import { writeFileTool } from './write-file-tool.js';
 import { MAX_WALKED_ENTRIES } from './walk-files.js';
+import { writeFileTool } from './write-file-tool.js';
 
 /** What the platform's own tools are built with. */
 export interface BuiltinOptions {
