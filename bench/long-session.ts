@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchRuntime } from './runtime.bench.js';
+import { percentile } from './stats.js';
 
 // One session of many turns on a real SQLite file with the instant model, printing what a turn costs
 // early and late: `npx tsx bench/long-session.ts [turns]` (default 300).
@@ -24,14 +25,12 @@ async function timedTurn(session: string, text: string): Promise<Cost> {
   return { wall: performance.now() - t0, cpu: (c.user + c.system) / 1000 };
 }
 
-const at = (a: readonly number[], q: number): number =>
-  [...a].sort((x, y) => x - y)[Math.floor((a.length - 1) * q)] ?? Number.NaN;
 // The machine may be shared: the least and the lower quartile of a window are the runtime's own cost.
 const summary = (costs: readonly Cost[]): string =>
   (['wall', 'cpu'] as const)
     .map((k) => {
       const v = costs.map((c) => c[k]);
-      return `${k} min ${at(v, 0).toFixed(2)} p25 ${at(v, 0.25).toFixed(2)} median ${at(v, 0.5).toFixed(2)} ms`;
+      return `${k} min ${percentile(v, 0).toFixed(2)} p25 ${percentile(v, 0.25).toFixed(2)} median ${percentile(v, 0.5).toFixed(2)} ms`;
     })
     .join('; ');
 
