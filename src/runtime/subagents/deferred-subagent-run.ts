@@ -1,6 +1,6 @@
-import type { RuntimeTool } from './runtime/calls/runtime-tool.js';
-import type { Runtime } from './runtime/runtime.js';
-import { SUBAGENT_RUN_DEFINITION } from './runtime/subagents/subagent-run-definition.js';
+import type { RuntimeTool } from '../calls/runtime-tool.js';
+import type { Runtime } from '../runtime.js';
+import { SUBAGENT_RUN_DEFINITION } from './subagent-run-definition.js';
 
 /**
  * `subagent_run` for `runtime`, as `enableSubagents` offers it, with the batch compiler and runner (a
@@ -10,7 +10,7 @@ import { SUBAGENT_RUN_DEFINITION } from './runtime/subagents/subagent-run-defini
 export function deferredSubagentRun(runtime: Runtime): RuntimeTool {
   let loaded: Promise<RuntimeTool> | undefined;
   const real = (): Promise<RuntimeTool> => {
-    loaded ??= import('./runtime/subagents/subagent-run-tool.js').then((m) => m.subagentRunTool(runtime));
+    loaded ??= import('./subagent-run-tool.js').then((m) => m.subagentRunTool(runtime));
     return loaded;
   };
   return {
