@@ -63,7 +63,7 @@ export function blockOf(group: ToolGroup, parts: BlockParts): Block {
 }
 
 /** The tool at a place of a block. */
-export function toolAt(b: Block, place: number): RetrievalTool {
+function toolAt(b: Block, place: number): RetrievalTool {
   const { head } = b;
   return (place < head.length ? head[place] : b.shelf.tools[place - head.length]) as RetrievalTool;
 }

@@ -4,7 +4,6 @@ import { groupOf, type RetrievalTool } from './retrieval-tool.js';
 
 /** One group's tools as the catalog lays them out: in name order, with the length of each one's line. */
 export interface CatalogShelf {
-  readonly key: string;
   /** The group of its first tool in the order it was given. */
   readonly group: ToolGroup;
   /** Its tools in the order given, kept only when they do not all share one group object. */
@@ -34,7 +33,7 @@ export function shelfOf(
     names += t.name.length;
     if (t.name.length < shortest) shortest = t.name.length;
   });
-  return { key: group.key, group, given, tools, sizes: new MinTree(sizes), names, shortest };
+  return { group, given, tools, sizes: new MinTree(sizes), names, shortest };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { admitTools, MAX_OFFERED_TOOLS } from './admit-tools.js';
 import { CATALOG_CHARS, shelvedCatalog } from './catalog.js';
 import { requestText } from './request-text.js';
-import type { RetrievalTool } from './retrieval-tool.js';
+import { platformFirst, type RetrievalTool } from './retrieval-tool.js';
 import type { SearchHit, SearchOptions, SelectOptions } from './retriever-options.js';
 import { schemaSize } from './schema-size.js';
 import { hintedFragments } from './structural-hints.js';
@@ -222,7 +222,7 @@ export class CatalogView {
     this.relevance = relevance;
 
     const byRank = (a: RetrievalTool, b: RetrievalTool): number =>
-      (relevance.get(b.name) ?? 0) - (relevance.get(a.name) ?? 0) || catalog.compareTools(a, b);
+      (relevance.get(b.name) ?? 0) - (relevance.get(a.name) ?? 0) || platformFirst(a, b);
     const fallback: RetrievalTool[] = [];
     for (const name of this.lastOffered) {
       const t = catalog.get(name);

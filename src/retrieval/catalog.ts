@@ -60,14 +60,13 @@ export function shelvedCatalog(
     const pick = picks.get(shelf);
     if (pick !== undefined && pick.skipped.length - pick.head.length >= shelf.tools.length) continue;
     const head = pick === undefined ? [] : pick.head.sort(order);
-    let shortestName = shelf.shortest;
-    for (const t of head) shortestName = Math.min(shortestName, t.name.length);
     const parts: BlockParts = {
       head,
       shelf,
       skipped: pick === undefined ? [] : pick.skipped.sort((a, b) => a - b),
       names: shelf.names + (pick?.names ?? 0),
-      shortestName,
+      // The head's tools are picked from this shelf, so none is shorter than its shortest.
+      shortestName: shelf.shortest,
     };
     const first = shelf.given?.find((t) => !shown.has(t.name));
     const group = first === undefined ? shelf.group : groupOf(first);

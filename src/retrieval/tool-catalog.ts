@@ -73,11 +73,6 @@ export class ToolCatalog {
     return this.index.size;
   }
 
-  /** Moves on every change to the catalog's tools (views remember what they worked out by it). */
-  get generation(): number {
-    return this.changes;
-  }
-
   /** Adds a tool, or replaces the one with the same name. */
   upsert(tool: RetrievalTool): void {
     if (!this.order.has(tool.name)) this.order.set(tool.name, this.nextOrder++);
@@ -242,7 +237,7 @@ export class ToolCatalog {
     const shown = options.shown ?? (() => true);
     let tools: RetrievalTool[];
     if (query.trim() === '') {
-      tools = [...this.orderedTools()].sort((a, b) => this.compareTools(a, b));
+      tools = [...this.orderedTools()].sort(platformFirst);
     } else {
       const name = query.trim();
       const exact = this.index.get(name) ?? this.index.get(options.realName?.(name) ?? '');
@@ -289,18 +284,13 @@ export class ToolCatalog {
     return this.order.get(name) ?? Number.MAX_SAFE_INTEGER;
   }
 
-  /** Ties: the platform's own tool first, then by name. */
-  compareTools(a: RetrievalTool, b: RetrievalTool): number {
-    return platformFirst(a, b);
-  }
-
   /** Ties in the ranking: by each slot's place in (platform first, then name) order. */
   private tieBreak(a: number, b: number): number {
     if (!this.tieRanks) {
       // Rebuilt only after the catalog changed: a numeric comparison per tie instead of two lookups
       // and a string comparison (near-identical tools tie often).
       const ranks = new Int32Array(this.index.capacity);
-      const sorted = [...this.orderedTools()].sort((x, y) => this.compareTools(x, y));
+      const sorted = [...this.orderedTools()].sort(platformFirst);
       sorted.forEach((t, i) => {
         ranks[this.index.slotOf(t.name) as number] = i;
       });

@@ -136,11 +136,11 @@ export class SessionSurfaces {
    * what it offers from now on (a turn under way keeps to the tools it began with).
    */
   private pinLeft(left: SharedSurface): void {
+    // One filter for them all: the catalog keeps what it works out per filter.
+    const offered = left.prepared.byName;
+    const visible = (name: string): boolean => offered.has(name);
     for (const surface of this.surfaces.values()) {
-      if (surface.byName === left.prepared.byName) {
-        const offered = surface.byName;
-        surface.retriever.limitTo((name) => offered.has(name));
-      }
+      if (surface.byName === offered) surface.retriever.limitTo(visible);
     }
   }
 
