@@ -1,4 +1,4 @@
-import type Anthropic from '@anthropic-ai/sdk';
+import Anthropic from '@anthropic-ai/sdk';
 import type {
   MessageCreateParamsNonStreaming,
   MessageCreateParamsStreaming,
@@ -7,23 +7,18 @@ import type { ProviderError } from '../../core/errors.js';
 import type { ModelEvent, ModelRequest } from '../../core/model.js';
 import { captureErrorBodies, type ErrorBodyCapture, type FetchLike } from '../shared/error-body-capture.js';
 import type { FirstByteDeadline } from '../shared/first-byte.js';
-import { lazyModule } from '../shared/lazy-module.js';
 import type { ResolvedProviderConfig } from '../shared/provider-config.js';
 import type { RejectionDialect } from '../shared/rejection-dialect.js';
 import { SdkModelAdapter } from '../shared/sdk-model-adapter.js';
-import { UNLOADED_SDK_ERRORS } from '../shared/stainless-errors.js';
 import { streamEnding } from '../shared/stream-ending.js';
 import { anthropicProviderError } from './anthropic-errors.js';
 import { toAnthropicRequest } from './anthropic-request.js';
 import { AnthropicStreamParser, messageEvents } from './anthropic-stream-parser.js';
 
-// Imported on the first request, so that a program that never calls Anthropic never loads it.
-const SDK = lazyModule(() => import('@anthropic-ai/sdk'));
-
 /** The Anthropic Messages API through `@anthropic-ai/sdk`. */
-export class AnthropicAdapter extends SdkModelAdapter<Anthropic> {
+export class AnthropicAdapter extends SdkModelAdapter {
   readonly provider = 'anthropic';
-  private readonly clientOptions: ConstructorParameters<typeof Anthropic>[0];
+  private readonly client: Anthropic;
   private readonly capture: ErrorBodyCapture;
 
   constructor(
@@ -32,7 +27,7 @@ export class AnthropicAdapter extends SdkModelAdapter<Anthropic> {
   ) {
     super(config, options.dialects);
     this.capture = captureErrorBodies(options.fetch);
-    this.clientOptions = {
+    this.client = new Anthropic({
       // a server on this machine may take no key; the SDK refuses to send a request without one
       apiKey: config.apiKey ?? 'no-key',
       baseURL: config.baseURL ?? null,
@@ -40,7 +35,7 @@ export class AnthropicAdapter extends SdkModelAdapter<Anthropic> {
       timeout: config.timeoutMs,
       fetch: this.capture.fetch,
       defaultHeaders: config.headers,
-    };
+    });
   }
 
   /** The request body this adapter sends for `request`. */
@@ -52,20 +47,11 @@ export class AnthropicAdapter extends SdkModelAdapter<Anthropic> {
     });
   }
 
-  protected async createClient(): Promise<Anthropic> {
-    const sdk = await SDK.load();
-    return new sdk.default(this.clientOptions);
-  }
-
-  protected async *attempt(
-    client: Anthropic,
-    request: ModelRequest,
-    deadline: FirstByteDeadline,
-  ): AsyncGenerator<ModelEvent> {
+  protected async *attempt(request: ModelRequest, deadline: FirstByteDeadline): AsyncGenerator<ModelEvent> {
     const body = this.buildRequest(request);
     const options = { signal: deadline.signal };
     if (body.stream) {
-      const stream = await client.messages.create(body as MessageCreateParamsStreaming, options);
+      const stream = await this.client.messages.create(body as MessageCreateParamsStreaming, options);
       const parser = new AnthropicStreamParser();
       for await (const event of stream) {
         deadline.heard();
@@ -73,13 +59,13 @@ export class AnthropicAdapter extends SdkModelAdapter<Anthropic> {
       }
       yield* streamEnding(parser, this.provider, request.signal);
     } else {
-      const message = await client.messages.create(body as MessageCreateParamsNonStreaming, options);
+      const message = await this.client.messages.create(body as MessageCreateParamsNonStreaming, options);
       deadline.heard();
       yield* messageEvents(message);
     }
   }
 
   override toProviderError(error: unknown): ProviderError {
-    return anthropicProviderError(error, this.capture, SDK.loaded ?? UNLOADED_SDK_ERRORS);
+    return anthropicProviderError(error, this.capture);
   }
 }

@@ -1,9 +1,16 @@
-import type { APIError } from '@anthropic-ai/sdk';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from '@anthropic-ai/sdk';
 import type { ProviderError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/json.js';
 import type { ErrorBodyCapture } from '../shared/error-body-capture.js';
 import { streamProviderError } from '../shared/provider-errors.js';
-import { type StainlessErrorClasses, stainlessProviderError } from '../shared/stainless-errors.js';
+import { stainlessProviderError } from '../shared/stainless-errors.js';
+
+const CLASSES = { APIError, APIUserAbortError, APIConnectionTimeoutError, APIConnectionError };
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -18,19 +25,14 @@ function partsOf(error: { error: unknown }) {
 
 /**
  * Any error the Anthropic SDK threw → `ProviderError`. The raw body comes from the capturing `fetch`; an
- * `error` event inside a stream keeps the event's payload. `classes` are the SDK's error classes (the
- * adapter imports the SDK only once it sends a request).
+ * `error` event inside a stream keeps the event's payload.
  */
-export function anthropicProviderError(
-  error: unknown,
-  capture: ErrorBodyCapture,
-  classes: StainlessErrorClasses,
-): ProviderError {
+export function anthropicProviderError(error: unknown, capture: ErrorBodyCapture): ProviderError {
   const provider = 'anthropic';
   const keepBody = (e: { error: unknown }) => (e.error === undefined ? '' : JSON.stringify(e.error));
   const converted = stainlessProviderError(error, {
     provider,
-    classes,
+    classes: CLASSES,
     capture,
     bodyFallback: keepBody,
     codeFallback: (e) => str(partsOf(e).inner['type']),

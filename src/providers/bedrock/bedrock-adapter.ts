@@ -1,14 +1,13 @@
-import type {
+import {
   BedrockRuntimeClient,
-  BedrockRuntimeClientConfig,
+  type BedrockRuntimeClientConfig,
   ConverseCommand,
   ConverseStreamCommand,
 } from '@aws-sdk/client-bedrock-runtime';
-import type { NodeHttpHandler } from '@smithy/node-http-handler';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { ProviderError } from '../../core/errors.js';
 import type { ModelEvent, ModelRequest } from '../../core/model.js';
 import type { FirstByteDeadline } from '../shared/first-byte.js';
-import { lazyModule } from '../shared/lazy-module.js';
 import type { ResolvedProviderConfig } from '../shared/provider-config.js';
 import { transportProviderError } from '../shared/provider-errors.js';
 import type { RejectionDialect } from '../shared/rejection-dialect.js';
@@ -22,67 +21,29 @@ import { keepDeepToolInputs } from './deep-tool-inputs.js';
 /** What one attempt tells the error conversion (see `BedrockErrorContext`). */
 type AttemptContext = { -readonly [K in keyof BedrockErrorContext]: BedrockErrorContext[K] };
 
-// Imported on the first request, so that a program that never calls Bedrock never loads the AWS SDK.
-const SDK = lazyModule(async (): Promise<BedrockSdk> => {
-  const [runtime, http] = await Promise.all([
-    import('@aws-sdk/client-bedrock-runtime'),
-    import('@smithy/node-http-handler'),
-  ]);
-  const { BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand } = runtime;
-  return {
-    BedrockRuntimeClient,
-    ConverseCommand,
-    ConverseStreamCommand,
-    NodeHttpHandler: http.NodeHttpHandler,
-  };
-});
-
-/** The classes of the AWS SDK an adapter uses. */
-interface BedrockSdk {
-  readonly BedrockRuntimeClient: typeof BedrockRuntimeClient;
-  readonly ConverseCommand: typeof ConverseCommand;
-  readonly ConverseStreamCommand: typeof ConverseStreamCommand;
-  readonly NodeHttpHandler: typeof NodeHttpHandler;
-}
-
-/** An adapter's client, with the SDK's command classes it sends. */
-interface BedrockClient {
-  readonly client: BedrockRuntimeClient;
-  readonly sdk: BedrockSdk;
-}
-
 /** Bedrock Converse / ConverseStream through `@aws-sdk/client-bedrock-runtime`. */
-export class BedrockAdapter extends SdkModelAdapter<BedrockClient, AttemptContext> {
+export class BedrockAdapter extends SdkModelAdapter<AttemptContext> {
   readonly provider = 'bedrock';
+  private readonly client: BedrockRuntimeClient;
   private readonly wire: BedrockRequestOptions;
 
   constructor(config: ResolvedProviderConfig, options: { readonly dialects: readonly RejectionDialect[] }) {
     super(config, options.dialects);
-    this.wire = {
-      model: config.model,
-      toolResultStatus: config.toolResultStatus ?? acceptsToolResultStatus(config.model),
-      defaultMaxTokens: config.maxTokens,
-    };
-  }
-
-  protected async createClient(): Promise<BedrockClient> {
-    const sdk = await SDK.load();
-    const { config } = this;
     const clientConfig: BedrockRuntimeClientConfig = {
       maxAttempts: 1,
       // HTTP/1.1: Converse needs no HTTP/2, and plain HTTP endpoints (proxies, stand-ins) speak 1.1. A
       // stream gone silent fails after timeoutMs instead of waiting forever (Node's fetch, under the
       // other SDKs, gives up on a silent body after 5 minutes; this handler never does on its own).
-      requestHandler: new sdk.NodeHttpHandler({ socketTimeout: config.timeoutMs }),
+      requestHandler: new NodeHttpHandler({ socketTimeout: config.timeoutMs }),
     };
     if (config.region) clientConfig.region = config.region;
     if (config.baseURL) clientConfig.endpoint = config.baseURL;
     if (config.credentials) clientConfig.credentials = config.credentials;
-    const client = new sdk.BedrockRuntimeClient(clientConfig);
-    keepErrorBodies(client);
-    keepDeepToolInputs(client);
+    this.client = new BedrockRuntimeClient(clientConfig);
+    keepErrorBodies(this.client);
+    keepDeepToolInputs(this.client);
     if (Object.keys(config.headers).length > 0) {
-      client.middlewareStack.add(
+      this.client.middlewareStack.add(
         (next) => async (args) => {
           const request = args.request as { headers?: Record<string, string> };
           if (request.headers) Object.assign(request.headers, config.headers);
@@ -91,7 +52,11 @@ export class BedrockAdapter extends SdkModelAdapter<BedrockClient, AttemptContex
         { step: 'build', name: 'toolseamExtraHeaders' },
       );
     }
-    return { client, sdk };
+    this.wire = {
+      model: config.model,
+      toolResultStatus: config.toolResultStatus ?? acceptsToolResultStatus(config.model),
+      defaultMaxTokens: config.maxTokens,
+    };
   }
 
   /** The Converse input this adapter sends for `request`. */
@@ -105,7 +70,6 @@ export class BedrockAdapter extends SdkModelAdapter<BedrockClient, AttemptContex
   }
 
   protected async *attempt(
-    { client, sdk }: BedrockClient,
     request: ModelRequest,
     deadline: FirstByteDeadline,
     context: AttemptContext,
@@ -128,7 +92,7 @@ export class BedrockAdapter extends SdkModelAdapter<BedrockClient, AttemptContex
     }, this.config.timeoutMs);
     try {
       if (this.config.stream) {
-        const output = await client.send(new sdk.ConverseStreamCommand(input), {
+        const output = await this.client.send(new ConverseStreamCommand(input), {
           abortSignal: controller.signal,
         });
         clearTimeout(timer);
@@ -141,7 +105,7 @@ export class BedrockAdapter extends SdkModelAdapter<BedrockClient, AttemptContex
         }
         yield* streamEnding(parser, this.provider, request.signal);
       } else {
-        const output = await client.send(new sdk.ConverseCommand(input), { abortSignal: controller.signal });
+        const output = await this.client.send(new ConverseCommand(input), { abortSignal: controller.signal });
         deadline.heard();
         yield* converseEvents(output);
       }

@@ -1,4 +1,4 @@
-import type OpenAI from 'openai';
+import OpenAI from 'openai';
 import type {
   ChatCompletionCreateParamsNonStreaming,
   ChatCompletionCreateParamsStreaming,
@@ -7,11 +7,9 @@ import type { ProviderError } from '../../core/errors.js';
 import type { ModelEvent, ModelRequest } from '../../core/model.js';
 import { captureErrorBodies, type ErrorBodyCapture, type FetchLike } from '../shared/error-body-capture.js';
 import type { FirstByteDeadline } from '../shared/first-byte.js';
-import { lazyModule } from '../shared/lazy-module.js';
 import type { ResolvedProviderConfig } from '../shared/provider-config.js';
 import type { RejectionDialect } from '../shared/rejection-dialect.js';
 import { SdkModelAdapter } from '../shared/sdk-model-adapter.js';
-import { UNLOADED_SDK_ERRORS } from '../shared/stainless-errors.js';
 import { streamEnding } from '../shared/stream-ending.js';
 import { type DoneMarkerWatch, watchDoneMarker } from './done-marker.js';
 import { OPENAI_MAX_TOOLS } from './openai-endpoints.js';
@@ -19,14 +17,11 @@ import { errorInAnswer, openaiProviderError } from './openai-errors.js';
 import { type OpenAIRequestOptions, toOpenAIRequest } from './openai-request.js';
 import { completionEvents, OpenAIStreamParser } from './openai-stream-parser.js';
 
-// Imported on the first request, so that a program that never calls an OpenAI-compatible model never loads it.
-const SDK = lazyModule(() => import('openai'));
-
 /** Chat Completions through the `openai` SDK: OpenAI itself and every OpenAI-compatible endpoint. */
-export class OpenAIAdapter extends SdkModelAdapter<OpenAI> {
+export class OpenAIAdapter extends SdkModelAdapter {
   readonly provider: string;
   readonly maxTools = OPENAI_MAX_TOOLS;
-  private readonly clientOptions: ConstructorParameters<typeof OpenAI>[0];
+  private readonly client: OpenAI;
   private readonly capture: ErrorBodyCapture;
   private readonly done: DoneMarkerWatch;
   private readonly wire: OpenAIRequestOptions;
@@ -39,7 +34,7 @@ export class OpenAIAdapter extends SdkModelAdapter<OpenAI> {
     this.provider = config.provider;
     this.capture = captureErrorBodies(options.fetch);
     this.done = watchDoneMarker(this.capture.fetch);
-    this.clientOptions = {
+    this.client = new OpenAI({
       // local OpenAI-compatible servers need no key, but the SDK insists on one
       apiKey: config.apiKey ?? 'no-key',
       baseURL: config.baseURL ?? null,
@@ -47,7 +42,7 @@ export class OpenAIAdapter extends SdkModelAdapter<OpenAI> {
       timeout: config.timeoutMs,
       fetch: this.done.fetch,
       defaultHeaders: config.headers,
-    };
+    });
     this.wire = {
       model: config.model,
       stream: config.stream,
@@ -64,20 +59,11 @@ export class OpenAIAdapter extends SdkModelAdapter<OpenAI> {
     return toOpenAIRequest(request, this.wire);
   }
 
-  protected async createClient(): Promise<OpenAI> {
-    const sdk = await SDK.load();
-    return new sdk.default(this.clientOptions);
-  }
-
-  protected async *attempt(
-    client: OpenAI,
-    request: ModelRequest,
-    deadline: FirstByteDeadline,
-  ): AsyncGenerator<ModelEvent> {
+  protected async *attempt(request: ModelRequest, deadline: FirstByteDeadline): AsyncGenerator<ModelEvent> {
     const body = this.buildRequest(request);
     const options = { signal: deadline.signal };
     if (body.stream) {
-      const { data: stream, response } = await client.chat.completions
+      const { data: stream, response } = await this.client.chat.completions
         .create(body as ChatCompletionCreateParamsStreaming, options)
         .withResponse();
       const parser = new OpenAIStreamParser();
@@ -88,7 +74,7 @@ export class OpenAIAdapter extends SdkModelAdapter<OpenAI> {
       if (this.done.sawDone(response)) parser.markDone();
       yield* streamEnding(parser, this.provider, request.signal);
     } else {
-      const completion = await client.chat.completions.create(
+      const completion = await this.client.chat.completions.create(
         body as ChatCompletionCreateParamsNonStreaming,
         options,
       );
@@ -100,6 +86,6 @@ export class OpenAIAdapter extends SdkModelAdapter<OpenAI> {
   }
 
   override toProviderError(error: unknown): ProviderError {
-    return openaiProviderError(error, this.provider, this.capture, SDK.loaded ?? UNLOADED_SDK_ERRORS);
+    return openaiProviderError(error, this.provider, this.capture);
   }
 }

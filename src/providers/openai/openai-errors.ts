@@ -1,9 +1,11 @@
-import type { APIError } from 'openai';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { ProviderError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/json.js';
 import type { ErrorBodyCapture } from '../shared/error-body-capture.js';
 import { streamProviderError } from '../shared/provider-errors.js';
-import { type StainlessErrorClasses, stainlessProviderError } from '../shared/stainless-errors.js';
+import { stainlessProviderError } from '../shared/stainless-errors.js';
+
+const CLASSES = { APIError, APIUserAbortError, APIConnectionTimeoutError, APIConnectionError };
 
 function str(value: unknown): string | undefined {
   if (typeof value === 'number') return String(value);
@@ -17,19 +19,17 @@ function innerOf(error: { error: unknown }): Record<string, unknown> {
 /**
  * Any error the `openai` SDK threw → `ProviderError`. The raw body comes from the capturing `fetch`
  * (the SDK keeps only a top-level `error` key); a mid-stream error keeps the error object it carried.
- * `classes` are the SDK's error classes (the adapter imports the SDK only once it sends a request).
  */
 export function openaiProviderError(
   error: unknown,
   provider: string,
   capture: ErrorBodyCapture,
-  classes: StainlessErrorClasses,
 ): ProviderError {
   const keepInner = (e: { error: unknown }) =>
     e.error === undefined ? '' : JSON.stringify({ error: e.error });
   const converted = stainlessProviderError(error, {
     provider,
-    classes,
+    classes: CLASSES,
     capture,
     bodyFallback: keepInner,
     codeFallback: (e) => str(innerOf(e)['code']) ?? str(innerOf(e)['type']),

@@ -13,14 +13,12 @@ import { withRetries } from './with-retries.js';
 /**
  * What every adapter on a vendor's SDK does the same way: a model call's attempts each run under the
  * first-byte deadline, passing failures are retried (`withRetries`), a rejection that blames a tool the
- * request sent is never retried, and rejections are read in the family's dialects. A family brings its
- * SDK's client, one attempt and its SDK's errors; `Call` is what one call's attempts share with that
- * conversion. The client is made on the first request, so an adapter nobody calls never imports its SDK.
+ * request sent is never retried, and rejections are read in the family's dialects. A family brings one
+ * attempt and its SDK's errors; `Call` is what one call's attempts share with that conversion.
  */
-export abstract class SdkModelAdapter<Client, Call = undefined> implements ModelAdapter {
+export abstract class SdkModelAdapter<Call = undefined> implements ModelAdapter {
   abstract readonly provider: string;
   readonly model: string;
-  private client: Promise<Client> | undefined;
 
   /** `dialects`: the forms the family's rejections may take (the factory gives each family its own). */
   protected constructor(
@@ -33,7 +31,10 @@ export abstract class SdkModelAdapter<Client, Call = undefined> implements Model
   stream(request: ModelRequest): AsyncIterable<ModelEvent> {
     const call = this.startCall();
     return withRetries({
-      attempt: () => this.attemptOnClient(request, call),
+      attempt: () =>
+        underFirstByteDeadline(this.config.firstByteTimeoutMs, request.signal, this.provider, (deadline) =>
+          this.attempt(request, deadline, call),
+        ),
       toProviderError: (error) =>
         settledToolRejection(this.toProviderError(error, call), request.tools, this.dialects),
       settings: this.config.retry,
@@ -41,29 +42,13 @@ export abstract class SdkModelAdapter<Client, Call = undefined> implements Model
     });
   }
 
-  /** One attempt: its first-byte deadline starts once the client is there (an import is not the server's silence). */
-  private async *attemptOnClient(request: ModelRequest, call: Call): AsyncGenerator<ModelEvent> {
-    this.client ??= this.createClient().catch((error: unknown) => {
-      this.client = undefined;
-      throw error;
-    });
-    const client = await this.client;
-    yield* underFirstByteDeadline(this.config.firstByteTimeoutMs, request.signal, this.provider, (deadline) =>
-      this.attempt(client, request, deadline, call),
-    );
-  }
-
-  /** Imports the SDK and makes its client; called on the first request, its client kept for the rest. */
-  protected abstract createClient(): Promise<Client>;
-
   /** Fresh state for one model call, shared by its attempts and its error conversion (none by default). */
   protected startCall(): Call {
     return undefined as Call;
   }
 
-  /** Sends `request` once on `client` with the deadline's signal, calling `deadline.heard()` once the answer starts. */
+  /** Sends `request` once with the deadline's signal, calling `deadline.heard()` once the answer starts. */
   protected abstract attempt(
-    client: Client,
     request: ModelRequest,
     deadline: FirstByteDeadline,
     call: Call,

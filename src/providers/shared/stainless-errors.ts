@@ -13,17 +13,6 @@ export interface StainlessErrorClasses {
   readonly APIConnectionError: ErrorClass;
 }
 
-/** Never thrown by anything: what an SDK's error classes are before the SDK is imported. */
-class NotLoaded extends Error {}
-
-/** The classes to test errors against while an SDK is not imported: no error can be one of its. */
-export const UNLOADED_SDK_ERRORS: StainlessErrorClasses = {
-  APIError: NotLoaded,
-  APIUserAbortError: NotLoaded,
-  APIConnectionTimeoutError: NotLoaded,
-  APIConnectionError: NotLoaded,
-};
-
 /** The fields such an SDK's `APIError` carries. */
 export interface StainlessApiError {
   readonly status: number | undefined;
