@@ -123,11 +123,7 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
   const get = rowReader(byId, toRecord);
   const mustGet = mustRead('turn', get);
   /** The session a turn belongs to (read alone, not the whole turn); StoreNotFoundError when there is no such turn. */
-  const mustGetSessionId = (turnId: string): string => {
-    const sessionId = sessionOf.get(turnId) as string | undefined;
-    if (sessionId === undefined) throw new StoreNotFoundError('turn', turnId);
-    return sessionId;
-  };
+  const mustGetSessionId = mustRead('turn', (turnId) => sessionOf.get(turnId) as string | undefined);
 
   return {
     start(input: NewTurn) {

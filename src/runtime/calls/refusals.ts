@@ -76,3 +76,9 @@ export function refusalResult(tool: string, refusal: Refusal): ToolResult {
     ? { content, isError: true, refusedBy: refusal.by, notRun, reason }
     : { content, isError: true, refusedBy: refusal.by, reason };
 }
+
+/** A tool's own preflight answer as the call's refusal: an error result marked as the preflight's, else undefined. */
+export function preflightRefusal(answer: ToolResult | undefined): ToolResult | undefined {
+  if (!answer?.isError) return undefined;
+  return { ...answer, notRun: 'refused_by_tool', refusedBy: 'preflight' };
+}

@@ -1,5 +1,6 @@
 import type { JsonObject } from '../../core/json.js';
 import type { ToolContext, ToolDefinition, ToolProvider, ToolResult } from '../../core/tool.js';
+import { preflightRefusal } from './refusals.js';
 import type { RuntimeTool, RuntimeToolContext } from './runtime-tool.js';
 
 /** What a turn gives its runtime tools beside each call's own session, id and stop. */
@@ -7,8 +8,6 @@ export type RuntimeToolScope = Omit<RuntimeToolContext, 'sessionId' | 'callId' |
 
 /** The runtime's own tools as a tool provider: served like every other, and able to resume a call. */
 export interface RuntimeToolProvider extends ToolProvider {
-  /** The tool named `name`, read as a call's name is resolved (which cannot wait for a listing). */
-  toolOf(name: string): RuntimeTool | undefined;
   /** The tool's own refusal, marked as its preflight's; undefined refuses nothing. */
   preflight(name: string, args: JsonObject, ctx: ToolContext): Promise<ToolResult | undefined>;
   /** Takes over call `ctx.callId` of `name` after its process died (see `RuntimeTool.resume`). */
@@ -34,7 +33,6 @@ export function runtimeToolProvider(
     name: 'runtime',
     app: 'toolseam',
     own: true,
-    toolOf: (name) => tools.get(name),
     async listTools(): Promise<readonly ToolDefinition[]> {
       return [...tools.values()].map((tool) => tool.definition);
     },
@@ -44,9 +42,7 @@ export function runtimeToolProvider(
       return tool.run(args, contextOf(ctx));
     },
     async preflight(name, args, ctx) {
-      const refused = await tools.get(name)?.preflight?.(args, contextOf(ctx));
-      if (!refused?.isError) return undefined;
-      return { ...refused, notRun: 'refused_by_tool', refusedBy: 'preflight' };
+      return preflightRefusal(await tools.get(name)?.preflight?.(args, contextOf(ctx)));
     },
     timeLimitMs: () => null,
     async resume(name, ctx) {

@@ -4,7 +4,7 @@ import type { OfferedTool } from '../../../seam/index.js';
 import { refuseMissingArguments } from '../../../tools/arguments/refusal-note.js';
 import type { ToolRegistry } from '../../../tools/registry/tool-registry.js';
 import { type CallTarget, type TargetCall, type TargetSource, toolContextOf } from '../call-target.js';
-import type { Refusal } from '../refusals.js';
+import { preflightRefusal, type Refusal } from '../refusals.js';
 
 /** The registry's tools on the turn's surface, by real name. */
 export const servedTools: TargetSource = {
@@ -82,6 +82,5 @@ async function preflightServed(
     });
     return undefined;
   }
-  if (!refused?.isError) return undefined;
-  return { ...refused, notRun: 'refused_by_tool', refusedBy: 'preflight' };
+  return preflightRefusal(refused);
 }
