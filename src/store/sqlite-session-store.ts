@@ -14,6 +14,7 @@ import { guardedNow, type Synchronous, sqliteGuard } from './sqlite-guard.js';
 import { storeContext } from './store-context.js';
 import { tasksTable } from './tasks-table.js';
 import { toolCallsTable } from './tool-calls-table.js';
+import { turnEventsTable } from './turn-events-table.js';
 import { turnsTable } from './turns-table.js';
 
 /** Where and how to open the store. */
@@ -53,6 +54,7 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
   const tasks = tasksTable(ctx, sessions);
   const batches = batchesTable(ctx, sessions);
   const quarantine = quarantineTable(ctx);
+  const turnEvents = turnEventsTable(ctx);
 
   const timeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const methods: Synchronous<Omit<SessionStore, 'path' | 'close'>> = {
@@ -118,6 +120,9 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
     requeueLeaf: batches.requeueLeaf,
     finishLeaf: batches.finishLeaf,
     finishBatch: batches.finishBatch,
+
+    appendTurnEvents: turnEvents.append,
+    listTurnEvents: turnEvents.list,
   };
   return {
     ...sqliteGuard<Omit<SessionStore, 'path' | 'close'>>(methods, db.name, timeoutMs),

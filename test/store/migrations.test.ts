@@ -19,9 +19,12 @@ const TABLES = [
   'messages',
   'session_tools',
   'sessions',
+  // SQLite's own: where AUTOINCREMENT (turn_events) keeps the largest id given
+  'sqlite_sequence',
   'tasks',
   'tool_calls',
   'tool_quarantine',
+  'turn_events',
   'turns',
 ];
 

@@ -10,6 +10,7 @@ import { quarantineCases } from './contract/quarantine-cases.js';
 import { referenceCases } from './contract/reference-cases.js';
 import { sessionCases } from './contract/session-cases.js';
 import { toolCallCases } from './contract/tool-call-cases.js';
+import { turnEventCases } from './contract/turn-event-cases.js';
 import { turnOwnerCases } from './contract/turn-owner-cases.js';
 
 /** A store implementation as the contract opens it: fresh stores, a second connection, and the clean-up. */
@@ -42,6 +43,7 @@ export function sessionStoreContract(name: string, subject: StoreSubject): void 
     quarantineCases(subject);
     memoryTaskCases(subject);
     batchCases(subject);
+    turnEventCases(subject);
     listCases(subject);
     referenceCases(subject);
     inputCases(subject);
