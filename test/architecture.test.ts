@@ -15,6 +15,7 @@ const ALLOWED: Record<string, readonly string[] | '*'> = {
   store: ['core'],
   runtime: ['core', 'seam', 'tools', 'retrieval'],
   testing: ['core'],
+  server: ['core', 'runtime'],
   cli: '*',
   root: '*',
 };
@@ -27,6 +28,7 @@ const VENDORS: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
   [/^@smithy\//, ['providers/bedrock', 'testing']],
   [/^@modelcontextprotocol\/sdk(\/|$)/, ['tools/mcp']],
   [/^better-sqlite3$/, ['store']],
+  [/^(hono|@hono\/)/, ['server']],
 ];
 
 function walk(dir: string): string[] {

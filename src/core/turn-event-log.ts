@@ -19,12 +19,12 @@ export interface StoredTurnEvent extends NewTurnEvent {
 /** Which kept events to read: a session's (or one turn's) after an id, oldest first. */
 export interface TurnEventFilter {
   /** A session's events; at least one of `sessionId` and `turnId` is given. */
-  readonly sessionId?: string;
-  readonly turnId?: string;
+  readonly sessionId?: string | undefined;
+  readonly turnId?: string | undefined;
   /** Only events with a larger id (default 0: from the first). */
-  readonly after?: number;
+  readonly after?: number | undefined;
   /** At most this many (default 1000). */
-  readonly limit?: number;
+  readonly limit?: number | undefined;
 }
 
 /** The events of turns as they were sent, so a stream can be replayed from any point, in any process. */

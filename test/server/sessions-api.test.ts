@@ -1,0 +1,150 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { demoProvider } from '../support/demo-tools.js';
+import { expectError, expectJson, expectSchema, type Served, startServed } from './served.js';
+import { readEvents } from './sse-reader.js';
+
+let served: Served | undefined;
+afterEach(async () => {
+  await served?.close();
+  served = undefined;
+});
+
+describe('sessions over HTTP', () => {
+  it('creates a session, streams a turn with Accept: text/event-stream, and shows the conversation', async () => {
+    served = await startServed({
+      script: [{ text: 'Hello there, how can I help?' }],
+      providers: [demoProvider()],
+    });
+    const created = await expectJson<{ id: string }>(
+      await served.api('/api/sessions', { json: { title: 'first' } }),
+      201,
+      'Session',
+    );
+    const response = await served.api(`/api/sessions/${created.id}/messages`, {
+      json: { text: 'hi' },
+      headers: { accept: 'text/event-stream' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const events = await readEvents(response);
+    for (const e of events) expectSchema('StreamEvent', e.data);
+    expect(events[0]?.event).toBe('turn-start');
+    expect(events.at(-1)?.event).toBe('turn-end');
+    expect(
+      events
+        .filter((e) => e.event === 'text-delta')
+        .map((e) => e.data.text)
+        .join(''),
+    ).toBe('Hello there, how can I help?');
+    const ids = events.map((e) => e.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    const detail = await expectJson<{ messages: { role: string; text: string }[] }>(
+      await served.api(`/api/sessions/${created.id}`),
+      200,
+      'SessionDetail',
+    );
+    expect(detail.messages.map((m) => [m.role, m.text])).toEqual([
+      ['user', 'hi'],
+      ['assistant', 'Hello there, how can I help?'],
+    ]);
+    const list = await expectJson<{ sessions: { id: string; running: boolean }[] }>(
+      await served.api('/api/sessions'),
+      200,
+      'SessionList',
+    );
+    expect(list.sessions.map((s) => [s.id, s.running])).toEqual([[created.id, false]]);
+  });
+
+  it('answers 202 with the turn id, and the stream of ?turn= ends with that turn', async () => {
+    served = await startServed({ script: [{ text: 'ok' }] });
+    const { id } = await expectJson<{ id: string }>(
+      await served.api('/api/sessions', { json: {} }),
+      201,
+      'Session',
+    );
+    const started = await expectJson<{ turnId: string; events: string }>(
+      await served.api(`/api/sessions/${id}/messages`, { json: { text: 'go' } }),
+      202,
+      'TurnStarted',
+    );
+    const events = await readEvents(await served.api(started.events));
+    expect(events.map((e) => e.event)).toEqual(['turn-start', 'text-delta', 'turn-end']);
+    expect(events.every((e) => e.data.turnId === started.turnId)).toBe(true);
+    const turn = await expectJson<{ status: string }>(
+      await served.api(`/api/turns/${started.turnId}`),
+      200,
+      'Turn',
+    );
+    expect(turn.status).toBe('done');
+  });
+
+  it('refuses bad input with a body naming the problem, and keeps serving', async () => {
+    served = await startServed({ script: [{ text: 'slow', delayMs: 1_000 }, { text: 'after' }] });
+    const { id } = await expectJson<{ id: string }>(
+      await served.api('/api/sessions', { json: {} }),
+      201,
+      'Session',
+    );
+    await expectError(await served.api('/api/sessions/nope'), 404, 'unknown_session');
+    await expectError(
+      await served.api('/api/sessions/nope/messages', { json: { text: 'x' } }),
+      404,
+      'unknown_session',
+    );
+    await expectError(
+      await served.api(`/api/sessions/${id}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"text": ',
+      }),
+      400,
+      'bad_json',
+    );
+    await expectError(
+      await served.api(`/api/sessions/${id}/messages`, { json: { text: 42 } }),
+      400,
+      'bad_request',
+    );
+    await expectError(
+      await served.api(`/api/sessions/${id}/messages`, { json: { text: 'x', mode: 'fast' } }),
+      400,
+      'bad_request',
+    );
+    await expectError(
+      await served.api(`/api/sessions/${id}/messages`, { json: { text: 'x'.repeat(1024 * 1024 + 10) } }),
+      413,
+      'body_too_large',
+    );
+    await expectError(await served.api(`/api/sessions/${id}/events?after=-1`), 400, 'bad_request');
+    await expectError(await served.api('/api/nothing-here'), 404, 'not_found');
+    await expectJson(
+      await served.api(`/api/sessions/${id}/messages`, { json: { text: 'first' } }),
+      202,
+      'TurnStarted',
+    );
+    await expectError(
+      await served.api(`/api/sessions/${id}/messages`, { json: { text: 'second' } }),
+      409,
+      'turn_running',
+    );
+    await expectError(
+      await served.api('/api/approvals/ap-none', { json: { decision: 'approve' } }),
+      404,
+      'unknown_approval',
+    );
+    await expectError(
+      await served.api('/api/approvals/ap-none', { json: { decision: 'maybe' } }),
+      400,
+      'bad_request',
+    );
+    const health = await expectJson<{ status: string }>(await served.api('/api/health'), 200, 'Health');
+    expect(health.status).toBe('ok');
+  });
+
+  it('serves its OpenAPI document and a text page at / while the page is not built', async () => {
+    served = await startServed();
+    const doc = (await (await served.api('/api/openapi.json')).json()) as { openapi: string; paths: object };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths)).toContain('/api/sessions/{id}/events');
+  });
+});
