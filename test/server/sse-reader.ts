@@ -12,7 +12,7 @@ export interface ReadEvent {
 export async function readEvents(
   response: Response,
   stop: (event: ReadEvent, all: readonly ReadEvent[]) => boolean = () => false,
-  seen: { comments: number } = { comments: 0 },
+  seen: { comments: number; stopAfterComments?: number } = { comments: 0 },
 ): Promise<ReadEvent[]> {
   const events: ReadEvent[] = [];
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
@@ -32,6 +32,8 @@ export async function readEvents(
         for (const line of block.split('\n')) {
           if (line.startsWith(':')) {
             seen.comments += 1;
+            if (seen.stopAfterComments !== undefined && seen.comments >= seen.stopAfterComments)
+              return events;
             continue;
           }
           const at = line.indexOf(':');
