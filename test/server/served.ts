@@ -15,9 +15,9 @@ export interface Served extends RuntimeHarness {
 
 /** Starts a served runtime; `close` stops the server, the runtime and the stand-in. */
 export async function startServed(
-  options: HarnessOptions & { host?: string; pollMs?: number; keepAliveMs?: number } = {},
+  options: HarnessOptions & { host?: string; pollMs?: number; keepAliveMs?: number; webRoot?: string } = {},
 ): Promise<Served> {
-  const { host, pollMs, keepAliveMs, ...rest } = options;
+  const { host, pollMs, keepAliveMs, webRoot, ...rest } = options;
   const harness = await startHarness(rest);
   const server = await startServer({
     runtime: harness.runtime,
@@ -26,6 +26,7 @@ export async function startServed(
     ...(host ? { host } : {}),
     ...(pollMs ? { pollMs } : {}),
     ...(keepAliveMs ? { keepAliveMs } : {}),
+    ...(webRoot ? { webRoot } : {}),
   });
   const base = `http://127.0.0.1:${server.port}`;
   return {

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoProvider } from '../support/demo-tools.js';
 import { expectError, expectJson, expectSchema, type Served, startServed } from './served.js';
@@ -141,10 +144,36 @@ describe('sessions over HTTP', () => {
     expect(health.status).toBe('ok');
   });
 
-  it('serves its OpenAPI document and a text page at / while the page is not built', async () => {
-    served = await startServed();
-    const doc = (await (await served.api('/api/openapi.json')).json()) as { openapi: string; paths: object };
-    expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths)).toContain('/api/sessions/{id}/events');
+  it('serves its OpenAPI document, a text page at / until the page is built, then the page', async () => {
+    const web = mkdtempSync(join(tmpdir(), 'toolseam-web-'));
+    try {
+      served = await startServed({ webRoot: web });
+      const doc = (await (await served.api('/api/openapi.json')).json()) as {
+        openapi: string;
+        paths: object;
+      };
+      expect(doc.openapi).toBe('3.1.0');
+      expect(Object.keys(doc.paths)).toContain('/api/sessions/{id}/events');
+      const before = await served.api('/');
+      expect(before.status).toBe(200);
+      expect(await before.text()).toContain('npm run build');
+      // built while the server runs
+      mkdirSync(join(web, 'assets'));
+      writeFileSync(
+        join(web, 'index.html'),
+        '<!doctype html><title>toolseam</title><script type="module" src="/assets/app.js"></script>',
+      );
+      writeFileSync(join(web, 'assets', 'app.js'), 'export {};');
+      const page = await served.api('/');
+      expect(page.headers.get('content-type')).toContain('text/html');
+      expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+      expect(await page.text()).toContain('<title>toolseam</title>');
+      const script = await served.api('/assets/app.js');
+      expect(script.headers.get('content-type')).toContain('javascript');
+      await expectError(await served.api('/assets/missing.js'), 404, 'not_found');
+      expect((await served.api('/assets/../../etc/passwd')).status).toBe(404);
+    } finally {
+      rmSync(web, { recursive: true, force: true });
+    }
   });
 });

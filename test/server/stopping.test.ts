@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { loopbackHosts } from '../../src/server/access.js';
+import { createApp } from '../../src/server/create-app.js';
+import type { ServerDeps } from '../../src/server/server-deps.js';
+import { TurnHub } from '../../src/server/turn-hub.js';
+import { type RuntimeHarness, startHarness } from '../support/runtime-harness.js';
+import { expectSchema } from './served.js';
+
+let harness: RuntimeHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+describe('a server that is stopping', () => {
+  it('answers health with 503 "stopping" and refuses new turns with 503 shutting_down', async () => {
+    harness = await startHarness({ script: [{ text: 'never sent' }] });
+    const { runtime } = harness;
+    const deps: ServerDeps = {
+      runtime,
+      hub: new TurnHub({ store: runtime.options.store, logger: runtime.logger }),
+      access: { loopback: true, hosts: loopbackHosts(1) },
+      version: 'test',
+      state: { stopping: true },
+    };
+    const app = createApp(deps);
+    const headers = { host: '127.0.0.1:1', 'content-type': 'application/json' };
+    const health = await app.request('/api/health', { headers });
+    expect(health.status).toBe(503);
+    const body = await health.json();
+    expectSchema('Health', body);
+    expect(body.status).toBe('stopping');
+    const session = await runtime.session();
+    const sent = await app.request(`/api/sessions/${session.id}/messages`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ text: 'hello' }),
+    });
+    expect(sent.status).toBe(503);
+    const refused = await sent.json();
+    expectSchema('Error', refused);
+    expect(refused.error.code).toBe('shutting_down');
+    expect(await runtime.options.store.listTurns({ sessionId: session.id })).toEqual([]);
+  });
+});
