@@ -27,7 +27,7 @@ describe('a server that is stopping', () => {
     const headers = { host: '127.0.0.1:1', 'content-type': 'application/json' };
     const health = await app.request('/api/health', { headers });
     expect(health.status).toBe(503);
-    const body = await health.json();
+    const body = (await health.json()) as { status: string };
     expectSchema('Health', body);
     expect(body.status).toBe('stopping');
     const session = await runtime.session();
@@ -37,7 +37,7 @@ describe('a server that is stopping', () => {
       body: JSON.stringify({ text: 'hello' }),
     });
     expect(sent.status).toBe(503);
-    const refused = await sent.json();
+    const refused = (await sent.json()) as { error: { code: string } };
     expectSchema('Error', refused);
     expect(refused.error.code).toBe('shutting_down');
     expect(await runtime.options.store.listTurns({ sessionId: session.id })).toEqual([]);
