@@ -29,6 +29,13 @@ export function knownTools(
   return [...new Set([...names, ...quarantined.map((q) => q.tool), ...switches.tools()])];
 }
 
+/** Refuses a switch of an unknown tool (naming the nearest known one) or of one the config keeps off. */
+export function checkSwitch(switches: StoredSwitches, known: readonly string[], tool: string): void {
+  if (!known.includes(tool)) throw new UnknownToolError(tool, nearMiss(tool, known));
+  const fixed = switches.fixedBy(tool);
+  if (fixed !== null) throw new FixedByConfigError(tool, fixed, switches.denyPattern(tool));
+}
+
 /**
  * Stores a person's switch of a tool and applies it here (other processes apply it from their next
  * turn); switching on also lifts the tool's quarantine on every model. An unknown name is refused
@@ -41,9 +48,7 @@ export async function switchTool(
   request: ToolSwitchRequest,
 ): Promise<SwitchedTool> {
   const { tool, on } = request;
-  if (!known.includes(tool)) throw new UnknownToolError(tool, nearMiss(tool, known));
-  const fixed = switches.fixedBy(tool);
-  if (fixed !== null) throw new FixedByConfigError(tool, fixed, switches.denyPattern(tool));
+  checkSwitch(switches, known, tool);
   const stored = await store.setToolSwitch({
     tool,
     on,
