@@ -241,6 +241,12 @@ export class Runtime {
     return this.toolsBoard.flip({ tool: name, on, by: options.by });
   }
 
+  /** Reads the tool switches flipped since the last read (here or in another process) and applies them now. */
+  async syncToolSwitches(): Promise<void> {
+    this.refuseClosed();
+    await this.toolsBoard.switches.sync();
+  }
+
   /** Sessions, most recently used first, each saying whether a turn of it runs in this runtime now. */
   async listSessions(filter?: SessionFilter): Promise<(ListedSession & { readonly running: boolean })[]> {
     this.refuseClosed();
