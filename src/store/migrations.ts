@@ -16,7 +16,7 @@ import { v14ArgumentsOnce } from './migrations/v14-arguments-once.js';
 import { v15TurnConfig } from './migrations/v15-turn-config.js';
 import { v16ToolQuarantine } from './migrations/v16-tool-quarantine.js';
 import { v17UnfinishedBySession } from './migrations/v17-unfinished-by-session.js';
-import { v18Reserved } from './migrations/v18-reserved.js';
+import { v18ToolSwitches } from './migrations/v18-tool-switches.js';
 import { v19TurnEvents } from './migrations/v19-turn-events.js';
 
 /** Every schema step, in order. Append only: a released step is never edited. */
@@ -38,6 +38,6 @@ export const MIGRATIONS: readonly Migration[] = [
   v15TurnConfig,
   v16ToolQuarantine,
   v17UnfinishedBySession,
-  v18Reserved,
+  v18ToolSwitches,
   v19TurnEvents,
 ];

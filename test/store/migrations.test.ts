@@ -24,6 +24,7 @@ const TABLES = [
   'tasks',
   'tool_calls',
   'tool_quarantine',
+  'tool_switches',
   'turn_events',
   'turns',
 ];

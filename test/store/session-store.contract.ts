@@ -9,7 +9,9 @@ import { memoryTaskCases } from './contract/memory-task-cases.js';
 import { quarantineCases } from './contract/quarantine-cases.js';
 import { referenceCases } from './contract/reference-cases.js';
 import { sessionCases } from './contract/session-cases.js';
+import { sessionDeleteCases } from './contract/session-delete-cases.js';
 import { toolCallCases } from './contract/tool-call-cases.js';
+import { toolSwitchCases } from './contract/tool-switch-cases.js';
 import { turnEventCases } from './contract/turn-event-cases.js';
 import { turnOwnerCases } from './contract/turn-owner-cases.js';
 
@@ -41,6 +43,8 @@ export function sessionStoreContract(name: string, subject: StoreSubject): void 
     approvalCases(subject);
     grantAuditCases(subject);
     quarantineCases(subject);
+    toolSwitchCases(subject);
+    sessionDeleteCases(subject);
     memoryTaskCases(subject);
     batchCases(subject);
     turnEventCases(subject);
