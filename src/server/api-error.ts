@@ -28,6 +28,7 @@ const KNOWN: Readonly<Record<string, readonly [ApiError['status'], string]>> = {
   turn_running: [409, 'turn_running'],
   turn_busy: [409, 'turn_running'],
   unknown_tool: [404, 'unknown_tool'],
+  unknown_session: [404, 'unknown_session'],
   fixed_by_config: [409, 'fixed_by_config'],
   runtime_closed: [503, 'shutting_down'],
   store_busy: [503, 'store_busy'],
@@ -38,11 +39,22 @@ export function apiErrorOf(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof ToolseamError) {
     const known = KNOWN[error.code];
-    if (known) return new ApiError(known[0], known[1], error.message);
+    if (known) return new ApiError(known[0], known[1], error.message, detailsOf(error));
   }
   return new ApiError(
     500,
     'internal',
     'Something went wrong inside the server; it goes on serving. Its log says more.',
   );
+}
+
+/** The structured fields a toolseam error carries that a client may act on (the tool, the nearest name, the key). */
+function detailsOf(error: ToolseamError): Record<string, unknown> {
+  const fields = error as unknown as Record<string, unknown>;
+  const details: Record<string, unknown> = {};
+  for (const key of ['tool', 'suggestion', 'fixedBy', 'rule', 'sessionId', 'approvalId']) {
+    const value = fields[key];
+    if (typeof value === 'string') details[key] = value;
+  }
+  return details;
 }

@@ -424,11 +424,26 @@ export const OPENAPI_DOCUMENT: OpenApiDocument = {
         on: { type: 'boolean' },
         fixed: orNull({ enum: ['disabledTools', 'denyList'] }),
         quarantine: orNull(object({ provider: text, model: text, said: text })),
+        switched: orNull(object({ on: { type: 'boolean' }, at: time, by: orNull(text) })),
       }),
       ToolsPage: object({
         tools: { type: 'array', items: ref('ToolRow') },
-        failures: { type: 'array', items: { type: 'object' } },
-        quarantined: { type: 'array', items: { type: 'object' } },
+        failures: { type: 'array', items: object({ provider: text, app: text, message: text }) },
+        quarantined: {
+          type: 'array',
+          items: object(
+            {
+              provider: text,
+              model: text,
+              tool: text,
+              said: text,
+              sessionId: text,
+              turnId: text,
+              createdAt: time,
+            },
+            ['provider', 'model', 'tool', 'said', 'createdAt'],
+          ),
+        },
       }),
       ToolSwitch: {
         type: 'object',

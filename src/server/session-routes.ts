@@ -70,17 +70,9 @@ export function sessionRoutes(app: Hono, deps: ServerDeps): void {
 
   app.delete('/api/sessions/:id', async (c) => {
     const record = await mustSession(c);
-    if (await isRunning(record.id)) {
-      throw new ApiError(
-        409,
-        'turn_running',
-        `Session ${record.id} has a turn under way; stop it before deleting the session.`,
-        {
-          sessionId: record.id,
-        },
-      );
-    }
-    throw new ApiError(501, 'not_implemented', 'Deleting a session is not available yet.');
+    // The runtime refuses (turn_running) while a turn of the session or its children is unfinished.
+    await runtime.deleteSession(record.id);
+    return c.body(null, 204);
   });
 
   app.post('/api/sessions/:id/messages', async (c) => {
