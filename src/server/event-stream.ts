@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import type { StoredTurnEvent } from '../core/session-store.js';
 import type { EventSubscription } from './event-subscription.js';
 
 /** How long a stream may stay silent before a comment line keeps it (and any proxy on the way) open. */
@@ -29,13 +30,9 @@ export function eventStream(
     try {
       // A comment at once, so the client knows the stream is open before any event comes.
       await stream.write(': open\n\n');
-      for await (const event of subscription) {
+      for (let batch = await subscription.next(); batch.length > 0; batch = await subscription.next()) {
         if (stream.aborted || stream.closed) break;
-        await stream.writeSSE({
-          id: String(event.id),
-          event: event.type,
-          data: JSON.stringify({ ...event.data, sessionId: event.sessionId, turnId: event.turnId }),
-        });
+        await stream.write(batch.map(sseMessage).join(''));
         wrote = Date.now();
       }
     } finally {
@@ -43,4 +40,13 @@ export function eventStream(
       subscription.end();
     }
   });
+}
+
+/**
+ * One event as an SSE message: `id`, `event` (its type) and one `data` line (JSON text holds no line
+ * break), the event with its session and turn ids.
+ */
+export function sseMessage(event: StoredTurnEvent): string {
+  const data = JSON.stringify({ ...event.data, sessionId: event.sessionId, turnId: event.turnId });
+  return `id: ${event.id}\nevent: ${event.type.replace(/[\r\n]/g, '')}\ndata: ${data}\n\n`;
 }

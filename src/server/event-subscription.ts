@@ -65,22 +65,22 @@ export class EventSubscription implements AsyncIterable<StoredTurnEvent> {
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<StoredTurnEvent> {
-    try {
-      for (;;) {
-        const next = this.queue.shift();
-        if (next !== undefined) {
-          yield next;
-          continue;
-        }
-        if (this.ended || this.turnOver) return;
-        if (this.stale) {
-          await this.read();
-          continue;
-        }
-        await this.sleep();
+    for (let batch = await this.next(); batch.length > 0; batch = await this.next()) yield* batch;
+  }
+
+  /**
+   * Every event queued by now, in order (waiting until there is one); empty once the stream is over. A
+   * writer that takes them together sends a burst of events in one write.
+   */
+  async next(): Promise<StoredTurnEvent[]> {
+    for (;;) {
+      if (this.queue.length > 0) return this.queue.splice(0);
+      if (this.ended || this.turnOver) {
+        this.end();
+        return [];
       }
-    } finally {
-      this.end();
+      if (this.stale) await this.read();
+      else await this.sleep();
     }
   }
 

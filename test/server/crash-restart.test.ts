@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSessionStore } from '../../src/store/index.js';
+import { readEvents } from '../../src/testing/event-stream-reader.js';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
 import { spawnToolseam, until } from '../cli/spawn-toolseam.js';
 import { apiCall } from './served.js';
-import { readEvents } from './sse-reader.js';
 
 let dir: string;
 let standIn: StandIn | undefined;

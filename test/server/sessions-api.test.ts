@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readEvents } from '../../src/testing/event-stream-reader.js';
 import { demoProvider } from '../support/demo-tools.js';
 import { expectError, expectJson, expectSchema, type Served, startServed } from './served.js';
-import { readEvents } from './sse-reader.js';
 
 let served: Served | undefined;
 afterEach(async () => {

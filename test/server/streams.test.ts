@@ -3,10 +3,10 @@ import { createModelAdapter } from '../../src/providers/index.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { startServer } from '../../src/server/start-server.js';
 import { openSessionStore } from '../../src/store/index.js';
+import { type ReadEvent, readEvents } from '../../src/testing/event-stream-reader.js';
 import { createToolRegistry } from '../../src/tools/registry/tool-registry.js';
 import { demoProvider, type RunCounts } from '../support/demo-tools.js';
 import { apiCall, expectJson, expectSchema, type Served, startServed } from './served.js';
-import { type ReadEvent, readEvents } from './sse-reader.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { readEvents } from '../../src/testing/event-stream-reader.js';
 import { demoProvider } from '../support/demo-tools.js';
 import { expectError, expectJson, type Served, startServed } from './served.js';
-import { readEvents } from './sse-reader.js';
 
 let served: Served | undefined;
 afterEach(async () => {

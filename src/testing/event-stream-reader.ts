@@ -1,4 +1,4 @@
-/** One Server-Sent Event as read. */
+/** One Server-Sent Event of `toolseam serve` as a client reads it. */
 export interface ReadEvent {
   readonly id: number;
   readonly event: string;
