@@ -3,8 +3,9 @@ import { loopbackHosts } from '../../src/server/access.js';
 import { createApp } from '../../src/server/create-app.js';
 import type { ServerDeps } from '../../src/server/server-deps.js';
 import { TurnHub } from '../../src/server/turn-hub.js';
+import { readEvents } from '../../src/testing/event-stream-reader.js';
 import { type RuntimeHarness, startHarness } from '../support/runtime-harness.js';
-import { expectSchema } from './served.js';
+import { expectSchema, startServed } from './served.js';
 
 let harness: RuntimeHarness | undefined;
 afterEach(async () => {
@@ -41,5 +42,32 @@ describe('a server that is stopping', () => {
     expectSchema('Error', refused);
     expect(refused.error.code).toBe('shutting_down');
     expect(await runtime.options.store.listTurns({ sessionId: session.id })).toEqual([]);
+  });
+});
+
+describe('shutting down', () => {
+  it('stops a running turn at its safe point, records it, ends the streams and closes the port', async () => {
+    const s = await startServed({ script: [{ text: 'never comes', delayMs: 60_000 }] });
+    try {
+      const { id } = (await (await s.api('/api/sessions', { json: {} })).json()) as { id: string };
+      const started = (await (
+        await s.api(`/api/sessions/${id}/messages`, { json: { text: 'hi' } })
+      ).json()) as {
+        turnId: string;
+      };
+      const stream = await s.api(`/api/sessions/${id}/events`);
+      const reading = readEvents(stream);
+      await s.server.shutdown(5_000);
+      const events = await reading; // the stream ended with the shutdown
+      expect(events.at(-1)?.data).toMatchObject({
+        type: 'turn-end',
+        status: 'stopped',
+        turnId: started.turnId,
+      });
+      expect((await s.runtime.options.store.getTurn(started.turnId))?.status).toBe('stopped');
+      await expect(fetch(`${s.base}/api/health`)).rejects.toThrow();
+    } finally {
+      await s.close();
+    }
   });
 });

@@ -31,6 +31,9 @@ export function turnEventCases(subject: StoreSubject): void {
       expect(await store.listTurnEvents({ sessionId: s.id, limit: 1 })).toHaveLength(1);
       expect((await store.listTurnEvents({ turnId: t2.id })).map((e) => e.sessionId)).toEqual([other.id]);
       expect(await store.listTurnEvents({ sessionId: s.id, turnId: t2.id })).toEqual([]);
+      await store.setTurnStatus(t2.id, 'done');
+      await store.deleteSession(other.id);
+      expect(await store.listTurnEvents({ turnId: t2.id })).toEqual([]);
       const again = await subject.reopen(store);
       expect((await again.listTurnEvents({ sessionId: s.id })).map((e) => e.id)).toEqual(
         all.map((e) => e.id),
