@@ -36,4 +36,6 @@ export interface TurnEventLog {
   appendTurnEvents(events: readonly NewTurnEvent[]): Promise<StoredTurnEvent[]>;
   /** The events the filter matches, oldest (smallest id) first. */
   listTurnEvents(filter: TurnEventFilter): Promise<StoredTurnEvent[]>;
+  /** The largest id of a session's events below `before` (any, when absent); 0 when there is none. */
+  lastTurnEventId(sessionId: string, before?: number): Promise<number>;
 }

@@ -293,7 +293,16 @@ export const OPENAPI_DOCUMENT: OpenApiDocument = {
         required: ['seq', 'turnId', 'role', 'text', 'createdAt'],
         additionalProperties: false,
       },
-      SessionDetail: object({ session: ref('Session'), messages: { type: 'array', items: ref('Message') } }),
+      SessionDetail: object({
+        session: ref('Session'),
+        messages: { type: 'array', items: ref('Message') },
+        lastEventId: {
+          type: 'string',
+          pattern: '^[0-9]+$',
+          description:
+            "the newest event of the session's finished turns: stream after it to replay an unfinished turn, then live",
+        },
+      }),
       SendMessage: {
         type: 'object',
         properties: { text: { type: 'string', minLength: 1 }, mode: { enum: ['agent', 'plan'] } },

@@ -21,6 +21,17 @@ export function sessionRoutes(app: Hono, deps: ServerDeps): void {
     hub.running(id) !== undefined ||
     (await store.listTurns({ sessionId: id, status: ['running', 'waiting_approval'] })).length > 0;
 
+  /**
+   * The newest event of the session's finished turns: a stream after it replays an unfinished turn
+   * whole (its text so far is in no message yet), then goes on live.
+   */
+  const historyEnd = async (id: string): Promise<number> => {
+    const [unfinished] = await store.listTurns({ sessionId: id, status: ['running', 'waiting_approval'] });
+    if (unfinished === undefined) return store.lastTurnEventId(id);
+    const [first] = await store.listTurnEvents({ turnId: unfinished.id, limit: 1 });
+    return store.lastTurnEventId(id, first?.id);
+  };
+
   const mustSession = async (c: Context): Promise<SessionRecord> => {
     const id = c.req.param('id') as string;
     const record = await store.getSession(id);
@@ -61,10 +72,13 @@ export function sessionRoutes(app: Hono, deps: ServerDeps): void {
 
   app.get('/api/sessions/:id', async (c) => {
     const record = await mustSession(c);
+    // Read before the messages: every event up to it belongs to a turn whose messages are all read below.
+    const lastEventId = await historyEnd(record.id);
     const messages = await store.listMessages(record.id);
     return c.json({
       session: sessionShape(record, await isRunning(record.id)),
       messages: messageShapes(messages),
+      lastEventId: String(lastEventId),
     });
   });
 

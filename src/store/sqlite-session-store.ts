@@ -131,6 +131,7 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
 
     appendTurnEvents: turnEvents.append,
     listTurnEvents: turnEvents.list,
+    lastTurnEventId: turnEvents.last,
   };
   return {
     ...sqliteGuard<Omit<SessionStore, 'path' | 'close'>>(methods, db.name, timeoutMs),

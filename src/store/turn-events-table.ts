@@ -44,7 +44,14 @@ export function turnEventsTable(ctx: StoreContext) {
     'SELECT * FROM turn_events WHERE turn_id = ? AND session_id = ? AND id > ? ORDER BY id LIMIT ?',
   );
 
+  const lastOf = db.prepare('SELECT max(id) FROM turn_events WHERE session_id = ? AND id < ?').pluck();
+
   return {
+    last(sessionId: string, before?: number): number {
+      const below =
+        before === undefined ? Number.MAX_SAFE_INTEGER : sqlAfter(before, 'The event id to look below');
+      return (lastOf.get(requireText(sessionId, 'The session'), below) as number | null) ?? 0;
+    },
     append(events: readonly NewTurnEvent[]): StoredTurnEvent[] {
       if (!Array.isArray(events)) throw new InputError('Turn events must be given as a list.');
       const rows = events.map(checked);

@@ -81,6 +81,38 @@ describe('sessions over HTTP', () => {
     expect(turn.status).toBe('done');
   });
 
+  it("gives the history's last event id: a stream after it replays the unfinished turn whole, then goes on", async () => {
+    const mail = { toolCalls: [{ name: 'send_email', arguments: { to: 'ann@example.com', body: 'hi' } }] };
+    served = await startServed({
+      script: [{ text: 'first answer' }, mail, { text: 'sent' }],
+      providers: [demoProvider()],
+    });
+    const { id } = await expectJson<{ id: string }>(
+      await served.api('/api/sessions', { json: {} }),
+      201,
+      'Session',
+    );
+    const stream = (text: string) =>
+      served?.api(`/api/sessions/${id}/messages`, {
+        json: { text },
+        headers: { accept: 'text/event-stream' },
+      }) as Promise<Response>;
+    const first = await readEvents(await stream('one'));
+    const second = await readEvents(await stream('two'), (e) => e.event === 'approval-request');
+    const detail = await expectJson<{ lastEventId: string; messages: { role: string; text: string }[] }>(
+      await served.api(`/api/sessions/${id}`),
+      200,
+      'SessionDetail',
+    );
+    expect(detail.lastEventId).toBe(String(first.at(-1)?.id));
+    expect(detail.messages.map((m) => m.text)).toEqual(['one', 'first answer', 'two', '']);
+    const after = await readEvents(
+      await served.api(`/api/sessions/${id}/events`, { headers: { 'last-event-id': detail.lastEventId } }),
+      (e) => e.event === 'approval-request',
+    );
+    expect(after.map((e) => e.id)).toEqual(second.map((e) => e.id));
+  });
+
   it('refuses bad input with a body naming the problem, and keeps serving', async () => {
     served = await startServed({ script: [{ text: 'slow', delayMs: 1_000 }, { text: 'after' }] });
     const { id } = await expectJson<{ id: string }>(

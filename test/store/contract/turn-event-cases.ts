@@ -29,6 +29,10 @@ export function turnEventCases(subject: StoreSubject): void {
         (await store.listTurnEvents({ sessionId: s.id, after: first[0]?.id })).map((e) => e.type),
       ).toEqual(['text-delta', 'turn-end']);
       expect(await store.listTurnEvents({ sessionId: s.id, limit: 1 })).toHaveLength(1);
+      expect(await store.lastTurnEventId(s.id)).toBe(second[0]?.id);
+      expect(await store.lastTurnEventId(s.id, second[0]?.id)).toBe(first[1]?.id);
+      expect(await store.lastTurnEventId(s.id, first[0]?.id)).toBe(0);
+      expect(await store.lastTurnEventId('s-none')).toBe(0);
       expect((await store.listTurnEvents({ turnId: t2.id })).map((e) => e.sessionId)).toEqual([other.id]);
       expect(await store.listTurnEvents({ sessionId: s.id, turnId: t2.id })).toEqual([]);
       await store.setTurnStatus(t2.id, 'done');
