@@ -96,7 +96,8 @@ export class EventSubscription implements AsyncIterable<StoredTurnEvent> {
           ? await this.store.listTurnEvents({ turnId, after: this.last, limit: PAGE })
           : await this.store.listTurnEvents({ sessionId: this.sessionId, after: this.last, limit: PAGE });
       if (page.length === PAGE) this.stale = true;
-      else this.firstRead = false;
+      // Until the turn has kept an event, its own index is where to look; then the session follows it.
+      else if (page.length > 0) this.firstRead = false;
       this.take(page);
     } finally {
       this.reading = false;

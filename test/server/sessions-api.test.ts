@@ -152,6 +152,11 @@ describe('sessions over HTTP', () => {
     );
     await expectError(await served.api(`/api/sessions/${id}/events?after=-1`), 400, 'bad_request');
     await expectError(await served.api('/api/nothing-here'), 404, 'not_found');
+    const odd = await served.api('/api/sessions/%E0%A4%A');
+    expect([400, 404]).toContain(odd.status);
+    expectSchema('Error', await odd.json());
+    await expectError(await served.api('/api/sessions', { method: 'PATCH', json: {} }), 404, 'not_found');
+    await expectError(await served.api('/api/sessions', { json: [1, 2] }), 400, 'bad_request');
     await expectJson(
       await served.api(`/api/sessions/${id}/messages`, { json: { text: 'first' } }),
       202,
