@@ -148,6 +148,8 @@ async function stopServer(deps: ServerDeps, server: Server, boundMs: number): Pr
   }
   const left = Math.max(0, deadline - Date.now() - 500);
   await Promise.race([Promise.allSettled(stopped), new Promise((r) => setTimeout(r, left).unref())]);
+  // What turns left waiting sent so far is kept before the process may exit.
+  await deps.hub.flushed();
   deps.hub.endStreams();
   await new Promise<void>((resolve) => {
     server.close(() => resolve());

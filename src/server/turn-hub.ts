@@ -126,7 +126,7 @@ export class TurnHub {
   }
 
   /** Resolves once everything pushed so far is kept and handed out. */
-  private async flushed(): Promise<void> {
+  async flushed(): Promise<void> {
     while (this.pending.length > 0 || this.flushing) await this.flush();
   }
 
