@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loopbackHosts } from '../../src/server/access.js';
 import { createApp } from '../../src/server/create-app.js';
+import { OPENAPI_DOCUMENT } from '../../src/server/openapi-document.js';
 import type { ServerDeps } from '../../src/server/server-deps.js';
 import { TurnHub } from '../../src/server/turn-hub.js';
 import { readEvents } from '../../src/testing/event-stream-reader.js';
@@ -69,5 +70,30 @@ describe('shutting down', () => {
     } finally {
       await s.close();
     }
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('describes every API route the app answers, and no other', async () => {
+    harness = await startHarness();
+    const { runtime } = harness;
+    const app = createApp({
+      runtime,
+      hub: new TurnHub({ store: runtime.options.store, logger: runtime.logger }),
+      access: { loopback: true, hosts: loopbackHosts(1) },
+      version: 'test',
+      state: { stopping: false },
+    });
+    const routed = new Set(
+      app.routes
+        .filter((r) => r.path.startsWith('/api/') && r.path !== '/api/*' && r.method !== 'ALL')
+        .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, '{$1}')}`),
+    );
+    const described = new Set(
+      Object.entries(OPENAPI_DOCUMENT.paths).flatMap(([path, ops]) =>
+        Object.keys(ops).map((m) => `${m} ${path}`),
+      ),
+    );
+    expect([...routed].sort()).toEqual([...described].sort());
   });
 });
