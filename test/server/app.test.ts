@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Runtime } from '../../src/runtime/runtime.js';
 import { loopbackHosts } from '../../src/server/access.js';
 import { createApp } from '../../src/server/create-app.js';
 import { OPENAPI_DOCUMENT } from '../../src/server/openapi-document.js';
@@ -14,18 +15,23 @@ afterEach(async () => {
   harness = undefined;
 });
 
+/** The app on `runtime`, on loopback port 1 (requests name Host 127.0.0.1:1), answered in process. */
+function appOn(runtime: Runtime, stopping: boolean) {
+  const deps: ServerDeps = {
+    runtime,
+    hub: new TurnHub({ store: runtime.options.store, logger: runtime.logger }),
+    access: { loopback: true, hosts: loopbackHosts(1) },
+    version: 'test',
+    state: { stopping },
+  };
+  return createApp(deps);
+}
+
 describe('a server that is stopping', () => {
   it('answers health with 503 "stopping" and refuses new turns with 503 shutting_down', async () => {
     harness = await startHarness({ script: [{ text: 'never sent' }] });
     const { runtime } = harness;
-    const deps: ServerDeps = {
-      runtime,
-      hub: new TurnHub({ store: runtime.options.store, logger: runtime.logger }),
-      access: { loopback: true, hosts: loopbackHosts(1) },
-      version: 'test',
-      state: { stopping: true },
-    };
-    const app = createApp(deps);
+    const app = appOn(runtime, true);
     const headers = { host: '127.0.0.1:1', 'content-type': 'application/json' };
     const health = await app.request('/api/health', { headers });
     expect(health.status).toBe(503);
@@ -76,14 +82,7 @@ describe('shutting down', () => {
 describe('the OpenAPI document', () => {
   it('describes every API route the app answers, and no other', async () => {
     harness = await startHarness();
-    const { runtime } = harness;
-    const app = createApp({
-      runtime,
-      hub: new TurnHub({ store: runtime.options.store, logger: runtime.logger }),
-      access: { loopback: true, hosts: loopbackHosts(1) },
-      version: 'test',
-      state: { stopping: false },
-    });
+    const app = appOn(harness.runtime, false);
     const routed = new Set(
       app.routes
         .filter((r) => r.path.startsWith('/api/') && r.path !== '/api/*' && r.method !== 'ALL')
