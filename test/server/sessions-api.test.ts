@@ -113,6 +113,35 @@ describe('sessions over HTTP', () => {
     expect(after.map((e) => e.id)).toEqual(second.map((e) => e.id));
   });
 
+  it("shows a subagent batch's leaves as they progress", async () => {
+    served = await startServed();
+    const store = served.runtime.options.store;
+    const parent = await store.createSession();
+    const batch = await store.createBatch({
+      parentSessionId: parent.id,
+      title: 'two lookups',
+      leaves: [
+        { title: 'first', contract: { task: 'look up one' } },
+        { title: 'second', contract: { task: 'look up two' } },
+      ],
+    });
+    const child = await store.createSession();
+    await store.claimLeaf(batch.leaves[0]?.id as string, child.id);
+    await store.finishLeaf(batch.leaves[0]?.id as string, { status: 'done', output: 'found one' });
+    const shown = await expectJson<{ status: string; leaves: { status: string; output: string | null }[] }>(
+      await served.api(`/api/batches/${batch.id}`),
+      200,
+      'Batch',
+    );
+    expect(shown.status).toBe('running');
+    expect(shown.leaves.map((l) => [l.status, l.output])).toEqual([
+      ['done', 'found one'],
+      ['queued', null],
+    ]);
+    await expectError(await served.api('/api/batches/b-none'), 404, 'unknown_batch');
+    await expectError(await served.api('/api/turns/t-none'), 404, 'unknown_turn');
+  });
+
   it('refuses bad input with a body naming the problem, and keeps serving', async () => {
     served = await startServed({ script: [{ text: 'slow', delayMs: 1_000 }, { text: 'after' }] });
     const { id } = await expectJson<{ id: string }>(
