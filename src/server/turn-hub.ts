@@ -92,7 +92,11 @@ export class TurnHub {
     const subscription = new EventSubscription(this.options.store, sessionId, options, {
       localTurn: () => this.turns.has(sessionId),
       pollMs: this.options.pollMs ?? 500,
-      leave: () => this.subscribers.get(sessionId)?.delete(subscription),
+      leave: () => {
+        const set = this.subscribers.get(sessionId);
+        set?.delete(subscription);
+        if (set?.size === 0) this.subscribers.delete(sessionId);
+      },
     });
     let set = this.subscribers.get(sessionId);
     if (!set) {
