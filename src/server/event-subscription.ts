@@ -20,6 +20,9 @@ export interface SubscriptionLinks {
 /** How many events one read of the store takes. */
 const PAGE = 500;
 
+/** How many events a stream holds for its client before it leaves the rest in the store. */
+const MAX_QUEUED = 2_000;
+
 /**
  * One client's stream of a session's kept events, in id order, each once: what the store holds after
  * the client's last id first, then what the hub offers live. A live batch is taken as it is only when
@@ -51,7 +54,9 @@ export class EventSubscription implements AsyncIterable<StoredTurnEvent> {
   /** Live events of the session, kept with ids; `before` is the session's last id before them, when known. */
   offer(events: readonly StoredTurnEvent[], before: number | undefined): void {
     if (this.ended) return;
-    if (events.length > 0 && !this.stale && !this.reading && before === this.last) this.take(events);
+    // A client that reads slowly leaves its events in the store, not in memory: read them when it is ready.
+    const room = this.queue.length < MAX_QUEUED;
+    if (events.length > 0 && room && !this.stale && !this.reading && before === this.last) this.take(events);
     else this.stale = true;
     this.wake();
   }

@@ -88,6 +88,27 @@ describe('a stream subscription', () => {
     expect(new Set(got.map((e) => e.id)).size).toBe(4);
   });
 
+  it('leaves events in the store, not in memory, for a client that does not read, and gives them all in order later', async () => {
+    const t = await turnOf();
+    const first = await t.keep(1);
+    const { s } = subscription(t.sessionId);
+    expect(await s.next()).toHaveLength(1);
+    let before = first[0]?.id;
+    const kept: StoredTurnEvent[] = [];
+    for (let i = 0; i < 5; i++) {
+      const batch = await t.keep(1_000);
+      kept.push(...batch);
+      s.offer(batch, before); // the client reads nothing meanwhile
+      before = batch.at(-1)?.id;
+    }
+    const got: StoredTurnEvent[] = [];
+    const queued = await s.next();
+    expect(queued.length).toBeLessThan(kept.length);
+    got.push(...queued);
+    while (got.length < kept.length) got.push(...(await s.next()));
+    expect(got.map((e) => e.id)).toEqual(kept.map((e) => e.id));
+  });
+
   it("polls the store when no turn of the session runs here, and a turn's stream ends after its turn-end", async () => {
     const t = await turnOf();
     const { s, setLocal } = subscription(t.sessionId, 0, t.turnId);

@@ -154,6 +154,18 @@ describe('event streams', () => {
     expect(seen.comments).toBe(3); // ": open", then two keep-alives
   });
 
+  it('goes on with a turn whose POST stream the client left, and replays it from the store', async () => {
+    const s = await served({ script: [{ text: 'an answer nobody waited for', delayMs: 200 }] });
+    const id = await newSession(s);
+    const response = await s.api(`/api/sessions/${id}/messages`, {
+      json: { text: 'hi' },
+      headers: { accept: 'text/event-stream' },
+    });
+    await response.body?.cancel(); // the client leaves at once
+    const events = await replay(s, id);
+    expect(events.at(-1)?.data).toMatchObject({ status: 'done', message: 'an answer nobody waited for' });
+  });
+
   it('stops a running turn through the API', async () => {
     const s = await served({ script: [email, { text: 'never' }], providers: [demoProvider()] });
     const id = await newSession(s);
