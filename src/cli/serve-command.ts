@@ -56,17 +56,17 @@ export const serveCommand: Command = async (argv) => {
     await runtime.close();
     throw error;
   }
-  process.stdout.write(`toolseam serve: ${server.url}\n`);
+  // One write, so a reader that waits for the URL has the rest of what the start says too.
+  const lines = [`toolseam serve: ${server.url}`];
   if (server.token?.created) {
-    process.stdout.write(`token (shown once; kept in ${server.token.file}): ${server.token.token}\n`);
+    lines.push(`token (shown once; kept in ${server.token.file}): ${server.token.token}`);
   } else if (server.token) {
-    process.stdout.write(`token: in ${server.token.file}\n`);
+    lines.push(`token: in ${server.token.file}`);
   }
   if (server.resumed.length > 0) {
-    process.stdout.write(
-      `resumed ${server.resumed.length} unfinished turn(s): ${server.resumed.join(', ')}\n`,
-    );
+    lines.push(`resumed ${server.resumed.length} unfinished turn(s): ${server.resumed.join(', ')}`);
   }
+  process.stdout.write(`${lines.join('\n')}\n`);
   return new Promise<number>((resolve) => {
     const stop = (): void => {
       process.off('SIGTERM', stop);

@@ -67,6 +67,7 @@ describe('toolseam serve killed with an approval waiting', () => {
     await first.child.done;
 
     const second = await serve(db);
+    await until('the start to say it resumed the turn', () => second.child.stdout().includes('resumed'));
     expect(second.child.stdout()).toContain(`resumed 1 unfinished turn(s): ${turnId}`);
     const pending = (await (await apiCall(second.base, `/api/approvals?sessionId=${sessionId}`)).json()) as {
       approvals: { id: string }[];
