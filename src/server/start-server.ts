@@ -73,6 +73,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
   const app = createApp(deps);
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+  // An idle kept-alive connection stays open longer than clients keep theirs (undici 4 s, browsers
+  // about a minute), so a client never sends a request on a connection the server is just closing
+  // (Node's 5 s default did that under load: the POST failed with ECONNRESET).
+  server.keepAliveTimeout = 75_000;
+  server.headersTimeout = 76_000;
   const port = await listen(server, host, options.port ?? 7878);
   access.hosts = loopbackHosts(port);
   const shown = host.includes(':') ? `[${host}]` : host;
