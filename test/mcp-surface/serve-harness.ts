@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { parseConfig } from '../../src/config.js';
 import { createRuntime } from '../../src/create-runtime.js';
 import { servedBy, servingModel, toolServer } from '../../src/mcp-surface/index.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
 import { demoProvider, type RunCounts } from '../support/demo-tools.js';
+import { sdkClient } from './serve-process.js';
 
 /** A runtime as `toolseam mcp-serve` builds it (no model), with the demo app's tools, on a fresh database. */
 export async function servingRuntime(config: Record<string, unknown> = {}) {
@@ -44,18 +44,7 @@ export type ClientAnswer = (message: string) => ElicitResult;
 export async function memoryClient(runtime: Runtime, patterns?: readonly string[], answer?: ClientAnswer) {
   const served = toolServer(runtime, { serves: servedBy(patterns), version: 'test' });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client(
-    { name: 'memory-client', version: '1.0.0' },
-    { capabilities: answer ? { elicitation: { form: {} } } : {} },
-  );
-  const asked: string[] = [];
-  if (answer) {
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
-      const message = request.params.message;
-      asked.push(message);
-      return answer(message);
-    });
-  }
+  const { client, asked } = sdkClient(answer, 'memory-client', '1.0.0');
   await served.server.connect(serverSide);
   await client.connect(clientSide);
   return {
@@ -69,8 +58,4 @@ export async function memoryClient(runtime: Runtime, patterns?: readonly string[
   };
 }
 
-/** The text of a tool result's first content item. */
-export function textOf(result: object): string {
-  const [first] = ((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[];
-  return first?.text ?? '';
-}
+export { firstText as textOf } from './serve-process.js';
