@@ -15,7 +15,7 @@ import type { CallTarget } from './call-target.js';
 import { askLater, planOutsideCall } from './outside-call.js';
 import type { PlannedCall } from './planned-call.js';
 import { readCall } from './planned-call.js';
-import { recordReply } from './record-reply.js';
+import { recordReadCalls } from './record-reply.js';
 import { refusalResult } from './refusals.js';
 import { settleCall } from './settle-call.js';
 import { unknownTarget } from './targets/served-targets.js';
@@ -138,7 +138,8 @@ export class CallSession {
       const answer = await this.carryOutEarlier(earlier);
       if (answer) return answer;
     }
-    const [call] = (await recordReply(env, '', [sent], false, () => target)) as [PlannedCall];
+    // Read once, recorded as read: its id is new (no look at the turn's other calls, which grow all session).
+    const [call] = (await recordReadCalls(env, '', [read])) as [PlannedCall];
     const plan = await planOutsideCall(env, state, call);
     if (plan.kind !== 'ask') return resultOf(await carryOut(env, state, call, plan));
     if (asker) {

@@ -2,23 +2,30 @@ import { randomUUID } from 'node:crypto';
 import type { AssistantToolCall } from '../../core/model.js';
 import { STORE_RETRY_MS, storeTrouble, writeWhenStoreAnswers } from '../turn/store-retry.js';
 import type { TurnEnvironment } from '../turn/turn-environment.js';
-import type { CallTarget } from './call-target.js';
-import { type PlannedCall, readCall } from './planned-call.js';
+import { type PlannedCall, type ReadCall, readCall } from './planned-call.js';
 
 /**
  * Stores a model reply with its calls (read and resolved), so a crash never loses what was asked.
- * `resolve` names each call's target when the caller decides that itself (calls from outside a turn).
  */
 export async function recordReply(
   env: TurnEnvironment,
   text: string,
   calls: readonly AssistantToolCall[],
   stoppedByLength: boolean,
-  resolve?: (name: string) => CallTarget,
 ): Promise<PlannedCall[]> {
-  const read = (await withUniqueIds(env, calls)).map((c) =>
-    readCall(env, c, stoppedByLength, resolve?.(c.name)),
-  );
+  const read = (await withUniqueIds(env, calls)).map((c) => readCall(env, c, stoppedByLength));
+  return recordReadCalls(env, text, read);
+}
+
+/**
+ * Stores a reply whose calls were read already (ids unique in the turn), with their records. A caller
+ * outside a turn (the MCP surface) reads its one call itself, under an id it made unique.
+ */
+export async function recordReadCalls(
+  env: TurnEnvironment,
+  text: string,
+  read: readonly ReadCall[],
+): Promise<PlannedCall[]> {
   const reply = {
     content: text,
     calls: read.map((c) => ({
