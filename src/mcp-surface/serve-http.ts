@@ -29,16 +29,20 @@ interface Connection {
 /**
  * Serves toolseam's tools over MCP's Streamable HTTP at `/mcp`: each client session (the SDK's
  * `mcp-session-id`) gets its own server and its own toolseam session, ended when the client deletes
- * the session or the endpoint closes.
+ * the session or the endpoint closes. On a loopback address a request must name that address as its
+ * Host, so a web page that rebinds its own name to 127.0.0.1 cannot reach the tools.
  */
 export async function serveHttp(runtime: Runtime, options: HttpServeOptions): Promise<HttpServing> {
   const host = options.host ?? '127.0.0.1';
   const connections = new Map<string, Connection>();
+  // Set once it listens: the Host headers a page on this machine may send (a DNS rebinding page sends its own).
+  let hosts: string[] | undefined;
 
   const open = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const served = toolServer(runtime, options);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      ...(hosts ? { allowedHosts: hosts, enableDnsRebindingProtection: true } : {}),
       onsessioninitialized: (id) => {
         connections.set(id, { transport, served });
       },
@@ -73,6 +77,7 @@ export async function serveHttp(runtime: Runtime, options: HttpServeOptions): Pr
   });
   const { port } = http.address() as AddressInfo;
   const shown = host.includes(':') ? `[${host}]` : host;
+  if (LOOPBACK.includes(host)) hosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
   return {
     url: `http://${shown}:${port}/mcp`,
     async close() {
@@ -89,6 +94,9 @@ export async function serveHttp(runtime: Runtime, options: HttpServeOptions): Pr
     },
   };
 }
+
+/** The addresses only this machine reaches: a request naming another host is refused there. */
+const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
 
 function answer(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' });

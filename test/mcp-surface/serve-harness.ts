@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { parseConfig } from '../../src/config.js';
+import type { ToolProvider } from '../../src/core/tool.js';
 import { createRuntime } from '../../src/create-runtime.js';
 import { servedBy, servingModel, toolServer } from '../../src/mcp-surface/index.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
@@ -11,18 +12,21 @@ import { demoProvider, type RunCounts } from '../support/demo-tools.js';
 import { sdkClient } from './serve-process.js';
 
 /** A runtime as `toolseam mcp-serve` builds it (no model), with the demo app's tools, on a fresh database. */
-export async function servingRuntime(config: Record<string, unknown> = {}) {
+export async function servingRuntime(
+  config: Record<string, unknown> = {},
+  more: { tools?: readonly ToolProvider[]; env?: Record<string, string> } = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), 'toolseam-mcp-surface-'));
   const counts: RunCounts = new Map();
   const parsed = parseConfig(
     { workspace: [dir], shell: { sandbox: 'off' }, ...config },
-    { source: join(dir, 'toolseam.json'), baseDir: dir, env: {} },
+    { source: join(dir, 'toolseam.json'), baseDir: dir, env: more.env ?? {} },
   );
   const runtime = await createRuntime({
     model: servingModel,
     config: parsed,
     store: join(dir, 'sessions.db'),
-    tools: [demoProvider(counts)],
+    tools: [demoProvider(counts), ...(more.tools ?? [])],
     subagents: false,
   });
   return {
