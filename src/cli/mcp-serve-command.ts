@@ -76,6 +76,8 @@ export const mcpServeCommand: Command = async (argv) => {
     questionMs: config.approvals.timeoutMs ?? 300_000,
   };
   try {
+    // A connection whose server died can never be taken up again: its questions stop waiting.
+    await surface.endLeftCallSessions(runtime);
     if (port === undefined) {
       await surface.serveStdio(runtime, options);
       return 0;

@@ -1,4 +1,5 @@
 export { type ApproveCommand, plainApproveCommand } from './approval-words.js';
+export { endLeftCallSessions } from './left-sessions.js';
 export { type HttpServeOptions, type HttpServing, serveHttp } from './serve-http.js';
 export { serveStdio } from './serve-stdio.js';
 export { servedBy } from './served-tools.js';
