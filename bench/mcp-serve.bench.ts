@@ -104,7 +104,7 @@ async function listingFigures(dir: string): Promise<BenchFigure[]> {
   const own: number[] = [];
   for (let i = 0; i < 500; i++) {
     start = process.hrtime.bigint();
-    session.tools();
+    await session.tools();
     own.push(ms(start));
   }
   await client.close();

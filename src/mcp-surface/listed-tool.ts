@@ -2,7 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CallSession } from '../runtime/calls/call-session.js';
 
 /** A tool as the seam offers it to models. */
-type OfferedTool = ReturnType<CallSession['tools']>[number];
+type OfferedTool = Awaited<ReturnType<CallSession['tools']>>[number];
 
 /**
  * A tool as `tools/list` shows it: the wire name and offered schema the seam gives models (portable on

@@ -65,7 +65,7 @@ export function toolServer(runtime: Runtime, options: ToolServerOptions): ToolSe
   };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: (await session()).tools().map(listedTool),
+    tools: (await (await session()).tools()).map(listedTool),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params;

@@ -210,7 +210,8 @@ export class Runtime {
     const controller = new AbortController();
     const events = new CallEvents();
     const { env, state } = await this.turnStart(session, turn, {}, controller.signal, events.emit);
-    const calls = new CallSession(env, state, events, controller, options);
+    const renew = async () => (await this.turnStart(session, turn, {}, controller.signal, events.emit)).env;
+    const calls = new CallSession(env, state, events, controller, options, renew);
     this.running.set(session.id, controller);
     // Counted among the turns, so the heartbeat marks it alive and `close` waits for it to end.
     const ended: Promise<void> = calls.ended.finally(() => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { conformParameters } from '../../src/seam/index.js';
+import { defineTool, inProcessProvider } from '../../src/tools/index.js';
 import { memoryClient, servingRuntime, textOf } from './serve-harness.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -159,5 +160,28 @@ describe('the MCP surface over the in-memory transport', () => {
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toContain('not to that address');
     expect(counts.get('send_email')).toBeUndefined();
+  });
+});
+
+describe('a connection that outlasts a change of tools', () => {
+  it('lists and calls the tools the registry serves now, not those it served when the client came', async () => {
+    const { client, runtime } = await setUp();
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('roll_die');
+    runtime.options.registry.register(
+      inProcessProvider({
+        name: 'dice',
+        app: 'dice',
+        group: { key: 'dice', own: false, purpose: 'Dice.' },
+        tools: [
+          defineTool({ name: 'roll_die', description: 'Rolls a die.', risk: 'safe', handler: () => '4' }),
+        ],
+      }),
+    );
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('roll_die');
+    expect(textOf(await client.callTool({ name: 'roll_die', arguments: {} }))).toBe('4');
+    runtime.options.registry.setEnabled('lookup_weather', false);
+    const off = await client.callTool({ name: 'lookup_weather', arguments: { city: 'Oslo' } });
+    expect(off.isError).toBe(true);
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('lookup_weather');
   });
 });

@@ -69,6 +69,7 @@ export class CallSession {
   private readonly asking = new Map<string, AbortController>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private closing: Promise<void> | undefined;
+  private renewing: Promise<void> | undefined;
   private resolveEnded: () => void = () => undefined;
   /** Settles once the session is closed and its turn ended. */
   readonly ended = new Promise<void>((resolve) => {
@@ -76,11 +77,13 @@ export class CallSession {
   });
 
   constructor(
-    private readonly env: TurnEnvironment,
+    private env: TurnEnvironment,
     private readonly state: TurnState,
     events: CallEvents,
     private readonly controller: AbortController,
     private readonly options: CallSessionOptions,
+    /** The session's environment made again, on the tools the registry serves now. */
+    private readonly renew: () => Promise<TurnEnvironment>,
   ) {
     events.listener = (event) => this.hear(event);
     // The runtime closing stops the session's turn: what waits is answered, the turn ended.
@@ -96,8 +99,9 @@ export class CallSession {
   }
 
   /** The tools this caller may use, as the seam offers them (wire name, offered schema, description). */
-  tools(): OfferedTool[] {
-    return this.env.surface.offered.filter((t) => this.options.serves(t.definition));
+  async tools(): Promise<OfferedTool[]> {
+    const env = await this.current();
+    return env.surface.offered.filter((t) => this.options.serves(t.definition));
   }
 
   /**
@@ -124,9 +128,28 @@ export class CallSession {
     return this.closing;
   }
 
+  /**
+   * The session's environment, made again first when the registry's tools changed since (an app or a
+   * server added, removed, switched): unlike a turn, a connection lasts as long as its client.
+   */
+  private async current(): Promise<TurnEnvironment> {
+    if (this.env.surface.stamp !== this.env.registry.surfaceStamp()) {
+      this.renewing ??= this.renew()
+        .then((env) => {
+          this.env = env;
+        })
+        .finally(() => {
+          this.renewing = undefined;
+        });
+      await this.renewing;
+    }
+    return this.env;
+  }
+
   private async take(name: string, args: JsonObject | string, asker?: PersonAsker): Promise<OutsideAnswer> {
-    const { env, state } = this;
-    const target = this.targetOf(name);
+    const env = await this.current();
+    const { state } = this;
+    const target = this.targetOf(env, name);
     const sent = {
       id: `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`,
       name,
@@ -185,12 +208,12 @@ export class CallSession {
   }
 
   /** The target of a name the caller sent: a served tool's (by real or wire name), else the unknown target. */
-  private targetOf(sent: string): CallTarget {
-    const surface = this.env.surface;
+  private targetOf(env: TurnEnvironment, sent: string): CallTarget {
+    const surface = env.surface;
     const real = surface.byName.has(sent) ? sent : surface.wireToReal.get(sent);
     const offered = real === undefined ? undefined : surface.byName.get(real);
     if (real !== undefined && offered && this.options.serves(offered.definition)) {
-      return targetNamed(this.env, real);
+      return targetNamed(env, real);
     }
     // A tool the deny-list refuses is refused as denied, by the deny-list gate (it reads the real name).
     const denied = surface.denied.has(sent) ? sent : surface.deniedWire.get(sent);
