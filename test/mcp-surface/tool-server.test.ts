@@ -1,3 +1,5 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { conformParameters } from '../../src/seam/index.js';
 import { defineTool, inProcessProvider } from '../../src/tools/index.js';
@@ -56,6 +58,24 @@ describe('the MCP surface over the in-memory transport', () => {
     expect((await store.getSession(session.sessionId))?.title).toBe('MCP: memory-client 1.0.0');
     const calls = await store.listToolCalls({ turnId: session.turnId });
     expect(calls.map((c) => [c.tool, c.status])).toEqual([['lookup_weather', 'done']]);
+  });
+
+  it("runs toolseam's own tools: remembers, recalls, reads a workspace file and writes one once approved", async () => {
+    const { client, dir } = await setUp({}, () => ({ action: 'accept', content: {} }));
+    writeFileSync(join(dir, 'plan.txt'), 'first line\nsecond line\n');
+    const saved = await client.callTool({ name: 'memory_save', arguments: { text: 'Ana prefers tea' } });
+    expect(saved.isError).toBe(false);
+    const recalled = await client.callTool({ name: 'memory_recall', arguments: { query: 'tea' } });
+    expect(textOf(recalled)).toContain('Ana prefers tea');
+    const read = await client.callTool({ name: 'read_file', arguments: { path: join(dir, 'plan.txt') } });
+    expect(read.isError).toBe(false);
+    expect(textOf(read)).toContain('second line');
+    const written = await client.callTool({
+      name: 'write_file',
+      arguments: { path: join(dir, 'out.txt'), content: 'done' },
+    });
+    expect(written.isError, textOf(written)).toBe(false);
+    expect(readFileSync(join(dir, 'out.txt'), 'utf8')).toBe('done');
   });
 
   it('refuses unreadable, unknown and over-limit calls as isError results, with the reason', async () => {
