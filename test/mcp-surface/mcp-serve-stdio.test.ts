@@ -69,7 +69,7 @@ describe('toolseam mcp-serve over stdio, with the SDK client', () => {
 
     const approved = await runToolseam(['approve', id, 'yes', '--db', folder.db], folder.dir, folder.env);
     expect(approved.code).toBe(0);
-    expect(approved.stderr).toContain('the turn goes on in the process that asked');
+    expect(approved.stderr).toContain('the MCP client that asked gets it when it makes the same call again');
 
     const again = await client.callTool({ name: 'post_note', arguments: { text: 'eggs' } });
     expect(again.isError).toBe(false);
