@@ -43,7 +43,7 @@ export function toolServer(runtime: Runtime, options: ToolServerOptions): ToolSe
   const server = new Server(
     { name: 'toolseam', version: options.version },
     {
-      capabilities: { tools: {} },
+      capabilities: { tools: { listChanged: true } },
       instructions:
         "toolseam's tools. A call that needs a person's approval is asked through this client when it can; otherwise its error says how the person approves it, and the same call again then runs once.",
     },
@@ -64,16 +64,24 @@ export function toolServer(runtime: Runtime, options: ToolServerOptions): ToolSe
     return opening;
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: (await (await session()).tools()).map(listedTool),
-  }));
+  // The stamp the client's last listing was made at; undefined once it was told the list changed.
+  let listedAt: string | undefined;
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const calls = await session();
+    listedAt = calls.toolsStamp;
+    return { tools: (await calls.tools()).map(listedTool) };
+  });
+  /** Tells the client, once, that the tools changed since it listed them (it hears it after a call). */
+  const tellChanges = (calls: CallSession): void => {
+    if (listedAt === undefined || calls.toolsStamp === listedAt) return;
+    listedAt = undefined;
+    server.sendToolListChanged().catch(() => undefined);
+  };
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params;
-    const answer = await (await session()).call(
-      name,
-      (args ?? {}) as JsonObject,
-      canElicit(server) ? asker : undefined,
-    );
+    const calls = await session();
+    const answer = await calls.call(name, (args ?? {}) as JsonObject, canElicit(server) ? asker : undefined);
+    tellChanges(calls);
     return mcpResult(answerResult(answer, name, command));
   });
 

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { conformParameters } from '../../src/seam/index.js';
 import { defineTool, inProcessProvider } from '../../src/tools/index.js';
@@ -186,6 +187,10 @@ describe('the MCP surface over the in-memory transport', () => {
 describe('a connection that outlasts a change of tools', () => {
   it('lists and calls the tools the registry serves now, not those it served when the client came', async () => {
     const { client, runtime } = await setUp();
+    let told = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      told += 1;
+    });
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('roll_die');
     runtime.options.registry.register(
       inProcessProvider({
@@ -197,6 +202,10 @@ describe('a connection that outlasts a change of tools', () => {
         ],
       }),
     );
+    // told once, after its next call, that the list it has is out of date
+    await client.callTool({ name: 'lookup_weather', arguments: { city: 'Oslo' } });
+    await client.callTool({ name: 'lookup_weather', arguments: { city: 'Bergen' } });
+    expect(told).toBe(1);
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('roll_die');
     expect(textOf(await client.callTool({ name: 'roll_die', arguments: {} }))).toBe('4');
     runtime.options.registry.setEnabled('lookup_weather', false);

@@ -98,6 +98,11 @@ export class CallSession {
     return this.env.turnId;
   }
 
+  /** The registry's surface stamp now: it moves when the tools it serves change. */
+  get toolsStamp(): string {
+    return this.env.registry.surfaceStamp();
+  }
+
   /** The tools this caller may use, as the seam offers them (wire name, offered schema, description). */
   async tools(): Promise<OfferedTool[]> {
     const env = await this.current();
