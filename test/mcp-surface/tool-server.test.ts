@@ -171,6 +171,23 @@ describe('the MCP surface over the in-memory transport', () => {
     expect(counts.get('send_email')).toBe(1);
   });
 
+  it('follows the approval policy: auto runs a call that asks without asking, deny refuses it', async () => {
+    const auto = await setUp({ approvals: 'auto' });
+    const sent = await auto.client.callTool({
+      name: 'send_email',
+      arguments: { to: 'a@b.example', body: 'hi' },
+    });
+    expect(textOf(sent)).toBe('sent to a@b.example');
+    const denying = await setUp({ approvals: 'deny' });
+    const refused = await denying.client.callTool({
+      name: 'send_email',
+      arguments: { to: 'a@b.example', body: 'hi' },
+    });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('refuses every call that needs approval');
+    expect(await denying.runtime.pendingApprovals()).toEqual([]);
+  });
+
   it('answers the identical call with the refusal when the person said no', async () => {
     const { client, counts, runtime } = await setUp();
     const args = { to: 'a@b.example', body: 'hi' };
