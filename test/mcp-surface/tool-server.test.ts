@@ -144,6 +144,25 @@ describe('the MCP surface over the in-memory transport', () => {
     expect(counts.get('send_email')).toBe(1);
   });
 
+  it('holds an "always" ticked in the client for the calls its scope covers, in this connection', async () => {
+    const { client, counts, asked } = await setUp({}, () => ({
+      action: 'accept',
+      content: { always: true },
+    }));
+    await client.callTool({ name: 'send_email', arguments: { to: 'a@b.example', body: 'one' } });
+    // send_email's "always" covers mail to the same person, whatever it says
+    const second = await client.callTool({
+      name: 'send_email',
+      arguments: { to: 'a@b.example', body: 'two' },
+    });
+    expect(textOf(second)).toBe('sent to a@b.example');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatch(/a@b\.example/);
+    await client.callTool({ name: 'send_email', arguments: { to: 'c@d.example', body: 'three' } });
+    expect(asked).toHaveLength(2);
+    expect(counts.get('send_email')).toBe(3);
+  });
+
   it('stores the question for a client that cannot ask; once approved, the identical call runs once', async () => {
     const { client, counts, runtime } = await setUp();
     const args = { to: 'a@b.example', body: 'hi' };
