@@ -24,7 +24,7 @@ session in the database (\`toolseam sessions\` lists it).
   --tools PATTERN... serve the tools whose real names match these globs, instead of the config's
                      "serve": {"tools": [...]} and the default (the file, memory and task tools and
                      every installed app's tools); another MCP server's tools only by a pattern that
-                     names them from its first character (github__*)
+                     names them from its first character (mcp/github/*)
   --verbose          also print info log lines on stderr`;
 
 /** `toolseam mcp-serve`: toolseam's tools served over MCP (stdio, or Streamable HTTP with --http). */

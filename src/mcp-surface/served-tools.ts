@@ -11,14 +11,14 @@ function fromMcpServer(tool: ToolDefinition): boolean {
 
 /** The fixed start of a glob, before its first wildcard. */
 function fixedStart(pattern: string): string {
-  const at = pattern.search(/[*?[{]/);
+  const at = pattern.search(/[*?[]/);
   return at === -1 ? pattern : pattern.slice(0, at);
 }
 
 /**
  * Which tools `toolseam mcp-serve` serves. Without patterns: the file, memory and task tools and every
  * installed app's tools. With patterns (globs over real names): the tools they match, except that a tool
- * of another MCP server is served only when a pattern names it from its first character (`github__*`,
+ * of another MCP server is served only when a pattern names it from its first character (`mcp/github/*`,
  * never a bare `*`), so no server's tools are passed on to other clients by accident.
  */
 export function servedBy(patterns: readonly string[] | undefined): (tool: ToolDefinition) => boolean {

@@ -19,7 +19,7 @@ const TOOLS = [
   tool('memory_save', 'memory', true, 'builtin-memory'),
   tool('task_list', 'tasks', true, 'builtin-tasks'),
   tool('notes_add', 'notes', false, 'notes'),
-  tool('github__create_issue', 'mcp/github', false, 'mcp/github'),
+  tool('mcp/github/create_issue', 'mcp/github', false, 'mcp/github'),
 ];
 
 const served = (patterns?: string[]) => TOOLS.filter(servedBy(patterns)).map((t) => t.name);
@@ -31,9 +31,9 @@ describe('which tools mcp-serve serves', () => {
   });
 
   it('with patterns: what they match, and another MCP server only by a pattern naming it from its start', () => {
-    expect(served(['*'])).toEqual(TOOLS.map((t) => t.name).filter((n) => n !== 'github__create_issue'));
+    expect(served(['*'])).toEqual(TOOLS.map((t) => t.name).filter((n) => n !== 'mcp/github/create_issue'));
     expect(served(['bash', 'notes_*'])).toEqual(['bash', 'notes_add']);
-    expect(served(['github__*'])).toEqual(['github__create_issue']);
-    expect(served(['*__create_issue'])).toEqual([]);
+    expect(served(['mcp/github/*'])).toEqual(['mcp/github/create_issue']);
+    expect(served(['*/create_issue'])).toEqual([]);
   });
 });
