@@ -178,6 +178,12 @@ export async function bench(): Promise<BenchFigure[]> {
       },
       { name: 'serve: RSS with the server listening, before any session', value: startRssMb, unit: 'MiB' },
       { name: 'serve: RSS at 50 idle sessions, a stream open on each', value: rssMb, unit: 'MiB' },
+      // The process may hold what benches before this one left; the difference is this bench's own.
+      {
+        name: 'serve: RSS the 50 idle sessions and their streams added',
+        value: rssMb - startRssMb,
+        unit: 'MiB',
+      },
     ];
   } finally {
     holder?.kill();
