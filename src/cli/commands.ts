@@ -40,6 +40,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: async () => (await import('./dev-provider-command.js')).devProviderCommand,
   },
   tools: { summary: 'the Tools page', load: async () => (await import('./tools-command.js')).toolsCommand },
+  notify: {
+    summary: 'send a test message through a configured notify channel (notify test CHANNEL)',
+    load: async () => (await import('./notify-command.js')).notifyCommand,
+  },
   retrieval: {
     summary: 'measure tool retrieval on a benchmark dataset (retrieval eval FILE)',
     load: async () => (await import('./retrieval-command.js')).retrievalCommand,
