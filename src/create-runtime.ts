@@ -16,6 +16,7 @@ import { builtinProviders } from './tools/builtin/builtin-providers.js';
 import { shellSandboxSoon } from './tools/builtin/sandbox-probe.js';
 import type { ShellOptions } from './tools/builtin/shell-options.js';
 import { createNotifier, type Notifier } from './tools/notify/notifier.js';
+import { notifyCredentials } from './tools/notify/notify-config.js';
 import { EMPTY_TOOLS_CONFIG, registryFromConfig } from './tools/registry-config.js';
 
 /** What a runtime is built from; everything but the model has a default. */
@@ -137,6 +138,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     // Hidden from results besides the stored secrets: the credentials the config itself holds.
     secrets: new Map([
       ...configCredentials(config, isAdapter(options.model) ? undefined : options.model),
+      ...notifyCredentials(config?.notify, process.env),
       ...secrets,
     ]),
     approvals: { ...config?.approvals, ...options.approvals },

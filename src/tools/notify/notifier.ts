@@ -224,6 +224,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
 
   let running: Promise<number> | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let started = false;
   let closed = false;
   const drain = async (): Promise<number> => {
     let sent = 0;
@@ -270,7 +271,9 @@ export function createNotifier(options: NotifierOptions): Notifier {
     deliver,
     deliverDue,
     start() {
-      if (timer === undefined && !closed && names.length > 0) tick();
+      if (started || closed || names.length === 0) return;
+      started = true;
+      tick();
     },
     async close() {
       closed = true;

@@ -202,3 +202,24 @@ export function parseNotifyConfig(value: unknown): NotifyConfig | undefined {
     throw new InputError(`"${key}" ${what}`);
   });
 }
+
+/**
+ * The credentials the channels read from the environment (tokens, and Slack's and Discord's webhook
+ * addresses), name → value, for the runtime to hide from tool results as it hides the config's own.
+ */
+export function notifyCredentials(
+  config: NotifyConfig | undefined,
+  env: NodeJS.ProcessEnv,
+): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const channel of Object.values(config?.channels ?? {})) {
+    for (const [what, from] of [
+      ['url', channel.url],
+      ['token', channel.token],
+    ] as const) {
+      const value = typeof from === 'object' ? env[from.env]?.trim() : undefined;
+      if (value) out.set(`notify.channels.${channel.name}.${what}`, value);
+    }
+  }
+  return out;
+}
