@@ -49,6 +49,8 @@ export interface OutboxClaim {
   readonly leaseMs: number;
   /** Only this message (when it is due and unclaimed). */
   readonly id?: string | undefined;
+  /** Only messages to these channels (a process claims only what it can send). */
+  readonly channels?: readonly string[] | undefined;
   /** The most messages to claim at once (default 10). */
   readonly limit?: number | undefined;
 }

@@ -65,6 +65,7 @@ export function outboxTable(ctx: StoreContext) {
        SELECT id FROM outbox
        WHERE status = 'pending' AND next_attempt_at <= @now
          AND (claimed_until IS NULL OR claimed_until <= @now) AND (@id IS NULL OR id = @id)
+         AND (@channels IS NULL OR instr(@channels, char(10) || channel || char(10)) > 0)
        ORDER BY next_attempt_at, created_at LIMIT @limit)
      RETURNING *`,
   );
@@ -106,8 +107,12 @@ export function outboxTable(ctx: StoreContext) {
       }
       const now = ctx.now();
       const id = textOrNull(input.id, 'The outbox message to claim');
+      // One line per channel name: a name holds no line break, so one never matches part of another.
+      const channels = input.channels === undefined ? null : `\n${input.channels.join('\n')}\n`;
       return ctx.write(() =>
-        (claim.all({ owner, until: now + input.leaseMs, now, id, limit }) as OutboxRow[]).map(toRecord),
+        (claim.all({ owner, until: now + input.leaseMs, now, id, channels, limit }) as OutboxRow[]).map(
+          toRecord,
+        ),
       );
     },
     settle(id: string, owner: string, outcome: OutboxOutcome): boolean {

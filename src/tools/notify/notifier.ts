@@ -229,7 +229,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
   const drain = async (): Promise<number> => {
     let sent = 0;
     for (;;) {
-      const rows = await options.store.claimOutbox({ owner, leaseMs, limit: 10 });
+      // Only this process's channels: a process with another config on the same database leaves the rest.
+      const rows = await options.store.claimOutbox({ owner, leaseMs, channels: names, limit: 10 });
       if (rows.length === 0) return sent;
       for (const row of rows) if ((await attemptRow(row)).status === 'sent') sent += 1;
     }

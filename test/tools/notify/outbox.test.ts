@@ -141,6 +141,22 @@ describe('the outbox', () => {
     expect(await other.settleOutbox(row.id, 'b', { status: 'sent' })).toBe(true);
   });
 
+  it('a process leaves alone the messages of channels its config does not name', async () => {
+    const { store, hook, time } = await setUp();
+    await store.enqueueOutbox({ channel: 'elsewhere', service: 'webhook', payload: { text: 'not mine' } });
+    expect(await store.claimOutbox({ owner: 'x', leaseMs: 1000, channels: ['hook', 'team'] })).toEqual([]);
+    const other = createNotifier({
+      config: parseNotifyConfig({ channels: { hook: { service: 'webhook', url: `${hook.base}/in` } } }),
+      store,
+      now: time.now,
+    });
+    expect(await other.deliverDue()).toBe(0);
+    expect(await store.listOutbox()).toMatchObject([
+      { channel: 'elsewhere', status: 'pending', attempts: 0 },
+    ]);
+    expect(hook.hits).toHaveLength(0);
+  });
+
   it('sends nothing to a host no gateway is configured for', async () => {
     const other: GatewayStandIn = await startWebhookStandIn();
     cleanup.push(() => other.close());
