@@ -72,6 +72,8 @@ export function notifyTool(notifier: Notifier) {
       'What the channel would refuse (too long, too many blocks, no credentials) is refused before anyone is asked.',
     risk: 'caution',
     group: NOTIFY_GROUP,
+    // "Always" covers any message to the same channel: the person chose where, not each word.
+    grantScope: ['channel'],
     fields,
     ...checkedWork(
       async (args: ArgsOf<typeof fields>, ctx) => {
