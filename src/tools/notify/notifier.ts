@@ -95,6 +95,26 @@ function messageOf(payload: JsonObject): OutgoingMessage {
   };
 }
 
+const UNREADABLE = new Set(['ENOENT', 'EACCES', 'EISDIR', 'EPERM']);
+
+/** One attempt; a failure the adapter did not answer for (its file went away, a bug) is told, never thrown into the loop. */
+async function sendOnce(gateway: Gateway, row: OutboxRecord, signal?: AbortSignal): Promise<Delivery> {
+  try {
+    return await gateway.send(messageOf(row.payload), row.idempotencyKey ?? row.id, signal);
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    const words = error instanceof Error ? error.message : String(error);
+    if (code !== undefined && UNREADABLE.has(code)) {
+      return {
+        kind: 'refused',
+        refusal: { code: 'attachment_missing', message: `The file could not be read to send it: ${words}` },
+      };
+    }
+    return { kind: 'retry', reason: `sending failed: ${words}` };
+  }
+}
+
 /** Builds the notifier over the configured gateways; outbound traffic goes only to their hosts. */
 export function createNotifier(options: NotifierOptions): Notifier {
   const env = options.env ?? process.env;
@@ -188,7 +208,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
               message: `The channel "${row.channel}" is no longer configured.`,
             },
           }
-        : await gateway.send(messageOf(row.payload), row.idempotencyKey ?? row.id, signal);
+        : await sendOnce(gateway, row, signal);
     return settle(row, delivery);
   };
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -123,6 +123,26 @@ describe('the outbox', () => {
     time.set(time.now() + 3_600_000);
     expect(await notifier.deliverDue()).toBe(0);
     expect(hook.hits).toHaveLength(2);
+  });
+
+  it('a file removed while its message waited is refused at the next attempt, not tried again', async () => {
+    const { notifier, store, hook, time, dir } = await setUp();
+    const path = join(dir, 'report.txt');
+    writeFileSync(path, 'numbers');
+    hook.script({ status: 503, body: 'busy' });
+    const attachment = { path, name: 'report.txt', size: 7, type: 'text/plain' };
+    expect(await notifier.send({ text: 'report', attachment })).toMatchObject({ status: 'queued' });
+    expect(JSON.parse(hook.hits[0]?.body.toString() ?? '').attachment).toMatchObject({
+      name: 'report.txt',
+      base64: Buffer.from('numbers').toString('base64'),
+    });
+    rmSync(path);
+    time.set(time.now() + 60_000);
+    expect(await notifier.deliverDue()).toBe(0);
+    expect(await store.listOutbox()).toMatchObject([
+      { status: 'refused', lastError: expect.stringContaining('no longer there') },
+    ]);
+    expect(hook.hits).toHaveLength(1);
   });
 
   it('a message one process holds is not taken by another until its lease runs out', async () => {
