@@ -310,3 +310,33 @@ describe('Telegram Bot API', () => {
     expect(await g.send({ text: 'x' }, 'k')).toMatchObject({ kind: 'retry', afterMs: 3000 });
   });
 });
+
+describe('one check for the dry run and the send', () => {
+  it.each([
+    ['webhook', { service: 'webhook', url: 'https://hooks.example/in' }, 100_001],
+    ['ntfy', { service: 'ntfy', topic: 't' }, 4097],
+    ['slack', { service: 'slack', url: { env: 'U' } }, 40_001],
+    ['discord', { service: 'discord', url: { env: 'U' } }, 2001],
+    ['telegram', { service: 'telegram', token: { env: 'T' }, chatId: 1 }, 4097],
+  ])(
+    '%s refuses an over-long text in the same words whether asked or sending, and sends nothing',
+    async (_name, channel, length) => {
+      let requests = 0;
+      const config = parseNotifyConfig({ channels: { c: channel } });
+      const g = gatewayFor({
+        config: config?.channels.c as never,
+        env: { U: 'https://hooks.example/x', T: '1:a' },
+        fetch: async () => {
+          requests += 1;
+          return new Response('{}');
+        },
+      });
+      const message = { text: 'x'.repeat(length) };
+      const asked = await g.check(message);
+      const sent = await g.send(message, 'k');
+      expect('refusal' in asked && asked.refusal.code).toBe('text_too_long');
+      expect(sent).toEqual({ kind: 'refused', refusal: 'refusal' in asked ? asked.refusal : undefined });
+      expect(requests).toBe(0);
+    },
+  );
+});
