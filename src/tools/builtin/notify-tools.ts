@@ -37,7 +37,7 @@ function resultOf(result: NotifyResult): ToolResult | string {
     case 'sent':
       return `Sent to ${result.channel}${result.receipt ? ` (message ${result.receipt})` : ''}.`;
     case 'queued':
-      return `Not delivered yet: ${result.reason}. It is kept in the outbox and sent to ${result.channel} by ${result.retryAt}; do not send it again.`;
+      return `Not delivered yet: ${result.reason}. It is kept in the outbox and sent to ${result.channel} from ${result.retryAt} on; do not send it again.`;
     case 'refused':
       return refusalResult({
         message: result.refusal.message,

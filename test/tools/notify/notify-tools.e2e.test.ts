@@ -36,7 +36,10 @@ interface Gateways {
 }
 
 /** A runtime whose built-in providers carry a notifier with three channels on loopback stand-ins. */
-async function start(script: NonNullable<HarnessOptions["script"]>, options: HarnessOptions = {}): Promise<Gateways> {
+async function start(
+  script: NonNullable<HarnessOptions['script']>,
+  options: HarnessOptions = {},
+): Promise<Gateways> {
   const discord = await startDiscordStandIn();
   const slack = await startSlackStandIn();
   const telegram = await startTelegramStandIn('1:tok', ['42']);
