@@ -63,6 +63,7 @@ export {
   mistypedArguments,
 } from './tools/index.js';
 export { createMcpProvider, parseMcpServers } from './tools/mcp/index.js';
+export { fitText, type ServiceLimits } from './tools/notify/local-checks.js';
 export {
   createNotifier,
   type Notifier,

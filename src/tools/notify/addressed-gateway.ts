@@ -1,5 +1,6 @@
 import { channelUrl, urlHosts } from './channel-address.js';
 import type { Delivery, Gateway, GatewayDeps, OutgoingMessage, Verdict } from './gateway.js';
+import type { ServiceLimits } from './local-checks.js';
 import type { NotifyService } from './notify-config.js';
 
 /**
@@ -9,6 +10,7 @@ import type { NotifyService } from './notify-config.js';
 export function addressedGateway(
   { config, env }: GatewayDeps,
   service: NotifyService,
+  limits: ServiceLimits,
   checks: (message: OutgoingMessage) => Verdict,
   post: (url: URL, message: OutgoingMessage, key: string, signal?: AbortSignal) => Promise<Delivery>,
 ): Gateway {
@@ -21,6 +23,7 @@ export function addressedGateway(
   return {
     channel: config.name,
     service,
+    limits,
     hosts: () => urlHosts(config, env),
     async check(message) {
       const found = ready(message);

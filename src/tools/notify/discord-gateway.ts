@@ -52,7 +52,7 @@ export function discordGateway(deps: GatewayDeps): Gateway {
     }
     return localVerdict(config.name, limits, message);
   };
-  return addressedGateway(deps, 'discord', checks, async (address, message, _key, signal) => {
+  return addressedGateway(deps, 'discord', limits, checks, async (address, message, _key, signal) => {
     const url = new URL(address);
     url.searchParams.set('wait', 'true');
     const init = await requestInit(message);

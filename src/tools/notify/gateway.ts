@@ -1,4 +1,5 @@
 import type { JsonValue } from '../../core/json.js';
+import type { ServiceLimits } from './local-checks.js';
 import type { ChannelConfig, NotifyService } from './notify-config.js';
 
 /** A workspace file to send, found and checked where the tool reads it. */
@@ -45,6 +46,8 @@ export type GatewayFetch = (url: string, init: RequestInit) => Promise<Response>
 export interface Gateway {
   readonly channel: string;
   readonly service: NotifyService;
+  /** What one message may hold on this channel (text, blocks, files). */
+  readonly limits: ServiceLimits;
   /** The hosts it sends to, or undefined while its address is not known (its variable is unset). */
   hosts(): readonly string[] | undefined;
   /** "Would this send?" without sending: the local checks, then a remote one where the service has one without a side effect. */

@@ -26,6 +26,25 @@ function mib(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MiB` : `${bytes} bytes`;
 }
 
+/**
+ * `text` cut to fit `limits` (the caption's when `forCaption`), ending with `tail` when cut; whole
+ * characters only. For a sender with more to say than a channel takes (an automation's result).
+ */
+export function fitText(text: string, limits: ServiceLimits, tail = ' […]', forCaption = false): string {
+  const max = forCaption && limits.maxCaption !== undefined ? limits.maxCaption : limits.maxText;
+  if (measure(text, limits.unit) <= max) return text;
+  const room = max - measure(tail, limits.unit);
+  let kept = '';
+  let used = 0;
+  for (const char of text) {
+    const size = measure(char, limits.unit);
+    if (used + size > room) break;
+    kept += char;
+    used += size;
+  }
+  return `${kept}${tail}`;
+}
+
 /** The checks every adapter runs before anything goes out: text, blocks and the attachment against its limits. */
 export function localVerdict(channel: string, limits: ServiceLimits, message: OutgoingMessage): Verdict {
   const { label } = limits;

@@ -9,6 +9,7 @@ import type { AttachmentRef, Delivery, Gateway, NotifyRefusal, OutgoingMessage, 
 import { refusal } from './gateway.js';
 import { gatewayFor } from './gateways.js';
 import { guardedFetch } from './guarded-fetch.js';
+import type { ServiceLimits } from './local-checks.js';
 import type { NotifyConfig } from './notify-config.js';
 import { backoffMs } from './retry-after.js';
 
@@ -71,6 +72,8 @@ export interface NotifierOptions {
 export interface Notifier {
   /** The configured channel names (none without a "notify" section). */
   channels(): readonly string[];
+  /** What one message may hold on a channel (the default one when none is named); undefined for no such channel. */
+  limits(channel?: string): ServiceLimits | undefined;
   /** "Would this send?" without sending: the same check a send runs first, in the same words. */
   check(request: NotifyRequest, signal?: AbortSignal): Promise<Verdict>;
   /** Checks, writes the message to the outbox, and makes the first attempt; later ones are the deliverer's. */
@@ -276,6 +279,10 @@ export function createNotifier(options: NotifierOptions): Notifier {
 
   return {
     channels: () => names,
+    limits(channel) {
+      const found = resolve(channel);
+      return 'gateway' in found ? found.gateway.limits : undefined;
+    },
     async check(request, signal) {
       const found = resolve(request.channel);
       if ('refusal' in found) return found;

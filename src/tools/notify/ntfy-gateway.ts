@@ -30,6 +30,7 @@ export function ntfyGateway({ config, env, fetch }: GatewayDeps): Gateway {
   return {
     channel: config.name,
     service: 'ntfy',
+    limits,
     hosts: () => [new URL(server).host.toLowerCase()],
     async check(message) {
       return ready(message);

@@ -24,6 +24,7 @@ export function slackGateway(deps: GatewayDeps): Gateway {
   return addressedGateway(
     deps,
     'slack',
+    limits,
     (message) => localVerdict(deps.config.name, limits, message),
     (url, message, _key, signal) =>
       attempt(

@@ -67,6 +67,7 @@ export function telegramGateway({ config, env, fetch }: GatewayDeps): Gateway {
   return {
     channel: config.name,
     service: 'telegram',
+    limits,
     hosts: () => [new URL(base).host.toLowerCase()],
     async check(message, signal) {
       const ready = local(message);

@@ -43,7 +43,7 @@ export function webhookGateway(deps: GatewayDeps): Gateway {
     const found = token();
     return found !== undefined && 'refusal' in found ? found : localVerdict(config.name, limits, message);
   };
-  return addressedGateway(deps, 'webhook', checks, async (url, message, key, signal) => {
+  return addressedGateway(deps, 'webhook', limits, checks, async (url, message, key, signal) => {
     const found = token();
     const init: RequestInit = {
       method: 'POST',
