@@ -41,7 +41,8 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   },
   tools: { summary: 'the Tools page', load: async () => (await import('./tools-command.js')).toolsCommand },
   notify: {
-    summary: 'send a test message through a configured notify channel (notify test CHANNEL)',
+    summary:
+      'try a notify channel (notify test CHANNEL), list the outbox (notify outbox), send what is due (notify deliver)',
     load: async () => (await import('./notify-command.js')).notifyCommand,
   },
   retrieval: {

@@ -58,3 +58,38 @@ describe('toolseam notify test CHANNEL', () => {
     expect(run.stderr).toContain('has no "notify" section');
   });
 });
+
+describe('toolseam notify outbox / deliver', () => {
+  it('lists what waits, and deliver sends what is due', async () => {
+    ntfy.script(ntfyError(429, 42901, 'limit reached: too many requests'));
+    const queued = await toolseamInProcess(['notify', 'test', 'phone', '--text', 'later'], dir);
+    expect(queued).toMatchObject({ code: 1, stderr: expect.stringContaining('not delivered yet') });
+    const listed = await toolseamInProcess(['notify', 'outbox'], dir);
+    expect(listed.stdout).toContain('phone  next try');
+    expect(listed.stdout).toContain('limit reached: too many requests (code 42901)');
+    expect(listed.stdout).toContain('"later"');
+    // The back-off has not run out yet: nothing is due.
+    expect((await toolseamInProcess(['notify', 'deliver'], dir)).stdout).toBe(
+      'delivered 0; 1 still waiting\n',
+    );
+    const store = openSessionStore({ path: join(dir, 'store.db'), now: () => Date.now() + 60_000 });
+    try {
+      const [row] = await store.claimOutbox({ owner: 'test', leaseMs: 1 });
+      // Due now for everyone: settle it as due at once, as the back-off running out would.
+      await store.settleOutbox(row?.id ?? '', 'test', { status: 'pending', retryAt: 0, error: 'due' });
+    } finally {
+      await store.close();
+    }
+    expect((await toolseamInProcess(['notify', 'deliver'], dir)).stdout).toBe(
+      'delivered 1; 0 still waiting\n',
+    );
+    expect((await toolseamInProcess(['notify', 'outbox'], dir)).stdout).toContain('nothing waiting');
+    expect(ntfy.hits.map((hit) => hit.body.toString())).toEqual(['later', 'later']);
+  });
+
+  it('with no database yet, the outbox is empty and none is made', async () => {
+    const run = await toolseamInProcess(['notify', 'outbox', '--db', join(dir, 'none.db')], dir);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('there is no session database');
+  });
+});
