@@ -196,8 +196,14 @@ export interface ToolSwitchBook {
 
 /** Notifications written before they are sent, so a crash or a restart loses none. */
 export interface OutboxBook {
-  /** Writes a `pending` message, due now. */
-  enqueueOutbox(input: NewOutboxMessage): Promise<OutboxRecord>;
+  /**
+   * Writes a `pending` message, due now; with `claim`, already claimed by its writer for its first
+   * attempt (one write instead of two), so no other process takes it while it is sent.
+   */
+  enqueueOutbox(
+    input: NewOutboxMessage,
+    claim?: Pick<OutboxClaim, 'owner' | 'leaseMs'>,
+  ): Promise<OutboxRecord>;
   /**
    * Claims due `pending` messages no live claim holds (oldest due first) and counts an attempt on each;
    * two processes never hold one message at once. A claim whose lease ran out (its process died) is taken over.

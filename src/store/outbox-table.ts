@@ -49,13 +49,19 @@ function toRecord(row: OutboxRow): OutboxRecord {
   };
 }
 
+function leaseOf(ms: number): void {
+  if (!Number.isSafeInteger(ms) || ms < 1) {
+    throw new InputError(`An outbox lease is a whole number of milliseconds above 0, got ${ms}.`);
+  }
+}
+
 /** The outbox table: notifications written before they are sent, claimed by one process per attempt. */
 export function outboxTable(ctx: StoreContext) {
   const { db } = ctx;
   const insert = db.prepare(
     `INSERT INTO outbox (id, channel, service, payload, idempotency_key, origin, status, attempts,
-       next_attempt_at, created_at)
-     VALUES (@id, @channel, @service, @payload, @key, @origin, 'pending', 0, @now, @now)`,
+       next_attempt_at, claimed_by, claimed_until, created_at)
+     VALUES (@id, @channel, @service, @payload, @key, @origin, 'pending', @attempts, @now, @owner, @until, @now)`,
   );
   const one = db.prepare('SELECT * FROM outbox WHERE id = ?');
   // One statement: the due rows are chosen and claimed under the write lock, so no two processes share one.
@@ -79,7 +85,10 @@ export function outboxTable(ctx: StoreContext) {
   );
 
   return {
-    enqueue(input: NewOutboxMessage): OutboxRecord {
+    enqueue(input: NewOutboxMessage, claimed?: Pick<OutboxClaim, 'owner' | 'leaseMs'>): OutboxRecord {
+      const now = ctx.now();
+      const owner = claimed === undefined ? null : requireText(claimed.owner, 'Who claims outbox messages');
+      if (claimed !== undefined) leaseOf(claimed.leaseMs);
       const row = {
         id: ctx.newId('nt'),
         channel: requireText(input?.channel, 'The channel a notification goes to'),
@@ -87,7 +96,10 @@ export function outboxTable(ctx: StoreContext) {
         payload: JSON.stringify(requireObject(input.payload, 'A notification payload')),
         key: textOrNull(input.idempotencyKey, 'An idempotency key'),
         origin: textOrNull(input.origin, 'Where a notification came from'),
-        now: ctx.now(),
+        now,
+        owner,
+        until: claimed === undefined ? null : now + claimed.leaseMs,
+        attempts: claimed === undefined ? 0 : 1,
       };
       return ctx.write(() => {
         insert.run(row);
@@ -96,11 +108,7 @@ export function outboxTable(ctx: StoreContext) {
     },
     claim(input: OutboxClaim): OutboxRecord[] {
       const owner = requireText(input?.owner, 'Who claims outbox messages');
-      if (!Number.isSafeInteger(input.leaseMs) || input.leaseMs < 1) {
-        throw new InputError(
-          `An outbox lease is a whole number of milliseconds above 0, got ${input.leaseMs}.`,
-        );
-      }
+      leaseOf(input.leaseMs);
       const limit = input.limit ?? 10;
       if (!Number.isSafeInteger(limit) || limit < 1) {
         throw new InputError(`An outbox claim takes at least 1 message, got ${limit}.`);

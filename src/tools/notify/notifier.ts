@@ -224,25 +224,18 @@ export function createNotifier(options: NotifierOptions): Notifier {
       ...(request.blocks ? { blocks: request.blocks as JsonValue[] } : {}),
       ...(request.attachment ? { attachment: { ...request.attachment } } : {}),
     };
-    const row = await options.store.enqueueOutbox({
-      channel: gateway.channel,
-      service: gateway.service,
-      payload,
-      idempotencyKey: randomUUID(),
-      origin: request.origin,
-    });
-    const [claimed] = await options.store.claimOutbox({ owner, leaseMs, id: row.id });
-    // Another process's deliverer took it first: it is that process's to send now.
-    if (claimed === undefined) {
-      return {
-        status: 'queued',
-        id: row.id,
-        channel: row.channel,
-        reason: 'another process is sending it',
-        retryAt: row.nextAttemptAt,
-      };
-    }
-    return attemptRow(claimed, signal);
+    // Written claimed by this process: no deliverer elsewhere takes it while this first attempt runs.
+    const row = await options.store.enqueueOutbox(
+      {
+        channel: gateway.channel,
+        service: gateway.service,
+        payload,
+        idempotencyKey: randomUUID(),
+        origin: request.origin,
+      },
+      { owner, leaseMs },
+    );
+    return attemptRow(row, signal);
   };
 
   let running: Promise<number> | undefined;

@@ -56,6 +56,18 @@ export function outboxCases(subject: StoreSubject): void {
       expect(await store.listOutbox({ status: 'pending' })).toEqual([]);
     });
 
+    it('writes a message already claimed by its writer, which no other connection takes meanwhile', async () => {
+      const store = await subject.open();
+      const other = await subject.reopen(store);
+      const row = await store.enqueueOutbox(
+        { channel: 'me', service: 'telegram', payload: { text: 'x' } },
+        { owner: 'writer', leaseMs: 3_600_000 },
+      );
+      expect(row).toMatchObject({ status: 'pending', attempts: 1, claimedBy: 'writer' });
+      expect(await other.claimOutbox({ owner: 'b', leaseMs: 1000 })).toEqual([]);
+      expect(await other.settleOutbox(row.id, 'writer', { status: 'sent' })).toBe(true);
+    });
+
     it('refuses a message without a channel and a claim without a lease', async () => {
       const store = await subject.open();
       await expect(store.enqueueOutbox({ channel: '', service: 'ntfy', payload: {} })).rejects.toBeInstanceOf(
