@@ -20,6 +20,7 @@ const PROCESS_TESTS = [
   'test/store/concurrency.test.ts',
   'test/runtime/store-trouble.e2e.test.ts',
   'test/tools/mcp/stdio-group-transport.test.ts',
+  'test/mcp-surface/mcp-serve-*.test.ts',
 ];
 
 // One module graph per worker instead of one per file: loading the sources again for each of some 180

@@ -43,6 +43,8 @@ export interface ToolseamConfig {
   readonly shell: ShellOptions;
   /** The owner channel's gateways (`notify` and `notify_attachment` are offered only with it). */
   readonly notify?: NotifyConfig;
+  /** What `toolseam mcp-serve` serves: globs over real tool names (absent: its default set). */
+  readonly serve?: { readonly tools?: readonly string[] };
 }
 
 /** One entry of `toolTimeouts`: tools matching `tool` (a glob over real names) may run `ms` milliseconds. */
@@ -69,6 +71,7 @@ const KNOWN_KEYS = [
   'toolTimeouts',
   'shell',
   'notify',
+  'serve',
 ];
 
 /** Reads and checks a config file; with `optional`, a missing file gives the defaults. */
@@ -128,7 +131,19 @@ export function parseConfig(
     }),
     shell: readShell(data.shell, options.baseDir, fail),
     ...(notify ? { notify } : {}),
+    ...readServe(data.serve, fail),
   };
+}
+
+/** `"serve": {"tools": [globs]}`: which tools `toolseam mcp-serve` serves. */
+function readServe(value: unknown, fail: Fail): Pick<ToolseamConfig, 'serve'> {
+  if (value === undefined) return {};
+  if (!isPlainObject(value))
+    return fail('serve', 'must be an object such as {"tools": ["read_file", "notes_*"]}.');
+  checkKeys(value, ['tools'], 'serve', 'serve setting', fail);
+  return value.tools === undefined
+    ? { serve: {} }
+    : { serve: { tools: readStrings(value.tools, 'serve.tools', fail) } };
 }
 
 type Fail = (key: string, what: string) => never;

@@ -9,7 +9,15 @@ const root = join(import.meta.dirname, '..');
 const RECORD = pathToFileURL(join(import.meta.dirname, 'support', 'record-imports.mjs')).href;
 
 /** The packages that cost the most to import, which a program pays for only once it uses them. */
-const HEAVY = ['openai', '@anthropic-ai/sdk', '@aws-sdk/', '@modelcontextprotocol/sdk', 'ajv'];
+const HEAVY = [
+  'openai',
+  '@anthropic-ai/sdk',
+  '@aws-sdk/',
+  '@modelcontextprotocol/sdk',
+  'ajv',
+  'hono',
+  '@hono/',
+];
 
 /** Runs `args` in a child Node with the TypeScript loader, returning what the child resolved, in order. */
 function resolvedBy(
@@ -73,6 +81,8 @@ describe("a program's start loads no SDK it does not use", () => {
     expect(mark).toBeGreaterThan(0);
     expect(urls.slice(0, mark).some((url) => url.endsWith('/src/index.ts'))).toBe(true);
     expect(heavyIn(urls.slice(0, mark))).toEqual([]);
+    // the MCP surface (toolseam mcp-serve) is the CLI's alone: the package root never loads it
+    expect(urls.filter((url) => url.includes('/src/mcp-surface/'))).toEqual([]);
     expect(heavyIn(urls.slice(mark))).toEqual(['openai']);
   });
 

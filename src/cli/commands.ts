@@ -39,6 +39,14 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'run a loopback model provider stand-in',
     load: async () => (await import('./dev-provider-command.js')).devProviderCommand,
   },
+  'mcp-serve': {
+    summary: "serve toolseam's tools to another agent over MCP (stdio, or --http PORT)",
+    load: async () => (await import('./mcp-serve-command.js')).mcpServeCommand,
+  },
+  serve: {
+    summary: 'serve the HTTP API and the web page (--port 7878, --host 127.0.0.1)',
+    load: async () => (await import('./serve-command.js')).serveCommand,
+  },
   tools: { summary: 'the Tools page', load: async () => (await import('./tools-command.js')).toolsCommand },
   notify: {
     summary:
