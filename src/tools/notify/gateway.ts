@@ -1,6 +1,20 @@
 import type { JsonValue } from '../../core/json.js';
-import type { ServiceLimits } from './local-checks.js';
 import type { ChannelConfig, NotifyService } from './notify-config.js';
+
+/** What a service takes in one message, as its documentation gives it. */
+export interface ServiceLimits {
+  /** The service's name as messages say it. */
+  readonly label: string;
+  /** The longest text, in `unit`s. */
+  readonly maxText: number;
+  readonly unit: 'characters' | 'bytes';
+  /** The longest text sent with an attachment (a caption), when it differs. */
+  readonly maxCaption?: number;
+  /** How many structured blocks one message takes (0: none). */
+  readonly maxBlocks: number;
+  /** Undefined when the service takes no files this way; else the largest and (optionally) the endings it takes. */
+  readonly attachments?: { readonly maxBytes: number; readonly types?: readonly string[] | undefined };
+}
 
 /** A workspace file to send, found and checked where the tool reads it. */
 export interface AttachmentRef {

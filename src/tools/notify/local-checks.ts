@@ -1,22 +1,9 @@
 import { statSync } from 'node:fs';
 import { extname } from 'node:path';
-import { type OutgoingMessage, refusal, type Verdict, WOULD_SEND } from './gateway.js';
+import { type OutgoingMessage, refusal, type ServiceLimits, type Verdict, WOULD_SEND } from './gateway.js';
 import type { FromEnv } from './notify-config.js';
 
-/** What a service takes in one message, as its documentation gives it. */
-export interface ServiceLimits {
-  /** The service's name as messages say it. */
-  readonly label: string;
-  /** The longest text, in `unit`s. */
-  readonly maxText: number;
-  readonly unit: 'characters' | 'bytes';
-  /** The longest text sent with an attachment (a caption), when it differs. */
-  readonly maxCaption?: number;
-  /** How many structured blocks one message takes (0: none). */
-  readonly maxBlocks: number;
-  /** Undefined when the service takes no files this way; else the largest and (optionally) the endings it takes. */
-  readonly attachments?: { readonly maxBytes: number; readonly types?: readonly string[] | undefined };
-}
+export type { ServiceLimits } from './gateway.js';
 
 function measure(text: string, unit: ServiceLimits['unit']): number {
   return unit === 'bytes' ? Buffer.byteLength(text, 'utf8') : text.length;
