@@ -18,6 +18,7 @@ import { v16ToolQuarantine } from './migrations/v16-tool-quarantine.js';
 import { v17UnfinishedBySession } from './migrations/v17-unfinished-by-session.js';
 import { v18ToolSwitches } from './migrations/v18-tool-switches.js';
 import { v19TurnEvents } from './migrations/v19-turn-events.js';
+import { v20NotifyOutbox } from './migrations/v20-notify-outbox.js';
 
 /** Every schema step, in order. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   v17UnfinishedBySession,
   v18ToolSwitches,
   v19TurnEvents,
+  v20NotifyOutbox,
 ];

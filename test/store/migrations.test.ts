@@ -17,6 +17,7 @@ const TABLES = [
   'leaves',
   'memories',
   'messages',
+  'outbox',
   'session_tools',
   'sessions',
   // SQLite's own: where AUTOINCREMENT (turn_events) keeps the largest id given
