@@ -45,8 +45,10 @@ export class ProviderError extends ToolseamError {
     retryAfterMs?: number | undefined;
     attempts?: number | undefined;
     cause?: unknown;
+    /** A narrower code for a subclass (e.g. `context_overflow`). */
+    code?: string;
   }) {
-    super('provider_error', fields.message, { cause: fields.cause });
+    super(fields.code ?? 'provider_error', fields.message, { cause: fields.cause });
     this.provider = fields.provider;
     this.status = fields.status;
     this.providerCode = fields.providerCode;

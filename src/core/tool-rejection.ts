@@ -1,3 +1,4 @@
+import { isContextOverflow } from './context-overflow.js';
 import { type RejectedTool, ToolSchemaRejected } from './errors.js';
 import type { ModelAdapter, WireTool } from './model.js';
 import { headOf } from './text-cut.js';
@@ -27,6 +28,8 @@ export function toolSchemaRejection(
   sent: readonly WireTool[],
   resolve: WireNameResolver,
 ): ToolSchemaRejected | undefined {
+  // a request too long for the window may quote a tool's name; it is never the tool's fault
+  if (isContextOverflow(error)) return undefined;
   const named = adapter.toolsNamedInRejection(error, sent);
   if (named.length === 0) return undefined;
   const sure = new Set(adapter.toolsAttributedInRejection?.(error, sent) ?? []);

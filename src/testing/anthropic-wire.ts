@@ -6,6 +6,7 @@ import type { StopReason, WireTool } from '../core/model.js';
 import { pieces } from './answer.js';
 import { anthropicFailure } from './anthropic-rules.js';
 import { type BlockReading, blockMessages } from './block-messages.js';
+import { overflowMessage } from './overflow-answers.js';
 import type { NeutralRequest } from './recorded-request.js';
 import type { ScriptUsage } from './script.js';
 import { startEventStream, writeEvent } from './sse.js';
@@ -115,6 +116,7 @@ export function anthropicWire(): FamilyWire {
         `told to reject ${tool.name}`,
       ),
     error(error) {
+      if (error.overflow) return errorAnswer(400, 'invalid_request_error', overflowMessage('anthropic'));
       const type = ERROR_TYPES[error.status] ?? (error.status >= 500 ? 'api_error' : 'invalid_request_error');
       const message =
         error.message ??

@@ -7,6 +7,7 @@ import { pieces } from './answer.js';
 import { writeStreamErrorFrame, writeStreamEvent, writeStreamException } from './bedrock-event-stream.js';
 import { bedrockFailure } from './bedrock-rules.js';
 import { type BlockReading, blockMessages } from './block-messages.js';
+import { overflowMessage } from './overflow-answers.js';
 import type { NeutralRequest } from './recorded-request.js';
 import {
   cutStream,
@@ -143,6 +144,7 @@ export function bedrockWire(): FamilyWire {
         `told to reject ${tool.name}`,
       ),
     error(error) {
+      if (error.overflow) return errorAnswer(400, 'ValidationException', overflowMessage('bedrock'));
       const name =
         EXCEPTIONS[error.status] ?? (error.status >= 500 ? 'InternalServerException' : 'ValidationException');
       const message =

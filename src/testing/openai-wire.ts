@@ -5,6 +5,7 @@ import type { ChatMessage, StopReason, WireTool } from '../core/model.js';
 import { pieces } from './answer.js';
 import { type GeminiFailure, geminiFailure } from './gemini-rules.js';
 import { type OpenAIFailure, openaiMessageFailure, openaiToolFailure } from './openai-rules.js';
+import { overflowMessage } from './overflow-answers.js';
 import type { NeutralRequest } from './recorded-request.js';
 import type { ScriptError } from './script.js';
 import { startEventStream, writeEvent } from './sse.js';
@@ -199,6 +200,11 @@ export function openaiWire(mode: 'openai' | 'gemini'): FamilyWire {
       );
     },
     error(error: ScriptError) {
+      if (error.overflow) {
+        const message = overflowMessage(gemini ? 'gemini' : 'openai');
+        if (gemini) return geminiAnswer(400, { message });
+        return openaiAnswer(400, { message, param: 'messages', code: 'context_length_exceeded' });
+      }
       const extra: Record<string, string> =
         error.retryAfter === undefined ? {} : { 'retry-after': String(error.retryAfter) };
       const message =

@@ -63,6 +63,8 @@ export interface ScriptError {
   readonly message?: string;
   /** Seconds to wait: a `retry-after` header (Gemini mode: a `RetryInfo` detail in the body, as Gemini sends it). */
   readonly retryAfter?: number;
+  /** Answer the family's own "request too long for the context window" refusal (use status 400). */
+  readonly overflow?: boolean;
 }
 
 /** An answer given byte for byte: status, headers and body. */

@@ -1,4 +1,5 @@
 import { ProviderError } from '../../core/errors.js';
+import { overflowOr } from './context-overflow-reading.js';
 import { errorBodyFacts } from './error-body.js';
 import type { HeaderReader } from './header-reader.js';
 import { rateLimitWaitMs } from './rate-limit-hints.js';
@@ -60,24 +61,26 @@ export function httpProviderError(fields: {
 }): ProviderError {
   const facts = errorBodyFacts(fields.rawBody);
   const h = fields.header;
-  return new ProviderError({
-    provider: fields.provider,
-    status: fields.status,
-    message: answerSentence(
-      fields.provider,
-      fields.status,
-      fields.rawBody,
-      facts.message,
-      fields.fallbackMessage,
-    ),
-    providerCode: facts.code ?? fields.fallbackCode,
-    retryable:
-      !SPENT_QUOTA_CODES.has(facts.code ?? '') && isTransientStatus(fields.status, h('x-should-retry')),
-    requestId: h('x-request-id') ?? h('request-id') ?? h('x-amzn-requestid') ?? facts.requestId,
-    rawBody: fields.rawBody,
-    retryAfterMs: retryAfterMs(h) ?? rateLimitWaitMs(fields.status, h, fields.rawBody),
-    cause: fields.cause,
-  });
+  return overflowOr(
+    new ProviderError({
+      provider: fields.provider,
+      status: fields.status,
+      message: answerSentence(
+        fields.provider,
+        fields.status,
+        fields.rawBody,
+        facts.message,
+        fields.fallbackMessage,
+      ),
+      providerCode: facts.code ?? fields.fallbackCode,
+      retryable:
+        !SPENT_QUOTA_CODES.has(facts.code ?? '') && isTransientStatus(fields.status, h('x-should-retry')),
+      requestId: h('x-request-id') ?? h('request-id') ?? h('x-amzn-requestid') ?? facts.requestId,
+      rawBody: fields.rawBody,
+      retryAfterMs: retryAfterMs(h) ?? rateLimitWaitMs(fields.status, h, fields.rawBody),
+      cause: fields.cause,
+    }),
+  );
 }
 
 /** Why a call failed without an HTTP status. */
@@ -158,14 +161,16 @@ export function streamProviderError(fields: {
   requestId?: string | undefined;
   cause: unknown;
 }): ProviderError {
-  return new ProviderError({
-    provider: fields.provider,
-    status: undefined,
-    message: `${fields.provider} failed mid-answer: ${oneLineMessage(fields.message)}`,
-    providerCode: fields.code,
-    retryable: isTransientStreamCode(fields.code),
-    requestId: fields.requestId,
-    rawBody: fields.rawBody,
-    cause: fields.cause,
-  });
+  return overflowOr(
+    new ProviderError({
+      provider: fields.provider,
+      status: undefined,
+      message: `${fields.provider} failed mid-answer: ${oneLineMessage(fields.message)}`,
+      providerCode: fields.code,
+      retryable: isTransientStreamCode(fields.code),
+      requestId: fields.requestId,
+      rawBody: fields.rawBody,
+      cause: fields.cause,
+    }),
+  );
 }
