@@ -1,4 +1,5 @@
 import type { ApprovalDecision } from './approval.js';
+import type { ContextBook } from './context-records.js';
 import type { ChatMessage } from './model.js';
 import type {
   NewOutboxMessage,
@@ -271,7 +272,8 @@ export interface SessionStore
     MemoryBook,
     TaskBook,
     BatchBook,
-    TurnEventLog {
+    TurnEventLog,
+    ContextBook {
   /** The database file (`:memory:` for a store held in memory). */
   readonly path: string;
   /** Ends the store's connection; no method may be called after. */

@@ -591,6 +591,7 @@ export class Runtime {
       signal,
       emit,
       budgetChars: schemaBudgetChars(o.contextWindow),
+      ...(o.contextWindow === undefined ? {} : { contextWindow: o.contextWindow }),
       ...(o.waitingNoticeMs === undefined ? {} : { waitingNoticeMs: o.waitingNoticeMs }),
       ...(o.storeRetryMs === undefined ? {} : { storeRetryMs: o.storeRetryMs }),
       keepUnsaved: (result) => this.unsaved.push(result),

@@ -3,6 +3,7 @@ import type { SessionStore } from '../core/session-store.js';
 import { approvalsTable } from './approvals-table.js';
 import { auditTable } from './audit-table.js';
 import { batchesTable } from './batches-table.js';
+import { contextTables } from './context-tables.js';
 import { defaultDatabasePath } from './default-path.js';
 import { grantsTable } from './grants-table.js';
 import { memoriesTable } from './memories-table.js';
@@ -61,6 +62,7 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
   const outbox = outboxTable(ctx);
   const deleteSession = sessionDeletion(ctx, approvals, audit);
   const turnEvents = turnEventsTable(ctx);
+  const context = contextTables(ctx);
 
   const timeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const methods: Synchronous<Omit<SessionStore, 'path' | 'close'>> = {
@@ -140,6 +142,8 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
     appendTurnEvents: turnEvents.append,
     listTurnEvents: turnEvents.list,
     lastTurnEventId: turnEvents.last,
+
+    ...context,
   };
   return {
     ...sqliteGuard<Omit<SessionStore, 'path' | 'close'>>(methods, db.name, timeoutMs),

@@ -1,6 +1,8 @@
+import { isContextOverflow } from '../../core/context-overflow.js';
 import { ProviderError, type ToolSchemaRejected, ToolseamError, waitWords } from '../../core/errors.js';
 import type { ModelRequest } from '../../core/model.js';
 import { toolSchemaRejection } from '../../core/tool-rejection.js';
+import { answerContextOverflow } from '../context/context-overflow-answer.js';
 import { askedMidTurn, leaveOutRefused, rejectedToolOf } from '../surface/refused-tools.js';
 import type { TurnTools } from '../surface/turn-tools.js';
 import { keepCutOffAnswer, keepStoppedAnswer } from './cut-off-answer.js';
@@ -26,6 +28,7 @@ export async function failedCall(
     await keepStoppedAnswer(env, shown);
     return { end: { status: 'stopped', message: 'The turn was stopped.' } };
   }
+  if (isContextOverflow(error)) return answerContextOverflow(env, state, request, error);
   const rejected = toolSchemaRejection(env.model, error, request.tools, (wire) => rejectedToolOf(env, wire));
   if (rejected) return rejectedTools(env, state, tools, rejected);
   await keepCutOffAnswer(env, shown);

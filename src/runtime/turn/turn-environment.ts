@@ -49,6 +49,8 @@ export interface TurnEnvironment {
   readonly waitingNoticeMs?: number;
   /** Schema budget in characters for the offered tools, when the context window is known. */
   readonly budgetChars: number | undefined;
+  /** The model's context window in tokens as configured (else known by its family, else a safe default). */
+  readonly contextWindow?: number;
   /** Set for a subagent leaf: where it may write, what it must not, and its title for approvals. */
   readonly leaf?: {
     readonly title: string;

@@ -1,7 +1,9 @@
-import type { AssistantToolCall, ModelRequest, StopReason } from '../../core/model.js';
+import type { AssistantToolCall, ModelRequest, StopReason, Usage } from '../../core/model.js';
 import { wholeText } from '../../core/text-cut.js';
 import { recordReply } from '../calls/record-reply.js';
 import { runCalls } from '../calls/run-calls.js';
+import { fitRequest } from '../context/fit-request.js';
+import { noteUsage } from '../context/note-usage.js';
 import { refusedToolsNote } from '../surface/refused-tools.js';
 import { wireToolsFor } from '../surface/request-tools.js';
 import { turnToolsOf } from '../surface/select-turn-tools.js';
@@ -45,7 +47,15 @@ async function buildRequest(env: TurnEnvironment, state: TurnState, tools: TurnT
   const refused = refusedToolsNote(env, state);
   if (refused !== '') system = `${system}\n\n${refused}`;
   // the catalog quotes deferred tools' descriptions, which may hold half of a character
-  return { system: wholeText(system), messages, tools: wireToolsFor(env, state, tools), signal: env.signal };
+  const request = {
+    system: wholeText(system),
+    messages,
+    tools: wireToolsFor(env, state, tools),
+    signal: env.signal,
+  };
+  const force = state.overflowed === 'compact' ? 'overflow' : undefined;
+  if (force) state.overflowed = 'resent';
+  return (await fitRequest(env, request, force)).request;
 }
 
 interface Answer {
@@ -98,6 +108,7 @@ async function callModel(
   const calls: AssistantToolCall[] = [];
   let stopReason: StopReason = 'end_turn';
   let rawStopReason = '';
+  let usage: Usage | undefined;
   const silence = new SilenceWatch(env.emit, env.waitingNoticeMs);
   try {
     for await (const event of env.model.stream(request)) {
@@ -115,6 +126,7 @@ async function callModel(
       } else {
         stopReason = event.stopReason;
         rawStopReason = event.rawStopReason;
+        usage = event.usage;
       }
     }
   } catch (error) {
@@ -122,6 +134,7 @@ async function callModel(
   } finally {
     silence.stop();
   }
+  await noteUsage(env, request, usage);
   if (env.signal.aborted) {
     // stopped as the answer came in: the text shown is kept, the calls (never run) are not
     await keepStoppedAnswer(env, text);

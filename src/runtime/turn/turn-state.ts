@@ -21,6 +21,8 @@ export interface TurnState {
   readonly quarantined: Map<string, string>;
   /** Set once this turn has sent a request again without the tools it quarantined (it never does twice). */
   resentWithout?: readonly string[];
+  /** A context-window refusal this turn: `compact` before the next request, `resent` once that was done. */
+  overflowed?: 'compact' | 'resent';
   /** The turn's tool selection, made once when a step first needs it (see `turnToolsOf`). */
   turnTools?: Promise<TurnTools>;
 }

@@ -1,0 +1,48 @@
+/** A compaction: the conversation up to `throughSeq` is stood in for by `summary` in later requests. */
+export interface CompactionRecord {
+  readonly id: number;
+  readonly sessionId: string;
+  /** The turn during which it was made. */
+  readonly turnId: string;
+  /** The last message (by `seq`) the summary covers; every message after it travels verbatim. */
+  readonly throughSeq: number;
+  /** What the model wrote about the older part of the conversation. */
+  readonly summary: string;
+  /** How many messages the summary stands in for (earlier compactions' included). */
+  readonly messagesCovered: number;
+  /** The request's estimated size before and after, in tokens. */
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  /** `threshold` (the next request would have passed it) or `overflow` (the provider refused the request). */
+  readonly reason: 'threshold' | 'overflow';
+  readonly createdAt: string;
+}
+
+/** What a new compaction record holds (the store gives the id and the time). */
+export type NewCompaction = Omit<CompactionRecord, 'id' | 'createdAt'>;
+
+/** The provider's token counts for one answer, with the size of the request it answered. */
+export interface UsageRecord {
+  readonly sessionId: string;
+  readonly turnId: string;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** Characters of the request (system, messages, tools) as the runtime measured it. */
+  readonly requestChars: number;
+  readonly createdAt: string;
+}
+
+/** What a new usage record holds (the store gives the time). */
+export type NewUsage = Omit<UsageRecord, 'createdAt'>;
+
+/** What a store keeps of long sessions: compactions and the provider's token counts. */
+export interface ContextBook {
+  /** Keeps a compaction of a session's conversation. */
+  addCompaction(input: NewCompaction): Promise<CompactionRecord>;
+  /** A session's compactions, oldest first. */
+  listCompactions(sessionId: string): Promise<CompactionRecord[]>;
+  /** Keeps the provider's token counts of one answer. */
+  recordUsage(input: NewUsage): Promise<void>;
+  /** A session's most recent token counts (at most 200), oldest first. */
+  listUsage(sessionId: string): Promise<UsageRecord[]>;
+}

@@ -1,0 +1,88 @@
+import type { CompactionRecord, NewCompaction, NewUsage, UsageRecord } from '../core/context-records.js';
+import { iso, requireText } from './rows.js';
+import type { StoreContext } from './store-context.js';
+
+interface CompactionRow {
+  id: number;
+  session_id: string;
+  turn_id: string;
+  through_seq: number;
+  summary: string;
+  messages_covered: number;
+  tokens_before: number;
+  tokens_after: number;
+  reason: string;
+  created_at: number;
+}
+
+interface UsageRow {
+  session_id: string;
+  turn_id: string;
+  input_tokens: number;
+  output_tokens: number;
+  request_chars: number;
+  created_at: number;
+}
+
+function compactionOf(row: CompactionRow): CompactionRecord {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    turnId: row.turn_id,
+    throughSeq: row.through_seq,
+    summary: row.summary,
+    messagesCovered: row.messages_covered,
+    tokensBefore: row.tokens_before,
+    tokensAfter: row.tokens_after,
+    reason: row.reason === 'overflow' ? 'overflow' : 'threshold',
+    createdAt: iso(row.created_at),
+  };
+}
+
+/** How many usage rows a list returns: the newest, enough to calibrate an estimate. */
+const USAGE_LIMIT = 200;
+
+/** The compactions and model-usage tables of long sessions. */
+export function contextTables(ctx: StoreContext) {
+  const { db } = ctx;
+  const insertCompaction = db.prepare(
+    `INSERT INTO compactions (session_id, turn_id, through_seq, summary, messages_covered, tokens_before, tokens_after, reason, created_at)
+     VALUES (@sessionId, @turnId, @throughSeq, @summary, @messagesCovered, @tokensBefore, @tokensAfter, @reason, @now)`,
+  );
+  const compactionById = db.prepare('SELECT * FROM compactions WHERE id = ?');
+  const compactionsOf = db.prepare('SELECT * FROM compactions WHERE session_id = ? ORDER BY id');
+  const insertUsage = db.prepare(
+    `INSERT INTO model_usage (session_id, turn_id, input_tokens, output_tokens, request_chars, created_at)
+     VALUES (@sessionId, @turnId, @inputTokens, @outputTokens, @requestChars, @now)`,
+  );
+  const usageOf = db.prepare(
+    'SELECT * FROM (SELECT * FROM model_usage WHERE session_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id',
+  );
+  return {
+    addCompaction(input: NewCompaction): CompactionRecord {
+      requireText(input.sessionId, 'The session');
+      return ctx.write(() => {
+        const { lastInsertRowid } = insertCompaction.run({ ...input, now: ctx.now() });
+        return compactionOf(compactionById.get(lastInsertRowid) as CompactionRow);
+      });
+    },
+    listCompactions(sessionId: string): CompactionRecord[] {
+      return (compactionsOf.all(requireText(sessionId, 'The session')) as CompactionRow[]).map(compactionOf);
+    },
+    recordUsage(input: NewUsage): void {
+      requireText(input.sessionId, 'The session');
+      ctx.write(() => insertUsage.run({ ...input, now: ctx.now() }));
+    },
+    listUsage(sessionId: string): UsageRecord[] {
+      const rows = usageOf.all(requireText(sessionId, 'The session'), USAGE_LIMIT) as UsageRow[];
+      return rows.map((row) => ({
+        sessionId: row.session_id,
+        turnId: row.turn_id,
+        inputTokens: row.input_tokens,
+        outputTokens: row.output_tokens,
+        requestChars: row.request_chars,
+        createdAt: iso(row.created_at),
+      }));
+    },
+  };
+}
