@@ -5,6 +5,7 @@ import type { SessionStore } from '../core/session-store.js';
 import { resumableTurns } from '../runtime/resume/leaf-turns.js';
 import { openSessionStore } from '../store/index.js';
 import type { Command } from './command.js';
+import { compactionRows, compactionsOf } from './compaction-rows.js';
 import { existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { alwaysOffer, answerWords, oneLineOf, shortArgs } from './event-printer.js';
 import { grantRows } from './grant-rows.js';
@@ -17,7 +18,8 @@ Lists sessions (newest first; the 50 most recent unless --limit says how many, 0
 approvals waiting for an answer (each with what "always" would cover), the standing permissions
 "always" gave (\`toolseam grants\` withdraws one), subagent batches not finished, and turns whose
 process stopped while they were unfinished (--json: sessions, pendingApprovals, grants,
-unfinishedBatches, interruptedTurns). The
+unfinishedBatches, interruptedTurns, compactions), and the sessions whose older turns were
+summarized to fit the model's context window. The
 database is --db, else "db" in the config (--config FILE or ./toolseam.json), else $TOOLSEAM_DB,
 else the default; a file named one of these ways must exist (toolseam chat creates it).
 
@@ -72,6 +74,7 @@ export const sessionsCommand: Command = async (argv) => {
     const orphaned = await resumableTurns(store);
     const batches = await store.listBatches({ unfinished: true });
     const grants = await store.listGrants({ allSessions: true });
+    const compactions = await compactionsOf(store, sessions);
     if (values.json) {
       const listed = {
         sessions,
@@ -79,6 +82,7 @@ export const sessionsCommand: Command = async (argv) => {
         grants,
         unfinishedBatches: batches,
         interruptedTurns: orphaned,
+        compactions,
       };
       process.stdout.write(`${visibleLines(JSON.stringify(listed, null, 2))}\n`);
       return 0;
@@ -119,6 +123,9 @@ export const sessionsCommand: Command = async (argv) => {
         '  (resume goes on with the model the turn started on; `toolseam chat --session ID` moves on instead)',
       );
     }
+    const summarized = compactionRows(compactions);
+    if (summarized.length > 0)
+      lines.push('', 'sessions summarized to fit the context window:', ...summarized);
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;
   } finally {

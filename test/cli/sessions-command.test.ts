@@ -335,3 +335,37 @@ describe('toolseam sessions after a subagent batch', () => {
     for (const child of children) expect(listed).toContainEqual([child, 'parent']);
   });
 });
+
+describe('toolseam sessions and long sessions', () => {
+  it("lists a session's compactions (text and --json), and none for a session never summarized", async () => {
+    const db = join(dir, 't.db');
+    const store = openSessionStore({ path: db });
+    await store.createSession({ id: 'long' });
+    await store.createSession({ id: 'short' });
+    const turn = await store.startTurn({ sessionId: 'long', userText: 'hello' });
+    await store.addCompaction({
+      sessionId: 'long',
+      turnId: turn.id,
+      throughSeq: 1,
+      summary: 'The person said hello.',
+      messagesCovered: 12,
+      tokensBefore: 9800,
+      tokensAfter: 3100,
+      reason: 'threshold',
+    });
+    await store.close();
+    const text = await toolseamInProcess(['sessions', '--db', db], dir);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('sessions summarized to fit the context window:');
+    expect(text.stdout).toMatch(
+      /long {2}summarized once; .*12 messages stand as a summary, about 9800 → 3100 tokens/,
+    );
+    expect(text.stdout).not.toMatch(/short {2}summarized/);
+    const json = await toolseamInProcess(['sessions', '--db', db, '--json'], dir);
+    const listed = JSON.parse(json.stdout) as { compactions: Record<string, unknown[]> };
+    expect(Object.keys(listed.compactions)).toEqual(['long']);
+    expect(listed.compactions['long']).toMatchObject([
+      { summary: 'The person said hello.', reason: 'threshold' },
+    ]);
+  });
+});
