@@ -35,6 +35,18 @@ export interface UsageRecord {
 /** What a new usage record holds (the store gives the time). */
 export type NewUsage = Omit<UsageRecord, 'createdAt'>;
 
+/** A tool result too long to send whole, kept whole so the model can read it in parts. */
+export interface FullResult {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly turnId: string;
+  readonly callId: string;
+  /** The tool's real name. */
+  readonly tool: string;
+  readonly content: string;
+  readonly createdAt: string;
+}
+
 /** What a store keeps of long sessions: compactions and the provider's token counts. */
 export interface ContextBook {
   /** Keeps a compaction of a session's conversation. */
@@ -45,4 +57,8 @@ export interface ContextBook {
   recordUsage(input: NewUsage): Promise<void>;
   /** A session's most recent token counts (at most 200), oldest first. */
   listUsage(sessionId: string): Promise<UsageRecord[]>;
+  /** Keeps a tool result whole (its id is the caller's). */
+  keepFullResult(input: Omit<FullResult, 'createdAt'>): Promise<void>;
+  /** A kept result by its id, undefined when there is none. */
+  getFullResult(id: string): Promise<FullResult | undefined>;
 }

@@ -17,6 +17,7 @@ import { ApprovalBroker } from './calls/approval-broker.js';
 import { CallEvents, CallSession, type CallSessionOptions } from './calls/call-session.js';
 import type { GatePolicy } from './calls/gates/gate-policy.js';
 import type { RuntimeTool } from './calls/runtime-tool.js';
+import { toolResultRead } from './context/tool-result-read.js';
 import { EventChannel } from './event-channel.js';
 import { answerLooseCalls, interruptAbandoned } from './resume/abandoned-turns.js';
 import { countPastWork } from './resume/past-work.js';
@@ -147,6 +148,7 @@ export class Runtime {
     const every = Math.min(options.heartbeatMs ?? OWNER_HEARTBEAT_MS, OWNER_SILENT_MS / 4);
     this.heartbeat = setInterval(() => void this.beat(), every);
     this.heartbeat.unref();
+    this.addRuntimeTool(toolResultRead());
   }
 
   /** Warns, once each, of deny-list and `disabledTools` entries that match none of the tools served. */

@@ -8,6 +8,7 @@ export const RESERVED_TOOL_NAMES: readonly string[] = Object.freeze([
   'tool_schema',
   'reset_tools',
   'subagent_run',
+  'tool_result_read',
 ]);
 
 /** The tools that stay offered once wire names are settled, and the way back from a wire name. */

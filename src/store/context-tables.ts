@@ -1,4 +1,10 @@
-import type { CompactionRecord, NewCompaction, NewUsage, UsageRecord } from '../core/context-records.js';
+import type {
+  CompactionRecord,
+  FullResult,
+  NewCompaction,
+  NewUsage,
+  UsageRecord,
+} from '../core/context-records.js';
 import { iso, requireText } from './rows.js';
 import type { StoreContext } from './store-context.js';
 
@@ -58,7 +64,31 @@ export function contextTables(ctx: StoreContext) {
   const usageOf = db.prepare(
     'SELECT * FROM (SELECT * FROM model_usage WHERE session_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id',
   );
+  const insertFull = db.prepare(
+    `INSERT INTO full_results (id, session_id, turn_id, call_id, tool, content, created_at)
+     VALUES (@id, @sessionId, @turnId, @callId, @tool, @content, @now)`,
+  );
+  const fullById = db.prepare('SELECT * FROM full_results WHERE id = ?');
   return {
+    keepFullResult(input: Omit<FullResult, 'createdAt'>): void {
+      requireText(input.id, 'The result id');
+      ctx.write(() => insertFull.run({ ...input, now: ctx.now() }));
+    },
+    getFullResult(id: string): FullResult | undefined {
+      const row = fullById.get(requireText(id, 'The result id')) as
+        | Record<string, string | number>
+        | undefined;
+      if (row === undefined) return undefined;
+      return {
+        id: String(row['id']),
+        sessionId: String(row['session_id']),
+        turnId: String(row['turn_id']),
+        callId: String(row['call_id']),
+        tool: String(row['tool']),
+        content: String(row['content']),
+        createdAt: iso(Number(row['created_at'])),
+      };
+    },
     addCompaction(input: NewCompaction): CompactionRecord {
       requireText(input.sessionId, 'The session');
       return ctx.write(() => {

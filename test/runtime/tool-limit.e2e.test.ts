@@ -60,8 +60,8 @@ describe('a turn whose activations (tool_schema) would push a request past the p
     expect(second).toContain('manage_parcel_100');
     expect(second).toHaveLength(OPENAI_LIMIT);
     // the turn's own selection made room first, then the tools asked for longest ago (299 down to 100)
-    const newest = Array.from({ length: OPENAI_LIMIT - 2 }, (_, i) => `manage_parcel_${100 + i}`);
-    expect([...second].sort()).toEqual([...newest, 'tool_schema', 'tool_search'].sort());
+    const newest = Array.from({ length: OPENAI_LIMIT - 3 }, (_, i) => `manage_parcel_${100 + i}`);
+    expect([...second].sort()).toEqual([...newest, 'tool_result_read', 'tool_schema', 'tool_search'].sort());
 
     const answers = callEnds(events).filter((e) => e.tool === 'tool_schema');
     expect(answers).toHaveLength(200);

@@ -14,6 +14,7 @@ const TABLES = [
   'audit',
   'batches',
   'compactions',
+  'full_results',
   'grants',
   'leaves',
   'memories',

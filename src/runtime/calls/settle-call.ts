@@ -2,6 +2,7 @@ import type { RuntimeEvent } from '../../core/events.js';
 import { wholeText } from '../../core/text-cut.js';
 import type { ToolResult } from '../../core/tool.js';
 import { redactSecrets } from '../../tools/redact-secrets.js';
+import { resultByReference } from '../context/result-by-reference.js';
 import {
   isPassingStoreFailure,
   STORE_RETRY_MS,
@@ -32,11 +33,11 @@ export async function settleCall(
 ): Promise<ToolResult> {
   // Half of a character (a tool's text cut inside an emoji) is mended before it is stored and sent.
   const pagesBy = call.target.offered?.definition.pagesBy;
+  const text = redactSecrets(modelText(result), env.secrets);
   const content = wholeText(
-    boundResult(redactSecrets(modelText(result), env.secrets), env.limits.resultChars, {
-      tool: call.tool,
-      pagesBy,
-    }),
+    // a tool that pages by its own argument is asked again; any other long result is kept whole
+    (pagesBy === undefined ? await resultByReference(env, call, text, env.limits.resultChars) : undefined) ??
+      boundResult(text, env.limits.resultChars, { tool: call.tool, pagesBy }),
   );
   const outcome = {
     status,
