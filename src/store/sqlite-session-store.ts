@@ -2,6 +2,7 @@ import { FINAL_TURN_STATES } from '../core/session-records.js';
 import type { SessionStore } from '../core/session-store.js';
 import { approvalsTable } from './approvals-table.js';
 import { auditTable } from './audit-table.js';
+import { automationsTable } from './automations-table.js';
 import { batchesTable } from './batches-table.js';
 import { defaultDatabasePath } from './default-path.js';
 import { grantsTable } from './grants-table.js';
@@ -57,6 +58,7 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
   const quarantine = quarantineTable(ctx);
   const switches = toolSwitchesTable(ctx, audit);
   const deleteSession = sessionDeletion(ctx, approvals, audit);
+  const automations = automationsTable(ctx);
 
   const timeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const methods: Synchronous<Omit<SessionStore, 'path' | 'close'>> = {
@@ -126,6 +128,15 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
     requeueLeaf: batches.requeueLeaf,
     finishLeaf: batches.finishLeaf,
     finishBatch: batches.finishBatch,
+
+    createAutomation: automations.create,
+    getAutomation: automations.get,
+    listAutomations: automations.list,
+    listDueAutomations: automations.listDue,
+    updateAutomation: automations.update,
+    deleteAutomation: automations.delete,
+    claimAutomationRun: automations.claim,
+    finishAutomationRun: automations.finish,
   };
   return {
     ...sqliteGuard<Omit<SessionStore, 'path' | 'close'>>(methods, db.name, timeoutMs),

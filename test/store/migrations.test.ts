@@ -12,17 +12,22 @@ import { openTestStore, tempDbPath } from './store-fixtures.js';
 const TABLES = [
   'approvals',
   'audit',
+  'automations',
   'batches',
   'grants',
   'leaves',
   'memories',
   'messages',
+  'outbox',
   'session_tools',
   'sessions',
+  // SQLite's own: where AUTOINCREMENT (turn_events) keeps the largest id given
+  'sqlite_sequence',
   'tasks',
   'tool_calls',
   'tool_quarantine',
   'tool_switches',
+  'turn_events',
   'turns',
 ];
 
