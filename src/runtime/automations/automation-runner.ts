@@ -5,6 +5,7 @@ import type {
   AutomationRunStatus,
 } from '../../core/automation-records.js';
 import type { RuntimeEvent } from '../../core/events.js';
+import { occurrenceText } from '../../core/zoned-time.js';
 import type { RuntimeTool } from '../calls/runtime-tool.js';
 import { Runtime } from '../runtime.js';
 import type { RuntimeOptions } from '../runtime-options.js';
@@ -13,7 +14,7 @@ import { borrowed } from './borrowed.js';
 import { type Clock, systemClock } from './clock.js';
 import type { ResultNotifier } from './result-notifier.js';
 import { budgetedModel, RunBudget } from './run-budget.js';
-import { occurrenceText, resultText } from './run-text.js';
+import { resultText } from './run-text.js';
 import { nextOccurrence } from './schedule.js';
 
 /** What runs automations: the host's runtime options, lent to one unattended runtime per run. */

@@ -16,5 +16,4 @@ export { AutomationSpecError } from './automation-spec-error.js';
 export { type Clock, systemClock } from './clock.js';
 export type { AutomationMessage, ResultNotifier } from './result-notifier.js';
 export { budgetedModel, RunBudget } from './run-budget.js';
-export { durationText, occurrenceText } from './run-text.js';
 export { checkTimeZone, cronOf, nextOccurrence } from './schedule.js';
