@@ -12,6 +12,7 @@ const PROCESS_TESTS = [
   'test/cli/{approve,chat,conform,dev-provider,resume,sessions}-command.test.ts',
   'test/cli/{closed-output,full-disk,hosted-app-faults,launcher,mcp-slow-server}.test.ts',
   'test/cli/{resumed-model,stray-rejections,tool-quarantine,turn-config}.test.ts',
+  'test/cli/run-due-processes.test.ts',
   'test/tools/builtin/bash-*.test.ts',
   'test/tools/builtin/sandbox-*.test.ts',
   'test/tools/builtin/run-command.test.ts',

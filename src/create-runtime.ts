@@ -4,6 +4,7 @@ import { type Logger, silentLogger } from './core/logger.js';
 import type { ModelAdapter } from './core/model.js';
 import type { SessionStore } from './core/session-store.js';
 import type { ToolProvider } from './core/tool.js';
+import { automationDesk } from './create-automations.js';
 import { createModelAdapter, type ProviderConfig, resolveProviderConfig } from './providers/index.js';
 import type { ToolSelector } from './retrieval/index.js';
 import { globMatch } from './runtime/glob-match.js';
@@ -42,6 +43,8 @@ export interface CreateRuntimeOptions {
   readonly shell?: ShellOptions;
   /** How each turn chooses the tools it offers (default: by words; see `RuntimeOptions.selector`). */
   readonly selector?: ToolSelector;
+  /** Offer the automation tools (automation_create …); default: when the config has an "automations" section. */
+  readonly automations?: boolean;
 }
 
 function isAdapter(model: ModelAdapter | ProviderConfig): model is ModelAdapter {
@@ -95,6 +98,9 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
           ...(storePath !== undefined && storePath !== ':memory:' ? { ownFiles: [storePath] } : {}),
           shell,
           ...(options.askUser ? { askUser: options.askUser } : {}),
+          ...((options.automations ?? config?.automations !== undefined)
+            ? { automations: automationDesk(store, config) }
+            : {}),
         });
   for (const provider of builtins) {
     for (const problem of provider.loadProblems())
