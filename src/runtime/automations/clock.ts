@@ -11,7 +11,9 @@ export const systemClock: Clock = {
   sleep: (ms, signal) =>
     new Promise((resolve) => {
       if (signal.aborted) return resolve();
+      // the loop's sleep alone keeps no process alive: the host's server or turns do
       const timer = setTimeout(done, ms);
+      timer.unref();
       function done(): void {
         clearTimeout(timer);
         signal.removeEventListener('abort', done);
