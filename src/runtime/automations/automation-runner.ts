@@ -112,6 +112,11 @@ export class AutomationRunner {
       store: borrowed(base.store),
       registry: borrowed(base.registry),
       approvals: { ...base.approvals, unattended: true },
+      // the host's ask_user may reach a person (the web page) and wait without a deadline: not here
+      denyList: [
+        ...(base.denyList ?? []),
+        { tool: 'ask_user', reason: 'nobody is there to answer in an unattended run' },
+      ],
     });
     for (const tool of this.options.runtimeTools?.(runtime) ?? []) runtime.addRuntimeTool(tool);
     const lateMs = claim.at - claim.scheduledFor;

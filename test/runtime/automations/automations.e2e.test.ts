@@ -8,6 +8,7 @@ import {
 } from '../../../src/runtime/automations/index.js';
 import type { RuntimeOptions } from '../../../src/runtime/runtime-options.js';
 import { openSessionStore } from '../../../src/store/index.js';
+import { defineTool, field, inProcessProvider } from '../../../src/tools/index.js';
 import { demoProvider, type RunCounts } from '../../support/demo-tools.js';
 import { FakeClock } from '../../support/fake-clock.js';
 import { RecordingNotifier } from '../../support/recording-notifier.js';
@@ -175,5 +176,35 @@ describe('automations run as unattended turns', () => {
     await s.scheduler.runDue();
     expect(s.notifier.sent.map((m) => m.channel)).toEqual(['phone']);
     expect(s.notifier.sent[0]?.text).toContain('Report ready.');
+  });
+
+  it('ask_user is not put to anyone in a run, even where the host can reach a person', async () => {
+    let asked = 0;
+    const askUser = defineTool({
+      name: 'ask_user',
+      description: 'Ask the person a question.',
+      risk: 'safe',
+      fields: { question: field.string({ maxLength: 200 }) },
+      handler: () => {
+        asked += 1;
+        return 'yes';
+      },
+    });
+    const provider = inProcessProvider({
+      name: 'conversation',
+      group: { key: 'c', own: false, purpose: '' },
+      tools: [askUser],
+    });
+    h = await startHarness({
+      providers: [provider],
+      script: [call('ask_user', { question: 'Go ahead?' }), { echo: 'lastToolResult' }],
+    });
+    const s = setUp(h, {}, EIGHT - 1000);
+    await make(s.desk, { name: 'asker', schedule: '0 8 * * *', prompt: 'Ask first.' });
+    s.clock.set(EIGHT);
+    const [outcome] = await s.scheduler.runDue();
+    expect(asked).toBe(0);
+    expect(h.standIn.requests[0]?.tools.map((t) => t.name)).not.toContain('ask_user');
+    expect(outcome?.text).toContain('blocked by a security policy (nobody is there to answer in an unattended run)');
   });
 });
