@@ -102,7 +102,11 @@ export class AutomationRunner {
     const { settings } = this.options;
     // the host's owner name stays the host's: this runtime releases its own when it closes
     const { owner: _hostOwner, ...base } = this.options.runtime;
-    const budget = new RunBudget({ ...settings.budget, ...automation.budget });
+    // the config's budget is the most a run may spend, even for an automation made before it was lowered
+    const budget = new RunBudget({
+      modelRequests: Math.min(automation.budget.modelRequests ?? Infinity, settings.budget.modelRequests),
+      tokens: Math.min(automation.budget.tokens ?? Infinity, settings.budget.tokens),
+    });
     const controller = new AbortController();
     const stop = (): void => controller.abort();
     outer?.addEventListener('abort', stop, { once: true });
