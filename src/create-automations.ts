@@ -45,6 +45,13 @@ export function createAutomationScheduler(
   });
 }
 
+/** `createAutomationScheduler(...)` started: what `toolseam serve` runs; `stop()` it before closing the runtime. */
+export function startAutomations(runtime: Runtime, options: AutomationsOptions = {}): AutomationScheduler {
+  const scheduler = createAutomationScheduler(runtime, options);
+  scheduler.start();
+  return scheduler;
+}
+
 /** The desk the automation tools and `toolseam automations` work through. */
 export function automationDesk(
   store: AutomationBook,
