@@ -205,6 +205,22 @@ describe('automations run as unattended turns', () => {
     const [outcome] = await s.scheduler.runDue();
     expect(asked).toBe(0);
     expect(h.standIn.requests[0]?.tools.map((t) => t.name)).not.toContain('ask_user');
-    expect(outcome?.text).toContain('blocked by a security policy (nobody is there to answer in an unattended run)');
+    expect(outcome?.text).toContain(
+      'blocked by a security policy (nobody is there to answer in an unattended run)',
+    );
+  });
+
+  it('stopping the scheduler mid-run stops the run, and its result says so', async () => {
+    // the model starts answering and then holds the stream open until the client goes away
+    h = await startHarness({ script: [{ text: 'Half an answ', cutOff: 'hold' }] });
+    const s = setUp(h, {}, EIGHT);
+    await make(s.desk, { name: 'slow', schedule: 'every hour', prompt: 'Take your time.' });
+    s.clock.set(EIGHT + 3600_000);
+    s.scheduler.start();
+    await expect.poll(() => h?.standIn.requests.length).toBe(1);
+    await s.scheduler.stop();
+    const stored = await s.options.store.getAutomation('slow');
+    expect(stored?.lastRun?.status).toBe('stopped');
+    expect(s.notifier.sent[0]?.text).toContain('Automation "slow" — Mon 7 Dec 2026, 09:00 (UTC): stopped.');
   });
 });
