@@ -11,8 +11,7 @@ export interface ReadMark {
 
 /**
  * The serve bench's clients, in a worker thread of their own: one event stream per session, open
- * before anything is sent; each session sends its next message as soon as its last turn ended. Then
- * (on 'idle') a stream per session held open with nothing to send, until 'close'.
+ * before anything is sent; each session sends its next message as soon as its last turn ended.
  */
 const { base, ids, turns } = workerData as { base: string; ids: string[]; turns: number };
 const now = (): number => performance.timeOrigin + performance.now();
@@ -42,14 +41,6 @@ await Promise.all(ids.map((id) => post(`/api/sessions/${id}/messages`, { text: '
 await Promise.all(reading);
 parentPort?.postMessage({ kind: 'streamed', marks, wallMs: now() - started });
 
-let idle: Response[] = [];
-parentPort?.on('message', async (message: string) => {
-  if (message === 'idle') {
-    idle = await Promise.all(ids.map((id) => fetch(`${base}/api/sessions/${id}/events?after=999999999999`)));
-    parentPort?.postMessage({ kind: 'idle' });
-  }
-  if (message === 'close') {
-    for (const r of idle) await r.body?.cancel();
-    parentPort?.close();
-  }
+parentPort?.on('message', (message: string) => {
+  if (message === 'close') parentPort?.close();
 });

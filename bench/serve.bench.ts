@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,8 +63,13 @@ function worker<T>(file: string, data: unknown): { worker: Worker; first: Promis
   return { worker: w, first };
 }
 
-/** The next message of `w`. */
-const message = <T>(w: Worker): Promise<T> => new Promise((resolve) => w.once('message', resolve));
+/** Another process that opens an event stream on each session and holds it until killed. */
+function holdStreams(base: string, ids: readonly string[]): ChildProcess {
+  const script = `for (const id of ${JSON.stringify(ids)}) fetch('${base}/api/sessions/' + id + '/events?after=999999999999').then((r) => r.body.getReader().read());`;
+  return spawn(process.execPath, ['--input-type=module', '-e', `${script} setInterval(() => {}, 1000);`], {
+    stdio: 'ignore',
+  });
+}
 
 /** Lost and reordered events, and each event's added latency: the clients' reading against the runtime's yield. */
 function compare(yields: Yields, marks: readonly ReadMark[]) {
@@ -118,7 +124,9 @@ export async function bench(): Promise<BenchFigure[]> {
   recordYields(runtime, yields);
   const server = await startServer({ runtime, port: 0, version: 'bench' });
   const base = `http://127.0.0.1:${server.port}`;
+  const startRssMb = process.memoryUsage().rss / 2 ** 20;
   let clients: Worker | undefined;
+  let holder: ChildProcess | undefined;
   try {
     const ids: string[] = [];
     for (let i = 0; i < SESSIONS; i++) {
@@ -138,12 +146,15 @@ export async function bench(): Promise<BenchFigure[]> {
     const { marks, wallMs } = await c.first;
     const { added, lost, wrong } = compare(yields, marks);
 
-    // Idle: the model's thread is gone; the 50 sessions each have a stream open, and nothing runs.
+    // Idle: the model's and the clients' threads are gone; another process holds a stream open on each
+    // of the 50 sessions, and nothing runs.
     model_.worker.postMessage('close');
-    await new Promise((resolve) => model_.worker.once('exit', resolve));
-    clients.postMessage('idle');
-    await message(clients);
+    clients.postMessage('close');
+    await Promise.all([model_.worker, clients].map((w) => new Promise((resolve) => w.once('exit', resolve))));
+    holder = holdStreams(base, ids);
+    while (server.hub.streams < SESSIONS) await new Promise((resolve) => setTimeout(resolve, 50));
     await new Promise((resolve) => setTimeout(resolve, 1_000));
+    (globalThis as { gc?: () => void }).gc?.();
     const rssMb = process.memoryUsage().rss / 2 ** 20;
     const p95 = percentile(added, 0.95);
     return [
@@ -165,13 +176,17 @@ export async function bench(): Promise<BenchFigure[]> {
         target: '0',
         ok: wrong === 0,
       },
+      { name: 'serve: RSS with the server listening, before any session', value: startRssMb, unit: 'MiB' },
+      { name: 'serve: RSS at 50 idle sessions, a stream open on each', value: rssMb, unit: 'MiB' },
+      // The process may hold what benches before this one left; the difference is this bench's own.
       {
-        name: 'serve: RSS at 50 idle sessions, streams open (process, with the clients thread)',
-        value: rssMb,
+        name: 'serve: RSS the 50 idle sessions and their streams added',
+        value: rssMb - startRssMb,
         unit: 'MiB',
       },
     ];
   } finally {
+    holder?.kill();
     clients?.postMessage('close');
     await server.close();
     if (model_.worker.threadId !== -1) await model_.worker.terminate();

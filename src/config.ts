@@ -13,6 +13,7 @@ import type { AgentConfig, ApprovalOptions, DenyRule, TurnLimits } from './runti
 import { nearMiss } from './tools/arguments/near-miss.js';
 import { credentialPlace } from './tools/builtin/credential-paths.js';
 import { CREDENTIAL_WORDS, type ShellOptions, VARIABLE_NAME } from './tools/builtin/shell-options.js';
+import { type NotifyConfig, readNotifyConfig } from './tools/notify/notify-config.js';
 import { parseToolsConfig, type ToolsConfig } from './tools/registry-config.js';
 
 /** Everything `toolseam.json` says, checked. */
@@ -44,6 +45,8 @@ export interface ToolseamConfig {
   readonly tools: ToolsConfig;
   /** How `bash` runs its commands (sandbox, network, environment, extra reads). */
   readonly shell: ShellOptions;
+  /** The owner channel's gateways (`notify` and `notify_attachment` are offered only with it). */
+  readonly notify?: NotifyConfig;
   /** What `toolseam mcp-serve` serves: globs over real tool names (absent: its default set). */
   readonly serve?: { readonly tools?: readonly string[] };
 }
@@ -72,6 +75,7 @@ const KNOWN_KEYS = [
   'mcpTimeouts',
   'toolTimeouts',
   'shell',
+  'notify',
   'serve',
 ];
 
@@ -109,6 +113,7 @@ export function parseConfig(
   const model = readModel(data.model, fail);
   if (data.system !== undefined && typeof data.system !== 'string') fail('system', 'must be a string.');
   if (data.db !== undefined && typeof data.db !== 'string') fail('db', 'must be a file path.');
+  const notify = readNotifyConfig(data.notify, fail);
   return {
     ...(model ? { model } : {}),
     ...(typeof data.system === 'string' ? { system: data.system } : {}),
@@ -131,6 +136,7 @@ export function parseConfig(
       baseDir: options.baseDir,
     }),
     shell: readShell(data.shell, options.baseDir, fail),
+    ...(notify ? { notify } : {}),
     ...readServe(data.serve, fail),
   };
 }

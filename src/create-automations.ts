@@ -9,12 +9,13 @@ import type { Clock } from './runtime/automations/clock.js';
 import type { ResultNotifier } from './runtime/automations/result-notifier.js';
 import type { Runtime } from './runtime/runtime.js';
 import { deferredSubagentRun } from './runtime/subagents/deferred-subagent-run.js';
+import { createNotifier } from './tools/notify/notifier.js';
 
 /** What a host's automations are built with besides its runtime. */
 export interface AutomationsOptions {
   /** The checked `toolseam.json` (its "automations" and "agents"). */
   readonly config?: ToolseamConfig | undefined;
-  /** Where results go (the notify outbox); without one they are kept with the automation only. */
+  /** Where results go (default: the config's "notify" channels, through the outbox); without any, they are kept with the automation only. */
   readonly notifier?: ResultNotifier | undefined;
   /** Tests pass a clock they move by hand. */
   readonly clock?: Clock;
@@ -35,7 +36,16 @@ export function createAutomationScheduler(
   const runner = new AutomationRunner({
     runtime: runtime.options,
     settings: automationSettings(options.config?.automations),
-    notifier: options.notifier,
+    // the config's channels through the outbox (the runtime's own deliverer retries what this cannot send)
+    notifier:
+      options.notifier ??
+      (options.config?.notify
+        ? createNotifier({
+            config: options.config.notify,
+            store: runtime.options.store,
+            ...(options.logger ? { logger: options.logger } : {}),
+          })
+        : undefined),
     ...(options.clock ? { clock: options.clock } : {}),
     runtimeTools: (run) => [deferredSubagentRun(run)],
   });

@@ -16,6 +16,8 @@ import type { AskUser } from './tools/builtin/ask-user-tool.js';
 import { builtinProviders } from './tools/builtin/builtin-providers.js';
 import { shellSandboxSoon } from './tools/builtin/sandbox-probe.js';
 import type { ShellOptions } from './tools/builtin/shell-options.js';
+import { createNotifier, type Notifier } from './tools/notify/notifier.js';
+import { notifyCredentials } from './tools/notify/notify-config.js';
 import { EMPTY_TOOLS_CONFIG, registryFromConfig } from './tools/registry-config.js';
 
 /** What a runtime is built from; everything but the model has a default. */
@@ -43,6 +45,11 @@ export interface CreateRuntimeOptions {
   readonly shell?: ShellOptions;
   /** How each turn chooses the tools it offers (default: by words; see `RuntimeOptions.selector`). */
   readonly selector?: ToolSelector;
+  /**
+   * The owner channel behind `notify` / `notify_attachment` (default: one built from the config's "notify"
+   * on this runtime's store, whose outbox deliverer starts with the runtime and stops when it closes).
+   */
+  readonly notifier?: Notifier;
   /** Offer the automation tools (automation_create …); default: when the config has an "automations" section. */
   readonly automations?: boolean;
 }
@@ -86,6 +93,13 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
   const workspace = config?.workspace.length ? config.workspace : [process.cwd()];
   const secrets = config?.secrets ?? new Map<string, string>();
   await sandbox;
+  const notifier =
+    options.notifier ??
+    (config?.notify && options.builtins !== false
+      ? createNotifier({ config: config.notify, store, logger })
+      : undefined);
+  // Messages an earlier process left pending are sent by this one (claimed, so never by two at once).
+  if (options.notifier === undefined) notifier?.start();
   const builtins =
     options.builtins === false
       ? []
@@ -98,8 +112,9 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
           ...(storePath !== undefined && storePath !== ':memory:' ? { ownFiles: [storePath] } : {}),
           shell,
           ...(options.askUser ? { askUser: options.askUser } : {}),
+          ...(notifier ? { notify: notifier } : {}),
           ...((options.automations ?? config?.automations !== undefined)
-            ? { automations: automationDesk(store, config) }
+            ? { automations: automationDesk(store, config, () => notifier?.channels() ?? []) }
             : {}),
         });
   for (const provider of builtins) {
@@ -129,6 +144,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     // Hidden from results besides the stored secrets: the credentials the config itself holds.
     secrets: new Map([
       ...configCredentials(config, isAdapter(options.model) ? undefined : options.model),
+      ...notifyCredentials(config?.notify, process.env),
       ...secrets,
     ]),
     approvals: { ...config?.approvals, ...options.approvals },

@@ -75,6 +75,15 @@ export {
   mistypedArguments,
 } from './tools/index.js';
 export { createMcpProvider, parseMcpServers } from './tools/mcp/index.js';
+export { fitText, type ServiceLimits } from './tools/notify/local-checks.js';
+export {
+  createNotifier,
+  type Notifier,
+  type NotifierOptions,
+  type NotifyRequest,
+  type NotifyResult,
+} from './tools/notify/notifier.js';
+export { type NotifyConfig, parseNotifyConfig } from './tools/notify/notify-config.js';
 export { createToolRegistry, ToolRegistry } from './tools/registry/tool-registry.js';
 export { type ToolsPage, toolsPage, toolsPageJson } from './tools/registry/tools-page.js';
 export { renderToolsPage } from './tools/registry/tools-page-text.js';

@@ -91,8 +91,11 @@ function runtimeProblem(from: string, to: string): string | undefined {
   return undefined;
 }
 
-/** The libraries of tools/; every other folder there is a kind of tool provider (`builtin`, `apps`, `mcp`). */
-const TOOL_LIBRARIES = ['registry', 'fields', 'arguments'];
+/**
+ * The libraries of tools/; every other folder there is a kind of tool provider (`builtin`, `apps`, `mcp`).
+ * `notify` (the gateways and the outbox) is a library the built-in notify tools and the automations use.
+ */
+const TOOL_LIBRARIES = ['registry', 'fields', 'arguments', 'notify'];
 /** The files at the tools/ root that gather every folder (the barrel, the registry built from a config). */
 const TOOL_GATHERERS = ['tools/index.ts', 'tools/registry-config.ts'];
 

@@ -56,6 +56,11 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: async () => (await import('./serve-command.js')).serveCommand,
   },
   tools: { summary: 'the Tools page', load: async () => (await import('./tools-command.js')).toolsCommand },
+  notify: {
+    summary:
+      'try a notify channel (notify test CHANNEL), list the outbox (notify outbox), send what is due (notify deliver)',
+    load: async () => (await import('./notify-command.js')).notifyCommand,
+  },
   retrieval: {
     summary: 'measure tool retrieval on a benchmark dataset (retrieval eval FILE)',
     load: async () => (await import('./retrieval-command.js')).retrievalCommand,

@@ -5,6 +5,7 @@ import type { ToolseamConfig } from '../config.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { openSessionStore } from '../store/index.js';
 import { builtinProviders } from '../tools/builtin/builtin-providers.js';
+import { createNotifier } from '../tools/notify/notifier.js';
 import type { ToolRegistry } from '../tools/registry/tool-registry.js';
 import { registryFromConfig } from '../tools/registry-config.js';
 
@@ -29,6 +30,8 @@ export async function withConfigRegistry<T>(
       secrets: config.secrets,
       configPaths: config.file ? [config.file] : [],
       shell: config.shell,
+      // Listed, never started: nothing is sent from here.
+      ...(config.notify ? { notify: createNotifier({ config: config.notify, store }) } : {}),
     });
     const registry = await registryFromConfig(config.tools, { logger, providers });
     try {

@@ -8,6 +8,13 @@ import type {
 } from './automation-records.js';
 import type { ChatMessage } from './model.js';
 import type {
+  NewOutboxMessage,
+  OutboxClaim,
+  OutboxOutcome,
+  OutboxRecord,
+  OutboxStatus,
+} from './outbox-records.js';
+import type {
   AnswerOptions,
   ApprovalFilter,
   AuditFilter,
@@ -60,6 +67,7 @@ import type {
 import type { TurnEventLog } from './turn-event-log.js';
 
 export type * from './automation-records.js';
+export type * from './outbox-records.js';
 export type * from './session-inputs.js';
 export type * from './session-records.js';
 export type * from './turn-event-log.js';
@@ -196,6 +204,28 @@ export interface ToolSwitchBook {
   listToolSwitches(filter?: ToolSwitchFilter): Promise<ToolSwitchRecord[]>;
 }
 
+/** Notifications written before they are sent, so a crash or a restart loses none. */
+export interface OutboxBook {
+  /**
+   * Writes a `pending` message, due now; with `claim`, already claimed by its writer for its first
+   * attempt (one write instead of two), so no other process takes it while it is sent.
+   */
+  enqueueOutbox(
+    input: NewOutboxMessage,
+    claim?: Pick<OutboxClaim, 'owner' | 'leaseMs'>,
+  ): Promise<OutboxRecord>;
+  /**
+   * Claims due `pending` messages no live claim holds (oldest due first) and counts an attempt on each;
+   * two processes never hold one message at once. A claim whose lease ran out (its process died) is taken over.
+   */
+  claimOutbox(claim: OutboxClaim): Promise<OutboxRecord[]>;
+  /** Records how an attempt ended; false, changing nothing, when `owner` no longer holds the claim. */
+  settleOutbox(id: string, owner: string, outcome: OutboxOutcome): Promise<boolean>;
+  getOutbox(id: string): Promise<OutboxRecord | undefined>;
+  /** Oldest first; with `status`, only those. */
+  listOutbox(filter?: { readonly status?: OutboxStatus | undefined }): Promise<OutboxRecord[]>;
+}
+
 /** Memories for the built-in memory tools. */
 export interface MemoryBook {
   /** Saving text already remembered refreshes it (and merges tags) instead of duplicating it. */
@@ -268,6 +298,7 @@ export interface SessionStore
     AuditLog,
     QuarantineBook,
     ToolSwitchBook,
+    OutboxBook,
     MemoryBook,
     TaskBook,
     BatchBook,

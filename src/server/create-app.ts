@@ -2,19 +2,16 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import { accessGuard } from './access.js';
 import { ApiError, apiErrorOf, errorBody } from './api-error.js';
 import { approvalRoutes } from './approval-routes.js';
+import { BODY_LIMIT_BYTES, bodyTooLarge } from './json-body.js';
 import { otherRoutes } from './other-routes.js';
 import type { ServerDeps } from './server-deps.js';
 import { sessionRoutes } from './session-routes.js';
 import { toolRoutes } from './tool-routes.js';
-
-/** The largest request body the API reads. */
-export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** The Hono app of `toolseam serve`: the API under /api/, the page at /. */
 export function createApp(deps: ServerDeps): Hono {
@@ -37,7 +34,9 @@ export function createApp(deps: ServerDeps): Hono {
         message: `${c.req.method} ${c.req.path}: ${(error as Error).stack ?? error}`,
       });
     }
-    return c.json(errorBody(api.code, api.message, api.details), api.status);
+    // The rest of a refused body is never read, so the connection cannot carry another request.
+    const headers = api.status === 413 ? { connection: 'close' } : undefined;
+    return c.json(errorBody(api.code, api.message, api.details), api.status, headers);
   });
   app.notFound((c) =>
     c.json(
@@ -69,22 +68,12 @@ export function createApp(deps: ServerDeps): Hono {
     }),
   );
   app.use('*', accessGuard(deps.access));
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: BODY_LIMIT_BYTES,
-      // The rest of the body is never read, so the connection cannot carry another request.
-      onError: (c) =>
-        c.json(
-          errorBody(
-            'body_too_large',
-            `The body is over ${BODY_LIMIT_BYTES} bytes (1 MiB), the most this API reads.`,
-          ),
-          413,
-          { connection: 'close' },
-        ),
-    }),
-  );
+  // A body declared too large is refused before it is read; one that does not say its size is cut off
+  // where it passes the limit, as it is read (jsonBody).
+  app.use('/api/*', async (c, next) => {
+    if (Number(c.req.header('content-length') ?? 0) > BODY_LIMIT_BYTES) throw bodyTooLarge();
+    await next();
+  });
 
   otherRoutes(app, deps);
   sessionRoutes(app, deps);

@@ -1,9 +1,21 @@
 import type { Context } from 'hono';
 import { ApiError } from './api-error.js';
 
-/** The request's body as a JSON object; malformed JSON or anything but an object → 400. */
+/** The largest request body the API reads. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** The refusal of a body over {@link BODY_LIMIT_BYTES}. */
+export function bodyTooLarge(): ApiError {
+  return new ApiError(
+    413,
+    'body_too_large',
+    `The body is over ${BODY_LIMIT_BYTES} bytes (1 MiB), the most this API reads; send less.`,
+  );
+}
+
+/** The request's body as a JSON object; malformed JSON or anything but an object → 400, over the limit → 413. */
 export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
-  const text = await c.req.text();
+  const text = await cappedText(c.req.raw.body);
   let value: unknown;
   try {
     value = text.trim() === '' ? {} : JSON.parse(text);
@@ -55,4 +67,23 @@ export function choiceField<T extends string>(
     );
   }
   return value as T;
+}
+
+/** A body's text, read no further than {@link BODY_LIMIT_BYTES}. */
+async function cappedText(body: ReadableStream<Uint8Array> | null): Promise<string> {
+  if (body === null) return '';
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return text + decoder.decode();
+    size += value.byteLength;
+    if (size > BODY_LIMIT_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw bodyTooLarge();
+    }
+    text += decoder.decode(value, { stream: true });
+  }
 }

@@ -72,7 +72,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     state: { stopping: false },
   };
   const app = createApp(deps);
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+  // Left to itself the adaptor puts its own Request and Response in place of the process's globals, which
+  // changes what every other fetch in the process reads (a host's, the model SDKs'): a body read back
+  // through its Response came out re-serialized.
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    hostname: host,
+    overrideGlobalObjects: false,
+  }) as Server;
+  // An idle kept-alive connection stays open longer than clients keep theirs (undici 4 s, browsers
+  // about a minute), so a client never sends a request on a connection the server is just closing
+  // (Node's 5 s default did that under load: the POST failed with ECONNRESET).
+  server.keepAliveTimeout = 75_000;
+  server.headersTimeout = 76_000;
   const port = await listen(server, host, options.port ?? 7878);
   access.hosts = loopbackHosts(port);
   const shown = host.includes(':') ? `[${host}]` : host;

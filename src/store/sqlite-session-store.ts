@@ -9,6 +9,7 @@ import { grantsTable } from './grants-table.js';
 import { memoriesTable } from './memories-table.js';
 import { messagesTable } from './messages-table.js';
 import { type DatabaseOptions, DEFAULT_BUSY_TIMEOUT_MS, openDatabase } from './open-database.js';
+import { outboxTable } from './outbox-table.js';
 import { quarantineTable } from './quarantine-table.js';
 import { sessionDeletion } from './session-deletion.js';
 import { sessionsTable } from './sessions-table.js';
@@ -58,6 +59,7 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
   const batches = batchesTable(ctx, sessions);
   const quarantine = quarantineTable(ctx);
   const switches = toolSwitchesTable(ctx, audit);
+  const outbox = outboxTable(ctx);
   const deleteSession = sessionDeletion(ctx, approvals, audit);
   const turnEvents = turnEventsTable(ctx);
   const automations = automationsTable(ctx);
@@ -112,6 +114,12 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
 
     setToolSwitch: switches.set,
     listToolSwitches: switches.list,
+
+    enqueueOutbox: outbox.enqueue,
+    claimOutbox: outbox.claim,
+    settleOutbox: outbox.settle,
+    getOutbox: outbox.get,
+    listOutbox: outbox.list,
 
     saveMemory: memories.save,
     recallMemories: memories.recall,

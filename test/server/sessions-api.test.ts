@@ -179,6 +179,26 @@ describe('sessions over HTTP', () => {
       413,
       'body_too_large',
     );
+    // A body that does not declare its size is cut off where it passes the limit, as it is read.
+    const chunks = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const piece = new TextEncoder().encode('x'.repeat(64 * 1024));
+        controller.enqueue(new TextEncoder().encode('{"text": "'));
+        for (let i = 0; i < 17; i += 1) controller.enqueue(piece);
+        controller.enqueue(new TextEncoder().encode('"}'));
+        controller.close();
+      },
+    });
+    await expectError(
+      await served.api(`/api/sessions/${id}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: chunks,
+        duplex: 'half',
+      } as RequestInit),
+      413,
+      'body_too_large',
+    );
     await expectError(await served.api(`/api/sessions/${id}/events?after=-1`), 400, 'bad_request');
     await expectError(await served.api('/api/nothing-here'), 404, 'not_found');
     const odd = await served.api('/api/sessions/%E0%A4%A');

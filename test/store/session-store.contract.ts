@@ -6,6 +6,7 @@ import { grantAuditCases } from './contract/grant-audit-cases.js';
 import { inputCases } from './contract/input-cases.js';
 import { listCases } from './contract/list-cases.js';
 import { memoryTaskCases } from './contract/memory-task-cases.js';
+import { outboxCases } from './contract/outbox-cases.js';
 import { quarantineCases } from './contract/quarantine-cases.js';
 import { referenceCases } from './contract/reference-cases.js';
 import { sessionCases } from './contract/session-cases.js';
@@ -44,6 +45,7 @@ export function sessionStoreContract(name: string, subject: StoreSubject): void 
     grantAuditCases(subject);
     quarantineCases(subject);
     toolSwitchCases(subject);
+    outboxCases(subject);
     sessionDeleteCases(subject);
     memoryTaskCases(subject);
     batchCases(subject);

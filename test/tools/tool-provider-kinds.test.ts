@@ -5,8 +5,8 @@ import { TOOL_PROVIDER_KINDS } from './tool-provider.contract.js';
 
 const here = import.meta.dirname;
 const tools = join(here, '..', '..', 'src', 'tools');
-/** The libraries of src/tools; every other folder there is a kind of tool provider. */
-const LIBRARIES = ['registry', 'fields', 'arguments'];
+/** The libraries of src/tools (notify: gateways and outbox the built-in notify tools use); every other folder is a provider kind. */
+const LIBRARIES = ['registry', 'fields', 'arguments', 'notify'];
 
 /** Each `*.contract.test.ts` below test/tools, with the provider kinds it runs the contract on. */
 function contractRuns(): Array<readonly [file: string, kind: string]> {

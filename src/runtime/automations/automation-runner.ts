@@ -12,7 +12,7 @@ import type { RuntimeOptions } from '../runtime-options.js';
 import type { AutomationSettings } from './automation-settings.js';
 import { borrowed } from './borrowed.js';
 import { type Clock, systemClock } from './clock.js';
-import type { ResultNotifier } from './result-notifier.js';
+import { answerText, type ResultNotifier } from './result-notifier.js';
 import { budgetedModel, RunBudget } from './run-budget.js';
 import { resultText } from './run-text.js';
 import { nextOccurrence } from './schedule.js';
@@ -177,7 +177,7 @@ export class AutomationRunner {
         text,
         origin: `automation:${automation.name}`,
       });
-      return answer.status;
+      return answerText(answer);
     } catch (error) {
       return `failed: ${(error as Error).message}`;
     }

@@ -12,5 +12,21 @@ export interface AutomationMessage {
  * kept with the run (`sent`, `queued`, `refused` …).
  */
 export interface ResultNotifier {
-  send(message: AutomationMessage): Promise<{ readonly status: string }>;
+  send(message: AutomationMessage): Promise<NotifierAnswer>;
+}
+
+/** What a notifier answers, as far as a run's result reports it. */
+export interface NotifierAnswer {
+  /** `sent`, `queued` (it will be tried again), `refused` or `failed`. */
+  readonly status: string;
+  readonly refusal?: { readonly message: string };
+  readonly reason?: string;
+  readonly error?: string;
+}
+
+/** A notifier's answer in a few words: `sent`, `queued (the service said 503)`, `refused: …`. */
+export function answerText(answer: NotifierAnswer): string {
+  const why = answer.refusal?.message ?? answer.error ?? answer.reason;
+  if (why === undefined) return answer.status;
+  return answer.status === 'queued' ? `queued (${why})` : `${answer.status}: ${why}`;
 }

@@ -2,6 +2,7 @@ import type { MemoryBook, TaskBook } from '../../core/session-store.js';
 import type { ToolGroup } from '../../core/tool.js';
 import type { InProcessTool } from '../fields/define-tool.js';
 import { type InProcessProvider, inProcessProvider } from '../fields/in-process-provider.js';
+import type { Notifier } from '../notify/notifier.js';
 import { type AskUser, askUserTool } from './ask-user-tool.js';
 import { type AutomationDeskPort, automationTools } from './automation-tools.js';
 import { bashTool } from './bash-tool.js';
@@ -13,6 +14,7 @@ import { globTool } from './glob-tool.js';
 import { grepTool } from './grep-tool.js';
 import { listDirTool } from './list-dir-tool.js';
 import { memoryTools } from './memory-tools.js';
+import { NOTIFY_GROUP, notifyTools } from './notify-tools.js';
 import { readFileTool } from './read-file-tool.js';
 import { shellSandbox } from './sandbox-probe.js';
 import type { ShellOptions } from './shell-options.js';
@@ -47,6 +49,8 @@ export interface BuiltinOptions {
   readonly automations?: AutomationDeskPort;
   /** The most folder entries one glob or grep looks at before it stops and says so (default 200,000). */
   readonly searchEntryLimit?: number;
+  /** The owner channel (the config's "notify"): with it, `notify` and `notify_attachment` are offered. */
+  readonly notify?: Notifier;
 }
 
 /** The app the platform's own providers belong to. */
@@ -81,16 +85,20 @@ export function builtinTools(options: BuiltinOptions): Record<BuiltinGroupKey, I
   return builtinToolsWith(options, shellConfinement(options));
 }
 
-function builtinToolsWith(
-  options: BuiltinOptions,
-  confinement: ShellConfinement | { readonly unavailable: string },
-): Record<BuiltinGroupKey, InProcessTool[]> {
-  const scope: FileScope = {
+function fileScope(options: BuiltinOptions): FileScope {
+  return {
     workspace: options.workspace,
     configPaths: options.configPaths ?? [],
     addFolderHint: options.addFolderHint ?? DEFAULT_ADD_FOLDER_HINT,
     searchEntryLimit: options.searchEntryLimit ?? MAX_WALKED_ENTRIES,
   };
+}
+
+function builtinToolsWith(
+  options: BuiltinOptions,
+  confinement: ShellConfinement | { readonly unavailable: string },
+): Record<BuiltinGroupKey, InProcessTool[]> {
+  const scope = fileScope(options);
   const shell =
     'unavailable' in confinement
       ? undefined
@@ -119,7 +127,8 @@ function builtinToolsWith(
 
 /**
  * The platform's own tool providers, one per group (`builtin/files`, `builtin/shell`, `builtin/memory`,
- * `builtin/tasks`, `builtin/conversation`), each `own`, under the app `toolseam`, its tools in its group.
+ * `builtin/tasks`, `builtin/conversation`, and `builtin/notify` when the options carry a notifier), each
+ * `own`, under the app `toolseam`, its tools in its group.
  * Register them all; `group` gives the purpose line a registry registration may take. Where no sandbox
  * can start and the options do not turn it off, `builtin/shell` serves no tool and its `loadProblems`
  * says why (the registry records it, the Tools page shows it). Throws InputError for an unusable denied
@@ -134,7 +143,7 @@ export function builtinProviders(
   const keys = (Object.keys(BUILTIN_GROUPS) as BuiltinGroupKey[]).filter(
     (key) => key !== 'automations' || options.automations !== undefined,
   );
-  return keys.map((key) => {
+  const providers = keys.map((key) => {
     const group = BUILTIN_GROUPS[key];
     const provider = inProcessProvider({
       name: `builtin/${key}`,
@@ -148,4 +157,18 @@ export function builtinProviders(
       key === 'shell' && 'unavailable' in confinement ? [shellUnavailable(confinement.unavailable)] : [];
     return Object.assign(provider, { group, loadProblems: () => missing });
   });
+  if (options.notify === undefined) return providers;
+  const notify = inProcessProvider({
+    name: 'builtin/notify',
+    app: BUILTIN_APP,
+    own: true,
+    group: NOTIFY_GROUP,
+    tools: notifyTools(options.notify, fileScope(options)),
+  });
+  // The registry closes its providers before the runtime closes the store: the outbox timer stops first.
+  const notifier = options.notify;
+  return [
+    ...providers,
+    Object.assign(notify, { group: NOTIFY_GROUP, loadProblems: () => [], close: () => notifier.close() }),
+  ];
 }
