@@ -6,14 +6,15 @@ import { configFromFlags } from './config-flags.js';
 import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
 import { visible } from './visible-text.js';
 
-const USAGE = `usage: toolseam run-due [--config FILE] [--db FILE] [--provider NAME] [--model ID] [--verbose]
+const USAGE = `usage: toolseam run-due [--config FILE] [--db FILE] [--provider NAME] [--model ID] [--base-url URL] [--verbose]
 
 Runs every automation that is due now, once, and exits: for a system scheduler (cron, a systemd
 timer) when \`toolseam serve\` is not running. Each run is an unattended turn in a session of its own:
 a tool that would ask for approval is refused, and the model is told why. An occurrence missed while
 nothing ran is run once (not once per missed time), and its result says how late it ran. Two of these
 (or one and \`toolseam serve\`) on the same database never run the same occurrence twice.
-Prints one line per run; exits 1 when a run failed.
+Prints one line per run (with what the notify channel answered); exits 1 when a run failed.
+
 ${VERBOSE_HELP}`;
 
 /** `toolseam run-due`: runs what is due, once, and exits. */
