@@ -2,6 +2,7 @@ import type { ApprovalDecision } from '../core/approval.js';
 import { ToolseamError } from '../core/errors.js';
 import type { RuntimeEvent } from '../core/events.js';
 import { type Logger, silentLogger } from '../core/logger.js';
+import type { SessionPatch } from '../core/session-inputs.js';
 import type { ApprovalRecord, SessionRecord, TurnRecord } from '../core/session-store.js';
 import { headOf } from '../core/text-cut.js';
 import { schemaBudgetChars } from '../retrieval/index.js';
@@ -116,7 +117,6 @@ export class Runtime {
     );
     this.surfaces = new SessionSurfaces({
       registry: options.registry,
-      store: options.store,
       logger: this.logger,
       ...(options.k ? { k: options.k } : {}),
       ...(options.selector ? { selector: options.selector } : {}),
@@ -355,15 +355,12 @@ export class Runtime {
       ranWith: this.options.ranWith,
     });
     const { provider, model } = this.options.model;
-    const patch = {
+    // Written with the turn's surface stamp, in one write, once the surface is known (`turnStart`).
+    const patch: SessionPatch = {
       ...(before.provider !== provider || before.model !== model ? { provider, model } : {}),
       ...(before.title ? {} : { title: headOf(text.trim(), 80) }),
     };
-    const session =
-      Object.keys(patch).length > 0
-        ? await store.updateSession(sessionId, patch)
-        : ((await store.getSession(sessionId)) as SessionRecord);
-    return this.drive(session, turn, effective, false, controller);
+    return this.drive(before, turn, effective, false, controller, patch);
   }
 
   private drive(
@@ -372,6 +369,7 @@ export class Runtime {
     options: SessionOptions & SendOptions,
     resumed: boolean,
     controller: AbortController,
+    patch: SessionPatch = {},
   ): AsyncIterable<RuntimeEvent> {
     // Nobody reads the turn any more (it could not answer an approval): stop it, as `stop()` would.
     const channel = new EventChannel<RuntimeEvent>(() => controller.abort());
@@ -383,7 +381,7 @@ export class Runtime {
       let end: TurnEnd;
       try {
         emit({ type: 'turn-start', sessionId: session.id, turnId: turn.id });
-        const { env, state } = await this.turnStart(session, turn, options, controller.signal, emit);
+        const { env, state } = await this.turnStart(session, turn, options, controller.signal, emit, patch);
         if (resumed) {
           await countPastWork(env, state);
           await resumeCalls(env, state);
@@ -442,6 +440,7 @@ export class Runtime {
     options: SessionOptions & SendOptions,
     signal: AbortSignal,
     emit: (event: RuntimeEvent) => void,
+    patch: SessionPatch,
   ): Promise<{ env: TurnEnvironment; state: TurnState }> {
     const o = this.options;
     const agentName = options.agent;
@@ -459,6 +458,9 @@ export class Runtime {
       (await o.store.listQuarantined({ provider, model })).map((q): [string, string] => [q.tool, q.said]),
     );
     const surface = await this.surfaces.forSession(session, gates.agent, emit, gates.grants, quarantined);
+    const changes: SessionPatch =
+      surface.stamp === session.surfaceStamp ? patch : { ...patch, surfaceStamp: surface.stamp };
+    if (Object.keys(changes).length > 0) await o.store.updateSession(session.id, changes);
     const system = [o.system ?? DEFAULT_SYSTEM, agentConfig?.instructions].filter(Boolean).join('\n\n');
     const env: TurnEnvironment = {
       model: o.model,
