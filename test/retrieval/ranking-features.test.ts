@@ -71,6 +71,21 @@ describe('word forms', () => {
   });
 });
 
+describe('feedback', () => {
+  it('adds no word that every tool holds: tools matching only through it stay unranked', () => {
+    const every = 'returns the record as stored with its status';
+    const tools = [
+      tool('refund_invoice', `Refund an invoice; ${every}`),
+      tool('refund_order', `Refund an order; ${every}`),
+      ...Array.from({ length: 300 }, (_, i) => tool(`other_${i}`, `Thing number ${i}; ${every}`)),
+    ];
+    const withFeedback = ranked(tools, 'refund the invoice');
+    expect(withFeedback.slice(0, 2)).toEqual(['refund_invoice', 'refund_order']);
+    // Before, the shared words came back as feedback terms and every tool got a sliver of a score.
+    expect(withFeedback.filter((name) => name.startsWith('other_'))).toEqual([]);
+  });
+});
+
 describe('letters outside ASCII', () => {
   it('matches a dotted capital I (İstanbul) with the plain lowercase word', () => {
     expect(words('İstanbul trip ISTANBUL')).toEqual(['istanbul', 'trip', 'istanbul']);
@@ -79,7 +94,8 @@ describe('letters outside ASCII', () => {
     });
     expect(names(r.select('istanbul'))).toContain('city_guide');
     expect(r.lastRelevance.get('city_guide')).toBe(1);
-    expect(r.lastRelevance.get('tool_0')).toBeLessThan(0.01);
+    // Not ranked at all (relevance 0) once the words every tool shares add nothing to its score.
+    expect(r.lastRelevance.get('tool_0') ?? 0).toBeLessThan(0.01);
   });
 });
 
