@@ -14,8 +14,8 @@ import { valueTypeWords } from './value-types.js';
 const NF = FIELDS.length;
 /** Tools (best first) that the name-coverage bonus is computed for. */
 const NAME_COVERAGE_READ = 128;
-/** A feedback term adding less than this share of what the strongest one adds is left out (see `feedback`). */
-const FEEDBACK_FLOOR = 1e-3;
+/** A query term adding less than this share of what its strongest term adds is not scored (see `score`). */
+const TERM_FLOOR = 1e-3;
 
 /** The weighted term ids of a query's words (words no tool holds are dropped), plus adjacent pairs. */
 export function queryTerms(
@@ -226,9 +226,23 @@ export class Ranker {
     return q;
   }
 
-  /** BM25F over the index into `buf`. */
+  /**
+   * BM25F over the index into `buf`, leaving out the terms that would add less than `TERM_FLOOR` of
+   * what the query's strongest term adds. A word (nearly) every tool holds has an idf near zero: it
+   * adds a rounding error to each score, yet scoring it reads (nearly) every tool's postings, and
+   * feedback brings such words back by the dozen (at 10,000 tools they were four fifths of a
+   * ranking's work, and gave every tool a sliver of a score that then had to be sorted).
+   */
   private score(q: WeightedTerms, buf: ScoreBuffer): void {
-    this.index.accumulate(q, this.weights, buf);
+    let strongest = 0;
+    for (const [id, w] of q) strongest = Math.max(strongest, w * this.index.idf(id));
+    let informative: WeightedTerms | undefined;
+    for (const [id, w] of q) {
+      if (w * this.index.idf(id) >= TERM_FLOOR * strongest) continue;
+      informative ??= new Map(q);
+      informative.delete(id);
+    }
+    this.index.accumulate(informative ?? q, this.weights, buf);
   }
 
   /** Words the best-ranked tools share, weighted by rank and rarity, that the query does not hold. */
@@ -279,17 +293,8 @@ export class Ranker {
     );
     const picked = order.slice(0, s.feedbackTerms);
     const max = picked.length > 0 ? (weightOf[picked[0] as number] as number) : 1;
-    // What a term adds to a score is its weight times its idf again. A word (nearly) every tool holds
-    // has an idf near zero, so it adds a rounding error of the others', yet scoring it reads (nearly)
-    // every tool's postings: twenty such words were four fifths of a ranking's work at 10,000 tools.
-    const effect = (i: number): number => (weightOf[i] as number) * this.index.idf(touched[i] as number);
-    let strongest = 0;
-    for (const i of picked) strongest = Math.max(strongest, effect(i));
     const out: WeightedTerms = new Map();
-    for (const i of picked) {
-      if (effect(i) < FEEDBACK_FLOOR * strongest) continue;
-      out.set(touched[i] as number, (s.feedbackWeight * (weightOf[i] as number)) / max);
-    }
+    for (const i of picked) out.set(touched[i] as number, (s.feedbackWeight * (weightOf[i] as number)) / max);
     return out;
   }
 }

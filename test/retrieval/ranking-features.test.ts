@@ -71,8 +71,8 @@ describe('word forms', () => {
   });
 });
 
-describe('feedback', () => {
-  it('adds no word that every tool holds: tools matching only through it stay unranked', () => {
+describe('words every tool holds', () => {
+  it('are not scored, from the request or from feedback: tools matching only through them stay unranked', () => {
     const every = 'returns the record as stored with its status';
     const tools = [
       tool('refund_invoice', `Refund an invoice; ${every}`),
@@ -83,6 +83,9 @@ describe('feedback', () => {
     expect(withFeedback.slice(0, 2)).toEqual(['refund_invoice', 'refund_order']);
     // Before, the shared words came back as feedback terms and every tool got a sliver of a score.
     expect(withFeedback.filter((name) => name.startsWith('other_'))).toEqual([]);
+    const askingForOne = ranked(tools, 'refund the invoice record', { feedbackWeight: 0 });
+    expect(askingForOne.slice(0, 2)).toEqual(['refund_invoice', 'refund_order']);
+    expect(askingForOne.filter((name) => name.startsWith('other_'))).toEqual([]);
   });
 });
 
