@@ -73,6 +73,8 @@ export class Ranker {
   private accStamp = new Int32Array(0);
   private accRound = 0;
   private perTerm = new Float64Array(0);
+  /** The terms of a query that `score` reads (reused: one map for the ranker's life). */
+  private readonly informative: WeightedTerms = new Map();
   /** One object for the ranker's life: the index caches per-term work while it stays the same. */
   private readonly weights: FieldWeights;
   private readonly expander: QueryExpander;
@@ -234,15 +236,19 @@ export class Ranker {
    * ranking's work, and gave every tool a sliver of a score that then had to be sorted).
    */
   private score(q: WeightedTerms, buf: ScoreBuffer): void {
+    const index = this.index;
     let strongest = 0;
-    for (const [id, w] of q) strongest = Math.max(strongest, w * this.index.idf(id));
-    let informative: WeightedTerms | undefined;
-    for (const [id, w] of q) {
-      if (w * this.index.idf(id) >= TERM_FLOOR * strongest) continue;
-      informative ??= new Map(q);
-      informative.delete(id);
-    }
-    this.index.accumulate(informative ?? q, this.weights, buf);
+    q.forEach((w, id) => {
+      strongest = Math.max(strongest, w * index.idf(id));
+    });
+    const floor = TERM_FLOOR * strongest;
+    const kept = this.informative;
+    kept.clear();
+    q.forEach((w, id) => {
+      if (w * index.idf(id) >= floor) kept.set(id, w);
+    });
+    index.accumulate(kept.size === q.size ? q : kept, this.weights, buf);
+    kept.clear();
   }
 
   /** Words the best-ranked tools share, weighted by rank and rarity, that the query does not hold. */
