@@ -379,6 +379,8 @@ export class Runtime {
     const emit = (event: RuntimeEvent): void => channel.push(event);
     const done = (async () => {
       let end: TurnEnd;
+      // The final answer was stored with the turn marked done (see `recordReply`).
+      let endStored = false;
       try {
         emit({ type: 'turn-start', sessionId: session.id, turnId: turn.id });
         const { env, state } = await this.turnStart(session, turn, options, controller.signal, emit, patch);
@@ -387,6 +389,7 @@ export class Runtime {
           await resumeCalls(env, state);
         }
         end = await runTurnLoop(env, state);
+        endStored = state.endStored === true;
       } catch (error) {
         // The person reads the turn's ending, one line; the stack is for --verbose (and for a bug's report).
         this.logger.log({
@@ -409,7 +412,7 @@ export class Runtime {
           await answerLooseCalls(this.options.store, { turnId: turn.id }, 'the turn failed inside toolseam');
         }
         await markUnanswered(this.options.store, this.histories.of(session.id), turn.id, end);
-        await this.finish(turn.id, end);
+        if (!endStored) await this.finish(turn.id, end);
       } catch (error) {
         // The store may be closing under us; the turn stays unfinished and resumable.
         this.logger.log({
@@ -490,6 +493,7 @@ export class Runtime {
       ...(o.waitingNoticeMs === undefined ? {} : { waitingNoticeMs: o.waitingNoticeMs }),
       ...(o.storeRetryMs === undefined ? {} : { storeRetryMs: o.storeRetryMs }),
       keepUnsaved: (result) => this.unsaved.push(result),
+      nothingUnsaved: () => this.unsaved.length === 0,
       ...(options.leaf ? { leaf: options.leaf } : {}),
     };
     return { env: Object.freeze(env), state: freshTurnState(quarantined) };

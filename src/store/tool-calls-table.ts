@@ -175,6 +175,10 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
       return ctx.write(() => {
         const sessionId = turns.mustGetSessionId(turnId);
         const calls = reply.calls ?? [];
+        if (reply.endsTurn === true && calls.length > 0)
+          throw new InputError(
+            `A reply with calls cannot end turn ${turnId}: its calls are still to be run.`,
+          );
         // The calls first: the message keeps their arguments in their rows (stored once) and reads them from there.
         const recorded = calls.map((c) => insertCall(turnId, sessionId, c));
         const message = turns.append(

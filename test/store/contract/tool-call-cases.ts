@@ -131,6 +131,32 @@ export function toolCallCases(subject: StoreSubject): void {
       await expect(store.claimToolCall(turn.id, 'nope')).rejects.toThrow(StoreNotFoundError);
     });
 
+    it('stores a final answer with its turn marked done when the reply ends the turn', async () => {
+      const store = await subject.open();
+      const { turn } = await turnWithCalls(store, []);
+      const answer = await store.recordModelReply(turn.id, { content: 'All tidy.', endsTurn: true });
+      expect(answer.message.message).toEqual({ role: 'assistant', content: 'All tidy.' });
+      expect(await store.getTurn(turn.id)).toMatchObject({ status: 'done' });
+      expect((await store.getTurn(turn.id))?.endedAt).toBeDefined();
+      // A turn already ended is not moved again.
+      expect(await store.setTurnStatus(turn.id, 'done')).toBe(false);
+    });
+
+    it('refuses to end a turn with a reply that still has calls, and stores nothing of it', async () => {
+      const store = await subject.open();
+      const { turn } = await turnWithCalls(store, []);
+      const before = (await store.listMessages(turn.sessionId)).length;
+      await expect(
+        store.recordModelReply(turn.id, {
+          content: 'One more thing.',
+          calls: [newCall('c9', 'read_file', { path: 'z' })],
+          endsTurn: true,
+        }),
+      ).rejects.toThrow(InputError);
+      expect(await store.listMessages(turn.sessionId)).toHaveLength(before);
+      expect(await store.getTurn(turn.id)).toMatchObject({ status: 'running' });
+    });
+
     it('approves and claims a pending call in one step when asked to, and still only once', async () => {
       const store = await subject.open();
       const { turn } = await turnWithCalls(store, [
