@@ -12,8 +12,10 @@ import type { RejectionDialect } from '../shared/rejection-dialect.js';
 import { SdkModelAdapter } from '../shared/sdk-model-adapter.js';
 import { streamEnding } from '../shared/stream-ending.js';
 import { type DoneMarkerWatch, watchDoneMarker } from './done-marker.js';
+import { openAIBodyBytes } from './openai-body-bytes.js';
 import { OPENAI_MAX_TOOLS } from './openai-endpoints.js';
 import { errorInAnswer, openaiProviderError } from './openai-errors.js';
+import { OpenAIMessageCache } from './openai-message-cache.js';
 import { type OpenAIRequestOptions, toOpenAIRequest } from './openai-request.js';
 import { completionEvents, OpenAIStreamParser } from './openai-stream-parser.js';
 
@@ -25,6 +27,8 @@ export class OpenAIAdapter extends SdkModelAdapter {
   private readonly capture: ErrorBodyCapture;
   private readonly done: DoneMarkerWatch;
   private readonly wire: OpenAIRequestOptions;
+  /** History messages in wire form, made once for every request of every session this adapter serves. */
+  private readonly messages = new OpenAIMessageCache();
 
   constructor(
     config: ResolvedProviderConfig,
@@ -56,12 +60,17 @@ export class OpenAIAdapter extends SdkModelAdapter {
 
   /** The request body this adapter sends for `request` (also what the benchmark times). */
   buildRequest(request: ModelRequest) {
-    return toOpenAIRequest(request, this.wire);
+    return toOpenAIRequest(request, this.wire, this.messages);
   }
 
   protected async *attempt(request: ModelRequest, deadline: FirstByteDeadline): AsyncGenerator<ModelEvent> {
     const body = this.buildRequest(request);
-    const options = { signal: deadline.signal };
+    // The SDK sends a body given in the options as it is, in place of its own JSON of `body`
+    const options = {
+      signal: deadline.signal,
+      body: openAIBodyBytes(body, this.messages),
+      headers: { 'content-type': 'application/json' },
+    };
     if (body.stream) {
       const { data: stream, response } = await this.client.chat.completions
         .create(body as ChatCompletionCreateParamsStreaming, options)

@@ -4,6 +4,7 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import type { ChatMessage, ModelRequest, WireTool } from '../../core/model.js';
+import type { OpenAIMessageCache } from './openai-message-cache.js';
 import { shortCallIds } from './short-call-ids.js';
 
 /** Wire choices that differ between OpenAI-compatible endpoints. */
@@ -76,10 +77,14 @@ function isBlankReply(message: ChatMessage): boolean {
   return message.role === 'assistant' && message.content.trim() === '' && !message.toolCalls?.length;
 }
 
-/** A provider-neutral request in Chat Completions form. */
+/**
+ * A provider-neutral request in Chat Completions form. With a `cache`, each history message is
+ * converted once and its form reused by later requests (see `OpenAIMessageCache`).
+ */
 export function toOpenAIRequest(
   request: ModelRequest,
   options: OpenAIRequestOptions,
+  cache?: OpenAIMessageCache,
 ): ChatCompletionCreateParams {
   const messages: ChatCompletionMessageParam[] = [];
   if (request.system !== '') messages.push({ role: 'system', content: request.system });
@@ -91,7 +96,8 @@ export function toOpenAIRequest(
     if (options.assistantAfterToolResults && previous === 'tool' && message.role === 'user') {
       messages.push({ role: 'assistant', content: UNANSWERED_RESULTS_NOTE });
     }
-    messages.push(toOpenAIMessage(message, idOf));
+    const make = () => toOpenAIMessage(message, idOf);
+    messages.push(cache === undefined ? make() : cache.param(message, idOf, make));
     previous = message.role;
   }
   const body: ChatCompletionCreateParams = { model: options.model, messages, stream: options.stream };
