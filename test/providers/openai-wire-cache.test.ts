@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatMessage, ModelRequest } from '../../src/core/model.js';
+import type { ChatMessage, ModelRequest, WireTool } from '../../src/core/model.js';
 import { openAIBodyBytes } from '../../src/providers/openai/openai-body-bytes.js';
-import { OpenAIMessageCache } from '../../src/providers/openai/openai-message-cache.js';
 import { type OpenAIRequestOptions, toOpenAIRequest } from '../../src/providers/openai/openai-request.js';
+import { OpenAIWireCache } from '../../src/providers/openai/openai-wire-cache.js';
 import { shortCallIds } from '../../src/providers/openai/short-call-ids.js';
 import type { StandIn } from '../../src/testing/index.js';
 import { type AdapterHarness, adapterFor, ask, collect, standInFor } from '../support/provider-harness.js';
@@ -23,19 +23,28 @@ const TOOL = {
   parameters: { type: 'object' },
 };
 
-function request(messages: readonly ChatMessage[]): ModelRequest {
-  return { system: 'Answer briefly; quote “exactly”.', messages, tools: [TOOL] };
+function request(messages: readonly ChatMessage[], tools: readonly WireTool[] = [TOOL]): ModelRequest {
+  return { system: 'Answer briefly; quote “exactly”.', messages, tools };
 }
 
 /** The body as the endpoint reads it, sent through `cache`. */
-function sent(messages: readonly ChatMessage[], cache: OpenAIMessageCache, options = OPTIONS): unknown {
-  const body = toOpenAIRequest(request(messages), options, cache);
+function sent(
+  messages: readonly ChatMessage[],
+  cache: OpenAIWireCache,
+  options = OPTIONS,
+  tools: readonly WireTool[] = [TOOL],
+): unknown {
+  const body = toOpenAIRequest(request(messages, tools), options, cache);
   return JSON.parse(openAIBodyBytes(body, cache).toString('utf8'));
 }
 
 /** The body made from scratch, with no cache (what the SDK would serialize). */
-function fresh(messages: readonly ChatMessage[], options = OPTIONS): unknown {
-  return JSON.parse(JSON.stringify(toOpenAIRequest(request(messages), options)));
+function fresh(
+  messages: readonly ChatMessage[],
+  options = OPTIONS,
+  tools: readonly WireTool[] = [TOOL],
+): unknown {
+  return JSON.parse(JSON.stringify(toOpenAIRequest(request(messages, tools), options)));
 }
 
 function call(id: string): ChatMessage {
@@ -50,9 +59,9 @@ function result(id: string, content: string): ChatMessage {
   return { role: 'tool', toolCallId: id, name: 'get_time', content, isError: false };
 }
 
-describe('the OpenAI message cache', () => {
+describe('the OpenAI wire cache', () => {
   it('sends the same JSON as a body made from scratch, non-Latin-1 text and signatures included', () => {
-    const cache = new OpenAIMessageCache();
+    const cache = new OpenAIWireCache();
     const history: ChatMessage[] = [
       { role: 'user', content: 'Wie spät ist es in 東京? 🕐' },
       {
@@ -71,7 +80,7 @@ describe('the OpenAI message cache', () => {
   });
 
   it('reuses a message’s form while the history keeps the message', () => {
-    const cache = new OpenAIMessageCache();
+    const cache = new OpenAIWireCache();
     const history: ChatMessage[] = [{ role: 'user', content: 'hi' }, call('call_1')];
     const first = toOpenAIRequest(request(history), OPTIONS, cache);
     const second = toOpenAIRequest(request([...history, result('call_1', '12:00')]), OPTIONS, cache);
@@ -80,7 +89,7 @@ describe('the OpenAI message cache', () => {
   });
 
   it('sends a message replaced in the history as it is now, not as it was', () => {
-    const cache = new OpenAIMessageCache();
+    const cache = new OpenAIWireCache();
     const history: ChatMessage[] = [{ role: 'user', content: 'what time is it in Paris?' }];
     sent(history, cache);
     history[0] = { role: 'user', content: 'what time is it in Oslo?' };
@@ -88,7 +97,7 @@ describe('the OpenAI message cache', () => {
   });
 
   it('sends a message changed in place as it is now', () => {
-    const cache = new OpenAIMessageCache();
+    const cache = new OpenAIWireCache();
     const edited = { role: 'user' as const, content: 'first words' };
     const history: ChatMessage[] = [edited, call('call_1'), result('call_1', '12:00')];
     sent(history, cache);
@@ -103,7 +112,7 @@ describe('the OpenAI message cache', () => {
   });
 
   it('leaves out messages compacted away or removed, and adds a tool result that came later', () => {
-    const cache = new OpenAIMessageCache();
+    const cache = new OpenAIWireCache();
     const long: ChatMessage[] = [
       { role: 'user', content: 'old question' },
       { role: 'assistant', content: 'old answer' },
@@ -122,7 +131,7 @@ describe('the OpenAI message cache', () => {
   });
 
   it('keeps two sessions apart when one adapter serves both', () => {
-    const cache = new OpenAIMessageCache();
+    const cache = new OpenAIWireCache();
     const a: ChatMessage[] = [
       { role: 'user', content: 'session A asks' },
       call('call_1'),
@@ -140,8 +149,28 @@ describe('the OpenAI message cache', () => {
     expect(JSON.stringify(sent(b, cache))).not.toContain('A: 9:00');
   });
 
+  it('sends each request’s own tools, a tool changed in place as it is now, and a request without tools', () => {
+    const cache = new OpenAIWireCache();
+    const history: ChatMessage[] = [{ role: 'user', content: 'hi' }];
+    const other: WireTool = {
+      name: 'get_date',
+      description: 'Today’s date.',
+      parameters: { type: 'object' },
+    };
+    expect(sent(history, cache, OPTIONS, [TOOL, other])).toEqual(fresh(history, OPTIONS, [TOOL, other]));
+    expect(sent(history, cache, OPTIONS, [other])).toEqual(fresh(history, OPTIONS, [other]));
+    const changed = { ...other };
+    sent(history, cache, OPTIONS, [changed]);
+    (changed as { description: string }).description = 'The date where you are.';
+    expect(sent(history, cache, OPTIONS, [changed])).toEqual(fresh(history, OPTIONS, [changed]));
+    const none = sent(history, cache, OPTIONS, []) as Record<string, unknown>;
+    expect(none).toEqual(fresh(history, OPTIONS, []));
+    expect(none).not.toHaveProperty('tools');
+    expect(sent([], cache)).toEqual(fresh([]));
+  });
+
   it('makes a Mistral call id again when a later message takes the short id it travelled under', () => {
-    const cache = new OpenAIMessageCache();
+    const cache = new OpenAIWireCache();
     const history: ChatMessage[] = [
       { role: 'user', content: 'time?' },
       call('toolseam-call-1'),
