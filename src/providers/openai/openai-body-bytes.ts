@@ -21,14 +21,14 @@ export function openAIBodyBytes(body: ChatCompletionCreateParams, cache: OpenAIW
     Buffer.from('{'),
     ...listBytes(
       'messages',
-      messages.map((m) => cache.listed(m)),
+      messages.map((m) => cache.listedMessage(m)),
     ),
   ];
   if (tools !== undefined)
     parts.push(
       ...listBytes(
         'tools',
-        tools.map((t) => cache.listed(t)),
+        tools.map((t) => cache.listedTool(t)),
       ),
     );
   // `rest` always holds the model, so its JSON is `{` and at least one key
