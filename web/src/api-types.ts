@@ -1,0 +1,102 @@
+// The shapes of docs/http-api.md, as the page reads them. The page imports nothing from src/: these
+// are written from the contract, and every field a server might leave out is optional.
+
+/** A chat session (`Session`). */
+export interface Session {
+  readonly id: string;
+  readonly title: string;
+  readonly agent?: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly running: boolean;
+  /** The newest stored event of the session, when the server says (the stream then starts after it). */
+  readonly lastEventId?: string;
+}
+
+/** One tool call an assistant message asked for. */
+export interface MessageToolCall {
+  readonly callId: string;
+  readonly tool: string;
+  readonly arguments: unknown;
+}
+
+/** A stored message of a session's history (`Message`). */
+export interface Message {
+  readonly role: 'user' | 'assistant' | 'tool';
+  readonly text: string;
+  readonly toolCalls?: readonly MessageToolCall[];
+  readonly callId?: string;
+  readonly tool?: string;
+  readonly isError?: boolean;
+  readonly createdAt: string;
+}
+
+/** What an "always" answer would let run without asking. */
+export interface GrantScope {
+  readonly kind: string;
+  readonly summary: string;
+  readonly narrowed?: string;
+}
+
+/** A call waiting for a person's answer (`Approval`, or the `request` of an approval-request event). */
+export interface Approval {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly turnId: string;
+  readonly callId: string;
+  readonly tool: string;
+  readonly arguments: unknown;
+  readonly risk: string;
+  readonly meaning: string;
+  readonly digest?: string;
+  readonly status?: string;
+  readonly createdAt: string;
+  readonly leafTitle?: string;
+  readonly always?: GrantScope;
+  readonly notice?: string;
+}
+
+/** A person's answer, as `POST /api/approvals/{id}` takes it. */
+export type ApprovalAnswer =
+  | { readonly decision: 'approve'; readonly always?: 'session' | 'forever' }
+  | { readonly decision: 'deny'; readonly reason?: string };
+
+/** The provider's refusal that keeps a tool out until a person lets it try again. */
+export interface Quarantine {
+  readonly provider: string;
+  readonly model: string;
+  readonly said: string;
+}
+
+/** A row of the Tools page (`ToolRow`). */
+export interface ToolRow {
+  readonly name: string;
+  readonly wireName: string;
+  readonly provider: string;
+  readonly app: string;
+  readonly group: string | { readonly key: string };
+  readonly status: string;
+  readonly why?: string;
+  readonly description: string;
+  readonly on: boolean;
+  readonly fixed: null | 'disabledTools' | 'denyList';
+  readonly quarantine: null | Quarantine;
+}
+
+/** A provider that failed to load, as the Tools page lists it. */
+export interface ToolFailure {
+  readonly provider: string;
+  readonly app?: string;
+  readonly message: string;
+}
+
+/** `GET /api/tools`. */
+export interface ToolsPageData {
+  readonly tools: readonly ToolRow[];
+  readonly failures: readonly ToolFailure[];
+}
+
+/** The error body every 4xx/5xx carries. */
+export interface ErrorBody {
+  readonly error: { readonly code: string; readonly message: string };
+}
