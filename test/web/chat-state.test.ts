@@ -146,6 +146,19 @@ describe('chat reducer', () => {
     expect(chatReducer(quick, { type: 'sent', turnId: 't1', text: 'question' }).entries).toEqual([]);
   });
 
+  it('passes over replayed events of turns the history holds, but not their approvals', () => {
+    const settled = run({ type: 'read-back', turnIds: ['t1'], messages: 2 });
+    const state = [
+      ev({ type: 'text-delta', text: 'old' }),
+      ev({ type: 'approval-request', request }),
+      ev({ type: 'turn-end', status: 'done', message: '' }),
+    ].reduce(chatReducer, settled);
+    expect(state.entries).toEqual([]);
+    expect(state.ended).toEqual([]);
+    expect(state.approvals.map((a) => a.id)).toEqual(['a1']);
+    expect(state.lastEventId).toBe(String(nextId));
+  });
+
   it("follows a subagent batch's leaves", () => {
     const leaf = (leafId: string, state: string) =>
       ev({ type: 'leaf', batchId: 'b1', leafId, title: leafId, state });

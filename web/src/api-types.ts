@@ -5,7 +5,7 @@
 export interface Session {
   readonly id: string;
   readonly title: string;
-  readonly agent?: string;
+  readonly agent?: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly running: boolean;
@@ -22,20 +22,29 @@ export interface MessageToolCall {
 
 /** A stored message of a session's history (`Message`). */
 export interface Message {
+  /** The turn that wrote it (absent on messages stored before turns were kept). */
+  readonly turnId?: string | null;
   readonly role: 'user' | 'assistant' | 'tool';
   readonly text: string;
   readonly toolCalls?: readonly MessageToolCall[];
   readonly callId?: string;
   readonly tool?: string;
-  readonly isError?: boolean;
+  readonly isError?: boolean | null;
   readonly createdAt: string;
 }
 
-/** What an "always" answer would let run without asking. */
+/** What an "always" answer would let run without asking (the runtime's grant scope). */
 export interface GrantScope {
   readonly kind: string;
   readonly summary: string;
   readonly narrowed?: string;
+}
+
+/** "Always" as the API's approvals carry it: the scope and the sentence for each reach. */
+export interface AlwaysLines {
+  readonly scope: GrantScope;
+  readonly session: string;
+  readonly forever: string;
 }
 
 /** A call waiting for a person's answer (`Approval`, or the `request` of an approval-request event). */
@@ -51,9 +60,10 @@ export interface Approval {
   readonly digest?: string;
   readonly status?: string;
   readonly createdAt: string;
-  readonly leafTitle?: string;
-  readonly always?: GrantScope;
-  readonly notice?: string;
+  readonly leafTitle?: string | null;
+  /** A stream's approval-request carries the scope; the API's approvals carry it with its sentences. */
+  readonly always?: GrantScope | AlwaysLines | null;
+  readonly notice?: string | null;
 }
 
 /** A person's answer, as `POST /api/approvals/{id}` takes it. */

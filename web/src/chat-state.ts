@@ -40,7 +40,7 @@ export interface ChatState {
   readonly batches: readonly BatchView[];
   /** Turns that ended and are still to be read back from the history. */
   readonly ended: readonly string[];
-  /** Turns read back: their entries are the history's now. */
+  /** Turns read back (or in the history when the session was opened): the history shows them. */
   readonly readBack: readonly string[];
 }
 
@@ -108,6 +108,11 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
 
 function applyEvent(state: ChatState, event: StreamEvent): ChatState {
   if (event.id !== undefined && isOlder(event.id, state.lastEventId)) return state;
+  // A stream replays a session from its start: turns the history holds already are shown from it.
+  const approval = event.type === 'approval-request' || event.type === 'approval-resolved';
+  if (!approval && event.turnId !== undefined && state.readBack.includes(event.turnId)) {
+    return event.id === undefined ? state : { ...state, lastEventId: event.id };
+  }
   const next = { ...state, lastEventId: event.id ?? state.lastEventId };
   const turnId = event.turnId ?? '';
   const key = `${event.id ?? `${turnId}:${state.entries.length}`}`;

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { alwaysLines } from '../always-lines.js';
 import { ApiError, api } from '../api.js';
 import type { Approval, ApprovalAnswer } from '../api-types.js';
 import { failureText } from '../failure-text.js';
@@ -36,7 +37,7 @@ export function ApprovalCard({ approval, onGone }: { approval: Approval; onGone:
     const why = reason.trim();
     void answer(why === '' ? { decision: 'deny' } : { decision: 'deny', reason: why });
   };
-  const scope = approval.always;
+  const always = alwaysLines(approval);
   return (
     <article class="approval" aria-labelledby={titleId}>
       <h2 id={titleId}>
@@ -54,30 +55,36 @@ export function ApprovalCard({ approval, onGone }: { approval: Approval; onGone:
         <button type="button" class="primary" disabled={busy} onClick={() => answer({ decision: 'approve' })}>
           Approve once
         </button>
-        {scope && (
-          <>
+      </div>
+      {always && (
+        <ul class="always">
+          <li>
             <button
               type="button"
               disabled={busy}
+              aria-describedby={`${titleId}-session`}
               onClick={() => answer({ decision: 'approve', always: 'session' })}
             >
               Always in this session
             </button>
+            <span id={`${titleId}-session`} class="quiet">
+              {visibleText(always.session)}
+            </span>
+          </li>
+          <li>
             <button
               type="button"
               disabled={busy}
+              aria-describedby={`${titleId}-forever`}
               onClick={() => answer({ decision: 'approve', always: 'forever' })}
             >
               Always, every session
             </button>
-          </>
-        )}
-      </div>
-      {scope && (
-        <p class="quiet scope">
-          “Always” lets this run without asking: {visibleText(scope.summary)}
-          {scope.narrowed ? ` (${visibleText(scope.narrowed)})` : ''}.
-        </p>
+            <span id={`${titleId}-forever`} class="quiet">
+              {visibleText(always.forever)}
+            </span>
+          </li>
+        </ul>
       )}
       <form class="deny" onSubmit={deny}>
         <label for={`${titleId}-reason`}>Reason for denying (the model is told)</label>

@@ -4,6 +4,7 @@ import type { Message, Session } from '../api-types.js';
 import { chatReducer, initialChatState } from '../chat-state.js';
 import { failureText } from '../failure-text.js';
 import { historyEntries } from '../history-entries.js';
+import { settledTurns, withoutLiveTurns } from '../settled-turns.js';
 import { useSessionStream } from '../use-session-stream.js';
 import { visibleText } from '../visible-text.js';
 import { ApprovalCard } from './approval-card.js';
@@ -29,6 +30,8 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
         setSession(r.session);
         setMessages(r.messages);
         dispatch({ type: 'running', running: r.session.running });
+        const settled = settledTurns(r.messages, r.session.running);
+        dispatch({ type: 'read-back', turnIds: settled, messages: r.messages.length });
       },
       (err) => setError(failureText(err)),
     );
@@ -78,6 +81,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
       </section>
     );
   }
+  const live = new Set(state.entries.map((e) => e.turnId));
   const title = session ? visibleText(session.title) || 'Untitled session' : 'Loading…';
   return (
     <section class="chat" aria-labelledby="chat-title">
@@ -88,7 +92,9 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
           {session && !connected ? ' · reconnecting…' : ''}
         </p>
       </div>
-      <ChatLog entries={[...historyEntries(messages, state.anchored), ...state.entries]} />
+      <ChatLog
+        entries={[...historyEntries(withoutLiveTurns(messages, live), state.anchored), ...state.entries]}
+      />
       {state.waitingMs !== undefined && (
         <p class="quiet">Waiting for the model ({Math.round(state.waitingMs / 1000)} s so far)…</p>
       )}
