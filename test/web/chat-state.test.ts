@@ -86,7 +86,6 @@ describe('chat reducer', () => {
       ev({ type: 'approval-request', request }),
     );
     expect(asked.approvals.map((a) => a.id)).toEqual(['a1']);
-    expect(asked.entries[0]).toMatchObject({ state: 'waiting' });
     const resolved = chatReducer(
       asked,
       ev({ type: 'approval-resolved', approvalId: 'a1', decision: { kind: 'approve' } }),

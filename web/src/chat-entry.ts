@@ -1,4 +1,4 @@
-/** A call of a tool as the chat shows it: running, waiting for a person, done, failed or refused. */
+/** A call of a tool as the chat shows it: running, done, failed or refused. */
 export interface ToolCallEntry {
   readonly kind: 'tool';
   readonly key: string;
@@ -6,7 +6,7 @@ export interface ToolCallEntry {
   readonly callId: string;
   readonly tool: string;
   readonly arguments: unknown;
-  readonly state: 'running' | 'waiting' | 'done' | 'failed' | 'refused';
+  readonly state: 'running' | 'done' | 'failed' | 'refused';
   /** What the tool returned (or, for a refusal, what the model was told). */
   readonly content?: string;
   /** Why the runtime refused the call, in words for a person. */

@@ -138,12 +138,7 @@ function applyEvent(state: ChatState, event: StreamEvent): ChatState {
     case 'approval-request': {
       const request = event.request;
       if (state.gone.includes(request.id) || state.approvals.some((a) => a.id === request.id)) return next;
-      const entries = state.entries.map((e) =>
-        e.kind === 'tool' && e.callId === request.callId && e.state === 'running'
-          ? { ...e, state: 'waiting' as const }
-          : e,
-      );
-      return { ...next, entries, approvals: [...state.approvals, request] };
+      return { ...next, approvals: [...state.approvals, request] };
     }
     case 'approval-resolved':
       return withoutApproval(next, event.approvalId);

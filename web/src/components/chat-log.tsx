@@ -3,8 +3,11 @@ import type { ChatEntry } from '../chat-entry.js';
 import { visibleText } from '../visible-text.js';
 import { ToolCallView } from './tool-call-view.js';
 
-/** The chat's entries in order; it follows new text while the reader is at its end. */
-export function ChatLog({ entries }: { entries: readonly ChatEntry[] }) {
+/**
+ * The chat's entries in order (`asking`: the calls an approval waits on); it follows new text while the
+ * reader is at its end.
+ */
+export function ChatLog({ entries, asking }: { entries: readonly ChatEntry[]; asking: ReadonlySet<string> }) {
   const end = useRef<HTMLDivElement>(null);
   const last = entries.at(-1);
   const growth = `${entries.length}:${last?.kind === 'text' ? last.text.length : last?.kind === 'tool' ? last.state : ''}`;
@@ -18,7 +21,7 @@ export function ChatLog({ entries }: { entries: readonly ChatEntry[] }) {
     <div class="log" role="log" aria-label="Conversation">
       {entries.map((e) =>
         e.kind === 'tool' ? (
-          <ToolCallView key={e.key} call={e} />
+          <ToolCallView key={e.key} call={e} asking={asking.has(e.callId)} />
         ) : e.kind === 'notice' ? (
           <p key={e.key} class={`notice ${e.tone}`}>
             {visibleText(e.text)}

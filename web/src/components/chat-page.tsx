@@ -94,6 +94,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
       </div>
       <ChatLog
         entries={[...historyEntries(withoutLiveTurns(messages, live), state.anchored), ...state.entries]}
+        asking={new Set(state.approvals.map((a) => a.callId))}
       />
       {state.waitingMs !== undefined && (
         <p class="quiet">Waiting for the model ({Math.round(state.waitingMs / 1000)} s so far)…</p>

@@ -1,7 +1,7 @@
 import type { ToolCallEntry } from '../chat-entry.js';
 import { visibleJson, visibleText } from '../visible-text.js';
 
-const STATE_WORDS: Record<ToolCallEntry['state'], string> = {
+const STATE_WORDS: Record<ToolCallEntry['state'] | 'waiting', string> = {
   running: 'running',
   waiting: 'waiting for your answer',
   done: 'done',
@@ -9,20 +9,21 @@ const STATE_WORDS: Record<ToolCallEntry['state'], string> = {
   refused: 'not run',
 };
 
-/** A tool call: its tool, arguments, how it went, and its result or why it was refused. */
-export function ToolCallView({ call }: { call: ToolCallEntry }) {
+/** A tool call (`asking`: an approval waits on it): its tool, arguments, how it went, and its result or why it was refused. */
+export function ToolCallView({ call, asking }: { call: ToolCallEntry; asking: boolean }) {
   const refused = call.state === 'refused';
+  const state = call.state === 'running' && asking ? 'waiting' : call.state;
   return (
     <article
-      class={`call ${call.state}`}
-      aria-label={`Tool call ${visibleText(call.tool)}, ${STATE_WORDS[call.state]}`}
+      class={`call ${state}`}
+      aria-label={`Tool call ${visibleText(call.tool)}, ${STATE_WORDS[state]}`}
     >
       <p class="call-head">
         <span class="tool-name">{visibleText(call.tool)}</span>
-        <span class="badge">{STATE_WORDS[call.state]}</span>
+        <span class="badge">{STATE_WORDS[state]}</span>
       </p>
       {call.arguments !== undefined && (
-        <details open={call.state === 'running' || call.state === 'waiting'}>
+        <details open={call.state === 'running'}>
           <summary>Arguments</summary>
           <pre>{visibleJson(call.arguments)}</pre>
         </details>
