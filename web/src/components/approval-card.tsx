@@ -44,9 +44,7 @@ export function ApprovalCard({ approval, onGone }: { approval: Approval; onGone:
         Run <span class="tool-name">{tool}</span>?
       </h2>
       {approval.leafTitle && <p class="quiet">Asked by the subagent “{visibleText(approval.leafTitle)}”.</p>}
-      <p class="meaning">
-        <strong>Approving means:</strong> {visibleText(approval.meaning)}
-      </p>
+      <p class="meaning">{visibleText(approval.meaning)}</p>
       <p class="quiet">Risk: {visibleText(approval.risk)}</p>
       {approval.notice && <p class="notice info">{visibleText(approval.notice)}</p>}
       <p class="quiet">Arguments</p>
