@@ -64,12 +64,18 @@ export interface Approval {
   /** A stream's approval-request carries the scope; the API's approvals carry it with its sentences. */
   readonly always?: GrantScope | AlwaysLines | null;
   readonly notice?: string | null;
+  /** When an unanswered question is given up (the API's approvals say; a stream's do not). */
+  readonly expiresAt?: string | null;
 }
 
 /** A person's answer, as `POST /api/approvals/{id}` takes it. */
-export type ApprovalAnswer =
+export type ApprovalAnswer = (
   | { readonly decision: 'approve'; readonly always?: 'session' | 'forever' }
-  | { readonly decision: 'deny'; readonly reason?: string };
+  | { readonly decision: 'deny'; readonly reason?: string }
+) & {
+  /** The approval's digest: the answer holds only for the call the card showed. */
+  readonly digest?: string;
+};
 
 /** The provider's refusal that keeps a tool out until a person lets it try again. */
 export interface Quarantine {

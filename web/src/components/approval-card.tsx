@@ -22,7 +22,7 @@ export function ApprovalCard({ approval, onGone }: { approval: Approval; onGone:
     setBusy(true);
     setError(undefined);
     try {
-      await api.answer(approval.id, body);
+      await api.answer(approval.id, approval.digest ? { ...body, digest: approval.digest } : body);
       onGone();
     } catch (err) {
       if (err instanceof ApiError && (err.code === 'approval_answered' || err.code === 'unknown_approval'))
@@ -45,7 +45,12 @@ export function ApprovalCard({ approval, onGone }: { approval: Approval; onGone:
       </h2>
       {approval.leafTitle && <p class="quiet">Asked by the subagent “{visibleText(approval.leafTitle)}”.</p>}
       <p class="meaning">{visibleText(approval.meaning)}</p>
-      <p class="quiet">Risk: {visibleText(approval.risk)}</p>
+      <p class="quiet">
+        Risk: {visibleText(approval.risk)}
+        {approval.expiresAt
+          ? ` · unanswered, it is declined at ${new Date(approval.expiresAt).toLocaleTimeString()}`
+          : ''}
+      </p>
       {approval.notice && <p class="notice info">{visibleText(approval.notice)}</p>}
       <p class="quiet">Arguments</p>
       <pre class="arguments">{visibleJson(approval.arguments)}</pre>
