@@ -34,6 +34,9 @@ export type {
   TaskMode,
   TurnLimits,
 } from './runtime/runtime-options.js';
+export { SessionTurnRunningError, UnknownSessionError } from './runtime/sessions/delete-session.js';
+export { type FixedBy, FixedByConfigError, UnknownToolError } from './runtime/tool-switches/switch-errors.js';
+export type { ToolRow, ToolsPageData } from './runtime/tool-switches/tool-rows.js';
 export {
   conformParameters,
   createToolSeam,

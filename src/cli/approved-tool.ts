@@ -15,10 +15,14 @@ export async function refuseUnrunnableApproval(
   const registry = runtime.options.registry;
   // A message goes on without an MCP server still starting; a yes cannot, so it waits as its call would.
   await registry.whenListed([approval.tool]);
+  // A switch flipped since (here, on the page, in another terminal) counts as it will for the call.
+  await runtime.syncToolSwitches();
   const served = await registry.serve();
   if (served.tools.some((t) => t.name === approval.tool)) return;
   const why = served.switchedOff.some((t) => t.name === approval.tool)
-    ? 'it is switched off there ("disabledTools")'
+    ? registry.startedOff.includes(approval.tool)
+      ? 'it is switched off there ("disabledTools")'
+      : `it was switched off (\`toolseam tools --on ${approval.tool}\` switches it back on)`
     : failureWords(served.failures, approval.tool) || 'no server or app there provides it';
   throw new InputError(
     `${approval.tool} is not among the tools toolseam loads with ${configWords}: ${why}. Nothing was answered; approval ${approval.id} still waits (fix that, then answer it again).`,

@@ -6,12 +6,14 @@ import { visible } from './visible-text.js';
 export function quarantineSection(quarantined: readonly QuarantineRecord[]): string {
   if (quarantined.length === 0) return 'No tool is quarantined.';
   const lines = [
-    'Quarantined (a model provider refused the definition toolseam sent; not offered on that model until lifted)',
+    'Quarantined (a model provider refused the definition toolseam sent; not offered on that model until switched back on)',
   ];
   for (const q of quarantined) {
     lines.push(`  ${visible(q.tool)}  on ${visible(describeModel(q))}, since ${q.createdAt}`);
     lines.push(`    the provider said: ${q.said === '' ? '(nothing)' : visible(q.said)}`);
-    lines.push(`    lift: toolseam tools --on ${visible(q.tool)}`);
+    lines.push(
+      `    lift: toolseam tools --on ${visible(q.tool)} (or its switch on the Tools page of toolseam serve)`,
+    );
   }
   return lines.join('\n');
 }

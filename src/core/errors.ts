@@ -121,10 +121,11 @@ export function rejectionSentence(tools: readonly RejectedTool[], said?: string)
     `This turn could not run: the model provider refused the definition${several ? 's' : ''} toolseam sent for ${what}${quoted}. ` +
     `That is a bug in how ${several ? 'those tools are' : 'that tool is'} defined, not something you did.`;
   if (tools.length > 0 && tools.every((t) => t.canTurnOff)) {
-    // the switch a person can find: the config's list of tools switched off (real names, read at start)
+    // a stored switch, read at the next turn's start by every process: no config edit, no restart
+    const command = `toolseam tools ${names.map((n) => `--off ${n}`).join(' ')}`;
     text +=
-      ` To keep going, turn ${several ? 'those tools' : 'that tool'} off and send your message again` +
-      ` (list ${quotedList(names)} under "disabledTools" in toolseam.json, then start toolseam again).`;
+      ` To keep going, switch ${several ? 'those tools' : 'that tool'} off on the Tools page (or run \`${command}\`),` +
+      ' then send your message again.';
   }
   return text;
 }

@@ -287,3 +287,25 @@ export interface QuarantineFilter {
   readonly model?: string | undefined;
   readonly tool?: string | undefined;
 }
+
+/** A person's switch of one tool, by its real name. */
+export interface NewToolSwitch {
+  readonly tool: string;
+  readonly on: boolean;
+  /** Who flipped it (e.g. `cli`, `page`), when known. */
+  readonly by?: string | undefined;
+}
+
+/** Which switches to list: those flipped after `afterSeq` (every one when absent). */
+export interface ToolSwitchFilter {
+  readonly afterSeq?: number | undefined;
+}
+
+/** How `deleteSession` treats the session's unfinished turns. */
+export interface DeleteSessionOptions {
+  /**
+   * Unfinished turns the caller judged abandoned (their process is gone): those are deleted with the
+   * session. Any other unfinished turn of the session (or of a child session) refuses the delete.
+   */
+  readonly abandonedTurns?: readonly string[] | undefined;
+}

@@ -272,3 +272,14 @@ export interface QuarantineRecord {
   readonly turnId?: string | undefined;
   readonly createdAt: string;
 }
+
+/** A person's on/off switch of one tool, as last flipped (the config's fixed policy still wins over it). */
+export interface ToolSwitchRecord {
+  /** The tool's real name. */
+  readonly tool: string;
+  readonly on: boolean;
+  /** Rises with every flip across the store: read the switches after the last `seq` seen to catch up. */
+  readonly seq: number;
+  readonly changedAt: string;
+  readonly changedBy?: string | undefined;
+}

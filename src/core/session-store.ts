@@ -6,6 +6,7 @@ import type {
   AuditFilter,
   BatchEnd,
   BatchFilter,
+  DeleteSessionOptions,
   GrantFilter,
   LeafResult,
   MemoryFilter,
@@ -19,6 +20,7 @@ import type {
   NewQuarantine,
   NewSession,
   NewTask,
+  NewToolSwitch,
   NewTurn,
   QuarantineFilter,
   SessionFilter,
@@ -27,6 +29,7 @@ import type {
   TaskPatch,
   ToolCallFilter,
   ToolCallOutcome,
+  ToolSwitchFilter,
   TurnFilter,
   TurnMove,
 } from './session-inputs.js';
@@ -43,6 +46,7 @@ import type {
   StoredMessage,
   TaskRecord,
   ToolCallRecord,
+  ToolSwitchRecord,
   TurnRecord,
   TurnState,
 } from './session-records.js';
@@ -64,6 +68,14 @@ export interface SessionLog {
   updateSession(id: string, patch: SessionPatch): Promise<SessionRecord>;
   /** Adds real tool names to the session's sticky used-tools set (a tool that runs is added for you). */
   addToolsUsed(sessionId: string, tools: readonly string[]): Promise<void>;
+  /**
+   * Deletes a session with its child sessions (its subagent leaves ran in), their turns, messages, tool
+   * calls, approvals (pending ones cancelled first) and the grants scoped to them, in one transaction;
+   * the audit trail, memories and tasks outlive it. Returns the ids deleted, [] when there is no such
+   * session. Rejects with StoreConflictError, deleting nothing, while one of their turns is unfinished
+   * and not in `options.abandonedTurns`.
+   */
+  deleteSession(id: string, options?: DeleteSessionOptions): Promise<string[]>;
 
   /** Opens a `running` turn and appends the user's message with it (an untitled session is named after it). */
   startTurn(input: NewTurn): Promise<TurnRecord>;
@@ -166,6 +178,14 @@ export interface QuarantineBook {
   liftQuarantine(filter: QuarantineFilter): Promise<QuarantineRecord[]>;
 }
 
+/** A person's on/off switches of tools, shared by every process on the store. */
+export interface ToolSwitchBook {
+  /** Stores a tool's switch (replacing its last one) with a `seq` above every switch already stored. */
+  setToolSwitch(input: NewToolSwitch): Promise<ToolSwitchRecord>;
+  /** In `seq` order; with `afterSeq`, only the switches flipped since (one index seek when none was). */
+  listToolSwitches(filter?: ToolSwitchFilter): Promise<ToolSwitchRecord[]>;
+}
+
 /** Memories for the built-in memory tools. */
 export interface MemoryBook {
   /** Saving text already remembered refreshes it (and merges tags) instead of duplicating it. */
@@ -214,6 +234,7 @@ export interface SessionStore
     GrantBook,
     AuditLog,
     QuarantineBook,
+    ToolSwitchBook,
     MemoryBook,
     TaskBook,
     BatchBook {

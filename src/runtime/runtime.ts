@@ -2,7 +2,13 @@ import type { ApprovalDecision } from '../core/approval.js';
 import { ToolseamError } from '../core/errors.js';
 import type { RuntimeEvent } from '../core/events.js';
 import { type Logger, silentLogger } from '../core/logger.js';
-import type { ApprovalRecord, SessionRecord, TurnRecord } from '../core/session-store.js';
+import type {
+  ApprovalRecord,
+  ListedSession,
+  SessionFilter,
+  SessionRecord,
+  TurnRecord,
+} from '../core/session-store.js';
 import { headOf } from '../core/text-cut.js';
 import { schemaBudgetChars } from '../retrieval/index.js';
 import { credentialVariables, redactSecrets } from '../tools/redact-secrets.js';
@@ -33,8 +39,11 @@ import {
   resolveLimits,
   type TaskMode,
 } from './runtime-options.js';
+import { deleteSession } from './sessions/delete-session.js';
 import { SessionSurfaces } from './surface/session-surfaces.js';
 import { toolNameEntries, UnmatchedEntries } from './surface/unmatched-entries.js';
+import type { ToolRow, ToolsPageData } from './tool-switches/tool-rows.js';
+import { ToolsBoard } from './tool-switches/tools-board.js';
 import { SessionHistories } from './turn/session-histories.js';
 import { type UnsavedResult, writeUnsaved } from './turn/store-retry.js';
 import { storedEnd } from './turn/stored-end.js';
@@ -86,6 +95,8 @@ export class Runtime {
   readonly broker: ApprovalBroker;
   readonly owner: string;
   private readonly surfaces: SessionSurfaces;
+  /** The Tools page and the switches people flip, read from the store at each turn's start. */
+  private readonly toolsBoard: ToolsBoard;
   private readonly running = new Map<string, AbortController>();
   /** Each session's conversation as last read, so a turn reads only the messages added since. */
   private readonly histories = new SessionHistories();
@@ -122,6 +133,13 @@ export class Runtime {
       ...(options.selector ? { selector: options.selector } : {}),
       denyList: options.denyList ?? [],
       onServed: (served) => this.warnUnmatched(unmatched, served),
+    });
+    this.toolsBoard = new ToolsBoard({
+      registry: options.registry,
+      store: options.store,
+      denyList: options.denyList ?? [],
+      logger: this.logger,
+      model: options.model,
     });
     this.hidden = new Map([...credentialVariables(process.env), ...(options.secrets ?? [])]);
     // Never slower than a quarter of the silence that makes another host give the turn up.
@@ -202,6 +220,58 @@ export class Runtime {
   async pendingApprovals(): Promise<ApprovalRecord[]> {
     this.refuseClosed();
     return this.options.store.listApprovals({ status: 'pending' });
+  }
+
+  /**
+   * The Tools page: every tool with where it stands, its switch (`on`), the config key that fixes it off
+   * (`fixed`) and its quarantine on this runtime's model; the providers' load failures; every quarantine.
+   */
+  async toolsPage(): Promise<ToolsPageData> {
+    this.refuseClosed();
+    return this.toolsBoard.page();
+  }
+
+  /**
+   * Switches a tool (by its real name) on or off for every process on this store, from each one's next
+   * turn; switching on also lifts its quarantine on every model. Rejects with `UnknownToolError`
+   * (`unknown_tool`, with the nearest name) or `FixedByConfigError` (`fixed_by_config`, naming the key).
+   */
+  async switchTool(name: string, on: boolean, options: { readonly by?: string } = {}): Promise<ToolRow> {
+    this.refuseClosed();
+    return this.toolsBoard.flip({ tool: name, on, by: options.by });
+  }
+
+  /** Reads the tool switches flipped since the last read (here or in another process) and applies them now. */
+  async syncToolSwitches(): Promise<void> {
+    this.refuseClosed();
+    await this.toolsBoard.switches.sync();
+  }
+
+  /** Sessions, most recently used first, each saying whether a turn of it runs in this runtime now. */
+  async listSessions(filter?: SessionFilter): Promise<(ListedSession & { readonly running: boolean })[]> {
+    this.refuseClosed();
+    const sessions = await this.options.store.listSessions(filter);
+    return sessions.map((s) => ({ ...s, running: this.running.has(s.id) }));
+  }
+
+  /** True while a turn of the session runs (or is being set up) in this runtime. */
+  isRunning(sessionId: string): boolean {
+    return this.running.has(sessionId);
+  }
+
+  /**
+   * Deletes a session with its child sessions and everything stored for them (pending approvals are
+   * cancelled first). Rejects with `SessionTurnRunningError` (`turn_running`) while a turn of theirs
+   * runs here or in a live process, and `UnknownSessionError` (`unknown_session`).
+   */
+  async deleteSession(sessionId: string): Promise<void> {
+    this.refuseClosed();
+    const runningHere = (id: string) => this.running.has(id);
+    const deleted = await deleteSession(this.options.store, sessionId, { owner: this.owner, runningHere });
+    for (const id of deleted) {
+      this.histories.forget(id);
+      this.surfaces.forget(id);
+    }
   }
 
   /** Turns whose process died while they were unfinished: resume each with `resumeTurn`. */
@@ -453,6 +523,8 @@ export class Runtime {
       grants: options.grants,
       hooks: o.hooks ?? [],
     };
+    // Switches flipped since the last turn, here or in another process, apply from this turn on.
+    await this.toolsBoard.switches.sync();
     // Tools this provider and model refused in an earlier turn are not offered until a person lifts it.
     const { provider, model } = o.model;
     const quarantined = new Map(

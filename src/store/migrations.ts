@@ -16,6 +16,7 @@ import { v14ArgumentsOnce } from './migrations/v14-arguments-once.js';
 import { v15TurnConfig } from './migrations/v15-turn-config.js';
 import { v16ToolQuarantine } from './migrations/v16-tool-quarantine.js';
 import { v17UnfinishedBySession } from './migrations/v17-unfinished-by-session.js';
+import { v18ToolSwitches } from './migrations/v18-tool-switches.js';
 
 /** Every schema step, in order. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   v15TurnConfig,
   v16ToolQuarantine,
   v17UnfinishedBySession,
+  v18ToolSwitches,
 ];

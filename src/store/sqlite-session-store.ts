@@ -9,11 +9,13 @@ import { memoriesTable } from './memories-table.js';
 import { messagesTable } from './messages-table.js';
 import { type DatabaseOptions, DEFAULT_BUSY_TIMEOUT_MS, openDatabase } from './open-database.js';
 import { quarantineTable } from './quarantine-table.js';
+import { sessionDeletion } from './session-deletion.js';
 import { sessionsTable } from './sessions-table.js';
 import { guardedNow, type Synchronous, sqliteGuard } from './sqlite-guard.js';
 import { storeContext } from './store-context.js';
 import { tasksTable } from './tasks-table.js';
 import { toolCallsTable } from './tool-calls-table.js';
+import { toolSwitchesTable } from './tool-switches-table.js';
 import { turnsTable } from './turns-table.js';
 
 /** Where and how to open the store. */
@@ -53,6 +55,8 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
   const tasks = tasksTable(ctx, sessions);
   const batches = batchesTable(ctx, sessions);
   const quarantine = quarantineTable(ctx);
+  const switches = toolSwitchesTable(ctx);
+  const deleteSession = sessionDeletion(ctx, approvals, audit);
 
   const timeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const methods: Synchronous<Omit<SessionStore, 'path' | 'close'>> = {
@@ -61,6 +65,7 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
     listSessions: sessions.list,
     updateSession: sessions.update,
     addToolsUsed: sessions.addToolsUsed,
+    deleteSession,
     startTurn: turns.start,
     getTurn: turns.get,
     listTurns: turns.list,
@@ -100,6 +105,9 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
     quarantineTools: quarantine.add,
     listQuarantined: quarantine.list,
     liftQuarantine: quarantine.lift,
+
+    setToolSwitch: switches.set,
+    listToolSwitches: switches.list,
 
     saveMemory: memories.save,
     recallMemories: memories.recall,

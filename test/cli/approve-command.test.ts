@@ -103,6 +103,23 @@ describe('toolseam approve of a turn that asks again', () => {
   }, 120_000);
 });
 
+describe('toolseam approve ID yes for a tool switched off since the question', () => {
+  it('is refused, saying how to switch it back on, and the approval still waits', async () => {
+    const a = await startStandIn({ family: 'openai', script: [bash('ls'), { text: 'listed' }] });
+    standIns.push(a);
+    const db = join(dir, 't.db');
+    const { id } = await chatKilledWhileWaiting(a, db, dir);
+    const off = await toolseamInProcess(['tools', '--db', db, '--off', 'bash'], dir);
+    expect(off.code).toBe(0);
+    const refused = await toolseamInProcess(['approve', id, 'yes', '--db', db], dir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('it was switched off (`toolseam tools --on bash` switches it back on)');
+    const store = openSessionStore({ path: db });
+    expect((await store.getApproval(id))?.status).toBe('pending');
+    await store.close();
+  }, 120_000);
+});
+
 describe('a question an earlier version asked (no scope shown)', () => {
   it('is listed as taking yes or no, and always is refused in one line, answering nothing', async () => {
     const db = join(dir, 'old.db');

@@ -88,7 +88,9 @@ describe('one bad tool never takes down a turn: `toolseam dev-provider --reject`
 
         const typo = await toolseamInProcess(['tools', '--db', db, '--on', 'task_creat'], dir, env);
         expect(typo.code).toBe(2);
-        expect(typo.stderr).toContain('task_creat is not quarantined; did you mean task_create?');
+        expect(typo.stderr).toContain(
+          'There is no tool named "task_creat", so nothing was switched. Did you mean "task_create"?',
+        );
         const lifted = await toolseamInProcess(['tools', '--db', db, '--on', 'task_create'], dir, env);
         expect(lifted.code).toBe(0);
         expect(lifted.stdout).toMatch(/^task_create: offered again on \S+ model "demo" \(it had said: /);

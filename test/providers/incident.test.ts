@@ -107,7 +107,8 @@ describe('the incident, end to end: the openai SDK against the Gemini-compatible
     expect(rejected).toBeInstanceOf(ToolSchemaRejected);
     expect(rejected?.tools).toEqual([{ name: 'mcp/notes/search', canTurnOff: true }]);
     expect(rejected?.message).toContain('"mcp/notes/search"');
-    expect(rejected?.message).toContain('turn that tool off and send your message again');
+    expect(rejected?.message).toContain('switch that tool off on the Tools page');
+    expect(rejected?.message).toContain('then send your message again');
     expect((error as ProviderError).retryable).toBe(false);
     expect(standIn.requests).toHaveLength(1);
   });

@@ -269,7 +269,7 @@ describe('toolSchemaRejection (what the runtime calls)', () => {
     expect(result?.cause).toBe(error);
     expect(result?.message).toContain('"mcp/notes/search"');
     expect(result?.message).toContain('not something you did');
-    expect(result?.message).toContain('turn that tool off');
+    expect(result?.message).toContain('switch that tool off on the Tools page');
   });
 
   it('leaves out the way to keep going when a named tool cannot be turned off', () => {

@@ -60,7 +60,7 @@ describe('a tool the model asked for mid-turn (tool_schema) whose definition the
 });
 
 describe('how to turn a refused tool off', () => {
-  it('a refusal the seam cannot attribute ends the turn; the sentence says where: "disabledTools" in toolseam.json, under the real name', async () => {
+  it('a refusal the seam cannot attribute ends the turn; the sentence says how: its switch (page or CLI), under the real name, then send again — and that works', async () => {
     const notes: ToolProvider = {
       name: 'mcp/notes',
       app: 'notes',
@@ -78,11 +78,21 @@ describe('how to turn a refused tool off', () => {
     };
     // a loose mention of a tool's place, in no provider's own path form: not enough to leave it out
     const loose = { status: 400, message: 'Invalid request: tools[0] has a schema problem.' };
-    h = await startHarness({ providers: [notes], script: [{ error: loose }] });
+    h = await startHarness({
+      providers: [notes],
+      script: [{ error: loose }, { text: 'No notes tool today.' }],
+    });
     const end = turnEnd(await collect(await (await h.runtime.session('s')).send('find my notes')));
-    expect(end.message).toContain('turn that tool off and send your message again');
     expect(end.message).toContain(
-      '"mcp/notes/search" under "disabledTools" in toolseam.json, then start toolseam again',
+      'switch that tool off on the Tools page (or run `toolseam tools --off mcp/notes/search`), then send your message again',
     );
+    expect(end.message).not.toContain('disabledTools');
+    expect(end.message).not.toContain('start toolseam again');
+    // doing what it says: switched off, sent again, and the turn goes on without it
+    await h.runtime.switchTool('mcp/notes/search', false);
+    const again = turnEnd(await collect(await (await h.runtime.session('s')).send('find my notes')));
+    expect(again).toMatchObject({ status: 'done', message: 'No notes tool today.' });
+    expect(h.standIn.requests[1]?.tools.map((t) => t.name)).not.toContain('mcp_notes_search');
+    expect(h.standIn.requests[0]?.tools.map((t) => t.name)).toContain('mcp_notes_search');
   });
 });

@@ -142,7 +142,8 @@ describe('a tool whose definition the provider refuses, as the provider itself p
     const events = await collect(await (await h.runtime.session('s')).send('weather'));
     const end = turnEnd(events);
     expect(end.status).toBe('rejected');
-    expect(end.message).toContain('"disabledTools"');
+    expect(end.message).toContain('switch that tool off on the Tools page');
+    expect(end.message).toContain('`toolseam tools --off lookup_weather`');
     expect(quarantineEvents(events)).toEqual([]);
     expect(h.standIn.requests).toHaveLength(1);
     expect(await stored(h.dbPath)).toEqual([]);
@@ -173,6 +174,7 @@ describe('a tool whose definition the provider refuses, as the provider itself p
       "openai-compatible answered HTTP 400: Invalid schema for function 'read_notes'",
     );
     expect(end.message).not.toContain('disabledTools');
+    expect(end.message).not.toContain('--off');
     expect(quarantineEvents(events)).toEqual([]);
     expect(h.standIn.requests).toHaveLength(1);
     expect(await stored(h.dbPath)).toEqual([]);

@@ -22,6 +22,7 @@ const TABLES = [
   'tasks',
   'tool_calls',
   'tool_quarantine',
+  'tool_switches',
   'turns',
 ];
 

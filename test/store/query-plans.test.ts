@@ -126,4 +126,18 @@ describe('what every turn reads goes through an index, not through the whole tab
       expect(planOf(path, ran[0] as Ran), what).toEqual([expect.stringMatching(index)]);
     }
   });
+
+  it('reads the tool switches flipped since the last read (every turn) through their index', async () => {
+    const path = tempDbPath();
+    const { store } = await filledStore(path);
+    const first = await store.setToolSwitch({ tool: 'bash', on: false });
+    await store.setToolSwitch({ tool: 'read_file', on: false });
+    let answer: unknown;
+    const ran = statementsRunBy(() => {
+      answer = store.listToolSwitches({ afterSeq: first.seq });
+    });
+    expect(((await answer) as { tool: string }[]).map((s) => s.tool)).toEqual(['read_file']);
+    expect(ran).toHaveLength(1);
+    expect(planOf(path, ran[0] as Ran)).toEqual([expect.stringMatching(/USING INDEX tool_switches_by_seq/)]);
+  });
 });

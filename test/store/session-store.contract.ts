@@ -9,7 +9,9 @@ import { memoryTaskCases } from './contract/memory-task-cases.js';
 import { quarantineCases } from './contract/quarantine-cases.js';
 import { referenceCases } from './contract/reference-cases.js';
 import { sessionCases } from './contract/session-cases.js';
+import { sessionDeleteCases } from './contract/session-delete-cases.js';
 import { toolCallCases } from './contract/tool-call-cases.js';
+import { toolSwitchCases } from './contract/tool-switch-cases.js';
 import { turnOwnerCases } from './contract/turn-owner-cases.js';
 
 /** A store implementation as the contract opens it: fresh stores, a second connection, and the clean-up. */
@@ -40,6 +42,8 @@ export function sessionStoreContract(name: string, subject: StoreSubject): void 
     approvalCases(subject);
     grantAuditCases(subject);
     quarantineCases(subject);
+    toolSwitchCases(subject);
+    sessionDeleteCases(subject);
     memoryTaskCases(subject);
     batchCases(subject);
     listCases(subject);

@@ -33,6 +33,8 @@ export interface HarnessOptions extends Partial<Omit<RuntimeOptions, 'model' | '
   readonly modelSettings?: Readonly<Record<string, unknown>>;
   /** How long the store waits for another process's write lock (default: the store's own). */
   readonly busyTimeoutMs?: number;
+  /** Tools the registry starts with switched off, as the config's `disabledTools` does. */
+  readonly disabledTools?: readonly string[];
 }
 
 /** Starts a runtime on the real SDK of `family` against its loopback stand-in, with a fresh SQLite file. */
@@ -45,6 +47,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runtim
     retry,
     modelSettings,
     busyTimeoutMs,
+    disabledTools,
     ...rest
   } = options;
   const standIn = await startStandIn({ family, ...(mode ? { mode } : {}), script });
@@ -56,7 +59,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Runtim
   const dir = mkdtempSync(join(tmpdir(), 'toolseam-runtime-'));
   const dbPath = join(dir, 'toolseam.db');
   const store = openSessionStore({ path: dbPath, ...(busyTimeoutMs === undefined ? {} : { busyTimeoutMs }) });
-  const registry = createToolRegistry();
+  const registry = createToolRegistry(disabledTools ? { switchedOff: disabledTools } : {});
   for (const provider of providers) registry.register(provider);
   const runtime = new Runtime({ model, registry, store, workspace: [dir], ...rest });
   return {

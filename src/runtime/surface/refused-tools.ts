@@ -76,7 +76,7 @@ export function refusedToolsNote(env: TurnEnvironment, state: TurnState): string
     const several = all.length > 1;
     notes.push(
       `[left-out tools] The model provider refused the definition${several ? 's' : ''} toolseam sent for ${listed.join('; ')}, ` +
-        `so toolseam does not offer ${several ? 'them' : 'it'} on this model until the user lifts that with \`toolseam tools --on NAME\`. ` +
+        `so toolseam does not offer ${several ? 'them' : 'it'} on this model until the user switches ${several ? 'them' : 'it'} back on (on the Tools page, or with \`toolseam tools --on NAME\`). ` +
         `Do not call or ask for ${several ? 'them' : 'it'}; do what you can without, and tell the user what could not be done and why.`,
     );
   }

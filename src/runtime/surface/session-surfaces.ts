@@ -119,6 +119,13 @@ export class SessionSurfaces {
     return surface;
   }
 
+  /** Lets a session's surfaces go (the session was deleted: a new one may take its id). */
+  forget(sessionId: string): void {
+    for (const key of [...this.surfaces.keys()]) {
+      if (key.startsWith(`${sessionId}\u0000`)) this.surfaces.delete(key);
+    }
+  }
+
   /** How many surfaces are kept now. */
   get size(): number {
     return this.surfaces.size;

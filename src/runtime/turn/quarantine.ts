@@ -68,7 +68,8 @@ function quarantineSentence(
   const lift = names.map((n) => `\`toolseam tools --on ${n}\``).join(', ');
   return (
     `The model provider refused the definition${several ? 's' : ''} toolseam sent for the ${quotedList(names)} tool${several ? 's' : ''}${quoted}. ` +
-    `${now}; later turns on ${on.provider} model "${on.model}" do not offer ${it} either, until ${lift} lifts that. ` +
+    `${now}; later turns on ${on.provider} model "${on.model}" do not offer ${it} either, until you switch ${it} back on ` +
+    `(on the Tools page, or with ${lift}) to try again. ` +
     `That is a bug in how ${several ? 'those tools are' : 'that tool is'} defined, not something you did.`
   );
 }
@@ -91,6 +92,6 @@ export function endAfterResend(
   return (
     `This turn could not run: the model provider refused the definition${several ? 's' : ''} toolseam sent for the ` +
     `${quotedList(names)} tool${several ? 's' : ''}${quoted}, after ${earlier}; it does not send a third. ` +
-    `${several ? 'Those are' : 'That one is'} left out for this model now too, so send your message again: the next turn goes without ${several ? 'them' : 'it'} (\`toolseam tools\` lists what is left out).`
+    `${several ? 'Those are' : 'That one is'} left out for this model now too, so send your message again: the next turn goes without ${several ? 'them' : 'it'} (the Tools page and \`toolseam tools\` list what is left out).`
   );
 }

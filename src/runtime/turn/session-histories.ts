@@ -21,4 +21,9 @@ export class SessionHistories {
     }
     return history;
   }
+
+  /** Lets a session's conversation go (the session was deleted: a new one may take its id). */
+  forget(sessionId: string): void {
+    this.bySession.delete(sessionId);
+  }
 }

@@ -31,7 +31,7 @@ export function leftOutReason(surface: ToolSurface, tool: string): string | unde
   const said = surface.quarantined.get(tool);
   if (said !== undefined) {
     const words = said === '' ? '' : ` (${said})`;
-    return `${tool} is left out on this model: the model provider refused its definition${words}, until the user lifts that with \`toolseam tools --on ${tool}\``;
+    return `${tool} is left out on this model: the model provider refused its definition${words}, until the user switches it back on (on the Tools page, or with \`toolseam tools --on ${tool}\`)`;
   }
   const excluded = surface.excluded.find((t) => t.name === tool);
   return excluded ? `${tool} cannot be offered to models: ${excluded.message}` : undefined;
