@@ -66,6 +66,23 @@ describe('chat reducer', () => {
     });
   });
 
+  it('keeps why a call was refused once its turn is read back from the history', () => {
+    const state = run(
+      ev({
+        type: 'tool-call-end',
+        callId: 'c1',
+        tool: 'rm',
+        isError: true,
+        content: 'no',
+        refusedBy: 'deny_list',
+        reason: 'denied by the config',
+      }),
+      ev({ type: 'tool-call-end', callId: 'c2', tool: 'ls', isError: false, content: 'a' }),
+      { type: 'read-back', turnIds: ['t1'], messages: 3 },
+    );
+    expect(state.refusals).toEqual({ c1: { reason: 'denied by the config', refusedBy: 'deny_list' } });
+  });
+
   it('shows a call refused before it started', () => {
     const state = run(
       ev({

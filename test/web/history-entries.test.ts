@@ -29,6 +29,26 @@ describe('historyEntries', () => {
     expect(entries[2]).toMatchObject({ tool: 'cat', state: 'failed', content: 'boom' });
   });
 
+  it('marks a stored call the runtime refused, with why', () => {
+    const messages: Message[] = [
+      {
+        role: 'assistant',
+        text: '',
+        toolCalls: [{ callId: 'c1', tool: 'rm', arguments: {} }],
+        createdAt: at,
+      },
+      { role: 'tool', text: 'Error: not run', callId: 'c1', tool: 'rm', isError: true, createdAt: at },
+    ];
+    const [call] = historyEntries(messages, [], {
+      c1: { reason: 'denied by the config', refusedBy: 'deny_list' },
+    });
+    expect(call).toMatchObject({
+      state: 'refused',
+      reason: 'denied by the config',
+      content: 'Error: not run',
+    });
+  });
+
   it('places kept notices after the messages they followed', () => {
     const notice = {
       kind: 'notice',

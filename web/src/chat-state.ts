@@ -17,6 +17,12 @@ export interface BatchView {
   readonly leaves: readonly LeafView[];
 }
 
+/** Why the runtime refused a call, in words for a person. */
+export interface Refusal {
+  readonly reason?: string;
+  readonly refusedBy?: string;
+}
+
 /** A notice kept after its turn was read back from the history, placed after `at` stored messages. */
 export interface AnchoredNotice {
   readonly at: number;
@@ -40,6 +46,8 @@ export interface ChatState {
   readonly batches: readonly BatchView[];
   /** Turns that ended and are still to be read back from the history. */
   readonly ended: readonly string[];
+  /** Why calls of turns read back were refused, by call id (the history keeps only what the model read). */
+  readonly refusals: Readonly<Record<string, Refusal>>;
   /** Turns read back (or in the history when the session was opened): the history shows them. */
   readonly readBack: readonly string[];
 }
@@ -66,6 +74,7 @@ export function initialChatState(running = false): ChatState {
     gone: [],
     batches: [],
     ended: [],
+    refusals: {},
     readBack: [],
   };
 }
@@ -94,12 +103,21 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       const kept = state.entries.filter(
         (e): e is NoticeEntry => done.has(e.turnId) && e.kind === 'notice' && e.keep,
       );
+      const refusals = { ...state.refusals };
+      for (const e of state.entries) {
+        if (e.kind !== 'tool' || e.state !== 'refused' || !done.has(e.turnId)) continue;
+        refusals[e.callId] = {
+          ...(e.reason === undefined ? {} : { reason: e.reason }),
+          ...(e.refusedBy === undefined ? {} : { refusedBy: e.refusedBy }),
+        };
+      }
       return {
         ...state,
         entries: state.entries.filter((e) => !done.has(e.turnId)),
         anchored: [...state.anchored, ...kept.map((entry) => ({ at: action.messages, entry }))],
         batches: state.batches.filter((b) => !done.has(b.turnId)),
         ended: state.ended.filter((id) => !done.has(id)),
+        refusals,
         readBack: [...state.readBack, ...action.turnIds],
       };
     }

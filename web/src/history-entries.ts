@@ -1,14 +1,16 @@
 import type { Message } from './api-types.js';
 import type { ChatEntry, ToolCallEntry } from './chat-entry.js';
-import type { AnchoredNotice } from './chat-state.js';
+import type { AnchoredNotice, Refusal } from './chat-state.js';
 
 /**
  * A session's stored history as chat entries: each assistant message's tool calls joined with their
- * results, and the notices kept from ended turns placed after the messages they followed.
+ * results (and, for calls seen refused, why), and the notices kept from ended turns placed after the
+ * messages they followed.
  */
 export function historyEntries(
   messages: readonly Message[],
   anchored: readonly AnchoredNotice[],
+  refusals: Readonly<Record<string, Refusal>> = {},
 ): ChatEntry[] {
   const out: ChatEntry[] = [];
   const calls = new Map<string, number>();
@@ -21,9 +23,15 @@ export function historyEntries(
     if (m.role === 'tool') {
       const at = m.callId === undefined ? undefined : calls.get(m.callId);
       const call = at === undefined ? undefined : out[at];
-      const state = m.isError ? 'failed' : 'done';
-      if (call?.kind === 'tool' && at !== undefined) out[at] = { ...call, state, content: m.text };
-      else out.push(toolEntry(key, m.callId ?? key, m.tool ?? 'tool', undefined, state, m.text));
+      const refusal = m.callId === undefined ? undefined : refusals[m.callId];
+      const state = refusal ? 'refused' : m.isError ? 'failed' : 'done';
+      const ended = { state, content: m.text, ...refusal } as const;
+      if (call?.kind === 'tool' && at !== undefined) out[at] = { ...call, ...ended };
+      else
+        out.push({
+          ...toolEntry(key, m.callId ?? key, m.tool ?? 'tool', undefined, state, m.text),
+          ...ended,
+        });
       return;
     }
     if (m.text !== '') out.push({ kind: 'text', key, turnId: '', role: m.role, text: m.text });

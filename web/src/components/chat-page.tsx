@@ -93,7 +93,10 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
         </p>
       </div>
       <ChatLog
-        entries={[...historyEntries(withoutLiveTurns(messages, live), state.anchored), ...state.entries]}
+        entries={[
+          ...historyEntries(withoutLiveTurns(messages, live), state.anchored, state.refusals),
+          ...state.entries,
+        ]}
         asking={new Set(state.approvals.map((a) => a.callId))}
       />
       {state.waitingMs !== undefined && (
