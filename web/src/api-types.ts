@@ -9,8 +9,14 @@ export interface Session {
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly running: boolean;
-  /** The newest stored event of the session, when the server says (the stream then starts after it). */
-  readonly lastEventId?: string;
+}
+
+/** `GET /api/sessions/{id}`. */
+export interface SessionDetail {
+  readonly session: Session;
+  readonly messages: readonly Message[];
+  /** The newest event of the session's finished turns: the stream starts after it (absent: from the start). */
+  readonly lastEventId?: string | null;
 }
 
 /** One tool call an assistant message asked for. */

@@ -2,8 +2,8 @@ import type {
   Approval,
   ApprovalAnswer,
   ErrorBody,
-  Message,
   Session,
+  SessionDetail,
   ToolRow,
   ToolsPageData,
 } from './api-types.js';
@@ -64,7 +64,7 @@ export const api = {
   signIn: (token: string) => call<void>('POST', '/api/sign-in', { token }),
   sessions: () => call<{ sessions: Session[] }>('GET', '/api/sessions').then((r) => r.sessions),
   createSession: (title?: string) => call<Session>('POST', '/api/sessions', title ? { title } : {}),
-  session: (id: string) => call<{ session: Session; messages: Message[] }>('GET', `/api/sessions/${enc(id)}`),
+  session: (id: string) => call<SessionDetail>('GET', `/api/sessions/${enc(id)}`),
   deleteSession: (id: string) => call<void>('DELETE', `/api/sessions/${enc(id)}`),
   send: (id: string, text: string) =>
     call<{ turnId: string }>('POST', `/api/sessions/${enc(id)}/messages`, { text }),

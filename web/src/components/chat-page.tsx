@@ -20,6 +20,7 @@ import { MessageBox } from './message-box.js';
 export function ChatPage({ sessionId }: { sessionId: string }) {
   const [state, dispatch] = useReducer(chatReducer, undefined, () => initialChatState());
   const [session, setSession] = useState<Session | undefined>();
+  const [after, setAfter] = useState<string | undefined>();
   const [messages, setMessages] = useState<readonly Message[]>([]);
   const [error, setError] = useState<string | undefined>();
   const box = useRef<HTMLTextAreaElement>(null);
@@ -27,6 +28,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
   useEffect(() => {
     api.session(sessionId).then(
       (r) => {
+        if (r.lastEventId) setAfter(r.lastEventId);
         setSession(r.session);
         setMessages(r.messages);
         dispatch({ type: 'running', running: r.session.running });
@@ -41,7 +43,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
     );
   }, [sessionId]);
 
-  const connected = useSessionStream(sessionId, session !== undefined, session?.lastEventId, (event) =>
+  const connected = useSessionStream(sessionId, session !== undefined, after, (event) =>
     dispatch({ type: 'event', event }),
   );
 
