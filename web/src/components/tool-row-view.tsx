@@ -55,7 +55,7 @@ export function ToolRowView({ row, onChanged }: { row: ToolRow; onChanged: (row:
         <div class="quarantine">
           <p>
             Kept out: {visibleText(row.quarantine.provider)} ({visibleText(row.quarantine.model)}) refused it,
-            saying “{visibleText(row.quarantine.said)}”.
+            saying: “{visibleText(row.quarantine.said)}”
           </p>
           <button type="button" disabled={busy} onClick={() => turn(true)}>
             Try {name} again
