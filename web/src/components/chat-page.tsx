@@ -1,4 +1,4 @@
-import { useEffect, useReducer, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import type { Message, Session } from '../api-types.js';
 import { chatReducer, initialChatState } from '../chat-state.js';
@@ -25,7 +25,8 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
   const [error, setError] = useState<string | undefined>();
   const box = useRef<HTMLTextAreaElement>(null);
 
-  useEffect(() => {
+  // Asked before the first paint, not after it: a busy machine can hold an effect for frames.
+  useLayoutEffect(() => {
     api.session(sessionId).then(
       (r) => {
         if (r.lastEventId) setAfter(r.lastEventId);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import type { Session } from '../api-types.js';
 import { failureText } from '../failure-text.js';
@@ -20,7 +20,8 @@ export function SessionsPage() {
       },
       (err) => setError(failureText(err)),
     );
-  useEffect(() => {
+  // Asked before the first paint, not after it: a busy machine can hold an effect for frames.
+  useLayoutEffect(() => {
     void load();
   }, []);
 

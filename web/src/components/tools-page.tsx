@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import type { ToolRow, ToolsPageData } from '../api-types.js';
 import { failureText } from '../failure-text.js';
@@ -10,7 +10,8 @@ import { ToolRowView } from './tool-row-view.js';
 export function ToolsPage() {
   const [page, setPage] = useState<ToolsPageData | undefined>();
   const [error, setError] = useState<string | undefined>();
-  useEffect(() => {
+  // Asked before the first paint, not after it: a busy machine can hold an effect for frames.
+  useLayoutEffect(() => {
     api.tools().then(setPage, (err) => setError(failureText(err)));
   }, []);
 
