@@ -40,6 +40,8 @@ export interface ToolseamConfig {
   readonly tools: ToolsConfig;
   /** How `bash` runs its commands (sandbox, network, environment, extra reads). */
   readonly shell: ShellOptions;
+  /** What `toolseam mcp-serve` serves: globs over real tool names (absent: its default set). */
+  readonly serve?: { readonly tools?: readonly string[] };
 }
 
 /** One entry of `toolTimeouts`: tools matching `tool` (a glob over real names) may run `ms` milliseconds. */
@@ -65,6 +67,7 @@ const KNOWN_KEYS = [
   'mcpTimeouts',
   'toolTimeouts',
   'shell',
+  'serve',
 ];
 
 /** Reads and checks a config file; with `optional`, a missing file gives the defaults. */
@@ -122,7 +125,19 @@ export function parseConfig(
       baseDir: options.baseDir,
     }),
     shell: readShell(data.shell, options.baseDir, fail),
+    ...readServe(data.serve, fail),
   };
+}
+
+/** `"serve": {"tools": [globs]}`: which tools `toolseam mcp-serve` serves. */
+function readServe(value: unknown, fail: Fail): Pick<ToolseamConfig, 'serve'> {
+  if (value === undefined) return {};
+  if (!isPlainObject(value))
+    return fail('serve', 'must be an object such as {"tools": ["read_file", "notes_*"]}.');
+  checkKeys(value, ['tools'], 'serve', 'serve setting', fail);
+  return value.tools === undefined
+    ? { serve: {} }
+    : { serve: { tools: readStrings(value.tools, 'serve.tools', fail) } };
 }
 
 type Fail = (key: string, what: string) => never;

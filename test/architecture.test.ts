@@ -15,6 +15,8 @@ const ALLOWED: Record<string, readonly string[] | '*'> = {
   store: ['core'],
   runtime: ['core', 'seam', 'tools', 'retrieval'],
   testing: ['core'],
+  // the MCP surface (toolseam mcp-serve): our tools served to MCP clients through the runtime's call path
+  'mcp-surface': ['core', 'runtime'],
   cli: '*',
   root: '*',
 };
@@ -25,7 +27,8 @@ const VENDORS: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
   [/^@anthropic-ai\/sdk(\/|$)/, ['providers/anthropic']],
   [/^@aws-sdk\//, ['providers/bedrock']],
   [/^@smithy\//, ['providers/bedrock', 'testing']],
-  [/^@modelcontextprotocol\/sdk(\/|$)/, ['tools/mcp']],
+  // the client side (MCP servers as tool providers) and the server side (toolseam mcp-serve)
+  [/^@modelcontextprotocol\/sdk(\/|$)/, ['tools/mcp', 'mcp-surface']],
   [/^better-sqlite3$/, ['store']],
 ];
 

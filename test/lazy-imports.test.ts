@@ -73,6 +73,8 @@ describe("a program's start loads no SDK it does not use", () => {
     expect(mark).toBeGreaterThan(0);
     expect(urls.slice(0, mark).some((url) => url.endsWith('/src/index.ts'))).toBe(true);
     expect(heavyIn(urls.slice(0, mark))).toEqual([]);
+    // the MCP surface (toolseam mcp-serve) is the CLI's alone: the package root never loads it
+    expect(urls.filter((url) => url.includes('/src/mcp-surface/'))).toEqual([]);
     expect(heavyIn(urls.slice(mark))).toEqual(['openai']);
   });
 

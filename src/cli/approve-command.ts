@@ -5,6 +5,7 @@ import { InputError } from '../core/errors.js';
 import { type ApprovalRecord, type GrantRecord, isPastDeadline } from '../core/session-records.js';
 import type { SessionStore } from '../core/session-store.js';
 import { ApprovalClosedError } from '../core/store-errors.js';
+import { servingModel } from '../mcp-surface/serving-model.js';
 import { turnToResume } from '../runtime/resume/leaf-turns.js';
 import { ownerAlive } from '../runtime/resume/turn-owner.js';
 import { openSessionStore } from '../store/index.js';
@@ -73,7 +74,7 @@ export const approveCommand: Command = async (argv) => {
       process.stderr.write(`${visible(answered.tool)}: ${answered.status}\n`);
       const grant = await grantOf(store, answered);
       if (grant) process.stderr.write(`${grantLine(grant)}\n`);
-      if (askerAlive) process.stderr.write(`the turn goes on in the process that asked (${turn.owner}).\n`);
+      if (askerAlive) process.stderr.write(`${goesOn(turn)}\n`);
       return 0;
     } finally {
       await store.close();
@@ -114,6 +115,14 @@ export const approveCommand: Command = async (argv) => {
     await runtime.close();
   }
 };
+
+/** What happens next with an approval whose asker still runs: a turn goes on, an MCP client calls again. */
+function goesOn(turn: { readonly owner?: string | undefined; readonly model?: string | undefined }): string {
+  if (turn.model === servingModel.model) {
+    return `the MCP client that asked gets it when it makes the same call again (toolseam mcp-serve, ${turn.owner}).`;
+  }
+  return `the turn goes on in the process that asked (${turn.owner}).`;
+}
 
 /** The approval, its turn and the turn a yes resumes (a leaf's resumes its batch through the parent's turn). */
 async function readApproval(db: string, id: string) {

@@ -39,6 +39,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'run a loopback model provider stand-in',
     load: async () => (await import('./dev-provider-command.js')).devProviderCommand,
   },
+  'mcp-serve': {
+    summary: "serve toolseam's tools to another agent over MCP (stdio, or --http PORT)",
+    load: async () => (await import('./mcp-serve-command.js')).mcpServeCommand,
+  },
   tools: { summary: 'the Tools page', load: async () => (await import('./tools-command.js')).toolsCommand },
   retrieval: {
     summary: 'measure tool retrieval on a benchmark dataset (retrieval eval FILE)',

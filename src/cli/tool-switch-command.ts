@@ -40,7 +40,7 @@ export async function switchTools(flags: SwitchFlags, config: ToolseamConfig): P
       const switches = new StoredSwitches(store, registry, config.denyList);
       await switches.sync();
       const known = knownTools(await registry.serve(), await store.listQuarantined(), switches);
-      for (const { tool } of wanted) checkSwitch(switches, known, tool);
+      for (const request of wanted) checkSwitch(switches, known, request);
       const out: string[] = [];
       for (const request of wanted) {
         const done = await switchTool(store, switches, known, { ...request, by: 'cli' });

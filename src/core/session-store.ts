@@ -180,7 +180,7 @@ export interface QuarantineBook {
 
 /** A person's on/off switches of tools, shared by every process on the store. */
 export interface ToolSwitchBook {
-  /** Stores a tool's switch (replacing its last one) with a `seq` above every switch already stored. */
+  /** Stores a tool's switch (replacing its last one) with a `seq` above every switch already stored, and audits it. */
   setToolSwitch(input: NewToolSwitch): Promise<ToolSwitchRecord>;
   /** In `seq` order; with `afterSeq`, only the switches flipped since (one index seek when none was). */
   listToolSwitches(filter?: ToolSwitchFilter): Promise<ToolSwitchRecord[]>;

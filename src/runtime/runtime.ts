@@ -14,6 +14,7 @@ import { schemaBudgetChars } from '../retrieval/index.js';
 import { credentialVariables, redactSecrets } from '../tools/redact-secrets.js';
 import type { ServedTools } from '../tools/registry/tool-registry.js';
 import { ApprovalBroker } from './calls/approval-broker.js';
+import { CallEvents, CallSession, type CallSessionOptions } from './calls/call-session.js';
 import type { GatePolicy } from './calls/gates/gate-policy.js';
 import type { RuntimeTool } from './calls/runtime-tool.js';
 import { EventChannel } from './event-channel.js';
@@ -204,6 +205,39 @@ export class Runtime {
       send: (text, sendOptions = {}) => this.startTurn(sessionId, text, { ...options, ...sendOptions }),
       stop: () => this.running.get(sessionId)?.abort(),
     };
+  }
+
+  /**
+   * A session for calls that come from outside a turn (an MCP client's): one turn, open until the
+   * session is closed, holds them, and each goes through the one call path (`calls/call-session.ts`).
+   */
+  async openCallSession(options: CallSessionOptions): Promise<CallSession> {
+    this.refuseClosed();
+    const store = this.options.store;
+    const { provider, model } = this.options.model;
+    const session = await store.createSession({ title: options.title, provider, model });
+    const turn = await store.startTurn({
+      sessionId: session.id,
+      userText: options.opening,
+      owner: this.owner,
+      provider,
+      model,
+      baseURL: this.options.modelBaseURL,
+      ranWith: this.options.ranWith,
+    });
+    const controller = new AbortController();
+    const events = new CallEvents();
+    const { env, state } = await this.turnStart(session, turn, {}, controller.signal, events.emit);
+    const renew = async () => (await this.turnStart(session, turn, {}, controller.signal, events.emit)).env;
+    const calls = new CallSession(env, state, events, controller, options, renew);
+    this.running.set(session.id, controller);
+    // Counted among the turns, so the heartbeat marks it alive and `close` waits for it to end.
+    const ended: Promise<void> = calls.ended.finally(() => {
+      this.running.delete(session.id);
+      this.turns.delete(ended);
+    });
+    this.turns.add(ended);
+    return calls;
   }
 
   /** Answers an approval (bound to `digest` when given); the waiting turn, here or elsewhere, goes on. */

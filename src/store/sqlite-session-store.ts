@@ -55,7 +55,7 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
   const tasks = tasksTable(ctx, sessions);
   const batches = batchesTable(ctx, sessions);
   const quarantine = quarantineTable(ctx);
-  const switches = toolSwitchesTable(ctx);
+  const switches = toolSwitchesTable(ctx, audit);
   const deleteSession = sessionDeletion(ctx, approvals, audit);
 
   const timeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;

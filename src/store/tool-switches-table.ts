@@ -1,6 +1,7 @@
 import { InputError } from '../core/errors.js';
 import type { NewToolSwitch, ToolSwitchFilter } from '../core/session-inputs.js';
 import type { ToolSwitchRecord } from '../core/session-records.js';
+import type { AuditTable } from './audit-table.js';
 import { iso, opt, requireText, textOrNull } from './rows.js';
 import type { StoreContext } from './store-context.js';
 
@@ -23,7 +24,7 @@ function toRecord(row: ToolSwitchRow): ToolSwitchRecord {
 }
 
 /** The tool switches table: a person's on/off per tool, each flip numbered across the store. */
-export function toolSwitchesTable(ctx: StoreContext) {
+export function toolSwitchesTable(ctx: StoreContext, audit: AuditTable) {
   const { db } = ctx;
   // The next seq is read inside the write transaction, so two processes never hand out the same one.
   const upsert = db.prepare(
@@ -44,7 +45,9 @@ export function toolSwitchesTable(ctx: StoreContext) {
       const by = textOrNull(input.by, 'Who flipped a tool switch');
       return ctx.write(() => {
         upsert.run({ tool, enabled: input.on ? 1 : 0, by, now: ctx.now() });
-        return toRecord(one.get(tool) as ToolSwitchRow);
+        const record = toRecord(one.get(tool) as ToolSwitchRow);
+        audit.add({ kind: 'tool.switched', detail: { tool, on: input.on, by, seq: record.seq } });
+        return record;
       });
     },
     list(filter: ToolSwitchFilter = {}): ToolSwitchRecord[] {

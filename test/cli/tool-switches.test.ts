@@ -118,6 +118,7 @@ describe('toolseam tools --off / --on', () => {
     const denied = await tools('--off', 'task_list', '--off', 'read_file');
     expect(denied.code).toBe(2);
     expect(denied.stderr).toContain('deny-list rule "read_*"');
+    expect(denied.stderr).toContain('It is off already, and stays off whatever a switch says.');
     const both = await tools('--on', 'task_list', '--off', 'task_list');
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('task_list is named by both --on and --off');

@@ -1,3 +1,4 @@
+import type { ApprovalRequest } from '../../core/approval.js';
 import type { ApprovalRecord } from '../../core/session-store.js';
 import { offeredScope } from '../grants/grant-scope.js';
 import { scopedCall, withdrawnNotice } from '../grants/standing-grants.js';
@@ -23,6 +24,14 @@ export async function askPerson(
   env: TurnEnvironment,
   call: PlannedCall,
 ): Promise<{ readonly approvalId: string; readonly outcome: ApprovalOutcome }> {
+  const request = await putQuestion(env, call);
+  const outcome = await env.broker.wait(request.id, env.approval.timeoutMs, env.signal);
+  await env.store.setTurnStatus(env.turnId, 'running', { from: ['waiting_approval'] });
+  return { approvalId: request.id, outcome };
+}
+
+/** Stores the question about a call (durable, answerable from any process) and tells the host; nothing waits. */
+export async function putQuestion(env: TurnEnvironment, call: PlannedCall): Promise<ApprovalRequest> {
   const def = call.target.offered?.definition;
   const always = await offeredScope(scopedCall(env, call));
   const withdrawn = await withdrawnNotice(env, call.tool);
@@ -38,9 +47,7 @@ export async function askPerson(
   });
   if (withdrawn) await env.store.markGrantsNoticed(withdrawn.grants);
   env.emit({ type: 'approval-request', request });
-  const outcome = await env.broker.wait(request.id, env.approval.timeoutMs, env.signal);
-  await env.store.setTurnStatus(env.turnId, 'running', { from: ['waiting_approval'] });
-  return { approvalId: request.id, outcome };
+  return request;
 }
 
 /**

@@ -46,6 +46,11 @@ export async function planCall(env: TurnEnvironment, state: TurnState, call: Pla
   // Counted when decided, not when run: calls of one reply run side by side.
   state.toolCalls += 1;
   state.repeats.set(call.digest, (state.repeats.get(call.digest) ?? 0) + 1);
+  return whoDecides(env, call);
+}
+
+/** Step 5: a call that does not ask runs; one that asks is refused, let through, or put to a person. */
+export async function whoDecides(env: TurnEnvironment, call: PlannedCall): Promise<CallPlan> {
   if (!call.target.asks) return RUN;
   // The session's deny policy is the person's word for this run: no standing grant overrides it.
   if (env.approval.policy === 'deny') {

@@ -52,11 +52,17 @@ export interface PlannedCall extends ReadCall {
  * Reads a model's call: resolves its name to its target once, parses its arguments once and decodes
  * lifted JSON text. Arguments longer than the turn's `argumentChars` are neither read nor kept: only
  * their start is, with an ellipsis (never readable as arguments, so the call is never run from the
- * record either).
+ * record either). `resolved` is the call's target when the caller resolved its name already.
  */
-export function readCall(env: TurnEnvironment, call: AssistantToolCall, stoppedByLength: boolean): ReadCall {
+export function readCall(
+  env: TurnEnvironment,
+  call: AssistantToolCall,
+  stoppedByLength: boolean,
+  resolved?: CallTarget,
+): ReadCall {
   if (call.name.trim() === '') return nameless(call);
-  const target = resolveTarget(env, call.name);
+  // `resolved`: a caller outside a turn that decides itself which tools its names reach (the MCP surface)
+  const target = resolved ?? resolveTarget(env, call.name);
   const tool = target.name;
   const argumentChars = env.limits.argumentChars;
   if (call.arguments.length > argumentChars) return tooLong(env, target, call, argumentChars);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AssistantToolCall } from '../../core/model.js';
 import { STORE_RETRY_MS, storeTrouble, writeWhenStoreAnswers } from '../turn/store-retry.js';
 import type { TurnEnvironment } from '../turn/turn-environment.js';
-import { type PlannedCall, readCall } from './planned-call.js';
+import { type PlannedCall, type ReadCall, readCall } from './planned-call.js';
 
 /**
  * Stores a model reply with its calls (read and resolved), so a crash never loses what was asked.
@@ -14,6 +14,18 @@ export async function recordReply(
   stoppedByLength: boolean,
 ): Promise<PlannedCall[]> {
   const read = (await withUniqueIds(env, calls)).map((c) => readCall(env, c, stoppedByLength));
+  return recordReadCalls(env, text, read);
+}
+
+/**
+ * Stores a reply whose calls were read already (ids unique in the turn), with their records. A caller
+ * outside a turn (the MCP surface) reads its one call itself, under an id it made unique.
+ */
+export async function recordReadCalls(
+  env: TurnEnvironment,
+  text: string,
+  read: readonly ReadCall[],
+): Promise<PlannedCall[]> {
   const reply = {
     content: text,
     calls: read.map((c) => ({

@@ -26,6 +26,8 @@ export class FixedByConfigError extends ToolseamError {
     readonly fixedBy: FixedBy,
     /** The deny-list pattern that covers the tool (for `denyList`). */
     readonly rule?: string,
+    /** The switch asked for: on (the default) or off. */
+    readonly on = true,
   ) {
     const where =
       fixedBy === 'disabledTools'
@@ -35,10 +37,12 @@ export class FixedByConfigError extends ToolseamError {
       fixedBy === 'disabledTools'
         ? 'take it out of "disabledTools"'
         : 'remove or narrow that rule in "denyList"';
+    const next = on
+      ? `To offer it, ${remedy} in the config file and start toolseam again.`
+      : 'It is off already, and stays off whatever a switch says.';
     super(
       'fixed_by_config',
-      `${JSON.stringify(tool)} ${where}: that is the owner's fixed policy, which a switch cannot change. ` +
-        `To offer it, ${remedy} in the config file and start toolseam again.`,
+      `${JSON.stringify(tool)} ${where}: that is the owner's fixed policy, which a switch cannot change. ${next}`,
     );
   }
 }

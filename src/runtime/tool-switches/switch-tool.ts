@@ -30,10 +30,15 @@ export function knownTools(
 }
 
 /** Refuses a switch of an unknown tool (naming the nearest known one) or of one the config keeps off. */
-export function checkSwitch(switches: StoredSwitches, known: readonly string[], tool: string): void {
+export function checkSwitch(
+  switches: StoredSwitches,
+  known: readonly string[],
+  request: Pick<ToolSwitchRequest, 'tool' | 'on'>,
+): void {
+  const { tool, on } = request;
   if (!known.includes(tool)) throw new UnknownToolError(tool, nearMiss(tool, known));
   const fixed = switches.fixedBy(tool);
-  if (fixed !== null) throw new FixedByConfigError(tool, fixed, switches.denyPattern(tool));
+  if (fixed !== null) throw new FixedByConfigError(tool, fixed, switches.denyPattern(tool), on);
 }
 
 /**
@@ -48,7 +53,7 @@ export async function switchTool(
   request: ToolSwitchRequest,
 ): Promise<SwitchedTool> {
   const { tool, on } = request;
-  checkSwitch(switches, known, tool);
+  checkSwitch(switches, known, request);
   const stored = await store.setToolSwitch({
     tool,
     on,

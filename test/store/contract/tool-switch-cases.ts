@@ -35,6 +35,12 @@ export function toolSwitchCases(subject: StoreSubject): void {
         'mcp/notes/search',
       ]);
       expect(await store.listToolSwitches({ afterSeq: 3 })).toEqual([]);
+      // every flip is on the trail, with who flipped it
+      expect((await store.listAudit({ kind: 'tool.switched' })).map((a) => a.detail)).toEqual([
+        { tool: 'mcp/notes/search', on: false, by: 'cli', seq: 1 },
+        { tool: 'send_email', on: false, by: null, seq: 2 },
+        { tool: 'mcp/notes/search', on: true, by: 'page', seq: 3 },
+      ]);
     });
 
     it('numbers a flip made on another connection above what this one wrote, and this one reads it', async () => {
