@@ -17,6 +17,7 @@ const ALLOWED: Record<string, readonly string[] | '*'> = {
   testing: ['core'],
   // the MCP surface (toolseam mcp-serve): our tools served to MCP clients through the runtime's call path
   'mcp-surface': ['core', 'runtime'],
+  server: ['core', 'runtime'],
   cli: '*',
   root: '*',
 };
@@ -30,6 +31,7 @@ const VENDORS: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
   // the client side (MCP servers as tool providers) and the server side (toolseam mcp-serve)
   [/^@modelcontextprotocol\/sdk(\/|$)/, ['tools/mcp', 'mcp-surface']],
   [/^better-sqlite3$/, ['store']],
+  [/^(hono|@hono\/)/, ['server']],
 ];
 
 function walk(dir: string): string[] {

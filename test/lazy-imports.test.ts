@@ -9,7 +9,15 @@ const root = join(import.meta.dirname, '..');
 const RECORD = pathToFileURL(join(import.meta.dirname, 'support', 'record-imports.mjs')).href;
 
 /** The packages that cost the most to import, which a program pays for only once it uses them. */
-const HEAVY = ['openai', '@anthropic-ai/sdk', '@aws-sdk/', '@modelcontextprotocol/sdk', 'ajv'];
+const HEAVY = [
+  'openai',
+  '@anthropic-ai/sdk',
+  '@aws-sdk/',
+  '@modelcontextprotocol/sdk',
+  'ajv',
+  'hono',
+  '@hono/',
+];
 
 /** Runs `args` in a child Node with the TypeScript loader, returning what the child resolved, in order. */
 function resolvedBy(

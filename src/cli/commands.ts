@@ -43,6 +43,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "serve toolseam's tools to another agent over MCP (stdio, or --http PORT)",
     load: async () => (await import('./mcp-serve-command.js')).mcpServeCommand,
   },
+  serve: {
+    summary: 'serve the HTTP API and the web page (--port 7878, --host 127.0.0.1)',
+    load: async () => (await import('./serve-command.js')).serveCommand,
+  },
   tools: { summary: 'the Tools page', load: async () => (await import('./tools-command.js')).toolsCommand },
   retrieval: {
     summary: 'measure tool retrieval on a benchmark dataset (retrieval eval FILE)',

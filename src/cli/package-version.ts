@@ -7,10 +7,19 @@ import { fileURLToPath } from 'node:url';
  * from source, `dist/src/cli/` once built, so the number is the installed package's, never a copy.
  */
 export function packageVersion(from: string = dirname(fileURLToPath(import.meta.url))): string {
+  return packageFolder(from)?.version ?? 'unknown';
+}
+
+/** The folder of toolseam's own package.json (where `dist/web/` is built), found as `packageVersion` finds it. */
+export function packageRoot(from: string = dirname(fileURLToPath(import.meta.url))): string | undefined {
+  return packageFolder(from)?.dir;
+}
+
+function packageFolder(from: string): { dir: string; version: string } | undefined {
   for (let dir = from; ; dir = dirname(dir)) {
-    const found = versionIn(join(dir, 'package.json'));
-    if (found !== undefined) return found;
-    if (dirname(dir) === dir) return 'unknown';
+    const version = versionIn(join(dir, 'package.json'));
+    if (version !== undefined) return { dir, version };
+    if (dirname(dir) === dir) return undefined;
   }
 }
 

@@ -50,9 +50,11 @@ import type {
   TurnRecord,
   TurnState,
 } from './session-records.js';
+import type { TurnEventLog } from './turn-event-log.js';
 
 export type * from './session-inputs.js';
 export type * from './session-records.js';
+export type * from './turn-event-log.js';
 
 // Every method is asynchronous, so a store may sit across a network; each changing method is one
 // transaction of its own (none is held open across the caller's awaits), and a call made after another
@@ -237,7 +239,8 @@ export interface SessionStore
     ToolSwitchBook,
     MemoryBook,
     TaskBook,
-    BatchBook {
+    BatchBook,
+    TurnEventLog {
   /** The database file (`:memory:` for a store held in memory). */
   readonly path: string;
   /** Ends the store's connection; no method may be called after. */

@@ -17,6 +17,7 @@ import { v15TurnConfig } from './migrations/v15-turn-config.js';
 import { v16ToolQuarantine } from './migrations/v16-tool-quarantine.js';
 import { v17UnfinishedBySession } from './migrations/v17-unfinished-by-session.js';
 import { v18ToolSwitches } from './migrations/v18-tool-switches.js';
+import { v19TurnEvents } from './migrations/v19-turn-events.js';
 
 /** Every schema step, in order. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   v16ToolQuarantine,
   v17UnfinishedBySession,
   v18ToolSwitches,
+  v19TurnEvents,
 ];

@@ -16,6 +16,7 @@ import { storeContext } from './store-context.js';
 import { tasksTable } from './tasks-table.js';
 import { toolCallsTable } from './tool-calls-table.js';
 import { toolSwitchesTable } from './tool-switches-table.js';
+import { turnEventsTable } from './turn-events-table.js';
 import { turnsTable } from './turns-table.js';
 
 /** Where and how to open the store. */
@@ -57,6 +58,7 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
   const quarantine = quarantineTable(ctx);
   const switches = toolSwitchesTable(ctx, audit);
   const deleteSession = sessionDeletion(ctx, approvals, audit);
+  const turnEvents = turnEventsTable(ctx);
 
   const timeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const methods: Synchronous<Omit<SessionStore, 'path' | 'close'>> = {
@@ -126,6 +128,10 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
     requeueLeaf: batches.requeueLeaf,
     finishLeaf: batches.finishLeaf,
     finishBatch: batches.finishBatch,
+
+    appendTurnEvents: turnEvents.append,
+    listTurnEvents: turnEvents.list,
+    lastTurnEventId: turnEvents.last,
   };
   return {
     ...sqliteGuard<Omit<SessionStore, 'path' | 'close'>>(methods, db.name, timeoutMs),

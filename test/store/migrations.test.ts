@@ -19,10 +19,13 @@ const TABLES = [
   'messages',
   'session_tools',
   'sessions',
+  // SQLite's own: where AUTOINCREMENT (turn_events) keeps the largest id given
+  'sqlite_sequence',
   'tasks',
   'tool_calls',
   'tool_quarantine',
   'tool_switches',
+  'turn_events',
   'turns',
 ];
 

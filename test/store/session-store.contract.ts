@@ -12,6 +12,7 @@ import { sessionCases } from './contract/session-cases.js';
 import { sessionDeleteCases } from './contract/session-delete-cases.js';
 import { toolCallCases } from './contract/tool-call-cases.js';
 import { toolSwitchCases } from './contract/tool-switch-cases.js';
+import { turnEventCases } from './contract/turn-event-cases.js';
 import { turnOwnerCases } from './contract/turn-owner-cases.js';
 
 /** A store implementation as the contract opens it: fresh stores, a second connection, and the clean-up. */
@@ -46,6 +47,7 @@ export function sessionStoreContract(name: string, subject: StoreSubject): void 
     sessionDeleteCases(subject);
     memoryTaskCases(subject);
     batchCases(subject);
+    turnEventCases(subject);
     listCases(subject);
     referenceCases(subject);
     inputCases(subject);

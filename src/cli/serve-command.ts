@@ -1,0 +1,103 @@
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { InputError } from '../core/errors.js';
+import type { Command } from './command.js';
+import { packageRoot, packageVersion } from './package-version.js';
+import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
+
+const USAGE = `usage: toolseam serve [--port 7878] [--host 127.0.0.1] [--config FILE] [--db FILE]
+                      [--provider NAME] [--model ID] [--base-url URL] [--approve ask|auto|deny]
+                      [--verbose]
+
+Serves the HTTP API (under /api/, described at /api/openapi.json) and the web page (at /, built by
+\`npm run build\`) from one runtime, over the same database the other commands use: an approval
+answered on the page or with \`toolseam approve\` is the same answer. Turns a stopped server left
+waiting go on from where they were.
+  --port N      the port to listen on (default 7878; 0 picks a free one)
+  --host ADDR   the address to listen on (default 127.0.0.1). Any address but loopback needs a token:
+                made on first start, kept in <db>.token (readable by you alone) and printed once
+SIGTERM or Ctrl-C: no new turns, running ones stopped (those waiting for an approval stay waiting in
+the database), streams closed, exit within 10 s.
+${VERBOSE_HELP}`;
+
+/** `toolseam serve`: the API and the page. */
+export const serveCommand: Command = async (argv) => {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      ...RUNTIME_FLAGS,
+      port: { type: 'string' },
+      host: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const port = portOf(values.port);
+  const host = values.host ?? '127.0.0.1';
+  if (host.trim() === '') throw new InputError('--host needs an address such as 127.0.0.1 or 0.0.0.0.');
+  const runtime = await runtimeFromFlags(values);
+  // Loaded only here: no other command, and no `import('toolseam')`, loads the HTTP framework.
+  const { startServer } = await import('../server/index.js');
+  const root = packageRoot();
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({
+      runtime,
+      host,
+      port,
+      version: packageVersion(),
+      ...(root !== undefined ? { webRoot: join(root, 'dist', 'web') } : {}),
+    });
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+  // One write, so a reader that waits for the URL has the rest of what the start says too.
+  const lines = [`toolseam serve: ${server.url}`];
+  if (server.token?.created) {
+    lines.push(`token (shown once; kept in ${server.token.file}): ${server.token.token}`);
+  } else if (server.token) {
+    lines.push(`token: in ${server.token.file}`);
+  }
+  if (server.resumed.length > 0) {
+    lines.push(`resumed ${server.resumed.length} unfinished turn(s): ${server.resumed.join(', ')}`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return new Promise<number>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      process.stderr.write('toolseam serve: stopping\n');
+      // The bound holds even if a turn or the store hangs.
+      setTimeout(() => process.exit(1), 10_000).unref();
+      void (async () => {
+        await server.shutdown(8_000);
+        if (server.hub.runningTurns().length === 0) {
+          await runtime.close();
+          resolve(0);
+          return;
+        }
+        // Turns still waiting for approvals: closing the runtime would cancel them, so the process
+        // leaves them as they are in the database (the next start takes them over).
+        await runtime.options.registry.close().catch(() => undefined);
+        process.exit(0);
+      })();
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+};
+
+/** The --port value: a whole number from 0 to 65535 (default 7878). */
+function portOf(value: string | undefined): number {
+  if (value === undefined) return 7878;
+  const port = Number(value.trim());
+  if (value.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new InputError(`--port takes a port number from 0 to 65535 (0: any free one), not "${value}".`);
+  }
+  return port;
+}

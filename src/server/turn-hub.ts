@@ -1,0 +1,182 @@
+import type { RuntimeEvent } from '../core/events.js';
+import type { JsonObject } from '../core/json.js';
+import type { Logger } from '../core/logger.js';
+import type { NewTurnEvent, SessionStore, StoredTurnEvent } from '../core/session-store.js';
+import { EventSubscription, type SubscriptionOptions } from './event-subscription.js';
+
+/** A turn this process runs, as the hub tracks it. */
+export interface HubTurn {
+  readonly sessionId: string;
+  readonly turnId: string;
+  /** Stops the turn (the runtime's own stop: it records how the turn ended). */
+  readonly stop: () => void;
+  /** Settles once every event of the turn is kept and handed out. */
+  readonly ended: Promise<void>;
+}
+
+/** How the hub is set up. */
+export interface TurnHubOptions {
+  readonly store: SessionStore;
+  readonly logger: Logger;
+  /** How often a stream polls the store while no turn of its session runs in this process (ms). */
+  readonly pollMs?: number;
+}
+
+/** How long the hub keeps retrying a batch of events the store will not take. */
+const WRITE_TRIES = 50;
+const WRITE_RETRY_MS = 100;
+
+/**
+ * Runs turns' event streams for the server: each event is kept in the store (a batch per tick, one
+ * transaction), then handed to the streams subscribed to its session. A stream reads what it missed
+ * from the store, so a reconnect, or a turn another process runs on the same store, loses nothing.
+ */
+export class TurnHub {
+  private readonly turns = new Map<string, HubTurn>();
+  private readonly subscribers = new Map<string, Set<EventSubscription>>();
+  /** The last id handed out per session while a turn of it runs here: a batch right after it is whole. */
+  private readonly lastIds = new Map<string, number>();
+  private pending: NewTurnEvent[] = [];
+  private flushing: Promise<void> | undefined;
+  private scheduled = false;
+
+  constructor(private readonly options: TurnHubOptions) {}
+
+  /** The turn running on `sessionId` in this process, if any. */
+  running(sessionId: string): HubTurn | undefined {
+    return this.turns.get(sessionId);
+  }
+
+  /** Every turn running in this process. */
+  runningTurns(): HubTurn[] {
+    return [...this.turns.values()];
+  }
+
+  /**
+   * Takes a started turn's events (its `turn-start` already read, as `first`) and keeps them flowing
+   * into the store and out to subscribers until its `turn-end`.
+   */
+  run(
+    first: Extract<RuntimeEvent, { type: 'turn-start' }>,
+    rest: AsyncIterator<RuntimeEvent>,
+    stop: () => void,
+  ): HubTurn {
+    const { sessionId, turnId } = first;
+    const ended = (async () => {
+      this.push(sessionId, turnId, first);
+      try {
+        for (let next = await rest.next(); !next.done; next = await rest.next()) {
+          this.push(sessionId, turnId, next.value);
+        }
+      } catch (error) {
+        this.options.logger.log({
+          level: 'warn',
+          scope: 'server',
+          message: `the events of turn ${turnId} stopped: ${(error as Error).message}`,
+        });
+      }
+      await this.flushed();
+    })().finally(() => {
+      if (this.turns.get(sessionId)?.turnId === turnId) this.turns.delete(sessionId);
+      // Another process may run the next turn of the session: its first batch is read from the store.
+      this.lastIds.delete(sessionId);
+      this.wake(sessionId);
+    });
+    const turn: HubTurn = { sessionId, turnId, stop, ended };
+    this.turns.set(sessionId, turn);
+    return turn;
+  }
+
+  /** A stream of the session's kept events after `after`, then live; ends when `signal` aborts. */
+  subscribe(sessionId: string, options: SubscriptionOptions): EventSubscription {
+    const subscription = new EventSubscription(this.options.store, sessionId, options, {
+      localTurn: () => this.turns.has(sessionId),
+      pollMs: this.options.pollMs ?? 500,
+      leave: () => {
+        const set = this.subscribers.get(sessionId);
+        set?.delete(subscription);
+        if (set?.size === 0) this.subscribers.delete(sessionId);
+      },
+    });
+    let set = this.subscribers.get(sessionId);
+    if (!set) {
+      set = new Set();
+      this.subscribers.set(sessionId, set);
+    }
+    set.add(subscription);
+    return subscription;
+  }
+
+  /** Ends every stream (a shutdown). */
+  endStreams(): void {
+    for (const set of this.subscribers.values()) for (const s of set) s.end();
+  }
+
+  /** How many streams are open. */
+  get streams(): number {
+    let n = 0;
+    for (const set of this.subscribers.values()) n += set.size;
+    return n;
+  }
+
+  private push(sessionId: string, turnId: string, event: RuntimeEvent): void {
+    this.pending.push({ sessionId, turnId, type: event.type, data: event as unknown as JsonObject });
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.flush();
+    });
+  }
+
+  /** Resolves once everything pushed so far is kept and handed out. */
+  async flushed(): Promise<void> {
+    while (this.pending.length > 0 || this.flushing) await this.flush();
+  }
+
+  /** Writes what is pending, one batch at a time, in order. */
+  private flush(): Promise<void> {
+    if (this.flushing) return this.flushing;
+    if (this.pending.length === 0) return Promise.resolve();
+    const batch = this.pending;
+    this.pending = [];
+    this.flushing = this.write(batch).finally(() => {
+      this.flushing = undefined;
+    });
+    return this.flushing;
+  }
+
+  private async write(batch: NewTurnEvent[]): Promise<void> {
+    let kept: StoredTurnEvent[] | undefined;
+    for (let attempt = 1; kept === undefined; attempt++) {
+      try {
+        kept = await this.options.store.appendTurnEvents(batch);
+      } catch (error) {
+        if (attempt >= WRITE_TRIES) {
+          this.options.logger.log({
+            level: 'error',
+            scope: 'server',
+            message: `${batch.length} turn events could not be kept: ${(error as Error).message}`,
+          });
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_MS));
+      }
+    }
+    const bySession = new Map<string, StoredTurnEvent[]>();
+    for (const event of kept) {
+      const list = bySession.get(event.sessionId);
+      if (list) list.push(event);
+      else bySession.set(event.sessionId, [event]);
+    }
+    for (const [sessionId, events] of bySession) {
+      const before = this.lastIds.get(sessionId);
+      if (this.turns.has(sessionId)) this.lastIds.set(sessionId, (events.at(-1) as StoredTurnEvent).id);
+      for (const s of this.subscribers.get(sessionId) ?? []) s.offer(events, before);
+    }
+  }
+
+  private wake(sessionId: string): void {
+    for (const s of this.subscribers.get(sessionId) ?? []) s.offer([], undefined);
+  }
+}
