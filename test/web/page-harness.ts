@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { build } from 'vite';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { type HarnessOptions, type RuntimeHarness, startHarness } from '../support/runtime-harness.js';
 
@@ -85,6 +85,11 @@ export function browserSuite(): BrowserSuite {
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
   const servers: ServedPage[] = [];
+  // The reason is printed, and shows in a verbose report as a skipped test's name.
+  if (NO_BROWSER) {
+    console.warn(`browser tests skipped: ${NO_BROWSER}`);
+    it.skip(`the page in a browser: ${NO_BROWSER}`, () => {});
+  }
   beforeAll(async () => {
     if (NO_BROWSER) return;
     built = await buildPage();
