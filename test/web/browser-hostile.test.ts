@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
-import { browserSuite, NO_BROWSER, sendMessage, startSession } from './page-harness.js';
+import { browserSuite, NO_BROWSER, screenshot, sendMessage, startSession } from './page-harness.js';
 
 const suite = browserSuite();
 
@@ -68,6 +68,7 @@ describe.skipIf(NO_BROWSER !== undefined)('hostile text on the page', () => {
     expect(await card.locator('.arguments').textContent()).toContain(
       '<img src=x onerror=\\"window.__pwned=60\\">',
     );
+    await screenshot(tab, 'hostile-chat');
     await card.getByRole('button', { name: 'Deny' }).click();
     await tab.locator('.msg.assistant').filter({ hasText: 'Done.' }).waitFor();
     await tab.locator('.call').filter({ hasText: 'Page body:' }).waitFor();
@@ -76,5 +77,6 @@ describe.skipIf(NO_BROWSER !== undefined)('hostile text on the page', () => {
     await tab.getByRole('link', { name: 'Tools', exact: true }).click();
     await tab.getByRole('heading', { name: 'fetch_page' }).waitFor();
     await expectInert(tab);
+    await screenshot(tab, 'hostile-tools');
   });
 });
