@@ -3,11 +3,18 @@ import type { ChatEntry } from '../chat-entry.js';
 import { visibleText } from '../visible-text.js';
 import { ToolCallView } from './tool-call-view.js';
 
+interface ChatLogProps {
+  readonly entries: readonly ChatEntry[];
+  /** The calls an approval waits on. */
+  readonly asking: ReadonlySet<string>;
+  /** A turn is streaming: screen readers wait for it to end instead of reading each piece. */
+  readonly busy: boolean;
+}
+
 /**
- * The chat's entries in order (`asking`: the calls an approval waits on); it follows new text while the
- * reader is at its end.
+ * The chat's entries in order; it follows new text while the reader is at its end.
  */
-export function ChatLog({ entries, asking }: { entries: readonly ChatEntry[]; asking: ReadonlySet<string> }) {
+export function ChatLog({ entries, asking, busy }: ChatLogProps) {
   const end = useRef<HTMLDivElement>(null);
   const last = entries.at(-1);
   const growth = `${entries.length}:${last?.kind === 'text' ? last.text.length : last?.kind === 'tool' ? last.state : ''}`;
@@ -18,7 +25,7 @@ export function ChatLog({ entries, asking }: { entries: readonly ChatEntry[]; as
 
   if (entries.length === 0) return <p class="quiet">Nothing said yet. Write below to start.</p>;
   return (
-    <div class="log" role="log" aria-label="Conversation">
+    <div class="log" role="log" aria-label="Conversation" aria-busy={busy}>
       {entries.map((e) =>
         e.kind === 'tool' ? (
           <ToolCallView key={e.key} call={e} asking={asking.has(e.callId)} />

@@ -93,6 +93,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
         <p class="quiet" aria-live="polite">
           {state.running ? 'A turn is running' : 'Ready'}
           {session && !connected ? ' · reconnecting…' : ''}
+          {waiting(state.approvals.length)}
         </p>
       </div>
       <ChatLog
@@ -101,6 +102,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
           ...state.entries,
         ]}
         asking={new Set(state.approvals.map((a) => a.callId))}
+        busy={state.running}
       />
       {state.waitingMs !== undefined && (
         <p class="quiet">Waiting for the model ({Math.round(state.waitingMs / 1000)} s so far)…</p>
@@ -115,4 +117,10 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
       <MessageBox boxRef={box} running={state.running} onSend={send} onStop={stop} />
     </section>
   );
+}
+
+/** The status line's word on approvals, which a screen reader announces as it changes. */
+function waiting(count: number): string {
+  if (count === 0) return '';
+  return count === 1 ? ' · an approval is waiting for you' : ` · ${count} approvals are waiting for you`;
 }
