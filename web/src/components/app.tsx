@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { whenUnauthorized } from '../api.js';
 import { useHashRoute } from '../use-hash-route.js';
 import { ChatPage } from './chat-page.js';
@@ -12,7 +12,8 @@ export function App() {
   const [signedOut, setSignedOut] = useState(false);
   // Bumped after signing in, so the open view loads again.
   const [generation, setGeneration] = useState(0);
-  useEffect(() => whenUnauthorized(() => setSignedOut(true)), []);
+  // In the same commit as the views' first requests (layout effects), so no 401 can come before it.
+  useLayoutEffect(() => whenUnauthorized(() => setSignedOut(true)), []);
 
   const signedIn = () => {
     setSignedOut(false);
