@@ -22,6 +22,8 @@ const PROCESS_TESTS = [
   'test/runtime/store-trouble.e2e.test.ts',
   'test/tools/mcp/stdio-group-transport.test.ts',
   'test/mcp-surface/mcp-serve-*.test.ts',
+  // The page in headless Chromium against the server.
+  'test/web/browser-*.test.ts',
 ];
 
 // One module graph per worker instead of one per file: loading the sources again for each of some 180

@@ -135,8 +135,17 @@ export interface ToolCallLog {
   listToolCalls(filter: ToolCallFilter): Promise<ToolCallRecord[]>;
   /** pending → approved (a grant or the policy answered); false when the call was not pending. */
   approveToolCall(turnId: string, callId: string): Promise<boolean>;
-  /** approved → running. Exactly one caller, in any process, ever gets true for a call: run it only then. */
-  claimToolCall(turnId: string, callId: string, owner?: string): Promise<boolean>;
+  /**
+   * approved → running (with `approving`, pending → running too: the caller's gates and policy have
+   * just let it run, so it is approved and claimed in one write). Exactly one caller, in any process,
+   * ever gets true for a call: run it only then.
+   */
+  claimToolCall(
+    turnId: string,
+    callId: string,
+    owner?: string,
+    options?: { readonly approving?: boolean },
+  ): Promise<boolean>;
   /**
    * Settles a call and appends its tool-result message (wire name, real name, isError) in one transaction;
    * a `done` call joins the session's used tools. Rejects with StoreConflictError when the call's status

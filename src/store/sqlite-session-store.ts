@@ -65,6 +65,13 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
   const automations = automationsTable(ctx);
 
   const timeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  /** Moves a turn; a turn that ends takes its pending approvals with it. */
+  const moveTurn: Synchronous<SessionStore>['setTurnStatus'] = (turnId, state, move) => {
+    const moved = turns.setStatus(turnId, state, move);
+    if (moved && FINAL_TURN_STATES.includes(state))
+      approvals.cancelForTurn(turnId, `the turn ended (${state})`);
+    return moved;
+  };
   const methods: Synchronous<Omit<SessionStore, 'path' | 'close'>> = {
     createSession: sessions.create,
     getSession: sessions.get,
@@ -75,18 +82,17 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
     startTurn: turns.start,
     getTurn: turns.get,
     listTurns: turns.list,
-    setTurnStatus: (turnId, state, move) =>
-      ctx.write(() => {
-        const moved = turns.setStatus(turnId, state, move);
-        if (moved && FINAL_TURN_STATES.includes(state))
-          approvals.cancelForTurn(turnId, `the turn ended (${state})`);
-        return moved;
-      }),
+    setTurnStatus: (turnId, state, move) => ctx.write(() => moveTurn(turnId, state, move)),
     touchTurnOwner: (owner) => ctx.write(() => turns.touchOwner(owner)),
     appendMessage: (turnId, message, opts) => turns.append(turnId, message, opts?.tool),
     listMessages: messages.list,
 
-    recordModelReply: calls.recordModelReply,
+    recordModelReply: (turnId, reply) =>
+      ctx.write(() => {
+        const recorded = calls.recordModelReply(turnId, reply);
+        if (reply.endsTurn === true) moveTurn(turnId, 'done');
+        return recorded;
+      }),
     getToolCall: calls.get,
     listToolCalls: calls.list,
     approveToolCall: calls.approve,
