@@ -22,6 +22,7 @@ const PROCESS_TESTS = [
   'test/runtime/store-trouble.e2e.test.ts',
   'test/tools/mcp/stdio-group-transport.test.ts',
   'test/mcp-surface/mcp-serve-*.test.ts',
+  'test/server/serve-automations.test.ts',
   // The page in headless Chromium against the server.
   'test/web/browser-*.test.ts',
 ];
