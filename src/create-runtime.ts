@@ -4,6 +4,7 @@ import { type Logger, silentLogger } from './core/logger.js';
 import type { ModelAdapter } from './core/model.js';
 import type { SessionStore } from './core/session-store.js';
 import type { ToolProvider } from './core/tool.js';
+import { automationDesk } from './create-automations.js';
 import { createModelAdapter, type ProviderConfig, resolveProviderConfig } from './providers/index.js';
 import type { ToolSelector } from './retrieval/index.js';
 import { globMatch } from './runtime/glob-match.js';
@@ -49,6 +50,8 @@ export interface CreateRuntimeOptions {
    * on this runtime's store, whose outbox deliverer starts with the runtime and stops when it closes).
    */
   readonly notifier?: Notifier;
+  /** Offer the automation tools (automation_create …); default: when the config has an "automations" section. */
+  readonly automations?: boolean;
 }
 
 function isAdapter(model: ModelAdapter | ProviderConfig): model is ModelAdapter {
@@ -110,6 +113,9 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
           shell,
           ...(options.askUser ? { askUser: options.askUser } : {}),
           ...(notifier ? { notify: notifier } : {}),
+          ...((options.automations ?? config?.automations !== undefined)
+            ? { automations: automationDesk(store, config, () => notifier?.channels() ?? []) }
+            : {}),
         });
   for (const provider of builtins) {
     for (const problem of provider.loadProblems())

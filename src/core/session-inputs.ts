@@ -115,6 +115,12 @@ export interface NewToolCall {
 export interface ModelReply {
   readonly content: string;
   readonly calls?: readonly NewToolCall[] | undefined;
+  /**
+   * The turn's final answer (it has no calls): the turn is marked done with it, in the same
+   * transaction, as `setTurnStatus(turnId, 'done')` would, so a stored answer never sits beside a turn
+   * still marked running.
+   */
+  readonly endsTurn?: boolean | undefined;
 }
 
 /** Which calls to list. */

@@ -14,6 +14,8 @@ import { valueTypeWords } from './value-types.js';
 const NF = FIELDS.length;
 /** Tools (best first) that the name-coverage bonus is computed for. */
 const NAME_COVERAGE_READ = 128;
+/** A query term adding less than this share of what its strongest term adds is not scored (see `score`). */
+const TERM_FLOOR = 1e-3;
 
 /** The weighted term ids of a query's words (words no tool holds are dropped), plus adjacent pairs. */
 export function queryTerms(
@@ -71,6 +73,8 @@ export class Ranker {
   private accStamp = new Int32Array(0);
   private accRound = 0;
   private perTerm = new Float64Array(0);
+  /** The terms of a query that `score` reads (reused: one map for the ranker's life). */
+  private readonly informative: WeightedTerms = new Map();
   /** One object for the ranker's life: the index caches per-term work while it stays the same. */
   private readonly weights: FieldWeights;
   private readonly expander: QueryExpander;
@@ -224,9 +228,27 @@ export class Ranker {
     return q;
   }
 
-  /** BM25F over the index into `buf`. */
+  /**
+   * BM25F over the index into `buf`, leaving out the terms that would add less than `TERM_FLOOR` of
+   * what the query's strongest term adds. A word (nearly) every tool holds has an idf near zero: it
+   * adds a rounding error to each score, yet scoring it reads (nearly) every tool's postings, and
+   * feedback brings such words back by the dozen (at 10,000 tools they were four fifths of a
+   * ranking's work, and gave every tool a sliver of a score that then had to be sorted).
+   */
   private score(q: WeightedTerms, buf: ScoreBuffer): void {
-    this.index.accumulate(q, this.weights, buf);
+    const index = this.index;
+    let strongest = 0;
+    q.forEach((w, id) => {
+      strongest = Math.max(strongest, w * index.idf(id));
+    });
+    const floor = TERM_FLOOR * strongest;
+    const kept = this.informative;
+    kept.clear();
+    q.forEach((w, id) => {
+      if (w * index.idf(id) >= floor) kept.set(id, w);
+    });
+    index.accumulate(kept.size === q.size ? q : kept, this.weights, buf);
+    kept.clear();
   }
 
   /** Words the best-ranked tools share, weighted by rank and rarity, that the query does not hold. */

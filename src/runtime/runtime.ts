@@ -2,6 +2,7 @@ import type { ApprovalDecision } from '../core/approval.js';
 import { ToolseamError } from '../core/errors.js';
 import type { RuntimeEvent } from '../core/events.js';
 import { type Logger, silentLogger } from '../core/logger.js';
+import type { SessionPatch } from '../core/session-inputs.js';
 import type {
   ApprovalRecord,
   ListedSession,
@@ -129,7 +130,6 @@ export class Runtime {
     );
     this.surfaces = new SessionSurfaces({
       registry: options.registry,
-      store: options.store,
       logger: this.logger,
       ...(options.k ? { k: options.k } : {}),
       ...(options.selector ? { selector: options.selector } : {}),
@@ -461,15 +461,12 @@ export class Runtime {
       ranWith: this.options.ranWith,
     });
     const { provider, model } = this.options.model;
-    const patch = {
+    // Written with the turn's surface stamp, in one write, once the surface is known (`turnStart`).
+    const patch: SessionPatch = {
       ...(before.provider !== provider || before.model !== model ? { provider, model } : {}),
       ...(before.title ? {} : { title: headOf(text.trim(), 80) }),
     };
-    const session =
-      Object.keys(patch).length > 0
-        ? await store.updateSession(sessionId, patch)
-        : ((await store.getSession(sessionId)) as SessionRecord);
-    return this.drive(session, turn, effective, false, controller);
+    return this.drive(before, turn, effective, false, controller, patch);
   }
 
   private drive(
@@ -478,6 +475,7 @@ export class Runtime {
     options: SessionOptions & SendOptions,
     resumed: boolean,
     controller: AbortController,
+    patch: SessionPatch = {},
   ): AsyncIterable<RuntimeEvent> {
     // Nobody reads the turn any more (it could not answer an approval): stop it, as `stop()` would.
     const channel = new EventChannel<RuntimeEvent>(() => controller.abort());
@@ -487,14 +485,17 @@ export class Runtime {
     const emit = (event: RuntimeEvent): void => channel.push(event);
     const done = (async () => {
       let end: TurnEnd;
+      // The final answer was stored with the turn marked done (see `recordReply`).
+      let endStored = false;
       try {
         emit({ type: 'turn-start', sessionId: session.id, turnId: turn.id });
-        const { env, state } = await this.turnStart(session, turn, options, controller.signal, emit);
+        const { env, state } = await this.turnStart(session, turn, options, controller.signal, emit, patch);
         if (resumed) {
           await countPastWork(env, state);
           await resumeCalls(env, state);
         }
         end = await runTurnLoop(env, state);
+        endStored = state.endStored === true;
       } catch (error) {
         // The person reads the turn's ending, one line; the stack is for --verbose (and for a bug's report).
         this.logger.log({
@@ -517,7 +518,7 @@ export class Runtime {
           await answerLooseCalls(this.options.store, { turnId: turn.id }, 'the turn failed inside toolseam');
         }
         await markUnanswered(this.options.store, this.histories.of(session.id), turn.id, end);
-        await this.finish(turn.id, end);
+        if (!endStored) await this.finish(turn.id, end);
       } catch (error) {
         // The store may be closing under us; the turn stays unfinished and resumable.
         this.logger.log({
@@ -548,6 +549,7 @@ export class Runtime {
     options: SessionOptions & SendOptions,
     signal: AbortSignal,
     emit: (event: RuntimeEvent) => void,
+    patch: SessionPatch = {},
   ): Promise<{ env: TurnEnvironment; state: TurnState }> {
     const o = this.options;
     const agentName = options.agent;
@@ -567,6 +569,9 @@ export class Runtime {
       (await o.store.listQuarantined({ provider, model })).map((q): [string, string] => [q.tool, q.said]),
     );
     const surface = await this.surfaces.forSession(session, gates.agent, emit, gates.grants, quarantined);
+    const changes: SessionPatch =
+      surface.stamp === session.surfaceStamp ? patch : { ...patch, surfaceStamp: surface.stamp };
+    if (Object.keys(changes).length > 0) await o.store.updateSession(session.id, changes);
     const system = [o.system ?? DEFAULT_SYSTEM, agentConfig?.instructions].filter(Boolean).join('\n\n');
     const env: TurnEnvironment = {
       model: o.model,
@@ -597,6 +602,7 @@ export class Runtime {
       ...(o.waitingNoticeMs === undefined ? {} : { waitingNoticeMs: o.waitingNoticeMs }),
       ...(o.storeRetryMs === undefined ? {} : { storeRetryMs: o.storeRetryMs }),
       keepUnsaved: (result) => this.unsaved.push(result),
+      nothingUnsaved: () => this.unsaved.length === 0,
       ...(options.leaf ? { leaf: options.leaf } : {}),
     };
     return { env: Object.freeze(env), state: freshTurnState(quarantined) };

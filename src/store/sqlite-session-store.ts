@@ -2,6 +2,7 @@ import { FINAL_TURN_STATES } from '../core/session-records.js';
 import type { SessionStore } from '../core/session-store.js';
 import { approvalsTable } from './approvals-table.js';
 import { auditTable } from './audit-table.js';
+import { automationsTable } from './automations-table.js';
 import { batchesTable } from './batches-table.js';
 import { contextTables } from './context-tables.js';
 import { defaultDatabasePath } from './default-path.js';
@@ -63,8 +64,16 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
   const deleteSession = sessionDeletion(ctx, approvals, audit);
   const turnEvents = turnEventsTable(ctx);
   const context = contextTables(ctx);
+  const automations = automationsTable(ctx);
 
   const timeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  /** Moves a turn; a turn that ends takes its pending approvals with it. */
+  const moveTurn: Synchronous<SessionStore>['setTurnStatus'] = (turnId, state, move) => {
+    const moved = turns.setStatus(turnId, state, move);
+    if (moved && FINAL_TURN_STATES.includes(state))
+      approvals.cancelForTurn(turnId, `the turn ended (${state})`);
+    return moved;
+  };
   const methods: Synchronous<Omit<SessionStore, 'path' | 'close'>> = {
     createSession: sessions.create,
     getSession: sessions.get,
@@ -75,18 +84,17 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
     startTurn: turns.start,
     getTurn: turns.get,
     listTurns: turns.list,
-    setTurnStatus: (turnId, state, move) =>
-      ctx.write(() => {
-        const moved = turns.setStatus(turnId, state, move);
-        if (moved && FINAL_TURN_STATES.includes(state))
-          approvals.cancelForTurn(turnId, `the turn ended (${state})`);
-        return moved;
-      }),
+    setTurnStatus: (turnId, state, move) => ctx.write(() => moveTurn(turnId, state, move)),
     touchTurnOwner: (owner) => ctx.write(() => turns.touchOwner(owner)),
     appendMessage: (turnId, message, opts) => turns.append(turnId, message, opts?.tool),
     listMessages: messages.list,
 
-    recordModelReply: calls.recordModelReply,
+    recordModelReply: (turnId, reply) =>
+      ctx.write(() => {
+        const recorded = calls.recordModelReply(turnId, reply);
+        if (reply.endsTurn === true) moveTurn(turnId, 'done');
+        return recorded;
+      }),
     getToolCall: calls.get,
     listToolCalls: calls.list,
     approveToolCall: calls.approve,
@@ -144,6 +152,14 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
     lastTurnEventId: turnEvents.last,
 
     ...context,
+    createAutomation: automations.create,
+    getAutomation: automations.get,
+    listAutomations: automations.list,
+    listDueAutomations: automations.listDue,
+    updateAutomation: automations.update,
+    deleteAutomation: automations.delete,
+    claimAutomationRun: automations.claim,
+    finishAutomationRun: automations.finish,
   };
   return {
     ...sqliteGuard<Omit<SessionStore, 'path' | 'close'>>(methods, db.name, timeoutMs),

@@ -103,6 +103,10 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
     `UPDATE tool_calls SET status = 'running', claimed_by = ?, updated_at = ?
      WHERE turn_id = ? AND call_id = ? AND status = 'approved'`,
   );
+  const approveAndClaim = db.prepare(
+    `UPDATE tool_calls SET status = 'running', claimed_by = ?, updated_at = ?
+     WHERE turn_id = ? AND call_id = ? AND (status = 'pending' OR status = 'approved')`,
+  );
   const settle = db.prepare(
     `UPDATE tool_calls SET status = @status, result = @content, is_error = @isError, not_run = @notRun,
        refused_by = @refusedBy, updated_at = @now
@@ -171,6 +175,10 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
       return ctx.write(() => {
         const sessionId = turns.mustGetSessionId(turnId);
         const calls = reply.calls ?? [];
+        if (reply.endsTurn === true && calls.length > 0)
+          throw new InputError(
+            `A reply with calls cannot end turn ${turnId}: its calls are still to be run.`,
+          );
         // The calls first: the message keeps their arguments in their rows (stored once) and reads them from there.
         const recorded = calls.map((c) => insertCall(turnId, sessionId, c));
         const message = turns.append(
@@ -199,8 +207,10 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
     approve(turnId: string, callId: string): boolean {
       return changed(turnId, callId, approve.run(ctx.now(), turnId, callId).changes);
     },
-    claim(turnId: string, callId: string, owner?: string): boolean {
-      return changed(turnId, callId, claim.run(orNull(owner), ctx.now(), turnId, callId).changes);
+    claim(turnId: string, callId: string, owner?: string, options: { approving?: boolean } = {}): boolean {
+      // One statement either way: a call is approved and claimed in one commit, never left approved alone.
+      const statement = options.approving === true ? approveAndClaim : claim;
+      return changed(turnId, callId, statement.run(orNull(owner), ctx.now(), turnId, callId).changes);
     },
     recordResult(
       turnId: string,

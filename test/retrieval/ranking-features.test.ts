@@ -71,6 +71,24 @@ describe('word forms', () => {
   });
 });
 
+describe('words every tool holds', () => {
+  it('are not scored, from the request or from feedback: tools matching only through them stay unranked', () => {
+    const every = 'returns the record as stored with its status';
+    const tools = [
+      tool('refund_invoice', `Refund an invoice; ${every}`),
+      tool('refund_order', `Refund an order; ${every}`),
+      ...Array.from({ length: 300 }, (_, i) => tool(`other_${i}`, `Thing number ${i}; ${every}`)),
+    ];
+    const withFeedback = ranked(tools, 'refund the invoice');
+    expect(withFeedback.slice(0, 2)).toEqual(['refund_invoice', 'refund_order']);
+    // Before, the shared words came back as feedback terms and every tool got a sliver of a score.
+    expect(withFeedback.filter((name) => name.startsWith('other_'))).toEqual([]);
+    const askingForOne = ranked(tools, 'refund the invoice record', { feedbackWeight: 0 });
+    expect(askingForOne.slice(0, 2)).toEqual(['refund_invoice', 'refund_order']);
+    expect(askingForOne.filter((name) => name.startsWith('other_'))).toEqual([]);
+  });
+});
+
 describe('letters outside ASCII', () => {
   it('matches a dotted capital I (İstanbul) with the plain lowercase word', () => {
     expect(words('İstanbul trip ISTANBUL')).toEqual(['istanbul', 'trip', 'istanbul']);
@@ -79,7 +97,8 @@ describe('letters outside ASCII', () => {
     });
     expect(names(r.select('istanbul'))).toContain('city_guide');
     expect(r.lastRelevance.get('city_guide')).toBe(1);
-    expect(r.lastRelevance.get('tool_0')).toBeLessThan(0.01);
+    // Not ranked at all (relevance 0) once the words every tool shares add nothing to its score.
+    expect(r.lastRelevance.get('tool_0') ?? 0).toBeLessThan(0.01);
   });
 });
 

@@ -26,7 +26,7 @@ describe('session surfaces', () => {
     const store = openSessionStore({ path: join(dir, 'toolseam.db') });
     const registry = createToolRegistry();
     registry.register(demoProvider());
-    const surfaces = new SessionSurfaces({ registry, store });
+    const surfaces = new SessionSurfaces({ registry });
     const sessions = await Promise.all(
       Array.from({ length: MAX_KEPT_SURFACES + 8 }, (_, i) => store.createSession({ id: `s${i}` })),
     );
@@ -86,7 +86,7 @@ async function openSurfaces(provider: ToolProvider) {
   stores.push(store);
   const registry = createToolRegistry();
   registry.register(provider);
-  const surfaces = new SessionSurfaces({ registry, store });
+  const surfaces = new SessionSurfaces({ registry });
   const session = await store.createSession({ id: 's' });
   const notices: string[] = [];
   const turn = () =>

@@ -11,8 +11,9 @@ import type { ResolvedProviderConfig } from '../shared/provider-config.js';
 import type { RejectionDialect } from '../shared/rejection-dialect.js';
 import { SdkModelAdapter } from '../shared/sdk-model-adapter.js';
 import { streamEnding } from '../shared/stream-ending.js';
+import { anthropicBodyBytes } from './anthropic-body-bytes.js';
 import { anthropicProviderError } from './anthropic-errors.js';
-import { toAnthropicRequest } from './anthropic-request.js';
+import { anthropicForms, anthropicMessageForms, toAnthropicRequest } from './anthropic-request.js';
 import { AnthropicStreamParser, messageEvents } from './anthropic-stream-parser.js';
 
 /** The Anthropic Messages API through `@anthropic-ai/sdk`. */
@@ -20,6 +21,8 @@ export class AnthropicAdapter extends SdkModelAdapter {
   readonly provider = 'anthropic';
   private readonly client: Anthropic;
   private readonly capture: ErrorBodyCapture;
+  /** Each history message's blocks and their JSON, made once for every request of every session this adapter serves. */
+  private readonly forms = anthropicForms();
 
   constructor(
     config: ResolvedProviderConfig,
@@ -40,16 +43,26 @@ export class AnthropicAdapter extends SdkModelAdapter {
 
   /** The request body this adapter sends for `request`. */
   buildRequest(request: ModelRequest) {
-    return toAnthropicRequest(request, {
-      model: this.model,
-      stream: this.config.stream,
-      defaultMaxTokens: this.config.maxTokens,
-    });
+    return toAnthropicRequest(request, this.wire(), this.messageForms(request));
+  }
+
+  private wire() {
+    return { model: this.model, stream: this.config.stream, defaultMaxTokens: this.config.maxTokens };
+  }
+
+  private messageForms(request: ModelRequest) {
+    return anthropicMessageForms(request.messages, request.tools.length === 0, this.forms);
   }
 
   protected async *attempt(request: ModelRequest, deadline: FirstByteDeadline): AsyncGenerator<ModelEvent> {
-    const body = this.buildRequest(request);
-    const options = { signal: deadline.signal };
+    const forms = this.messageForms(request);
+    const body = toAnthropicRequest(request, this.wire(), forms);
+    // The SDK sends a body given in the options as it is, in place of its own JSON of `body`
+    const options = {
+      signal: deadline.signal,
+      body: anthropicBodyBytes(body, forms, this.forms),
+      headers: { 'content-type': 'application/json' },
+    };
     if (body.stream) {
       const stream = await this.client.messages.create(body as MessageCreateParamsStreaming, options);
       const parser = new AnthropicStreamParser();

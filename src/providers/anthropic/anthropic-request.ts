@@ -7,7 +7,8 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import type { ChatMessage, ModelRequest, WireTool } from '../../core/model.js';
 import { blockCallIds } from '../shared/block-call-ids.js';
-import { groupTurns } from '../shared/group-turns.js';
+import { groupTurns, type WireTurn } from '../shared/group-turns.js';
+import { MessageForms } from '../shared/message-forms.js';
 import { argumentsObject } from '../shared/tool-call-assembler.js';
 import { toolCallText, toolResultText } from '../shared/tool-history-text.js';
 
@@ -23,11 +24,7 @@ export function toAnthropicTool(tool: WireTool): Tool {
   };
 }
 
-function blocksOf(
-  message: ChatMessage,
-  toolsAsText: boolean,
-  idOf: (id: string) => string,
-): { role: 'user' | 'assistant'; blocks: ContentBlockParam[] } {
+function blocksOf(message: ChatMessage, toolsAsText: boolean, idOf: (id: string) => string): AnthropicForm {
   switch (message.role) {
     case 'user':
       return {
@@ -66,6 +63,27 @@ function blocksOf(
   }
 }
 
+/** One message as a role and its content blocks. */
+export type AnthropicForm = WireTurn<ContentBlockParam>;
+
+/** Each message's blocks, kept between requests (`MessageForms`); the variant is `toolsAsText`. */
+export type AnthropicForms = MessageForms<AnthropicForm, boolean>;
+
+/** A cache of each message's blocks for the requests of one adapter. */
+export function anthropicForms(): AnthropicForms {
+  return new MessageForms((message, idOf, toolsAsText: boolean) => blocksOf(message, toolsAsText, idOf));
+}
+
+/** Each message as a role and its blocks (taken from `forms` when given), in order. */
+export function anthropicMessageForms(
+  messages: readonly ChatMessage[],
+  toolsAsText: boolean,
+  forms?: AnthropicForms,
+): AnthropicForm[] {
+  const idOf = blockCallIds(messages);
+  return messages.map((m) => (forms ? forms.of(m, idOf, toolsAsText) : blocksOf(m, toolsAsText, idOf)));
+}
+
 /**
  * The conversation as Messages API turns: tool results travel as `tool_result` blocks in a user turn, and
  * consecutive messages of one role share a turn (results first, as the API requires). With `toolsAsText`
@@ -73,22 +91,27 @@ function blocksOf(
  * Call ids the API refuses (`^[a-zA-Z0-9_-]+$`; another provider's, such as Kimi's) travel as ids it takes.
  */
 export function toAnthropicMessages(messages: readonly ChatMessage[], toolsAsText = false): MessageParam[] {
-  const idOf = blockCallIds(messages);
-  return groupTurns(messages, (m) => blocksOf(m, toolsAsText, idOf)).map((t) => ({
-    role: t.role,
-    content: t.blocks,
-  }));
+  return turnsOf(anthropicMessageForms(messages, toolsAsText));
 }
 
-/** A provider-neutral request in Messages API form. */
+/** The messages' forms grouped into turns. */
+function turnsOf(forms: readonly AnthropicForm[]): MessageParam[] {
+  return groupTurns(forms, (f) => f).map((t) => ({ role: t.role, content: t.blocks }));
+}
+
+/**
+ * A provider-neutral request in Messages API form, its messages' forms (`forms`: made with
+ * `anthropicMessageForms`) given when the caller keeps them.
+ */
 export function toAnthropicRequest(
   request: ModelRequest,
   options: { model: string; stream: boolean; defaultMaxTokens: number | undefined },
+  forms: readonly AnthropicForm[] = anthropicMessageForms(request.messages, request.tools.length === 0),
 ): MessageCreateParams {
   const body: MessageCreateParams = {
     model: options.model,
     max_tokens: request.maxTokens ?? options.defaultMaxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
-    messages: toAnthropicMessages(request.messages, request.tools.length === 0),
+    messages: turnsOf(forms),
     stream: options.stream,
   };
   if (request.system !== '') body.system = request.system;

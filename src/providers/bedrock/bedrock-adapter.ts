@@ -14,7 +14,12 @@ import type { RejectionDialect } from '../shared/rejection-dialect.js';
 import { SdkModelAdapter } from '../shared/sdk-model-adapter.js';
 import { streamEnding } from '../shared/stream-ending.js';
 import { type BedrockErrorContext, bedrockProviderError, keepErrorBodies } from './bedrock-errors.js';
-import { acceptsToolResultStatus, type BedrockRequestOptions, toBedrockRequest } from './bedrock-request.js';
+import {
+  acceptsToolResultStatus,
+  type BedrockRequestOptions,
+  bedrockForms,
+  toBedrockRequest,
+} from './bedrock-request.js';
 import { BedrockStreamParser, converseEvents } from './bedrock-stream-parser.js';
 import { keepDeepToolInputs } from './deep-tool-inputs.js';
 
@@ -26,6 +31,8 @@ export class BedrockAdapter extends SdkModelAdapter<AttemptContext> {
   readonly provider = 'bedrock';
   private readonly client: BedrockRuntimeClient;
   private readonly wire: BedrockRequestOptions;
+  /** Each history message's blocks, made once for every request of every session this adapter serves. */
+  private readonly forms = bedrockForms();
 
   constructor(config: ResolvedProviderConfig, options: { readonly dialects: readonly RejectionDialect[] }) {
     super(config, options.dialects);
@@ -61,7 +68,7 @@ export class BedrockAdapter extends SdkModelAdapter<AttemptContext> {
 
   /** The Converse input this adapter sends for `request`. */
   buildRequest(request: ModelRequest) {
-    return toBedrockRequest(request, this.wire);
+    return toBedrockRequest(request, this.wire, this.forms);
   }
 
   /** Each call's attempts note for the error conversion whether its stream had started, and its request id. */

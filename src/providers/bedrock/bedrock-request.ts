@@ -7,7 +7,8 @@ import type {
 } from '@aws-sdk/client-bedrock-runtime';
 import type { ChatMessage, ModelRequest, WireTool } from '../../core/model.js';
 import { blockCallIds } from '../shared/block-call-ids.js';
-import { groupTurns } from '../shared/group-turns.js';
+import { groupTurns, type WireTurn } from '../shared/group-turns.js';
+import { MessageForms } from '../shared/message-forms.js';
 import { argumentsObject } from '../shared/tool-call-assembler.js';
 import { toolCallText, toolResultText } from '../shared/tool-history-text.js';
 
@@ -46,11 +47,7 @@ export interface BlockOptions {
   readonly toolsAsText: boolean;
 }
 
-function blocksOf(
-  message: ChatMessage,
-  options: BlockOptions,
-  idOf: (id: string) => string,
-): { role: 'user' | 'assistant'; blocks: ContentBlock[] } {
+function blocksOf(message: ChatMessage, options: BlockOptions, idOf: (id: string) => string): BedrockForm {
   switch (message.role) {
     case 'user':
       // Converse refuses blank text blocks
@@ -85,29 +82,48 @@ function blocksOf(
   }
 }
 
+/** One message as a role and its content blocks. */
+type BedrockForm = WireTurn<ContentBlock>;
+
+/** Each message's blocks, kept between requests (`MessageForms`); the variant is `variantOf` the options. */
+export type BedrockForms = MessageForms<BedrockForm, number>;
+
+/** The block options as one number: 1 = with status, 2 = tools as text. */
+const variantOf = (o: BlockOptions): number => (o.withStatus ? 1 : 0) + (o.toolsAsText ? 2 : 0);
+
+/** A cache of each message's blocks for the requests of one adapter. */
+export function bedrockForms(): BedrockForms {
+  return new MessageForms((message, idOf, variant: number) =>
+    blocksOf(message, { withStatus: (variant & 1) !== 0, toolsAsText: (variant & 2) !== 0 }, idOf),
+  );
+}
+
 /**
  * The conversation as Converse messages; consecutive messages of one role share a message. Call ids
  * Converse refuses (`toolUseId` is 1–64 of `[a-zA-Z0-9_-]`; another provider's may not be) travel as ids it takes.
+ * With `forms`, each message's blocks are made once and reused by later requests.
  */
-export function toBedrockMessages(messages: readonly ChatMessage[], options: BlockOptions): Message[] {
+export function toBedrockMessages(
+  messages: readonly ChatMessage[],
+  options: BlockOptions,
+  forms?: BedrockForms,
+): Message[] {
   const idOf = blockCallIds(messages);
-  return groupTurns(messages, (m) => blocksOf(m, options, idOf)).map((t) => ({
-    role: t.role,
-    content: t.blocks,
-  }));
+  const variant = variantOf(options);
+  const formOf = (m: ChatMessage) => (forms ? forms.of(m, idOf, variant) : blocksOf(m, options, idOf));
+  return groupTurns(messages, formOf).map((t) => ({ role: t.role, content: t.blocks }));
 }
 
-/** A provider-neutral request in Converse / ConverseStream form. */
+/** A provider-neutral request in Converse / ConverseStream form (each message's blocks kept in `forms` when given). */
 export function toBedrockRequest(
   request: ModelRequest,
   options: BedrockRequestOptions,
+  forms?: BedrockForms,
 ): ConverseStreamCommandInput {
+  const blockOptions = { withStatus: options.toolResultStatus, toolsAsText: request.tools.length === 0 };
   const input: ConverseStreamCommandInput = {
     modelId: options.model,
-    messages: toBedrockMessages(request.messages, {
-      withStatus: options.toolResultStatus,
-      toolsAsText: request.tools.length === 0,
-    }),
+    messages: toBedrockMessages(request.messages, blockOptions, forms),
   };
   if (request.system.trim() !== '') input.system = [{ text: request.system }];
   // toolConfig must carry at least one tool when it is sent at all

@@ -12,10 +12,12 @@ import type { RejectionDialect } from '../shared/rejection-dialect.js';
 import { SdkModelAdapter } from '../shared/sdk-model-adapter.js';
 import { streamEnding } from '../shared/stream-ending.js';
 import { type DoneMarkerWatch, watchDoneMarker } from './done-marker.js';
+import { openAIBodyBytes } from './openai-body-bytes.js';
 import { OPENAI_MAX_TOOLS } from './openai-endpoints.js';
 import { errorInAnswer, openaiProviderError } from './openai-errors.js';
 import { type OpenAIRequestOptions, toOpenAIRequest } from './openai-request.js';
 import { completionEvents, OpenAIStreamParser } from './openai-stream-parser.js';
+import { OpenAIWireCache } from './openai-wire-cache.js';
 
 /** Chat Completions through the `openai` SDK: OpenAI itself and every OpenAI-compatible endpoint. */
 export class OpenAIAdapter extends SdkModelAdapter {
@@ -25,6 +27,8 @@ export class OpenAIAdapter extends SdkModelAdapter {
   private readonly capture: ErrorBodyCapture;
   private readonly done: DoneMarkerWatch;
   private readonly wire: OpenAIRequestOptions;
+  /** History messages and tools in wire form, made once for every request of every session this adapter serves. */
+  private readonly cache = new OpenAIWireCache();
 
   constructor(
     config: ResolvedProviderConfig,
@@ -56,12 +60,17 @@ export class OpenAIAdapter extends SdkModelAdapter {
 
   /** The request body this adapter sends for `request` (also what the benchmark times). */
   buildRequest(request: ModelRequest) {
-    return toOpenAIRequest(request, this.wire);
+    return toOpenAIRequest(request, this.wire, this.cache);
   }
 
   protected async *attempt(request: ModelRequest, deadline: FirstByteDeadline): AsyncGenerator<ModelEvent> {
     const body = this.buildRequest(request);
-    const options = { signal: deadline.signal };
+    // The SDK sends a body given in the options as it is, in place of its own JSON of `body`
+    const options = {
+      signal: deadline.signal,
+      body: openAIBodyBytes(body, this.cache),
+      headers: { 'content-type': 'application/json' },
+    };
     if (body.stream) {
       const { data: stream, response } = await this.client.chat.completions
         .create(body as ChatCompletionCreateParamsStreaming, options)

@@ -1,9 +1,11 @@
 import type {
   ChatCompletionCreateParams,
   ChatCompletionMessageParam,
-  ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import type { ChatMessage, ModelRequest, WireTool } from '../../core/model.js';
+import type { ChatMessage, ModelRequest } from '../../core/model.js';
+import { toOpenAIMessage } from './openai-message.js';
+import { toOpenAITool } from './openai-tool.js';
+import type { OpenAIWireCache } from './openai-wire-cache.js';
 import { shortCallIds } from './short-call-ids.js';
 
 /** Wire choices that differ between OpenAI-compatible endpoints. */
@@ -30,43 +32,6 @@ export interface OpenAIRequestOptions {
 /** What the assistant "said" between a stopped turn's tool results and the next user message. */
 export const UNANSWERED_RESULTS_NOTE = '(The turn ended here, before a reply to these tool results.)';
 
-/** One tool in Chat Completions form. */
-export function toOpenAITool(tool: WireTool): ChatCompletionTool {
-  return {
-    type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-  };
-}
-
-function toOpenAIMessage(message: ChatMessage, idOf: (id: string) => string): ChatCompletionMessageParam {
-  switch (message.role) {
-    case 'user':
-      return { role: 'user', content: message.content };
-    case 'tool':
-      // Chat Completions has no error flag: a failure is told in the content the runtime wrote
-      return { role: 'tool', tool_call_id: idOf(message.toolCallId), content: message.content };
-    case 'assistant': {
-      const calls = message.toolCalls ?? [];
-      if (calls.length === 0) return { role: 'assistant', content: message.content };
-      return {
-        role: 'assistant',
-        content: message.content === '' ? null : message.content,
-        tool_calls: calls.map((call) => {
-          const sent = {
-            id: idOf(call.id),
-            type: 'function' as const,
-            function: { name: call.name, arguments: call.arguments },
-          };
-          // Gemini wants its thought signature back where it came from; the SDK's types lack the field
-          return call.signature === undefined
-            ? sent
-            : { ...sent, extra_content: { google: { thought_signature: call.signature } } };
-        }),
-      };
-    }
-  }
-}
-
 /** How the history's tool-call ids travel: as they are, or (`short`) as Mistral takes them. */
 function callIdsFor(history: readonly ChatMessage[], short: boolean): (id: string) => string {
   return short ? shortCallIds(history) : (id) => id;
@@ -76,10 +41,14 @@ function isBlankReply(message: ChatMessage): boolean {
   return message.role === 'assistant' && message.content.trim() === '' && !message.toolCalls?.length;
 }
 
-/** A provider-neutral request in Chat Completions form. */
+/**
+ * A provider-neutral request in Chat Completions form. With a `cache`, each history message and tool is
+ * converted once and its form reused by later requests (see `OpenAIWireCache`).
+ */
 export function toOpenAIRequest(
   request: ModelRequest,
   options: OpenAIRequestOptions,
+  cache?: OpenAIWireCache,
 ): ChatCompletionCreateParams {
   const messages: ChatCompletionMessageParam[] = [];
   if (request.system !== '') messages.push({ role: 'system', content: request.system });
@@ -91,11 +60,12 @@ export function toOpenAIRequest(
     if (options.assistantAfterToolResults && previous === 'tool' && message.role === 'user') {
       messages.push({ role: 'assistant', content: UNANSWERED_RESULTS_NOTE });
     }
-    messages.push(toOpenAIMessage(message, idOf));
+    messages.push(cache === undefined ? toOpenAIMessage(message, idOf) : cache.message(message, idOf));
     previous = message.role;
   }
   const body: ChatCompletionCreateParams = { model: options.model, messages, stream: options.stream };
-  if (request.tools.length > 0) body.tools = request.tools.map(toOpenAITool);
+  if (request.tools.length > 0)
+    body.tools = request.tools.map((t) => (cache === undefined ? toOpenAITool(t) : cache.tool(t)));
   const maxTokens = request.maxTokens ?? options.defaultMaxTokens;
   if (maxTokens !== undefined) body[options.maxTokensField] = maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;

@@ -1,5 +1,3 @@
-import type { ChatMessage } from '../../core/model.js';
-
 /** One wire turn: a role and its content blocks. */
 export interface WireTurn<Block> {
   readonly role: 'user' | 'assistant';
@@ -11,9 +9,9 @@ export interface WireTurn<Block> {
  * dropped, and consecutive messages of one role share a turn, so tool results and the user's next text
  * travel together as those APIs require.
  */
-export function groupTurns<Block>(
-  messages: readonly ChatMessage[],
-  blocksOf: (message: ChatMessage) => WireTurn<Block>,
+export function groupTurns<Message, Block>(
+  messages: readonly Message[],
+  blocksOf: (message: Message) => WireTurn<Block>,
 ): WireTurn<Block>[] {
   const turns: { role: 'user' | 'assistant'; blocks: Block[] }[] = [];
   for (const message of messages) {

@@ -106,10 +106,9 @@ export async function invokeAfterWait(
 
 /** Step 7: runs a call that passed its gates a moment ago (and its person, when it asked), exactly once. */
 export async function invoke(env: TurnEnvironment, state: TurnState, call: PlannedCall): Promise<ToolResult> {
-  // Approving moves only a pending call (one a person or a grant approved already is left as it is), so
-  // the call is not read first to see whether it is pending.
-  await env.store.approveToolCall(env.turnId, call.id);
-  if (!(await env.store.claimToolCall(env.turnId, call.id))) {
+  // Its gates (and its person, when asked) have let it run: a pending call is approved and claimed in
+  // the one write that makes 'running' durable before the tool starts; a claimed or settled one is not.
+  if (!(await env.store.claimToolCall(env.turnId, call.id, undefined, { approving: true }))) {
     const again: ToolResult = {
       content: `Error: ${call.tool} was not run again: this call was already started once, and a call runs at most once.`,
       isError: true,

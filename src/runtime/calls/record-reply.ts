@@ -5,16 +5,18 @@ import type { TurnEnvironment } from '../turn/turn-environment.js';
 import { type PlannedCall, type ReadCall, readCall } from './planned-call.js';
 
 /**
- * Stores a model reply with its calls (read and resolved), so a crash never loses what was asked.
+ * Stores a model reply with its calls (read and resolved), so a crash never loses what was asked;
+ * `endsTurn` (a final answer, no calls) marks the turn done in the same write.
  */
 export async function recordReply(
   env: TurnEnvironment,
   text: string,
   calls: readonly AssistantToolCall[],
   stoppedByLength: boolean,
+  endsTurn = false,
 ): Promise<PlannedCall[]> {
   const read = (await withUniqueIds(env, calls)).map((c) => readCall(env, c, stoppedByLength));
-  return recordReadCalls(env, text, read);
+  return recordReadCalls(env, text, read, endsTurn);
 }
 
 /**
@@ -25,6 +27,7 @@ export async function recordReadCalls(
   env: TurnEnvironment,
   text: string,
   read: readonly ReadCall[],
+  endsTurn = false,
 ): Promise<PlannedCall[]> {
   const reply = {
     content: text,
@@ -37,6 +40,7 @@ export async function recordReadCalls(
       digest: c.digest,
       ...(c.args ? { arguments: c.args, argumentsAsRaw: c.argsAsRaw === true } : {}),
     })),
+    ...(endsTurn ? { endsTurn } : {}),
   };
   // The reply was shown and paid for: a store that cannot take it yet is waited for, not given up on.
   const { calls: records } = await writeWhenStoreAnswers(

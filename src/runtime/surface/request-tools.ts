@@ -21,9 +21,17 @@ export function toolLimit(model: Pick<ModelAdapter, 'maxTools'>): number {
   return n !== undefined && Number.isInteger(n) && n > 0 ? n : DEFAULT_MAX_TOOLS;
 }
 
+/** Offered tools found core or not, kept with the offer (shared by every session that sees it). */
+const coreness = new WeakMap<OfferedTool, boolean>();
+
 /** True for a tool offered with its full schema every turn (never left out to make room). */
 export function isCoreTool(tool: OfferedTool): boolean {
-  return tool.definition.core === true || isCore({ name: tool.name });
+  let core = coreness.get(tool);
+  if (core === undefined) {
+    core = tool.definition.core === true || isCore({ name: tool.name });
+    coreness.set(tool, core);
+  }
+  return core;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { RuntimeEvent } from '../../core/events.js';
 import { type Logger, silentLogger } from '../../core/logger.js';
-import type { SessionRecord, SessionStore } from '../../core/session-store.js';
+import type { SessionRecord } from '../../core/session-store.js';
 import { CatalogView, lexicalSelector, type ToolSelector } from '../../retrieval/index.js';
 import { createToolSeam } from '../../seam/index.js';
 import type { ServedTools, ToolRegistry } from '../../tools/registry/tool-registry.js';
@@ -18,7 +18,6 @@ import {
 /** What the surfaces are built from. */
 export interface SessionSurfacesOptions {
   readonly registry: ToolRegistry;
-  readonly store: SessionStore;
   readonly logger?: Logger;
   readonly k?: number;
   /** How turns choose their tools (see `RuntimeOptions.selector`). */
@@ -69,7 +68,8 @@ export class SessionSurfaces {
 
   /**
    * The session's surface for this turn; a rebuild is told to the host as a notice. Only tools the
-   * agent allows and the run's grants (a subagent leaf's) cover are offered.
+   * agent allows and the run's grants (a subagent leaf's) cover are offered. The caller stores the
+   * surface's stamp on the session (with whatever else it writes there as the turn starts).
    */
   async forSession(
     session: SessionRecord,
@@ -115,7 +115,6 @@ export class SessionSurfaces {
       const oldest = this.surfaces.keys().next().value as string;
       this.surfaces.delete(oldest);
     }
-    await this.options.store.updateSession(session.id, { surfaceStamp: surface.stamp });
     return surface;
   }
 

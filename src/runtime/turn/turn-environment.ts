@@ -45,6 +45,11 @@ export interface TurnEnvironment {
   readonly storeRetryMs?: number;
   /** Keeps a call's outcome the store could not take in time: the runtime writes it later. */
   readonly keepUnsaved?: (result: UnsavedResult) => void;
+  /**
+   * True when no outcome is waiting to be written (see `keepUnsaved`): only then may the final answer
+   * end the turn in its own write, since those outcomes go in before a turn's end.
+   */
+  readonly nothingUnsaved?: () => boolean;
   /** How long a model call may show nothing before the host hears it is still waited for (see `SilenceWatch`). */
   readonly waitingNoticeMs?: number;
   /** Schema budget in characters for the offered tools, when the context window is known. */

@@ -35,8 +35,14 @@ export async function runTurnLoop(env: TurnEnvironment, state: TurnState): Promi
     if ('end' in reply) return reply.end;
     // a tool asked for mid-turn was refused and left out: the model is called again without it
     if ('leftOut' in reply) continue;
-    const planned = await recordReply(env, reply.text, reply.calls, reply.stopReason === 'max_tokens');
-    if (planned.length === 0) return finalAnswer(reply);
+    // A final answer that ends the turn as done is stored with the turn's end, in one write.
+    const ends =
+      reply.calls.length === 0 && finalAnswer(reply).status === 'done' && env.nothingUnsaved?.() === true;
+    const planned = await recordReply(env, reply.text, reply.calls, reply.stopReason === 'max_tokens', ends);
+    if (planned.length === 0) {
+      if (ends) state.endStored = true;
+      return finalAnswer(reply);
+    }
     await runCalls(env, state, planned);
   }
 }

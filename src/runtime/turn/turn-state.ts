@@ -25,6 +25,8 @@ export interface TurnState {
   overflowed?: 'compact' | 'resent';
   /** The turn's tool selection, made once when a step first needs it (see `turnToolsOf`). */
   turnTools?: Promise<TurnTools>;
+  /** Set when the final answer was stored with the turn marked done (one write): its end needs no write of its own. */
+  endStored?: boolean;
 }
 
 /**

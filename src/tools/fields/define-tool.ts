@@ -199,7 +199,11 @@ export function defineTool<const F extends Fields = Record<never, never>>(
       `pagesBy names ${spec.pagesBy}, which is not one of its fields`,
     );
   }
-  const reader = objectReader(fields, { tool: spec.name, path: '' });
+  const site = { tool: spec.name, path: '' };
+  // Made now to check the fields (a definition that cannot work fails here), then let go: a reader
+  // holds ~2.7 KB, and most tools of a large catalog are never called. It is made again at the first call.
+  objectReader(fields, site);
+  let reader: ReturnType<typeof objectReader> | undefined;
   const risk = spec.risk ?? 'caution';
   const asks = spec.asks ?? risk !== 'safe';
   const parameters = offeredSchema(fields);
@@ -220,16 +224,17 @@ export function defineTool<const F extends Fields = Record<never, never>>(
 
   // A call's arguments reach the tool up to four times (its limit and preflight, then its limit and run):
   // they are read once per arguments object, which nothing changes once the model has sent it.
-  const readings = new WeakMap<object, ArgumentReading<A>>();
+  let readings: WeakMap<object, ArgumentReading<A>> | undefined;
   const read = (raw: unknown): ArgumentReading<A> => {
     const key = typeof raw === 'object' && raw !== null ? raw : undefined;
-    const known = key && readings.get(key);
+    const known = key && readings?.get(key);
     if (known) return known;
     const problems: ArgumentProblem[] = [];
+    reader ??= objectReader(fields, site);
     const value = reader(raw ?? {}, '', problems);
     const reading: ArgumentReading<A> =
       value === INVALID || problems.length > 0 ? { ok: false, problems } : { ok: true, args: value as A };
-    if (key) readings.set(key, reading);
+    if (key) (readings ??= new WeakMap()).set(key, reading);
     return reading;
   };
   const refusalOf = async (args: A, ctx: ToolContext): Promise<ToolResult | undefined> => {

@@ -131,6 +131,55 @@ export function toolCallCases(subject: StoreSubject): void {
       await expect(store.claimToolCall(turn.id, 'nope')).rejects.toThrow(StoreNotFoundError);
     });
 
+    it('stores a final answer with its turn marked done when the reply ends the turn', async () => {
+      const store = await subject.open();
+      const { turn } = await turnWithCalls(store, []);
+      const answer = await store.recordModelReply(turn.id, { content: 'All tidy.', endsTurn: true });
+      expect(answer.message.message).toEqual({ role: 'assistant', content: 'All tidy.' });
+      expect(await store.getTurn(turn.id)).toMatchObject({ status: 'done' });
+      expect((await store.getTurn(turn.id))?.endedAt).toBeDefined();
+      // A turn already ended is not moved again.
+      expect(await store.setTurnStatus(turn.id, 'done')).toBe(false);
+    });
+
+    it('refuses to end a turn with a reply that still has calls, and stores nothing of it', async () => {
+      const store = await subject.open();
+      const { turn } = await turnWithCalls(store, []);
+      const before = (await store.listMessages(turn.sessionId)).length;
+      await expect(
+        store.recordModelReply(turn.id, {
+          content: 'One more thing.',
+          calls: [newCall('c9', 'read_file', { path: 'z' })],
+          endsTurn: true,
+        }),
+      ).rejects.toThrow(InputError);
+      expect(await store.listMessages(turn.sessionId)).toHaveLength(before);
+      expect(await store.getTurn(turn.id)).toMatchObject({ status: 'running' });
+    });
+
+    it('approves and claims a pending call in one step when asked to, and still only once', async () => {
+      const store = await subject.open();
+      const { turn } = await turnWithCalls(store, [
+        newCall('c1', 'read_file', { path: 'a' }),
+        newCall('c2', 'read_file', { path: 'b' }, { status: 'approved' }),
+        newCall('c3', 'read_file', { path: 'c' }),
+      ]);
+      const approving = { approving: true } as const;
+      expect(await store.claimToolCall(turn.id, 'c1', 'host:1', approving)).toBe(true);
+      expect(await store.claimToolCall(turn.id, 'c1', 'host:2', approving)).toBe(false);
+      expect(await store.getToolCall(turn.id, 'c1')).toMatchObject({
+        status: 'running',
+        claimedBy: 'host:1',
+      });
+      expect(await store.claimToolCall(turn.id, 'c2', undefined, approving)).toBe(true);
+      await store.recordToolResult(turn.id, 'c3', { status: 'refused', content: 'no', isError: true });
+      expect(await store.claimToolCall(turn.id, 'c3', undefined, approving)).toBe(false);
+      expect((await store.getToolCall(turn.id, 'c3'))?.status).toBe('refused');
+      await expect(store.claimToolCall(turn.id, 'nope', undefined, approving)).rejects.toThrow(
+        StoreNotFoundError,
+      );
+    });
+
     it('records refusals with their markers and never lets a settled call change again', async () => {
       const store = await subject.open();
       const { session, turn } = await turnWithCalls(store, [

@@ -1,0 +1,68 @@
+import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { ChatMessage, WireTool } from '../../core/model.js';
+import { MessageForms } from '../shared/message-forms.js';
+import { toOpenAIMessage } from './openai-message.js';
+import { toOpenAITool } from './openai-tool.js';
+
+/** One tool's wire form, what it was made from, and its bytes once asked for. */
+interface ToolEntry {
+  readonly tool: Pick<WireTool, 'name' | 'description' | 'parameters'>;
+  readonly param: ChatCompletionTool;
+  listed?: Buffer;
+}
+
+/** `,` and the JSON of `param`, in UTF-8: a list's items, each led by its separator. */
+const listedBytes = (param: object): Buffer => Buffer.from(`,${JSON.stringify(param)}`);
+
+/**
+ * The Chat Completions form of each history message (see `MessageForms`) and offered tool, made once and
+ * reused by later requests, with its JSON as UTF-8 bytes: every request would otherwise serialize the
+ * whole conversation and its tools again. A tool's entry is keyed by the tool object and checked by its
+ * name, description and parameters object (a schema is never changed in place once offered).
+ */
+export class OpenAIWireCache {
+  private readonly messages = new MessageForms<ChatCompletionMessageParam>(toOpenAIMessage);
+  private readonly byTool = new WeakMap<WireTool, ToolEntry>();
+  private readonly byParam = new WeakMap<ChatCompletionTool, ToolEntry>();
+
+  /** The wire form of `message`, the kept one when it was made from the values the message holds now. */
+  message(message: ChatMessage, idOf: (id: string) => string): ChatCompletionMessageParam {
+    return this.messages.of(message, idOf, undefined);
+  }
+
+  /** The wire form of `tool`, the kept one while the tool's name, description and parameters are the same. */
+  tool(tool: WireTool): ChatCompletionTool {
+    const kept = this.byTool.get(tool);
+    const was = kept?.tool;
+    if (
+      kept &&
+      was?.name === tool.name &&
+      was.description === tool.description &&
+      was.parameters === tool.parameters
+    )
+      return kept.param;
+    const { name, description, parameters } = tool;
+    const entry: ToolEntry = { tool: { name, description, parameters }, param: toOpenAITool(tool) };
+    this.byTool.set(tool, entry);
+    this.byParam.set(entry.param, entry);
+    return entry.param;
+  }
+
+  /**
+   * `,` and the message's JSON in UTF-8 (the separator comes with it, so a list is one part per item),
+   * kept for the forms this cache made; any other (the system message, a note put between messages) is
+   * encoded each time.
+   */
+  listedMessage(param: ChatCompletionMessageParam): Buffer {
+    return this.messages.bytes(param, listedBytes);
+  }
+
+  /** `,` and the tool's JSON in UTF-8, kept for the forms this cache made. */
+  listedTool(param: ChatCompletionTool): Buffer {
+    const entry = this.byParam.get(param);
+    if (entry?.listed !== undefined) return entry.listed;
+    const bytes = listedBytes(param);
+    if (entry !== undefined) entry.listed = bytes;
+    return bytes;
+  }
+}

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatMessage, ModelRequest, WireTool } from '../../src/core/model.js';
+import { anthropicBodyBytes } from '../../src/providers/anthropic/anthropic-body-bytes.js';
+import {
+  type AnthropicForms,
+  anthropicForms,
+  anthropicMessageForms,
+  toAnthropicRequest,
+} from '../../src/providers/anthropic/anthropic-request.js';
+import type { StandIn } from '../../src/testing/index.js';
+import { type AdapterHarness, adapterFor, ask, collect, standInFor } from '../support/provider-harness.js';
+
+const OPTIONS = { model: 'claude-test', stream: true, defaultMaxTokens: 256 };
+const TOOL: WireTool = {
+  name: 'get_time',
+  description: 'The time in a city’s zone…',
+  parameters: { type: 'object' },
+};
+
+function request(messages: readonly ChatMessage[], tools: readonly WireTool[]): ModelRequest {
+  return { system: 'Answer briefly — “exactly”.', messages, tools };
+}
+
+/** The body as the API reads it, its messages' blocks kept in `cache`. */
+function sent(messages: readonly ChatMessage[], cache: AnthropicForms, tools = [TOOL]): unknown {
+  const req = request(messages, tools);
+  const forms = anthropicMessageForms(messages, tools.length === 0, cache);
+  return JSON.parse(
+    anthropicBodyBytes(toAnthropicRequest(req, OPTIONS, forms), forms, cache).toString('utf8'),
+  );
+}
+
+/** The body made from scratch (what the SDK would serialize). */
+function fresh(messages: readonly ChatMessage[], tools = [TOOL]): unknown {
+  return JSON.parse(JSON.stringify(toAnthropicRequest(request(messages, tools), OPTIONS)));
+}
+
+function call(id: string, args = '{"zone":"UTC"}'): ChatMessage {
+  return { role: 'assistant', content: 'Looking…', toolCalls: [{ id, name: 'get_time', arguments: args }] };
+}
+
+function result(id: string, content: string, isError = false): ChatMessage {
+  return { role: 'tool', toolCallId: id, name: 'get_time', content, isError };
+}
+
+describe('Anthropic request bytes from kept message blocks', () => {
+  it('send the JSON a body made from scratch has, turns grouped and blank messages left out', () => {
+    const cache = anthropicForms();
+    const history: ChatMessage[] = [
+      { role: 'user', content: 'Wie spät ist es in 東京? 🕐' },
+      { role: 'assistant', content: '  ', toolCalls: [{ id: 'a', name: 'get_time', arguments: '{}' }] },
+      result('a', 'noon'),
+      { role: 'user', content: 'and in Oslo?' },
+      { role: 'assistant', content: '\n\n' },
+      call('functions.get_time:1'),
+      result('functions.get_time:1', 'failed', true),
+    ];
+    for (let round = 0; round < 2; round += 1) {
+      expect(sent(history, cache)).toEqual(fresh(history));
+      expect(sent(history, cache, [])).toEqual(fresh(history, []));
+    }
+  });
+
+  it('send a message changed in place or replaced as it is now, and a result that came later', () => {
+    const cache = anthropicForms();
+    const history: ChatMessage[] = [{ role: 'user', content: 'first words' }, call('c1')];
+    sent(history, cache);
+    (history[0] as { content: string }).content = 'second words';
+    history[1] = call('c1', '{"zone":"CET"}');
+    history.push(result('c1', '13:00'));
+    const body = sent(history, cache);
+    expect(body).toEqual(fresh(history));
+    expect(JSON.stringify(body)).not.toContain('first words');
+    (history[2] as { isError: boolean }).isError = true;
+    expect(sent(history, cache)).toEqual(fresh(history));
+  });
+
+  it('keep two sessions apart on one cache, and leave out what a history no longer holds', () => {
+    const cache = anthropicForms();
+    const a: ChatMessage[] = [{ role: 'user', content: 'A asks' }, call('c1'), result('c1', 'A: 9:00')];
+    const b: ChatMessage[] = [{ role: 'user', content: 'B asks' }, call('c1'), result('c1', 'B: 17:00')];
+    expect(sent(a, cache)).toEqual(fresh(a));
+    expect(sent(b, cache)).toEqual(fresh(b));
+    const compacted = [{ role: 'user' as const, content: 'summary' }, ...a.slice(1)];
+    expect(sent(compacted, cache)).toEqual(fresh(compacted));
+    expect(JSON.stringify(sent(compacted, cache))).not.toContain('A asks');
+  });
+});
+
+const HARNESS: AdapterHarness = {
+  label: 'Anthropic',
+  family: 'anthropic',
+  model: 'claude-test',
+  corpusProviders: [],
+  stopTable: {},
+};
+
+describe('an Anthropic adapter sending kept message blocks', () => {
+  let standIn: StandIn;
+  beforeAll(async () => {
+    standIn = await standInFor(HARNESS);
+  });
+  afterAll(() => standIn.close());
+
+  it('sends each request’s history as the API should read it, an edited message as edited', async () => {
+    standIn.reset();
+    standIn.push({ text: 'first' }, { text: 'second' });
+    const adapter = adapterFor(HARNESS, standIn);
+    const history: ChatMessage[] = [
+      { role: 'user', content: 'Wie spät ist es in 東京? 🕐' },
+      call('c1'),
+      result('c1', '12:00'),
+    ];
+    await collect(adapter.stream({ ...ask(''), messages: history }));
+    history[2] = result('c1', '13:00');
+    history.push({ role: 'assistant', content: 'It is one.' }, { role: 'user', content: 'thanks' });
+    await collect(adapter.stream({ ...ask(''), messages: history }));
+    const second = standIn.requests[1]?.messages ?? [];
+    expect(second.map((m) => m.content)).toEqual([
+      history[0]?.content,
+      'Looking…',
+      '13:00',
+      'It is one.',
+      'thanks',
+    ]);
+  });
+});

@@ -1,0 +1,241 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatMessage, ModelRequest, WireTool } from '../../src/core/model.js';
+import { openAIBodyBytes } from '../../src/providers/openai/openai-body-bytes.js';
+import { type OpenAIRequestOptions, toOpenAIRequest } from '../../src/providers/openai/openai-request.js';
+import { OpenAIWireCache } from '../../src/providers/openai/openai-wire-cache.js';
+import { shortCallIds } from '../../src/providers/openai/short-call-ids.js';
+import type { StandIn } from '../../src/testing/index.js';
+import { type AdapterHarness, adapterFor, ask, collect, standInFor } from '../support/provider-harness.js';
+
+const OPTIONS: OpenAIRequestOptions = {
+  model: 'gpt-test',
+  stream: true,
+  streamUsage: true,
+  maxTokensField: 'max_tokens',
+  defaultMaxTokens: 512,
+  assistantAfterToolResults: false,
+};
+const MISTRAL: OpenAIRequestOptions = { ...OPTIONS, assistantAfterToolResults: true, shortCallIds: true };
+
+const TOOL = {
+  name: 'get_time',
+  description: 'The time — in any city’s zone…',
+  parameters: { type: 'object' },
+};
+
+function request(messages: readonly ChatMessage[], tools: readonly WireTool[] = [TOOL]): ModelRequest {
+  return { system: 'Answer briefly; quote “exactly”.', messages, tools };
+}
+
+/** The body as the endpoint reads it, sent through `cache`. */
+function sent(
+  messages: readonly ChatMessage[],
+  cache: OpenAIWireCache,
+  options = OPTIONS,
+  tools: readonly WireTool[] = [TOOL],
+): unknown {
+  const body = toOpenAIRequest(request(messages, tools), options, cache);
+  return JSON.parse(openAIBodyBytes(body, cache).toString('utf8'));
+}
+
+/** The body made from scratch, with no cache (what the SDK would serialize). */
+function fresh(
+  messages: readonly ChatMessage[],
+  options = OPTIONS,
+  tools: readonly WireTool[] = [TOOL],
+): unknown {
+  return JSON.parse(JSON.stringify(toOpenAIRequest(request(messages, tools), options)));
+}
+
+function call(id: string): ChatMessage {
+  return {
+    role: 'assistant',
+    content: '',
+    toolCalls: [{ id, name: 'get_time', arguments: '{"zone":"UTC"}' }],
+  };
+}
+
+function result(id: string, content: string): ChatMessage {
+  return { role: 'tool', toolCallId: id, name: 'get_time', content, isError: false };
+}
+
+describe('the OpenAI wire cache', () => {
+  it('sends the same JSON as a body made from scratch, non-Latin-1 text and signatures included', () => {
+    const cache = new OpenAIWireCache();
+    const history: ChatMessage[] = [
+      { role: 'user', content: 'Wie spät ist es in 東京? 🕐' },
+      {
+        role: 'assistant',
+        content: 'Let me look…',
+        toolCalls: [
+          { id: 'call_1', name: 'get_time', arguments: '{"zone":"Asia/Tokyo"}', signature: 'c2ln' },
+        ],
+      },
+      result('call_1', '12:00 — noon'),
+      { role: 'assistant', content: 'It is noon “there”.' },
+    ];
+    expect(sent(history, cache)).toEqual(fresh(history));
+    // the second request reuses every message's bytes and still sends the same
+    expect(sent(history, cache)).toEqual(fresh(history));
+  });
+
+  it('reuses a message’s form while the history keeps the message', () => {
+    const cache = new OpenAIWireCache();
+    const history: ChatMessage[] = [{ role: 'user', content: 'hi' }, call('call_1')];
+    const first = toOpenAIRequest(request(history), OPTIONS, cache);
+    const second = toOpenAIRequest(request([...history, result('call_1', '12:00')]), OPTIONS, cache);
+    expect(second.messages[1]).toBe(first.messages[1]);
+    expect(second.messages[2]).toBe(first.messages[2]);
+  });
+
+  it('sends a message replaced in the history as it is now, not as it was', () => {
+    const cache = new OpenAIWireCache();
+    const history: ChatMessage[] = [{ role: 'user', content: 'what time is it in Paris?' }];
+    sent(history, cache);
+    history[0] = { role: 'user', content: 'what time is it in Oslo?' };
+    expect(sent(history, cache)).toEqual(fresh(history));
+  });
+
+  it('sends a message changed in place as it is now', () => {
+    const cache = new OpenAIWireCache();
+    const edited = { role: 'user' as const, content: 'first words' };
+    const history: ChatMessage[] = [edited, call('call_1'), result('call_1', '12:00')];
+    sent(history, cache);
+    edited.content = 'second words';
+    const calls = (history[1] as unknown as { toolCalls: { arguments: string }[] }).toolCalls;
+    (calls[0] as { arguments: string }).arguments = '{"zone":"CET"}';
+    (history[2] as { content: string }).content = '13:00';
+    const body = sent(history, cache) as { messages: { content: string | null }[] };
+    expect(body).toEqual(fresh(history));
+    expect(JSON.stringify(body)).not.toContain('first words');
+    expect(JSON.stringify(body)).not.toContain('12:00');
+  });
+
+  it('leaves out messages compacted away or removed, and adds a tool result that came later', () => {
+    const cache = new OpenAIWireCache();
+    const long: ChatMessage[] = [
+      { role: 'user', content: 'old question' },
+      { role: 'assistant', content: 'old answer' },
+      { role: 'user', content: 'what time is it?' },
+      call('call_2'),
+    ];
+    sent(long, cache);
+    const compacted: ChatMessage[] = [{ role: 'user', content: 'summary of before' }, ...long.slice(2)];
+    const body = sent(compacted, cache);
+    expect(body).toEqual(fresh(compacted));
+    expect(JSON.stringify(body)).not.toContain('old answer');
+
+    const withResult = [...compacted, result('call_2', 'ten past two')];
+    const later = sent(withResult, cache) as { messages: { role: string; content: string | null }[] };
+    expect(later.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_2', content: 'ten past two' });
+  });
+
+  it('keeps two sessions apart when one adapter serves both', () => {
+    const cache = new OpenAIWireCache();
+    const a: ChatMessage[] = [
+      { role: 'user', content: 'session A asks' },
+      call('call_1'),
+      result('call_1', 'A: 9:00'),
+    ];
+    const b: ChatMessage[] = [
+      { role: 'user', content: 'session B asks' },
+      call('call_1'),
+      result('call_1', 'B: 17:00'),
+    ];
+    for (let round = 0; round < 2; round += 1) {
+      expect(sent(a, cache)).toEqual(fresh(a));
+      expect(sent(b, cache)).toEqual(fresh(b));
+    }
+    expect(JSON.stringify(sent(b, cache))).not.toContain('A: 9:00');
+  });
+
+  it('sends each request’s own tools, a tool changed in place as it is now, and a request without tools', () => {
+    const cache = new OpenAIWireCache();
+    const history: ChatMessage[] = [{ role: 'user', content: 'hi' }];
+    const other: WireTool = {
+      name: 'get_date',
+      description: 'Today’s date.',
+      parameters: { type: 'object' },
+    };
+    expect(sent(history, cache, OPTIONS, [TOOL, other])).toEqual(fresh(history, OPTIONS, [TOOL, other]));
+    expect(sent(history, cache, OPTIONS, [other])).toEqual(fresh(history, OPTIONS, [other]));
+    const changed = { ...other };
+    sent(history, cache, OPTIONS, [changed]);
+    (changed as { description: string }).description = 'The date where you are.';
+    expect(sent(history, cache, OPTIONS, [changed])).toEqual(fresh(history, OPTIONS, [changed]));
+    const none = sent(history, cache, OPTIONS, []) as Record<string, unknown>;
+    expect(none).toEqual(fresh(history, OPTIONS, []));
+    expect(none).not.toHaveProperty('tools');
+    expect(sent([], cache)).toEqual(fresh([]));
+  });
+
+  it('makes a Mistral call id again when a later message takes the short id it travelled under', () => {
+    const cache = new OpenAIWireCache();
+    const history: ChatMessage[] = [
+      { role: 'user', content: 'time?' },
+      call('toolseam-call-1'),
+      result('toolseam-call-1', '12:00'),
+    ];
+    const before = sent(history, cache, MISTRAL) as { messages: { tool_calls?: { id: string }[] }[] };
+    // messages[0] is the system message
+    const short = before.messages[2]?.tool_calls?.[0]?.id as string;
+    expect(short).toBe(shortCallIds(history)('toolseam-call-1'));
+    // a native Mistral id equal to that short id now holds it, so the old call travels under another
+    const grown: ChatMessage[] = [
+      ...history,
+      { role: 'user', content: 'again' },
+      call(short),
+      result(short, '12:05'),
+    ];
+    const after = sent(grown, cache, MISTRAL) as {
+      messages: { tool_calls?: { id: string }[]; tool_call_id?: string }[];
+    };
+    expect(after).toEqual(fresh(grown, MISTRAL));
+    const moved = after.messages[2]?.tool_calls?.[0]?.id;
+    expect(moved).not.toBe(short);
+    expect(after.messages[3]?.tool_call_id).toBe(moved);
+  });
+});
+
+const HARNESS: AdapterHarness = {
+  label: 'OpenAI-compatible',
+  family: 'openai',
+  model: 'gpt-test',
+  corpusProviders: [],
+  stopTable: {},
+};
+
+describe('an OpenAI-compatible adapter sending cached messages', () => {
+  let standIn: StandIn;
+  beforeAll(async () => {
+    standIn = await standInFor(HARNESS);
+  });
+  afterAll(() => standIn.close());
+
+  it('sends each request’s history as the endpoint should read it, an edited message as edited', async () => {
+    standIn.reset();
+    standIn.push({ text: 'first' }, { text: 'second' });
+    const adapter = adapterFor(HARNESS, standIn);
+    const history: ChatMessage[] = [
+      { role: 'user', content: 'Wie spät ist es in 東京? 🕐' },
+      call('call_1'),
+      result('call_1', '12:00 — noon'),
+    ];
+    await collect(adapter.stream({ ...ask(''), messages: history }));
+    history[2] = result('call_1', '13:00');
+    history.push({ role: 'assistant', content: 'It is one.' }, { role: 'user', content: 'thanks' });
+    await collect(adapter.stream({ ...ask(''), messages: history }));
+    expect(standIn.requests.map((r) => r.messages)).toEqual([
+      [
+        history[0],
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [{ id: 'call_1', name: 'get_time', arguments: '{"zone":"UTC"}' }],
+        },
+        { role: 'tool', toolCallId: 'call_1', name: 'get_time', content: '12:00 — noon', isError: false },
+      ],
+      history,
+    ]);
+  });
+});
