@@ -1,6 +1,7 @@
 import type { BatchRecord, LeafRecord, LeafStatus } from '../../core/session-store.js';
 import { headOf } from '../../core/text-cut.js';
 import type { ToolResult } from '../../core/tool.js';
+import { leafResultId } from '../context/leaf-result-id.js';
 import { type BatchFinding, findingLine } from './batch-finding.js';
 import { contractFromJson } from './leaf-contract.js';
 
@@ -79,7 +80,7 @@ const DETAILS: readonly Detail[] = [
 /** The least room per output worth keeping the longer format lines for. */
 const MIN_OUTPUT_ROOM = 120;
 /** Room kept for the note saying an output was cut. */
-const CUT_NOTE = 90;
+const CUT_NOTE = 170;
 /** The most of the result the batch's warnings may take, so they never crowd out the leaves. */
 const WARNING_SHARE = 0.25;
 /** Longest one warning line may be (a path may be long). */
@@ -112,7 +113,8 @@ export function batchResult(
   const shares = outputShares(batch.leaves, room);
   batch.leaves.forEach((leaf, i) => {
     const frame = frames[i] as LeafFrame;
-    const output = leaf.output === undefined ? [] : [cut(leaf.output, shares.get(leaf) ?? 0)];
+    const output =
+      leaf.output === undefined ? [] : [cut(leaf.output, shares.get(leaf) ?? 0, leafResultId(leaf))];
     parts.push('', ...frame.before, ...output, ...frame.after);
   });
   return {
@@ -196,9 +198,11 @@ function shortened(text: string, limit: number): string {
   return text.length <= limit ? text : `${headOf(text, limit - 1)}…`;
 }
 
-function cut(text: string, limit: number): string {
+function cut(text: string, limit: number, id: string): string {
   if (text.length <= limit) return text;
+  // the leaf's whole output stays in the store: the note says how to read it
+  const rest = `call tool_result_read with id "${id}" to read it`;
   if (limit === 0)
-    return `[not shown: ${text.length.toLocaleString('en-US')} characters, past the result's limit]`;
-  return `${headOf(text, limit)}\n[this output was cut to ${limit.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters]`;
+    return `[not shown: ${text.length.toLocaleString('en-US')} characters, past the result's limit; ${rest}]`;
+  return `${headOf(text, limit)}\n[this output was cut to ${limit.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters; ${rest}]`;
 }

@@ -15,7 +15,7 @@ export interface RuntimeToolContext {
   /** Where the call's progress goes (the turn's event stream). */
   readonly emit: (event: RuntimeEvent) => void;
   /** The store's batches, where a runtime tool records the work it starts (nothing else of the store). */
-  readonly store: Pick<SessionStore, 'createBatch' | 'listBatches' | 'getFullResult'>;
+  readonly store: Pick<SessionStore, 'createBatch' | 'listBatches' | 'getBatch' | 'getFullResult'>;
   /** The real names of the tools the turn offers: what its agent or grants withhold is not among them. */
   readonly offeredNames: readonly string[];
   /** The turn's task mode. */

@@ -1,6 +1,7 @@
 import type { JsonObject } from '../../core/json.js';
 import type { ToolResult } from '../../core/tool.js';
 import type { RuntimeTool, RuntimeToolContext } from '../calls/runtime-tool.js';
+import { parseLeafResultId } from './leaf-result-id.js';
 
 /** The name of the runtime tool that reads a result kept whole. */
 export const TOOL_RESULT_READ = 'tool_result_read';
@@ -53,14 +54,25 @@ function search(text: string, pattern: string): ToolResult {
   return { content: `${total} matching line(s):\n${found.join('\n')}${more}`, isError: false };
 }
 
+/** The whole text kept under `id` for this session: a long tool result, or a subagent leaf's output. */
+async function keptText(id: string, ctx: RuntimeToolContext): Promise<string | undefined> {
+  const leaf = parseLeafResultId(id);
+  if (leaf !== undefined) {
+    const batch = await ctx.store.getBatch(leaf.batchId);
+    if (batch?.parentSessionId !== ctx.sessionId) return undefined;
+    return batch.leaves.find((l) => l.index === leaf.index)?.output;
+  }
+  const kept = await ctx.store.getFullResult(id);
+  return kept?.sessionId === ctx.sessionId ? kept.content : undefined;
+}
+
 async function read(args: JsonObject, ctx: RuntimeToolContext): Promise<ToolResult> {
   const id = args['id'];
   if (typeof id !== 'string' || id === '')
     return failed('give the result\'s "id" (it is in the note of the cut result).', 'missing_id');
-  const kept = await ctx.store.getFullResult(id);
-  if (kept === undefined || kept.sessionId !== ctx.sessionId)
+  const text = await keptText(id, ctx);
+  if (text === undefined)
     return failed(`there is no kept result ${JSON.stringify(id)} in this session.`, 'unknown_result');
-  const text = kept.content;
   if (typeof args['pattern'] === 'string' && args['pattern'] !== '') return search(text, args['pattern']);
   const from = count(args['line_from']);
   if (from !== undefined && from > 0)

@@ -76,6 +76,8 @@ describe('the batch result', () => {
     );
     expect(result.content.length).toBeLessThan(20_000);
     expect(result.content).toContain('[this output was cut to');
+    // the leaf's whole output stays stored: the note names the tool and the id that read it
+    expect(result.content).toMatch(/characters; call tool_result_read with id "leaf:[^"]+:0" to read it\]/);
     expect(result.content).toContain('short');
     const failed = batchResult(batchOf([leafRecord(0, { status: 'failed', errors: ['no'] })]), [], 20_000);
     expect(failed.isError).toBe(true);

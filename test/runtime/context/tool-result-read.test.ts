@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { FullResult } from '../../../src/core/context-records.js';
+import type { BatchRecord } from '../../../src/core/session-records.js';
+import type { RuntimeToolContext } from '../../../src/runtime/calls/runtime-tool.js';
+import { leafResultId } from '../../../src/runtime/context/leaf-result-id.js';
+import { toolResultRead } from '../../../src/runtime/context/tool-result-read.js';
+
+const leafOutput = `${'leaf says '.repeat(5000)}the END`;
+
+/** A store holding one kept result and one batch, both of session `s`. */
+const store: RuntimeToolContext['store'] = {
+  createBatch: async () => {
+    throw new Error('not used');
+  },
+  listBatches: async () => [],
+  getBatch: async (id) =>
+    id === 'b1'
+      ? ({
+          id: 'b1',
+          parentSessionId: 's',
+          leaves: [{ batchId: 'b1', index: 0, output: leafOutput }],
+        } as unknown as BatchRecord)
+      : undefined,
+  getFullResult: async (id) =>
+    id === 'result-1'
+      ? ({
+          id,
+          sessionId: 's',
+          turnId: 't',
+          callId: 'c',
+          tool: 'x',
+          content: 'a\nb\nc',
+          createdAt: '',
+        } as FullResult)
+      : undefined,
+};
+
+function ctx(sessionId: string): RuntimeToolContext {
+  return {
+    sessionId,
+    turnId: 't',
+    callId: 'c',
+    signal: new AbortController().signal,
+    emit: () => undefined,
+    store,
+    offeredNames: [],
+    mode: 'normal' as RuntimeToolContext['mode'],
+    inLeaf: false,
+  };
+}
+
+describe('tool_result_read', () => {
+  const tool = toolResultRead();
+  it("reads a subagent leaf's whole output by the id its batch result names, from where the cut left off", async () => {
+    const id = leafResultId({ batchId: 'b1', index: 0 });
+    const end = await tool.run({ id, offset: leafOutput.length - 7 }, ctx('s'));
+    expect(end.content).toContain('the END\n[end of the result]');
+  });
+  it("reads another session's result or leaf as unknown", async () => {
+    for (const id of ['result-1', leafResultId({ batchId: 'b1', index: 0 })]) {
+      const other = await tool.run({ id }, ctx('other'));
+      expect(other).toMatchObject({ isError: true, data: { code: 'unknown_result' } });
+    }
+  });
+  it('reads lines of a kept result, and asks for the id when it is missing', async () => {
+    expect((await tool.run({ id: 'result-1', line_from: 2, line_to: 3 }, ctx('s'))).content).toBe(
+      '2: b\n3: c',
+    );
+    expect(await tool.run({}, ctx('s'))).toMatchObject({ isError: true, data: { code: 'missing_id' } });
+  });
+});
