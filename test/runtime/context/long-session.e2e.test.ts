@@ -90,6 +90,10 @@ describe(`a ${TURNS}-turn session in a ${WINDOW.toLocaleString('en-US')}-token w
       const tokens = requests.map((r) => Math.ceil(r.rawBody.length / 4));
       expect(Math.max(...tokens)).toBeLessThanOrEqual(WINDOW);
       for (const s of summaries) expect(Math.ceil(s.rawBody.length / 4)).toBeLessThanOrEqual(WINDOW * 0.6);
+      if (process.env['LONG_SESSION_FIGURES'])
+        process.stdout.write(
+          `${f.label}: ${TURNS} turns, ${requests.length} requests, ${summaries.length} compactions, largest request ${Math.max(...tokens)} tokens, largest summary request ${Math.max(...summaries.map((s) => Math.ceil(s.rawBody.length / 4)))} tokens (window ${WINDOW})\n`,
+        );
       for (const r of requests.filter((q) => !isSummary(q))) expect(orphans(r.messages)).toEqual([]);
       // the last request still carries the latest turn verbatim, and the summary with the system text
       const last = requests.filter((q) => !isSummary(q)).at(-1);
