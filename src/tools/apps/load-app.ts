@@ -38,6 +38,8 @@ export interface LoadAppOptions {
   readonly logger?: Logger;
   /** Time an app's entry module and its setup function get to finish (default 30,000 ms). */
   readonly loadTimeoutMs?: number;
+  /** The config's secrets (name → value): a contract app's auth names one. */
+  readonly secrets?: ReadonlyMap<string, string>;
 }
 
 /** The default of `LoadAppOptions.loadTimeoutMs`. */
@@ -65,6 +67,18 @@ export async function loadApp(folder: string, options: LoadAppOptions = {}): Pro
   noteHostedApp(manifest.folder, manifest.name);
   try {
     // A setup that never finishes must not hold up every other tool (the work itself cannot be stopped).
+    if (manifest.contract !== undefined) {
+      const contract = manifest.contract;
+      const secrets = options.secrets ?? new Map<string, string>();
+      const behaviour = await withDeadline(
+        limit,
+        () => contractBehaviour(manifest, contract, secrets),
+        undefined,
+        true,
+      );
+      const group: ToolGroup = { key: manifest.name, own: false, purpose: manifest.description };
+      return wrapProvider(behaviour, manifest, group);
+    }
     const exported = await withDeadline(limit, () => entryExport(manifest, logger), undefined, true);
     return adapt(exported, manifest, logger);
   } catch (error) {
@@ -84,6 +98,23 @@ export async function loadApp(folder: string, options: LoadAppOptions = {}): Pro
           }),
       manifest,
     );
+  }
+}
+
+/** A contract app's tools, from the OpenAPI document its manifest names (the parser loaded only now). */
+async function contractBehaviour(
+  manifest: AppManifest,
+  contract: JsonObject,
+  secrets: ReadonlyMap<string, string>,
+): Promise<AppBehaviour> {
+  const { contractApp } = await import('../contract/contract-app.js');
+  try {
+    return await contractApp({ name: manifest.name, folder: manifest.folder, manifest: contract, secrets });
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new AppLoadError(manifest.folder, manifest.name, `app "${manifest.name}": ${why}.`, {
+      cause: error,
+    });
   }
 }
 
