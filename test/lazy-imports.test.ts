@@ -17,6 +17,9 @@ const HEAVY = [
   'ajv',
   'hono',
   '@hono/',
+  // the OpenAPI parser and its dereferencer: loaded only once a contract app is configured
+  '@readme/',
+  '@apidevtools/',
 ];
 
 /** Runs `args` in a child Node with the TypeScript loader, returning what the child resolved, in order. */
