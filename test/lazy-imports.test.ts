@@ -89,6 +89,23 @@ describe("a program's start loads no SDK it does not use", () => {
     expect(heavyIn(urls.slice(mark))).toEqual(['openai']);
   });
 
+  it('the OpenAPI parser is loaded once a contract app is, and not before', async () => {
+    const loader = pathToFileURL(join(root, 'src', 'tools', 'apps', 'load-app.ts')).href;
+    const folder = join(root, 'test', 'support', 'contract-openapi', 'petstore');
+    const script = `
+      const { loadApp } = await import(${JSON.stringify(loader)});
+      process.stderr.write('resolved: -- loader imported --\\n');
+      const app = await loadApp(${JSON.stringify(folder)});
+      process.stdout.write(String((await app.listTools()).length));`;
+    const { code, urls, stdout } = await resolvedBy(['--input-type=module', '-e', script]);
+    expect(code).toBe(0);
+    expect(stdout).toBe('4');
+    const mark = urls.indexOf('-- loader imported --');
+    expect(mark).toBeGreaterThan(0);
+    expect(heavyIn(urls.slice(0, mark))).toEqual([]);
+    expect(heavyIn(urls.slice(mark))).toEqual(expect.arrayContaining(['@readme/', 'ajv']));
+  });
+
   it('toolseam --version loads no runtime, store, tools or SDK', async () => {
     const { code, urls, stdout } = await resolvedBy([join(root, 'src', 'cli', 'bin.ts'), '--version']);
     expect(code).toBe(0);
