@@ -35,13 +35,15 @@ export async function loadContractDocument(settings: ContractSettings, folder: s
   }
   // Loaded only here, so a runtime without contract apps never loads the parser.
   const parser = await import('@readme/openapi-parser');
-  const checked = await parser.validate(where);
-  if (!checked.valid) {
+  // Read (or fetched) once: the validator and the dereferencer each get the document as an object.
+  const parsed = await parser.parse(where);
+  const checked = settings.validate ? await parser.validate(structuredClone(parsed)) : undefined;
+  if (checked !== undefined && !checked.valid) {
     throw new Error(
       `its OpenAPI document ${settings.openapi} is not valid: ${parser.compileErrors(checked)}`,
     );
   }
-  const document = (await parser.dereference(where)) as unknown;
+  const document = (await parser.dereference(parsed)) as unknown;
   if (
     !isPlainObject(document) ||
     typeof document.openapi !== 'string' ||

@@ -105,15 +105,40 @@ function readNode(value: JsonValue, node: unknown, walk: Walk, path: string, dep
   return readObject(value, chosen, walk, path, depth, objects.length <= 1);
 }
 
+/** Each declared key's spellings and its folded form, worked out once per `properties` object. */
+interface KeyIndex {
+  readonly bySpelling: Map<string, string | null>;
+  readonly byFold: Map<string, string | null>;
+}
+
+const indexes = new WeakMap<object, KeyIndex>();
+
+/** Adds `name` under `key`; a key two declared names share reads as neither (null). */
+function index(map: Map<string, string | null>, key: string, name: string): void {
+  const held = map.get(key);
+  map.set(key, held === undefined || held === name ? name : null);
+}
+
+function keyIndex(properties: Record<string, unknown>): KeyIndex {
+  let found = indexes.get(properties);
+  if (found !== undefined) return found;
+  found = { bySpelling: new Map(), byFold: new Map() };
+  for (const name of Object.keys(properties)) {
+    for (const spelling of keySpellings(name)) index(found.bySpelling, spelling, name);
+    index(found.byFold, foldedKey(name), name);
+  }
+  indexes.set(properties, found);
+  return found;
+}
+
 /** The declared key a sent key means in `node`: itself, one of its spellings, or the one key it folds to. */
 function declaredKey(key: string, node: Record<string, unknown>): string | undefined {
   const properties = node.properties as Record<string, unknown>;
   if (Object.hasOwn(properties, key)) return key;
-  const names = Object.keys(properties);
-  const spelled = names.filter((name) => keySpellings(name).includes(key));
-  if (spelled.length === 1) return spelled[0];
-  const folded = names.filter((name) => foldedKey(name) === foldedKey(key));
-  return folded.length === 1 ? folded[0] : undefined;
+  const { bySpelling, byFold } = keyIndex(properties);
+  const spelled = bySpelling.get(key);
+  if (spelled !== undefined) return spelled ?? undefined;
+  return byFold.get(foldedKey(key)) ?? undefined;
 }
 
 function readObject(

@@ -27,6 +27,8 @@ export interface ContractSettings {
   readonly timeoutMs: number;
   /** Most characters of a response body returned (default 20,000). */
   readonly maxResponseChars: number;
+  /** Check the document against the OpenAPI schema before use (default true; most of a large document's load time). */
+  readonly validate: boolean;
 }
 
 /** The default deadline of one request. */
@@ -72,6 +74,7 @@ export function contractSettings(data: JsonObject): ContractSettings {
     ...(operations === undefined ? {} : { operations: operations as string[] }),
     timeoutMs: number('timeoutMs', DEFAULT_CONTRACT_TIMEOUT_MS),
     maxResponseChars: number('maxResponseChars', DEFAULT_RESPONSE_CHARS),
+    validate: data.validate !== false,
   };
 }
 

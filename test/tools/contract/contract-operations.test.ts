@@ -93,7 +93,10 @@ describe('an operation becomes a tool', () => {
     const [op] = contractOperations(
       doc('3.1.0', {
         '/t': {
-          post: { operationId: 't', requestBody: json({ type: 'object', properties: { root_node: node } }) },
+          post: {
+            operationId: 't',
+            requestBody: json({ type: 'object', properties: { root_node: node } } as JsonObject),
+          },
         },
       }),
     );

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ScriptTurn } from '../../../src/testing/index.js';
 import { loadApp } from '../../../src/tools/apps/load-app.js';
 import { contractAppCopy, type LoopbackApi, startLoopbackApi } from '../../support/contract-api.js';
 import {
@@ -20,7 +21,7 @@ afterEach(async () => {
   api = undefined;
 });
 
-async function billingTurn(script: NonNullable<Parameters<typeof startHarness>[0]>['script']) {
+async function billingTurn(script: readonly ScriptTurn[]) {
   api = await startLoopbackApi((r) =>
     r.method === 'GET'
       ? { status: 404, body: { error: { message: 'No such customer: cus_9' } } }
