@@ -26,9 +26,12 @@ export interface LoopbackApi {
   close(): Promise<void>;
 }
 
-/** Starts a loopback HTTP API; `answer` decides each answer (default: 200 echoing the request). */
+/** Starts a loopback HTTP API; `answer` decides each answer (default: 200 echoing the request; undefined: never answer). */
 export async function startLoopbackApi(
-  answer: (request: ReceivedRequest) => ApiAnswer = (r) => ({ status: 200, body: { ok: true, path: r.url } }),
+  answer: (request: ReceivedRequest) => ApiAnswer | undefined = (r) => ({
+    status: 200,
+    body: { ok: true, path: r.url },
+  }),
 ): Promise<LoopbackApi> {
   const received: ReceivedRequest[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -42,7 +45,9 @@ export async function startLoopbackApi(
         body: Buffer.concat(chunks).toString('utf8'),
       };
       received.push(request);
-      const { status, body } = answer(request);
+      const answered = answer(request);
+      if (answered === undefined) return;
+      const { status, body } = answered;
       const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
       res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json' });
       res.end(text);

@@ -104,7 +104,10 @@ export async function contractApp(input: ContractAppInput): Promise<ContractBeha
   const baseUrl = contractBaseUrl(settings, document);
   const tools = new Map<string, Built>();
   const problems: string[] = [];
-  for (const operation of contractOperations(document)) {
+  const configHeaders = new Set(Object.keys(settings.headers).map((h) => h.toLowerCase()));
+  if (settings.auth?.type === 'apiKey' && settings.auth.in === 'header')
+    configHeaders.add(settings.auth.name.toLowerCase());
+  for (const operation of contractOperations(document, configHeaders)) {
     if (settings.operations !== undefined && !settings.operations.some((g) => globMatches(g, operation.name)))
       continue;
     if (tools.has(operation.name)) {

@@ -37,13 +37,17 @@ export interface ContractOperation {
 export const BODY_ARGUMENT = 'body';
 
 /**
- * Every operation of a dereferenced document, as tools. Path-item parameters are inherited (an
+ * Every operation of a dereferenced document, as tools (header parameters named in `configHeaders`, lower
+ * case, left out: the app's config sends them). Path-item parameters are inherited (an
  * operation's own of the same name and place win). Parameters keep their declared names; a JSON object
  * body offers its keys beside them, unless one of its keys folds to the same as a parameter's name
  * (`user_id` and `userId`), a body is not an object of its own keys, or a body is optional — then the body is the one
  * argument `body` (and a parameter already named `body` makes it `request_body`).
  */
-export function contractOperations(document: JsonObject): ContractOperation[] {
+export function contractOperations(
+  document: JsonObject,
+  configHeaders: ReadonlySet<string> = new Set(),
+): ContractOperation[] {
   const nullable = typeof document.openapi === 'string' && document.openapi.startsWith('3.0');
   const out: ContractOperation[] = [];
   const paths = isPlainObject(document.paths) ? document.paths : {};
@@ -52,7 +56,7 @@ export function contractOperations(document: JsonObject): ContractOperation[] {
     for (const method of METHODS) {
       const operation = item[method];
       if (!isPlainObject(operation)) continue;
-      out.push(toOperation(method, path, operation, listOf(item.parameters), nullable));
+      out.push(toOperation(method, path, operation, listOf(item.parameters), { nullable, configHeaders }));
     }
   }
   return out;
@@ -76,7 +80,7 @@ function toOperation(
   path: string,
   operation: Record<string, unknown>,
   inherited: Record<string, unknown>[],
-  nullable: boolean,
+  { nullable, configHeaders }: { nullable: boolean; configHeaders: ReadonlySet<string> },
 ): ContractOperation {
   const name =
     typeof operation.operationId === 'string' && operation.operationId.trim() !== ''
@@ -100,6 +104,8 @@ function toOperation(
     if (typeof parameter.name !== 'string') continue;
     // A cookie, or a header the HTTP layer sets itself, is the config's business, never the model's.
     if (where === 'header' && /^(accept|content-type|authorization)$/i.test(parameter.name)) continue;
+    // A header the app's config sets (an API version, an API key) is never the model's to send.
+    if (where === 'header' && configHeaders.has(parameter.name.toLowerCase())) continue;
     const schema = contractSchema(parameter.schema ?? firstMediaSchema(parameter.content) ?? {}, copy);
     if (typeof parameter.description === 'string' && schema.description === undefined) {
       schema.description = parameter.description;
