@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JsonObject } from '../src/core/json.js';
+import { contractBoundary } from '../src/tools/apps/contract/contract-arguments.js';
+import { contractOperations } from '../src/tools/apps/contract/contract-operations.js';
 import { loadApp } from '../src/tools/apps/load-app.js';
-import { contractBoundary } from '../src/tools/contract/contract-arguments.js';
-import { contractOperations } from '../src/tools/contract/contract-operations.js';
 import type { BenchFigure } from './run.js';
 import { median } from './stats.js';
 

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ToolContext } from '../../src/core/tool.js';
 
 /** One request the loopback API received. */
 export interface ReceivedRequest {
@@ -88,4 +89,31 @@ export function contractAppCopy(
 /** The folder of the contract app fixture `name`, as committed. */
 export function contractFixture(name: string): string {
   return join(fixtures, name);
+}
+
+/** A call context for invoking a provider directly, outside a turn. */
+export function directContext(): ToolContext {
+  return {
+    sessionId: 's',
+    callId: 'c',
+    signal: new AbortController().signal,
+    turnState: new Map<string, unknown>(),
+  };
+}
+
+/** What a test file started (a loopback API, app copies), ended by `end` after each test. */
+export class ContractTestScope {
+  api: LoopbackApi | undefined;
+  private readonly removals: (() => void)[] = [];
+
+  /** Removes `folder`'s copy when the test ends. */
+  keep(copy: { remove(): void }): void {
+    this.removals.push(() => copy.remove());
+  }
+
+  async end(): Promise<void> {
+    await this.api?.close();
+    this.api = undefined;
+    for (const remove of this.removals.splice(0)) remove();
+  }
 }

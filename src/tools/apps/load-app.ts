@@ -107,7 +107,7 @@ async function contractBehaviour(
   contract: JsonObject,
   secrets: ReadonlyMap<string, string>,
 ): Promise<AppBehaviour> {
-  const { contractApp } = await import('../contract/contract-app.js');
+  const { contractApp } = await import('./contract/contract-app.js');
   try {
     return await contractApp({ name: manifest.name, folder: manifest.folder, manifest: contract, secrets });
   } catch (error) {

@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../src/core/json.js';
 import { type AppToolProvider, loadApp } from '../../../src/tools/apps/load-app.js';
-import { contractAppCopy, type LoopbackApi, startLoopbackApi } from '../../support/contract-api.js';
+import {
+  ContractTestScope,
+  contractAppCopy,
+  directContext,
+  startLoopbackApi,
+} from '../../support/contract-api.js';
 
 const TOKEN = 'tok-billing-4f9a2c';
 const KEY = 'calendar-key-77aa';
@@ -10,33 +15,23 @@ const secrets = new Map([
   ['CALENDAR_KEY', KEY],
 ]);
 
-let api: LoopbackApi | undefined;
-const removals: (() => void)[] = [];
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-  for (const remove of removals.splice(0)) remove();
-});
+const scope = new ContractTestScope();
+afterEach(() => scope.end());
 
 async function appFor(
   name: string,
   answer?: Parameters<typeof startLoopbackApi>[0],
   extra: Record<string, unknown> = {},
 ): Promise<AppToolProvider> {
-  api = await startLoopbackApi(answer);
-  const copy = contractAppCopy(name, `${api.url}${name === 'billing' ? '/v1' : ''}`, extra);
-  removals.push(copy.remove);
+  scope.api = await startLoopbackApi(answer);
+  const copy = contractAppCopy(name, `${scope.api.url}${name === 'billing' ? '/v1' : ''}`, extra);
+  scope.keep(copy);
   const app = await loadApp(copy.folder, { secrets });
   expect(app.loadError).toBeUndefined();
   return app;
 }
 
-const ctx = () => ({
-  sessionId: 's',
-  callId: 'c',
-  signal: new AbortController().signal,
-  turnState: new Map<string, unknown>(),
-});
+const ctx = directContext;
 
 function call(app: AppToolProvider, name: string, args: JsonObject) {
   return app.invoke(name, args, ctx());
@@ -53,7 +48,7 @@ describe('a contract tool sends the request its contract describes', () => {
       idempotencyKey: 'k-1',
     });
     expect(result.isError).toBe(false);
-    const [sent] = api?.received ?? [];
+    const [sent] = scope.api?.received ?? [];
     expect(sent?.method).toBe('POST');
     expect(sent?.url).toBe('/v1/customers');
     expect(JSON.parse(sent?.body ?? '')).toEqual({
@@ -78,7 +73,7 @@ describe('a contract tool sends the request its contract describes', () => {
       attendees: [{ email: 'b@example.test', display_name: 'B', response_status: null }],
     });
     expect(result.isError).toBe(false);
-    const sent = api?.received[0];
+    const sent = scope.api?.received[0];
     const url = new URL(sent?.url ?? '', 'http://x');
     expect(url.pathname).toBe('/calendars/team%2F%CE%B1%20b/events');
     expect(url.searchParams.get('sendUpdates')).toBe('all');
@@ -93,7 +88,7 @@ describe('a contract tool sends the request its contract describes', () => {
   it('query arguments follow their style: deepObject, comma-joined lists', async () => {
     const app = await appFor('billing');
     await call(app, 'list_customers', { email: 'a@b.test', created: { gte: 5, lte: 9 }, expand: ['x', 'y'] });
-    const url = new URL(api?.received[0]?.url ?? '', 'http://x');
+    const url = new URL(scope.api?.received[0]?.url ?? '', 'http://x');
     expect([...url.searchParams]).toEqual([
       ['email', 'a@b.test'],
       ['created[gte]', '5'],
@@ -116,7 +111,7 @@ describe('a contract tool sends the request its contract describes', () => {
       code: 'invalid_arguments',
       problems: [{ path: 'emails', code: 'unknown_argument' }],
     });
-    expect(api?.received).toEqual([]);
+    expect(scope.api?.received).toEqual([]);
   });
 
   it('a nested object sent as broken JSON text is refused with where it breaks, not as a wrong type', async () => {
@@ -127,7 +122,7 @@ describe('a contract tool sends the request its contract describes', () => {
     });
     expect(result.data).toMatchObject({ problems: [{ path: 'billing_address', code: 'invalid_json' }] });
     expect(result.content).toMatch(/billing_address: is not valid JSON/);
-    expect(api?.received).toEqual([]);
+    expect(scope.api?.received).toEqual([]);
   });
 
   it('a missing required field and a value outside the enum are named per field', async () => {
@@ -140,7 +135,7 @@ describe('a contract tool sends the request its contract describes', () => {
         expect.objectContaining({ path: 'billing_address.country_code', code: 'not_allowed' }),
       ]),
     );
-    expect(api?.received).toEqual([]);
+    expect(scope.api?.received).toEqual([]);
   });
 
   it('a oneOf branch is read by the keys sent, and a self-containing shape takes nested levels', async () => {
@@ -150,7 +145,7 @@ describe('a contract tool sends the request its contract describes', () => {
       method: { bankAccount: '12', RoutingNumber: null },
     });
     expect(paid.isError).toBe(false);
-    expect(JSON.parse(api?.received[0]?.body ?? '')).toEqual({
+    expect(JSON.parse(scope.api?.received[0]?.body ?? '')).toEqual({
       amount: 5,
       method: { bank_account: '12', routing_number: null },
     });
@@ -160,7 +155,7 @@ describe('a contract tool sends the request its contract describes', () => {
     };
     const made = await call(app, 'post_categories', { body: tree });
     expect(made.isError).toBe(false);
-    expect(JSON.parse(api?.received[1]?.body ?? '')).toEqual({
+    expect(JSON.parse(scope.api?.received[1]?.body ?? '')).toEqual({
       display_name: 'a',
       sub_categories: [{ display_name: 'b', sub_categories: [{ display_name: 'c' }] }],
     });
@@ -168,7 +163,7 @@ describe('a contract tool sends the request its contract describes', () => {
       body: { display_name: 'a', sub_categories: [{ nmae: 'x' }] },
     });
     expect(wrong.content).toMatch(/body\.sub_categories\[0\]\.nmae: unknown field/);
-    expect(api?.received).toHaveLength(2);
+    expect(scope.api?.received).toHaveLength(2);
   });
 
   it("an HTTP error is a tool error naming the status and the API's message; the token never shows", async () => {
@@ -189,9 +184,9 @@ describe('a contract tool sends the request its contract describes', () => {
     const app = await appFor('billing', () => ({ status: 503, body: { message: 'busy' } }));
     const read = await call(app, 'get_customer', { customer_id: 'c1' });
     expect(read.content).toMatch(/HTTP 503/);
-    expect(api?.received).toHaveLength(2);
+    expect(scope.api?.received).toHaveLength(2);
     await call(app, 'create_customer', { email: 'a@b.test' });
-    expect(api?.received).toHaveLength(3);
+    expect(scope.api?.received).toHaveLength(3);
   });
 
   it('a response past the bound is cut with a note', async () => {

@@ -4,31 +4,22 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadApp } from '../../../src/tools/apps/load-app.js';
 import {
+  ContractTestScope,
   contractAppCopy,
   contractFixture,
-  type LoopbackApi,
+  directContext,
   startLoopbackApi,
 } from '../../support/contract-api.js';
 
-const ctx = () => ({
-  sessionId: 's',
-  callId: 'c',
-  signal: new AbortController().signal,
-  turnState: new Map(),
-});
+const ctx = directContext;
 
-let api: LoopbackApi | undefined;
-const removals: (() => void)[] = [];
-afterEach(async () => {
-  await api?.close();
-  api = undefined;
-  for (const remove of removals.splice(0)) remove();
-});
+const scope = new ContractTestScope();
+afterEach(() => scope.end());
 
 /** An app folder holding `manifest` and, when given, `document` as api.json. */
 function appFolder(manifest: Record<string, unknown>, document?: unknown): string {
   const folder = mkdtempSync(join(tmpdir(), 'toolseam-contract-load-'));
-  removals.push(() => rmSync(folder, { recursive: true, force: true }));
+  scope.keep({ remove: () => rmSync(folder, { recursive: true, force: true }) });
   writeFileSync(
     join(folder, 'toolseam-app.json'),
     JSON.stringify({ name: 'api', description: 'An API.', ...manifest }),
@@ -59,10 +50,10 @@ describe('loading a contract app', () => {
 
   it('"operations" globs pick the tools; the base URL falls back to the first server, its variables at their defaults', async () => {
     const copy = contractAppCopy('uspto', undefined, { operations: ['list-*'] });
-    removals.push(copy.remove);
+    scope.keep(copy);
     const app = await loadApp(copy.folder);
     expect((await app.listTools()).map((t) => t.name)).toEqual(['list-data-sets', 'list-searchable-fields']);
-    const { contractBaseUrl } = await import('../../../src/tools/contract/contract-app.js');
+    const { contractBaseUrl } = await import('../../../src/tools/apps/contract/contract-app.js');
     const document = {
       servers: [
         { url: '{scheme}://developer.uspto.gov/ds-api', variables: { scheme: { default: 'https' } } },
@@ -77,14 +68,14 @@ describe('loading a contract app', () => {
   });
 
   it('a header the config sets is not offered; a secret the config lacks refuses the call before it is sent', async () => {
-    api = await startLoopbackApi();
-    const copy = contractAppCopy('billing', api.url, { headers: { 'Idempotency-Key': 'fixed' } });
-    removals.push(copy.remove);
+    scope.api = await startLoopbackApi();
+    const copy = contractAppCopy('billing', scope.api.url, { headers: { 'Idempotency-Key': 'fixed' } });
+    scope.keep(copy);
     const app = await loadApp(copy.folder);
     const create = (await app.listTools()).find((t) => t.name === 'create_customer');
-    expect(Object.keys((create?.parameters as { properties: object }).properties)).not.toContain(
-      'Idempotency-Key',
-    );
+    expect(
+      Object.keys((create?.parameters as { properties?: object } | undefined)?.properties ?? {}),
+    ).not.toContain('Idempotency-Key');
     const result = await app.invoke('create_customer', { email: 'a@b.test' }, ctx());
     expect(result).toMatchObject({
       isError: true,
@@ -92,13 +83,13 @@ describe('loading a contract app', () => {
       data: { code: 'missing_secret' },
     });
     expect(result.content).toMatch(/BILLING_TOKEN/);
-    expect(api.received).toEqual([]);
+    expect(scope.api.received).toEqual([]);
   });
 
   it('a call past its deadline is a tool error, not an exception', async () => {
-    api = await startLoopbackApi(() => undefined);
-    const copy = contractAppCopy('calendar', api.url, { timeoutMs: 50 });
-    removals.push(copy.remove);
+    scope.api = await startLoopbackApi(() => undefined);
+    const copy = contractAppCopy('calendar', scope.api.url, { timeoutMs: 50 });
+    scope.keep(copy);
     const app = await loadApp(copy.folder, { secrets: new Map([['CALENDAR_KEY', 'key-123456']]) });
     // POST is not tried again, so one deadline is all the test waits for.
     const result = await app.invoke('insertEvent', { calendarId: 'c', summary: 's', start: {} }, ctx());

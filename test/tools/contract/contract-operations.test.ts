@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../src/core/json.js';
-import { contractBoundary } from '../../../src/tools/contract/contract-arguments.js';
-import { contractOperations, operationName } from '../../../src/tools/contract/contract-operations.js';
+import { contractBoundary } from '../../../src/tools/apps/contract/contract-arguments.js';
+import { contractOperations, operationName } from '../../../src/tools/apps/contract/contract-operations.js';
 
 const doc = (version: string, paths: JsonObject): JsonObject => ({
   openapi: version,
@@ -80,7 +80,7 @@ describe('an operation becomes a tool', () => {
       doc('3.1.0', { '/z': { post: { operationId: 'z', requestBody: json(schema) } } }),
     );
     // In 3.1 `nullable` is no keyword: it is dropped, not read.
-    expect((one?.parameters.properties as JsonObject).a).toEqual({ type: 'string' });
+    expect((one?.parameters.properties as JsonObject | undefined)?.a).toEqual({ type: 'string' });
   });
 
   it('a shape that contains itself is hoisted to $defs once, and the boundary reads it at any depth', () => {

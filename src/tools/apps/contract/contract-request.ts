@@ -1,5 +1,5 @@
-import type { JsonObject, JsonValue } from '../../core/json.js';
-import { isPlainObject } from '../../core/json.js';
+import type { JsonObject, JsonValue } from '../../../core/json.js';
+import { isPlainObject } from '../../../core/json.js';
 import type { ArgumentSlot, ContractOperation } from './contract-operations.js';
 
 /** An HTTP request a contract tool sends (before auth). */

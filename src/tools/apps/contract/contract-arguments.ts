@@ -1,11 +1,11 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import type { JsonObject, JsonValue } from '../../core/json.js';
-import { isPlainObject } from '../../core/json.js';
-import type { ArgumentProblem, ProblemCode } from '../arguments/argument-problem.js';
-import { looksLikeJsonContainer, readJsonText } from '../arguments/json-text.js';
-import { foldedKey, keySpellings } from '../arguments/key-spellings.js';
-import { nearMiss } from '../arguments/near-miss.js';
-import { resolveLocalRef } from '../arguments/schema-pointer.js';
+import type { JsonObject, JsonValue } from '../../../core/json.js';
+import { isPlainObject } from '../../../core/json.js';
+import type { ArgumentProblem, ProblemCode } from '../../arguments/argument-problem.js';
+import { looksLikeJsonContainer, readJsonText } from '../../arguments/json-text.js';
+import { foldedKey, keySpellings } from '../../arguments/key-spellings.js';
+import { nearMiss } from '../../arguments/near-miss.js';
+import { resolveLocalRef } from '../../arguments/schema-pointer.js';
 
 /** Most levels of nested objects and lists read, and of `$ref`s followed for one node. */
 const MAX_NESTING = 32;

@@ -1,8 +1,8 @@
 import { isAbsolute, relative, resolve } from 'node:path';
-import type { JsonObject } from '../../core/json.js';
-import { isPlainObject } from '../../core/json.js';
-import type { ToolContext, ToolDefinition, ToolProvider, ToolResult } from '../../core/tool.js';
-import { invalidArgumentsResult } from '../fields/define-tool.js';
+import type { JsonObject } from '../../../core/json.js';
+import { isPlainObject } from '../../../core/json.js';
+import type { ToolContext, ToolDefinition, ToolProvider, ToolResult } from '../../../core/tool.js';
+import { invalidArgumentsResult } from '../../fields/define-tool.js';
 import { type ContractBoundary, contractBoundary } from './contract-arguments.js';
 import { sendContractRequest } from './contract-call.js';
 import { type ContractOperation, contractOperations } from './contract-operations.js';

@@ -1,5 +1,5 @@
-import type { JsonObject } from '../../core/json.js';
-import { isPlainObject } from '../../core/json.js';
+import type { JsonObject } from '../../../core/json.js';
+import { isPlainObject } from '../../../core/json.js';
 
 /** Keywords of OpenAPI's schema object that JSON Schema does not have, left out of a tool's schema. */
 const OPENAPI_ONLY = new Set(['nullable', 'discriminator', 'xml', 'externalDocs', 'example', 'deprecated']);

@@ -1,5 +1,5 @@
-import type { JsonObject } from '../../core/json.js';
-import { isPlainObject } from '../../core/json.js';
+import type { JsonObject } from '../../../core/json.js';
+import { isPlainObject } from '../../../core/json.js';
 
 /** How a contract app authenticates: each secret named from the config's `secrets`, never written in the manifest. */
 export type ContractAuth =

@@ -1,6 +1,6 @@
-import type { JsonValue } from '../../core/json.js';
-import { isPlainObject } from '../../core/json.js';
-import type { ToolResult } from '../../core/tool.js';
+import type { JsonValue } from '../../../core/json.js';
+import { isPlainObject } from '../../../core/json.js';
+import type { ToolResult } from '../../../core/tool.js';
 import type { ContractRequest } from './contract-request.js';
 import type { ContractAuth } from './contract-settings.js';
 

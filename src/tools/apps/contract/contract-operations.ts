@@ -1,6 +1,6 @@
-import type { JsonObject } from '../../core/json.js';
-import { isPlainObject } from '../../core/json.js';
-import { foldedKey } from '../arguments/key-spellings.js';
+import type { JsonObject } from '../../../core/json.js';
+import { isPlainObject } from '../../../core/json.js';
+import { foldedKey } from '../../arguments/key-spellings.js';
 import { contractSchema } from './contract-schema.js';
 
 /** The HTTP methods an OpenAPI path item can hold. */
