@@ -126,6 +126,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     logger,
     providers: [...builtins, ...(options.tools ?? [])],
     callTimeouts: (tool) => timeouts.find((rule) => globMatch(rule.tool, tool))?.ms,
+    secrets,
   });
   const contextWindow = options.contextWindow ?? configuredWindow(config, options.model.provider);
   const runtime = new Runtime({
