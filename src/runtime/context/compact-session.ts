@@ -8,6 +8,8 @@ import { messageChars } from './token-estimate.js';
 
 /** The share of the window the turns kept verbatim may take after a compaction. */
 const KEEP_SHARE = 0.4;
+/** The least a threshold compaction must take out, as a share of the window. */
+const MIN_GAIN_SHARE = 0.1;
 /** The share of the window the summary request's transcript may take. */
 const SUMMARY_INPUT_SHARE = 0.5;
 
@@ -46,6 +48,10 @@ export async function compactSession(
   const cut = compactionCut(live, keepTokens, tokensOf);
   if (cut === undefined) return undefined;
   const older = live.slice(0, cut);
+  // when the tools and system text fill the window themselves, summarizing a little would only cost a
+  // summary request on every call: a threshold compaction needs enough to take out
+  const olderTokens = older.reduce((sum, m) => sum + tokensOf(m), 0);
+  if (reason === 'threshold' && olderTokens < window * MIN_GAIN_SHARE) return undefined;
   const maxTokens = summaryTokens(window);
   const inputChars = Math.floor(window * SUMMARY_INPUT_SHARE * long.calibration.charsPerToken);
   const previous = long.compaction?.summary;
