@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../../src/core/model.js';
 import type { ToolProvider } from '../../../src/core/tool.js';
@@ -13,6 +14,10 @@ afterEach(async () => {
 });
 
 const WINDOW = 12_000;
+
+/** The store's size on disk, its write-ahead log included. */
+const storeBytes = (path: string) =>
+  [path, `${path}-wal`].reduce((sum, p) => sum + (existsSync(p) ? statSync(p).size : 0), 0);
 const TURNS = Number(process.env['LONG_SESSION_TURNS'] ?? 60);
 
 /** A tool whose every answer is long, so the conversation outgrows the window within a few turns. */
@@ -92,7 +97,7 @@ describe(`a ${TURNS}-turn session in a ${WINDOW.toLocaleString('en-US')}-token w
       for (const s of summaries) expect(Math.ceil(s.rawBody.length / 4)).toBeLessThanOrEqual(WINDOW * 0.6);
       if (process.env['LONG_SESSION_FIGURES'])
         process.stdout.write(
-          `${f.label}: ${TURNS} turns, ${requests.length} requests, ${summaries.length} compactions, largest request ${Math.max(...tokens)} tokens, largest summary request ${Math.max(...summaries.map((s) => Math.ceil(s.rawBody.length / 4)))} tokens (window ${WINDOW})\n`,
+          `${f.label}: ${TURNS} turns, ${requests.length} requests, ${summaries.length} compactions, largest request ${Math.max(...tokens)} tokens, largest summary request ${Math.max(...summaries.map((s) => Math.ceil(s.rawBody.length / 4)))} tokens (window ${WINDOW}), store ${storeBytes(h.dbPath)} bytes\n`,
         );
       for (const r of requests.filter((q) => !isSummary(q))) expect(orphans(r.messages)).toEqual([]);
       // the last request still carries the latest turn verbatim, and the summary with the system text
