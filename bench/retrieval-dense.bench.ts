@@ -1,0 +1,97 @@
+import { performance } from 'node:perf_hooks';
+import { catalog } from '../src/retrieval/catalog.js';
+import type { EmbeddingSource } from '../src/retrieval/dense-fusion.js';
+import type { RetrievalTool } from '../src/retrieval/retrieval-tool.js';
+import { ToolRetriever } from '../src/retrieval/tool-retriever.js';
+import { benchCorpus, fullCatalog, turnRequests } from './retrieval-corpus.js';
+import type { BenchFigure } from './run.js';
+import { quantile } from './stats.js';
+
+/** Dimensions of the made-up vectors: Titan v2 and Cohere v3 embed in 1,024. */
+const DIMENSIONS = 1024;
+/** Requests timed per dataset. */
+const PER_DATASET = 150;
+
+/** Vectors made from the text's hash: the cost of fusion, not its quality (no real embedder here). */
+const madeUp: EmbeddingSource = async (texts) =>
+  texts.map((text) => {
+    let seed = 2166136261;
+    for (let i = 0; i < text.length; i += 1) seed = Math.imul(seed ^ text.charCodeAt(i), 16777619);
+    const v = new Array<number>(DIMENSIONS);
+    for (let i = 0; i < DIMENSIONS; i += 1) {
+      seed = Math.imul(seed ^ (seed >>> 15), 2246822507) ^ i;
+      v[i] = ((seed >>> 8) & 0xffff) / 0x8000 - 1;
+    }
+    return v;
+  });
+
+/** One turn: select (with the request's vector when given), then the catalog of the rest. */
+function turn(r: ToolRetriever, tools: readonly RetrievalTool[], q: string, vector?: Float32Array): number {
+  const start = performance.now();
+  const chosen = new Set(r.select(q, vector ? { queryVector: vector } : {}).map((t) => t.name));
+  catalog(
+    tools.filter((t) => !chosen.has(t.name)),
+    6000,
+    { relevance: r.lastRelevance },
+  );
+  return performance.now() - start;
+}
+
+/**
+ * The whole 7.2k-tool corpus as one pool: select + catalog per turn by words, and what fusing
+ * embeddings adds to a turn once the vectors are in memory (the query's own embedding request aside).
+ */
+export async function bench(): Promise<BenchFigure[]> {
+  const corpus = benchCorpus();
+  const tools = fullCatalog(corpus);
+  const qs = turnRequests(corpus, tools, PER_DATASET);
+  const lexical = new ToolRetriever(tools);
+  const fused = new ToolRetriever(tools, { embeddings: madeUp });
+  await fused.embedTools(256);
+  const vectors = await Promise.all(qs.map((q) => fused.embedQuery(q)));
+  for (const [i, q] of qs.slice(0, 100).entries()) {
+    turn(lexical, tools, q);
+    turn(fused, tools, q, vectors[i]);
+  }
+  const words: number[] = [];
+  const extra: number[] = [];
+  const both: number[] = [];
+  for (const [i, q] of qs.entries()) {
+    const w = turn(lexical, tools, q);
+    const f = turn(fused, tools, q, vectors[i]);
+    words.push(w);
+    both.push(f);
+    extra.push(f - w);
+  }
+  for (const list of [words, extra, both]) list.sort((a, b) => a - b);
+  const p95 = quantile(words, 0.95);
+  const extraP95 = quantile(extra, 0.95);
+  const n = tools.length.toLocaleString('en-US');
+  return [
+    {
+      name: `retrieval: select + catalog per turn by words, ${n} tools, p50`,
+      value: quantile(words, 0.5),
+      unit: 'ms',
+    },
+    {
+      name: `retrieval: select + catalog per turn by words, ${n} tools, p95`,
+      value: p95,
+      unit: 'ms',
+      target: '≤ 2 ms',
+      ok: p95 <= 2,
+    },
+    {
+      name: `retrieval: the same fused with ${DIMENSIONS}-d embeddings in memory, p95`,
+      value: quantile(both, 0.95),
+      unit: 'ms',
+    },
+    { name: '  what fusion adds to a turn (paired), p50', value: quantile(extra, 0.5), unit: 'ms' },
+    {
+      name: '  what fusion adds to a turn (paired), p95',
+      value: extraP95,
+      unit: 'ms',
+      target: '≤ 1 ms',
+      ok: extraP95 <= 1,
+    },
+  ];
+}
