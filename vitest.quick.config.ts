@@ -12,6 +12,7 @@ const PROCESS_TESTS = [
   'test/cli/{approve,chat,conform,dev-provider,resume,sessions}-command.test.ts',
   'test/cli/{closed-output,full-disk,hosted-app-faults,launcher,mcp-slow-server}.test.ts',
   'test/cli/{resumed-model,stray-rejections,tool-quarantine,turn-config}.test.ts',
+  'test/cli/run-due-processes.test.ts',
   'test/tools/builtin/bash-*.test.ts',
   'test/tools/builtin/sandbox-*.test.ts',
   'test/tools/builtin/run-command.test.ts',
@@ -21,6 +22,9 @@ const PROCESS_TESTS = [
   'test/runtime/store-trouble.e2e.test.ts',
   'test/tools/mcp/stdio-group-transport.test.ts',
   'test/mcp-surface/mcp-serve-*.test.ts',
+  'test/server/serve-automations.test.ts',
+  // The page in headless Chromium against the server.
+  'test/web/browser-*.test.ts',
 ];
 
 // One module graph per worker instead of one per file: loading the sources again for each of some 180

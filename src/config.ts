@@ -6,6 +6,8 @@ import { isPlainObject } from './core/json.js';
 import { readJsonFile } from './core/read-json-file.js';
 import { type EmbeddingsConfig, readEmbeddingsConfig } from './embeddings-config.js';
 import { PROVIDER_NAMES, type ProviderConfig } from './providers/index.js';
+import { type AutomationConfig, automationSettings } from './runtime/automations/automation-settings.js';
+import { AutomationSpecError } from './runtime/automations/automation-spec-error.js';
 import type { PreToolHook } from './runtime/calls/gates/pre-tool-hooks.js';
 import { globMatch } from './runtime/glob-match.js';
 import type { AgentConfig, ApprovalOptions, DenyRule, TurnLimits } from './runtime/runtime-options.js';
@@ -32,6 +34,8 @@ export interface ToolseamConfig {
   /** Secret name → value, read from the environment variables the config names. */
   readonly secrets: ReadonlyMap<string, string>;
   readonly limits: TurnLimits;
+  /** Automations' time zone, per-run budget and lateness (checked; defaults applied where they are used). */
+  readonly automations?: AutomationConfig;
   /**
    * How long calls of tools that declare no time limit of their own may run, by tool name pattern, in the
    * order written (the first pattern that matches a tool decides; 60 s for a tool none matches).
@@ -61,6 +65,7 @@ const KNOWN_KEYS = [
   'embeddings',
   'system',
   'approvals',
+  'automations',
   'workspace',
   'denyList',
   'hooks',
@@ -126,6 +131,7 @@ export function parseConfig(
     agents: readAgents(data.agents, fail),
     secrets: readSecrets(data.secrets, options.env ?? process.env, fail),
     limits: readLimits(data.limits, fail),
+    ...readAutomations(data.automations, fail),
     toolTimeouts: readToolTimeouts(data.toolTimeouts, fail),
     ...(typeof data.db === 'string'
       ? { db: isAbsolute(data.db) ? data.db : resolve(options.baseDir, data.db) }
@@ -153,6 +159,18 @@ function readServe(value: unknown, fail: Fail): Pick<ToolseamConfig, 'serve'> {
 }
 
 type Fail = (key: string, what: string) => never;
+
+/** `"automations": {"timeZone", "budget", "lateAfterMinutes"}`, checked as the scheduler reads it. */
+function readAutomations(value: unknown, fail: Fail): Pick<ToolseamConfig, 'automations'> {
+  if (value === undefined) return {};
+  try {
+    automationSettings(value);
+  } catch (error) {
+    if (error instanceof AutomationSpecError) fail(error.field, error.message.slice(error.field.length + 2));
+    throw error;
+  }
+  return { automations: value as AutomationConfig };
+}
 
 /** ` did you mean "x"?` when `key` looks like a misspelling of one of `names`, else ''. */
 function didYouMean(key: string, names: readonly string[]): string {

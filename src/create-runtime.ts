@@ -4,6 +4,7 @@ import { type Logger, silentLogger } from './core/logger.js';
 import type { ModelAdapter } from './core/model.js';
 import type { SessionStore } from './core/session-store.js';
 import type { ToolProvider } from './core/tool.js';
+import { automationDesk } from './create-automations.js';
 import { configuredSelector } from './embedding-source.js';
 import { createModelAdapter, type ProviderConfig, resolveProviderConfig } from './providers/index.js';
 import type { ToolSelector } from './retrieval/index.js';
@@ -50,6 +51,8 @@ export interface CreateRuntimeOptions {
    * on this runtime's store, whose outbox deliverer starts with the runtime and stops when it closes).
    */
   readonly notifier?: Notifier;
+  /** Offer the automation tools (automation_create …); default: when the config has an "automations" section. */
+  readonly automations?: boolean;
 }
 
 function isAdapter(model: ModelAdapter | ProviderConfig): model is ModelAdapter {
@@ -111,6 +114,9 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
           shell,
           ...(options.askUser ? { askUser: options.askUser } : {}),
           ...(notifier ? { notify: notifier } : {}),
+          ...((options.automations ?? config?.automations !== undefined)
+            ? { automations: automationDesk(store, config, () => notifier?.channels() ?? []) }
+            : {}),
         });
   for (const provider of builtins) {
     for (const problem of provider.loadProblems())
@@ -121,6 +127,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     logger,
     providers: [...builtins, ...(options.tools ?? [])],
     callTimeouts: (tool) => timeouts.find((rule) => globMatch(rule.tool, tool))?.ms,
+    secrets,
   });
   const contextWindow = options.contextWindow ?? configuredWindow(config, options.model.provider);
   const runtime = new Runtime({

@@ -9,6 +9,11 @@ import type { StandIn, StandInOptions } from './testing/index.js';
 export { parseConfig, readConfig, type ToolseamConfig } from './config.js';
 export * from './core/index.js';
 export type * from './core/session-store.js';
+export {
+  type AutomationsOptions,
+  createAutomationScheduler,
+  startAutomations,
+} from './create-automations.js';
 export type { CreateRuntimeOptions } from './create-runtime.js';
 export { createModelAdapter, type ProviderConfig, type ProviderName } from './providers/index.js';
 export {
@@ -23,6 +28,13 @@ export {
   type ToolSelection,
   type ToolSelector,
 } from './retrieval/index.js';
+export {
+  type AutomationRunOutcome,
+  AutomationScheduler,
+  AutomationSpecError,
+  type Clock,
+  type ResultNotifier,
+} from './runtime/automations/index.js';
 export type { PreToolHook } from './runtime/calls/gates/pre-tool-hooks.js';
 export type { RuntimeTool } from './runtime/calls/runtime-tool.js';
 export { Runtime, type SendOptions, type Session, type SessionOptions } from './runtime/runtime.js';

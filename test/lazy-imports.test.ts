@@ -17,6 +17,9 @@ const HEAVY = [
   'ajv',
   'hono',
   '@hono/',
+  // the OpenAPI parser and its dereferencer: loaded only once a contract app is configured
+  '@readme/',
+  '@apidevtools/',
 ];
 
 /** Runs `args` in a child Node with the TypeScript loader, returning what the child resolved, in order. */
@@ -84,6 +87,23 @@ describe("a program's start loads no SDK it does not use", () => {
     // the MCP surface (toolseam mcp-serve) is the CLI's alone: the package root never loads it
     expect(urls.filter((url) => url.includes('/src/mcp-surface/'))).toEqual([]);
     expect(heavyIn(urls.slice(mark))).toEqual(['openai']);
+  });
+
+  it('the OpenAPI parser is loaded once a contract app is, and not before', async () => {
+    const loader = pathToFileURL(join(root, 'src', 'tools', 'apps', 'load-app.ts')).href;
+    const folder = join(root, 'test', 'support', 'contract-openapi', 'petstore');
+    const script = `
+      const { loadApp } = await import(${JSON.stringify(loader)});
+      process.stderr.write('resolved: -- loader imported --\\n');
+      const app = await loadApp(${JSON.stringify(folder)});
+      process.stdout.write(String((await app.listTools()).length));`;
+    const { code, urls, stdout } = await resolvedBy(['--input-type=module', '-e', script]);
+    expect(code).toBe(0);
+    expect(stdout).toBe('4');
+    const mark = urls.indexOf('-- loader imported --');
+    expect(mark).toBeGreaterThan(0);
+    expect(heavyIn(urls.slice(0, mark))).toEqual([]);
+    expect(heavyIn(urls.slice(mark))).toEqual(expect.arrayContaining(['@readme/', 'ajv']));
   });
 
   it('toolseam --version loads no runtime, store, tools or SDK', async () => {

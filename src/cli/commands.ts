@@ -27,6 +27,14 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'answer a waiting approval from any terminal (approve ID yes|no|always)',
     load: async () => (await import('./approve-command.js')).approveCommand,
   },
+  automations: {
+    summary: 'list the automations with their next runs and last results',
+    load: async () => (await import('./automations-command.js')).automationsCommand,
+  },
+  'run-due': {
+    summary: 'run the automations that are due now, once, and exit (for a system scheduler)',
+    load: async () => (await import('./run-due-command.js')).runDueCommand,
+  },
   grants: {
     summary: 'list the standing permissions "always" gave, and withdraw one (--revoke ID)',
     load: async () => (await import('./grants-command.js')).grantsCommand,

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
 import type { Command } from './command.js';
+import { configFromFlags } from './config-flags.js';
 import { packageRoot, packageVersion } from './package-version.js';
 import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
 
@@ -39,7 +40,8 @@ export const serveCommand: Command = async (argv) => {
   const port = portOf(values.port);
   const host = values.host ?? '127.0.0.1';
   if (host.trim() === '') throw new InputError('--host needs an address such as 127.0.0.1 or 0.0.0.0.');
-  const runtime = await runtimeFromFlags(values);
+  const config = configFromFlags(values);
+  const runtime = await runtimeFromFlags(values, { config });
   // Loaded only here: no other command, and no `import('toolseam')`, loads the HTTP framework.
   const { startServer } = await import('../server/index.js');
   const root = packageRoot();
@@ -66,6 +68,11 @@ export const serveCommand: Command = async (argv) => {
   if (server.resumed.length > 0) {
     lines.push(`resumed ${server.resumed.length} unfinished turn(s): ${server.resumed.join(', ')}`);
   }
+  // Due automations run here, as unattended turns, when the config has an "automations" section.
+  const automations = config.automations
+    ? (await import('../create-automations.js')).startAutomations(runtime, { config, logger: runtime.logger })
+    : undefined;
+  if (automations) lines.push('automations: due ones run here');
   process.stdout.write(`${lines.join('\n')}\n`);
   return new Promise<number>((resolve) => {
     const stop = (): void => {
@@ -75,6 +82,7 @@ export const serveCommand: Command = async (argv) => {
       // The bound holds even if a turn or the store hangs.
       setTimeout(() => process.exit(1), 10_000).unref();
       void (async () => {
+        await automations?.stop();
         await server.shutdown(8_000);
         if (server.hub.runningTurns().length === 0) {
           await runtime.close();

@@ -1,4 +1,11 @@
 import type { ApprovalDecision } from './approval.js';
+import type {
+  AutomationClaim,
+  AutomationPatch,
+  AutomationRecord,
+  AutomationRunEnd,
+  NewAutomation,
+} from './automation-records.js';
 import type { ChatMessage } from './model.js';
 import type {
   NewOutboxMessage,
@@ -59,6 +66,7 @@ import type {
 } from './session-records.js';
 import type { TurnEventLog } from './turn-event-log.js';
 
+export type * from './automation-records.js';
 export type * from './outbox-records.js';
 export type * from './session-inputs.js';
 export type * from './session-records.js';
@@ -264,6 +272,28 @@ export interface BatchBook {
   finishBatch(id: string, status: BatchEnd): Promise<boolean>;
 }
 
+/** Automations: prompts run unattended on a schedule, each occurrence claimed by one process only. */
+export interface AutomationBook {
+  /** Rejects a name already taken (InputError). */
+  createAutomation(input: NewAutomation): Promise<AutomationRecord>;
+  /** By id or by name. */
+  getAutomation(idOrName: string): Promise<AutomationRecord | undefined>;
+  /** By name. */
+  listAutomations(): Promise<AutomationRecord[]>;
+  /** The enabled automations whose next run is at or before `now` (epoch ms), soonest first. */
+  listDueAutomations(now: number): Promise<AutomationRecord[]>;
+  /** Rejects with StoreNotFoundError when there is none by that id or name. */
+  updateAutomation(idOrName: string, patch: AutomationPatch): Promise<AutomationRecord>;
+  deleteAutomation(idOrName: string): Promise<boolean>;
+  /**
+   * Takes one occurrence and moves the next run on, in one statement that holds only while the stored
+   * next run still equals `scheduledFor`: exactly one caller, in any process, gets true for it.
+   */
+  claimAutomationRun(claim: AutomationClaim): Promise<boolean>;
+  /** Records how a claimed run ended; false when the claim is no longer the automation's last. */
+  finishAutomationRun(claim: AutomationClaim, end: AutomationRunEnd): Promise<boolean>;
+}
+
 /**
  * Everything the runtime keeps durably. Implementations (`openSessionStore` in `src/store/`: SQLite)
  * each run the contract suite in `test/store/session-store.contract.ts`.
@@ -273,6 +303,7 @@ export interface SessionStore
     ToolCallLog,
     ApprovalBook,
     GrantBook,
+    AutomationBook,
     AuditLog,
     QuarantineBook,
     ToolSwitchBook,

@@ -19,6 +19,7 @@ import { v17UnfinishedBySession } from './migrations/v17-unfinished-by-session.j
 import { v18ToolSwitches } from './migrations/v18-tool-switches.js';
 import { v19TurnEvents } from './migrations/v19-turn-events.js';
 import { v20NotifyOutbox } from './migrations/v20-notify-outbox.js';
+import { v21Automations } from './migrations/v21-automations.js';
 
 /** Every schema step, in order. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -42,4 +43,5 @@ export const MIGRATIONS: readonly Migration[] = [
   v18ToolSwitches,
   v19TurnEvents,
   v20NotifyOutbox,
+  v21Automations,
 ];

@@ -2,6 +2,7 @@ import { FINAL_TURN_STATES } from '../core/session-records.js';
 import type { SessionStore } from '../core/session-store.js';
 import { approvalsTable } from './approvals-table.js';
 import { auditTable } from './audit-table.js';
+import { automationsTable } from './automations-table.js';
 import { batchesTable } from './batches-table.js';
 import { defaultDatabasePath } from './default-path.js';
 import { grantsTable } from './grants-table.js';
@@ -61,6 +62,7 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
   const outbox = outboxTable(ctx);
   const deleteSession = sessionDeletion(ctx, approvals, audit);
   const turnEvents = turnEventsTable(ctx);
+  const automations = automationsTable(ctx);
 
   const timeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   /** Moves a turn; a turn that ends takes its pending approvals with it. */
@@ -146,6 +148,15 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
     appendTurnEvents: turnEvents.append,
     listTurnEvents: turnEvents.list,
     lastTurnEventId: turnEvents.last,
+
+    createAutomation: automations.create,
+    getAutomation: automations.get,
+    listAutomations: automations.list,
+    listDueAutomations: automations.listDue,
+    updateAutomation: automations.update,
+    deleteAutomation: automations.delete,
+    claimAutomationRun: automations.claim,
+    finishAutomationRun: automations.finish,
   };
   return {
     ...sqliteGuard<Omit<SessionStore, 'path' | 'close'>>(methods, db.name, timeoutMs),

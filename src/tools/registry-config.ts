@@ -118,6 +118,8 @@ export interface RegistryFromConfigOptions {
   readonly appLoadTimeoutMs?: number;
   /** Deadlines of calls whose tool declares no limit of its own (see `ToolRegistryOptions.callTimeouts`). */
   readonly callTimeouts?: CallTimeouts;
+  /** The config's secrets, for contract apps' auth (see `LoadAppOptions.secrets`). */
+  readonly secrets?: ReadonlyMap<string, string>;
 }
 
 /** A registry holding `providers`, then every configured MCP server, then every configured app. */
@@ -137,8 +139,11 @@ export async function registryFromConfig(
   for (const server of config.mcpServers) {
     registry.register(createMcpProvider(server, { ...options.mcp, logger, timeouts }));
   }
-  const load =
-    options.appLoadTimeoutMs === undefined ? { logger } : { logger, loadTimeoutMs: options.appLoadTimeoutMs };
+  const load = {
+    logger,
+    ...(options.appLoadTimeoutMs === undefined ? {} : { loadTimeoutMs: options.appLoadTimeoutMs }),
+    ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
+  };
   const apps = await Promise.all(config.apps.map((folder) => loadApp(folder, load)));
   // Apps that loaded take their names first: one that failed is only named after its folder (or
   // its manifest), and must not keep a working app of that name out.

@@ -12,6 +12,7 @@ import { openTestStore, tempDbPath } from './store-fixtures.js';
 const TABLES = [
   'approvals',
   'audit',
+  'automations',
   'batches',
   'grants',
   'leaves',

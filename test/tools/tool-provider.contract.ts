@@ -18,7 +18,7 @@ import { toolContext } from '../support/mcp-tool-context.js';
 export interface ProviderCapabilities {
   /**
    * Who checks an argument's type against the declared schema: the provider, in `preflight` (field specs, an
-   * MCP server's schema), or only the `tool` itself (an app's raw tools, whose invoke reads what it is sent).
+   * MCP server's schema, an app's raw JSON schema), or only the `tool` itself (whose invoke reads what it is sent).
    */
   readonly argumentTypes: 'preflight' | 'tool';
   /**
@@ -42,7 +42,7 @@ export interface ProviderCapabilities {
 export const TOOL_PROVIDER_KINDS = {
   'built-in': { argumentTypes: 'preflight', ownRefusal: 'preflight', deadline: 'registry' },
   app: { argumentTypes: 'preflight', ownRefusal: 'preflight', deadline: 'registry' },
-  'app-raw': { argumentTypes: 'tool', ownRefusal: 'preflight', deadline: 'registry' },
+  'app-raw': { argumentTypes: 'preflight', ownRefusal: 'preflight', deadline: 'registry' },
   'mcp-stdio': { argumentTypes: 'preflight', ownRefusal: 'call', deadline: 'own' },
   'mcp-http': { argumentTypes: 'preflight', ownRefusal: 'call', deadline: 'own' },
   'mcp-in-process': { argumentTypes: 'preflight', ownRefusal: 'call', deadline: 'own' },

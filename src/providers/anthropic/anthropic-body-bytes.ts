@@ -27,7 +27,9 @@ export function anthropicBodyBytes(
   turns.forEach((turn, i) => {
     parts.push(Buffer.from(`${i === 0 ? '' : ','}{"role":"${turn.role}","content":[`));
     // each message's blocks start with a `,`: the turn's first one is left out
-    turn.blocks.forEach((bytes, j) => parts.push(j === 0 ? bytes.subarray(1) : bytes));
+    turn.blocks.forEach((bytes, j) => {
+      parts.push(j === 0 ? bytes.subarray(1) : bytes);
+    });
     parts.push(Buffer.from(']}'));
   });
   // `rest` always holds the model, so its JSON is `{` and at least one key

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { ToolseamError } from '../../core/errors.js';
-import { isPlainObject } from '../../core/json.js';
+import { isPlainObject, type JsonObject } from '../../core/json.js';
 import { parseUserJson } from '../../core/read-json-file.js';
 
 /** The file that makes a folder an installed app. */
@@ -13,8 +13,10 @@ export interface AppManifest {
   readonly name: string;
   /** What the app is for, in one line (its catalog group's purpose). */
   readonly description: string;
-  /** Absolute path of the entry module. */
+  /** Absolute path of the entry module (a contract app's: its OpenAPI document, a path or a URL). */
   readonly entry: string;
+  /** A contract app's manifest as written: its tools come from the OpenAPI document it names. */
+  readonly contract?: JsonObject;
   readonly version?: string;
   /** The app's folder. */
   readonly folder: string;
@@ -72,9 +74,14 @@ export async function readAppManifest(folder: string): Promise<AppManifest> {
   if (typeof data.description !== 'string' || data.description.trim() === '') {
     throw fail(`${APP_MANIFEST_FILE} needs a "description" saying in one line what the app is for.`, name);
   }
+  if (data.entry === undefined && typeof data.openapi === 'string' && data.openapi.trim() !== '') {
+    const document = data.openapi.trim();
+    const entry = /^https?:\/\//.test(document) ? document : resolve(root, document);
+    return { name, description: data.description.trim(), entry, folder: root, contract: data as JsonObject };
+  }
   if (typeof data.entry !== 'string' || data.entry.trim() === '') {
     throw fail(
-      `${APP_MANIFEST_FILE} needs an "entry": the module (relative to the app folder) that exports its tools.`,
+      `${APP_MANIFEST_FILE} needs an "entry": the module (relative to the app folder) that exports its tools (or "openapi": an OpenAPI document whose operations become its tools).`,
       name,
     );
   }

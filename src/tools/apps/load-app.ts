@@ -38,6 +38,8 @@ export interface LoadAppOptions {
   readonly logger?: Logger;
   /** Time an app's entry module and its setup function get to finish (default 30,000 ms). */
   readonly loadTimeoutMs?: number;
+  /** The config's secrets (name → value): a contract app's auth names one. */
+  readonly secrets?: ReadonlyMap<string, string>;
 }
 
 /** The default of `LoadAppOptions.loadTimeoutMs`. */
@@ -65,6 +67,18 @@ export async function loadApp(folder: string, options: LoadAppOptions = {}): Pro
   noteHostedApp(manifest.folder, manifest.name);
   try {
     // A setup that never finishes must not hold up every other tool (the work itself cannot be stopped).
+    if (manifest.contract !== undefined) {
+      const contract = manifest.contract;
+      const secrets = options.secrets ?? new Map<string, string>();
+      const behaviour = await withDeadline(
+        limit,
+        () => contractBehaviour(manifest, contract, secrets),
+        undefined,
+        true,
+      );
+      const group: ToolGroup = { key: manifest.name, own: false, purpose: manifest.description };
+      return wrapProvider(behaviour, manifest, group);
+    }
     const exported = await withDeadline(limit, () => entryExport(manifest, logger), undefined, true);
     return adapt(exported, manifest, logger);
   } catch (error) {
@@ -84,6 +98,23 @@ export async function loadApp(folder: string, options: LoadAppOptions = {}): Pro
           }),
       manifest,
     );
+  }
+}
+
+/** A contract app's tools, from the OpenAPI document its manifest names (the parser loaded only now). */
+async function contractBehaviour(
+  manifest: AppManifest,
+  contract: JsonObject,
+  secrets: ReadonlyMap<string, string>,
+): Promise<AppBehaviour> {
+  const { contractApp } = await import('./contract/contract-app.js');
+  try {
+    return await contractApp({ name: manifest.name, folder: manifest.folder, manifest: contract, secrets });
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new AppLoadError(manifest.folder, manifest.name, `app "${manifest.name}": ${why}.`, {
+      cause: error,
+    });
   }
 }
 
@@ -188,6 +219,7 @@ function rawBehaviour(exported: Raw, manifest: AppManifest, group: ToolGroup): A
   const invoke = exported.invoke as (n: string, a: JsonObject, c: ToolContext) => unknown;
   const preflight = exported.preflight as ((n: string, a: JsonObject, c: ToolContext) => unknown) | undefined;
   const close = exported.close as (() => unknown) | undefined;
+  const checks = declaredChecks();
   return {
     async listTools() {
       const listed =
@@ -199,18 +231,64 @@ function rawBehaviour(exported: Raw, manifest: AppManifest, group: ToolGroup): A
           `app "${manifest.name}": its tools function returned no list.`,
         );
       }
-      return listed.map((tool) => rawDefinition(tool, group));
+      const definitions = listed.map((tool) => rawDefinition(tool, group));
+      checks.list(definitions);
+      return definitions;
     },
-    invoke: async (name, args, ctx) => (await invoke(name, args, ctx)) as ToolResult,
-    ...(typeof preflight === 'function'
-      ? {
-          async preflight(name: string, args: JsonObject, ctx: ToolContext) {
-            const refusal = await preflight(name, args, ctx);
-            return refusal === undefined || refusal === null ? undefined : toolResultOf(refusal, name, true);
-          },
-        }
-      : {}),
+    async invoke(name, args, ctx) {
+      // Checked here too, whatever the approval policy: a call may come without its preflight.
+      const read = await checks.read(name, args);
+      if (!read.ok) return read.refusal;
+      return (await invoke(name, read.args, ctx)) as ToolResult;
+    },
+    async preflight(name: string, args: JsonObject, ctx: ToolContext) {
+      const read = await checks.read(name, args);
+      if (!read.ok) return read.refusal;
+      if (typeof preflight !== 'function') return undefined;
+      const refusal = await preflight(name, read.args, ctx);
+      return refusal === undefined || refusal === null ? undefined : toolResultOf(refusal, name, true);
+    },
     ...(typeof close === 'function' ? { close: async () => void (await close()) } : {}),
+  };
+}
+
+/**
+ * The check of a raw tool's calls against its declared schema (seed 003's boundary: JSON text decoded,
+ * key cases mapped, undeclared keys refused where the schema closes its objects, then the schema), built
+ * once per tool from its last listing. Loaded on a raw app's first call, so importing toolseam loads no ajv.
+ */
+function declaredChecks() {
+  const schemas = new Map<string, unknown>();
+  const built = new Map<string, { read(args: JsonObject): { ok: boolean } }>();
+  type Read = { ok: true; args: JsonObject } | { ok: false; refusal: ToolResult };
+  return {
+    list(definitions: readonly ToolDefinition[]): void {
+      schemas.clear();
+      built.clear();
+      for (const d of definitions)
+        if (isPlainObject(d) && isPlainObject(d.parameters)) schemas.set(d.name, d.parameters);
+    },
+    async read(name: string, args: JsonObject): Promise<Read> {
+      const schema = schemas.get(name);
+      if (!isPlainObject(schema)) return { ok: true, args };
+      const { contractBoundary } = await import('./contract/contract-arguments.js');
+      const { invalidArgumentsResult } = await import('../fields/define-tool.js');
+      let boundary = built.get(name);
+      if (boundary === undefined) {
+        boundary = contractBoundary(name, schema as JsonObject);
+        built.set(name, boundary);
+      }
+      let reading: ReturnType<ReturnType<typeof contractBoundary>['read']>;
+      try {
+        reading = (boundary as ReturnType<typeof contractBoundary>).read(args);
+      } catch {
+        // A schema ajv cannot compile is left unchecked, as before: the tool reads its own arguments.
+        return { ok: true, args };
+      }
+      return reading.ok
+        ? { ok: true, args: reading.args }
+        : { ok: false, refusal: invalidArgumentsResult(name, reading.problems) };
+    },
   };
 }
 
@@ -218,7 +296,15 @@ function rawDefinition(tool: unknown, group: ToolGroup): ToolDefinition {
   if (!isPlainObject(tool)) return tool as ToolDefinition;
   const parameters = 'parameters' in tool ? tool.parameters : tool.inputSchema;
   const { inputSchema: _ignored, ...rest } = tool;
-  return { risk: 'caution', requiresApproval: true, group, ...rest, parameters } as unknown as ToolDefinition;
+  // Its calls are read with every key case (declaredChecks), so the runtime counts those spellings as given.
+  return {
+    risk: 'caution',
+    requiresApproval: true,
+    keySpellings: true,
+    group,
+    ...rest,
+    parameters,
+  } as unknown as ToolDefinition;
 }
 
 function wrapProvider(

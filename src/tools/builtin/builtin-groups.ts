@@ -14,6 +14,11 @@ export const BUILTIN_GROUPS = {
     purpose: 'Remember facts and preferences across conversations, and recall them later.',
   },
   tasks: { key: 'tasks', own: true, purpose: "Keep the person's to-do list: add, list and update tasks." },
+  automations: {
+    key: 'automations',
+    own: true,
+    purpose: 'Schedule prompts to run unattended at set times, and list, change or delete them.',
+  },
   conversation: {
     key: 'conversation',
     own: true,

@@ -4,6 +4,7 @@ import type { InProcessTool } from '../fields/define-tool.js';
 import { type InProcessProvider, inProcessProvider } from '../fields/in-process-provider.js';
 import type { Notifier } from '../notify/notifier.js';
 import { type AskUser, askUserTool } from './ask-user-tool.js';
+import { type AutomationDeskPort, automationTools } from './automation-tools.js';
 import { bashTool } from './bash-tool.js';
 import { BUILTIN_GROUPS, type BuiltinGroupKey } from './builtin-groups.js';
 import { deniedPatterns } from './denied-commands.js';
@@ -44,6 +45,8 @@ export interface BuiltinOptions {
   readonly shell?: ShellOptions;
   /** toolseam's own files besides its config (the session database): hidden from sandboxed commands. */
   readonly ownFiles?: readonly string[];
+  /** Where the automation tools keep automations; without it they are not offered. */
+  readonly automations?: AutomationDeskPort;
   /** The most folder entries one glob or grep looks at before it stops and says so (default 200,000). */
   readonly searchEntryLimit?: number;
   /** The owner channel (the config's "notify"): with it, `notify` and `notify_attachment` are offered. */
@@ -117,6 +120,7 @@ function builtinToolsWith(
     shell: (shell === undefined ? [] : [bashTool(shell)]) as InProcessTool[],
     memory: memoryTools(options.memory),
     tasks: taskTools(options.tasks),
+    automations: options.automations ? automationTools(options.automations) : [],
     conversation: [askUserTool(options.askUser)] as InProcessTool[],
   };
 }
@@ -135,7 +139,11 @@ export function builtinProviders(
 ): Array<InProcessProvider & { readonly group: ToolGroup; loadProblems(): readonly string[] }> {
   const confinement = shellConfinement(options);
   const tools = builtinToolsWith(options, confinement);
-  const providers = (Object.keys(BUILTIN_GROUPS) as BuiltinGroupKey[]).map((key) => {
+  // without a desk the automation tools are not there at all: no empty provider for them
+  const keys = (Object.keys(BUILTIN_GROUPS) as BuiltinGroupKey[]).filter(
+    (key) => key !== 'automations' || options.automations !== undefined,
+  );
+  const providers = keys.map((key) => {
     const group = BUILTIN_GROUPS[key];
     const provider = inProcessProvider({
       name: `builtin/${key}`,

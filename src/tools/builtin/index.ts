@@ -1,4 +1,5 @@
 export { type AskUser, askUserTool } from './ask-user-tool.js';
+export { type AutomationDeskPort, automationLines, automationTools } from './automation-tools.js';
 export { bashTool } from './bash-tool.js';
 export { BUILTIN_GROUPS, type BuiltinGroupKey } from './builtin-groups.js';
 export { BUILTIN_APP, type BuiltinOptions, builtinProviders, builtinTools } from './builtin-providers.js';

@@ -234,7 +234,10 @@ export function defineTool<const F extends Fields = Record<never, never>>(
     const value = reader(raw ?? {}, '', problems);
     const reading: ArgumentReading<A> =
       value === INVALID || problems.length > 0 ? { ok: false, problems } : { ok: true, args: value as A };
-    if (key) (readings ??= new WeakMap()).set(key, reading);
+    if (key) {
+      readings ??= new WeakMap();
+      readings.set(key, reading);
+    }
     return reading;
   };
   const refusalOf = async (args: A, ctx: ToolContext): Promise<ToolResult | undefined> => {

@@ -75,10 +75,14 @@ describe('installed apps', () => {
       content: '1 km = 1000 m',
       isError: false,
     });
-    expect(await provider.preflight?.('convert_length', { value: 1, from: 'league', to: 'm' }, ctx)).toEqual({
-      content: 'from must be one of mm, cm, m, km, in, ft, mi.',
+    // The declared schema is checked first (its enum), before the app's own preflight is asked.
+    expect(
+      await provider.preflight?.('convert_length', { value: 1, from: 'league', to: 'm' }, ctx),
+    ).toMatchObject({
+      content: 'from: must be one of "mm", "cm", "m", "km", "in", "ft", "mi"',
       isError: true,
       notRun: 'refused_by_tool',
+      data: { code: 'invalid_arguments', problems: [{ path: 'from', code: 'not_allowed' }] },
     });
     expect(
       await provider.preflight?.('convert_length', { value: 1, from: 'm', to: 'cm' }, ctx),

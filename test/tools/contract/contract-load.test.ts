@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadApp } from '../../../src/tools/apps/load-app.js';
+import {
+  ContractTestScope,
+  contractAppCopy,
+  contractFixture,
+  directContext,
+  startLoopbackApi,
+} from '../../support/contract-api.js';
+
+const ctx = directContext;
+
+const scope = new ContractTestScope();
+afterEach(() => scope.end());
+
+/** An app folder holding `manifest` and, when given, `document` as api.json. */
+function appFolder(manifest: Record<string, unknown>, document?: unknown): string {
+  const folder = mkdtempSync(join(tmpdir(), 'toolseam-contract-load-'));
+  scope.keep({ remove: () => rmSync(folder, { recursive: true, force: true }) });
+  writeFileSync(
+    join(folder, 'toolseam-app.json'),
+    JSON.stringify({ name: 'api', description: 'An API.', ...manifest }),
+  );
+  if (document !== undefined) writeFileSync(join(folder, 'api.json'), JSON.stringify(document));
+  return folder;
+}
+
+describe('loading a contract app', () => {
+  it("an invalid document is the app's load failure, in the parser's words", async () => {
+    const folder = appFolder(
+      { openapi: 'api.json' },
+      { openapi: '3.1.0', info: { title: 't' }, paths: { '/a': { get: { responses: 'x' } } } },
+    );
+    const app = await loadApp(folder);
+    expect(app.loadError?.message).toMatch(/^app "api": its OpenAPI document api\.json is not valid: /);
+    await expect(app.listTools()).rejects.toThrow(/not valid/);
+  });
+
+  it('a document outside the folder, a bad auth and a missing document are refused with what to fix', async () => {
+    expect((await loadApp(appFolder({ openapi: '../elsewhere.json' }))).loadError?.message).toMatch(
+      /outside the app folder/,
+    );
+    const auth = await loadApp(appFolder({ openapi: 'api.json', auth: { type: 'oauth', secret: 'X' } }, {}));
+    expect(auth.loadError?.message).toMatch(/"auth.type" is one of "bearer", "apiKey", "basic"/);
+    expect((await loadApp(appFolder({ openapi: 'api.json' }))).loadError).toBeDefined();
+  });
+
+  it('"operations" globs pick the tools; the base URL falls back to the first server, its variables at their defaults', async () => {
+    const copy = contractAppCopy('uspto', undefined, { operations: ['list-*'] });
+    scope.keep(copy);
+    const app = await loadApp(copy.folder);
+    expect((await app.listTools()).map((t) => t.name)).toEqual(['list-data-sets', 'list-searchable-fields']);
+    const { contractBaseUrl } = await import('../../../src/tools/apps/contract/contract-app.js');
+    const document = {
+      servers: [
+        { url: '{scheme}://developer.uspto.gov/ds-api', variables: { scheme: { default: 'https' } } },
+      ],
+    };
+    expect(
+      contractBaseUrl(
+        { openapi: 'x', headers: {}, timeoutMs: 1, maxResponseChars: 1, validate: true },
+        document,
+      ).href,
+    ).toBe('https://developer.uspto.gov/ds-api');
+  });
+
+  it('a header the config sets is not offered; a secret the config lacks refuses the call before it is sent', async () => {
+    scope.api = await startLoopbackApi();
+    const copy = contractAppCopy('billing', scope.api.url, { headers: { 'Idempotency-Key': 'fixed' } });
+    scope.keep(copy);
+    const app = await loadApp(copy.folder);
+    const create = (await app.listTools()).find((t) => t.name === 'create_customer');
+    expect(
+      Object.keys((create?.parameters as { properties?: object } | undefined)?.properties ?? {}),
+    ).not.toContain('Idempotency-Key');
+    const result = await app.invoke('create_customer', { email: 'a@b.test' }, ctx());
+    expect(result).toMatchObject({
+      isError: true,
+      notRun: 'refused_by_tool',
+      data: { code: 'missing_secret' },
+    });
+    expect(result.content).toMatch(/BILLING_TOKEN/);
+    expect(scope.api.received).toEqual([]);
+  });
+
+  it('a call past its deadline is a tool error, not an exception', async () => {
+    scope.api = await startLoopbackApi(() => undefined);
+    const copy = contractAppCopy('calendar', scope.api.url, { timeoutMs: 50 });
+    scope.keep(copy);
+    const app = await loadApp(copy.folder, { secrets: new Map([['CALENDAR_KEY', 'key-123456']]) });
+    // POST is not tried again, so one deadline is all the test waits for.
+    const result = await app.invoke('insertEvent', { calendarId: 'c', summary: 's', start: {} }, ctx());
+    expect(result).toMatchObject({ isError: true, data: { code: 'request_failed' } });
+    expect(result.content).toMatch(/^POST \/calendars\/c\/events: no answer within 50 ms/);
+  });
+
+  it('the committed fixtures load', async () => {
+    for (const name of ['petstore', 'uspto', 'billing', 'calendar']) {
+      expect((await loadApp(contractFixture(name))).loadError).toBeUndefined();
+    }
+  });
+});
