@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { catalog } from '../src/retrieval/catalog.js';
-import type { EmbeddingSource } from '../src/retrieval/dense-fusion.js';
+import { addDense, type EmbeddingSource, unit } from '../src/retrieval/dense-fusion.js';
 import type { RetrievalTool } from '../src/retrieval/retrieval-tool.js';
+import { ScoreBuffer } from '../src/retrieval/score-buffer.js';
 import { ToolRetriever } from '../src/retrieval/tool-retriever.js';
 import { benchCorpus, fullCatalog, turnRequests } from './retrieval-corpus.js';
 import type { BenchFigure } from './run.js';
@@ -56,14 +57,39 @@ export async function bench(): Promise<BenchFigure[]> {
   const words: number[] = [];
   const extra: number[] = [];
   const both: number[] = [];
+  const wordsCpu: number[] = [];
   for (const [i, q] of qs.entries()) {
+    const c0 = process.cpuUsage();
     const w = turn(lexical, tools, q);
+    const c = process.cpuUsage(c0);
+    wordsCpu.push((c.user + c.system) / 1000);
     const f = turn(fused, tools, q, vectors[i]);
     words.push(w);
     both.push(f);
     extra.push(f - w);
   }
-  for (const list of [words, extra, both]) list.sort((a, b) => a - b);
+  // The matrix-vector product alone, as a turn runs it: every tool's vector against the request's.
+  const d = DIMENSIONS;
+  const rows = (await madeUp(tools.map((t) => t.name))).map(unit);
+  const matrix = new Float32Array(rows.length * d);
+  rows.forEach((v, i) => {
+    matrix.set(v, i * d);
+  });
+  const slots = Int32Array.from(rows.keys());
+  const product: number[] = [];
+  const buffer = new ScoreBuffer();
+  const cpu0 = process.cpuUsage();
+  for (const v of vectors.slice(0, 200)) {
+    if (!v) continue;
+    buffer.reset();
+    const start = performance.now();
+    addDense(buffer, { vector: v, slots, matrix }, 0.5);
+    product.push(performance.now() - start);
+  }
+  const cpu = process.cpuUsage(cpu0);
+  // On a shared machine wall time includes waiting for a core; CPU time does not.
+  const productCpu = (cpu.user + cpu.system) / 1000 / Math.max(1, product.length);
+  for (const list of [words, wordsCpu, extra, both, product]) list.sort((a, b) => a - b);
   const p95 = quantile(words, 0.95);
   const extraP95 = quantile(extra, 0.95);
   const n = tools.length.toLocaleString('en-US');
@@ -81,10 +107,22 @@ export async function bench(): Promise<BenchFigure[]> {
       ok: p95 <= 2,
     },
     {
+      name: `retrieval: select + catalog per turn by words, ${n} tools, CPU time p95`,
+      value: quantile(wordsCpu, 0.95),
+      unit: 'ms',
+    },
+    {
       name: `retrieval: the same fused with ${DIMENSIONS}-d embeddings in memory, p95`,
       value: quantile(both, 0.95),
       unit: 'ms',
     },
+    { name: `  the ${n} × ${d} matrix-vector product alone, p50`, value: quantile(product, 0.5), unit: 'ms' },
+    {
+      name: `  the ${n} × ${d} matrix-vector product alone, p95`,
+      value: quantile(product, 0.95),
+      unit: 'ms',
+    },
+    { name: `  the same, mean CPU time`, value: productCpu, unit: 'ms' },
     { name: '  what fusion adds to a turn (paired), p50', value: quantile(extra, 0.5), unit: 'ms' },
     {
       name: '  what fusion adds to a turn (paired), p95',

@@ -22,8 +22,8 @@ function embeddingText(t: RetrievalTool): string {
  */
 export class ToolVectors {
   private readonly byName = new Map<string, { text: string; vector: Float32Array }>();
-  /** The vectors by slot as `dense` last listed them; dropped whenever a vector comes or goes. */
-  private listed: [number, Float32Array][] | undefined;
+  /** The vectors as `dense` last packed them; dropped whenever a vector comes or goes. */
+  private listed: { slots: Int32Array; matrix: Float32Array } | undefined;
 
   constructor(
     private readonly source: EmbeddingSource | undefined,
@@ -121,16 +121,22 @@ export class ToolVectors {
     slotOf: (name: string) => number | undefined,
   ): DenseQuery | undefined {
     if (!queryVector || this.byName.size === 0) return undefined;
-    // Listed once per change, not per turn: a turn's cost is then the dot products alone. Slots stay
-    // put while the set of vectors does (a tool removed or replaced drops its vector, and the list).
-    if (!this.listed) {
-      const tools: [number, Float32Array][] = [];
+    // Packed once per change, not per turn: a turn's cost is then the product alone. Slots stay put
+    // while the set of vectors does (a tool added, removed or replaced drops the packing).
+    const d = queryVector.length;
+    if (!this.listed || this.listed.matrix.length !== this.listed.slots.length * d) {
+      const rows: [number, Float32Array][] = [];
       for (const [name, { vector }] of this.byName) {
         const slot = slotOf(name);
-        if (slot !== undefined) tools.push([slot, vector]);
+        // A vector of another length (a model changed mid-catalog) cannot be compared: left out.
+        if (slot !== undefined && vector.length === d) rows.push([slot, vector]);
       }
-      this.listed = tools;
+      const matrix = new Float32Array(rows.length * d);
+      rows.forEach(([, v], i) => {
+        matrix.set(v, i * d);
+      });
+      this.listed = { slots: Int32Array.from(rows, ([slot]) => slot), matrix };
     }
-    return { vector: unit(queryVector), tools: this.listed };
+    return { vector: unit(queryVector), ...this.listed };
   }
 }
