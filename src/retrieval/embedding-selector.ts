@@ -1,6 +1,7 @@
 import type { EmbeddingSource } from './dense-fusion.js';
 import { ToolCatalog } from './tool-catalog.js';
 import type { ToolSelector } from './tool-selector.js';
+import { EMBED_TIMEOUT_MS } from './tool-vectors.js';
 
 /** How `embeddingSelector` waits for its source and says when it fell back. */
 export interface EmbeddingSelectorOptions {
@@ -44,7 +45,9 @@ export function embeddingSelector(
       }),
     async select(view, query, selectOptions) {
       failures = [];
-      await view.embedTools();
+      // The tools are embedded within the turn's deadline; what is left goes on in the background
+      // (sessions share it) and ranks by words until it lands.
+      await withinDeadline(view.embedTools(), options.embedTimeoutMs ?? EMBED_TIMEOUT_MS);
       const queryVector = await view.embedQuery(query);
       const failed = failures[0];
       failures = [];
@@ -57,4 +60,22 @@ export function embeddingSelector(
     },
     lastRanking: () => last,
   };
+}
+
+/** Waits for `work` at most `ms` (no limit unless finite and above 0); a failure of `work` is not waited on. */
+async function withinDeadline(work: Promise<unknown>, ms: number): Promise<void> {
+  const settled = work.then(
+    () => undefined,
+    () => undefined,
+  );
+  if (!(Number.isFinite(ms) && ms > 0)) return settled;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, Math.min(ms, 2 ** 31 - 1));
+  });
+  try {
+    await Promise.race([settled, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
