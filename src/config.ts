@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { InputError } from './core/errors.js';
 import { isPlainObject } from './core/json.js';
 import { readJsonFile } from './core/read-json-file.js';
+import { type EmbeddingsConfig, readEmbeddingsConfig } from './embeddings-config.js';
 import { PROVIDER_NAMES, type ProviderConfig } from './providers/index.js';
 import { type AutomationConfig, automationSettings } from './runtime/automations/automation-settings.js';
 import { AutomationSpecError } from './runtime/automations/automation-spec-error.js';
@@ -49,6 +50,8 @@ export interface ToolseamConfig {
   readonly notify?: NotifyConfig;
   /** What `toolseam mcp-serve` serves: globs over real tool names (absent: its default set). */
   readonly serve?: { readonly tools?: readonly string[] };
+  /** Embeddings fused into tool ranking; off unless set. */
+  readonly embeddings?: EmbeddingsConfig;
 }
 
 /** One entry of `toolTimeouts`: tools matching `tool` (a glob over real names) may run `ms` milliseconds. */
@@ -59,6 +62,7 @@ export interface ToolTimeout {
 
 const KNOWN_KEYS = [
   'model',
+  'embeddings',
   'system',
   'approvals',
   'automations',
@@ -114,6 +118,7 @@ export function parseConfig(
   if (data.system !== undefined && typeof data.system !== 'string') fail('system', 'must be a string.');
   if (data.db !== undefined && typeof data.db !== 'string') fail('db', 'must be a file path.');
   const notify = readNotifyConfig(data.notify, fail);
+  const embeddings = readEmbeddingsConfig(data.embeddings, where);
   return {
     ...(model ? { model } : {}),
     ...(typeof data.system === 'string' ? { system: data.system } : {}),
@@ -137,6 +142,7 @@ export function parseConfig(
     }),
     shell: readShell(data.shell, options.baseDir, fail),
     ...(notify ? { notify } : {}),
+    ...(embeddings ? { embeddings } : {}),
     ...readServe(data.serve, fail),
   };
 }

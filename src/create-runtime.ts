@@ -5,6 +5,7 @@ import type { ModelAdapter } from './core/model.js';
 import type { SessionStore } from './core/session-store.js';
 import type { ToolProvider } from './core/tool.js';
 import { automationDesk } from './create-automations.js';
+import { configuredSelector } from './embedding-source.js';
 import { createModelAdapter, type ProviderConfig, resolveProviderConfig } from './providers/index.js';
 import type { ToolSelector } from './retrieval/index.js';
 import { globMatch } from './runtime/glob-match.js';
@@ -155,7 +156,11 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     ...(config?.denyList ? { denyList: config.denyList } : {}),
     ...(config?.hooks ? { hooks: config.hooks } : {}),
     ...(contextWindow ? { contextWindow } : {}),
-    ...(options.selector ? { selector: options.selector } : {}),
+    ...(options.selector
+      ? { selector: options.selector }
+      : config?.embeddings
+        ? { selector: configuredSelector(config.embeddings, logger) }
+        : {}),
   });
   if (options.subagents !== false) runtime.addRuntimeTool(deferredSubagentRun(runtime));
   return runtime;

@@ -2,11 +2,13 @@ import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
 import { loadDataset } from '../retrieval/dataset.js';
 import { type EvalReport, evaluate, type Split } from '../retrieval/evaluate.js';
+import { leaveOneOut, verdicts } from '../retrieval/leave-one-out.js';
 import type { RetrievalTool } from '../retrieval/retrieval-tool.js';
 import type { Command } from './command.js';
+import { formatLeaveOut } from './leave-out-table.js';
 import { negativeValuesJoined } from './negative-values.js';
 
-const USAGE = `usage: toolseam retrieval eval FILE [--split dev|heldout|all] [--k N] [--json] [--pool FILE...] [--baseline] [--every N]
+const USAGE = `usage: toolseam retrieval eval FILE [--leave-out NAME|all FILE...] [--split dev|heldout|all] [--k N] [--json] [--pool FILE...] [--baseline] [--every N]
 
 Ranks every query of a retrieval dataset (FILE: .json, or .json.gz) against its tool pool and prints
 Recall@5/@10/@K, nDCG@10, C@10 (every gold tool in the top 10), the query and tool counts, index
@@ -18,7 +20,10 @@ without the schema budget and the core, sticky and hinted tools that decide what
   --json      print JSON instead of the table: the figures of one split, or {"dev": …, "heldout": …}
   --pool      merge these datasets' tools into the pool (the scale test)
   --baseline  rank with textbook BM25 instead of the tuned ranking
-  --every     read every N-th query only (quick checks)`;
+  --every     read every N-th query only (quick checks)
+  --leave-out leave-one-dataset-out over every FILE given: for the named dataset (or "all", each in
+              turn) each signal is tuned on the other datasets' dev splits, then the ranking is
+              measured on the left-out heldout split beside --baseline, and with each signal off`;
 
 /** `toolseam retrieval eval …`: measures tool retrieval on a benchmark dataset. */
 export const retrievalCommand: Command = async (argv) => {
@@ -34,6 +39,7 @@ export const retrievalCommand: Command = async (argv) => {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (opts.leaveOut !== undefined) return leaveOutCommand(opts, opts.leaveOut);
   const data = loadDataset(opts.file);
   const extra: RetrievalTool[] = [];
   for (const p of opts.pool) extra.push(...loadDataset(p).tools);
@@ -68,6 +74,9 @@ interface EvalArgs {
   pool: string[];
   baseline: boolean;
   every: number;
+  /** Every dataset named (leave-one-out reads them all). */
+  files: string[];
+  leaveOut: string | undefined;
 }
 
 /** The eval flags, read like every other command's (`--k 5` or `--k=5`). */
@@ -78,6 +87,7 @@ const EVAL_OPTIONS = {
   json: { type: 'boolean' },
   baseline: { type: 'boolean' },
   pool: { type: 'string', multiple: true },
+  'leave-out': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -104,7 +114,12 @@ function parseEvalArgs(args: readonly string[]): EvalArgs | undefined {
   }
   const [file, second] = files;
   if (file === undefined) throw new InputError(`name the dataset FILE to evaluate; ${HELP_HINT}.`);
-  if (second !== undefined)
+  const leaveOut = values['leave-out'];
+  if (leaveOut !== undefined && files.length < 2)
+    throw new InputError(
+      `--leave-out needs at least two dataset FILEs (tuned on the others, measured on one).`,
+    );
+  if (second !== undefined && leaveOut === undefined)
     throw new InputError(
       `one dataset FILE only (got "${file}" and "${second}"); use --pool to merge others.`,
     );
@@ -119,7 +134,28 @@ function parseEvalArgs(args: readonly string[]): EvalArgs | undefined {
     pool,
     baseline: values.baseline === true,
     every: atLeastOne('--every', values.every, 1),
+    files,
+    leaveOut,
   };
+}
+
+/** `--leave-out NAME|all`: the leave-one-dataset-out table over every FILE given. */
+function leaveOutCommand(opts: EvalArgs, leaveOut: string): number {
+  const data = opts.files.map(loadDataset);
+  const names = data.map((d) => d.name);
+  if (leaveOut !== 'all' && !names.includes(leaveOut))
+    throw new InputError(
+      `--leave-out names a dataset given (${names.join(', ')}) or "all", not "${leaveOut}".`,
+    );
+  const results = leaveOneOut(data, leaveOut === 'all' ? names : [leaveOut], opts.k, opts.every, (line) =>
+    process.stderr.write(`${line}\n`),
+  );
+  process.stdout.write(
+    opts.json
+      ? `${JSON.stringify({ results, verdicts: verdicts(results, opts.k) })}\n`
+      : formatLeaveOut(results, opts.k),
+  );
+  return 0;
 }
 
 function atLeastOne(flag: string, text: string | undefined, fallback: number): number {

@@ -10,10 +10,26 @@ export type EmbeddingSource = (
   signal?: AbortSignal,
 ) => Promise<readonly (readonly number[])[]>;
 
-/** A query's vector and the tools' vectors, by index slot. */
+/**
+ * A query's vector and the tools' vectors as one matrix (row i is the tool in index slot `slots[i]`),
+ * all of unit length (see `unit`): similarity to every tool is one matrix-vector product.
+ */
 export interface DenseQuery {
   readonly vector: Float32Array;
-  readonly tools: Iterable<readonly [slot: number, vector: Float32Array]>;
+  readonly slots: Int32Array;
+  readonly matrix: Float32Array;
+}
+
+/** The vector scaled to length 1 (all zeros stays so), so similarity is one dot product per tool. */
+export function unit(v: readonly number[] | Float32Array): Float32Array {
+  const out = Float32Array.from(v);
+  let norm = 0;
+  for (let i = 0; i < out.length; i += 1) norm += (out[i] as number) ** 2;
+  if (norm > 0) {
+    const scale = 1 / Math.sqrt(norm);
+    for (let i = 0; i < out.length; i += 1) out[i] = (out[i] as number) * scale;
+  }
+  return out;
 }
 
 /** Cosine similarity; 0 when either vector is all zeros or their lengths differ. */
@@ -33,15 +49,31 @@ export function cosine(a: Float32Array, b: Float32Array): number {
 }
 
 /**
- * Adds `weight` × cosine similarity (when positive) to each tool's score in `into` (whose best
+ * Adds `weight` × cosine similarity (the dot product of unit vectors; when positive) to each tool's score in `into` (whose best
  * lexical match was scaled to 1). A tool no word matched can still rank on meaning alone.
  */
 export function addDense(into: ScoreBuffer, dense: DenseQuery, weight: number): void {
-  for (const [slot, vector] of dense.tools) {
-    const sim = cosine(dense.vector, vector);
-    if (sim > 0) {
-      into.ensure(slot + 1);
-      into.add(slot, weight * sim);
+  const { vector: q, slots, matrix } = dense;
+  const d = q.length;
+  if (slots.length === 0 || matrix.length !== slots.length * d) return;
+  into.ensure(Math.max(...slots) + 1);
+  for (let row = 0; row < slots.length; row += 1) {
+    const base = row * d;
+    // Four sums side by side: the adds need not wait on each other (about twice as fast in V8).
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    let i = 0;
+    for (; i + 3 < d; i += 4) {
+      const at = base + i;
+      s0 += (q[i] as number) * (matrix[at] as number);
+      s1 += (q[i + 1] as number) * (matrix[at + 1] as number);
+      s2 += (q[i + 2] as number) * (matrix[at + 2] as number);
+      s3 += (q[i + 3] as number) * (matrix[at + 3] as number);
     }
+    for (; i < d; i += 1) s0 += (q[i] as number) * (matrix[base + i] as number);
+    const sim = s0 + s1 + s2 + s3;
+    if (sim > 0) into.add(slots[row] as number, weight * sim);
   }
 }

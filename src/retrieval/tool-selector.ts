@@ -8,6 +8,8 @@ export interface ToolSelection {
   readonly tools: readonly RetrievalTool[];
   /** Relevance by tool name: orders the catalog, and decides what makes room first in a full request. */
   readonly relevance: ReadonlyMap<string, number>;
+  /** Which ranking chose them ("words" when left out), for the turn's record and the Tools page. */
+  readonly ranking?: string;
 }
 
 /**
@@ -21,6 +23,8 @@ export interface ToolSelector {
   catalog(tools: Iterable<RetrievalTool>, k: number | undefined): ToolCatalog;
   /** The turn's selection for the person's request, from the session's view of a catalog this selector made. */
   select(view: CatalogView, query: string, options: SelectOptions): Promise<ToolSelection>;
+  /** Which ranking the last turn used (the Tools page shows it); "words" when not given. */
+  lastRanking?(): string;
 }
 
 /** Ranks by words alone (BM25F with WordNet expansion): the runtime's default. */
@@ -28,6 +32,7 @@ export const lexicalSelector: ToolSelector = {
   catalog: (tools, k) => new ToolCatalog(tools, k === undefined ? {} : { k }),
   async select(view, query, options) {
     const tools = view.select(query, options);
-    return { tools, relevance: new Map(view.lastRelevance) };
+    return { tools, relevance: new Map(view.lastRelevance), ranking: 'words' };
   },
+  lastRanking: () => 'words',
 };

@@ -1,5 +1,5 @@
 import { headOf } from '../core/text-cut.js';
-import type { DenseQuery, EmbeddingSource } from './dense-fusion.js';
+import { type DenseQuery, type EmbeddingSource, unit } from './dense-fusion.js';
 import type { RetrievalTool } from './retrieval-tool.js';
 
 /**
@@ -22,6 +22,8 @@ function embeddingText(t: RetrievalTool): string {
  */
 export class ToolVectors {
   private readonly byName = new Map<string, { text: string; vector: Float32Array }>();
+  /** The vectors as `dense` last packed them; dropped whenever a vector comes or goes. */
+  private listed: { slots: Int32Array; matrix: Float32Array } | undefined;
 
   constructor(
     private readonly source: EmbeddingSource | undefined,
@@ -76,7 +78,8 @@ export class ToolVectors {
         batch.forEach((t, j) => {
           const v = out[j];
           if (v && v.length > 0 && current(t)) {
-            this.byName.set(t.name, { text: texts[j] as string, vector: Float32Array.from(v) });
+            this.byName.set(t.name, { text: texts[j] as string, vector: unit(v) });
+            this.listed = undefined;
             done += 1;
           }
         });
@@ -92,7 +95,7 @@ export class ToolVectors {
     if (!this.source || query.trim() === '') return undefined;
     try {
       const [v] = await this.ask(this.source, [headOf(query, MAX_EMBEDDED_TEXT)]);
-      return v && v.length > 0 ? Float32Array.from(v) : undefined;
+      return v && v.length > 0 ? unit(v) : undefined;
     } catch {
       return undefined;
     }
@@ -100,14 +103,16 @@ export class ToolVectors {
 
   /** Forgets a tool's vector. */
   delete(name: string): void {
-    this.byName.delete(name);
+    if (this.byName.delete(name)) this.listed = undefined;
   }
 
   /** Forgets the vector of a tool whose text changed: it stood for what the tool did before. */
   replaced(tool: RetrievalTool): void {
     if (this.byName.size === 0) return;
+    // A tool added or upserted may take a slot: the list is made again from the slots then.
+    this.listed = undefined;
     const held = this.byName.get(tool.name);
-    if (held && held.text !== embeddingText(tool)) this.byName.delete(tool.name);
+    if (held && held.text !== embeddingText(tool)) this.delete(tool.name);
   }
 
   /** The tools' vectors by slot (`slotOf`), with the query's; undefined without both. */
@@ -116,11 +121,22 @@ export class ToolVectors {
     slotOf: (name: string) => number | undefined,
   ): DenseQuery | undefined {
     if (!queryVector || this.byName.size === 0) return undefined;
-    const tools: [number, Float32Array][] = [];
-    for (const [name, { vector }] of this.byName) {
-      const slot = slotOf(name);
-      if (slot !== undefined) tools.push([slot, vector]);
+    // Packed once per change, not per turn: a turn's cost is then the product alone. Slots stay put
+    // while the set of vectors does (a tool added, removed or replaced drops the packing).
+    const d = queryVector.length;
+    if (!this.listed || this.listed.matrix.length !== this.listed.slots.length * d) {
+      const rows: [number, Float32Array][] = [];
+      for (const [name, { vector }] of this.byName) {
+        const slot = slotOf(name);
+        // A vector of another length (a model changed mid-catalog) cannot be compared: left out.
+        if (slot !== undefined && vector.length === d) rows.push([slot, vector]);
+      }
+      const matrix = new Float32Array(rows.length * d);
+      rows.forEach(([, v], i) => {
+        matrix.set(v, i * d);
+      });
+      this.listed = { slots: Int32Array.from(rows, ([slot]) => slot), matrix };
     }
-    return { vector: queryVector, tools };
+    return { vector: unit(queryVector), ...this.listed };
   }
 }

@@ -264,7 +264,8 @@ export class Runtime {
    */
   async toolsPage(): Promise<ToolsPageData> {
     this.refuseClosed();
-    return this.toolsBoard.page();
+    const page = await this.toolsBoard.page();
+    return { ...page, ranking: this.options.selector?.lastRanking?.() ?? 'words' };
   }
 
   /**

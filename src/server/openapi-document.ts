@@ -438,6 +438,8 @@ export const OPENAPI_DOCUMENT: OpenApiDocument = {
       ToolsPage: object({
         tools: { type: 'array', items: ref('ToolRow') },
         failures: { type: 'array', items: object({ provider: text, app: text, message: text }) },
+        // Which ranking chose the last turn's tools: "words", or words fused with embeddings.
+        ranking: text,
         quarantined: {
           type: 'array',
           items: object(

@@ -1,4 +1,5 @@
 export type { Answer } from './answer.js';
+export { type EmbeddingRequest, STAND_IN_DIMENSIONS, standInVector } from './embedding-answer.js';
 export type {
   LastToolResult,
   RecordedRequest,

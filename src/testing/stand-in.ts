@@ -4,6 +4,7 @@ import { InputError } from '../core/errors.js';
 import type { Answer } from './answer.js';
 import { anthropicWire } from './anthropic-wire.js';
 import { bedrockWire } from './bedrock-wire.js';
+import { type EmbeddingRequest, embeddingAnswer } from './embedding-answer.js';
 import { openaiWire } from './openai-wire.js';
 import { conversationTail, type RecordedRequest, type StandInFamily } from './recorded-request.js';
 import type { ScriptTurn } from './script.js';
@@ -50,6 +51,8 @@ export interface StandIn {
   readonly port: number;
   /** Every request so far, in order, with how it was answered. */
   readonly requests: readonly RecordedRequest[];
+  /** Every embedding request so far (answered with `standInVector`s, never from the script). */
+  readonly embeddingRequests: readonly EmbeddingRequest[];
   /** Turns not yet used. */
   readonly pending: number;
   /** Queues more turns. */
@@ -99,6 +102,7 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
         : openaiWire(options.mode ?? 'openai');
   const model = new ScriptedModel(options.script ?? []);
   const requests: RecordedRequest[] = [];
+  const embeddingRequests: EmbeddingRequest[] = [];
   const rejected = new Set(options.rejectTools ?? []);
   const timers = new Set<NodeJS.Timeout>();
   const prefix = CALL_ID_PREFIX[options.family];
@@ -142,6 +146,11 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const rawBody = await readBody(req);
     const path = new URL(req.url ?? '/', 'http://stand-in').pathname;
+    const embedding = embeddingAnswer(req.method ?? 'GET', path, rawBody);
+    if (embedding) {
+      embeddingRequests.push(embedding.request);
+      return send(res, embedding.answer);
+    }
     const route = wire.route(req.method ?? 'GET', path);
     if (!route) {
       const body = JSON.stringify({
@@ -219,6 +228,7 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
     baseURL: `${url}${wire.basePath}`,
     port: address.port,
     requests,
+    embeddingRequests,
     get pending() {
       return model.pending;
     },

@@ -176,3 +176,17 @@ describe('toolseam retrieval eval', () => {
     }
   });
 });
+
+describe('retrieval eval --leave-out', () => {
+  it('needs two datasets or more', async () => {
+    const { code, err } = await run(['eval', small, '--leave-out', 'small']);
+    expect(code).not.toBe(0);
+    expect(err).toMatch(/--leave-out needs at least two dataset FILEs/);
+  });
+
+  it('refuses a name that is not one of the datasets given', async () => {
+    const { code, err } = await run(['eval', small, other, '--leave-out', 'nope']);
+    expect(code).not.toBe(0);
+    expect(err).toMatch(/names a dataset given \(small, other\) or "all"/);
+  });
+});

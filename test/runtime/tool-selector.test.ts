@@ -110,3 +110,22 @@ describe('the tool selector of a runtime', () => {
     expect(names).toContain('blarg_maker');
   });
 });
+
+describe('the Tools page', () => {
+  it('says which ranking the last turn used', async () => {
+    const selector = embeddingSelector(embed, { label: 'test:concepts' });
+    await offered(selector, 'I need a quux');
+    expect((await (runtime as Runtime).toolsPage()).ranking).toBe('words + embeddings (test:concepts)');
+  });
+
+  it('says "words" by default, and when the embeddings failed that turn', async () => {
+    await offered(undefined, 'I need a quux');
+    expect((await (runtime as Runtime).toolsPage()).ranking).toBe('words');
+    await runtime?.close();
+    const down = async (): Promise<number[][]> => {
+      throw new Error('endpoint down');
+    };
+    await offered(embeddingSelector(down), 'makes a blarg');
+    expect((await (runtime as Runtime).toolsPage()).ranking).toBe('words (embeddings failed this turn)');
+  });
+});

@@ -40,6 +40,8 @@ export interface ToolsPageData {
   readonly tools: readonly ToolRow[];
   readonly failures: readonly ToolsPageFailure[];
   readonly quarantined: readonly QuarantineRecord[];
+  /** Which ranking chose the last turn's tools: "words", or words fused with embeddings. */
+  readonly ranking?: string;
 }
 
 /** The page's rows with their switches, for the runtime's `provider` and `model`. */
