@@ -21,8 +21,20 @@ export function requestChars(request: {
 }): number {
   let chars = request.system.length;
   for (const message of request.messages) chars += messageChars(message);
-  for (const tool of request.tools)
-    chars += tool.name.length + tool.description.length + JSON.stringify(tool.parameters).length;
+  for (const tool of request.tools) chars += tool.name.length + tool.description.length + schemaChars(tool);
+  return chars;
+}
+
+/** Each offered schema's length as JSON, by the schema object (offered tools are shared across turns and sessions). */
+const SCHEMA_CHARS = new WeakMap<object, number>();
+
+/** A tool's parameters as JSON, measured once per schema object: every request is estimated, twice. */
+function schemaChars(tool: WireTool): number {
+  let chars = SCHEMA_CHARS.get(tool.parameters);
+  if (chars === undefined) {
+    chars = JSON.stringify(tool.parameters).length;
+    SCHEMA_CHARS.set(tool.parameters, chars);
+  }
   return chars;
 }
 
