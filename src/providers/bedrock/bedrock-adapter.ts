@@ -1,10 +1,5 @@
-import {
-  BedrockRuntimeClient,
-  type BedrockRuntimeClientConfig,
-  ConverseCommand,
-  ConverseStreamCommand,
-} from '@aws-sdk/client-bedrock-runtime';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import { ConverseCommand, ConverseStreamCommand } from '@aws-sdk/client-bedrock-runtime';
 import type { ProviderError } from '../../core/errors.js';
 import type { ModelEvent, ModelRequest } from '../../core/model.js';
 import type { FirstByteDeadline } from '../shared/first-byte.js';
@@ -13,6 +8,7 @@ import { transportProviderError } from '../shared/provider-errors.js';
 import type { RejectionDialect } from '../shared/rejection-dialect.js';
 import { SdkModelAdapter } from '../shared/sdk-model-adapter.js';
 import { streamEnding } from '../shared/stream-ending.js';
+import { bedrockClient } from './bedrock-client.js';
 import { type BedrockErrorContext, bedrockProviderError, keepErrorBodies } from './bedrock-errors.js';
 import {
   acceptsToolResultStatus,
@@ -36,17 +32,7 @@ export class BedrockAdapter extends SdkModelAdapter<AttemptContext> {
 
   constructor(config: ResolvedProviderConfig, options: { readonly dialects: readonly RejectionDialect[] }) {
     super(config, options.dialects);
-    const clientConfig: BedrockRuntimeClientConfig = {
-      maxAttempts: 1,
-      // HTTP/1.1: Converse needs no HTTP/2, and plain HTTP endpoints (proxies, stand-ins) speak 1.1. A
-      // stream gone silent fails after timeoutMs instead of waiting forever (Node's fetch, under the
-      // other SDKs, gives up on a silent body after 5 minutes; this handler never does on its own).
-      requestHandler: new NodeHttpHandler({ socketTimeout: config.timeoutMs }),
-    };
-    if (config.region) clientConfig.region = config.region;
-    if (config.baseURL) clientConfig.endpoint = config.baseURL;
-    if (config.credentials) clientConfig.credentials = config.credentials;
-    this.client = new BedrockRuntimeClient(clientConfig);
+    this.client = bedrockClient(config);
     keepErrorBodies(this.client);
     keepDeepToolInputs(this.client);
     if (Object.keys(config.headers).length > 0) {

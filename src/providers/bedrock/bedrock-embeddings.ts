@@ -1,10 +1,6 @@
-import {
-  BedrockRuntimeClient,
-  type BedrockRuntimeClientConfig,
-  InvokeModelCommand,
-} from '@aws-sdk/client-bedrock-runtime';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
 import type { ResolvedProviderConfig } from '../shared/provider-config.js';
+import { bedrockClient } from './bedrock-client.js';
 
 /** Texts Cohere's embed models take in one request. */
 const COHERE_BATCH = 96;
@@ -16,15 +12,7 @@ const COHERE_BATCH = 96;
 export function bedrockEmbeddings(
   config: ResolvedProviderConfig,
 ): (texts: readonly string[], signal?: AbortSignal) => Promise<number[][]> {
-  // HTTP/1.1 as the adapter speaks it: plain-HTTP endpoints (proxies, stand-ins) know no HTTP/2.
-  const clientConfig: BedrockRuntimeClientConfig = {
-    maxAttempts: 1,
-    requestHandler: new NodeHttpHandler({ socketTimeout: config.timeoutMs }),
-  };
-  if (config.region) clientConfig.region = config.region;
-  if (config.baseURL) clientConfig.endpoint = config.baseURL;
-  if (config.credentials) clientConfig.credentials = config.credentials;
-  const client = new BedrockRuntimeClient(clientConfig);
+  const client = bedrockClient(config);
   const model = config.model;
   const invoke = async (body: unknown, signal: AbortSignal | undefined): Promise<Record<string, unknown>> => {
     const out = await client.send(
