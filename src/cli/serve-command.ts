@@ -6,7 +6,7 @@ import { configFromFlags } from './config-flags.js';
 import { packageRoot, packageVersion } from './package-version.js';
 import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
 
-const USAGE = `usage: toolseam serve [--port 7878] [--host 127.0.0.1] [--config FILE] [--db FILE]
+const USAGE = `usage: toolseam serve [--port 7878] [--host 127.0.0.1] [--config FILE] [--db FILE|URL]
                       [--provider NAME] [--model ID] [--base-url URL] [--approve ask|auto|deny]
                       [--verbose]
 
@@ -17,6 +17,8 @@ waiting go on from where they were.
   --port N      the port to listen on (default 7878; 0 picks a free one)
   --host ADDR   the address to listen on (default 127.0.0.1). Any address but loopback needs a token:
                 made on first start, kept in <db>.token (readable by you alone) and printed once
+  --db FILE|URL the SQLite file, or postgres://USER@HOST:PORT/DATABASE for a PostgreSQL store that
+                several serve processes share (default as for \`toolseam chat\`)
 SIGTERM or Ctrl-C: no new turns, running ones stopped (those waiting for an approval stay waiting in
 the database), streams closed, exit within 10 s.
 ${VERBOSE_HELP}`;

@@ -61,6 +61,14 @@ async function currentVersion(client: pg.ClientBase): Promise<number> {
 
 /** Creates the version table in an empty schema; refuses a schema holding other tables and none of ours. */
 async function prepare(client: pg.ClientBase, where: string): Promise<number> {
+  const { rows: found } = await client.query<{ schema: string | null }>('SELECT current_schema() AS schema');
+  if (found[0]?.schema == null) {
+    throw new StoreOpenError(
+      `The connection to ${where} has no schema to keep the store in (its search path names none that ` +
+        'exists). Create it (CREATE SCHEMA name), or name one with ?schema=NAME in the URL: toolseam creates that one.',
+      where,
+    );
+  }
   const { rows } = await client.query<{ name: string }>(
     `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()`,
   );

@@ -24,7 +24,10 @@ import { pgTurnEvents } from './pg-turn-events.js';
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` (libpq's URL form; `postgresql://` too). */
   readonly url: string;
-  /** A schema of the database to keep the store in (created when missing); default: the URL's search path. */
+  /**
+   * A schema of the database to keep the store in (created when missing); default: the URL's `schema`
+   * parameter (`postgres://…/db?schema=team_a`, toolseam's own), else the connection's search path.
+   */
   readonly schema?: string;
   /** The most connections the store holds open at once (default 10). */
   readonly maxConnections?: number;
@@ -62,6 +65,25 @@ const types = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/** The URL without toolseam's `schema` parameter (the driver does not know it), and that schema. */
+function schemaOfUrl(text: string, where: string): { url: string; schema?: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(text);
+  } catch (cause) {
+    throw pgOpenError(
+      `${where} is not a URL toolseam can read (${(cause as Error).message}). ` +
+        'Write it as postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, with any special character of the password percent-encoded.',
+      where,
+      cause,
+    );
+  }
+  const schema = parsed.searchParams.get('schema');
+  if (schema === null) return { url: text };
+  parsed.searchParams.delete('schema');
+  return { url: parsed.toString(), schema };
+}
+
 /** Turns a synchronous throw into a rejection, and a failure of the server or the network into a store error. */
 function guarded<T extends object>(api: T, where: string): T {
   const out: Record<string, unknown> = {};
@@ -86,7 +108,8 @@ function guarded<T extends object>(api: T, where: string): T {
  */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresSessionStore> {
   const where = redactedUrl(options.url);
-  const schema = options.schema;
+  const { url, schema: named } = schemaOfUrl(options.url, where);
+  const schema = options.schema ?? named;
   if (schema !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
     throw pgOpenError(
       `The schema name ${JSON.stringify(schema)} is not a plain identifier (letters, digits, _).`,
@@ -94,7 +117,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     );
   }
   const pool = new pg.Pool({
-    connectionString: options.url,
+    connectionString: url,
     max: options.maxConnections ?? 10,
     connectionTimeoutMillis: 10_000,
     types,
