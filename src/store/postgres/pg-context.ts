@@ -31,7 +31,7 @@ export function positional(sql: string, params: Params = []): { text: string; va
   if (Array.isArray(params)) {
     let i = 0;
     const text = sql.replace(/\?/g, () => {
-      values.push((params as readonly unknown[])[i++]);
+      values.push(storable((params as readonly unknown[])[i++]));
       return `$${i}`;
     });
     return { text, values };
@@ -42,13 +42,39 @@ export function positional(sql: string, params: Params = []): { text: string; va
     let slot = slots.get(name);
     if (slot === undefined) {
       if (!(name in named)) throw new Error(`SQL parameter @${name} was not given`);
-      values.push(named[name] === undefined ? null : named[name]);
+      values.push(named[name] === undefined ? null : storable(named[name]));
       slot = values.length;
       slots.set(name, slot);
     }
     return `$${slot}`;
   });
   return { text, values };
+}
+
+/**
+ * Marks a text stored escaped. PostgreSQL's text cannot hold U+0000, which SQLite keeps (a tool's output
+ * may carry one): such a text is stored as this mark and its JSON (which spells U+0000 as an escape), and
+ * so is a text that happens to start with the mark. U+FDD0 is a noncharacter, never meant to be sent.
+ */
+const ESCAPED = '\uFDD0';
+
+/** A value as Postgres can store it: a text holding U+0000 (or starting with the mark) escaped. */
+export function storable(value: unknown): unknown {
+  if (typeof value === 'string') {
+    return value.includes('\u0000') || value.startsWith(ESCAPED) ? ESCAPED + JSON.stringify(value) : value;
+  }
+  return Array.isArray(value) ? value.map(storable) : value;
+}
+
+/** A row as it was written: every text `storable` escaped, read back as it was. */
+function unescaped<R>(row: R): R {
+  const values = row as Record<string, unknown>;
+  for (const [key, value] of Object.entries(values)) {
+    if (typeof value === 'string' && value.startsWith(ESCAPED)) {
+      values[key] = JSON.parse(value.slice(ESCAPED.length)) as string;
+    }
+  }
+  return row;
 }
 
 /** Postgres error codes worth one more try of the whole transaction. */
@@ -114,8 +140,11 @@ export function pgContext(
   return {
     now,
     newId,
-    all: async (sql, params) => (await query(sql, params)).rows,
-    get: async (sql, params) => (await query(sql, params)).rows[0],
+    all: async (sql, params) => (await query(sql, params)).rows.map(unescaped),
+    get: async <R>(sql: string, params?: Params) => {
+      const row = (await query<R>(sql, params)).rows[0];
+      return row === undefined ? undefined : unescaped(row);
+    },
     run: async (sql, params) => (await query(sql, params)).rowCount ?? 0,
     write: (work) => inTransaction('BEGIN', true, work),
     read: (work) => inTransaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', true, work),

@@ -66,5 +66,8 @@ export function pgErrorFor(error: unknown, where: string, when: 'open' | 'use' =
       where,
       error,
     );
-  return new StoreFailedError(where, (error as { code?: string }).code ?? 'PG', remedy, { cause: error });
+  // Prefixed, so a code reads as Postgres's (or the network's) wherever SQLite's codes are read too.
+  return new StoreFailedError(where, `PG_${(error as { code?: string }).code ?? '08000'}`, remedy, {
+    cause: error,
+  });
 }
