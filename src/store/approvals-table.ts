@@ -2,7 +2,8 @@ import type { ApprovalDecision } from '../core/approval.js';
 import { InputError } from '../core/errors.js';
 import type { GrantScope } from '../core/grant-scope.js';
 import type { JsonObject } from '../core/json.js';
-import type { AnswerOptions, ApprovalFilter, NewApproval } from '../core/session-inputs.js';
+import type { AnswerOptions, ApprovalFilter, NewApproval, NewAuditEvent } from '../core/session-inputs.js';
+import type { ToolCallRecord } from '../core/session-records.js';
 import {
   type ApprovalRecord,
   type ApprovalScope,
@@ -115,6 +116,66 @@ export function scopeOf(decision: ApprovalDecision): ApprovalScope | undefined {
   return requireOneOf(decision.always, ['session', 'forever'] as const, 'The reach of "approve always"');
 }
 
+/** What an approval's audit event says of it. */
+export function auditOf(kind: string, a: ApprovalRecord): NewAuditEvent {
+  return {
+    kind,
+    sessionId: a.sessionId,
+    turnId: a.turnId,
+    detail: {
+      approvalId: a.id,
+      callId: a.callId,
+      tool: a.tool,
+      status: a.status,
+      ...(a.scope ? { scope: a.scope } : {}),
+      ...(a.reason ? { reason: a.reason } : {}),
+      ...(a.answeredBy ? { answeredBy: a.answeredBy } : {}),
+    },
+  };
+}
+
+/** A request's own fields, checked before anything is read. */
+export function checkedRequest(input: NewApproval) {
+  return {
+    risk: requireOneOf(input.risk, RISKS, 'An approval risk'),
+    meaning: requireText(input.meaning, 'What approving means'),
+    expiresAt: msFrom(input.expiresAt, 'An approval expiry'),
+    always: input.always === undefined ? null : scopeText(input.always),
+    notice: textOrNull(input.notice, 'A notice shown with the question'),
+    leafTitle: orNull(input.leafTitle),
+  };
+}
+
+/** Refuses to ask about a call that is not pending or whose arguments could not be read. */
+export function checkAskable(call: ToolCallRecord): void {
+  const key = `${call.turnId}/${call.id}`;
+  if (call.status !== 'pending')
+    throw new StoreConflictError('tool call', key, call.status, 'put to a person');
+  if (!call.arguments) {
+    throw new InputError(`Call ${key} has arguments that could not be read; it cannot be approved.`);
+  }
+}
+
+/** A new approval's row as the insert binds it: the call's own fields, the arguments left to the call's row. */
+export function approvalRow(
+  id: string,
+  call: ToolCallRecord,
+  checked: ReturnType<typeof checkedRequest>,
+  now: number,
+) {
+  return {
+    id,
+    sessionId: call.sessionId,
+    turnId: call.turnId,
+    callId: call.id,
+    tool: call.tool,
+    arguments: CALL_ARGUMENTS,
+    digest: call.digest,
+    now,
+    ...checked,
+  };
+}
+
 /** The approvals table: questions about exact calls, answerable from any process. */
 export function approvalsTable(
   ctx: StoreContext,
@@ -151,21 +212,7 @@ export function approvalsTable(
 
   const get = rowReader(byId, toRecord);
   const mustGet = mustRead('approval', get);
-  const note = (kind: string, a: ApprovalRecord) =>
-    audit.add({
-      kind,
-      sessionId: a.sessionId,
-      turnId: a.turnId,
-      detail: {
-        approvalId: a.id,
-        callId: a.callId,
-        tool: a.tool,
-        status: a.status,
-        ...(a.scope ? { scope: a.scope } : {}),
-        ...(a.reason ? { reason: a.reason } : {}),
-        ...(a.answeredBy ? { answeredBy: a.answeredBy } : {}),
-      },
-    });
+  const note = (kind: string, a: ApprovalRecord) => audit.add(auditOf(kind, a));
   function close(id: string, status: 'expired' | 'cancelled', reason?: string): boolean {
     requireOneOf(status, ['expired', 'cancelled'] as const, 'A closing status');
     return ctx.write(() => {
@@ -181,19 +228,11 @@ export function approvalsTable(
 
   return {
     request(input: NewApproval): ApprovalRecord {
-      const risk = requireOneOf(input.risk, RISKS, 'An approval risk');
-      const meaning = requireText(input.meaning, 'What approving means');
-      const expiresAt = msFrom(input.expiresAt, 'An approval expiry');
-      const always = input.always === undefined ? null : scopeText(input.always);
-      const notice = textOrNull(input.notice, 'A notice shown with the question');
+      const checked = checkedRequest(input);
       return ctx.write(() => {
         const call = calls.mustGet(input.turnId, input.callId);
+        checkAskable(call);
         const key = `${call.turnId}/${call.id}`;
-        if (call.status !== 'pending')
-          throw new StoreConflictError('tool call', key, call.status, 'put to a person');
-        if (!call.arguments) {
-          throw new InputError(`Call ${key} has arguments that could not be read; it cannot be approved.`);
-        }
         const open = pendingFor.get(call.turnId, call.id) as { id: string } | undefined;
         if (open)
           throw new StoreConflictError(
@@ -207,22 +246,7 @@ export function approvalsTable(
           throw new StoreConflictError('turn', turn.id, turn.status, 'waiting_approval');
         }
         const id = pickId(input.id, () => ctx.newId('ap'), 'approval', get);
-        insert.run({
-          id,
-          sessionId: call.sessionId,
-          turnId: call.turnId,
-          callId: call.id,
-          tool: call.tool,
-          arguments: CALL_ARGUMENTS,
-          digest: call.digest,
-          risk,
-          meaning,
-          leafTitle: orNull(input.leafTitle),
-          now: ctx.now(),
-          expiresAt,
-          always,
-          notice,
-        });
+        insert.run(approvalRow(id, call, checked, ctx.now()));
         const approval = mustGet(id);
         note('approval.requested', approval);
         return approval;

@@ -72,7 +72,7 @@ export function toRecord(row: AutomationRow): AutomationRecord {
 }
 
 /** A budget bound as stored: a whole number of at least 1, or NULL for the config's default. */
-export function bound(value: number | undefined, what: string): number | null {
+function bound(value: number | undefined, what: string): number | null {
   if (value === undefined) return null;
   if (!Number.isSafeInteger(value) || value < 1) {
     throw new InputError(`${what} must be a whole number of at least 1, got ${String(value)}.`);
@@ -85,6 +85,45 @@ export function nextMs(value: number | null | undefined): number | null {
   if (!Number.isSafeInteger(value))
     throw new InputError(`An automation's next run must be epoch ms, got ${value}.`);
   return value;
+}
+
+/** The columns a patch changes, each with its checked value (the caller checks a new name is free). */
+export function automationChanges(patch: AutomationPatch): [column: string, value: unknown][] {
+  const changes: [string, unknown][] = [];
+  const set = (column: string, value: unknown): void => {
+    changes.push([column, value]);
+  };
+  if (patch.name !== undefined) set('name', requireText(patch.name, "An automation's name"));
+  if (patch.schedule !== undefined) set('schedule', requireText(patch.schedule, "An automation's schedule"));
+  if (patch.cron !== undefined) set('cron', requireText(patch.cron, "An automation's cron expression"));
+  if (patch.prompt !== undefined) set('prompt', requireText(patch.prompt, "An automation's prompt"));
+  if (patch.agent !== undefined) set('agent', patch.agent);
+  if (patch.tools !== undefined) set('tools', patch.tools === null ? null : JSON.stringify(patch.tools));
+  if (patch.notify !== undefined) set('notify', patch.notify);
+  if (patch.budget !== undefined) {
+    set('max_model_requests', bound(patch.budget.modelRequests, "An automation's budget.modelRequests"));
+    set('max_tokens', bound(patch.budget.tokens, "An automation's budget.tokens"));
+  }
+  if (patch.enabled !== undefined) set('enabled', patch.enabled ? 1 : 0);
+  if (patch.nextRunAt !== undefined) set('next_run_at', nextMs(patch.nextRunAt));
+  return changes;
+}
+
+/** An automation's fields as the insert binds them, each checked. */
+export function automationRow(input: NewAutomation, name: string) {
+  return {
+    name,
+    schedule: requireText(input.schedule, "An automation's schedule"),
+    cron: requireText(input.cron, "An automation's cron expression"),
+    prompt: requireText(input.prompt, "An automation's prompt"),
+    agent: input.agent ?? null,
+    tools: input.tools === undefined ? null : JSON.stringify(input.tools),
+    notify: input.notify ?? null,
+    maxModelRequests: bound(input.budget?.modelRequests, "An automation's budget.modelRequests"),
+    maxTokens: bound(input.budget?.tokens, "An automation's budget.tokens"),
+    enabled: input.enabled === false ? 0 : 1,
+    nextRunAt: nextMs(input.nextRunAt),
+  };
 }
 
 /** The automations table: schedules, the claim that makes each occurrence run once, and last results. */
@@ -129,21 +168,7 @@ export function automationsTable(ctx: StoreContext) {
       return ctx.write(() => {
         taken(name);
         const id = ctx.newId('au');
-        insert.run({
-          id,
-          name,
-          schedule: requireText(input.schedule, "An automation's schedule"),
-          cron: requireText(input.cron, "An automation's cron expression"),
-          prompt: requireText(input.prompt, "An automation's prompt"),
-          agent: input.agent ?? null,
-          tools: input.tools === undefined ? null : JSON.stringify(input.tools),
-          notify: input.notify ?? null,
-          maxModelRequests: bound(input.budget?.modelRequests, "An automation's budget.modelRequests"),
-          maxTokens: bound(input.budget?.tokens, "An automation's budget.tokens"),
-          enabled: input.enabled === false ? 0 : 1,
-          nextRunAt: nextMs(input.nextRunAt),
-          now: ctx.now(),
-        });
+        insert.run({ id, ...automationRow(input, name), now: ctx.now() });
         return toRecord(byId.get(id) as AutomationRow);
       });
     },
@@ -161,33 +186,14 @@ export function automationsTable(ctx: StoreContext) {
       return ctx.write(() => {
         const row = find(idOrName);
         if (!row) throw new StoreNotFoundError('automation', idOrName);
-        const sets: string[] = [];
-        const values: Record<string, unknown> = { id: row.id, now: ctx.now() };
-        const set = (column: string, value: unknown): void => {
-          sets.push(`${column} = @${column}`);
-          values[column] = value;
+        if (patch.name !== undefined) taken(requireText(patch.name, "An automation's name"), row.id);
+        const changes = automationChanges(patch);
+        const sets = changes.map(([column]) => `${column} = @${column}`);
+        const values: Record<string, unknown> = {
+          id: row.id,
+          now: ctx.now(),
+          ...Object.fromEntries(changes),
         };
-        if (patch.name !== undefined) {
-          taken(requireText(patch.name, "An automation's name"), row.id);
-          set('name', patch.name);
-        }
-        if (patch.schedule !== undefined)
-          set('schedule', requireText(patch.schedule, "An automation's schedule"));
-        if (patch.cron !== undefined) set('cron', requireText(patch.cron, "An automation's cron expression"));
-        if (patch.prompt !== undefined) set('prompt', requireText(patch.prompt, "An automation's prompt"));
-        if (patch.agent !== undefined) set('agent', patch.agent);
-        if (patch.tools !== undefined)
-          set('tools', patch.tools === null ? null : JSON.stringify(patch.tools));
-        if (patch.notify !== undefined) set('notify', patch.notify);
-        if (patch.budget !== undefined) {
-          set(
-            'max_model_requests',
-            bound(patch.budget.modelRequests, "An automation's budget.modelRequests"),
-          );
-          set('max_tokens', bound(patch.budget.tokens, "An automation's budget.tokens"));
-        }
-        if (patch.enabled !== undefined) set('enabled', patch.enabled ? 1 : 0);
-        if (patch.nextRunAt !== undefined) set('next_run_at', nextMs(patch.nextRunAt));
         db.prepare(`UPDATE automations SET ${[...sets, 'updated_at = @now'].join(', ')} WHERE id = @id`).run(
           values,
         );

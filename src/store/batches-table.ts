@@ -65,6 +65,21 @@ export function toLeaf(row: LeafRow): LeafRecord {
   };
 }
 
+/** A batch row with its leaves' rows as a record. */
+export function batchOf(row: BatchRow, leaves: readonly LeafRow[]): BatchRecord {
+  return {
+    id: row.id,
+    parentSessionId: row.parent_session_id,
+    turnId: opt(row.turn_id),
+    callId: opt(row.call_id),
+    title: row.title,
+    status: row.status,
+    createdAt: iso(row.created_at),
+    endedAt: optIso(row.ended_at),
+    leaves: leaves.map(toLeaf),
+  };
+}
+
 /** The batches and leaves tables: subagent fan-outs that survive a crash. */
 export function batchesTable(ctx: StoreContext, sessions: SessionsTable) {
   const { db } = ctx;
@@ -96,17 +111,7 @@ export function batchesTable(ctx: StoreContext, sessions: SessionsTable) {
     `UPDATE batches SET status = ?, ended_at = ? WHERE id = ? AND status = 'running'`,
   );
 
-  const withLeaves = (row: BatchRow): BatchRecord => ({
-    id: row.id,
-    parentSessionId: row.parent_session_id,
-    turnId: opt(row.turn_id),
-    callId: opt(row.call_id),
-    title: row.title,
-    status: row.status,
-    createdAt: iso(row.created_at),
-    endedAt: optIso(row.ended_at),
-    leaves: (leavesOf.all(row.id) as LeafRow[]).map(toLeaf),
-  });
+  const withLeaves = (row: BatchRow): BatchRecord => batchOf(row, leavesOf.all(row.id) as LeafRow[]);
   const get = (id: string): BatchRecord | undefined =>
     ctx.read(() => {
       const row = batchById.get(id) as BatchRow | undefined;

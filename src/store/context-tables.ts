@@ -45,6 +45,18 @@ export function compactionOf(row: CompactionRow): CompactionRecord {
   };
 }
 
+/** A usage row as a record. */
+export function usageRecordOf(row: UsageRow): UsageRecord {
+  return {
+    sessionId: row.session_id,
+    turnId: row.turn_id,
+    inputTokens: row.input_tokens,
+    outputTokens: row.output_tokens,
+    requestChars: row.request_chars,
+    createdAt: iso(row.created_at),
+  };
+}
+
 /** How many usage rows a list returns: the newest, enough to calibrate an estimate. */
 export const USAGE_LIMIT = 200;
 
@@ -105,14 +117,7 @@ export function contextTables(ctx: StoreContext) {
     },
     listUsage(sessionId: string): UsageRecord[] {
       const rows = usageOf.all(requireText(sessionId, 'The session'), USAGE_LIMIT) as UsageRow[];
-      return rows.map((row) => ({
-        sessionId: row.session_id,
-        turnId: row.turn_id,
-        inputTokens: row.input_tokens,
-        outputTokens: row.output_tokens,
-        requestChars: row.request_chars,
-        createdAt: iso(row.created_at),
-      }));
+      return rows.map(usageRecordOf);
     },
   };
 }

@@ -77,6 +77,19 @@ export function checkMessage(message: ChatMessage): void {
   }
 }
 
+/** An assistant message's calls as the `tool_calls` column keeps them (NULL for none). */
+export function storedCalls(calls: readonly AssistantToolCall[], options: AppendOptions): string | null {
+  if (calls.length === 0) return null;
+  return JSON.stringify(
+    calls.map(({ id, name, arguments: a, signature }) => ({
+      id,
+      name,
+      ...(options.argumentsInCalls ? {} : { arguments: a }),
+      ...(signature === undefined ? {} : { signature }),
+    })),
+  );
+}
+
 /** The messages table: the conversation in order. */
 export function messagesTable(ctx: StoreContext) {
   const { db } = ctx;
@@ -141,17 +154,7 @@ export function messagesTable(ctx: StoreContext) {
         turn_id: turnId,
         role: message.role,
         content: message.content,
-        tool_calls:
-          calls.length > 0
-            ? JSON.stringify(
-                calls.map(({ id, name, arguments: a, signature }) => ({
-                  id,
-                  name,
-                  ...(options.argumentsInCalls ? {} : { arguments: a }),
-                  ...(signature === undefined ? {} : { signature }),
-                })),
-              )
-            : null,
+        tool_calls: storedCalls(calls, options),
         tool_call_id: result?.toolCallId ?? null,
         wire_name: result?.name ?? null,
         tool_name: result ? (tool ?? result.name) : null,

@@ -55,6 +55,29 @@ export function leaseOf(ms: number): void {
   }
 }
 
+/** A new message's fields as the insert binds them, each checked; claimed by its writer when `claimed` says so. */
+export function outboxRow(
+  input: NewOutboxMessage,
+  claimed: Pick<OutboxClaim, 'owner' | 'leaseMs'> | undefined,
+  now: number,
+  id: string,
+) {
+  const owner = claimed === undefined ? null : requireText(claimed.owner, 'Who claims outbox messages');
+  if (claimed !== undefined) leaseOf(claimed.leaseMs);
+  return {
+    id,
+    channel: requireText(input?.channel, 'The channel a notification goes to'),
+    service: requireText(input.service, 'The service a notification goes through'),
+    payload: JSON.stringify(requireObject(input.payload, 'A notification payload')),
+    key: textOrNull(input.idempotencyKey, 'An idempotency key'),
+    origin: textOrNull(input.origin, 'Where a notification came from'),
+    now,
+    owner,
+    until: claimed === undefined ? null : now + claimed.leaseMs,
+    attempts: claimed === undefined ? 0 : 1,
+  };
+}
+
 /** The outbox table: notifications written before they are sent, claimed by one process per attempt. */
 export function outboxTable(ctx: StoreContext) {
   const { db } = ctx;
@@ -86,21 +109,7 @@ export function outboxTable(ctx: StoreContext) {
 
   return {
     enqueue(input: NewOutboxMessage, claimed?: Pick<OutboxClaim, 'owner' | 'leaseMs'>): OutboxRecord {
-      const now = ctx.now();
-      const owner = claimed === undefined ? null : requireText(claimed.owner, 'Who claims outbox messages');
-      if (claimed !== undefined) leaseOf(claimed.leaseMs);
-      const row = {
-        id: ctx.newId('nt'),
-        channel: requireText(input?.channel, 'The channel a notification goes to'),
-        service: requireText(input.service, 'The service a notification goes through'),
-        payload: JSON.stringify(requireObject(input.payload, 'A notification payload')),
-        key: textOrNull(input.idempotencyKey, 'An idempotency key'),
-        origin: textOrNull(input.origin, 'Where a notification came from'),
-        now,
-        owner,
-        until: claimed === undefined ? null : now + claimed.leaseMs,
-        attempts: claimed === undefined ? 0 : 1,
-      };
+      const row = outboxRow(input, claimed, ctx.now(), ctx.newId('nt'));
       return ctx.write(() => {
         insert.run(row);
         return toRecord(one.get(row.id) as OutboxRow);

@@ -51,14 +51,7 @@ export function quarantineTable(ctx: StoreContext) {
 
   return {
     add(input: NewQuarantine): QuarantineRecord[] {
-      const provider = requireText(input.provider, 'The provider of a quarantine');
-      const model = requireText(input.model, 'The model of a quarantine');
-      if (!Array.isArray(input.tools) || input.tools.length === 0)
-        throw new InputError('A quarantine needs the names of the tools it leaves out (a non-empty list).');
-      const tools = input.tools.map((t) => requireText(t, 'A quarantined tool name'));
-      const said = textOrNull(input.said, "The provider's words") ?? '';
-      const sessionId = textOrNull(input.sessionId, 'The session of a quarantine');
-      const turnId = textOrNull(input.turnId, 'The turn of a quarantine');
+      const { provider, model, tools, said, sessionId, turnId } = checkedQuarantine(input);
       return ctx.write(() => {
         if (sessionId !== null && sessionExists.get(sessionId) === undefined)
           throw new StoreNotFoundError('session', sessionId);
@@ -78,6 +71,22 @@ export function quarantineTable(ctx: StoreContext) {
         return lifted;
       });
     },
+  };
+}
+
+/** A new quarantine's fields, each checked, naming the one that is wrong. */
+export function checkedQuarantine(input: NewQuarantine) {
+  const provider = requireText(input.provider, 'The provider of a quarantine');
+  const model = requireText(input.model, 'The model of a quarantine');
+  if (!Array.isArray(input.tools) || input.tools.length === 0)
+    throw new InputError('A quarantine needs the names of the tools it leaves out (a non-empty list).');
+  return {
+    provider,
+    model,
+    tools: input.tools.map((t) => requireText(t, 'A quarantined tool name')),
+    said: textOrNull(input.said, "The provider's words") ?? '',
+    sessionId: textOrNull(input.sessionId, 'The session of a quarantine'),
+    turnId: textOrNull(input.turnId, 'The turn of a quarantine'),
   };
 }
 

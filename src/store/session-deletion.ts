@@ -5,7 +5,7 @@ import type { AuditTable } from './audit-table.js';
 import type { StoreContext } from './store-context.js';
 
 /** A session and, through its batches' leaves, every session it ran as a subagent, however deep. */
-const FAMILY = `
+export const FAMILY = `
   WITH RECURSIVE family (id) AS (
     SELECT id FROM sessions WHERE id = ?
     UNION

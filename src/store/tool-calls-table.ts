@@ -1,4 +1,5 @@
 import { InputError } from '../core/errors.js';
+import type { ChatMessage } from '../core/model.js';
 import type { ModelReply, NewToolCall, ToolCallFilter, ToolCallOutcome } from '../core/session-inputs.js';
 import type { StoredMessage, ToolCallRecord, ToolCallStatus } from '../core/session-records.js';
 import { StoreConflictError, StoreNotFoundError } from '../core/store-errors.js';
@@ -86,6 +87,72 @@ export function toRecord(row: CallRow): ToolCallRecord {
   };
 }
 
+/** A new call's fields as the insert binds them, each checked, naming the call and what is wrong. */
+export function checkedCall(call: NewToolCall) {
+  const id = requireText(call.id, 'A tool call id');
+  const tool = requireText(call.tool, `The tool of call ${id}`);
+  if (typeof call.rawArguments !== 'string') {
+    throw new InputError(`The raw arguments of call ${id} must be the text the model sent.`);
+  }
+  if (call.signature !== undefined && typeof call.signature !== 'string') {
+    throw new InputError(`The signature of call ${id} must be the text the provider sent, or be left out.`);
+  }
+  const args =
+    call.arguments === undefined ? undefined : requireObject(call.arguments, `The arguments of call ${id}`);
+  const asRaw = args !== undefined && call.argumentsAsRaw === true;
+  return {
+    id,
+    tool,
+    wireName: requireText(call.wireName, `The wire name of call ${id}`),
+    rawArguments: call.rawArguments,
+    // Arguments that are what the raw text reads as are kept once, as that text.
+    arguments: args === undefined || asRaw ? null : JSON.stringify(args),
+    asRaw: asRaw ? 1 : 0,
+    digest: requireText(call.digest, `The digest of call ${id}`),
+    status: requireOneOf(
+      call.status ?? 'pending',
+      ['pending', 'approved'] as const,
+      `The first status of call ${id}`,
+    ),
+  };
+}
+
+/** The refusal of a call id the turn already has. */
+export function callTaken(turnId: string, id: string): InputError {
+  return new InputError(
+    `Turn ${turnId} already has a call with id ${JSON.stringify(id)}; call ids must be unique in a turn.`,
+  );
+}
+
+/** The assistant message of a reply, its calls' arguments left to their rows; refuses a reply that ends its turn with calls. */
+export function replyMessage(turnId: string, reply: ModelReply): ChatMessage {
+  const calls = reply.calls ?? [];
+  if (reply.endsTurn === true && calls.length > 0)
+    throw new InputError(`A reply with calls cannot end turn ${turnId}: its calls are still to be run.`);
+  return {
+    role: 'assistant',
+    content: reply.content,
+    toolCalls: calls.map((c) => ({
+      id: c.id,
+      name: c.wireName,
+      arguments: c.rawArguments,
+      ...(c.signature === undefined ? {} : { signature: c.signature }),
+    })),
+  };
+}
+
+/** The statuses an outcome may settle a call from; refuses an outcome that is not one, or without text. */
+export function settlesFrom(callId: string, outcome: ToolCallOutcome): readonly ToolCallStatus[] {
+  const from = SETTLES_FROM[outcome.status];
+  if (!from)
+    throw new InputError(
+      `A call outcome must be done, refused or failed, got ${JSON.stringify(outcome.status)}.`,
+    );
+  if (typeof outcome.content !== 'string')
+    throw new InputError(`The content of the result of call ${callId} must be the text the model will read.`);
+  return from;
+}
+
 /** The tool_calls table: every call the model asked for and how far it got. */
 export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns: TurnsTable) {
   const { db } = ctx;
@@ -137,41 +204,10 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
   };
 
   function insertCall(turnId: string, sessionId: string, call: NewToolCall): ToolCallRecord {
-    const id = requireText(call.id, 'A tool call id');
-    const tool = requireText(call.tool, `The tool of call ${id}`);
-    if (typeof call.rawArguments !== 'string') {
-      throw new InputError(`The raw arguments of call ${id} must be the text the model sent.`);
-    }
-    if (call.signature !== undefined && typeof call.signature !== 'string') {
-      throw new InputError(`The signature of call ${id} must be the text the provider sent, or be left out.`);
-    }
-    const args =
-      call.arguments === undefined ? undefined : requireObject(call.arguments, `The arguments of call ${id}`);
-    const asRaw = args !== undefined && call.argumentsAsRaw === true;
-    if (get(turnId, id)) {
-      throw new InputError(
-        `Turn ${turnId} already has a call with id ${JSON.stringify(id)}; call ids must be unique in a turn.`,
-      );
-    }
+    const checked = checkedCall(call);
+    if (get(turnId, checked.id)) throw callTaken(turnId, checked.id);
     // The row as SQLite keeps it (its place in the turn counted by the insert), without a second read.
-    const row = insert.get({
-      turnId,
-      id,
-      sessionId,
-      tool,
-      wireName: requireText(call.wireName, `The wire name of call ${id}`),
-      rawArguments: call.rawArguments,
-      // Arguments that are what the raw text reads as are kept once, as that text.
-      arguments: args === undefined || asRaw ? null : JSON.stringify(args),
-      asRaw: asRaw ? 1 : 0,
-      digest: requireText(call.digest, `The digest of call ${id}`),
-      status: requireOneOf(
-        call.status ?? 'pending',
-        ['pending', 'approved'] as const,
-        `The first status of call ${id}`,
-      ),
-      now: ctx.now(),
-    }) as CallRow;
+    const row = insert.get({ turnId, sessionId, ...checked, now: ctx.now() }) as CallRow;
     return toRecord(row);
   }
 
@@ -181,28 +217,10 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
     recordModelReply(turnId: string, reply: ModelReply) {
       return ctx.write(() => {
         const sessionId = turns.mustGetSessionId(turnId);
-        const calls = reply.calls ?? [];
-        if (reply.endsTurn === true && calls.length > 0)
-          throw new InputError(
-            `A reply with calls cannot end turn ${turnId}: its calls are still to be run.`,
-          );
+        const assistant = replyMessage(turnId, reply);
         // The calls first: the message keeps their arguments in their rows (stored once) and reads them from there.
-        const recorded = calls.map((c) => insertCall(turnId, sessionId, c));
-        const message = turns.append(
-          turnId,
-          {
-            role: 'assistant',
-            content: reply.content,
-            toolCalls: calls.map((c) => ({
-              id: c.id,
-              name: c.wireName,
-              arguments: c.rawArguments,
-              ...(c.signature === undefined ? {} : { signature: c.signature }),
-            })),
-          },
-          undefined,
-          { argumentsInCalls: true },
-        );
+        const recorded = (reply.calls ?? []).map((c) => insertCall(turnId, sessionId, c));
+        const message = turns.append(turnId, assistant, undefined, { argumentsInCalls: true });
         return { message, calls: recorded };
       });
     },
@@ -224,15 +242,7 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
       callId: string,
       outcome: ToolCallOutcome,
     ): { readonly call: ToolCallRecord; readonly message: StoredMessage } {
-      const from = SETTLES_FROM[outcome.status];
-      if (!from)
-        throw new InputError(
-          `A call outcome must be done, refused or failed, got ${JSON.stringify(outcome.status)}.`,
-        );
-      if (typeof outcome.content !== 'string')
-        throw new InputError(
-          `The content of the result of call ${callId} must be the text the model will read.`,
-        );
+      const from = settlesFrom(callId, outcome);
       return ctx.write(() => {
         const settled = settle.get({
           turnId,

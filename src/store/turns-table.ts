@@ -78,7 +78,7 @@ function ranWithOf(row: TurnRow): TurnConfig | undefined {
 }
 
 /** A turn's configuration checked before it is stored: strings, and a folder whenever any is given. */
-export function checkedRanWith(ranWith: TurnConfig | undefined): TurnConfig | undefined {
+function checkedRanWith(ranWith: TurnConfig | undefined): TurnConfig | undefined {
   if (ranWith === undefined) return undefined;
   const { workdir, file, sha256 } = ranWith as Partial<TurnConfig>;
   if (typeof workdir !== 'string' || workdir === '')
@@ -91,6 +91,23 @@ export function checkedRanWith(ranWith: TurnConfig | undefined): TurnConfig | un
       throw new InputError(`A turn's ${what} must be a string, or be left out.`);
   }
   return { workdir, file, sha256 };
+}
+
+/** Checks a new turn's fields (text, the strings it runs with); returns its configuration, checked. */
+export function checkedTurn(input: NewTurn): TurnConfig | undefined {
+  if (typeof input.userText !== 'string') throw new InputError('A turn needs the user text (a string).');
+  for (const [what, value] of [
+    ['owner', input.owner],
+    ['agent', input.agent],
+    ['mode', input.mode],
+    ['provider', input.provider],
+    ['model', input.model],
+    ['base URL', input.baseURL],
+  ] as const) {
+    if (value !== undefined && typeof value !== 'string')
+      throw new InputError(`A turn's ${what} must be a string, or be left out.`);
+  }
+  return checkedRanWith(input.ranWith);
 }
 
 /** The turns table: one row per user message, with the state a restart needs. */
@@ -130,20 +147,7 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
       return ctx.write((): TurnRecord => {
         sessions.mustExist(input.sessionId);
         const id = pickId(input.id, () => ctx.newId('t'), 'turn', get);
-        if (typeof input.userText !== 'string')
-          throw new InputError('A turn needs the user text (a string).');
-        for (const [what, value] of [
-          ['owner', input.owner],
-          ['agent', input.agent],
-          ['mode', input.mode],
-          ['provider', input.provider],
-          ['model', input.model],
-          ['base URL', input.baseURL],
-        ] as const) {
-          if (value !== undefined && typeof value !== 'string')
-            throw new InputError(`A turn's ${what} must be a string, or be left out.`);
-        }
-        const ranWith = checkedRanWith(input.ranWith);
+        const ranWith = checkedTurn(input);
         const now = ctx.now();
         const owner = orNull(input.owner);
         const row: TurnRow = {

@@ -11,24 +11,16 @@ import {
 } from '../../core/store-errors.js';
 import {
   type ApprovalRow,
-  CALL_ARGUMENTS,
+  approvalRow,
+  auditOf,
+  checkAskable,
+  checkedRequest,
   PAST_DEADLINE,
-  RISKS,
   STATUSES,
   scopeOf,
   toRecord,
 } from '../approvals-table.js';
-import { scopeText } from '../grants-table.js';
-import {
-  msFrom,
-  orNull,
-  pickId,
-  requireOneOf,
-  requireText,
-  statusFilter,
-  statusSet,
-  textOrNull,
-} from '../rows.js';
+import { orNull, pickId, requireOneOf, statusFilter, statusSet } from '../rows.js';
 import type { PgAudit } from './pg-audit.js';
 import type { PgContext } from './pg-context.js';
 import type { PgConversation } from './pg-conversation.js';
@@ -80,21 +72,7 @@ export function pgApprovals(
        WHERE id = @id AND status = 'pending'`,
       { ...params, now: ctx.now() },
     );
-  const note = (kind: string, a: ApprovalRecord) =>
-    audit.add({
-      kind,
-      sessionId: a.sessionId,
-      turnId: a.turnId,
-      detail: {
-        approvalId: a.id,
-        callId: a.callId,
-        tool: a.tool,
-        status: a.status,
-        ...(a.scope ? { scope: a.scope } : {}),
-        ...(a.reason ? { reason: a.reason } : {}),
-        ...(a.answeredBy ? { answeredBy: a.answeredBy } : {}),
-      },
-    });
+  const note = (kind: string, a: ApprovalRecord) => audit.add(auditOf(kind, a));
   function close(id: string, status: 'expired' | 'cancelled', reason?: string): Promise<boolean> {
     requireOneOf(status, ['expired', 'cancelled'] as const, 'A closing status');
     return ctx.write(async () => {
@@ -111,11 +89,7 @@ export function pgApprovals(
     get,
     close,
     request(input: NewApproval): Promise<ApprovalRecord> {
-      const risk = requireOneOf(input.risk, RISKS, 'An approval risk');
-      const meaning = requireText(input.meaning, 'What approving means');
-      const expiresAt = msFrom(input.expiresAt, 'An approval expiry');
-      const always = input.always === undefined ? null : scopeText(input.always);
-      const notice = textOrNull(input.notice, 'A notice shown with the question');
+      const checked = checkedRequest(input);
       return ctx.write(async () => {
         // The call's row is held to the end, so two requests for one call never both pass the checks.
         const locked = await ctx.get(
@@ -125,12 +99,8 @@ export function pgApprovals(
         if (locked === undefined)
           throw new StoreNotFoundError('tool call', `${input.turnId}/${input.callId}`);
         const call = await calls.mustGet(input.turnId, input.callId);
+        checkAskable(call);
         const key = `${call.turnId}/${call.id}`;
-        if (call.status !== 'pending')
-          throw new StoreConflictError('tool call', key, call.status, 'put to a person');
-        if (!call.arguments) {
-          throw new InputError(`Call ${key} has arguments that could not be read; it cannot be approved.`);
-        }
         const open = await ctx.get<{ id: string }>(
           `SELECT id FROM approvals WHERE turn_id = ? AND call_id = ? AND status = 'pending'`,
           [call.turnId, call.id],
@@ -164,22 +134,7 @@ export function pgApprovals(
              leaf_title, status, created_at, expires_at, always, notice)
            VALUES (@id, @sessionId, @turnId, @callId, @tool, @arguments, @digest, @risk, @meaning, @leafTitle,
              'pending', @now, @expiresAt, @always, @notice)`,
-          {
-            id,
-            sessionId: call.sessionId,
-            turnId: call.turnId,
-            callId: call.id,
-            tool: call.tool,
-            arguments: CALL_ARGUMENTS,
-            digest: call.digest,
-            risk,
-            meaning,
-            leafTitle: orNull(input.leafTitle),
-            now: ctx.now(),
-            expiresAt,
-            always,
-            notice,
-          },
+          approvalRow(id, call, checked, ctx.now()),
         );
         const approval = await mustGet(id);
         await note('approval.requested', approval);

@@ -7,7 +7,13 @@ import type {
 } from '../../core/automation-records.js';
 import { InputError } from '../../core/errors.js';
 import { StoreNotFoundError } from '../../core/store-errors.js';
-import { type AutomationRow, bound, nextMs, toRecord } from '../automations-table.js';
+import {
+  type AutomationRow,
+  automationChanges,
+  automationRow,
+  nextMs,
+  toRecord,
+} from '../automations-table.js';
 import { opt, requireText } from '../rows.js';
 import type { PgContext } from './pg-context.js';
 
@@ -34,21 +40,7 @@ export function pgAutomations(ctx: PgContext) {
              max_tokens, enabled, next_run_at, created_at, updated_at)
            VALUES (@id, @name, @schedule, @cron, @prompt, @agent, @tools, @notify, @maxModelRequests,
              @maxTokens, @enabled, @nextRunAt, @now, @now)`,
-          {
-            id,
-            name,
-            schedule: requireText(input.schedule, "An automation's schedule"),
-            cron: requireText(input.cron, "An automation's cron expression"),
-            prompt: requireText(input.prompt, "An automation's prompt"),
-            agent: input.agent ?? null,
-            tools: input.tools === undefined ? null : JSON.stringify(input.tools),
-            notify: input.notify ?? null,
-            maxModelRequests: bound(input.budget?.modelRequests, "An automation's budget.modelRequests"),
-            maxTokens: bound(input.budget?.tokens, "An automation's budget.tokens"),
-            enabled: input.enabled === false ? 0 : 1,
-            nextRunAt: nextMs(input.nextRunAt),
-            now: ctx.now(),
-          },
+          { id, ...automationRow(input, name), now: ctx.now() },
         );
         return byId(id);
       });
@@ -73,33 +65,14 @@ export function pgAutomations(ctx: PgContext) {
       return ctx.write(async () => {
         const row = await find(idOrName);
         if (!row) throw new StoreNotFoundError('automation', idOrName);
-        const sets: string[] = [];
-        const values: Record<string, unknown> = { id: row.id, now: ctx.now() };
-        const set = (column: string, value: unknown): void => {
-          sets.push(`${column} = @${column}`);
-          values[column] = value;
+        if (patch.name !== undefined) await taken(requireText(patch.name, "An automation's name"), row.id);
+        const changes = automationChanges(patch);
+        const sets = changes.map(([column]) => `${column} = @${column}`);
+        const values: Record<string, unknown> = {
+          id: row.id,
+          now: ctx.now(),
+          ...Object.fromEntries(changes),
         };
-        if (patch.name !== undefined) {
-          await taken(requireText(patch.name, "An automation's name"), row.id);
-          set('name', patch.name);
-        }
-        if (patch.schedule !== undefined)
-          set('schedule', requireText(patch.schedule, "An automation's schedule"));
-        if (patch.cron !== undefined) set('cron', requireText(patch.cron, "An automation's cron expression"));
-        if (patch.prompt !== undefined) set('prompt', requireText(patch.prompt, "An automation's prompt"));
-        if (patch.agent !== undefined) set('agent', patch.agent);
-        if (patch.tools !== undefined)
-          set('tools', patch.tools === null ? null : JSON.stringify(patch.tools));
-        if (patch.notify !== undefined) set('notify', patch.notify);
-        if (patch.budget !== undefined) {
-          set(
-            'max_model_requests',
-            bound(patch.budget.modelRequests, "An automation's budget.modelRequests"),
-          );
-          set('max_tokens', bound(patch.budget.tokens, "An automation's budget.tokens"));
-        }
-        if (patch.enabled !== undefined) set('enabled', patch.enabled ? 1 : 0);
-        if (patch.nextRunAt !== undefined) set('next_run_at', nextMs(patch.nextRunAt));
         await ctx.run(
           `UPDATE automations SET ${[...sets, 'updated_at = @now'].join(', ')} WHERE id = @id`,
           values,

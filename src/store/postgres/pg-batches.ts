@@ -2,26 +2,15 @@ import { InputError } from '../../core/errors.js';
 import type { BatchFilter, LeafResult, NewBatch, NewLeaf } from '../../core/session-inputs.js';
 import type { BatchRecord, BatchStatus, LeafRecord } from '../../core/session-records.js';
 import { StoreConflictError, StoreNotFoundError } from '../../core/store-errors.js';
-import { type BatchRow, FINAL_LEAF, type LeafRow, toLeaf } from '../batches-table.js';
-import { iso, opt, optIso, orNull, pickId, requireObject, requireOneOf, requireText } from '../rows.js';
+import { type BatchRow, batchOf, FINAL_LEAF, type LeafRow, toLeaf } from '../batches-table.js';
+import { orNull, pickId, requireObject, requireOneOf, requireText } from '../rows.js';
 import type { PgContext } from './pg-context.js';
 import type { PgConversation } from './pg-conversation.js';
 
 /** Subagent batches and leaves on Postgres; a leaf is claimed by one conditional UPDATE. */
 export function pgBatches(ctx: PgContext, talk: PgConversation) {
-  const withLeaves = async (row: BatchRow): Promise<BatchRecord> => ({
-    id: row.id,
-    parentSessionId: row.parent_session_id,
-    turnId: opt(row.turn_id),
-    callId: opt(row.call_id),
-    title: row.title,
-    status: row.status,
-    createdAt: iso(row.created_at),
-    endedAt: optIso(row.ended_at),
-    leaves: (await ctx.all<LeafRow>('SELECT * FROM leaves WHERE batch_id = ? ORDER BY idx', [row.id])).map(
-      toLeaf,
-    ),
-  });
+  const withLeaves = async (row: BatchRow): Promise<BatchRecord> =>
+    batchOf(row, await ctx.all<LeafRow>('SELECT * FROM leaves WHERE batch_id = ? ORDER BY idx', [row.id]));
   const get = (id: string): Promise<BatchRecord | undefined> =>
     ctx.read(async () => {
       const row = await ctx.get<BatchRow>('SELECT * FROM batches WHERE id = ?', [id]);

@@ -24,6 +24,7 @@ import {
   checkMessage,
   type MessageRow,
   toRecord as messageOf,
+  storedCalls,
 } from '../messages-table.js';
 import {
   orNull,
@@ -37,7 +38,7 @@ import {
   textOrNull,
 } from '../rows.js';
 import { type SessionRow, toRecord as sessionOf, titleFrom, toListed } from '../sessions-table.js';
-import { checkedRanWith, type TurnRow, toRecord as turnOf } from '../turns-table.js';
+import { checkedTurn, type TurnRow, toRecord as turnOf } from '../turns-table.js';
 import type { PgContext } from './pg-context.js';
 import { pgLimit, statusesIn, whereOf } from './pg-rows.js';
 
@@ -122,17 +123,7 @@ export function pgConversation(ctx: PgContext) {
     checkMessage(message);
     const calls = message.role === 'assistant' ? (message.toolCalls ?? []) : [];
     const result = message.role === 'tool' ? message : undefined;
-    const toolCalls =
-      calls.length > 0
-        ? JSON.stringify(
-            calls.map(({ id, name, arguments: a, signature }) => ({
-              id,
-              name,
-              ...(options.argumentsInCalls ? {} : { arguments: a }),
-              ...(signature === undefined ? {} : { signature }),
-            })),
-          )
-        : null;
+    const toolCalls = storedCalls(calls, options);
     return ctx.write(async () => {
       await lockSession(sessionId);
       const row = await ctx.get<MessageRow>(
@@ -252,19 +243,7 @@ export function pgConversation(ctx: PgContext) {
     },
 
     startTurn(input: NewTurn): Promise<TurnRecord> {
-      if (typeof input.userText !== 'string') throw new InputError('A turn needs the user text (a string).');
-      for (const [what, value] of [
-        ['owner', input.owner],
-        ['agent', input.agent],
-        ['mode', input.mode],
-        ['provider', input.provider],
-        ['model', input.model],
-        ['base URL', input.baseURL],
-      ] as const) {
-        if (value !== undefined && typeof value !== 'string')
-          throw new InputError(`A turn's ${what} must be a string, or be left out.`);
-      }
-      const ranWith = checkedRanWith(input.ranWith);
+      const ranWith = checkedTurn(input);
       return ctx.write(async () => {
         await lockSession(input.sessionId);
         const id = pickId(

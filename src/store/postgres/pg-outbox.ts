@@ -6,8 +6,8 @@ import type {
   OutboxRecord,
   OutboxStatus,
 } from '../../core/outbox-records.js';
-import { leaseOf, type OutboxRow, STATUSES, toRecord } from '../outbox-table.js';
-import { requireObject, requireOneOf, requireText, textOrNull } from '../rows.js';
+import { leaseOf, type OutboxRow, outboxRow, STATUSES, toRecord } from '../outbox-table.js';
+import { requireOneOf, requireText, textOrNull } from '../rows.js';
 import type { PgContext } from './pg-context.js';
 
 /** The notify outbox on Postgres: due rows are claimed with SKIP LOCKED, so two processes never share one. */
@@ -22,26 +22,12 @@ export function pgOutbox(ctx: PgContext) {
       input: NewOutboxMessage,
       claimed?: Pick<OutboxClaim, 'owner' | 'leaseMs'>,
     ): Promise<OutboxRecord> {
-      const now = ctx.now();
-      const owner = claimed === undefined ? null : requireText(claimed.owner, 'Who claims outbox messages');
-      if (claimed !== undefined) leaseOf(claimed.leaseMs);
       const row = await ctx.get<OutboxRow>(
         `INSERT INTO outbox (id, channel, service, payload, idempotency_key, origin, status, attempts,
            next_attempt_at, claimed_by, claimed_until, created_at)
          VALUES (@id, @channel, @service, @payload, @key, @origin, 'pending', @attempts, @now, @owner, @until, @now)
          RETURNING *`,
-        {
-          id: ctx.newId('nt'),
-          channel: requireText(input?.channel, 'The channel a notification goes to'),
-          service: requireText(input.service, 'The service a notification goes through'),
-          payload: JSON.stringify(requireObject(input.payload, 'A notification payload')),
-          key: textOrNull(input.idempotencyKey, 'An idempotency key'),
-          origin: textOrNull(input.origin, 'Where a notification came from'),
-          now,
-          owner,
-          until: claimed === undefined ? null : now + claimed.leaseMs,
-          attempts: claimed === undefined ? 0 : 1,
-        },
+        outboxRow(input, claimed, ctx.now(), ctx.newId('nt')),
       );
       return toRecord(row as OutboxRow);
     },

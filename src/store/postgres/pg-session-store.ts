@@ -4,6 +4,7 @@ import type { TurnState } from '../../core/session-records.js';
 import { FINAL_TURN_STATES } from '../../core/session-records.js';
 import type { DeleteSessionOptions, SessionStore, TurnMove } from '../../core/session-store.js';
 import { StoreConflictError } from '../../core/store-errors.js';
+import { FAMILY } from '../session-deletion.js';
 import { pgApprovals } from './pg-approvals.js';
 import { pgAudit } from './pg-audit.js';
 import { pgAutomations } from './pg-automations.js';
@@ -43,18 +44,6 @@ export interface PostgresSessionStore extends SessionStore {
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
 }
-
-/** A family of sessions: one and, through its batches' leaves, every session it ran, however deep. */
-const FAMILY = `
-  WITH RECURSIVE family (id) AS (
-    SELECT id FROM sessions WHERE id = ?
-    UNION
-    SELECT l.child_session_id FROM family f
-      JOIN batches b ON b.parent_session_id = f.id
-      JOIN leaves l ON l.batch_id = b.id
-    WHERE l.child_session_id IS NOT NULL
-  )
-  SELECT id FROM family`;
 
 const INT8 = 20;
 /** Row values as the SQLite store reads them: 64-bit integers (times, ids, counts) as numbers. */

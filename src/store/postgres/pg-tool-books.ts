@@ -7,7 +7,12 @@ import type {
 } from '../../core/session-inputs.js';
 import type { QuarantineRecord, ToolSwitchRecord } from '../../core/session-records.js';
 import { StoreNotFoundError } from '../../core/store-errors.js';
-import { checkedFilter, type QuarantineRow, toRecord as quarantineOf } from '../quarantine-table.js';
+import {
+  checkedFilter,
+  checkedQuarantine,
+  type QuarantineRow,
+  toRecord as quarantineOf,
+} from '../quarantine-table.js';
 import { requireText, textOrNull } from '../rows.js';
 import { toRecord as switchOf, type ToolSwitchRow } from '../tool-switches-table.js';
 import type { PgAudit } from './pg-audit.js';
@@ -26,14 +31,7 @@ export function pgToolBooks(ctx: PgContext, audit: PgAudit) {
   };
   return {
     quarantineTools(input: NewQuarantine): Promise<QuarantineRecord[]> {
-      const provider = requireText(input.provider, 'The provider of a quarantine');
-      const model = requireText(input.model, 'The model of a quarantine');
-      if (!Array.isArray(input.tools) || input.tools.length === 0)
-        throw new InputError('A quarantine needs the names of the tools it leaves out (a non-empty list).');
-      const tools = input.tools.map((t) => requireText(t, 'A quarantined tool name'));
-      const said = textOrNull(input.said, "The provider's words") ?? '';
-      const sessionId = textOrNull(input.sessionId, 'The session of a quarantine');
-      const turnId = textOrNull(input.turnId, 'The turn of a quarantine');
+      const { provider, model, tools, said, sessionId, turnId } = checkedQuarantine(input);
       return ctx.write(async () => {
         if (
           sessionId !== null &&

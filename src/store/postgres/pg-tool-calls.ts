@@ -1,9 +1,16 @@
-import { InputError } from '../../core/errors.js';
 import type { ModelReply, NewToolCall, ToolCallFilter, ToolCallOutcome } from '../../core/session-inputs.js';
 import type { StoredMessage, ToolCallRecord } from '../../core/session-records.js';
 import { StoreConflictError, StoreNotFoundError } from '../../core/store-errors.js';
-import { orNull, requireObject, requireOneOf, requireText, statusFilter, statusSet } from '../rows.js';
-import { type CallRow, SETTLES_FROM, STATUSES, toRecord } from '../tool-calls-table.js';
+import { orNull, statusFilter, statusSet } from '../rows.js';
+import {
+  type CallRow,
+  callTaken,
+  checkedCall,
+  replyMessage,
+  STATUSES,
+  settlesFrom,
+  toRecord,
+} from '../tool-calls-table.js';
 import type { PgContext } from './pg-context.js';
 import type { PgConversation } from './pg-conversation.js';
 import { statusesIn, whereOf } from './pg-rows.js';
@@ -28,45 +35,15 @@ export function pgToolCalls(ctx: PgContext, talk: PgConversation) {
   };
 
   async function insertCall(turnId: string, sessionId: string, call: NewToolCall): Promise<ToolCallRecord> {
-    const id = requireText(call.id, 'A tool call id');
-    const tool = requireText(call.tool, `The tool of call ${id}`);
-    if (typeof call.rawArguments !== 'string') {
-      throw new InputError(`The raw arguments of call ${id} must be the text the model sent.`);
-    }
-    if (call.signature !== undefined && typeof call.signature !== 'string') {
-      throw new InputError(`The signature of call ${id} must be the text the provider sent, or be left out.`);
-    }
-    const args =
-      call.arguments === undefined ? undefined : requireObject(call.arguments, `The arguments of call ${id}`);
-    const asRaw = args !== undefined && call.argumentsAsRaw === true;
-    if (await get(turnId, id)) {
-      throw new InputError(
-        `Turn ${turnId} already has a call with id ${JSON.stringify(id)}; call ids must be unique in a turn.`,
-      );
-    }
+    const checked = checkedCall(call);
+    if (await get(turnId, checked.id)) throw callTaken(turnId, checked.id);
     const row = await ctx.get<CallRow>(
       `INSERT INTO tool_calls (turn_id, call_id, session_id, idx, tool_name, wire_name, raw_arguments, arguments,
          arguments_as_raw, digest, status, created_at, updated_at)
        VALUES (@turnId, @id, @sessionId, (SELECT count(*) FROM tool_calls WHERE turn_id = @turnId), @tool,
          @wireName, @rawArguments, @arguments, @asRaw, @digest, @status, @now, @now)
        RETURNING *`,
-      {
-        turnId,
-        id,
-        sessionId,
-        tool,
-        wireName: requireText(call.wireName, `The wire name of call ${id}`),
-        rawArguments: call.rawArguments,
-        arguments: args === undefined || asRaw ? null : JSON.stringify(args),
-        asRaw: asRaw ? 1 : 0,
-        digest: requireText(call.digest, `The digest of call ${id}`),
-        status: requireOneOf(
-          call.status ?? 'pending',
-          ['pending', 'approved'] as const,
-          `The first status of call ${id}`,
-        ),
-        now: ctx.now(),
-      },
+      { turnId, sessionId, ...checked, now: ctx.now() },
     );
     return toRecord(row as CallRow);
   }
@@ -78,30 +55,12 @@ export function pgToolCalls(ctx: PgContext, talk: PgConversation) {
     recordModelReply(turnId: string, reply: ModelReply) {
       return ctx.write(async () => {
         const sessionId = await talk.mustGetSessionId(turnId);
-        const calls = reply.calls ?? [];
-        if (reply.endsTurn === true && calls.length > 0)
-          throw new InputError(
-            `A reply with calls cannot end turn ${turnId}: its calls are still to be run.`,
-          );
+        const assistant = replyMessage(turnId, reply);
         // The session's row first: the calls' places in the turn and the message's seq follow commit order.
         await talk.lockSession(sessionId);
         const recorded: ToolCallRecord[] = [];
-        for (const c of calls) recorded.push(await insertCall(turnId, sessionId, c));
-        const message = await talk.appendToTurn(
-          turnId,
-          {
-            role: 'assistant',
-            content: reply.content,
-            toolCalls: calls.map((c) => ({
-              id: c.id,
-              name: c.wireName,
-              arguments: c.rawArguments,
-              ...(c.signature === undefined ? {} : { signature: c.signature }),
-            })),
-          },
-          undefined,
-          { argumentsInCalls: true },
-        );
+        for (const c of reply.calls ?? []) recorded.push(await insertCall(turnId, sessionId, c));
+        const message = await talk.appendToTurn(turnId, assistant, undefined, { argumentsInCalls: true });
         return { message, calls: recorded };
       });
     },
@@ -135,15 +94,7 @@ export function pgToolCalls(ctx: PgContext, talk: PgConversation) {
       callId: string,
       outcome: ToolCallOutcome,
     ): Promise<{ readonly call: ToolCallRecord; readonly message: StoredMessage }> {
-      const from = SETTLES_FROM[outcome.status];
-      if (!from)
-        throw new InputError(
-          `A call outcome must be done, refused or failed, got ${JSON.stringify(outcome.status)}.`,
-        );
-      if (typeof outcome.content !== 'string')
-        throw new InputError(
-          `The content of the result of call ${callId} must be the text the model will read.`,
-        );
+      const from = settlesFrom(callId, outcome);
       return ctx.write(async () => {
         const settled = await ctx.get<CallRow>(
           `UPDATE tool_calls SET status = @status, result = @content, is_error = @isError, not_run = @notRun,

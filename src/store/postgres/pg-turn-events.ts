@@ -8,7 +8,13 @@ import type {
 import { InputError } from '../../core/errors.js';
 import { StoreNotFoundError } from '../../core/store-errors.js';
 import type { NewTurnEvent, StoredTurnEvent, TurnEventFilter } from '../../core/turn-event-log.js';
-import { type CompactionRow, compactionOf, USAGE_LIMIT, type UsageRow } from '../context-tables.js';
+import {
+  type CompactionRow,
+  compactionOf,
+  USAGE_LIMIT,
+  type UsageRow,
+  usageRecordOf,
+} from '../context-tables.js';
 import { iso, requireText, sqlAfter, sqlLimit } from '../rows.js';
 import { checked, DEFAULT_LIMIT, type TurnEventRow, toRecord } from '../turn-events-table.js';
 import type { PgContext } from './pg-context.js';
@@ -165,14 +171,7 @@ export function pgTurnEvents(ctx: PgContext, talk: PgConversation) {
         'SELECT * FROM (SELECT * FROM model_usage WHERE session_id = ? ORDER BY id DESC LIMIT ?) newest ORDER BY id',
         [requireText(sessionId, 'The session'), USAGE_LIMIT],
       );
-      return rows.map((row) => ({
-        sessionId: row.session_id,
-        turnId: row.turn_id,
-        inputTokens: row.input_tokens,
-        outputTokens: row.output_tokens,
-        requestChars: row.request_chars,
-        createdAt: iso(row.created_at),
-      }));
+      return rows.map(usageRecordOf);
     },
   };
 }
