@@ -136,7 +136,7 @@ describe('several connections and processes on one PostgreSQL store', () => {
       newCall('c1', 'bash', { cmd: 'backup' }, { status: 'approved' }),
     ]);
     const children = Array.from({ length: 4 }, () =>
-      startChild('pg-claim-race', [PG_URL, schema, turn.id, 'c1', ranFile]),
+      startChild('claim-race', [`${PG_URL}?schema=${schema}`, turn.id, 'c1', ranFile]),
     );
     for (const child of children) expect(await child.nextLine()).toBe('ready');
     for (const child of children) child.process.stdin.write('go\n');

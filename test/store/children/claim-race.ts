@@ -2,10 +2,11 @@
 // "runs" the tool (appends a line to a file, then takes 300 ms, long enough for every rival to try)
 // and records the result. Prints {"won": boolean}.
 import { appendFileSync } from 'node:fs';
-import { openSessionStore } from '../../../src/store/index.js';
+import { openStore } from '../../../src/store/index.js';
 
 const [path, turnId, callId, ranFile] = process.argv.slice(2) as [string, string, string, string];
-const store = openSessionStore({ path });
+// A SQLite file, or a postgres:// URL (with ?schema=): the race is the same on either back end.
+const store = await openStore(path);
 process.stdout.write('ready\n');
 process.stdin.once('data', async () => {
   const won = await store.claimToolCall(turnId, callId, `pid:${process.pid}`);
