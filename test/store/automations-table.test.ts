@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/core/errors.js';
 import { StoreNotFoundError } from '../../src/core/store-errors.js';
-import { openTestStore, tempDbPath } from './store-fixtures.js';
+import { BACK_ENDS, openedOn } from './back-ends.js';
 
 const AT = Date.parse('2026-12-07T08:00:00Z');
 const input = {
@@ -12,9 +12,9 @@ const input = {
   nextRunAt: AT,
 };
 
-describe('the automations table', () => {
+describe.each(BACK_ENDS)('the automations table (%s)', (_name, fresh) => {
   it('keeps an automation, refuses a second of the same name, and finds it by id or name', async () => {
-    const store = openTestStore(tempDbPath());
+    const store = await openedOn(await fresh());
     const made = await store.createAutomation({ ...input, tools: ['read_file'], budget: { tokens: 500 } });
     expect(made).toMatchObject({
       name: 'brief',
@@ -31,9 +31,9 @@ describe('the automations table', () => {
   });
 
   it('a claim holds only for the occurrence read: the second claimer of it gets false', async () => {
-    const path = tempDbPath();
-    const a = openTestStore(path);
-    const b = openTestStore(path);
+    const db = await fresh();
+    const a = await openedOn(db);
+    const b = await openedOn(db);
     const made = await a.createAutomation(input);
     const claim = { id: made.id, scheduledFor: AT, nextRunAt: AT + 86_400_000, at: AT + 5 };
     expect(await a.claimAutomationRun({ ...claim, owner: 'a' })).toBe(true);
@@ -59,7 +59,7 @@ describe('the automations table', () => {
   });
 
   it('an automation turned off is neither due nor claimed; update and delete name what is missing', async () => {
-    const store = openTestStore(tempDbPath());
+    const store = await openedOn(await fresh());
     const made = await store.createAutomation(input);
     await store.updateAutomation('brief', { enabled: false });
     expect(await store.listDueAutomations(AT + 1)).toEqual([]);

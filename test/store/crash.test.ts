@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { BACK_ENDS, openedOn } from './back-ends.js';
 import { startChild } from './child-process.js';
-import { openTestStore, tempDbPath } from './store-fixtures.js';
 
-describe('a process killed while an approval waits', () => {
+describe.each(BACK_ENDS)('a process killed while an approval waits (%s)', (_name, fresh) => {
   it('leaves the approval pending for the next process, which answers it and runs the call once', async () => {
-    const path = tempDbPath();
+    const path = await fresh();
     const child = startChild('die-waiting', [path]);
     const { approvalId, turnId } = JSON.parse(await child.nextLine()) as {
       approvalId: string;
@@ -13,14 +13,14 @@ describe('a process killed while an approval waits', () => {
     expect(await child.nextLine()).toBe('holding');
 
     // While the child holds its write transaction, another process's reads go on without waiting.
-    const onlooker = openTestStore(path, { busyTimeoutMs: 0 });
+    const onlooker = await openedOn(path, { busyTimeoutMs: 0 });
     expect((await onlooker.listApprovals({ status: 'pending' })).map((a) => a.id)).toEqual([approvalId]);
     await onlooker.close();
 
     child.process.kill('SIGKILL');
     expect((await child.exited).signal).toBe('SIGKILL');
 
-    const next = openTestStore(path);
+    const next = await openedOn(path);
     const [pending] = await next.listApprovals({ status: 'pending' });
     expect(pending).toMatchObject({
       id: approvalId,

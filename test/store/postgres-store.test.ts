@@ -102,7 +102,7 @@ describe('opening a PostgreSQL store', () => {
     const open = () => openPostgresStore({ url: PG_URL, schema });
     await expect(open()).rejects.toThrow(StoreOpenError);
     await expect(open()).rejects.toThrow(
-      /failed at step 1 \(sessions, turns and messages\).*Nothing of that step was kept/,
+      /failed at step 1 \(sessions, turns and messages\).*Nothing of this upgrade was kept/,
     );
     const { rows } = await client.query(`SELECT count(*)::int AS n FROM "${schema}".toolseam_schema`);
     expect(rows[0]?.n).toBe(0);

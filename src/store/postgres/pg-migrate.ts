@@ -9,8 +9,8 @@ const MIGRATION_LOCK = 0x74736561;
 const VERSIONS = 'toolseam_schema';
 
 /**
- * Brings the connected schema up to the last of `migrations`, one transaction per step, each under an
- * advisory lock and re-reading the version, so several processes opening one new database at once each
+ * Brings the connected schema up to the last of `migrations`, every pending step in one transaction under
+ * an advisory lock that re-reads the version, so several processes opening one new database at once each
  * see every step run exactly once. Refuses a schema from a newer toolseam and one that holds some other
  * program's tables. `where` names the database for messages.
  */
@@ -24,19 +24,21 @@ export async function migratePg(
       throw new Error(`migration ${m.name} has version ${m.version}, expected ${i + 1}`);
   });
   const latest = migrations.length;
-  let version = await inStep(client, () => prepare(client, where));
+  const version = await inStep(client, () => prepare(client, where));
   if (version > latest) throw new StoreSchemaTooNewError(where, version, latest);
-  for (const step of migrations.slice(version)) {
-    version = await inStep(client, async () => {
-      const now = await currentVersion(client);
-      if (now > latest) throw new StoreSchemaTooNewError(where, now, latest);
-      if (now >= step.version) return now;
+  if (version === latest) return latest;
+  // Every pending step in one transaction (Postgres's DDL is transactional): a step that fails leaves
+  // the schema as it was before any of them, and a new store is made in one commit.
+  await inStep(client, async () => {
+    const now = await currentVersion(client);
+    if (now > latest) throw new StoreSchemaTooNewError(where, now, latest);
+    for (const step of migrations.slice(now)) {
       try {
         await client.query(step.sql);
       } catch (cause) {
         throw new StoreOpenError(
           `Migrating the session store ${where} failed at step ${step.version} (${step.name}): ` +
-            `${(cause as Error).message}. Nothing of that step was kept; check that the user may create ` +
+            `${(cause as Error).message}. Nothing of this upgrade was kept; check that the user may create ` +
             'tables and indexes in this schema, then start toolseam again.',
           where,
           { cause },
@@ -47,9 +49,8 @@ export async function migratePg(
         step.name,
         Date.now(),
       ]);
-      return step.version;
-    });
-  }
+    }
+  });
   return latest;
 }
 
