@@ -134,6 +134,13 @@ export interface ToolContext {
    * stop early and say where to go on (read_file) stays within it, so that note is never the part cut.
    */
   readonly resultChars?: number;
+  /**
+   * How many characters of a longer result the runtime keeps whole, showing the model its start and end
+   * and an id to read the rest by (`tool_result_read`); undefined when it keeps none. A tool that collects
+   * output in bounded memory (`bash`) keeps this much rather than `resultChars`, so nothing the model may
+   * ask for is lost before the runtime sees it.
+   */
+  readonly keptChars?: number;
 }
 
 /** Anything that serves tools: the built-ins, an installed app, an MCP server. */
