@@ -45,8 +45,11 @@ export interface ToolDefinition {
    */
   readonly grantScope?: GrantScopeRule;
   /**
-   * The argument through which the tool reads a long result in parts (read_file's `offset`): the
-   * runtime's cut of a result too long to send names it. Without it, the cut names no argument.
+   * The argument through which the tool reads a long result in parts (read_file's `offset`). Such a tool
+   * is asked again for the rest, since its source outlives the call and may change (a file being edited):
+   * its results stay within the runtime's bound and say where to go on, and the runtime's cut, should one
+   * pass it, names this argument. Without it, a result over the bound is kept whole and the model reads
+   * the rest with `tool_result_read`.
    */
   readonly pagesBy?: string;
 }

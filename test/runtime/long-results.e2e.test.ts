@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
@@ -56,6 +56,46 @@ describe('a bash output longer than a result', () => {
     const kept = await store.getFullResult(idIn(h.standIn.requests[1] as ScriptRequest) ?? '');
     expect(kept).toMatchObject({ sessionId: 's', tool: 'bash' });
     expect(kept?.content.split('\n')).toHaveLength(60_003);
+  });
+});
+
+describe('a file longer than a result, read with read_file', () => {
+  it('pages by its own offset: each part fits the bound whole and says where to read on, naming no kept result', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolseam-long-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const books = openSessionStore({ path: join(dir, 'books.db') });
+    onTestFinished(() => books.close());
+    writeFileSync(
+      join(dir, 'big.txt'),
+      Array.from({ length: 5_000 }, (_, i) => `row ${i + 1} ${'-'.repeat(40)}`).join('\n'),
+    );
+    const next = (r: ScriptRequest) =>
+      Number(/Call read_file with offset (\d+)/.exec(JSON.stringify(r.messages.at(-1)))?.[1]);
+    h = await startHarness({
+      providers: builtinProviders({ workspace: [dir], memory: books, tasks: books }),
+      workspace: [dir],
+      script: [
+        { toolCalls: [{ name: 'read_file', arguments: { path: 'big.txt' } }] },
+        {
+          respond: (r) => ({
+            toolCalls: [{ name: 'read_file', arguments: { path: 'big.txt', offset: next(r) } }],
+          }),
+        },
+        { text: 'read' },
+      ],
+    });
+    const events = await collect(await (await h.runtime.session('s')).send('read it'));
+    const [first = '', second = ''] = callEnds(events).map((end) => end.content ?? '');
+    const goOn = Number(/Call read_file with offset (\d+) to read on/.exec(first)?.[1]);
+    expect(goOn).toBeGreaterThan(1);
+    expect(first.length).toBeLessThanOrEqual(20_000);
+    expect(second.startsWith(`${String(goOn).padStart(6)}\trow ${goOn} `)).toBe(true);
+    for (const part of [first, second]) expect(part).not.toMatch(/tool_result_read|kept as/);
+    // the runtime had nothing to cut: what is stored is what the model read
+    const store = openSessionStore({ path: h.dbPath });
+    onTestFinished(() => store.close());
+    const calls = await store.listToolCalls({ sessionId: 's' });
+    expect(calls.map((c) => c.result)).toEqual([first, second]);
   });
 });
 

@@ -94,7 +94,8 @@ export function toolResultRead(): RuntimeTool {
     definition: {
       name: TOOL_RESULT_READ,
       description:
-        'Read a tool result that was too long to show whole. Give its id (from the note in the cut result) and either offset and length (characters), line_from and line_to (line numbers), or pattern (lines matching it).',
+        'Read a tool result that was too long to show whole. Give its id (from the note in the cut result) and either offset and length (characters), line_from and line_to (line numbers), or pattern (lines matching it). ' +
+        'A result without such an id came from a tool that reads in parts itself (read_file with offset): call that tool again as its note says.',
       parameters: {
         type: 'object',
         properties: {

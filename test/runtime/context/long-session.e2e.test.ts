@@ -125,6 +125,30 @@ describe(`a ${TURNS}-turn session in a ${WINDOW.toLocaleString('en-US')}-token w
   }
 });
 
+describe("the turn's model-call limit", () => {
+  it('counts a summary request: a turn at its limit after a compaction ends there, and the next turn goes on from the summary', async () => {
+    h = await startHarness({
+      limits: { maxModelCalls: 2 },
+      script: [
+        { text: 'First answer.' },
+        { error: { status: 400, overflow: true } },
+        { respond: model },
+        { text: 'Third answer, after the summary.' },
+      ],
+    });
+    const session = await h.runtime.session('s');
+    await collect(await session.send('first question'));
+    // the refused request and the summary request are the turn's two model calls
+    const end = turnEnd(await collect(await session.send('second question')));
+    expect(end).toMatchObject({ status: 'limit', errorCode: 'model_call_limit' });
+    expect(h.standIn.requests).toHaveLength(3);
+    expect(isSummary(h.standIn.requests[2] as ScriptRequest)).toBe(true);
+    const next = turnEnd(await collect(await session.send('third question')));
+    expect(next).toMatchObject({ status: 'done', message: 'Third answer, after the summary.' });
+    expect(h.standIn.requests.at(-1)?.system).toContain('Summary: the person asked for reports');
+  });
+});
+
 describe('a context-length refusal from the provider', () => {
   const chat = (text: string): ScriptTurn => ({ text });
   for (const f of FAMILIES) {
@@ -160,6 +184,16 @@ describe('a context-length refusal from the provider', () => {
       const resent = requests[4] as ScriptRequest;
       expect(resent.messages.map((m) => m.role)).toEqual(['user']);
       expect(resent.system).toContain('Summary: the person asked for reports');
+      // every answer's token counts are kept, the summary's too
+      const store = openSessionStore({ path: h.dbPath });
+      try {
+        const usage = await store.listUsage('s');
+        // the two first answers, the summary, the answer sent again (the refusal counted nothing)
+        expect(usage).toHaveLength(4);
+        expect(usage.every((u) => u.inputTokens > 0 && u.requestChars > 0)).toBe(true);
+      } finally {
+        await store.close();
+      }
     });
 
     it(`${f.label}: a second refusal after the compaction ends the turn with a clear message`, async () => {
