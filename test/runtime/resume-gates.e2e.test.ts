@@ -246,6 +246,39 @@ describe("a resumed turn's bounds", () => {
   });
 });
 
+describe("a resumed turn's bounds, after a compaction in the turn", () => {
+  it('count its summary request among the model calls, as the live turn did', async () => {
+    const { dbPath, store } = freshStore();
+    const { turn } = await turnWithCalls(store, [newCall('c1', 'lookup_weather', { city: 'Oslo' })]);
+    await store.approveToolCall(turn.id, 'c1');
+    await store.claimToolCall(turn.id, 'c1');
+    await store.recordToolResult(turn.id, 'c1', {
+      status: 'done',
+      content: 'Sunny in Oslo.',
+      isError: false,
+    });
+    // the turn's next request needed a summary of older turns first; the process died after it
+    const seq = (await store.listMessages(turn.sessionId)).at(-1)?.seq ?? 0;
+    await store.addCompaction({
+      sessionId: turn.sessionId,
+      turnId: turn.id,
+      throughSeq: seq,
+      summary: 'The weather in Oslo was asked for.',
+      messagesCovered: 3,
+      tokensBefore: 9_000,
+      tokensAfter: 1_000,
+      reason: 'threshold',
+    });
+    await store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
+
+    const model = await standIn([{ text: 'one more answer' }]);
+    const next = runtime(model, dbPath, [], false, { limits: { maxModelCalls: 2 } });
+    const events = await collect(await next.resumeTurn(turn.id));
+    expect(events.at(-1)).toMatchObject({ type: 'turn-end', status: 'limit', errorCode: 'model_call_limit' });
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
 describe("a resumed turn's bounds, for a call its tool's preflight refused", () => {
   it('count it, as the live turn did when it was on its way to the person', async () => {
     const { dbPath, store } = freshStore();

@@ -99,7 +99,14 @@ describe(`a ${TURNS}-turn session in a ${WINDOW.toLocaleString('en-US')}-token w
         process.stdout.write(
           `${f.label}: ${TURNS} turns, ${requests.length} requests, ${summaries.length} compactions, largest request ${Math.max(...tokens)} tokens, largest summary request ${Math.max(...summaries.map((s) => Math.ceil(s.rawBody.length / 4)))} tokens (window ${WINDOW}), store ${storeBytes(h.dbPath)} bytes\n`,
         );
-      for (const r of requests.filter((q) => !isSummary(q))) expect(orphans(r.messages)).toEqual([]);
+      const turns = requests.filter((q) => !isSummary(q));
+      for (const r of turns) expect(orphans(r.messages)).toEqual([]);
+      // the system prompt and the tool surface travel verbatim, the summary after the prompt
+      const first = turns[0] as ScriptRequest;
+      for (const r of turns) {
+        expect(r.system.startsWith(first.system)).toBe(true);
+        expect(r.tools.map((t) => t.name)).toEqual(first.tools.map((t) => t.name));
+      }
       // the last request still carries the latest turn verbatim, and the summary with the system text
       const last = requests.filter((q) => !isSummary(q)).at(-1);
       expect(last?.messages.some((m) => m.role === 'user' && m.content.includes(`report ${TURNS}`))).toBe(
