@@ -37,7 +37,7 @@ function lineRange(text: string, from: number, to: number, most: number): string
 }
 
 /** Lines holding `pattern` (a regular expression, else plain text), each with its number and character offset. */
-function search(text: string, pattern: string): ToolResult {
+function search(text: string, pattern: string, most: number): ToolResult {
   let test: (line: string) => boolean;
   try {
     const re = new RegExp(pattern, 'i');
@@ -49,10 +49,15 @@ function search(text: string, pattern: string): ToolResult {
   const found: string[] = [];
   let offset = 0;
   let total = 0;
+  let used = 0;
   for (const [i, line] of text.split('\n').entries()) {
     if (test(line)) {
       total += 1;
-      if (found.length < MOST_MATCHES) found.push(`${i + 1} (offset ${offset}): ${line.slice(0, 300)}`);
+      const shown = `${i + 1} (offset ${offset}): ${line.slice(0, 300)}`;
+      if (found.length < MOST_MATCHES && used + shown.length + 1 <= most) {
+        found.push(shown);
+        used += shown.length + 1;
+      }
     }
     offset += line.length + 1;
   }
@@ -81,7 +86,8 @@ async function read(args: JsonObject, ctx: RuntimeToolContext): Promise<ToolResu
   const text = await keptText(id, ctx);
   if (text === undefined)
     return failed(`there is no kept result ${JSON.stringify(id)} in this session.`, 'unknown_result');
-  if (typeof args['pattern'] === 'string' && args['pattern'] !== '') return search(text, args['pattern']);
+  if (typeof args['pattern'] === 'string' && args['pattern'] !== '')
+    return search(text, args['pattern'], readChars(ctx));
   const most = readChars(ctx);
   const from = count(args['line_from']);
   if (from !== undefined && from > 0)

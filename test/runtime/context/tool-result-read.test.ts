@@ -77,5 +77,10 @@ describe('tool_result_read', () => {
     expect(part.content).toContain('call tool_result_read with offset 800');
     const lines = await tool.run({ id, line_from: 1 }, small);
     expect(lines.content.length).toBeLessThanOrEqual(1_000);
+    const many = { ...store, getFullResult: async () => ({ sessionId: 's', content: 'hit\n'.repeat(500) }) };
+    const found = await tool.run({ id: 'result-2', pattern: 'hit' }, { ...small, store: many } as never);
+    expect(found.content.length).toBeLessThanOrEqual(1_000);
+    expect(found.content).toMatch(/^500 matching line\(s\):\n1 \(offset 0\): hit\n/);
+    expect(found.content).toMatch(/\[\d+ more matching lines; narrow the pattern\]$/);
   });
 });
