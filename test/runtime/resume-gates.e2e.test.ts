@@ -106,7 +106,10 @@ async function resumedEmail(session: SessionOptions, send: SendOptions, agents?:
   const store = openSessionStore({ path: dbPath });
   cleanups.push(() => store.close());
   await expect
-    .poll(async () => (await store.listToolCalls({ sessionId: 's' })).map((c) => c.status))
+    // a loaded machine may take seconds to reach the call: poll's own second is not enough
+    .poll(async () => (await store.listToolCalls({ sessionId: 's' })).map((c) => c.status), {
+      timeout: 30_000,
+    })
     .toEqual(['running']);
 
   const second = await standIn([
@@ -150,7 +153,9 @@ describe('resuming a turn this runtime is still driving', () => {
     const store = openSessionStore({ path: join(dir, 'toolseam.db') });
     cleanups.push(() => store.close());
     await expect
-      .poll(async () => (await store.listTurns({ sessionId: 's' })).map((t) => t.status))
+      .poll(async () => (await store.listTurns({ sessionId: 's' })).map((t) => t.status), {
+        timeout: 30_000,
+      })
       .toEqual(['running']);
     const turnId = (await store.listTurns({ sessionId: 's' }))[0]?.id as string;
     await expect(live.resumeTurn(turnId)).rejects.toThrow(/running a turn in this runtime/);
