@@ -141,8 +141,9 @@ async function longSession(): Promise<BenchFigure[]> {
   rmSync(dir, { recursive: true, force: true });
   const first = percentile(perTrip.slice(0, END_WINDOW), 0.5);
   const last = percentile(perTrip.slice(-END_WINDOW), 0.5);
-  const firstCpu = percentile(cpuPerTrip.slice(0, END_WINDOW), 0.5);
-  const lastCpu = percentile(cpuPerTrip.slice(-END_WINDOW), 0.5);
+  // the lower quartile: on a shared machine, switches and cold caches add to a turn's CPU time, never take away
+  const firstCpu = percentile(cpuPerTrip.slice(0, END_WINDOW), 0.25);
+  const lastCpu = percentile(cpuPerTrip.slice(-END_WINDOW), 0.25);
   const third = LONG_TURNS / 3;
   const perTurn = [1, 2, 3].map((k) => ((sizes[k] as number) - (sizes[k - 1] as number)) / third);
   return [
@@ -159,9 +160,9 @@ async function longSession(): Promise<BenchFigure[]> {
       target: '≤ 1 ms',
       ok: last - first <= 1,
     },
-    { name: `long session: CPU per round trip, turns 1-${END_WINDOW} (p50)`, value: firstCpu, unit: 'ms' },
+    { name: `long session: CPU per round trip, turns 1-${END_WINDOW} (p25)`, value: firstCpu, unit: 'ms' },
     {
-      name: `long session: CPU, turns ${LONG_TURNS - END_WINDOW + 1}-${LONG_TURNS} (p50)`,
+      name: `long session: CPU, turns ${LONG_TURNS - END_WINDOW + 1}-${LONG_TURNS} (p25)`,
       value: lastCpu,
       unit: 'ms',
     },
