@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
 import type { ModelAdapter, ModelEvent, ModelRequest } from '../src/core/model.js';
 import { Runtime } from '../src/runtime/runtime.js';
 import { openSessionStore } from '../src/store/index.js';
@@ -36,17 +37,23 @@ class InstantModel implements ModelAdapter {
   readonly model = 'instant';
   async *stream(request: ModelRequest): AsyncIterable<ModelEvent> {
     const last = request.messages.at(-1);
-    if (last?.role === 'user') {
+    // token counts as a provider gives them (so they are stored as in a real session), without measuring
+    const usage = { inputTokens: 2_000 + 40 * request.messages.length, outputTokens: 10 };
+    if (request.tools.length === 0) {
+      // the summary request of a long session's compaction
+      yield { type: 'text-delta', text: 'Summary: parcel records were updated one by one.' };
+      yield { type: 'finish', stopReason: 'end_turn', rawStopReason: 'end_turn', usage };
+    } else if (last?.role === 'user') {
       yield {
         type: 'tool-call',
         id: `c${request.messages.length}`,
         name: 'manage_parcel_8',
         arguments: '{"id":"p-1","note":"x"}',
       };
-      yield { type: 'finish', stopReason: 'tool_use', rawStopReason: 'tool_use' };
+      yield { type: 'finish', stopReason: 'tool_use', rawStopReason: 'tool_use', usage };
     } else {
       yield { type: 'text-delta', text: 'done' };
-      yield { type: 'finish', stopReason: 'end_turn', rawStopReason: 'end_turn' };
+      yield { type: 'finish', stopReason: 'end_turn', rawStopReason: 'end_turn', usage };
     }
   }
   toolsNamedInRejection(): string[] {
@@ -91,7 +98,105 @@ export async function rssAfterTurns(): Promise<number> {
   return rss;
 }
 
-/** Figures: per model round trip overhead with 500 tools; RSS with 2,000 tools in a fresh process. */
+/** Bytes the SQLite file at `path` holds in use (its write-ahead log included), as a reader sees it. */
+function storeBytes(path: string): number {
+  const db = new Database(path, { readonly: true });
+  try {
+    const pragma = (name: string) => Number(db.pragma(name, { simple: true }));
+    return (pragma('page_count') - pragma('freelist_count')) * pragma('page_size');
+  } finally {
+    db.close();
+  }
+}
+
+/** Turns of the long session, and the window at each end whose runtime overhead is compared. */
+const LONG_TURNS = 300;
+const END_WINDOW = 20;
+
+/**
+ * One session of 300 turns on 500 tools and the default window (so older turns are summarized as it
+ * grows): the runtime's overhead per model round trip in its first and last 20 turns, and the bytes the
+ * store takes per turn in each third of the session (flat when it grows linearly).
+ */
+async function longSession(): Promise<BenchFigure[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'toolseam-bench-long-'));
+  const runtime = benchRuntime(500, dir);
+  const path = join(dir, 'bench.db');
+  for (let i = 0; i < 20; i += 1) await turn(runtime, 'warm', `update parcel record ${i}`);
+  const perTrip: number[] = [];
+  const cpuPerTrip: number[] = [];
+  const sizes = [storeBytes(path)];
+  for (let i = 1; i <= LONG_TURNS; i += 1) {
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    await turn(runtime, 'long', `please update the parcel record ${i} for the owner`);
+    const cpu = process.cpuUsage(c0);
+    perTrip.push((performance.now() - t0) / 2);
+    // CPU time is this process's own: on a shared machine, wall time also holds the waits for a core
+    cpuPerTrip.push((cpu.user + cpu.system) / 1000 / 2);
+    if (i % (LONG_TURNS / 3) === 0) sizes.push(storeBytes(path));
+  }
+  const compactions = (await runtime.options.store.listCompactions('long')).length;
+  await runtime.close();
+  rmSync(dir, { recursive: true, force: true });
+  const first = percentile(perTrip.slice(0, END_WINDOW), 0.5);
+  const last = percentile(perTrip.slice(-END_WINDOW), 0.5);
+  // the lower quartile: on a shared machine, switches and cold caches add to a turn's CPU time, never take away
+  const firstCpu = percentile(cpuPerTrip.slice(0, END_WINDOW), 0.25);
+  const lastCpu = percentile(cpuPerTrip.slice(-END_WINDOW), 0.25);
+  const third = LONG_TURNS / 3;
+  const perTurn = [1, 2, 3].map((k) => ((sizes[k] as number) - (sizes[k - 1] as number)) / third);
+  return [
+    { name: `long session: overhead per round trip, turns 1-${END_WINDOW} (p50)`, value: first, unit: 'ms' },
+    {
+      name: `long session: the same, turns ${LONG_TURNS - END_WINDOW + 1}-${LONG_TURNS} (p50)`,
+      value: last,
+      unit: 'ms',
+    },
+    {
+      name: `long session: wall, turn ${LONG_TURNS} minus turn 1 (p50 of ${END_WINDOW} turns each)`,
+      value: last - first,
+      unit: 'ms',
+      target: '≤ 1 ms',
+      ok: last - first <= 1,
+    },
+    { name: `long session: CPU per round trip, turns 1-${END_WINDOW} (p25)`, value: firstCpu, unit: 'ms' },
+    {
+      name: `long session: CPU, turns ${LONG_TURNS - END_WINDOW + 1}-${LONG_TURNS} (p25)`,
+      value: lastCpu,
+      unit: 'ms',
+    },
+    {
+      name: `long session: CPU, turn ${LONG_TURNS} minus turn 1`,
+      value: lastCpu - firstCpu,
+      unit: 'ms',
+      target: '≤ 1 ms',
+      ok: lastCpu - firstCpu <= 1,
+    },
+    {
+      name: `long session: compactions in ${LONG_TURNS} turns (32,000-token window)`,
+      value: compactions,
+      unit: '',
+    },
+    ...perTurn.map((bytes, k) => ({
+      name: `long session: store bytes per turn, turns ${k * third + 1}-${(k + 1) * third}`,
+      value: bytes,
+      unit: 'B',
+    })),
+    {
+      name: 'long session: store growth per turn, last third ÷ first (1 is linear)',
+      value: (perTurn[2] as number) / (perTurn[0] as number),
+      unit: '×',
+      target: '≤ 1.25',
+      ok: (perTurn[2] as number) / (perTurn[0] as number) <= 1.25,
+    },
+  ];
+}
+
+/**
+ * Figures: per model round trip overhead with 500 tools; RSS with 2,000 tools in a fresh process; a
+ * 300-turn session's overhead at its end against its start, and how its store grows.
+ */
 export async function bench(): Promise<BenchFigure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'toolseam-bench-runtime-'));
   const runtime = benchRuntime(500, dir);
@@ -137,5 +242,6 @@ export async function bench(): Promise<BenchFigure[]> {
       target: '≤ 150 MB',
       ok: rss <= 150,
     },
+    ...(await longSession()),
   ];
 }

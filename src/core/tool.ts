@@ -45,8 +45,11 @@ export interface ToolDefinition {
    */
   readonly grantScope?: GrantScopeRule;
   /**
-   * The argument through which the tool reads a long result in parts (read_file's `offset`): the
-   * runtime's cut of a result too long to send names it. Without it, the cut names no argument.
+   * The argument through which the tool reads a long result in parts (read_file's `offset`). Such a tool
+   * is asked again for the rest, since its source outlives the call and may change (a file being edited):
+   * its results stay within the runtime's bound and say where to go on, and the runtime's cut, should one
+   * pass it, names this argument. Without it, a result over the bound is kept whole and the model reads
+   * the rest with `tool_result_read`.
    */
   readonly pagesBy?: string;
 }
@@ -134,6 +137,13 @@ export interface ToolContext {
    * stop early and say where to go on (read_file) stays within it, so that note is never the part cut.
    */
   readonly resultChars?: number;
+  /**
+   * How many characters of a longer result the runtime keeps whole, showing the model its start and end
+   * and an id to read the rest by (`tool_result_read`); undefined when it keeps none. A tool that collects
+   * output in bounded memory (`bash`) keeps this much rather than `resultChars`, so nothing the model may
+   * ask for is lost before the runtime sees it.
+   */
+  readonly keptChars?: number;
 }
 
 /** Anything that serves tools: the built-ins, an installed app, an MCP server. */

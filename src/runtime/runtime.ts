@@ -229,9 +229,13 @@ export class Runtime {
     });
     const controller = new AbortController();
     const events = new CallEvents();
+    // a caller from outside reaches no runtime tool, so a long result is cut, not kept for tool_result_read
+    const outside = (env: TurnEnvironment): TurnEnvironment =>
+      Object.freeze({ ...env, runtimeTools: new Map() });
     const { env, state } = await this.turnStart(session, turn, {}, controller.signal, events.emit);
-    const renew = async () => (await this.turnStart(session, turn, {}, controller.signal, events.emit)).env;
-    const calls = new CallSession(env, state, events, controller, options, renew);
+    const renew = async () =>
+      outside((await this.turnStart(session, turn, {}, controller.signal, events.emit)).env);
+    const calls = new CallSession(outside(env), state, events, controller, options, renew);
     this.running.set(session.id, controller);
     // Counted among the turns, so the heartbeat marks it alive and `close` waits for it to end.
     const ended: Promise<void> = calls.ended.finally(() => {

@@ -57,6 +57,8 @@ describe('results served over MCP', () => {
     const rambled = textOf(await client.callTool({ name: 'ramble', arguments: {} }));
     expect(rambled.length).toBeLessThanOrEqual(1_000);
     expect(rambled).toMatch(/characters left out/);
+    // an MCP client cannot call the runtime's own tool_result_read: the cut names nothing it cannot call
+    expect(rambled).not.toContain('tool_result_read');
 
     const stalled = await client.callTool({ name: 'stall', arguments: {} });
     expect(stalled.isError).toBe(true);

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { openSessionStore } from '../../src/store/index.js';
+import type { ScriptRequest } from '../../src/testing/recorded-request.js';
 import { builtinProviders } from '../../src/tools/builtin/index.js';
 import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
 import { callEnds, collect, type RuntimeHarness, startHarness } from '../support/runtime-harness.js';
@@ -14,25 +15,87 @@ afterEach(async () => {
 });
 
 describe('a bash output longer than a result', () => {
-  it('keeps its start and its end, the error line and the exit status, and advises no argument bash lacks', async () => {
+  it('is kept whole: the model gets its start, its end (the error line and the exit status) and an id that tool_result_read reads', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolseam-long-'));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const books = openSessionStore({ path: join(dir, 'books.db') });
     onTestFinished(() => books.close());
     const command = 'echo first-line; seq 1 60000; echo "boom: the real error" >&2; exit 3';
+    const idIn = (r: ScriptRequest) =>
+      /kept as \\?"(result-[0-9a-f]{8})/.exec(JSON.stringify(r.messages))?.[1];
     h = await startHarness({
       providers: builtinProviders({ workspace: [dir], memory: books, tasks: books }),
       workspace: [dir],
       approvals: { policy: 'auto' },
-      script: [{ toolCalls: [{ name: 'bash', arguments: { command } }] }, { text: 'seen' }],
+      script: [
+        { toolCalls: [{ name: 'bash', arguments: { command } }] },
+        {
+          respond: (r) => ({
+            toolCalls: [
+              {
+                name: 'tool_result_read',
+                arguments: { id: idIn(r) ?? '', line_from: 30_002, line_to: 30_003 },
+              },
+            ],
+          }),
+        },
+        { text: 'seen' },
+      ],
     });
     const events = await collect(await (await h.runtime.session('s')).send('run it'));
-    const content = callEnds(events)[0]?.content ?? '';
+    const [content = '', lines] = callEnds(events).map((end) => end.content ?? '');
     expect(content.startsWith('first-line\n1\n2\n')).toBe(true);
     expect(content.endsWith('59999\n60000\nboom: the real error\n[exit code 3]')).toBe(true);
-    expect(content).toMatch(/\[… [\d,]+ characters of output left out …\]/);
+    expect(content).toMatch(/The whole result is kept as "result-[0-9a-f]{8}": call tool_result_read/);
+    expect(content).not.toContain('characters of output left out');
     expect(content.length).toBeLessThanOrEqual(20_000);
-    expect(content).not.toMatch(/offset|the result was cut/);
+    // line 1 is first-line, so the number n is on line n + 1
+    expect(lines).toBe('30002: 30001\n30003: 30002\n[lines 30004–60003 follow]');
+    const store = openSessionStore({ path: h.dbPath });
+    onTestFinished(() => store.close());
+    const kept = await store.getFullResult(idIn(h.standIn.requests[1] as ScriptRequest) ?? '');
+    expect(kept).toMatchObject({ sessionId: 's', tool: 'bash' });
+    expect(kept?.content.split('\n')).toHaveLength(60_003);
+  });
+});
+
+describe('a file longer than a result, read with read_file', () => {
+  it('pages by its own offset: each part fits the bound whole and says where to read on, naming no kept result', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolseam-long-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const books = openSessionStore({ path: join(dir, 'books.db') });
+    onTestFinished(() => books.close());
+    writeFileSync(
+      join(dir, 'big.txt'),
+      Array.from({ length: 5_000 }, (_, i) => `row ${i + 1} ${'-'.repeat(40)}`).join('\n'),
+    );
+    const next = (r: ScriptRequest) =>
+      Number(/Call read_file with offset (\d+)/.exec(JSON.stringify(r.messages.at(-1)))?.[1]);
+    h = await startHarness({
+      providers: builtinProviders({ workspace: [dir], memory: books, tasks: books }),
+      workspace: [dir],
+      script: [
+        { toolCalls: [{ name: 'read_file', arguments: { path: 'big.txt' } }] },
+        {
+          respond: (r) => ({
+            toolCalls: [{ name: 'read_file', arguments: { path: 'big.txt', offset: next(r) } }],
+          }),
+        },
+        { text: 'read' },
+      ],
+    });
+    const events = await collect(await (await h.runtime.session('s')).send('read it'));
+    const [first = '', second = ''] = callEnds(events).map((end) => end.content ?? '');
+    const goOn = Number(/Call read_file with offset (\d+) to read on/.exec(first)?.[1]);
+    expect(goOn).toBeGreaterThan(1);
+    expect(first.length).toBeLessThanOrEqual(20_000);
+    expect(second.startsWith(`${String(goOn).padStart(6)}\trow ${goOn} `)).toBe(true);
+    for (const part of [first, second]) expect(part).not.toMatch(/tool_result_read|kept as/);
+    // the runtime had nothing to cut: what is stored is what the model read
+    const store = openSessionStore({ path: h.dbPath });
+    onTestFinished(() => store.close());
+    const calls = await store.listToolCalls({ sessionId: 's' });
+    expect(calls.map((c) => c.result)).toEqual([first, second]);
   });
 });
 

@@ -106,7 +106,10 @@ async function resumedEmail(session: SessionOptions, send: SendOptions, agents?:
   const store = openSessionStore({ path: dbPath });
   cleanups.push(() => store.close());
   await expect
-    .poll(async () => (await store.listToolCalls({ sessionId: 's' })).map((c) => c.status))
+    // a loaded machine may take seconds to reach the call: poll's own second is not enough
+    .poll(async () => (await store.listToolCalls({ sessionId: 's' })).map((c) => c.status), {
+      timeout: 30_000,
+    })
     .toEqual(['running']);
 
   const second = await standIn([
@@ -150,7 +153,9 @@ describe('resuming a turn this runtime is still driving', () => {
     const store = openSessionStore({ path: join(dir, 'toolseam.db') });
     cleanups.push(() => store.close());
     await expect
-      .poll(async () => (await store.listTurns({ sessionId: 's' })).map((t) => t.status))
+      .poll(async () => (await store.listTurns({ sessionId: 's' })).map((t) => t.status), {
+        timeout: 30_000,
+      })
       .toEqual(['running']);
     const turnId = (await store.listTurns({ sessionId: 's' }))[0]?.id as string;
     await expect(live.resumeTurn(turnId)).rejects.toThrow(/running a turn in this runtime/);
@@ -241,6 +246,39 @@ describe("a resumed turn's bounds", () => {
     const next = runtime(model, dbPath, [], false, { limits: { maxModelCalls: 2, repeatLimit: 1 } });
     const events = await collect(await next.resumeTurn(turn.id));
     expect(callEnds(events)).toMatchObject([{ callId: 'c2', refusedBy: 'loop_breaker' }]);
+    expect(events.at(-1)).toMatchObject({ type: 'turn-end', status: 'limit', errorCode: 'model_call_limit' });
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe("a resumed turn's bounds, after a compaction in the turn", () => {
+  it('count its summary request among the model calls, as the live turn did', async () => {
+    const { dbPath, store } = freshStore();
+    const { turn } = await turnWithCalls(store, [newCall('c1', 'lookup_weather', { city: 'Oslo' })]);
+    await store.approveToolCall(turn.id, 'c1');
+    await store.claimToolCall(turn.id, 'c1');
+    await store.recordToolResult(turn.id, 'c1', {
+      status: 'done',
+      content: 'Sunny in Oslo.',
+      isError: false,
+    });
+    // the turn's next request needed a summary of older turns first; the process died after it
+    const seq = (await store.listMessages(turn.sessionId)).at(-1)?.seq ?? 0;
+    await store.addCompaction({
+      sessionId: turn.sessionId,
+      turnId: turn.id,
+      throughSeq: seq,
+      summary: 'The weather in Oslo was asked for.',
+      messagesCovered: 3,
+      tokensBefore: 9_000,
+      tokensAfter: 1_000,
+      reason: 'threshold',
+    });
+    await store.setTurnStatus(turn.id, 'running', { owner: `${hostname()}:999999` });
+
+    const model = await standIn([{ text: 'one more answer' }]);
+    const next = runtime(model, dbPath, [], false, { limits: { maxModelCalls: 2 } });
+    const events = await collect(await next.resumeTurn(turn.id));
     expect(events.at(-1)).toMatchObject({ type: 'turn-end', status: 'limit', errorCode: 'model_call_limit' });
     expect(model.requests).toHaveLength(0);
   });

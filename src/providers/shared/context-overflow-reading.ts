@@ -6,18 +6,25 @@ const OVERFLOW_CODES: ReadonlySet<string> = new Set(['context_length_exceeded', 
 
 /**
  * The words each family uses for it: OpenAI and OpenAI-compatible servers ("maximum context length is
- * N tokens"), Anthropic ("prompt is too long: N tokens > M maximum", "exceed context limit"), Bedrock
- * ("Input is too long for requested model", "too many input tokens"), Gemini ("The input token count (N)
- * exceeds the maximum number of tokens allowed (M)").
+ * N tokens", vLLM-based ones "too large for model with N maximum context length"), Anthropic ("prompt
+ * is too long: N tokens > M maximum", "exceed context limit"), Bedrock ("Input is too long for requested
+ * model"; Claude on Bedrock as Anthropic), Gemini ("The input token count (N) exceeds the maximum number
+ * of tokens allowed (M)").
  */
 const OVERFLOW_WORDS = [
-  /maximum context length is \d+/i,
+  /maximum context length/i,
   /prompt is too long/i,
   /exceeds? (the )?context (limit|window|length)/i,
   /input is too long for (the )?requested model/i,
-  /too many (total |input )?tokens/i,
+  /too many (total |input )tokens/i,
   /input token count.{0,40}exceeds the maximum number of tokens/i,
 ];
+
+/**
+ * Words of a rate limit, which may also speak of too many tokens: Bedrock's throttling ("Too many tokens,
+ * please wait before trying again") comes mid-stream without a status, and relays pass it on in a stream.
+ */
+const THROTTLE_WORDS = /please wait|rate.?limit|throttl|per (second|minute|hour|day)/i;
 
 /** Statuses an overflow comes with: 400 (every family), 413 (some proxies), none (an error mid-stream). */
 function overflowStatus(status: number | undefined): boolean {
@@ -31,9 +38,13 @@ function numbersIn(text: string): { promptTokens?: number; limitTokens?: number 
   if (gemini) return { promptTokens: Number(gemini[1]), limitTokens: Number(gemini[2]) };
   const anthropic = /(\d+) tokens? > (\d+) maximum/i.exec(text);
   if (anthropic) return { promptTokens: Number(anthropic[1]), limitTokens: Number(anthropic[2]) };
-  const openai = /maximum context length is (\d+) tokens.{0,80}?(\d+) tokens/i.exec(text);
-  if (openai) return { limitTokens: Number(openai[1]), promptTokens: Number(openai[2]) };
-  return {};
+  const limit = /maximum context length is (\d+) tokens/i.exec(text);
+  if (limit === null) return {};
+  // vLLM-based servers may name the answer's room first, then the prompt ("N in the messages", "N input tokens")
+  const prompt =
+    /(\d+) (in the messages|input tokens)/i.exec(text) ??
+    /maximum context length is \d+ tokens.{0,80}?(\d+) tokens/i.exec(text);
+  return { limitTokens: Number(limit[1]), ...(prompt ? { promptTokens: Number(prompt[1]) } : {}) };
 }
 
 /**
@@ -44,6 +55,7 @@ export function overflowOr(error: ProviderError): ProviderError {
   if (!overflowStatus(error.status)) return error;
   const said = `${error.message}\n${error.rawBody}`;
   const byCode = error.providerCode !== undefined && OVERFLOW_CODES.has(error.providerCode);
-  if (!byCode && !OVERFLOW_WORDS.some((words) => words.test(said))) return error;
+  if (!byCode && (THROTTLE_WORDS.test(said) || !OVERFLOW_WORDS.some((words) => words.test(said))))
+    return error;
   return new ContextOverflowError(error, numbersIn(said));
 }

@@ -4,6 +4,7 @@ import type { ToolResult } from '../../core/tool.js';
 import { redactSecrets } from '../../tools/redact-secrets.js';
 import { boundResult } from '../calls/bound-result.js';
 import { modelText } from '../calls/settle-call.js';
+import { keepByReference } from '../context/result-by-reference.js';
 import { batchResult } from './batch-result.js';
 
 /** What a result handed to the parent is held to: its length, and the values hidden from it. */
@@ -24,8 +25,13 @@ export async function deliverBatchResult(
 ): Promise<boolean> {
   const { turnId, callId } = batch;
   if (turnId === undefined || callId === undefined) return false;
-  if ((await store.getToolCall(turnId, callId))?.status !== 'running') return false;
-  const content = boundResult(redactSecrets(modelText(result), bounds.hidden), bounds.resultChars);
+  const call = await store.getToolCall(turnId, callId);
+  if (call?.status !== 'running') return false;
+  const text = redactSecrets(modelText(result), bounds.hidden);
+  // as a live turn settles it: a result over the bound is kept whole and named for tool_result_read
+  const place = { sessionId: batch.parentSessionId, turnId, callId, tool: call.tool };
+  const content =
+    (await keepByReference(store, place, text, bounds.resultChars)) ?? boundResult(text, bounds.resultChars);
   try {
     await store.recordToolResult(turnId, callId, { status: 'done', content, isError: result.isError });
   } catch (error) {

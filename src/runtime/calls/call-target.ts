@@ -1,6 +1,7 @@
 import type { JsonObject } from '../../core/json.js';
 import type { ToolContext, ToolDefinition, ToolResult } from '../../core/tool.js';
 import type { OfferedTool } from '../../seam/index.js';
+import { KEPT_RESULT_CHARS, keepsResults } from '../context/result-by-reference.js';
 import type { TurnEnvironment } from '../turn/turn-environment.js';
 import type { TurnState } from '../turn/turn-state.js';
 import type { Refusal } from './refusals.js';
@@ -62,6 +63,7 @@ export function toolContextOf({ env, state, id }: TargetCall): ToolContext {
     workspace: env.workspace,
     secrets: env.secrets,
     resultChars: env.limits.resultChars,
+    ...(keepsResults(env) ? { keptChars: KEPT_RESULT_CHARS } : {}),
     ...(env.leaf?.writable ? { writable: env.leaf.writable } : {}),
     ...(env.leaf?.offLimits ? { offLimits: env.leaf.offLimits } : {}),
   };

@@ -28,6 +28,7 @@ export function runtimeToolProvider(
     sessionId: ctx.sessionId,
     callId: ctx.callId,
     signal: ctx.signal,
+    ...(ctx.resultChars === undefined ? {} : { resultChars: ctx.resultChars }),
   });
   return {
     name: 'runtime',

@@ -22,6 +22,8 @@ export interface RuntimeToolContext {
   readonly mode: TaskMode;
   /** True when the turn is a subagent leaf's. */
   readonly inLeaf: boolean;
+  /** How many characters of a result the model is shown (see `ToolContext.resultChars`). */
+  readonly resultChars?: number;
 }
 
 /**

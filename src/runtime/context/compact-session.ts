@@ -3,6 +3,7 @@ import type { StoredMessage } from '../../core/session-records.js';
 import type { TurnEnvironment } from '../turn/turn-environment.js';
 import { compactionCut } from './compaction-cut.js';
 import type { LongSession } from './long-session.js';
+import { noteUsage } from './note-usage.js';
 import { fallbackSummary, summaryRequest, summaryTranscript, writeSummary } from './summary-request.js';
 import { messageChars } from './token-estimate.js';
 
@@ -63,7 +64,10 @@ export async function compactSession(
   const limitChars = Math.floor(maxTokens * long.calibration.charsPerToken);
   let summary: string;
   try {
-    summary = (await writeSummary(env.model, request)).slice(0, limitChars);
+    const written = await writeSummary(env.model, request);
+    // the summary's tokens are spent like any answer's: kept, and a calibration of the estimate
+    await noteUsage(env, request, written.usage);
+    summary = written.text.slice(0, limitChars);
   } catch (error) {
     if (env.signal.aborted) throw error;
     env.logger.log({

@@ -1,4 +1,4 @@
-import type { ModelAdapter, ModelRequest } from '../../core/model.js';
+import type { ModelAdapter, ModelRequest, Usage } from '../../core/model.js';
 import type { StoredMessage } from '../../core/session-records.js';
 import { headOf } from '../../core/text-cut.js';
 
@@ -91,9 +91,16 @@ export function fallbackSummary(
   return bounded(text, limit);
 }
 
-/** Runs the summary request and returns the text the model wrote ('' when it wrote none). */
-export async function writeSummary(model: ModelAdapter, request: ModelRequest): Promise<string> {
+/** Runs the summary request: the text the model wrote ('' when it wrote none) and the provider's token counts. */
+export async function writeSummary(
+  model: ModelAdapter,
+  request: ModelRequest,
+): Promise<{ readonly text: string; readonly usage: Usage | undefined }> {
   let text = '';
-  for await (const event of model.stream(request)) if (event.type === 'text-delta') text += event.text;
-  return text.trim();
+  let usage: Usage | undefined;
+  for await (const event of model.stream(request)) {
+    if (event.type === 'text-delta') text += event.text;
+    else if (event.type === 'finish') usage = event.usage;
+  }
+  return { text: text.trim(), usage };
 }

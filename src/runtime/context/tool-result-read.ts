@@ -19,17 +19,25 @@ function count(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
 }
 
-/** Lines `from`..`to` (1-based, inclusive), each with its number. */
-function lineRange(text: string, from: number, to: number): string {
+/** Room kept in one read for its notes (what part it is, where the rest is). */
+const NOTE_ROOM = 200;
+
+/** Most characters one read returns in this call: within the result's bound, so a read is never cut itself. */
+function readChars(ctx: RuntimeToolContext): number {
+  return Math.max(500, Math.min(READ_CHARS, (ctx.resultChars ?? READ_CHARS) - NOTE_ROOM));
+}
+
+/** Lines `from`..`to` (1-based, inclusive), each with its number, at most `most` characters of them. */
+function lineRange(text: string, from: number, to: number, most: number): string {
   const lines = text.split('\n');
   const last = Math.min(lines.length, to);
   const shown = lines.slice(from - 1, last).map((line, i) => `${from + i}: ${line}`);
   const more = last < lines.length ? `\n[lines ${last + 1}–${lines.length} follow]` : '';
-  return `${shown.join('\n').slice(0, READ_CHARS)}${more}`;
+  return `${shown.join('\n').slice(0, most)}${more}`;
 }
 
 /** Lines holding `pattern` (a regular expression, else plain text), each with its number and character offset. */
-function search(text: string, pattern: string): ToolResult {
+function search(text: string, pattern: string, most: number): ToolResult {
   let test: (line: string) => boolean;
   try {
     const re = new RegExp(pattern, 'i');
@@ -41,10 +49,15 @@ function search(text: string, pattern: string): ToolResult {
   const found: string[] = [];
   let offset = 0;
   let total = 0;
+  let used = 0;
   for (const [i, line] of text.split('\n').entries()) {
     if (test(line)) {
       total += 1;
-      if (found.length < MOST_MATCHES) found.push(`${i + 1} (offset ${offset}): ${line.slice(0, 300)}`);
+      const shown = `${i + 1} (offset ${offset}): ${line.slice(0, 300)}`;
+      if (found.length < MOST_MATCHES && used + shown.length + 1 <= most) {
+        found.push(shown);
+        used += shown.length + 1;
+      }
     }
     offset += line.length + 1;
   }
@@ -73,12 +86,14 @@ async function read(args: JsonObject, ctx: RuntimeToolContext): Promise<ToolResu
   const text = await keptText(id, ctx);
   if (text === undefined)
     return failed(`there is no kept result ${JSON.stringify(id)} in this session.`, 'unknown_result');
-  if (typeof args['pattern'] === 'string' && args['pattern'] !== '') return search(text, args['pattern']);
+  if (typeof args['pattern'] === 'string' && args['pattern'] !== '')
+    return search(text, args['pattern'], readChars(ctx));
+  const most = readChars(ctx);
   const from = count(args['line_from']);
   if (from !== undefined && from > 0)
-    return { content: lineRange(text, from, count(args['line_to']) ?? from + 199), isError: false };
+    return { content: lineRange(text, from, count(args['line_to']) ?? from + 199, most), isError: false };
   const offset = count(args['offset']) ?? 0;
-  const length = Math.min(READ_CHARS, count(args['length']) ?? READ_CHARS);
+  const length = Math.min(most, count(args['length']) ?? most);
   const part = text.slice(offset, offset + length);
   const end = offset + part.length;
   const more =
@@ -94,7 +109,8 @@ export function toolResultRead(): RuntimeTool {
     definition: {
       name: TOOL_RESULT_READ,
       description:
-        'Read a tool result that was too long to show whole. Give its id (from the note in the cut result) and either offset and length (characters), line_from and line_to (line numbers), or pattern (lines matching it).',
+        'Read a tool result that was too long to show whole. Give its id (from the note in the cut result) and either offset and length (characters), line_from and line_to (line numbers), or pattern (lines matching it). ' +
+        'A result without such an id came from a tool that reads in parts itself (read_file with offset): call that tool again as its note says.',
       parameters: {
         type: 'object',
         properties: {

@@ -13,13 +13,16 @@ const COUNTED_REFUSALS: ReadonlySet<RefusedBy | undefined> = new Set([
 
 /**
  * Counts what a resumed turn did before its process died against its bounds, as the live turn did:
- * its model replies, and the calls that ran, were put to a person or were refused by their tool's
+ * its model replies and summary requests, and the calls that ran, were put to a person or were refused by their tool's
  * preflight (by digest, for the loop breaker). A call never screened is counted when it is screened now.
  */
 export async function countPastWork(env: TurnEnvironment, state: TurnState): Promise<void> {
-  state.modelCalls = (await env.history.messages(env.store)).filter(
+  const replies = (await env.history.messages(env.store)).filter(
     (m) => m.turnId === env.turnId && m.message.role === 'assistant',
   ).length;
+  // each compaction made in the turn was a summary request
+  const summaries = (await env.store.listCompactions(env.sessionId)).filter((c) => c.turnId === env.turnId);
+  state.modelCalls = replies + summaries.length;
   const asked = new Set((await env.store.listApprovals({ turnId: env.turnId })).map((a) => a.callId));
   for (const call of await env.store.listToolCalls({ turnId: env.turnId })) {
     const counted =

@@ -23,14 +23,10 @@ export async function runTurnLoop(env: TurnEnvironment, state: TurnState): Promi
   const tools = await turnToolsOf(env, state);
   for (; ; state.modelCalls += 1) {
     if (env.signal.aborted) return { status: 'stopped', message: 'The turn was stopped.' };
-    if (state.modelCalls >= env.limits.maxModelCalls) {
-      return {
-        status: 'limit',
-        message: `The turn stopped after ${env.limits.maxModelCalls} model calls without a final answer. Send a message to continue.`,
-        errorCode: 'model_call_limit',
-      };
-    }
+    if (state.modelCalls >= env.limits.maxModelCalls) return callLimitEnd(env);
     const request = await buildRequest(env, state, tools);
+    // a summary written to make this request fit was a model call too
+    if (state.modelCalls >= env.limits.maxModelCalls) return callLimitEnd(env);
     const reply = await callModel(env, state, request, tools);
     if ('end' in reply) return reply.end;
     // a tool asked for mid-turn was refused and left out: the model is called again without it
@@ -47,6 +43,15 @@ export async function runTurnLoop(env: TurnEnvironment, state: TurnState): Promi
   }
 }
 
+function callLimitEnd(env: TurnEnvironment): TurnEnd {
+  return {
+    status: 'limit',
+    message: `The turn stopped after ${env.limits.maxModelCalls} model calls without a final answer. Send a message to continue.`,
+    errorCode: 'model_call_limit',
+  };
+}
+
+/** The next request of the turn; a summary request made to fit it is counted among the turn's model calls. */
 async function buildRequest(env: TurnEnvironment, state: TurnState, tools: TurnTools): Promise<ModelRequest> {
   const messages = await env.history.forRequest(env.store, env.surface);
   let system = tools.note ? `${env.system}\n\n${tools.note}` : env.system;
@@ -61,7 +66,9 @@ async function buildRequest(env: TurnEnvironment, state: TurnState, tools: TurnT
   };
   const force = state.overflowed === 'compact' ? 'overflow' : undefined;
   if (force) state.overflowed = 'resent';
-  return (await fitRequest(env, request, force)).request;
+  const fitted = await fitRequest(env, request, force);
+  if (fitted.compacted) state.modelCalls += 1;
+  return fitted.request;
 }
 
 interface Answer {

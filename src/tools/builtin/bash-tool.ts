@@ -57,9 +57,13 @@ const STATUS_ROOM = 600;
 /** The runtime's cut of a result, when the context does not say. */
 const DEFAULT_RESULT_CHARS = 20_000;
 
-/** The output a result can hold: its start and its end, so the whole result stays within the runtime's cut. */
+/**
+ * The output a result can hold: its start and its end. Where the runtime keeps long results whole, as much
+ * as it keeps (it shows the model the start and the end, status lines included, and the rest on request);
+ * else within the runtime's cut, so the status lines are never the part cut.
+ */
 function boundedFor(ctx: ToolContext, hidden: ReadonlyMap<string, string>): BoundedOutput {
-  const room = Math.max(200, (ctx.resultChars ?? DEFAULT_RESULT_CHARS) - STATUS_ROOM);
+  const room = Math.max(200, (ctx.keptChars ?? ctx.resultChars ?? DEFAULT_RESULT_CHARS) - STATUS_ROOM);
   const head = Math.floor(room / 2);
   return new BoundedOutput(hidden, head, room - head);
 }
@@ -113,7 +117,7 @@ function tooManyFolders(limit: number): ToolResult {
 function descriptionOf(setup: ShellSetup): string {
   const common =
     'Runs a bash command in the first workspace folder and shows its output (stdout and stderr together; ' +
-    'a long output keeps its start and end; secret values are hidden). No input can be typed into it, and ' +
+    'a long output shows its start and end; secret values are hidden). No input can be typed into it, and ' +
     'whatever it starts in the background is ended when it ends. It gets a small environment (PATH, HOME, ' +
     'the locale, TERM), never a credential. ';
   const { bwrap, network } = setup.confinement;

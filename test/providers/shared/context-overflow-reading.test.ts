@@ -15,6 +15,11 @@ const OVERFLOWS = [
     body: '{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 208310 tokens > 200000 maximum"}}',
     counts: { promptTokens: 208310, limitTokens: 200000 },
   },
+  {
+    family: 'openai',
+    body: '{"object":"error","message":"This model\'s maximum context length is 131072 tokens. However, you requested 128000 output tokens and your prompt contains at least 3073 input tokens, for a total of at least 131073 tokens. Please reduce the length of the input prompt or the number of requested output tokens.","type":"BadRequestError","param":null,"code":400}',
+    counts: { promptTokens: 3073, limitTokens: 131072 },
+  },
   { family: 'bedrock', body: '{"message":"Input is too long for requested model."}', counts: {} },
   {
     family: 'bedrock',
@@ -74,6 +79,41 @@ describe('a provider refusing a request as too long for the context window', () 
       });
       expect(isContextOverflow(error), entry.body.slice(0, 120)).toBe(false);
     }
+  });
+
+  it("bedrock's throttling (too many tokens a minute or a day, mid-stream or as a 429) and its output-limit refusal are not one", () => {
+    for (const message of [
+      'Too many tokens, please wait before trying again.',
+      'Too many tokens per day, please wait before trying again.',
+    ]) {
+      const midStream = streamProviderError({
+        provider: 'bedrock',
+        code: 'ThrottlingException',
+        message,
+        rawBody: JSON.stringify({ message }),
+        cause: undefined,
+      });
+      expect(isContextOverflow(midStream), message).toBe(false);
+      const answered = httpProviderError({
+        provider: 'bedrock',
+        status: 429,
+        rawBody: JSON.stringify({ message }),
+        header: noHeaders,
+        fallbackMessage: '',
+        cause: undefined,
+      });
+      expect(isContextOverflow(answered), message).toBe(false);
+    }
+    const outputLimit = httpProviderError({
+      provider: 'bedrock',
+      status: 400,
+      rawBody:
+        '{"message":"The maximum tokens you requested exceeds the model limit of 4096. Try again with a maximum tokens value that is lower than 4096."}',
+      header: noHeaders,
+      fallbackMessage: '',
+      cause: undefined,
+    });
+    expect(isContextOverflow(outputLimit)).toBe(false);
   });
 
   it('a 429 or 500 that mentions tokens is not one', () => {

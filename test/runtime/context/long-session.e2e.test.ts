@@ -99,7 +99,14 @@ describe(`a ${TURNS}-turn session in a ${WINDOW.toLocaleString('en-US')}-token w
         process.stdout.write(
           `${f.label}: ${TURNS} turns, ${requests.length} requests, ${summaries.length} compactions, largest request ${Math.max(...tokens)} tokens, largest summary request ${Math.max(...summaries.map((s) => Math.ceil(s.rawBody.length / 4)))} tokens (window ${WINDOW}), store ${storeBytes(h.dbPath)} bytes\n`,
         );
-      for (const r of requests.filter((q) => !isSummary(q))) expect(orphans(r.messages)).toEqual([]);
+      const turns = requests.filter((q) => !isSummary(q));
+      for (const r of turns) expect(orphans(r.messages)).toEqual([]);
+      // the system prompt and the tool surface travel verbatim, the summary after the prompt
+      const first = turns[0] as ScriptRequest;
+      for (const r of turns) {
+        expect(r.system.startsWith(first.system)).toBe(true);
+        expect(r.tools.map((t) => t.name)).toEqual(first.tools.map((t) => t.name));
+      }
       // the last request still carries the latest turn verbatim, and the summary with the system text
       const last = requests.filter((q) => !isSummary(q)).at(-1);
       expect(last?.messages.some((m) => m.role === 'user' && m.content.includes(`report ${TURNS}`))).toBe(
@@ -123,6 +130,30 @@ describe(`a ${TURNS}-turn session in a ${WINDOW.toLocaleString('en-US')}-token w
       }
     });
   }
+});
+
+describe("the turn's model-call limit", () => {
+  it('counts a summary request: a turn at its limit after a compaction ends there, and the next turn goes on from the summary', async () => {
+    h = await startHarness({
+      limits: { maxModelCalls: 2 },
+      script: [
+        { text: 'First answer.' },
+        { error: { status: 400, overflow: true } },
+        { respond: model },
+        { text: 'Third answer, after the summary.' },
+      ],
+    });
+    const session = await h.runtime.session('s');
+    await collect(await session.send('first question'));
+    // the refused request and the summary request are the turn's two model calls
+    const end = turnEnd(await collect(await session.send('second question')));
+    expect(end).toMatchObject({ status: 'limit', errorCode: 'model_call_limit' });
+    expect(h.standIn.requests).toHaveLength(3);
+    expect(isSummary(h.standIn.requests[2] as ScriptRequest)).toBe(true);
+    const next = turnEnd(await collect(await session.send('third question')));
+    expect(next).toMatchObject({ status: 'done', message: 'Third answer, after the summary.' });
+    expect(h.standIn.requests.at(-1)?.system).toContain('Summary: the person asked for reports');
+  });
 });
 
 describe('a context-length refusal from the provider', () => {
@@ -160,6 +191,16 @@ describe('a context-length refusal from the provider', () => {
       const resent = requests[4] as ScriptRequest;
       expect(resent.messages.map((m) => m.role)).toEqual(['user']);
       expect(resent.system).toContain('Summary: the person asked for reports');
+      // every answer's token counts are kept, the summary's too
+      const store = openSessionStore({ path: h.dbPath });
+      try {
+        const usage = await store.listUsage('s');
+        // the two first answers, the summary, the answer sent again (the refusal counted nothing)
+        expect(usage).toHaveLength(4);
+        expect(usage.every((u) => u.inputTokens > 0 && u.requestChars > 0)).toBe(true);
+      } finally {
+        await store.close();
+      }
     });
 
     it(`${f.label}: a second refusal after the compaction ends the turn with a clear message`, async () => {

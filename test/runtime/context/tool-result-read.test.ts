@@ -68,4 +68,19 @@ describe('tool_result_read', () => {
     );
     expect(await tool.run({}, ctx('s'))).toMatchObject({ isError: true, data: { code: 'missing_id' } });
   });
+  it('reads no more at once than a result may hold, so its own answer is never cut and kept again', async () => {
+    const id = leafResultId({ batchId: 'b1', index: 0 });
+    const small = { ...ctx('s'), resultChars: 1_000 };
+    const part = await tool.run({ id, length: 5_000 }, small);
+    expect(part.content.length).toBeLessThanOrEqual(1_000);
+    expect(part.content).toContain('[characters 0–800 of');
+    expect(part.content).toContain('call tool_result_read with offset 800');
+    const lines = await tool.run({ id, line_from: 1 }, small);
+    expect(lines.content.length).toBeLessThanOrEqual(1_000);
+    const many = { ...store, getFullResult: async () => ({ sessionId: 's', content: 'hit\n'.repeat(500) }) };
+    const found = await tool.run({ id: 'result-2', pattern: 'hit' }, { ...small, store: many } as never);
+    expect(found.content.length).toBeLessThanOrEqual(1_000);
+    expect(found.content).toMatch(/^500 matching line\(s\):\n1 \(offset 0\): hit\n/);
+    expect(found.content).toMatch(/\[\d+ more matching lines; narrow the pattern\]$/);
+  });
 });
