@@ -296,8 +296,9 @@ export interface AutomationBook {
 }
 
 /**
- * Everything the runtime keeps durably. Implementations (`openSessionStore` in `src/store/`: SQLite)
- * each run the contract suite in `test/store/session-store.contract.ts`.
+ * Everything the runtime keeps durably. Implementations (in `src/store/`: `openSessionStore`, SQLite;
+ * `openPostgresStore` in `postgres/`; `openStore` picks one from a `db` setting) each run the contract
+ * suite in `test/store/session-store.contract.ts`.
  */
 export interface SessionStore
   extends SessionLog,
@@ -314,7 +315,7 @@ export interface SessionStore
     BatchBook,
     TurnEventLog,
     ContextBook {
-  /** The database file (`:memory:` for a store held in memory). */
+  /** The database file (`:memory:` for a store held in memory), or a PostgreSQL URL without its password. */
   readonly path: string;
   /** Ends the store's connection; no method may be called after. */
   close(): Promise<void>;

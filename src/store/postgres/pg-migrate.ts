@@ -12,19 +12,24 @@ const VERSIONS = 'toolseam_schema';
  * Brings the connected schema up to the last of `migrations`, every pending step in one transaction under
  * an advisory lock that re-reads the version, so several processes opening one new database at once each
  * see every step run exactly once. Refuses a schema from a newer toolseam and one that holds some other
- * program's tables. `where` names the database for messages.
+ * program's tables. `where` names the database for messages; `schema`, one to create first when missing.
  */
 export async function migratePg(
   client: pg.ClientBase,
   where: string,
   migrations: readonly Migration[],
+  schema?: string,
 ): Promise<number> {
   migrations.forEach((m, i) => {
     if (m.version !== i + 1)
       throw new Error(`migration ${m.name} has version ${m.version}, expected ${i + 1}`);
   });
   const latest = migrations.length;
-  const version = await inStep(client, () => prepare(client, where));
+  const version = await inStep(client, async () => {
+    // Under the lock: two processes creating one new schema at once would collide otherwise.
+    if (schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    return prepare(client, where);
+  });
   if (version > latest) throw new StoreSchemaTooNewError(where, version, latest);
   if (version === latest) return latest;
   // Every pending step in one transaction (Postgres's DDL is transactional): a step that fails leaves

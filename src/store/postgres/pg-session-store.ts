@@ -41,6 +41,7 @@ export interface PostgresSessionStore extends SessionStore {
   /**
    * Runs `work` as one transaction on one connection; the store's methods awaited inside it join it
    * (each still all-or-nothing, through a savepoint), and a throw from `work` rolls everything back.
+   * Await them one at a time: the transaction is one connection, and its savepoints nest in call order.
    */
   transaction<T>(work: () => Promise<T>): Promise<T>;
 }
@@ -117,8 +118,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   try {
     const client = await pool.connect();
     try {
-      if (schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-      await migratePg(client, where, PG_MIGRATIONS);
+      await migratePg(client, where, PG_MIGRATIONS, schema);
     } finally {
       client.release();
     }
