@@ -47,18 +47,10 @@ export function pgMemoriesTasks(ctx: PgContext, talk: PgConversation) {
       return ctx.write(async () => {
         if (input.sessionId !== undefined) await talk.mustExist(input.sessionId);
         const now = ctx.now();
-        const known = await ctx.get<MemoryRow>('SELECT * FROM memories WHERE text = ? FOR UPDATE', [text]);
-        if (known) {
-          const merged = [...new Set([...fromJson<string[]>(known.tags), ...tags])];
-          const row = await ctx.get<MemoryRow>(
-            'UPDATE memories SET tags = ?, search = ?, updated_at = ? WHERE id = ? RETURNING *',
-            [JSON.stringify(merged), searchText(known.text, merged), now, known.id],
-          );
-          return memoryOf(row as MemoryRow);
-        }
-        const row = await ctx.get<MemoryRow>(
+        // The insert first: one saving the same text at once waits for it, then merges into it below.
+        const added = await ctx.get<MemoryRow>(
           `INSERT INTO memories (id, text, tags, session_id, search, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+           VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (text) DO NOTHING RETURNING *`,
           [
             ctx.newId('mem'),
             text,
@@ -68,6 +60,15 @@ export function pgMemoriesTasks(ctx: PgContext, talk: PgConversation) {
             now,
             now,
           ],
+        );
+        if (added) return memoryOf(added);
+        const known = (await ctx.get<MemoryRow>('SELECT * FROM memories WHERE text = ? FOR UPDATE', [
+          text,
+        ])) as MemoryRow;
+        const merged = [...new Set([...fromJson<string[]>(known.tags), ...tags])];
+        const row = await ctx.get<MemoryRow>(
+          'UPDATE memories SET tags = ?, search = ?, updated_at = ? WHERE id = ? RETURNING *',
+          [JSON.stringify(merged), searchText(known.text, merged), now, known.id],
         );
         return memoryOf(row as MemoryRow);
       });
