@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
+import { createLogger } from '../core/logger.js';
 import type { Command } from './command.js';
 import { configFromFlags } from './config-flags.js';
 import { packageRoot, packageVersion } from './package-version.js';
@@ -8,7 +9,7 @@ import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.j
 
 const USAGE = `usage: toolseam serve [--port 7878] [--host 127.0.0.1] [--config FILE] [--db FILE]
                       [--provider NAME] [--model ID] [--base-url URL] [--approve ask|auto|deny]
-                      [--verbose]
+                      [--signals postgres://…] [--verbose]
 
 Serves the HTTP API (under /api/, described at /api/openapi.json) and the web page (at /, built by
 \`npm run build\`) from one runtime, over the same database the other commands use: an approval
@@ -17,6 +18,10 @@ waiting go on from where they were.
   --port N      the port to listen on (default 7878; 0 picks a free one)
   --host ADDR   the address to listen on (default 127.0.0.1). Any address but loopback needs a token:
                 made on first start, kept in <db>.token (readable by you alone) and printed once
+  --signals URL a PostgreSQL database (postgres://…) whose LISTEN/NOTIFY carries wake-ups between
+                several serve processes on one store: a turn's events reach a stream on any of
+                them, an approval answered on one wakes the turn waiting on another. Default: the
+                database itself when --db is postgres://, $TOOLSEAM_SIGNALS, else within this process
 SIGTERM or Ctrl-C: no new turns, running ones stopped (those waiting for an approval stay waiting in
 the database), streams closed, exit within 10 s.
 ${VERBOSE_HELP}`;
@@ -29,6 +34,7 @@ export const serveCommand: Command = async (argv) => {
       ...RUNTIME_FLAGS,
       port: { type: 'string' },
       host: { type: 'string' },
+      signals: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -41,7 +47,20 @@ export const serveCommand: Command = async (argv) => {
   const host = values.host ?? '127.0.0.1';
   if (host.trim() === '') throw new InputError('--host needs an address such as 127.0.0.1 or 0.0.0.0.');
   const config = configFromFlags(values);
-  const runtime = await runtimeFromFlags(values, { config });
+  const logger = createLogger({ level: values.verbose ? 'info' : 'warn' });
+  const signalsUrl = signalsUrlOf(values.signals, values.db ?? config.db);
+  // Loaded only with a URL: the embedded default needs no PostgreSQL driver.
+  const signals = signalsUrl
+    ? await (await import('../store/pg-signals/pg-signals.js')).PgSignals.connect({
+        connectionString: signalsUrl,
+        logger,
+      }).catch((error: Error) => {
+        throw new InputError(
+          `--signals: could not reach PostgreSQL at ${redactedUrl(signalsUrl)} (${error.message}).`,
+        );
+      })
+    : undefined;
+  const runtime = await runtimeFromFlags(values, { config, logger, ...(signals ? { signals } : {}) });
   // Loaded only here: no other command, and no `import('toolseam')`, loads the HTTP framework.
   const { startServer } = await import('../server/index.js');
   const root = packageRoot();
@@ -99,6 +118,27 @@ export const serveCommand: Command = async (argv) => {
     process.on('SIGINT', stop);
   });
 };
+
+/** The PostgreSQL URL wake-ups go through: --signals, a postgres:// database, $TOOLSEAM_SIGNALS, or none. */
+function signalsUrlOf(flag: string | undefined, db: string | undefined): string | undefined {
+  const given = flag ?? (db !== undefined && isPostgresUrl(db) ? db : process.env.TOOLSEAM_SIGNALS);
+  if (given === undefined || given.trim() === '') return undefined;
+  if (!isPostgresUrl(given.trim())) {
+    throw new InputError(
+      `--signals takes a PostgreSQL URL (postgres://user@host:5432/db), not "${redactedUrl(given)}".`,
+    );
+  }
+  return given.trim();
+}
+
+function isPostgresUrl(text: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(text);
+}
+
+/** A URL as it may be printed: without its password. */
+function redactedUrl(text: string): string {
+  return text.replace(/^([a-z]+:\/\/[^:@/]*:)[^@/]*@/i, '$1***@');
+}
 
 /** The --port value: a whole number from 0 to 65535 (default 7878). */
 function portOf(value: string | undefined): number {

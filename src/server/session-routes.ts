@@ -1,5 +1,6 @@
 import type { Context, Hono } from 'hono';
 import type { SessionRecord } from '../core/session-store.js';
+import { signalTopics } from '../core/signals.js';
 import { ApiError } from './api-error.js';
 import { messageShapes, sessionShape } from './api-shapes.js';
 import { eventStream } from './event-stream.js';
@@ -107,18 +108,22 @@ export function sessionRoutes(app: Hono, deps: ServerDeps): void {
   app.post('/api/sessions/:id/stop', async (c) => {
     const record = await mustSession(c);
     const turn = hub.running(record.id);
-    if (!turn) {
-      throw new ApiError(
-        409,
-        'no_turn',
-        `Session ${record.id} runs no turn in this server, so there is nothing to stop.`,
-        {
-          sessionId: record.id,
-        },
-      );
+    if (turn) {
+      turn.stop();
+      return c.json({ turnId: turn.turnId }, 202);
     }
-    turn.stop();
-    return c.json({ turnId: turn.turnId }, 202);
+    // Run by another process on the store: the stop goes to it as a signal.
+    const [elsewhere] = await store.listTurns({
+      sessionId: record.id,
+      status: ['running', 'waiting_approval'],
+    });
+    if (!elsewhere) {
+      throw new ApiError(409, 'no_turn', `Session ${record.id} runs no turn, so there is nothing to stop.`, {
+        sessionId: record.id,
+      });
+    }
+    await runtime.signals.publish(signalTopics.stopTurn(record.id), elsewhere.id);
+    return c.json({ turnId: elsewhere.id }, 202);
   });
 
   app.get('/api/sessions/:id/events', async (c) => {

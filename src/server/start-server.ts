@@ -20,7 +20,7 @@ export interface ServeOptions {
   readonly version: string;
   readonly webRoot?: string;
   readonly keepAliveMs?: number;
-  /** How often a stream polls the store for another process's turn (ms, default 500). */
+  /** How often a stream reads the store for another process's turn besides its signals (ms; `TurnHubOptions.pollMs`). */
   readonly pollMs?: number;
 }
 
@@ -60,6 +60,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const hub = new TurnHub({
     store: runtime.options.store,
     logger: runtime.logger,
+    signals: runtime.signals,
     ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
   });
   const deps: ServerDeps = {

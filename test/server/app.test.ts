@@ -19,7 +19,7 @@ afterEach(async () => {
 function appOn(runtime: Runtime, stopping: boolean) {
   const deps: ServerDeps = {
     runtime,
-    hub: new TurnHub({ store: runtime.options.store, logger: runtime.logger }),
+    hub: new TurnHub({ store: runtime.options.store, logger: runtime.logger, signals: runtime.signals }),
     access: { loopback: true, hosts: loopbackHosts(1) },
     version: 'test',
     state: { stopping },
