@@ -78,6 +78,8 @@ export interface SessionOptions {
   readonly grants?: readonly string[];
   /** Set for a subagent leaf. */
   readonly leaf?: TurnEnvironment['leaf'];
+  /** The user a session made here belongs to (`SessionStore` users); absent: the host's owner. */
+  readonly userId?: string;
 }
 
 /** A conversation: send messages, stop the running turn. */
@@ -201,6 +203,7 @@ export class Runtime {
           ...(id !== undefined ? { id } : {}),
           ...(options.agent !== undefined ? { agent: options.agent } : {}),
           ...(options.title !== undefined ? { title: options.title } : {}),
+          ...(options.userId !== undefined ? { userId: options.userId } : {}),
           provider: this.options.model.provider,
           model: this.options.model.model,
         });

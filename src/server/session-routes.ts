@@ -1,11 +1,14 @@
 import type { Context, Hono } from 'hono';
 import type { SessionRecord } from '../core/session-store.js';
 import { signalTopics } from '../core/signals.js';
+import { callerOf } from './access.js';
 import { ApiError } from './api-error.js';
 import { messageShapes, sessionShape } from './api-shapes.js';
 import { eventStream } from './event-stream.js';
 import { choiceField, jsonBody, stringField } from './json-body.js';
+import { ownerIdOf } from './people.js';
 import type { ServerDeps } from './server-deps.js';
+import { ownedSession } from './session-owner.js';
 import { refuseWhenStopping, sendMessage } from './start-turn.js';
 
 /** The session routes: list, create, read, delete, send, stop, and the event stream. */
@@ -33,19 +36,14 @@ export function sessionRoutes(app: Hono, deps: ServerDeps): void {
     return store.lastTurnEventId(id, first?.id);
   };
 
-  const mustSession = async (c: Context): Promise<SessionRecord> => {
-    const id = c.req.param('id') as string;
-    const record = await store.getSession(id);
-    if (!record) {
-      throw new ApiError(404, 'unknown_session', `There is no session ${id}; GET /api/sessions lists them.`, {
-        sessionId: id,
-      });
-    }
-    return record;
-  };
+  const mustSession = (c: Context): Promise<SessionRecord> =>
+    ownedSession(c, deps, c.req.param('id') as string);
 
   app.get('/api/sessions', async (c) => {
-    const [sessions, running] = await Promise.all([store.listSessions({ topLevel: true }), runningIds()]);
+    const [sessions, running] = await Promise.all([
+      store.listSessions({ topLevel: true, userId: ownerIdOf(callerOf(c)) }),
+      runningIds(),
+    ]);
     return c.json({ sessions: sessions.map((s) => sessionShape(s, running.has(s.id))) });
   });
 
@@ -63,9 +61,11 @@ export function sessionRoutes(app: Hono, deps: ServerDeps): void {
         { field: 'agent' },
       );
     }
+    const owner = ownerIdOf(callerOf(c));
     const session = await runtime.session(undefined, {
       ...(title !== undefined ? { title } : {}),
       ...(agent !== undefined ? { agent } : {}),
+      ...(owner !== null ? { userId: owner } : {}),
     });
     const record = (await store.getSession(session.id)) as SessionRecord;
     return c.json(sessionShape(record, false), 201);

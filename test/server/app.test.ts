@@ -3,6 +3,7 @@ import type { Runtime } from '../../src/runtime/runtime.js';
 import { loopbackHosts } from '../../src/server/access.js';
 import { createApp } from '../../src/server/create-app.js';
 import { OPENAPI_DOCUMENT } from '../../src/server/openapi-document.js';
+import { People } from '../../src/server/people.js';
 import type { ServerDeps } from '../../src/server/server-deps.js';
 import { TurnHub } from '../../src/server/turn-hub.js';
 import { readEvents } from '../../src/testing/event-stream-reader.js';
@@ -20,7 +21,7 @@ function appOn(runtime: Runtime, stopping: boolean) {
   const deps: ServerDeps = {
     runtime,
     hub: new TurnHub({ store: runtime.options.store, logger: runtime.logger, signals: runtime.signals }),
-    access: { loopback: true, hosts: loopbackHosts(1) },
+    access: { loopback: true, hosts: loopbackHosts(1), people: new People(runtime.options.store) },
     version: 'test',
     state: { stopping },
   };
