@@ -146,6 +146,8 @@ export async function runtimeFromFlags(
     db?: string;
     /** Wake-ups that reach the host's other processes (`toolseam serve --signals`). */
     signals?: Signals;
+    /** How often a waiting turn reads the store for an answer besides the signals (ms). */
+    approvalPollMs?: number;
     /** The logger to use (one the command already made for what it built first). */
     logger?: Logger;
   } = {},
@@ -187,6 +189,7 @@ export async function runtimeFromFlags(
       ...config.approvals,
       ...(policy ? { policy: policy as 'ask' | 'auto' | 'deny' } : {}),
       ...(extra.unattended ? { unattended: true } : {}),
+      ...(extra.approvalPollMs !== undefined ? { pollMs: extra.approvalPollMs } : {}),
     },
   });
 }

@@ -21,7 +21,8 @@ waiting go on from where they were.
   --signals URL a PostgreSQL database (postgres://…) whose LISTEN/NOTIFY carries wake-ups between
                 several serve processes on one store: a turn's events reach a stream on any of
                 them, an approval answered on one wakes the turn waiting on another. Default: the
-                database itself when --db is postgres://, $TOOLSEAM_SIGNALS, else within this process
+                database itself when --db is postgres://, $TOOLSEAM_SIGNALS, else within this process.
+                Streams and waiting turns still read the store every 5 s ($TOOLSEAM_STORE_POLL_MS)
 SIGTERM or Ctrl-C: no new turns, running ones stopped (those waiting for an approval stay waiting in
 the database), streams closed, exit within 10 s.
 ${VERBOSE_HELP}`;
@@ -60,7 +61,13 @@ export const serveCommand: Command = async (argv) => {
         );
       })
     : undefined;
-  const runtime = await runtimeFromFlags(values, { config, logger, ...(signals ? { signals } : {}) });
+  const pollMs = storePollMs(process.env.TOOLSEAM_STORE_POLL_MS);
+  const runtime = await runtimeFromFlags(values, {
+    config,
+    logger,
+    ...(signals ? { signals } : {}),
+    ...(pollMs !== undefined ? { approvalPollMs: pollMs } : {}),
+  });
   // Loaded only here: no other command, and no `import('toolseam')`, loads the HTTP framework.
   const { startServer } = await import('../server/index.js');
   const root = packageRoot();
@@ -71,6 +78,7 @@ export const serveCommand: Command = async (argv) => {
       host,
       port,
       version: packageVersion(),
+      ...(pollMs !== undefined ? { pollMs } : {}),
       ...(root !== undefined ? { webRoot: join(root, 'dist', 'web') } : {}),
     });
   } catch (error) {
@@ -138,6 +146,21 @@ function isPostgresUrl(text: string): boolean {
 /** A URL as it may be printed: without its password. */
 function redactedUrl(text: string): string {
   return text.replace(/^([a-z]+:\/\/[^:@/]*:)[^@/]*@/i, '$1***@');
+}
+
+/**
+ * `$TOOLSEAM_STORE_POLL_MS`: how often streams and waiting turns read the store besides the signals
+ * (default 1 s in-process, 5 s with --signals); at least 1000.
+ */
+function storePollMs(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const ms = Number(value.trim());
+  if (!Number.isInteger(ms) || ms < 1000) {
+    throw new InputError(
+      `$TOOLSEAM_STORE_POLL_MS is a whole number of milliseconds, at least 1000, not "${value}".`,
+    );
+  }
+  return ms;
 }
 
 /** The --port value: a whole number from 0 to 65535 (default 7878). */
