@@ -32,7 +32,7 @@ const VENDORS: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
   [/^@modelcontextprotocol\/sdk(\/|$)/, ['tools/mcp', 'mcp-surface']],
   [/^better-sqlite3$/, ['store']],
   // PostgreSQL: the store's own folder and the LISTEN/NOTIFY signals
-  [/^pg$/, ['store/postgres', 'store/pg-signals']],
+  [/^pg(\/|$)/, ['store/postgres', 'store/pg-signals']],
   [/^(hono|@hono\/)/, ['server']],
 ];
 

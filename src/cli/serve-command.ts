@@ -7,7 +7,7 @@ import { configFromFlags } from './config-flags.js';
 import { packageRoot, packageVersion } from './package-version.js';
 import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
 
-const USAGE = `usage: toolseam serve [--port 7878] [--host 127.0.0.1] [--config FILE] [--db FILE]
+const USAGE = `usage: toolseam serve [--port 7878] [--host 127.0.0.1] [--config FILE] [--db FILE|URL]
                       [--provider NAME] [--model ID] [--base-url URL] [--approve ask|auto|deny]
                       [--signals postgres://…] [--verbose]
 
@@ -18,6 +18,8 @@ waiting go on from where they were.
   --port N      the port to listen on (default 7878; 0 picks a free one)
   --host ADDR   the address to listen on (default 127.0.0.1). Any address but loopback needs a token:
                 made on first start, kept in <db>.token (readable by you alone) and printed once
+  --db FILE|URL the SQLite file, or postgres://USER@HOST:PORT/DATABASE for a PostgreSQL store that
+                several serve processes share (default as for \`toolseam chat\`)
   --signals URL a PostgreSQL database (postgres://…) whose LISTEN/NOTIFY carries wake-ups between
                 several serve processes on one store: a turn's events reach a stream on any of
                 them, an approval answered on one wakes the turn waiting on another. Default: the

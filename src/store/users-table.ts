@@ -4,7 +4,8 @@ import type { UserRecord } from '../core/session-records.js';
 import { iso, optIso, pickId, requireText } from './rows.js';
 import type { StoreContext } from './store-context.js';
 
-interface UserRow {
+/** A users row as stored. */
+export interface UserRow {
   id: string;
   name: string;
   token_hash: string;
@@ -15,7 +16,8 @@ interface UserRow {
 /** What a user's name may be: short, lower case, easy to type in a command. */
 export const USER_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
-function toRecord(row: UserRow): UserRecord {
+/** A users row as a record (also the PostgreSQL store's). */
+export function toRecord(row: UserRow): UserRecord {
   return {
     id: row.id,
     name: row.name,
@@ -24,6 +26,33 @@ function toRecord(row: UserRow): UserRecord {
     revokedAt: optIso(row.revoked_at),
   };
 }
+
+/** A new user's name and token hash, checked (also the PostgreSQL store's check). */
+export function checkedUser(input: NewUser): { name: string; hash: string } {
+  const name = requireText(input?.name, "A user's name");
+  if (!USER_NAME.test(name)) {
+    throw new InputError(
+      `A user's name is 1 to 64 of a-z, 0-9, "_" and "-", starting with a letter or digit; "${name}" is not.`,
+    );
+  }
+  const hash = requireText(input.tokenHash, "A user's token hash");
+  if (!/^[0-9a-f]{64}$/.test(hash)) {
+    throw new InputError(
+      "A user's token hash is 64 lower-case hex digits (a SHA-256); the token itself is never stored.",
+    );
+  }
+  return { name, hash };
+}
+
+/** The refusal of a name another user has. */
+export function nameTaken(name: string): InputError {
+  return new InputError(
+    `There is already a user named "${name}" (revoked users keep their names); choose another.`,
+  );
+}
+
+/** The refusal of a token hash another user has. */
+export const HASH_TAKEN = 'Another user already has that token; make a new one.';
 
 /** The users table: the people a host serves, their tokens kept as hashes. */
 export function usersTable(ctx: StoreContext) {
@@ -47,18 +76,7 @@ export function usersTable(ctx: StoreContext) {
 
   return {
     create(input: NewUser): UserRecord {
-      const name = requireText(input?.name, "A user's name");
-      if (!USER_NAME.test(name)) {
-        throw new InputError(
-          `A user's name is 1 to 64 of a-z, 0-9, "_" and "-", starting with a letter or digit; "${name}" is not.`,
-        );
-      }
-      const hash = requireText(input.tokenHash, "A user's token hash");
-      if (!/^[0-9a-f]{64}$/.test(hash)) {
-        throw new InputError(
-          "A user's token hash is 64 lower-case hex digits (a SHA-256); the token itself is never stored.",
-        );
-      }
+      const { name, hash } = checkedUser(input);
       return ctx.write(() => {
         const id = pickId(
           input.id,
@@ -67,12 +85,9 @@ export function usersTable(ctx: StoreContext) {
           (i) => byId.get(i),
         );
         if (byName.get(name) !== undefined) {
-          throw new InputError(
-            `There is already a user named "${name}" (revoked users keep their names); choose another.`,
-          );
+          throw nameTaken(name);
         }
-        if (byHash.get(hash) !== undefined)
-          throw new InputError('Another user already has that token; make a new one.');
+        if (byHash.get(hash) !== undefined) throw new InputError(HASH_TAKEN);
         insert.run({ id, name, hash, now: ctx.now() });
         return get(id) as UserRecord;
       });
