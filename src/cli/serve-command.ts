@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
 import { createLogger } from '../core/logger.js';
+import { isPostgresUrl } from '../store/postgres-url.js';
 import type { Command } from './command.js';
 import { configFromFlags } from './config-flags.js';
 import { packageRoot, packageVersion } from './package-version.js';
@@ -139,10 +140,6 @@ function signalsUrlOf(flag: string | undefined, db: string | undefined): string 
     );
   }
   return given.trim();
-}
-
-function isPostgresUrl(text: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(text);
 }
 
 /** A URL as it may be printed: without its password. */

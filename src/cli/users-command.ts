@@ -3,7 +3,7 @@ import type { UserRecord } from '../core/session-records.js';
 import { userShape } from '../server/people.js';
 import { serverToken } from '../server/server-token.js';
 import { issueUserToken } from '../server/user-tokens.js';
-import { defaultDatabasePath, openSessionStore } from '../store/index.js';
+import { defaultDatabasePath, openStore } from '../store/index.js';
 import type { Command } from './command.js';
 import { databasePathFrom, existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { storeCommandArgs } from './store-command-args.js';
@@ -41,7 +41,7 @@ export const usersCommand: Command = async (argv) => {
     process.stdout.write(values.json ? '{ "users": [] }\n' : `no users yet: ${noDatabaseYet(db)}.\n`);
     return 0;
   }
-  const store = openSessionStore({ path: db.path });
+  const store = await openStore(db.path);
   try {
     if (action === 'list') {
       const users = await store.listUsers();
@@ -63,7 +63,7 @@ export const usersCommand: Command = async (argv) => {
 };
 
 async function add(path: string, name: string, json: boolean | undefined): Promise<number> {
-  const store = openSessionStore({ path });
+  const store = await openStore(path);
   try {
     const issued = issueUserToken();
     const user = await store.createUser({ id: issued.userId, name, tokenHash: issued.tokenHash });

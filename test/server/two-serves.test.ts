@@ -1,10 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readEvents } from '../../src/testing/event-stream-reader.js';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
 import { spawnToolseam, until } from '../cli/spawn-toolseam.js';
+import { dropSchemas, freshSchemaName } from '../store/pg-fixtures.js';
 import { apiCall } from './served.js';
 
 const PG = process.env.TOOLSEAM_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -30,7 +31,8 @@ async function serve(db: string) {
   const child = spawnToolseam(
     ['serve', '--port', '0', '--base-url', (standIn as StandIn).baseURL, '--model', 'demo', '--db', db],
     dir,
-    { TOOLSEAM_SIGNALS: PG, TOOLSEAM_STORE_POLL_MS: '600000' },
+    // A PostgreSQL store carries the signals itself; beside a SQLite file they are named.
+    { TOOLSEAM_SIGNALS: db.startsWith('postgres') ? '' : PG, TOOLSEAM_STORE_POLL_MS: '600000' },
   );
   children.push(child);
   await until(
@@ -55,13 +57,26 @@ const write = {
   toolCalls: [{ name: 'write_file', arguments: { path: 'note.txt', content: 'written once' } }],
 };
 
-describe('two serve processes on one store, woken through PostgreSQL LISTEN/NOTIFY', () => {
+const schemas: string[] = [];
+afterAll(() => dropSchemas(schemas));
+
+describe.each([
+  ['a SQLite file, signals through PostgreSQL', () => join(dir, 'shared.db')],
+  [
+    'a PostgreSQL store, its own signals',
+    () => {
+      const schema = freshSchemaName();
+      schemas.push(schema);
+      return `${PG}?schema=${schema}`;
+    },
+  ],
+])('two serve processes on %s', (_name, database) => {
   it('streams on A a turn that runs on B, and an approval answered on B wakes the turn waiting on A', async () => {
     standIn = await startStandIn({
       family: 'openai',
       script: [{ text: 'hello from B' }, write, { echo: 'lastToolResult' }],
     });
-    const db = join(dir, 'shared.db');
+    const db = database();
     const a = await serve(db);
     const b = await serve(db);
 
