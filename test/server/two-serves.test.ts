@@ -71,10 +71,10 @@ describe.each([
     },
   ],
 ])('two serve processes on %s', (_name, database) => {
-  it('streams on A a turn that runs on B, and an approval answered on B wakes the turn waiting on A', async () => {
+  it('streams on A a turn that runs on B, an approval answered on B wakes the turn waiting on A, a stop asked of A stops a turn on B', async () => {
     standIn = await startStandIn({
       family: 'openai',
-      script: [{ text: 'hello from B' }, write, { echo: 'lastToolResult' }],
+      script: [{ text: 'hello from B' }, write, { echo: 'lastToolResult' }, write],
     });
     const db = database();
     const a = await serve(db);
@@ -116,6 +116,24 @@ describe.each([
       await apiCall(b.base, `/api/turns/${onA.turnId}`),
     );
     expect(turn.status).toBe('done');
+
+    // A stop asked of A reaches the turn B runs.
+    const third = await json<{ turnId: string; events: string }>(
+      await apiCall(b.base, `/api/sessions/${id}/messages`, { json: { text: 'save it again' } }),
+    );
+    const streamOfThird = await apiCall(a.base, third.events);
+    let waiting = false;
+    while (!waiting) {
+      const { approvals } = await json<{ approvals: { turnId: string }[] }>(
+        await apiCall(a.base, `/api/approvals?sessionId=${id}`),
+      );
+      waiting = approvals.some((x) => x.turnId === third.turnId);
+    }
+    const stop = await apiCall(a.base, `/api/sessions/${id}/stop`, { method: 'POST' });
+    expect(stop.status).toBe(202);
+    expect(await stop.json()).toEqual({ turnId: third.turnId });
+    const stopped = await readEvents(streamOfThird, (e) => e.event === 'turn-end');
+    expect(stopped.at(-1)?.data).toMatchObject({ status: 'stopped', turnId: third.turnId });
 
     for (const child of [a.child, b.child]) child.proc.kill('SIGTERM');
     for (const child of [a.child, b.child]) expect((await child.done).code).toBe(0);
