@@ -174,7 +174,28 @@ describe('people: each user reaches only their own sessions', () => {
       201,
       'Session',
     );
-    expect((await s.runtime.options.store.getSession(made.id))?.userId).toBe(ann.user.id);
+    const store = s.runtime.options.store;
+    expect((await store.getSession(made.id))?.userId).toBe(ann.user.id);
+    // A batch of Ann's session is hers: another user (here Cy) is told there is none.
+    const cy = await expectJson<Added>(
+      await s.api('/api/users', { json: { name: 'cy' }, headers: owner }),
+      201,
+      'UserAdded',
+    );
+    const turn = await store.startTurn({ sessionId: made.id, userText: 'fan out' });
+    const batch = await store.createBatch({
+      parentSessionId: made.id,
+      turnId: turn.id,
+      callId: 'c1',
+      title: 'b',
+      leaves: [{ title: 'one', contract: { task: 'one' } }],
+    });
+    await expectJson(await s.api(`/api/batches/${batch.id}`, { headers: { cookie } }), 200, 'Batch');
+    await expectError(
+      await s.api(`/api/batches/${batch.id}`, { headers: bearer(cy.token) }),
+      404,
+      'unknown_batch',
+    );
     await expectError(await s.api('/api/sign-in', { json: { token: `${ann.token}x` } }), 401, 'unauthorized');
 
     const users = await expectJson<{ users: Record<string, unknown>[] }>(
