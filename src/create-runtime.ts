@@ -3,6 +3,7 @@ import { configCredentials } from './config-credentials.js';
 import { type Logger, silentLogger } from './core/logger.js';
 import type { ModelAdapter } from './core/model.js';
 import type { SessionStore } from './core/session-store.js';
+import type { Signals } from './core/signals.js';
 import type { ToolProvider } from './core/tool.js';
 import { automationDesk } from './create-automations.js';
 import { configuredSelector } from './embedding-source.js';
@@ -12,7 +13,7 @@ import { globMatch } from './runtime/glob-match.js';
 import { Runtime } from './runtime/runtime.js';
 import type { ApprovalOptions } from './runtime/runtime-options.js';
 import { deferredSubagentRun } from './runtime/subagents/deferred-subagent-run.js';
-import { defaultDatabasePath, openSessionStore } from './store/index.js';
+import { defaultDatabasePath, isPostgresUrl, openStore } from './store/index.js';
 import type { AskUser } from './tools/builtin/ask-user-tool.js';
 import { builtinProviders } from './tools/builtin/builtin-providers.js';
 import { shellSandboxSoon } from './tools/builtin/sandbox-probe.js';
@@ -29,7 +30,10 @@ export interface CreateRuntimeOptions {
   readonly config?: ToolseamConfig;
   /** More tool providers of the host's own, registered after the built-ins. */
   readonly tools?: readonly ToolProvider[];
-  /** The store, or the SQLite file to open (default: the config's `db`, else the user's data folder). */
+  /**
+   * The store, or the database to open: a SQLite file or a `postgres://` URL (default: the config's `db`,
+   * else a SQLite file in the user's data folder).
+   */
   readonly store?: SessionStore | string;
   /** Offer the platform's own tools (files, shell, memory, tasks, ask_user); default true. */
   readonly builtins?: boolean;
@@ -51,6 +55,8 @@ export interface CreateRuntimeOptions {
    * on this runtime's store, whose outbox deliverer starts with the runtime and stops when it closes).
    */
   readonly notifier?: Notifier;
+  /** Wake-ups between the host's processes (default: within this process; `RuntimeOptions.signals`). */
+  readonly signals?: Signals;
   /** Offer the automation tools (automation_create …); default: when the config has an "automations" section. */
   readonly automations?: boolean;
 }
@@ -89,8 +95,8 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
       : typeof options.store === 'string'
         ? options.store
         : (config?.db ?? defaultDatabasePath());
-  const store =
-    typeof options.store === 'object' ? options.store : openSessionStore({ path: storePath as string });
+  // A postgres:// URL opens the PostgreSQL store (its driver loads only then); anything else, the SQLite file.
+  const store = typeof options.store === 'object' ? options.store : await openStore(storePath as string);
   const workspace = config?.workspace.length ? config.workspace : [process.cwd()];
   const secrets = config?.secrets ?? new Map<string, string>();
   await sandbox;
@@ -110,7 +116,9 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
           tasks: store,
           secrets,
           configPaths: config?.file ? [config.file] : [],
-          ...(storePath !== undefined && storePath !== ':memory:' ? { ownFiles: [storePath] } : {}),
+          ...(storePath !== undefined && storePath !== ':memory:' && !isPostgresUrl(storePath)
+            ? { ownFiles: [storePath] }
+            : {}),
           shell,
           ...(options.askUser ? { askUser: options.askUser } : {}),
           ...(notifier ? { notify: notifier } : {}),
@@ -156,6 +164,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     ...(config?.denyList ? { denyList: config.denyList } : {}),
     ...(config?.hooks ? { hooks: config.hooks } : {}),
     ...(contextWindow ? { contextWindow } : {}),
+    ...(options.signals ? { signals: options.signals } : {}),
     ...(options.selector
       ? { selector: options.selector }
       : config?.embeddings

@@ -31,6 +31,8 @@ const VENDORS: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
   // the client side (MCP servers as tool providers) and the server side (toolseam mcp-serve)
   [/^@modelcontextprotocol\/sdk(\/|$)/, ['tools/mcp', 'mcp-surface']],
   [/^better-sqlite3$/, ['store']],
+  // PostgreSQL: the store's own folder and the LISTEN/NOTIFY signals
+  [/^pg(\/|$)/, ['store/postgres', 'store/pg-signals']],
   [/^(hono|@hono\/)/, ['server']],
 ];
 

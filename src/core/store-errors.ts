@@ -93,11 +93,14 @@ export class AlwaysNotOfferedError extends ToolseamError {
   }
 }
 
-/** SQLite could not read or write the store's file for a reason outside toolseam (permissions, disk). */
+/**
+ * The store could not read or write for a reason outside toolseam: SQLite's file (permissions, disk) or a
+ * PostgreSQL server (the network, the server, its disk).
+ */
 export class StoreFailedError extends ToolseamError {
   constructor(
     readonly path: string,
-    /** SQLite's own code, e.g. `SQLITE_READONLY`, `SQLITE_FULL`. */
+    /** SQLite's own code, e.g. `SQLITE_READONLY`, `SQLITE_FULL`; for PostgreSQL `PG_` and its code (`PG_08006`, `PG_ECONNREFUSED`). */
     readonly sqliteCode: string,
     remedy: string,
     options?: { cause?: unknown },

@@ -19,7 +19,7 @@ import {
 import type { SessionsTable } from './sessions-table.js';
 import type { StoreContext } from './store-context.js';
 
-interface BatchRow {
+export interface BatchRow {
   id: string;
   parent_session_id: string;
   turn_id: string | null;
@@ -30,7 +30,7 @@ interface BatchRow {
   ended_at: number | null;
 }
 
-interface LeafRow {
+export interface LeafRow {
   id: string;
   batch_id: string;
   idx: number;
@@ -46,9 +46,9 @@ interface LeafRow {
 }
 
 type FinalLeafStatus = Exclude<LeafStatus, 'queued' | 'running'>;
-const FINAL_LEAF: readonly FinalLeafStatus[] = ['done', 'failed', 'timed_out'];
+export const FINAL_LEAF: readonly FinalLeafStatus[] = ['done', 'failed', 'timed_out'];
 
-function toLeaf(row: LeafRow): LeafRecord {
+export function toLeaf(row: LeafRow): LeafRecord {
   return {
     id: row.id,
     batchId: row.batch_id,
@@ -83,6 +83,11 @@ export function batchesTable(ctx: StoreContext, sessions: SessionsTable) {
        AND (@unfinished = 0 OR status = 'running')
        AND (@child IS NULL OR id IN (SELECT batch_id FROM leaves WHERE child_session_id = @child))
      ORDER BY rowid`,
+  );
+  const ownChild = db.prepare(
+    `UPDATE sessions SET user_id = (SELECT p.user_id FROM leaves l JOIN batches b ON b.id = l.batch_id
+       JOIN sessions p ON p.id = b.parent_session_id WHERE l.id = @leaf)
+     WHERE id = @child`,
   );
   const claim = db.prepare(
     `UPDATE leaves SET status = 'running', child_session_id = ?, started_at = ? WHERE id = ? AND status = 'queued'`,
@@ -162,7 +167,9 @@ export function batchesTable(ctx: StoreContext, sessions: SessionsTable) {
       return ctx.write(() => {
         sessions.mustExist(childSessionId);
         const won = claim.run(childSessionId, ctx.now(), leafId).changes === 1;
-        if (!won) mustGetLeaf(leafId);
+        // The child session belongs to whoever owns the session that ran the batch.
+        if (won) ownChild.run({ child: childSessionId, leaf: leafId });
+        else mustGetLeaf(leafId);
         return won;
       });
     },

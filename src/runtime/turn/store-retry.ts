@@ -15,8 +15,11 @@ export const STORE_RETRY_MS = 60_000;
 /** How long it waits between two tries (each try itself waits out the store's busy timeout on a lock). */
 const RETRY_EVERY_MS = 1_000;
 
-/** SQLite codes of a failure that may pass: a lock, a full disk, an I/O error (not a damaged or read-only file). */
-const PASSING = /^SQLITE_(FULL|IOERR)/;
+/**
+ * Codes of a failure that may pass: SQLite's lock, full disk or I/O error (not a damaged or read-only
+ * file); PostgreSQL's lost connection, server shutting down or full disk (not a refused login).
+ */
+const PASSING = /^(SQLITE_(FULL|IOERR)|PG_(E[A-Z_]+|08\w+|57P0[13]|53100))/;
 
 /** True for a store failure that may pass while toolseam waits: a lock held too long, a full disk, an I/O error. */
 export function isPassingStoreFailure(error: unknown): error is StoreBusyError | StoreFailedError {
@@ -53,7 +56,9 @@ export async function writeWhenStoreAnswers<T>(
 /** What keeps the store from answering, in a few words: `another process holds its lock`, `the disk is full`. */
 export function storeTrouble(error: StoreBusyError | StoreFailedError): string {
   if (error instanceof StoreBusyError) return 'another process holds its lock';
-  return error.sqliteCode === 'SQLITE_FULL' ? 'the disk is full' : 'reading or writing its file failed';
+  if (error.sqliteCode === 'SQLITE_FULL' || error.sqliteCode === 'PG_53100') return 'the disk is full';
+  if (error.sqliteCode.startsWith('PG_')) return 'its database server does not answer';
+  return 'reading or writing its file failed';
 }
 
 /**

@@ -277,6 +277,27 @@ export function sessionCases(subject: StoreSubject): void {
     }
   });
 
+  describe('text holding a NUL character (U+0000)', () => {
+    // A tool's output may carry one (a binary file read as text); SQLite keeps it, PostgreSQL's text cannot.
+    it('is kept and read back exactly, in a turn, a message, a call and its result', async () => {
+      const store = await subject.open();
+      const text = 'before\u0000after \uFDD0 end';
+      const session = await store.createSession({ title: text });
+      const turn = await store.startTurn({ sessionId: session.id, userText: text });
+      await store.recordModelReply(turn.id, { content: text, calls: [newCall('c1', 'read_file', { text })] });
+      await store.claimToolCall(turn.id, 'c1', 'host:1', { approving: true });
+      await store.recordToolResult(turn.id, 'c1', { status: 'done', content: text, isError: false });
+      expect((await store.getSession(session.id))?.title).toBe(text);
+      expect((await store.getTurn(turn.id))?.userText).toBe(text);
+      expect((await store.getToolCall(turn.id, 'c1'))?.result).toBe(text);
+      expect((await store.listMessages(session.id)).map((m) => m.message.content)).toEqual([
+        text,
+        text,
+        text,
+      ]);
+    });
+  });
+
   describe('messages a host appends', () => {
     it("a host's own assistant message keeps the arguments of its calls", async () => {
       const store = await subject.open();
