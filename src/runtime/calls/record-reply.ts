@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ReplyUsage } from '../../core/context-records.js';
 import type { AssistantToolCall } from '../../core/model.js';
 import { STORE_RETRY_MS, storeTrouble, writeWhenStoreAnswers } from '../turn/store-retry.js';
 import type { TurnEnvironment } from '../turn/turn-environment.js';
@@ -10,13 +11,19 @@ import { type PlannedCall, type ReadCall, readCall } from './planned-call.js';
  */
 export async function recordReply(
   env: TurnEnvironment,
-  text: string,
-  calls: readonly AssistantToolCall[],
+  reply: ModelAnswer,
   stoppedByLength: boolean,
   endsTurn = false,
 ): Promise<PlannedCall[]> {
-  const read = (await withUniqueIds(env, calls)).map((c) => readCall(env, c, stoppedByLength));
-  return recordReadCalls(env, text, read, endsTurn);
+  const read = (await withUniqueIds(env, reply.calls)).map((c) => readCall(env, c, stoppedByLength));
+  return recordReadCalls(env, reply.text, read, endsTurn, reply.usage);
+}
+
+/** A model's answer as the turn stores it: its text, its calls and the token counts it came with. */
+export interface ModelAnswer {
+  readonly text: string;
+  readonly calls: readonly AssistantToolCall[];
+  readonly usage?: ReplyUsage | undefined;
 }
 
 /**
@@ -28,6 +35,7 @@ export async function recordReadCalls(
   text: string,
   read: readonly ReadCall[],
   endsTurn = false,
+  usage?: ReplyUsage,
 ): Promise<PlannedCall[]> {
   const reply = {
     content: text,
@@ -41,6 +49,7 @@ export async function recordReadCalls(
       ...(c.args ? { arguments: c.args, argumentsAsRaw: c.argsAsRaw === true } : {}),
     })),
     ...(endsTurn ? { endsTurn } : {}),
+    ...(usage === undefined ? {} : { usage }),
   };
   // The reply was shown and paid for: a store that cannot take it yet is waited for, not given up on.
   const { calls: records } = await writeWhenStoreAnswers(
