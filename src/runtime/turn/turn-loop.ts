@@ -39,7 +39,7 @@ export async function runTurnLoop(env: TurnEnvironment, state: TurnState): Promi
     // A final answer that ends the turn as done is stored with the turn's end, in one write.
     const ends =
       reply.calls.length === 0 && finalAnswer(reply).status === 'done' && env.nothingUnsaved?.() === true;
-    const planned = await recordReply(env, reply, reply.stopReason === 'max_tokens', ends);
+    const planned = await recordReply(env, state, reply, reply.stopReason === 'max_tokens', ends);
     if (planned.length === 0) {
       if (ends) state.endStored = true;
       return finalAnswer(reply);
