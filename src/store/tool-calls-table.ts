@@ -193,7 +193,8 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
           );
         // The calls first: the message keeps their arguments in their rows (stored once) and reads them from there.
         const recorded = calls.map((c) => insertCall(turnId, sessionId, c));
-        const message = turns.append(
+        const message = turns.appendTo(
+          sessionId,
           turnId,
           {
             role: 'assistant',
@@ -255,7 +256,8 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
           throw new StoreConflictError('tool call', `${turnId}/${callId}`, current.status, outcome.status);
         }
         const call = toRecord(settled);
-        const message = turns.append(
+        const message = turns.appendTo(
+          call.sessionId,
           turnId,
           {
             role: 'tool',
@@ -266,7 +268,8 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
           },
           call.tool,
         );
-        if (call.status === 'done') sessions.addToolsUsed(call.sessionId, [call.tool]);
+        // the settled call's row names its session, which therefore exists
+        if (call.status === 'done') sessions.addToolUsed(call.sessionId, call.tool);
         return { call, message };
       });
     },
