@@ -1,3 +1,4 @@
+import type { ReplyUsage } from './context-records.js';
 import type { GrantScope } from './grant-scope.js';
 import type { JsonObject } from './json.js';
 import type {
@@ -125,6 +126,11 @@ export interface ModelReply {
    * still marked running.
    */
   readonly endsTurn?: boolean | undefined;
+  /**
+   * The provider's token counts for the answer this reply is, kept in the same transaction as
+   * `recordUsage` would keep them (one write per model request, not two).
+   */
+  readonly usage?: ReplyUsage | undefined;
 }
 
 /** Which calls to list. */

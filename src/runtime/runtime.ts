@@ -511,7 +511,7 @@ export class Runtime {
         if (resumed) {
           await countPastWork(env, state);
           await resumeCalls(env, state);
-        }
+        } else state.callIds = new Set(); // a turn begun here has no calls yet
         end = await runTurnLoop(env, state);
         endStored = state.endStored === true;
       } catch (error) {

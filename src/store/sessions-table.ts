@@ -190,6 +190,10 @@ export function sessionsTable(ctx: StoreContext) {
         for (const name of tools) addTool.run(sessionId, requireText(name, 'A tool name'), now);
       });
     },
+    /** Adds one used tool to a session the caller's write has just found (through a row of its own). */
+    addToolUsed(sessionId: string, tool: string): void {
+      addTool.run(sessionId, requireText(tool, 'A tool name'), ctx.now());
+    },
     /** Marks the session as just used. */
     touch(id: string): void {
       const now = ctx.now();

@@ -94,6 +94,8 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
     recordModelReply: (turnId, reply) =>
       ctx.write(() => {
         const recorded = calls.recordModelReply(turnId, reply);
+        if (reply.usage !== undefined)
+          context.recordUsage({ ...reply.usage, sessionId: recorded.message.sessionId, turnId });
         if (reply.endsTurn === true) moveTurn(turnId, 'done');
         return recorded;
       }),

@@ -148,13 +148,9 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
     const args =
       call.arguments === undefined ? undefined : requireObject(call.arguments, `The arguments of call ${id}`);
     const asRaw = args !== undefined && call.argumentsAsRaw === true;
-    if (get(turnId, id)) {
-      throw new InputError(
-        `Turn ${turnId} already has a call with id ${JSON.stringify(id)}; call ids must be unique in a turn.`,
-      );
-    }
-    // The row as SQLite keeps it (its place in the turn counted by the insert), without a second read.
-    const row = insert.get({
+    // The row as SQLite keeps it (its place in the turn counted by the insert), without a second read;
+    // a repeated id is found by the table's key (turn, call id), not by a read before every insert.
+    const row = insertOnce({
       turnId,
       id,
       sessionId,
@@ -171,8 +167,24 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
         `The first status of call ${id}`,
       ),
       now: ctx.now(),
-    }) as CallRow;
+    });
     return toRecord(row);
+  }
+
+  /** Inserts a call's row; a call id the turn already has is refused as the caller's mistake it is. */
+  function insertOnce(values: {
+    readonly turnId: string;
+    readonly id: string;
+    readonly [column: string]: unknown;
+  }): CallRow {
+    try {
+      return insert.get(values) as CallRow;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error;
+      throw new InputError(
+        `Turn ${values.turnId} already has a call with id ${JSON.stringify(values.id)}; call ids must be unique in a turn.`,
+      );
+    }
   }
 
   return {
@@ -188,7 +200,8 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
           );
         // The calls first: the message keeps their arguments in their rows (stored once) and reads them from there.
         const recorded = calls.map((c) => insertCall(turnId, sessionId, c));
-        const message = turns.append(
+        const message = turns.appendTo(
+          sessionId,
           turnId,
           {
             role: 'assistant',
@@ -250,7 +263,8 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
           throw new StoreConflictError('tool call', `${turnId}/${callId}`, current.status, outcome.status);
         }
         const call = toRecord(settled);
-        const message = turns.append(
+        const message = turns.appendTo(
+          call.sessionId,
           turnId,
           {
             role: 'tool',
@@ -261,7 +275,8 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
           },
           call.tool,
         );
-        if (call.status === 'done') sessions.addToolsUsed(call.sessionId, [call.tool]);
+        // the settled call's row names its session, which therefore exists
+        if (call.status === 'done') sessions.addToolUsed(call.sessionId, call.tool);
         return { call, message };
       });
     },
