@@ -3,6 +3,7 @@ import { configCredentials } from './config-credentials.js';
 import { type Logger, silentLogger } from './core/logger.js';
 import type { ModelAdapter } from './core/model.js';
 import type { SessionStore } from './core/session-store.js';
+import type { Signals } from './core/signals.js';
 import type { ToolProvider } from './core/tool.js';
 import { automationDesk } from './create-automations.js';
 import { configuredSelector } from './embedding-source.js';
@@ -54,6 +55,8 @@ export interface CreateRuntimeOptions {
    * on this runtime's store, whose outbox deliverer starts with the runtime and stops when it closes).
    */
   readonly notifier?: Notifier;
+  /** Wake-ups between the host's processes (default: within this process; `RuntimeOptions.signals`). */
+  readonly signals?: Signals;
   /** Offer the automation tools (automation_create …); default: when the config has an "automations" section. */
   readonly automations?: boolean;
 }
@@ -161,6 +164,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     ...(config?.denyList ? { denyList: config.denyList } : {}),
     ...(config?.hooks ? { hooks: config.hooks } : {}),
     ...(contextWindow ? { contextWindow } : {}),
+    ...(options.signals ? { signals: options.signals } : {}),
     ...(options.selector
       ? { selector: options.selector }
       : config?.embeddings

@@ -31,8 +31,8 @@ const VENDORS: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
   // the client side (MCP servers as tool providers) and the server side (toolseam mcp-serve)
   [/^@modelcontextprotocol\/sdk(\/|$)/, ['tools/mcp', 'mcp-surface']],
   [/^better-sqlite3$/, ['store']],
-  // the PostgreSQL store's driver, in its own folder of store/
-  [/^pg(\/|$)/, ['store/postgres']],
+  // PostgreSQL: the store's own folder and the LISTEN/NOTIFY signals
+  [/^pg(\/|$)/, ['store/postgres', 'store/pg-signals']],
   [/^(hono|@hono\/)/, ['server']],
 ];
 

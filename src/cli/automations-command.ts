@@ -1,10 +1,10 @@
-import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
 import { automationSettings } from '../runtime/automations/automation-settings.js';
 import { openStore } from '../store/index.js';
 import { automationLines } from '../tools/builtin/automation-tools.js';
 import type { Command } from './command.js';
 import { configFromFlags, existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
+import { storeCommandArgs } from './store-command-args.js';
 import { visibleLines } from './visible-text.js';
 
 const USAGE = `usage: toolseam automations [--db FILE] [--config FILE] [--json]
@@ -16,20 +16,9 @@ with the session to open for it. Automations are made in chat (automation_create
 
 /** `toolseam automations`: the automations with their next runs and last results. */
 export const automationsCommand: Command = async (argv) => {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      db: { type: 'string' },
-      config: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  const args = storeCommandArgs(argv, USAGE);
+  if (!args) return 0;
+  const { values, positionals } = args;
   if (positionals.length > 0) {
     throw new InputError(`automations takes no words of its own, but got "${positionals.join(' ')}".`);
   }

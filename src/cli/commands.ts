@@ -39,6 +39,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'list the standing permissions "always" gave, and withdraw one (--revoke ID)',
     load: async () => (await import('./grants-command.js')).grantsCommand,
   },
+  users: {
+    summary: 'add, list and revoke the people `serve` serves, each with their own token (users add NAME)',
+    load: async () => (await import('./users-command.js')).usersCommand,
+  },
   conform: {
     summary: 'show what every model provider is sent for a tool list (conform FILE)',
     load: async () => (await import('./conform-command.js')).conformCommand,

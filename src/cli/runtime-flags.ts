@@ -1,6 +1,7 @@
 import type { ToolseamConfig } from '../config.js';
 import { InputError } from '../core/errors.js';
-import { createLogger, type LogLevel } from '../core/logger.js';
+import { createLogger, type Logger, type LogLevel } from '../core/logger.js';
+import type { Signals } from '../core/signals.js';
 import {
   isLocalAddress,
   PROVIDER_NAMES,
@@ -143,6 +144,12 @@ export async function runtimeFromFlags(
     config?: ToolseamConfig;
     /** The database to open instead of the one the flags or config name (the one already read). */
     db?: string;
+    /** Wake-ups that reach the host's other processes (`toolseam serve --signals`). */
+    signals?: Signals;
+    /** How often a waiting turn reads the store for an answer besides the signals (ms). */
+    approvalPollMs?: number;
+    /** The logger to use (one the command already made for what it built first). */
+    logger?: Logger;
   } = {},
 ): Promise<Runtime> {
   // A mistyped flag is named before anything is read or looked for (the config, a key).
@@ -156,6 +163,7 @@ export async function runtimeFromFlags(
   const model = firstByte === undefined ? chosen : { ...chosen, firstByteTimeoutMs: firstByte };
   const level: LogLevel = flags.verbose ? 'info' : 'warn';
   const db = extra.db ?? databasePathFrom(flags, config);
+  const logger = extra.logger ?? createLogger({ level });
   // Bubblewrap's one start (whether `bash` is offered) runs while the runtime's modules load; the
   // runtime awaits the same probe.
   if (config.shell.sandbox !== 'off') {
@@ -175,11 +183,13 @@ export async function runtimeFromFlags(
     config,
     ...(db ? { store: db } : {}),
     ...(extra.askUser ? { askUser: extra.askUser } : {}),
-    logger: createLogger({ level }),
+    ...(extra.signals ? { signals: extra.signals } : {}),
+    logger,
     approvals: {
       ...config.approvals,
       ...(policy ? { policy: policy as 'ask' | 'auto' | 'deny' } : {}),
       ...(extra.unattended ? { unattended: true } : {}),
+      ...(extra.approvalPollMs !== undefined ? { pollMs: extra.approvalPollMs } : {}),
     },
   });
 }

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
+import { createLogger } from '../core/logger.js';
+import { isPostgresUrl } from '../store/postgres-url.js';
 import type { Command } from './command.js';
 import { configFromFlags } from './config-flags.js';
 import { packageRoot, packageVersion } from './package-version.js';
@@ -8,7 +10,7 @@ import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.j
 
 const USAGE = `usage: toolseam serve [--port 7878] [--host 127.0.0.1] [--config FILE] [--db FILE|URL]
                       [--provider NAME] [--model ID] [--base-url URL] [--approve ask|auto|deny]
-                      [--verbose]
+                      [--signals postgres://…] [--verbose]
 
 Serves the HTTP API (under /api/, described at /api/openapi.json) and the web page (at /, built by
 \`npm run build\`) from one runtime, over the same database the other commands use: an approval
@@ -19,6 +21,11 @@ waiting go on from where they were.
                 made on first start, kept in <db>.token (readable by you alone) and printed once
   --db FILE|URL the SQLite file, or postgres://USER@HOST:PORT/DATABASE for a PostgreSQL store that
                 several serve processes share (default as for \`toolseam chat\`)
+  --signals URL a PostgreSQL database (postgres://…) whose LISTEN/NOTIFY carries wake-ups between
+                several serve processes on one store: a turn's events reach a stream on any of
+                them, an approval answered on one wakes the turn waiting on another. Default: the
+                database itself when --db is postgres://, $TOOLSEAM_SIGNALS, else within this process.
+                Streams and waiting turns still read the store every 5 s ($TOOLSEAM_STORE_POLL_MS)
 SIGTERM or Ctrl-C: no new turns, running ones stopped (those waiting for an approval stay waiting in
 the database), streams closed, exit within 10 s.
 ${VERBOSE_HELP}`;
@@ -31,6 +38,7 @@ export const serveCommand: Command = async (argv) => {
       ...RUNTIME_FLAGS,
       port: { type: 'string' },
       host: { type: 'string' },
+      signals: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -43,7 +51,26 @@ export const serveCommand: Command = async (argv) => {
   const host = values.host ?? '127.0.0.1';
   if (host.trim() === '') throw new InputError('--host needs an address such as 127.0.0.1 or 0.0.0.0.');
   const config = configFromFlags(values);
-  const runtime = await runtimeFromFlags(values, { config });
+  const logger = createLogger({ level: values.verbose ? 'info' : 'warn' });
+  const signalsUrl = signalsUrlOf(values.signals, values.db ?? config.db);
+  // Loaded only with a URL: the embedded default needs no PostgreSQL driver.
+  const signals = signalsUrl
+    ? await (await import('../store/pg-signals/pg-signals.js')).PgSignals.connect({
+        connectionString: signalsUrl,
+        logger,
+      }).catch((error: Error) => {
+        throw new InputError(
+          `--signals: could not reach PostgreSQL at ${redactedUrl(signalsUrl)} (${error.message}).`,
+        );
+      })
+    : undefined;
+  const pollMs = storePollMs(process.env.TOOLSEAM_STORE_POLL_MS);
+  const runtime = await runtimeFromFlags(values, {
+    config,
+    logger,
+    ...(signals ? { signals } : {}),
+    ...(pollMs !== undefined ? { approvalPollMs: pollMs } : {}),
+  });
   // Loaded only here: no other command, and no `import('toolseam')`, loads the HTTP framework.
   const { startServer } = await import('../server/index.js');
   const root = packageRoot();
@@ -54,6 +81,7 @@ export const serveCommand: Command = async (argv) => {
       host,
       port,
       version: packageVersion(),
+      ...(pollMs !== undefined ? { pollMs } : {}),
       ...(root !== undefined ? { webRoot: join(root, 'dist', 'web') } : {}),
     });
   } catch (error) {
@@ -101,6 +129,38 @@ export const serveCommand: Command = async (argv) => {
     process.on('SIGINT', stop);
   });
 };
+
+/** The PostgreSQL URL wake-ups go through: --signals, a postgres:// database, $TOOLSEAM_SIGNALS, or none. */
+function signalsUrlOf(flag: string | undefined, db: string | undefined): string | undefined {
+  const given = flag ?? (db !== undefined && isPostgresUrl(db) ? db : process.env.TOOLSEAM_SIGNALS);
+  if (given === undefined || given.trim() === '') return undefined;
+  if (!isPostgresUrl(given.trim())) {
+    throw new InputError(
+      `--signals takes a PostgreSQL URL (postgres://user@host:5432/db), not "${redactedUrl(given)}".`,
+    );
+  }
+  return given.trim();
+}
+
+/** A URL as it may be printed: without its password. */
+function redactedUrl(text: string): string {
+  return text.replace(/^([a-z]+:\/\/[^:@/]*:)[^@/]*@/i, '$1***@');
+}
+
+/**
+ * `$TOOLSEAM_STORE_POLL_MS`: how often streams and waiting turns read the store besides the signals
+ * (default 1 s in-process, 5 s with --signals); at least 1000.
+ */
+function storePollMs(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const ms = Number(value.trim());
+  if (!Number.isInteger(ms) || ms < 1000) {
+    throw new InputError(
+      `$TOOLSEAM_STORE_POLL_MS is a whole number of milliseconds, at least 1000, not "${value}".`,
+    );
+  }
+  return ms;
+}
 
 /** The --port value: a whole number from 0 to 65535 (default 7878). */
 function portOf(value: string | undefined): number {

@@ -35,6 +35,9 @@ export interface UsageRecord {
 /** What a new usage record holds (the store gives the time). */
 export type NewUsage = Omit<UsageRecord, 'createdAt'>;
 
+/** The token counts stored with the reply they came with (its turn and session are the reply's). */
+export type ReplyUsage = Omit<NewUsage, 'sessionId' | 'turnId'>;
+
 /** A tool result too long to send whole, kept whole so the model can read it in parts. */
 export interface FullResult {
   readonly id: string;

@@ -1,3 +1,4 @@
+import type { ReplyUsage } from './context-records.js';
 import type { GrantScope } from './grant-scope.js';
 import type { JsonObject } from './json.js';
 import type {
@@ -20,6 +21,8 @@ export interface NewSession {
   readonly agent?: string | undefined;
   readonly provider?: string | undefined;
   readonly model?: string | undefined;
+  /** The user the session belongs to (`UserBook`); absent: the host's owner. */
+  readonly userId?: string | undefined;
 }
 
 /** Fields of a session that may change (absent = unchanged). */
@@ -81,6 +84,8 @@ export interface SessionFilter extends Limit {
   readonly topLevel?: boolean | undefined;
   /** Only the child sessions the subagent batches of this session ran. */
   readonly parentSessionId?: string | undefined;
+  /** Only this user's sessions; `null`: only the host owner's (those of no user). */
+  readonly userId?: string | null | undefined;
 }
 
 /** Which messages to list: after `afterSeq`, at most `limit`. */
@@ -121,6 +126,11 @@ export interface ModelReply {
    * still marked running.
    */
   readonly endsTurn?: boolean | undefined;
+  /**
+   * The provider's token counts for the answer this reply is, kept in the same transaction as
+   * `recordUsage` would keep them (one write per model request, not two).
+   */
+  readonly usage?: ReplyUsage | undefined;
 }
 
 /** Which calls to list. */
@@ -162,6 +172,18 @@ export interface ApprovalFilter {
   readonly status?: ApprovalStatus | readonly ApprovalStatus[] | undefined;
   readonly sessionId?: string | undefined;
   readonly turnId?: string | undefined;
+  /** Only approvals of this user's sessions; `null`: only of the host owner's (those of no user). */
+  readonly userId?: string | null | undefined;
+}
+
+/** A person a host serves, to add; their token is never given to the store, only its hash. */
+export interface NewUser {
+  /** Default: a fresh `u-…` id. */
+  readonly id?: string | undefined;
+  /** Unique, 1–64 of a–z, 0–9, `_` and `-`, starting with a letter or digit. */
+  readonly name: string;
+  /** A one-way hash of the user's token (the server's `userTokenHash`), 64 hex digits. */
+  readonly tokenHash: string;
 }
 
 /** How an answer is bound and attributed. */

@@ -20,6 +20,19 @@ export interface SessionRecord {
   readonly surfaceStamp?: string | undefined;
   /** Real names of the tools that ran in this session, in first-use order (sticky for selection). */
   readonly toolsUsed: readonly string[];
+  /** The user the session belongs to; absent: the host's owner (and every session of a one-person host). */
+  readonly userId?: string | undefined;
+}
+
+/** A person a host serves (`toolseam users`); sessions of theirs carry their id. */
+export interface UserRecord {
+  readonly id: string;
+  readonly name: string;
+  /** The hash of their token (the token itself is shown once, when made, and kept nowhere). */
+  readonly tokenHash: string;
+  readonly createdAt: string;
+  /** Set once revoked: the token no longer lets them in; their sessions are kept. */
+  readonly revokedAt?: string | undefined;
 }
 
 /** A session as a list shows it: with where it stands among subagent batches. */

@@ -37,6 +37,7 @@ import type {
   NewTask,
   NewToolSwitch,
   NewTurn,
+  NewUser,
   QuarantineFilter,
   SessionFilter,
   SessionPatch,
@@ -64,6 +65,7 @@ import type {
   ToolSwitchRecord,
   TurnRecord,
   TurnState,
+  UserRecord,
 } from './session-records.js';
 import type { TurnEventLog } from './turn-event-log.js';
 
@@ -296,6 +298,23 @@ export interface AutomationBook {
 }
 
 /**
+ * The people a host serves, each with a token of their own, kept only as its hash. A user is revoked,
+ * never deleted: their sessions keep their id. A session's owner is given at `createSession`
+ * (`userId`); a subagent leaf's child session takes its parent session's owner when `claimLeaf` ties
+ * it to the leaf.
+ */
+export interface UserBook {
+  /** Adds a user; refuses (InputError) a malformed or taken name or id, or a hash that is not 64 hex digits. */
+  createUser(input: NewUser): Promise<UserRecord>;
+  /** A user by id or name, revoked ones too. */
+  getUser(idOrName: string): Promise<UserRecord | undefined>;
+  /** Every user, oldest first, revoked ones too. */
+  listUsers(): Promise<UserRecord[]>;
+  /** Revokes a user by id or name; false when there is none or they were already revoked. */
+  revokeUser(idOrName: string): Promise<boolean>;
+}
+
+/**
  * Everything the runtime keeps durably. Implementations (in `src/store/`: `openSessionStore`, SQLite;
  * `openPostgresStore` in `postgres/`; `openStore` picks one from a `db` setting) each run the contract
  * suite in `test/store/session-store.contract.ts`.
@@ -314,7 +333,8 @@ export interface SessionStore
     TaskBook,
     BatchBook,
     TurnEventLog,
-    ContextBook {
+    ContextBook,
+    UserBook {
   /** The database file (`:memory:` for a store held in memory), or a PostgreSQL URL without its password. */
   readonly path: string;
   /** Ends the store's connection; no method may be called after. */

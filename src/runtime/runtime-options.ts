@@ -3,6 +3,7 @@ import { ToolseamError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { ModelAdapter } from '../core/model.js';
 import type { SessionStore, TurnConfig } from '../core/session-store.js';
+import type { Signals } from '../core/signals.js';
 import type { ToolSelector } from '../retrieval/index.js';
 import type { ToolRegistry } from '../tools/registry/tool-registry.js';
 import type { PreToolHook } from './calls/gates/pre-tool-hooks.js';
@@ -50,7 +51,11 @@ export interface ApprovalOptions {
   readonly timeoutMs?: number;
   /** Nobody is there to answer: anything that asks is declined at once. */
   readonly unattended?: boolean;
-  /** How often a waiting turn looks for an answer written by another process (default 250 ms). */
+  /**
+   * How often a waiting turn reads the store for an answer written by another process: default 1 s with
+   * signals that stay in this process (`toolseam approve` in another terminal sends none), 5 s
+   * (`SLOW_POLL_MS`) when they reach other processes, where a wake-up comes with each answer.
+   */
   readonly pollMs?: number;
 }
 
@@ -92,6 +97,11 @@ export interface RuntimeOptions {
    * the lock, a full disk), default 60 s: the tool's output or the model's reply is kept meanwhile.
    */
   readonly storeRetryMs?: number;
+  /**
+   * Wake-ups between the parts of a host and its processes (an answered approval, a turn's new events);
+   * default `LocalSignals`, within this process. Closed by the runtime's `close`.
+   */
+  readonly signals?: Signals;
 }
 
 /** Options with every default applied. */

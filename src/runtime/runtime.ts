@@ -1,6 +1,7 @@
 import type { ApprovalDecision } from '../core/approval.js';
 import { ToolseamError } from '../core/errors.js';
 import type { RuntimeEvent } from '../core/events.js';
+import { LocalSignals } from '../core/local-signals.js';
 import { type Logger, silentLogger } from '../core/logger.js';
 import type { SessionPatch } from '../core/session-inputs.js';
 import type {
@@ -10,6 +11,7 @@ import type {
   SessionRecord,
   TurnRecord,
 } from '../core/session-store.js';
+import { type Signals, SLOW_POLL_MS } from '../core/signals.js';
 import { headOf } from '../core/text-cut.js';
 import { schemaBudgetChars } from '../retrieval/index.js';
 import { credentialVariables, redactSecrets } from '../tools/redact-secrets.js';
@@ -76,6 +78,8 @@ export interface SessionOptions {
   readonly grants?: readonly string[];
   /** Set for a subagent leaf. */
   readonly leaf?: TurnEnvironment['leaf'];
+  /** The user a session made here belongs to (`SessionStore` users); absent: the host's owner. */
+  readonly userId?: string;
 }
 
 /** A conversation: send messages, stop the running turn. */
@@ -96,6 +100,8 @@ export class Runtime {
   readonly logger: Logger;
   readonly limits: ResolvedLimits;
   readonly broker: ApprovalBroker;
+  /** Wake-ups between the parts of the host and its processes (`RuntimeOptions.signals`). */
+  readonly signals: Signals;
   readonly owner: string;
   private readonly surfaces: SessionSurfaces;
   /** The Tools page and the switches people flip, read from the store at each turn's start. */
@@ -123,7 +129,12 @@ export class Runtime {
     this.options = options;
     this.logger = options.logger ?? silentLogger;
     this.limits = resolveLimits(options.limits);
-    this.broker = new ApprovalBroker(options.store, options.approvals?.pollMs ?? 250);
+    this.signals = options.signals ?? new LocalSignals();
+    this.broker = new ApprovalBroker(
+      options.store,
+      this.signals,
+      options.approvals?.pollMs ?? (this.signals.reachesOtherProcesses ? SLOW_POLL_MS : 1_000),
+    );
     this.owner = options.owner ?? runtimeOwner();
     const unmatched = new UnmatchedEntries(
       toolNameEntries(options.denyList ?? [], options.registry.startedOff),
@@ -192,6 +203,7 @@ export class Runtime {
           ...(id !== undefined ? { id } : {}),
           ...(options.agent !== undefined ? { agent: options.agent } : {}),
           ...(options.title !== undefined ? { title: options.title } : {}),
+          ...(options.userId !== undefined ? { userId: options.userId } : {}),
           provider: this.options.model.provider,
           model: this.options.model.model,
         });
@@ -408,6 +420,7 @@ export class Runtime {
     try {
       await this.options.registry.close();
       await this.options.store.close();
+      await this.signals.close();
     } finally {
       // Only now: a turn still recording its end must not be taken over as if its runtime were gone.
       releaseRuntimeOwner(this.owner);
@@ -498,7 +511,7 @@ export class Runtime {
         if (resumed) {
           await countPastWork(env, state);
           await resumeCalls(env, state);
-        }
+        } else state.callIds = new Set(); // a turn begun here has no calls yet
         end = await runTurnLoop(env, state);
         endStored = state.endStored === true;
       } catch (error) {

@@ -1,19 +1,44 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { ApiError } from './api-error.js';
+import { type Caller, OWNER, type People } from './people.js';
 import { cookieValue, sameSecret } from './server-token.js';
+import { type UserClaim, userCookieClaim, userTokenClaim } from './user-tokens.js';
 
 /** The session cookie the page gets from `POST /api/sign-in`. */
 export const SESSION_COOKIE = 'toolseam_session';
 
-/** Who may come in: on loopback, requests for the server's own names; elsewhere, holders of the token. */
+/**
+ * Who may come in: on loopback, requests for the server's own names; elsewhere, holders of a token. The
+ * owner's token is the one in `<db>.token`; each user has their own (`toolseam users add`). Once the
+ * host has users, a request needs a token on loopback too (a proxy on the same machine would otherwise
+ * let anyone in as the owner).
+ */
 export interface Access {
-  /** Bound to a loopback address: no token, but the Host header must name this server. */
+  /** Bound to a loopback address: the Host header must name this server. */
   readonly loopback: boolean;
   /** The `Host` values this server answers on loopback (set once it listens: they carry its port). */
   hosts: ReadonlySet<string>;
-  /** Off loopback: the token. */
+  /** Off loopback: the owner's token. */
   readonly token?: string;
+  /** On loopback, the owner's token once the host has users (read or made on first need). */
+  readonly loopbackToken?: () => string;
+  /** The users, read from the store. */
+  readonly people: People;
+}
+
+const callers = new WeakMap<Request, Caller>();
+
+/** Who sent the request (set by `accessGuard`; the owner for paths that need no token). */
+export function callerOf(c: Context): Caller {
+  return callers.get(c.req.raw) ?? OWNER;
+}
+
+/** The owner's token this server checks now: off loopback always, on loopback once it has users. */
+export async function ownerToken(access: Access): Promise<string | undefined> {
+  if (access.token !== undefined) return access.token;
+  if (access.loopbackToken && (await access.people.hostHasUsers())) return access.loopbackToken();
+  return undefined;
 }
 
 /** Paths under /api/ that need no token: a load balancer's check and the exchange of the token for a cookie. */
@@ -52,18 +77,17 @@ export function accessGuard(access: Access): MiddlewareHandler {
       );
     }
     const path = c.req.path;
-    if (
-      access.token !== undefined &&
-      path.startsWith('/api/') &&
-      !OPEN.has(path) &&
-      !signedIn(c, access.token)
-    ) {
-      throw new ApiError(
-        401,
-        'unauthorized',
-        'This server needs its token: send "Authorization: Bearer TOKEN", or sign in with POST /api/sign-in. ' +
-          'The token is in the file beside the database ending in .token.',
-      );
+    if (path.startsWith('/api/') && !OPEN.has(path)) {
+      const caller = await callerFrom(c, access);
+      if (!caller) {
+        throw new ApiError(
+          401,
+          'unauthorized',
+          'This server needs a token: send "Authorization: Bearer TOKEN", or sign in with POST /api/sign-in. ' +
+            "A user's token comes from `toolseam users add NAME`; the owner's is in the file beside the database ending in .token.",
+        );
+      }
+      callers.set(c.req.raw, caller);
     }
     await next();
   };
@@ -81,10 +105,26 @@ function sameOrigin(origin: string, host: string): boolean {
   }
 }
 
-function signedIn(c: Parameters<MiddlewareHandler>[0], token: string): boolean {
+/**
+ * Who the request's credentials prove: a user (their token or cookie), the owner (the owner's token or
+ * cookie), the owner without any (loopback, no users), or nobody (undefined: refused).
+ */
+async function callerFrom(c: Context, access: Access): Promise<Caller | undefined> {
   const header = c.req.header('authorization');
   const bearer = header?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-  if (bearer !== undefined) return sameSecret(bearer, token);
   const cookie = getCookie(c, SESSION_COOKIE);
-  return cookie !== undefined && sameSecret(cookie, cookieValue(token));
+  const claim: UserClaim | undefined =
+    bearer !== undefined
+      ? userTokenClaim(bearer)
+      : cookie !== undefined
+        ? userCookieClaim(cookie)
+        : undefined;
+  if (claim) {
+    const user = await access.people.verify(claim);
+    return user ? { kind: 'user', user } : undefined;
+  }
+  const token = await ownerToken(access);
+  if (token === undefined) return OWNER;
+  if (bearer !== undefined) return sameSecret(bearer, token) ? OWNER : undefined;
+  return cookie !== undefined && sameSecret(cookie, cookieValue(token)) ? OWNER : undefined;
 }

@@ -1,10 +1,13 @@
 import type { Hono } from 'hono';
 import type { ApprovalDecision } from '../core/approval.js';
 import { ApprovalClosedError } from '../core/store-errors.js';
+import { callerOf } from './access.js';
 import { ApiError } from './api-error.js';
 import { approvalShape } from './api-shapes.js';
 import { choiceField, jsonBody, stringField } from './json-body.js';
+import { answeredByOf, ownerIdOf } from './people.js';
 import type { ServerDeps } from './server-deps.js';
+import { ownerOnly, ownsSession } from './session-owner.js';
 
 /** The approval routes: the pending list and answering one. */
 export function approvalRoutes(app: Hono, deps: ServerDeps): void {
@@ -15,6 +18,7 @@ export function approvalRoutes(app: Hono, deps: ServerDeps): void {
     const sessionId = c.req.query('sessionId');
     const pending = await store.listApprovals({
       status: 'pending',
+      userId: ownerIdOf(callerOf(c)),
       ...(sessionId !== undefined && sessionId !== '' ? { sessionId } : {}),
     });
     return c.json({ approvals: pending.map(approvalShape) });
@@ -26,7 +30,8 @@ export function approvalRoutes(app: Hono, deps: ServerDeps): void {
     const decision = decisionOf(body);
     const digest = stringField(body, 'digest', false);
     const approval = await store.getApproval(id);
-    if (!approval) {
+    // Another person's approval is answered as one that does not exist: ids do not leak.
+    if (!approval || !(await ownsSession(c, deps, approval.sessionId))) {
       throw new ApiError(
         404,
         'unknown_approval',
@@ -37,9 +42,16 @@ export function approvalRoutes(app: Hono, deps: ServerDeps): void {
       );
     }
     if (approval.status !== 'pending') throw answered(id, approval.status);
+    // A standing grant for every session reaches every person's sessions: the owner's to give.
+    if (decision.kind === 'approve' && decision.always === 'forever') {
+      ownerOnly(
+        c,
+        'approve "always: forever" (it covers every session on the host); answer with "always": "session"',
+      );
+    }
     try {
       const record = await runtime.respond(id, decision, {
-        answeredBy: 'http',
+        answeredBy: answeredByOf(callerOf(c)),
         ...(digest !== undefined ? { digest } : {}),
       });
       return c.json(approvalShape(record));

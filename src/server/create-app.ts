@@ -12,6 +12,7 @@ import { otherRoutes } from './other-routes.js';
 import type { ServerDeps } from './server-deps.js';
 import { sessionRoutes } from './session-routes.js';
 import { toolRoutes } from './tool-routes.js';
+import { userRoutes } from './user-routes.js';
 
 /** The Hono app of `toolseam serve`: the API under /api/, the page at /. */
 export function createApp(deps: ServerDeps): Hono {
@@ -79,6 +80,7 @@ export function createApp(deps: ServerDeps): Hono {
   sessionRoutes(app, deps);
   approvalRoutes(app, deps);
   toolRoutes(app, deps);
+  userRoutes(app, deps);
   app.all('/api/*', (c) =>
     c.json(
       errorBody(

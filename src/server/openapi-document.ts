@@ -73,7 +73,10 @@ export const OPENAPI_DOCUMENT: OpenApiDocument = {
     version: '1',
     description:
       'Sessions, turns streamed as Server-Sent Events (resumable with Last-Event-ID), approvals and the Tools page of one toolseam runtime. ' +
-      'On loopback no token is needed but Host must name the server; elsewhere send the token (Bearer) or sign in for a cookie. ' +
+      'On loopback no token is needed but Host must name the server; elsewhere send a token (Bearer) or sign in for a cookie. ' +
+      "A host may serve several people (toolseam users add NAME): each user's token reaches only their own sessions, turns, streams, " +
+      "approvals and batches (another person's are answered 404, as if they did not exist), and once a host has users every request needs a token, on loopback too. " +
+      'The owner\'s token (in <db>.token) manages users and switches tools; a switch and an "always: forever" grant reach every session, so they are the owner\'s alone (403 owner_only). ' +
       'Every 4xx/5xx body is an Error.',
   },
   paths: {
@@ -94,7 +97,8 @@ export const OPENAPI_DOCUMENT: OpenApiDocument = {
     },
     '/api/sign-in': {
       post: {
-        summary: 'Exchanges the token for a session cookie (HttpOnly, SameSite=Strict)',
+        summary:
+          "Exchanges a token (a user's or the owner's) for a session cookie (HttpOnly, SameSite=Strict)",
         operationId: 'signIn',
         security: [],
         requestBody: body('SignIn'),
@@ -161,7 +165,10 @@ export const OPENAPI_DOCUMENT: OpenApiDocument = {
         operationId: 'stopTurn',
         parameters: [path('id', 'session id')],
         responses: {
-          '202': json(ref('TurnStopping'), 'stopping'),
+          '202': json(
+            ref('TurnStopping'),
+            'stopping (a turn another serve process runs is told to stop through the signals)',
+          ),
           '404': error('unknown_session'),
           '409': error('no_turn'),
         },
@@ -182,7 +189,7 @@ export const OPENAPI_DOCUMENT: OpenApiDocument = {
     },
     '/api/approvals': {
       get: {
-        summary: 'Approvals still waiting, oldest first',
+        summary: "The caller's approvals still waiting, oldest first",
         operationId: 'listApprovals',
         parameters: [query('sessionId', "only this session's")],
         responses: { '200': json(ref('ApprovalList'), 'the approvals') },
@@ -197,7 +204,8 @@ export const OPENAPI_DOCUMENT: OpenApiDocument = {
         responses: {
           '200': json(ref('Approval'), 'answered'),
           '400': error('bad_json / bad_request'),
-          '404': error('unknown_approval'),
+          '403': error('owner_only: a user answered "always": "forever"'),
+          '404': error("unknown_approval (also another person's)"),
           '409': error('approval_answered / approval_mismatch / always_not_offered'),
         },
       },
@@ -218,6 +226,7 @@ export const OPENAPI_DOCUMENT: OpenApiDocument = {
         responses: {
           '200': json(ref('ToolRow'), 'switched'),
           '400': error('bad_json / bad_request'),
+          '403': error('owner_only: a switch applies to every session on the host'),
           '404': error('unknown_tool'),
           '409': error('fixed_by_config'),
         },
@@ -239,10 +248,44 @@ export const OPENAPI_DOCUMENT: OpenApiDocument = {
         responses: { '200': json(ref('Batch'), 'the batch'), '404': error('unknown_batch') },
       },
     },
+    '/api/users': {
+      get: {
+        summary: 'The users the host serves, oldest first (the owner only)',
+        operationId: 'listUsers',
+        responses: { '200': json(ref('UserList'), 'the users'), '403': error('owner_only') },
+      },
+      post: {
+        summary: 'Adds a user; the answer holds their token, shown this once (the store keeps only a hash)',
+        operationId: 'addUser',
+        requestBody: body('NewUser'),
+        responses: {
+          '201': json(ref('UserAdded'), 'added'),
+          '400': error('bad_json / bad_request (a malformed or taken name)'),
+          '403': error('owner_only'),
+        },
+      },
+    },
+    '/api/users/{name}': {
+      delete: {
+        summary: 'Revokes a user (by name or id): their token stops working at once; their sessions are kept',
+        operationId: 'revokeUser',
+        parameters: [path('name', "the user's name or id")],
+        responses: {
+          '204': { description: 'revoked' },
+          '403': error('owner_only'),
+          '404': error('unknown_user'),
+        },
+      },
+    },
   },
   components: {
     securitySchemes: {
-      token: { type: 'http', scheme: 'bearer', description: 'Off loopback only' },
+      token: {
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          "A user's token (tsu.…) or the owner's; off loopback, and on loopback once the host has users",
+      },
       cookie: { type: 'apiKey', in: 'cookie', name: 'toolseam_session' },
     },
     schemas: {
@@ -261,6 +304,16 @@ export const OPENAPI_DOCUMENT: OpenApiDocument = {
         turnsRunning: { type: 'integer', minimum: 0 },
       }),
       SignIn: object({ token: text }),
+      User: {
+        ...object({ id: text, name: text, createdAt: time, revokedAt: orNull(time) }),
+        additionalProperties: false,
+      },
+      UserList: object({ users: { type: 'array', items: ref('User') } }),
+      NewUser: {
+        ...object({ name: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,63}$' } }),
+        additionalProperties: false,
+      },
+      UserAdded: object({ user: ref('User'), token: text }),
       Session: {
         ...object({
           id: text,

@@ -1,10 +1,14 @@
 import type { Context, Hono } from 'hono';
 import type { SessionRecord } from '../core/session-store.js';
+import { signalTopics } from '../core/signals.js';
+import { callerOf } from './access.js';
 import { ApiError } from './api-error.js';
 import { messageShapes, sessionShape } from './api-shapes.js';
 import { eventStream } from './event-stream.js';
 import { choiceField, jsonBody, stringField } from './json-body.js';
+import { ownerIdOf } from './people.js';
 import type { ServerDeps } from './server-deps.js';
+import { ownedSession } from './session-owner.js';
 import { refuseWhenStopping, sendMessage } from './start-turn.js';
 
 /** The session routes: list, create, read, delete, send, stop, and the event stream. */
@@ -32,19 +36,14 @@ export function sessionRoutes(app: Hono, deps: ServerDeps): void {
     return store.lastTurnEventId(id, first?.id);
   };
 
-  const mustSession = async (c: Context): Promise<SessionRecord> => {
-    const id = c.req.param('id') as string;
-    const record = await store.getSession(id);
-    if (!record) {
-      throw new ApiError(404, 'unknown_session', `There is no session ${id}; GET /api/sessions lists them.`, {
-        sessionId: id,
-      });
-    }
-    return record;
-  };
+  const mustSession = (c: Context): Promise<SessionRecord> =>
+    ownedSession(c, deps, c.req.param('id') as string);
 
   app.get('/api/sessions', async (c) => {
-    const [sessions, running] = await Promise.all([store.listSessions({ topLevel: true }), runningIds()]);
+    const [sessions, running] = await Promise.all([
+      store.listSessions({ topLevel: true, userId: ownerIdOf(callerOf(c)) }),
+      runningIds(),
+    ]);
     return c.json({ sessions: sessions.map((s) => sessionShape(s, running.has(s.id))) });
   });
 
@@ -62,9 +61,11 @@ export function sessionRoutes(app: Hono, deps: ServerDeps): void {
         { field: 'agent' },
       );
     }
+    const owner = ownerIdOf(callerOf(c));
     const session = await runtime.session(undefined, {
       ...(title !== undefined ? { title } : {}),
       ...(agent !== undefined ? { agent } : {}),
+      ...(owner !== null ? { userId: owner } : {}),
     });
     const record = (await store.getSession(session.id)) as SessionRecord;
     return c.json(sessionShape(record, false), 201);
@@ -107,18 +108,22 @@ export function sessionRoutes(app: Hono, deps: ServerDeps): void {
   app.post('/api/sessions/:id/stop', async (c) => {
     const record = await mustSession(c);
     const turn = hub.running(record.id);
-    if (!turn) {
-      throw new ApiError(
-        409,
-        'no_turn',
-        `Session ${record.id} runs no turn in this server, so there is nothing to stop.`,
-        {
-          sessionId: record.id,
-        },
-      );
+    if (turn) {
+      turn.stop();
+      return c.json({ turnId: turn.turnId }, 202);
     }
-    turn.stop();
-    return c.json({ turnId: turn.turnId }, 202);
+    // Run by another process on the store: the stop goes to it as a signal.
+    const [elsewhere] = await store.listTurns({
+      sessionId: record.id,
+      status: ['running', 'waiting_approval'],
+    });
+    if (!elsewhere) {
+      throw new ApiError(409, 'no_turn', `Session ${record.id} runs no turn, so there is nothing to stop.`, {
+        sessionId: record.id,
+      });
+    }
+    await runtime.signals.publish(signalTopics.stopTurn(record.id), elsewhere.id);
+    return c.json({ turnId: elsewhere.id }, 202);
   });
 
   app.get('/api/sessions/:id/events', async (c) => {

@@ -5,6 +5,7 @@ import { ToolseamError } from '../core/errors.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { type Access, loopbackHosts } from './access.js';
 import { createApp } from './create-app.js';
+import { People } from './people.js';
 import type { ServerDeps } from './server-deps.js';
 import { type ServerToken, serverToken } from './server-token.js';
 import { resumeOrphan } from './start-turn.js';
@@ -20,7 +21,7 @@ export interface ServeOptions {
   readonly version: string;
   readonly webRoot?: string;
   readonly keepAliveMs?: number;
-  /** How often a stream polls the store for another process's turn (ms, default 500). */
+  /** How often a stream reads the store for another process's turn besides its signals (ms; `TurnHubOptions.pollMs`). */
   readonly pollMs?: number;
 }
 
@@ -55,11 +56,28 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const { runtime } = options;
   const host = options.host ?? '127.0.0.1';
   const loopback = isLoopback(host);
-  const token = loopback ? undefined : serverToken(runtime.options.store.path);
-  const access: Access = { loopback, hosts: new Set(), ...(token ? { token: token.token } : {}) };
+  const store = runtime.options.store;
+  const token = loopback ? undefined : serverToken(store.path);
+  let madeOnLoopback: ServerToken | undefined;
+  const access: Access = {
+    loopback,
+    hosts: new Set(),
+    people: new People(store),
+    ...(token ? { token: token.token } : {}),
+    // Made only once the host has users: a one-person host on loopback never needs it.
+    ...(loopback
+      ? {
+          loopbackToken: () => {
+            madeOnLoopback ??= serverToken(store.path);
+            return madeOnLoopback.token;
+          },
+        }
+      : {}),
+  };
   const hub = new TurnHub({
     store: runtime.options.store,
     logger: runtime.logger,
+    signals: runtime.signals,
     ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
   });
   const deps: ServerDeps = {

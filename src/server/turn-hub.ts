@@ -2,6 +2,7 @@ import type { RuntimeEvent } from '../core/events.js';
 import type { JsonObject } from '../core/json.js';
 import type { Logger } from '../core/logger.js';
 import type { NewTurnEvent, SessionStore, StoredTurnEvent } from '../core/session-store.js';
+import { type Signals, SLOW_POLL_MS, signalTopics } from '../core/signals.js';
 import { EventSubscription, type SubscriptionOptions } from './event-subscription.js';
 
 /** A turn this process runs, as the hub tracks it. */
@@ -18,7 +19,17 @@ export interface HubTurn {
 export interface TurnHubOptions {
   readonly store: SessionStore;
   readonly logger: Logger;
-  /** How often a stream polls the store while no turn of its session runs in this process (ms). */
+  /**
+   * Wake-ups: the hub publishes a session's topic after each batch it keeps, and a stream reads the
+   * store when its session's topic is published by a turn running elsewhere; a stop asked for in
+   * another process arrives here as its own topic.
+   */
+  readonly signals: Signals;
+  /**
+   * How often a stream reads the store while no turn of its session runs in this process (ms): default
+   * 1 s with signals that stay in this process, 5 s when they reach other processes (then a read
+   * follows each signal, and the poll only covers a lost one).
+   */
   readonly pollMs?: number;
 }
 
@@ -28,8 +39,9 @@ const WRITE_RETRY_MS = 100;
 
 /**
  * Runs turns' event streams for the server: each event is kept in the store (a batch per tick, one
- * transaction), then handed to the streams subscribed to its session. A stream reads what it missed
- * from the store, so a reconnect, or a turn another process runs on the same store, loses nothing.
+ * transaction), then handed to the streams subscribed to its session here and signalled to every
+ * other process. A stream reads what it missed from the store, so a reconnect, or a turn another
+ * process runs on the same store, loses nothing.
  */
 export class TurnHub {
   private readonly turns = new Map<string, HubTurn>();
@@ -62,6 +74,8 @@ export class TurnHub {
     stop: () => void,
   ): HubTurn {
     const { sessionId, turnId } = first;
+    // A person connected to another process may ask for the stop.
+    const unsubscribe = this.options.signals.subscribe(signalTopics.stopTurn(sessionId), () => stop());
     const ended = (async () => {
       this.push(sessionId, turnId, first);
       try {
@@ -77,6 +91,7 @@ export class TurnHub {
       }
       await this.flushed();
     })().finally(() => {
+      unsubscribe();
       if (this.turns.get(sessionId)?.turnId === turnId) this.turns.delete(sessionId);
       // Another process may run the next turn of the session: its first batch is read from the store.
       this.lastIds.delete(sessionId);
@@ -89,14 +104,21 @@ export class TurnHub {
 
   /** A stream of the session's kept events after `after`, then live; ends when `signal` aborts. */
   subscribe(sessionId: string, options: SubscriptionOptions): EventSubscription {
+    const { signals } = this.options;
+    const pollMs = this.options.pollMs ?? (signals.reachesOtherProcesses ? SLOW_POLL_MS : 1_000);
     const subscription = new EventSubscription(this.options.store, sessionId, options, {
       localTurn: () => this.turns.has(sessionId),
-      pollMs: this.options.pollMs ?? 500,
+      pollMs,
       leave: () => {
+        unsubscribe();
         const set = this.subscribers.get(sessionId);
         set?.delete(subscription);
         if (set?.size === 0) this.subscribers.delete(sessionId);
       },
+    });
+    // A turn running here hands its events over directly; a signal means another process kept some.
+    const unsubscribe = signals.subscribe(signalTopics.sessionEvents(sessionId), () => {
+      if (!this.turns.has(sessionId)) subscription.offer([], undefined);
     });
     let set = this.subscribers.get(sessionId);
     if (!set) {
@@ -173,6 +195,7 @@ export class TurnHub {
       const before = this.lastIds.get(sessionId);
       if (this.turns.has(sessionId)) this.lastIds.set(sessionId, (events.at(-1) as StoredTurnEvent).id);
       for (const s of this.subscribers.get(sessionId) ?? []) s.offer(events, before);
+      void this.options.signals.publish(signalTopics.sessionEvents(sessionId));
     }
   }
 

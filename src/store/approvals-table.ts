@@ -202,6 +202,8 @@ export function approvalsTable(
       sessionId: 'session_id = @sessionId',
       turnId: 'turn_id = @turnId',
       statuses: statusIn,
+      userId: 'session_id IN (SELECT id FROM sessions WHERE user_id = @userId)',
+      ownerOnly: () => 'session_id IN (SELECT id FROM sessions WHERE user_id IS NULL)',
     },
   );
   const closeRow = db.prepare(
@@ -255,7 +257,13 @@ export function approvalsTable(
     get,
     list(filter: ApprovalFilter = {}): ApprovalRecord[] {
       const statuses = statusFilter(filter.status, STATUSES, 'Approval status');
-      const rows = list({ sessionId: filter.sessionId, turnId: filter.turnId, statuses });
+      const rows = list({
+        sessionId: filter.sessionId,
+        turnId: filter.turnId,
+        statuses,
+        userId: filter.userId,
+        ownerOnly: filter.userId === null ? 'yes' : undefined,
+      });
       return (rows as ApprovalRow[]).map(toRecord);
     },
     answer(id: string, decision: ApprovalDecision, options: AnswerOptions = {}): ApprovalRecord {

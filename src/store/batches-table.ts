@@ -99,6 +99,11 @@ export function batchesTable(ctx: StoreContext, sessions: SessionsTable) {
        AND (@child IS NULL OR id IN (SELECT batch_id FROM leaves WHERE child_session_id = @child))
      ORDER BY rowid`,
   );
+  const ownChild = db.prepare(
+    `UPDATE sessions SET user_id = (SELECT p.user_id FROM leaves l JOIN batches b ON b.id = l.batch_id
+       JOIN sessions p ON p.id = b.parent_session_id WHERE l.id = @leaf)
+     WHERE id = @child`,
+  );
   const claim = db.prepare(
     `UPDATE leaves SET status = 'running', child_session_id = ?, started_at = ? WHERE id = ? AND status = 'queued'`,
   );
@@ -167,7 +172,9 @@ export function batchesTable(ctx: StoreContext, sessions: SessionsTable) {
       return ctx.write(() => {
         sessions.mustExist(childSessionId);
         const won = claim.run(childSessionId, ctx.now(), leafId).changes === 1;
-        if (!won) mustGetLeaf(leafId);
+        // The child session belongs to whoever owns the session that ran the batch.
+        if (won) ownChild.run({ child: childSessionId, leaf: leafId });
+        else mustGetLeaf(leafId);
         return won;
       });
     },

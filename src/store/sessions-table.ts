@@ -25,6 +25,7 @@ export interface SessionRow {
   created_at: number;
   updated_at: number;
   tools: string;
+  user_id: string | null;
 }
 
 /** A session's used tools, in first-use order, as a JSON list. */
@@ -71,6 +72,7 @@ export function toRecord(row: SessionRow): SessionRecord {
     model: opt(row.model),
     surfaceStamp: opt(row.surface_stamp),
     toolsUsed: fromJson<string[]>(row.tools),
+    userId: opt(row.user_id),
   };
 }
 
@@ -85,16 +87,25 @@ export function toListed(
 export function sessionsTable(ctx: StoreContext) {
   const { db } = ctx;
   const insert = db.prepare(
-    `INSERT INTO sessions (id, title, agent, provider, model, created_at, updated_at)
-     VALUES (@id, @title, @agent, @provider, @model, @now, @now)`,
+    `INSERT INTO sessions (id, title, agent, provider, model, user_id, created_at, updated_at)
+     VALUES (@id, @title, @agent, @provider, @model, @userId, @now, @now)`,
   );
   const byId = db.prepare(`${SELECT} WHERE s.id = ?`);
-  const lists = Object.fromEntries(
-    Object.entries(WHICH).map(([which, where]) => [
-      which,
-      db.prepare(`${LISTED} ${where} ORDER BY s.updated_at DESC, s.rowid DESC LIMIT @limit`),
-    ]),
-  ) as Record<keyof typeof WHICH, ReturnType<typeof db.prepare>>;
+  /** One statement per kind of list and per user filter (none, a user, the owner's), made on first use. */
+  const lists = new Map<string, ReturnType<typeof db.prepare>>();
+  const listOf = (which: keyof typeof WHICH, user: 'any' | 'user' | 'owner') => {
+    const key = `${which}/${user}`;
+    let statement = lists.get(key);
+    if (!statement) {
+      const mine = { any: '', user: 's.user_id = @user', owner: 's.user_id IS NULL' }[user];
+      const terms = [WHICH[which].replace(/^WHERE /, ''), mine].filter((w) => w !== '');
+      const where = terms.length === 0 ? '' : `WHERE ${terms.join(' AND ')}`;
+      statement = db.prepare(`${LISTED} ${where} ORDER BY s.updated_at DESC, s.rowid DESC LIMIT @limit`);
+      lists.set(key, statement);
+    }
+    return statement;
+  };
+  const userExists = db.prepare('SELECT 1 FROM users WHERE id = ?').pluck();
   const patch = db.prepare(
     `UPDATE sessions SET title = coalesce(@title, title), agent = coalesce(@agent, agent),
        provider = coalesce(@provider, provider), model = coalesce(@model, model),
@@ -134,8 +145,13 @@ export function sessionsTable(ctx: StoreContext) {
           created_at: now,
           updated_at: now,
           tools: '[]',
+          user_id: textOrNull(input.userId, "A session's user"),
         };
-        insert.run({ id, title: row.title, agent: row.agent, provider: row.provider, model: row.model, now });
+        if (row.user_id !== null && userExists.get(row.user_id) === undefined) {
+          throw new StoreNotFoundError('user', row.user_id);
+        }
+        const { title, agent, provider, model, user_id: userId } = row;
+        insert.run({ id, title, agent, provider, model, userId, now });
         // Read back only when SQLite would not keep a text as given (half of a character in it).
         return keptAsWritten(row) ? toRecord(row) : (get(id) as SessionRecord);
       });
@@ -145,10 +161,13 @@ export function sessionsTable(ctx: StoreContext) {
     list(filter: SessionFilter = {}): ListedSession[] {
       const limit = sqlLimit(filter.limit);
       const parent = textOrNull(filter.parentSessionId, 'A parent session id');
-      const rows =
-        parent !== null
-          ? lists.children.all({ limit, parent })
-          : (filter.topLevel ? lists.topLevel : lists.all).all({ limit });
+      const user = filter.userId === undefined ? 'any' : filter.userId === null ? 'owner' : 'user';
+      const which = parent !== null ? 'children' : filter.topLevel ? 'topLevel' : 'all';
+      const rows = listOf(which, user).all({
+        limit,
+        ...(parent !== null ? { parent } : {}),
+        ...(user === 'user' ? { user: requireText(filter.userId, 'A user id') } : {}),
+      });
       return (rows as Parameters<typeof toListed>[0][]).map(toListed);
     },
     update(id: string, changes: SessionPatch): SessionRecord {
@@ -170,6 +189,10 @@ export function sessionsTable(ctx: StoreContext) {
         const now = ctx.now();
         for (const name of tools) addTool.run(sessionId, requireText(name, 'A tool name'), now);
       });
+    },
+    /** Adds one used tool to a session the caller's write has just found (through a row of its own). */
+    addToolUsed(sessionId: string, tool: string): void {
+      addTool.run(sessionId, requireText(tool, 'A tool name'), ctx.now());
     },
     /** Marks the session as just used. */
     touch(id: string): void {

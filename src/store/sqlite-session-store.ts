@@ -21,6 +21,7 @@ import { toolCallsTable } from './tool-calls-table.js';
 import { toolSwitchesTable } from './tool-switches-table.js';
 import { turnEventsTable } from './turn-events-table.js';
 import { turnsTable } from './turns-table.js';
+import { usersTable } from './users-table.js';
 
 /** Where and how to open the store. */
 export interface SessionStoreOptions extends DatabaseOptions {
@@ -65,6 +66,7 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
   const turnEvents = turnEventsTable(ctx);
   const context = contextTables(ctx);
   const automations = automationsTable(ctx);
+  const users = usersTable(ctx);
 
   const timeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   /** Moves a turn; a turn that ends takes its pending approvals with it. */
@@ -92,6 +94,8 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
     recordModelReply: (turnId, reply) =>
       ctx.write(() => {
         const recorded = calls.recordModelReply(turnId, reply);
+        if (reply.usage !== undefined)
+          context.recordUsage({ ...reply.usage, sessionId: recorded.message.sessionId, turnId });
         if (reply.endsTurn === true) moveTurn(turnId, 'done');
         return recorded;
       }),
@@ -160,6 +164,11 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
     deleteAutomation: automations.delete,
     claimAutomationRun: automations.claim,
     finishAutomationRun: automations.finish,
+
+    createUser: users.create,
+    getUser: users.get,
+    listUsers: users.list,
+    revokeUser: users.revoke,
   };
   return {
     ...sqliteGuard<Omit<SessionStore, 'path' | 'close'>>(methods, db.name, timeoutMs),

@@ -205,10 +205,24 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
 
   function insertCall(turnId: string, sessionId: string, call: NewToolCall): ToolCallRecord {
     const checked = checkedCall(call);
-    if (get(turnId, checked.id)) throw callTaken(turnId, checked.id);
-    // The row as SQLite keeps it (its place in the turn counted by the insert), without a second read.
-    const row = insert.get({ turnId, sessionId, ...checked, now: ctx.now() }) as CallRow;
+    // The row as SQLite keeps it (its place in the turn counted by the insert), without a second read;
+    // a repeated id is found by the table's key (turn, call id), not by a read before every insert.
+    const row = insertOnce({ turnId, sessionId, ...checked, now: ctx.now() });
     return toRecord(row);
+  }
+
+  /** Inserts a call's row; a call id the turn already has is refused as the caller's mistake it is. */
+  function insertOnce(values: {
+    readonly turnId: string;
+    readonly id: string;
+    readonly [column: string]: unknown;
+  }): CallRow {
+    try {
+      return insert.get(values) as CallRow;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error;
+      throw callTaken(values.turnId, values.id);
+    }
   }
 
   return {
@@ -220,7 +234,7 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
         const assistant = replyMessage(turnId, reply);
         // The calls first: the message keeps their arguments in their rows (stored once) and reads them from there.
         const recorded = (reply.calls ?? []).map((c) => insertCall(turnId, sessionId, c));
-        const message = turns.append(turnId, assistant, undefined, { argumentsInCalls: true });
+        const message = turns.appendTo(sessionId, turnId, assistant, undefined, { argumentsInCalls: true });
         return { message, calls: recorded };
       });
     },
@@ -260,7 +274,8 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
           throw new StoreConflictError('tool call', `${turnId}/${callId}`, current.status, outcome.status);
         }
         const call = toRecord(settled);
-        const message = turns.append(
+        const message = turns.appendTo(
+          call.sessionId,
           turnId,
           {
             role: 'tool',
@@ -271,7 +286,8 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
           },
           call.tool,
         );
-        if (call.status === 'done') sessions.addToolsUsed(call.sessionId, [call.tool]);
+        // the settled call's row names its session, which therefore exists
+        if (call.status === 'done') sessions.addToolUsed(call.sessionId, call.tool);
         return { call, message };
       });
     },

@@ -141,6 +141,19 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
   const mustGet = mustRead('turn', get);
   /** The session a turn belongs to (read alone, not the whole turn); StoreNotFoundError when there is no such turn. */
   const mustGetSessionId = mustRead('turn', (turnId) => sessionOf.get(turnId) as string | undefined);
+  /** Appends a message to `sessionId`, the session of `turnId`, and marks the session used. */
+  const appendTo = (
+    sessionId: string,
+    turnId: string,
+    message: ChatMessage,
+    tool?: string,
+    options?: AppendOptions,
+  ): StoredMessage =>
+    ctx.write(() => {
+      const stored = messages.append(sessionId, turnId, message, tool, options);
+      sessions.touch(sessionId);
+      return stored;
+    });
 
   return {
     start(input: NewTurn) {
@@ -221,13 +234,10 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
     },
     /** Appends a message to a turn's session and marks the session used. */
     append(turnId: string, message: ChatMessage, tool?: string, options?: AppendOptions): StoredMessage {
-      return ctx.write(() => {
-        const sessionId = mustGetSessionId(turnId);
-        const stored = messages.append(sessionId, turnId, message, tool, options);
-        sessions.touch(sessionId);
-        return stored;
-      });
+      return ctx.write(() => appendTo(mustGetSessionId(turnId), turnId, message, tool, options));
     },
+    /** `append` for a caller whose write has just read the turn's session (not read a second time). */
+    appendTo,
   };
 }
 

@@ -3,6 +3,7 @@ import type { Runtime } from '../../src/runtime/runtime.js';
 import { loopbackHosts } from '../../src/server/access.js';
 import { createApp } from '../../src/server/create-app.js';
 import { OPENAPI_DOCUMENT } from '../../src/server/openapi-document.js';
+import { People } from '../../src/server/people.js';
 import type { ServerDeps } from '../../src/server/server-deps.js';
 import { TurnHub } from '../../src/server/turn-hub.js';
 import { readEvents } from '../../src/testing/event-stream-reader.js';
@@ -19,8 +20,8 @@ afterEach(async () => {
 function appOn(runtime: Runtime, stopping: boolean) {
   const deps: ServerDeps = {
     runtime,
-    hub: new TurnHub({ store: runtime.options.store, logger: runtime.logger }),
-    access: { loopback: true, hosts: loopbackHosts(1) },
+    hub: new TurnHub({ store: runtime.options.store, logger: runtime.logger, signals: runtime.signals }),
+    access: { loopback: true, hosts: loopbackHosts(1), people: new People(runtime.options.store) },
     version: 'test',
     state: { stopping },
   };

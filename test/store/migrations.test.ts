@@ -32,6 +32,7 @@ const TABLES = [
   'tool_switches',
   'turn_events',
   'turns',
+  'users',
 ];
 
 function inspect(path: string) {

@@ -15,6 +15,7 @@ import { toolCallCases } from './contract/tool-call-cases.js';
 import { toolSwitchCases } from './contract/tool-switch-cases.js';
 import { turnEventCases } from './contract/turn-event-cases.js';
 import { turnOwnerCases } from './contract/turn-owner-cases.js';
+import { userCases } from './contract/user-cases.js';
 
 /** A store implementation as the contract opens it: fresh stores, a second connection, and the clean-up. */
 export interface StoreSubject {
@@ -53,5 +54,6 @@ export function sessionStoreContract(name: string, subject: StoreSubject): void 
     listCases(subject);
     referenceCases(subject);
     inputCases(subject);
+    userCases(subject);
   });
 }

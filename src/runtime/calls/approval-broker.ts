@@ -1,5 +1,6 @@
 import type { ApprovalDecision } from '../../core/approval.js';
 import type { ApprovalRecord, SessionStore } from '../../core/session-store.js';
+import { type Signals, signalTopics } from '../../core/signals.js';
 import { StoreBusyError } from '../../core/store-errors.js';
 
 /** How a wait for an answer ended. */
@@ -11,14 +12,16 @@ export type ApprovalOutcome =
 
 /**
  * Waits for answers to approval requests. An answer may arrive in this process (`respond`) or be
- * written to the store by another one (`toolseam approve` in a second terminal), so a waiting turn
- * also polls the store. A wait ends as expired after its timeout and as cancelled when its turn stops.
+ * written to the store by another one (another `serve` behind the same load balancer, `toolseam
+ * approve` in a second terminal). Whoever answers through a broker publishes the approval's signal,
+ * which wakes the waiter wherever the signals reach; a waiting turn also reads the store every
+ * `pollMs`, for an answer whose signal did not reach it. A wait ends as expired after its timeout and
+ * as cancelled when its turn stops.
  */
 export class ApprovalBroker {
-  private readonly wakers = new Map<string, Set<() => void>>();
-
   constructor(
     private readonly store: SessionStore,
+    private readonly signals: Signals,
     private readonly pollMs: number,
   ) {}
 
@@ -29,7 +32,7 @@ export class ApprovalBroker {
     options: { digest?: string; answeredBy?: string } = {},
   ): Promise<ApprovalRecord> {
     const record = await this.store.answerApproval(id, decision, options);
-    this.wake(id);
+    await this.signals.publish(signalTopics.approval(id), record.status);
     return record;
   }
 
@@ -48,7 +51,7 @@ export class ApprovalBroker {
         clearTimeout(timer);
         clearTimeout(retry);
         signal.removeEventListener('abort', onAbort);
-        this.wakers.get(id)?.delete(check);
+        unsubscribe();
         end();
       };
       const finish = (outcome: ApprovalOutcome): void => settle(() => resolve(outcome));
@@ -84,18 +87,12 @@ export class ApprovalBroker {
         }
       };
       const onAbort = (): void => void close('cancelled', 'the turn was stopped');
+      const unsubscribe = this.signals.subscribe(signalTopics.approval(id), check);
       const poller = setInterval(check, this.pollMs);
       const timer = setTimeout(() => void close('expired', 'no one answered in time'), timeoutMs);
       signal.addEventListener('abort', onAbort, { once: true });
-      const set = this.wakers.get(id) ?? new Set<() => void>();
-      this.wakers.set(id, set);
-      set.add(check);
       if (signal.aborted) onAbort();
       else check();
     });
-  }
-
-  private wake(id: string): void {
-    for (const check of this.wakers.get(id) ?? []) check();
   }
 }

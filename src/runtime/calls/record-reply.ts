@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { ReplyUsage } from '../../core/context-records.js';
 import type { AssistantToolCall } from '../../core/model.js';
 import { STORE_RETRY_MS, storeTrouble, writeWhenStoreAnswers } from '../turn/store-retry.js';
 import type { TurnEnvironment } from '../turn/turn-environment.js';
+import type { TurnState } from '../turn/turn-state.js';
 import { type PlannedCall, type ReadCall, readCall } from './planned-call.js';
 
 /**
@@ -10,13 +12,21 @@ import { type PlannedCall, type ReadCall, readCall } from './planned-call.js';
  */
 export async function recordReply(
   env: TurnEnvironment,
-  text: string,
-  calls: readonly AssistantToolCall[],
+  state: Pick<TurnState, 'callIds'>,
+  reply: ModelAnswer,
   stoppedByLength: boolean,
   endsTurn = false,
 ): Promise<PlannedCall[]> {
-  const read = (await withUniqueIds(env, calls)).map((c) => readCall(env, c, stoppedByLength));
-  return recordReadCalls(env, text, read, endsTurn);
+  const unique = await withUniqueIds(env, state, reply.calls);
+  const read = unique.map((c) => readCall(env, c, stoppedByLength));
+  return recordReadCalls(env, reply.text, read, endsTurn, reply.usage);
+}
+
+/** A model's answer as the turn stores it: its text, its calls and the token counts it came with. */
+export interface ModelAnswer {
+  readonly text: string;
+  readonly calls: readonly AssistantToolCall[];
+  readonly usage?: ReplyUsage | undefined;
 }
 
 /**
@@ -28,6 +38,7 @@ export async function recordReadCalls(
   text: string,
   read: readonly ReadCall[],
   endsTurn = false,
+  usage?: ReplyUsage,
 ): Promise<PlannedCall[]> {
   const reply = {
     content: text,
@@ -41,6 +52,7 @@ export async function recordReadCalls(
       ...(c.args ? { arguments: c.args, argumentsAsRaw: c.argsAsRaw === true } : {}),
     })),
     ...(endsTurn ? { endsTurn } : {}),
+    ...(usage === undefined ? {} : { usage }),
   };
   // The reply was shown and paid for: a store that cannot take it yet is waited for, not given up on.
   const { calls: records } = await writeWhenStoreAnswers(
@@ -62,11 +74,14 @@ export async function recordReadCalls(
  */
 async function withUniqueIds(
   env: TurnEnvironment,
+  state: Pick<TurnState, 'callIds'>,
   calls: readonly AssistantToolCall[],
 ): Promise<AssistantToolCall[]> {
   // A reply without calls (the final answer) has no ids to check: the turn's calls are not read for it.
   if (calls.length === 0) return [];
-  const taken = new Set((await env.store.listToolCalls({ turnId: env.turnId })).map((c) => c.id));
+  // Only this turn's runner records its replies, so the ids once read stay known for the turn.
+  state.callIds ??= new Set((await env.store.listToolCalls({ turnId: env.turnId })).map((c) => c.id));
+  const taken = state.callIds;
   return calls.map((call) => {
     let id = call.id.trim();
     if (id === '' || taken.has(id)) id = `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`;

@@ -1,9 +1,10 @@
+import type { ReplyUsage } from '../../core/context-records.js';
 import type { AssistantToolCall, ModelRequest, StopReason, Usage } from '../../core/model.js';
 import { wholeText } from '../../core/text-cut.js';
 import { recordReply } from '../calls/record-reply.js';
 import { runCalls } from '../calls/run-calls.js';
 import { fitRequest } from '../context/fit-request.js';
-import { noteUsage } from '../context/note-usage.js';
+import { keepUsage, observeUsage } from '../context/note-usage.js';
 import { refusedToolsNote } from '../surface/refused-tools.js';
 import { wireToolsFor } from '../surface/request-tools.js';
 import { turnToolsOf } from '../surface/select-turn-tools.js';
@@ -34,7 +35,7 @@ export async function runTurnLoop(env: TurnEnvironment, state: TurnState): Promi
     // A final answer that ends the turn as done is stored with the turn's end, in one write.
     const ends =
       reply.calls.length === 0 && finalAnswer(reply).status === 'done' && env.nothingUnsaved?.() === true;
-    const planned = await recordReply(env, reply.text, reply.calls, reply.stopReason === 'max_tokens', ends);
+    const planned = await recordReply(env, state, reply, reply.stopReason === 'max_tokens', ends);
     if (planned.length === 0) {
       if (ends) state.endStored = true;
       return finalAnswer(reply);
@@ -77,6 +78,8 @@ interface Answer {
   readonly stopReason: StopReason;
   /** The provider's own word for the stop, '' when it gave none. */
   readonly rawStopReason: string;
+  /** The provider's token counts, stored with the reply. */
+  readonly usage: ReplyUsage | undefined;
 }
 
 type Reply = Answer | { readonly end: TurnEnd } | { readonly leftOut: true };
@@ -147,11 +150,12 @@ async function callModel(
   } finally {
     silence.stop();
   }
-  await noteUsage(env, request, usage);
+  const counted = await observeUsage(env, request, usage);
   if (env.signal.aborted) {
     // stopped as the answer came in: the text shown is kept, the calls (never run) are not
+    await keepUsage(env, counted);
     await keepStoppedAnswer(env, text);
     return { end: { status: 'stopped', message: 'The turn was stopped.' } };
   }
-  return { text, calls, stopReason, rawStopReason };
+  return { text, calls, stopReason, rawStopReason, usage: counted };
 }

@@ -25,6 +25,11 @@ export interface TurnState {
   overflowed?: 'compact' | 'resent';
   /** The turn's tool selection, made once when a step first needs it (see `turnToolsOf`). */
   turnTools?: Promise<TurnTools>;
+  /**
+   * The ids of the turn's calls, kept once known (a turn begun here starts with none; a resumed one reads
+   * its calls first), so a reply's ids are checked without reading the turn's calls each time.
+   */
+  callIds?: Set<string>;
   /** Set when the final answer was stored with the turn marked done (one write): its end needs no write of its own. */
   endStored?: boolean;
 }

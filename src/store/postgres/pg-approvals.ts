@@ -52,9 +52,21 @@ export function pgApprovals(
     if (found === undefined) throw new StoreNotFoundError('approval', id);
     return found;
   };
-  const list = async (filter: { sessionId?: string; turnId?: string; statuses?: string | null }) => {
+  const list = async (filter: {
+    sessionId?: string;
+    turnId?: string;
+    statuses?: string | null;
+    userId?: string | null;
+    ownerOnly?: string;
+  }) => {
     const { where, bound } = whereOf(
-      { sessionId: 'session_id = @sessionId', turnId: 'turn_id = @turnId', statuses: statusesIn },
+      {
+        sessionId: 'session_id = @sessionId',
+        turnId: 'turn_id = @turnId',
+        statuses: statusesIn,
+        userId: 'session_id IN (SELECT id FROM sessions WHERE user_id = @userId)',
+        ownerOnly: () => 'session_id IN (SELECT id FROM sessions WHERE user_id IS NULL)',
+      },
       filter,
     );
     return ctx.all<ApprovalRow>(`SELECT *, ${CALL_ARGUMENTS_SQL} FROM approvals ${where} ORDER BY n`, bound);
@@ -143,7 +155,13 @@ export function pgApprovals(
     },
     async list(filter: ApprovalFilter = {}): Promise<ApprovalRecord[]> {
       const statuses = statusFilter(filter.status, STATUSES, 'Approval status');
-      const rows = await list({ sessionId: filter.sessionId, turnId: filter.turnId, statuses } as never);
+      const rows = await list({
+        sessionId: filter.sessionId,
+        turnId: filter.turnId,
+        statuses,
+        userId: filter.userId,
+        ...(filter.userId === null ? { ownerOnly: 'yes' } : {}),
+      } as never);
       return rows.map(toRecord);
     },
     async answer(

@@ -96,7 +96,15 @@ export function pgBatches(ctx: PgContext, talk: PgConversation) {
             `UPDATE leaves SET status = 'running', child_session_id = ?, started_at = ? WHERE id = ? AND status = 'queued'`,
             [childSessionId, ctx.now(), leafId],
           )) === 1;
-        if (!won) await mustGetLeaf(leafId);
+        // The child session belongs to whoever owns the session that ran the batch.
+        if (won) {
+          await ctx.run(
+            `UPDATE sessions SET user_id = (SELECT p.user_id FROM leaves l JOIN batches b ON b.id = l.batch_id
+               JOIN sessions p ON p.id = b.parent_session_id WHERE l.id = ?)
+             WHERE id = ?`,
+            [leafId, childSessionId],
+          );
+        } else await mustGetLeaf(leafId);
         return won;
       });
     },

@@ -188,10 +188,15 @@ export function pgConversation(ctx: PgContext) {
           );
         }
         const now = ctx.now();
+        const userId = textOrNull(input.userId, "A session's user");
+        if (userId !== null && (await ctx.get('SELECT 1 FROM users WHERE id = ?', [userId])) === undefined) {
+          throw new StoreNotFoundError('user', userId);
+        }
         const row = await ctx.get<SessionRow>(
-          `INSERT INTO sessions (id, title, agent, provider, model, created_at, updated_at)
-           VALUES (@id, @title, @agent, @provider, @model, @now, @now) RETURNING *, '[]' AS tools`,
+          `INSERT INTO sessions (id, title, agent, provider, model, user_id, created_at, updated_at)
+           VALUES (@id, @title, @agent, @provider, @model, @userId, @now, @now) RETURNING *, '[]' AS tools`,
           {
+            userId,
             id,
             title: textOrNull(input.title, "A session's title") ?? '',
             agent: textOrNull(input.agent, "A session's agent"),
@@ -206,16 +211,23 @@ export function pgConversation(ctx: PgContext) {
     async listSessions(filter: SessionFilter = {}): Promise<ListedSession[]> {
       const limit = pgLimit(sqlLimit(filter.limit));
       const parent = textOrNull(filter.parentSessionId, 'A parent session id');
-      const where =
+      const terms = [
         parent !== null
-          ? `WHERE EXISTS (SELECT 1 FROM leaves l JOIN batches b ON b.id = l.batch_id
+          ? `EXISTS (SELECT 1 FROM leaves l JOIN batches b ON b.id = l.batch_id
               WHERE l.child_session_id = s.id AND b.parent_session_id = @parent)`
           : filter.topLevel
-            ? 'WHERE NOT EXISTS (SELECT 1 FROM leaves l WHERE l.child_session_id = s.id)'
-            : '';
+            ? 'NOT EXISTS (SELECT 1 FROM leaves l WHERE l.child_session_id = s.id)'
+            : '',
+        filter.userId === undefined ? '' : filter.userId === null ? 's.user_id IS NULL' : 's.user_id = @user',
+      ].filter((t) => t !== '');
+      const where = terms.length === 0 ? '' : `WHERE ${terms.join(' AND ')}`;
       const rows = await ctx.all<Parameters<typeof toListed>[0]>(
         `${LISTED} ${where} ORDER BY s.updated_at DESC, s.n DESC LIMIT @limit`,
-        parent !== null ? { limit, parent } : { limit },
+        {
+          limit,
+          ...(parent !== null ? { parent } : {}),
+          ...(typeof filter.userId === 'string' ? { user: requireText(filter.userId, 'A user id') } : {}),
+        },
       );
       return rows.map(toListed);
     },

@@ -20,6 +20,7 @@ import { pgOutbox } from './pg-outbox.js';
 import { pgToolBooks } from './pg-tool-books.js';
 import { pgToolCalls } from './pg-tool-calls.js';
 import { pgTurnEvents } from './pg-turn-events.js';
+import { pgUsers } from './pg-users.js';
 
 /** Where and how to open the Postgres store. */
 export interface PostgresStoreOptions {
@@ -134,6 +135,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const calls = pgToolCalls(ctx, talk);
   const grants = pgGrants(ctx, talk);
   const approvals = pgApprovals(ctx, talk, calls, grants, audit);
+  const events = pgTurnEvents(ctx, talk);
   /** Moves a turn; a turn that ends takes its pending approvals with it. */
   const moveTurn = (turnId: string, state: TurnState, move?: TurnMove) =>
     ctx.write(async () => {
@@ -186,6 +188,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     recordModelReply: (turnId, reply) =>
       ctx.write(async () => {
         const recorded = await calls.recordModelReply(turnId, reply);
+        if (reply.usage !== undefined)
+          await events.recordUsage({ ...reply.usage, sessionId: recorded.message.sessionId, turnId });
         if (reply.endsTurn === true) await moveTurn(turnId, 'done');
         return recorded;
       }),
@@ -210,11 +214,13 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     audit: audit.add,
     listAudit: audit.list,
 
+    ...pgUsers(ctx),
+
     ...pgToolBooks(ctx, audit),
     ...pgOutbox(ctx),
     ...pgMemoriesTasks(ctx, talk),
     ...pgBatches(ctx, talk),
-    ...pgTurnEvents(ctx, talk),
+    ...events,
     ...pgAutomations(ctx),
   };
   let closed = false;

@@ -142,6 +142,27 @@ export function toolCallCases(subject: StoreSubject): void {
       expect(await store.setTurnStatus(turn.id, 'done')).toBe(false);
     });
 
+    it('keeps the token counts a reply came with, in the same write as the reply', async () => {
+      const store = await subject.open();
+      const { session, turn } = await turnWithCalls(store, []);
+      const usage = { inputTokens: 120, outputTokens: 8, requestChars: 450 };
+      await store.recordModelReply(turn.id, { content: 'Done.', endsTurn: true, usage });
+      expect(await store.listUsage(session.id)).toEqual([
+        { ...usage, sessionId: session.id, turnId: turn.id, createdAt: expect.any(String) },
+      ]);
+      // a reply the store refuses keeps none of its counts either
+      const next = await store.startTurn({ sessionId: session.id, userText: 'again' });
+      await expect(
+        store.recordModelReply(next.id, {
+          content: '',
+          calls: [newCall('c9', 'read_file', { path: 'z' })],
+          endsTurn: true,
+          usage: { inputTokens: 5, outputTokens: 1, requestChars: 20 },
+        }),
+      ).rejects.toThrow(InputError);
+      expect(await store.listUsage(session.id)).toHaveLength(1);
+    });
+
     it('refuses to end a turn with a reply that still has calls, and stores nothing of it', async () => {
       const store = await subject.open();
       const { turn } = await turnWithCalls(store, []);
