@@ -146,6 +146,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const calls = pgToolCalls(ctx, talk);
   const grants = pgGrants(ctx, talk);
   const approvals = pgApprovals(ctx, talk, calls, grants, audit);
+  const events = pgTurnEvents(ctx, talk);
   /** Moves a turn; a turn that ends takes its pending approvals with it. */
   const moveTurn = (turnId: string, state: TurnState, move?: TurnMove) =>
     ctx.write(async () => {
@@ -198,6 +199,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     recordModelReply: (turnId, reply) =>
       ctx.write(async () => {
         const recorded = await calls.recordModelReply(turnId, reply);
+        if (reply.usage !== undefined)
+          await events.recordUsage({ ...reply.usage, sessionId: recorded.message.sessionId, turnId });
         if (reply.endsTurn === true) await moveTurn(turnId, 'done');
         return recorded;
       }),
@@ -228,7 +231,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     ...pgOutbox(ctx),
     ...pgMemoriesTasks(ctx, talk),
     ...pgBatches(ctx, talk),
-    ...pgTurnEvents(ctx, talk),
+    ...events,
     ...pgAutomations(ctx),
   };
   let closed = false;
