@@ -61,7 +61,7 @@ describe('loading a contract app', () => {
     };
     expect(
       contractBaseUrl(
-        { openapi: 'x', headers: {}, timeoutMs: 1, maxResponseChars: 1, validate: true },
+        { openapi: 'x', headers: {}, timeoutMs: 1, maxResponseBytes: 1, validate: true, refHosts: [] },
         document,
       ).href,
     ).toBe('https://developer.uspto.gov/ds-api');
