@@ -23,6 +23,7 @@ async function appFor(
   answer?: Parameters<typeof startLoopbackApi>[0],
   extra: Record<string, unknown> = {},
 ): Promise<AppToolProvider> {
+  await scope.api?.close();
   scope.api = await startLoopbackApi(answer);
   const copy = contractAppCopy(name, `${scope.api.url}${name === 'billing' ? '/v1' : ''}`, extra);
   scope.keep(copy);
@@ -180,7 +181,7 @@ describe('a contract tool sends the request its contract describes', () => {
     expect(result.data).toMatchObject({ status: 402, code: 'http_error' });
   });
 
-  it('a GET is tried again once on a 503; a POST is not', async () => {
+  it('a GET is tried again once on a 503; a POST without an idempotency key is not', async () => {
     const app = await appFor('billing', () => ({ status: 503, body: { message: 'busy' } }));
     const read = await call(app, 'get_customer', { customer_id: 'c1' });
     expect(read.content).toMatch(/HTTP 503/);
@@ -189,12 +190,81 @@ describe('a contract tool sends the request its contract describes', () => {
     expect(scope.api?.received).toHaveLength(3);
   });
 
-  it('a response past the bound is cut with a note', async () => {
-    const app = await appFor('billing', () => ({ status: 200, body: { rows: 'x'.repeat(500) } }), {
-      maxResponseChars: 100,
+  it('an answer comes back whole after its status line; past maxResponseBytes the rest is not read', async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => ({ id: `cus_${i}`, email: `${i}@example.test` }));
+    const app = await appFor('billing', () => ({ status: 200, body: { rows } }), {
+      maxResponseBytes: 100_000,
     });
-    const result = await call(app, 'get_customer', { customer_id: 'c1' });
-    expect(result.content).toMatch(/^\{"rows":"x+\n\[cut: 100 of 511 characters shown/);
+    const whole = await call(app, 'get_customer', { customer_id: 'c1' });
+    expect(whole.content).toBe(`HTTP 200 OK\n${JSON.stringify({ rows })}`);
+    const small = await appFor('billing', () => ({ status: 200, body: { rows } }), {
+      maxResponseBytes: 1_000,
+    });
+    const cut = await call(small, 'get_customer', { customer_id: 'c1' });
+    expect(cut.isError).toBe(false);
+    const [head, ...rest] = cut.content.split('\n');
+    expect(head).toBe('HTTP 200 OK');
+    expect(rest.join('\n')).toMatch(
+      /^\{"rows":\[\{"id":"cus_0".{900,}\n\[the answer went on past the 1,000 bytes read \(its "maxResponseBytes"\); the rest was not read/s,
+    );
+  });
+
+  it('a body that is not text is described, not shown; an empty one says so', async () => {
+    const app = await appFor('billing', (r) =>
+      r.method === 'DELETE' ? { status: 204 } : { status: 200, body: { ok: true } },
+    );
+    const gone = await call(app, 'delete_customer', { customer_id: 'c1' });
+    expect(gone.content).toBe('HTTP 204 No Content (no body)');
+    const { createServer } = await import('node:http');
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(Buffer.alloc(2048, 7));
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as { port: number };
+    const copy = contractAppCopy('billing', `http://127.0.0.1:${port}/v1`);
+    scope.keep(copy);
+    try {
+      const png = await loadApp(copy.folder, { secrets });
+      const result = await call(png, 'get_customer', { customer_id: 'c1' });
+      expect(result.content).toBe(
+        'HTTP 200 OK: a image/png body of 2,048 bytes, not shown (it is not text).',
+      );
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('with "idempotencyHeader", each POST sends a fresh key the model never sees, the same on its second try', async () => {
+    let failFirst = true;
+    const app = await appFor(
+      'billing',
+      (r) => {
+        if (r.method === 'POST' && failFirst) {
+          failFirst = false;
+          return { status: 503, body: { message: 'busy' } };
+        }
+        return { status: 200, body: { id: 'cus_1' } };
+      },
+      { idempotencyHeader: 'Idempotency-Key' },
+    );
+    const create = (await app.listTools()).find((t) => t.name === 'create_customer');
+    expect(
+      Object.keys((create?.parameters as { properties?: object } | undefined)?.properties ?? {}),
+    ).not.toContain('Idempotency-Key');
+    const first = await call(app, 'create_customer', { email: 'a@b.test' });
+    expect(first.content).toBe('HTTP 200 OK\n{"id":"cus_1"}');
+    await call(app, 'create_customer', { email: 'b@b.test' });
+    await call(app, 'get_customer', { customer_id: 'cus_1' });
+    const keys = (scope.api?.received ?? []).map((r) => r.headers['idempotency-key']);
+    expect(keys).toHaveLength(4);
+    const [tried, again, second, read] = keys;
+    expect(tried).toMatch(/^[0-9a-f-]{36}$/);
+    expect(again).toBe(tried);
+    expect(second).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second).not.toBe(tried);
+    expect(read).toBeUndefined();
   });
 
   it('GET is read-only and safe, DELETE destructive, POST asks', async () => {

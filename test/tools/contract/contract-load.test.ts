@@ -29,7 +29,7 @@ function appFolder(manifest: Record<string, unknown>, document?: unknown): strin
 }
 
 describe('loading a contract app', () => {
-  it("an invalid document is the app's load failure, in the parser's words", async () => {
+  it("an invalid document is the app's load failure", async () => {
     const folder = appFolder(
       { openapi: 'api.json' },
       { openapi: '3.1.0', info: { title: 't' }, paths: { '/a': { get: { responses: 'x' } } } },
@@ -37,6 +37,60 @@ describe('loading a contract app', () => {
     const app = await loadApp(folder);
     expect(app.loadError?.message).toMatch(/^app "api": its OpenAPI document api\.json is not valid: /);
     await expect(app.listTools()).rejects.toThrow(/not valid/);
+  });
+
+  it('a broken document is refused naming each problem and where it is', async () => {
+    const broken = {
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/a': { get: { respnses: {} } },
+        '/b': {
+          get: {
+            parameters: [{ name: 'q', in: 'qury', schema: { type: 'string' } }],
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
+    };
+    const app = await loadApp(appFolder({ openapi: 'api.json' }, broken));
+    const said = app.loadError?.message ?? '';
+    expect(said).toMatch(/^app "api": its OpenAPI document api\.json is not valid: /);
+    expect(said).toContain('paths["/a"].get lacks "responses"');
+    expect(said).toContain('paths["/a"].get has "respnses", which OpenAPI does not define there');
+    expect(said).toContain(
+      'paths["/b"].get.parameters[0].in is "qury", not one of path, query, header, cookie',
+    );
+  });
+
+  it("a path's parameters are checked against its template; a Swagger 2.0 document is named as such", async () => {
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/pets/{pet_id}': {
+          get: {
+            parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }],
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
+    };
+    const app = await loadApp(appFolder({ openapi: 'api.json' }, document));
+    expect(app.loadError?.message).toContain(
+      'GET /pets/{pet_id}: the path names {pet_id}, which no path parameter declares; GET /pets/{pet_id}: the path parameter petId is not in the path',
+    );
+    const swagger = await loadApp(
+      appFolder({ openapi: 'api.json' }, { swagger: '2.0', info: { title: 't', version: '1' }, paths: {} }),
+    );
+    expect(swagger.loadError?.message).toMatch(
+      /api\.json has no "openapi" version; only OpenAPI 3\.0 and 3\.1 documents become tools/,
+    );
+    // Unchecked on request: the document is taken as it is.
+    const unchecked = await loadApp(
+      appFolder({ openapi: 'api.json', validate: false, baseUrl: 'http://127.0.0.1:1' }, document),
+    );
+    expect(unchecked.loadError).toBeUndefined();
   });
 
   it('a document outside the folder, a bad auth and a missing document are refused with what to fix', async () => {

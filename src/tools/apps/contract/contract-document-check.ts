@@ -53,10 +53,6 @@ function said(error: ErrorObject, document: unknown): string | undefined {
       return params.missingProperty === '$ref' ? undefined : `lacks "${String(params.missingProperty)}"`;
     case 'additionalProperties':
       return `has "${String(params.additionalProperty)}", which OpenAPI does not define there`;
-    case 'enum': {
-      const allowed = Array.isArray(params.allowedValues) ? params.allowedValues.join(', ') : '';
-      return `is ${JSON.stringify(valueAt(document, error.instancePath))}, not one of ${allowed}`;
-    }
     case 'type':
       return `must be ${/^[aeiou]/.test(String(params.type)) ? 'an' : 'a'} ${String(params.type)}`;
     default:
@@ -73,7 +69,22 @@ export function schemaProblems(document: JsonObject, line: OpenApiLine): string[
   const validate = openApiValidator(line);
   if (validate(document)) return [];
   const found = new Map<string, Set<string>>();
+  // A union's branches each allow their own values at one place (a parameter's `in`): named together.
+  const allowed = new Map<string, Set<unknown>>();
   for (const error of validate.errors ?? []) {
+    const values = (error.params as { allowedValues?: unknown }).allowedValues;
+    if (error.keyword === 'enum' && Array.isArray(values)) {
+      const held = allowed.get(error.instancePath) ?? new Set<unknown>();
+      for (const v of values) held.add(v);
+      allowed.set(error.instancePath, held);
+    }
+  }
+  for (const [at, values] of allowed) {
+    const text = `is ${JSON.stringify(valueAt(document, at))}, not one of ${[...values].join(', ')}`;
+    found.set(at, new Set([text]));
+  }
+  for (const error of validate.errors ?? []) {
+    if (error.keyword === 'enum' && allowed.has(error.instancePath)) continue;
     const text = said(error, document);
     if (text === undefined) continue;
     const at = found.get(error.instancePath) ?? new Set<string>();
