@@ -1,4 +1,4 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonObject, JsonValue } from '../../../core/json.js';
 import { isPlainObject } from '../../../core/json.js';
 import type { ArgumentProblem, ProblemCode } from '../../arguments/argument-problem.js';
@@ -6,6 +6,7 @@ import { looksLikeJsonContainer, readJsonText } from '../../arguments/json-text.
 import { foldedKey, keySpellings } from '../../arguments/key-spellings.js';
 import { nearMiss } from '../../arguments/near-miss.js';
 import { resolveLocalRef } from '../../arguments/schema-pointer.js';
+import { compileDeclared } from './schema-drafts.js';
 
 /** Most levels of nested objects and lists read, and of `$ref`s followed for one node. */
 const MAX_NESTING = 32;
@@ -21,8 +22,6 @@ export interface ContractBoundary {
   read(args: JsonObject): ContractReading;
 }
 
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
-
 /**
  * The boundary for a declared schema (compiled once): nested objects and lists sent as JSON text are
  * decoded (a syntax error names where, in the decoder's words); each key in camelCase, PascalCase or
@@ -37,7 +36,7 @@ export function contractBoundary(tool: string, schema: JsonObject): ContractBoun
       const problems: ArgumentProblem[] = [];
       const read = readNode(args, schema, { root: schema, problems, tool }, '', 0);
       if (problems.length > 0) return { ok: false, problems };
-      validate ??= ajv.compile(schema);
+      validate ??= compileDeclared(schema);
       if (!validate(read)) return { ok: false, problems: (validate.errors ?? []).map(problemOf) };
       return { ok: true, args: read as JsonObject };
     },

