@@ -209,6 +209,21 @@ describe('a contract tool sends the request its contract describes', () => {
     );
   });
 
+  it('the headers that say how to go on (the next page, a new place, when to try again) are shown', async () => {
+    const next = '<http://127.0.0.1/v1/customers?page=2>; rel="next"';
+    const app = await appFor('billing', (r) =>
+      r.method === 'GET'
+        ? { status: 200, body: { data: [] }, headers: { link: next, 'x-other': 'not shown' } }
+        : { status: 429, body: { message: 'slow down' }, headers: { 'retry-after': '30' } },
+    );
+    const listed = await call(app, 'list_customers', {});
+    expect(listed.content).toBe(`HTTP 200 OK\nLink: ${next}\n{"data":[]}`);
+    const busy = await call(app, 'create_customer', { email: 'a@b.test' });
+    expect(busy.content).toBe(
+      'POST /v1/customers failed with HTTP 429 Too Many Requests: slow down\nRetry-After: 30',
+    );
+  });
+
   it('a body that is not text is described, not shown; an empty one says so', async () => {
     const app = await appFor('billing', (r) =>
       r.method === 'DELETE' ? { status: 204 } : { status: 200, body: { ok: true } },

@@ -148,17 +148,31 @@ async function shaped(
   }
   const text = body.bytes.toString('utf8');
   const value = body.whole ? parsed(text) : undefined;
+  const told = toldHeaders(response);
   if (response.status >= 400) {
     const said = apiMessage(value) ?? text.trim();
-    const content = `${requestLine(request)} failed with HTTP ${status}${said === '' ? '' : `: ${said}`}${cut}`;
+    const content = `${requestLine(request)} failed with HTTP ${status}${said === '' ? '' : `: ${said}`}${told}${cut}`;
     return { content, isError: true, data: { ...data, code: 'http_error' } };
   }
-  if (text.trim() === '') return { content: `HTTP ${status} (no body)`, isError: false, data };
+  if (text.trim() === '') return { content: `HTTP ${status} (no body)${told}`, isError: false, data };
   return {
-    content: `HTTP ${status}\n${shown(value, text, settings.resultChars)}${cut}`,
+    content: `HTTP ${status}${told}\n${shown(value, text, settings.resultChars)}${cut}`,
     isError: false,
     data,
   };
+}
+
+/** Headers an answer carries that the model needs to go on: the next page (`Link`), where a new thing is, when to try again. */
+const TOLD_HEADERS = ['link', 'location', 'retry-after'] as const;
+
+function toldHeaders(response: Response): string {
+  const lines = TOLD_HEADERS.flatMap((name) => {
+    const value = response.headers.get(name);
+    return value === null
+      ? []
+      : [`\n${name === 'link' ? 'Link' : name === 'location' ? 'Location' : 'Retry-After'}: ${value}`];
+  });
+  return lines.join('');
 }
 
 /** The body as the model reads it: JSON compact, or one key per line when it is longer than is shown at once. */
