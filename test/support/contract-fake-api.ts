@@ -1,5 +1,6 @@
+import { join } from 'node:path';
 import type { ApiAnswer, LoopbackApi, ReceivedRequest } from './contract-api.js';
-import { startLoopbackApi } from './contract-api.js';
+import { contractFixture, startLoopbackApi } from './contract-api.js';
 
 type Node = Record<string, unknown>;
 
@@ -119,11 +120,17 @@ export async function startFakeApi(
       if (!route.query.has(name) && !(options.extraQuery ?? []).includes(name))
         return refuse(400, `unknown query parameter ${key}`);
     }
-    if (request.body !== '') {
+    if (request.body !== '' && /json/.test(String(request.headers['content-type']))) {
       const problems = keyProblems(JSON.parse(request.body), route.body, 'body');
       if (problems.length > 0) return refuse(400, problems.join('; '));
     }
     return options.answer?.(route.id, request) ?? { status: 200, body: { ok: true, operation: route.id } };
   });
   return Object.assign(api, { refused });
+}
+
+/** A contract fixture's document with its `$ref`s followed, for a fake API to answer by. */
+export async function fixtureDocument(name: string, file: string): Promise<Node> {
+  const { dereference } = await import('@readme/openapi-parser');
+  return (await dereference(join(contractFixture(name), file))) as unknown as Node;
 }

@@ -7,6 +7,7 @@ import {
   directContext,
   startLoopbackApi,
 } from '../../support/contract-api.js';
+import { fixtureDocument, startFakeApi } from '../../support/contract-fake-api.js';
 
 const TOKEN = 'tok-billing-4f9a2c';
 const KEY = 'calendar-key-77aa';
@@ -280,6 +281,47 @@ describe('a contract tool sends the request its contract describes', () => {
     expect(second).toMatch(/^[0-9a-f-]{36}$/);
     expect(second).not.toBe(tried);
     expect(read).toBeUndefined();
+  });
+
+  it("Swagger's Petstore (YAML): snake_case calls reach it in its own keys, a text body as text, the API key from the config", async () => {
+    const fake = await startFakeApi(await fixtureDocument('petstore3', 'openapi.yaml'), {
+      basePath: '/api/v3',
+    });
+    scope.api = fake;
+    const copy = contractAppCopy('petstore3', `${fake.url}/api/v3`);
+    scope.keep(copy);
+    const app = await loadApp(copy.folder, { secrets: new Map([['PETSTORE_KEY', 'pet-key-991']]) });
+    const tools = new Map((await app.listTools()).map((t) => [t.name, t]));
+    expect(
+      Object.keys((tools.get('deletePet')?.parameters as { properties?: object })?.properties ?? {}),
+    ).toEqual(['petId']);
+    const added = await call(app, 'addPet', {
+      name: 'Rex',
+      photo_urls: ['a.png'],
+      category: '{"Name": "dogs"}',
+    });
+    expect(added.isError).toBe(false);
+    const found = await call(app, 'findPetsByStatus', { Status: 'sold' });
+    expect(found.isError).toBe(false);
+    const uploaded = await call(app, 'uploadFile', {
+      pet_id: 7,
+      additional_metadata: 'x',
+      body: 'raw bytes',
+    });
+    expect(uploaded.isError).toBe(false);
+    expect((await call(app, 'deletePet', { pet_id: 7 })).isError).toBe(false);
+    expect(fake.refused).toEqual([]);
+    const [add, find, upload, remove] = fake.received;
+    expect(JSON.parse(add?.body ?? '')).toEqual({
+      name: 'Rex',
+      photoUrls: ['a.png'],
+      category: { name: 'dogs' },
+    });
+    expect(find?.url).toBe('/api/v3/pet/findByStatus?status=sold');
+    expect(upload?.url).toBe('/api/v3/pet/7/uploadImage?additionalMetadata=x');
+    expect(upload?.headers['content-type']).toBe('application/octet-stream');
+    expect(upload?.body).toBe('raw bytes');
+    expect(remove?.headers.api_key).toBe('pet-key-991');
   });
 
   it('GET is read-only and safe, DELETE destructive, POST asks', async () => {

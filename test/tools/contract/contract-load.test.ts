@@ -152,7 +152,7 @@ describe('loading a contract app', () => {
   });
 
   it('the committed fixtures load', async () => {
-    for (const name of ['petstore', 'uspto', 'billing', 'calendar']) {
+    for (const name of ['petstore', 'petstore3', 'uspto', 'billing', 'calendar']) {
       expect((await loadApp(contractFixture(name))).loadError).toBeUndefined();
     }
   });

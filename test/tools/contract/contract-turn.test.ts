@@ -1,11 +1,10 @@
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptTurn } from '../../../src/testing/index.js';
 import type { ScriptRequest } from '../../../src/testing/recorded-request.js';
 import type { AppToolProvider } from '../../../src/tools/apps/load-app.js';
 import { loadApp } from '../../../src/tools/apps/load-app.js';
-import { contractAppCopy, contractFixture } from '../../support/contract-api.js';
-import { type FakeApi, startFakeApi } from '../../support/contract-fake-api.js';
+import { contractAppCopy } from '../../support/contract-api.js';
+import { type FakeApi, fixtureDocument, startFakeApi } from '../../support/contract-fake-api.js';
 import {
   callEnds,
   collect,
@@ -25,12 +24,6 @@ afterEach(async () => {
   api = undefined;
 });
 
-/** The fixture's document with its `$ref`s followed, for the fake API to answer by. */
-async function documentOf(name: string, file: string): Promise<Record<string, unknown>> {
-  const { dereference } = await import('@readme/openapi-parser');
-  return (await dereference(join(contractFixture(name), file))) as unknown as Record<string, unknown>;
-}
-
 async function appOn(name: string, baseUrl: string, secrets: [string, string][]): Promise<AppToolProvider> {
   const copy = contractAppCopy(name, baseUrl);
   removals.push(copy.remove);
@@ -46,7 +39,7 @@ async function turn(app: AppToolProvider, script: readonly ScriptTurn[]) {
 
 describe('a model script against a fake API built from the same document', () => {
   it('camelCase calls reach a snake_case API in its own keys; a mistyped filter never leaves; a 4xx comes back', async () => {
-    api = await startFakeApi(await documentOf('billing', 'billing.json'), {
+    api = await startFakeApi(await fixtureDocument('billing', 'billing.json'), {
       basePath: '/v1',
       answer: (operation, request) =>
         operation === 'get_customer' && request.url.endsWith('/cus_9')
@@ -105,7 +98,7 @@ describe('a model script against a fake API built from the same document', () =>
   });
 
   it('snake_case calls reach a camelCase API in its own keys, a nested body sent as JSON text', async () => {
-    api = await startFakeApi(await documentOf('calendar', 'calendar.json'), { extraQuery: ['key'] });
+    api = await startFakeApi(await fixtureDocument('calendar', 'calendar.json'), { extraQuery: ['key'] });
     const app = await appOn('calendar', api.url, [['CALENDAR_KEY', 'key-123456']]);
     const events = await turn(app, [
       {
@@ -140,7 +133,7 @@ describe('a model script against a fake API built from the same document', () =>
   });
 
   it('the fake API itself refuses a key its document does not declare, so the checks above can fail', async () => {
-    api = await startFakeApi(await documentOf('billing', 'billing.json'), { basePath: '/v1' });
+    api = await startFakeApi(await fixtureDocument('billing', 'billing.json'), { basePath: '/v1' });
     const sent = await fetch(`${api.url}/v1/customers`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -166,7 +159,7 @@ const read = (args: Record<string, unknown>): ScriptTurn => ({
 
 describe("a contract tool's long answer goes through the runtime's result bound", () => {
   it('is kept whole: the model gets its start and end with an id, and tool_result_read finds any line of it', async () => {
-    api = await startFakeApi(await documentOf('billing', 'billing.json'), {
+    api = await startFakeApi(await fixtureDocument('billing', 'billing.json'), {
       basePath: '/v1',
       answer: () => ({ status: 200, body: { data: customers, has_more: false } }),
     });
