@@ -5,6 +5,11 @@ import { openApiLine, pathProblems, problemList, schemaProblems } from './contra
 import type { ContractSettings } from './contract-settings.js';
 import { contractSources } from './contract-sources.js';
 
+/** Why the parser failed, as one clause (its messages end with a full stop; the load error adds its own). */
+function failure(sources: { refusal(): string | undefined }, error: unknown): string {
+  return sources.refusal() ?? String((error as Error).message ?? error).replace(/[.\s]+$/, '');
+}
+
 /** Whether a `$ref` anywhere in `node` names another file or URL. */
 function refersOut(node: unknown): boolean {
   if (Array.isArray(node)) return node.some(refersOut);
@@ -47,7 +52,7 @@ export async function loadContractDocument(settings: ContractSettings, folder: s
     // Other files' parts are gathered in, so the schema check sees them too; a lone file skips the walk.
     if (refersOut(raw)) raw = (await parser.bundle(where, options)) as unknown as JsonObject;
   } catch (error) {
-    throw new Error(`${named} could not be read: ${sources.refusal() ?? (error as Error).message}`);
+    throw new Error(`${named} could not be read: ${failure(sources, error)}`);
   }
   if (!isPlainObject(raw)) throw new Error(`${named} is not an object`);
   const line = openApiLine(raw);
@@ -64,7 +69,7 @@ export async function loadContractDocument(settings: ContractSettings, folder: s
   try {
     document = (await parser.dereference(raw as never, options)) as unknown as JsonObject;
   } catch (error) {
-    throw new Error(`${named} could not be read: ${sources.refusal() ?? (error as Error).message}`);
+    throw new Error(`${named} could not be read: ${failure(sources, error)}`);
   }
   if (settings.validate) {
     const problems = pathProblems(document);

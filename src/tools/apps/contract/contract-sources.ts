@@ -89,7 +89,12 @@ async function readLocal(url: string, rules: SourceRules): Promise<Buffer> {
       `its document refers to ${path}, outside the app folder; keep every file a $ref names inside it`,
     );
   }
-  const { size } = await stat(real);
+  const size = await stat(real).then(
+    (found) => found.size,
+    () => {
+      throw new RefusedSource(`${inside === '' ? path : inside} does not exist in the app folder ${folder}`);
+    },
+  );
   if (size > MAX_SOURCE_BYTES) {
     throw new RefusedSource(`${inside} holds ${size} bytes, more than the ${MAX_SOURCE_BYTES} a source may`);
   }
