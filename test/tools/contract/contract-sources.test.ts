@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AppToolProvider, loadApp } from '../../../src/tools/apps/load-app.js';
-import { contractFixture, type LoopbackApi, startLoopbackApi } from '../../support/contract-api.js';
+import {
+  contractFixture,
+  directContext,
+  type LoopbackApi,
+  startLoopbackApi,
+} from '../../support/contract-api.js';
 
 const opened: LoopbackApi[] = [];
 const folders: string[] = [];
@@ -97,6 +102,23 @@ describe('where a contract document and its $refs may come from', () => {
       '/specs/schemas/note.json',
       '/specs/schemas/tag.json',
     ]);
+  });
+
+  it("a fetched document's relative server URL is read from where it was served", async () => {
+    // The published document names its server in full; here it names it as a path, as many documents do.
+    const yaml = readFileSync(join(contractFixture('petstore3'), 'openapi.yaml'), 'utf8').replace(
+      'url: https://petstore3.swagger.io/api/v3',
+      'url: /api/v3',
+    );
+    const docs = await serving({ '/pets/openapi.yaml': yaml, '/api/v3/store/inventory': { sold: 2 } });
+    const folder = appFolder({ openapi: `${docs.url}/pets/openapi.yaml` }, {});
+    const manifest = join(folder, 'toolseam-app.json');
+    const { baseUrl: _none, ...rest } = JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, unknown>;
+    writeFileSync(manifest, JSON.stringify(rest));
+    const app = await loadApp(folder);
+    expect(app.loadError).toBeUndefined();
+    const result = await app.invoke('getInventory', {}, directContext());
+    expect(result.content).toBe('HTTP 200 OK\n{"sold":2}');
   });
 
   it('a fetched document may not refer to another host unless "refHosts" names it, nor to a local file', async () => {

@@ -23,7 +23,10 @@ export interface ContractAppInput {
 /** A contract app's tools and behaviour; the app loader wraps it as it wraps any app. */
 export type ContractBehaviour = Pick<ToolProvider, 'listTools' | 'invoke' | 'preflight' | 'loadProblems'>;
 
-/** The URL requests go to: the manifest's `baseUrl`, else the document's first server (its variables at their defaults). */
+/**
+ * The URL requests go to: the manifest's `baseUrl`, else the document's first server (its variables at their
+ * defaults; a relative one read from the document's URL when it was fetched).
+ */
 export function contractBaseUrl(settings: ContractSettings, document: JsonObject): URL {
   if (settings.baseUrl !== undefined) return new URL(settings.baseUrl);
   const server = Array.isArray(document.servers) ? document.servers[0] : undefined;
@@ -35,11 +38,13 @@ export function contractBaseUrl(settings: ContractSettings, document: JsonObject
     const variable = variables[name];
     return isPlainObject(variable) && typeof variable.default === 'string' ? variable.default : whole;
   });
-  if (!/^https?:\/\//.test(url))
-    throw new Error(
-      `the document's server ${server.url} is not an absolute URL; give the manifest a "baseUrl"`,
-    );
-  return new URL(url);
+  if (/^https?:\/\//.test(url)) return new URL(url);
+  // OpenAPI reads a relative server URL from where the document is served, when it is served.
+  if (/^https?:\/\//.test(settings.openapi) && !/^[a-z][a-z0-9+.-]*:/i.test(url))
+    return new URL(url, settings.openapi);
+  throw new Error(
+    `the document's server ${server.url} is not an absolute URL; give the manifest a "baseUrl"`,
+  );
 }
 
 interface Built {
