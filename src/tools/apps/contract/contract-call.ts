@@ -162,17 +162,16 @@ async function shaped(
   };
 }
 
-/** Headers an answer carries that the model needs to go on: the next page (`Link`), where a new thing is, when to try again. */
-const TOLD_HEADERS = ['link', 'location', 'retry-after'] as const;
+/** Headers an answer carries that the model needs to go on (the next page, where a new thing is, when to try again), as shown. */
+const TOLD_HEADERS = { link: 'Link', location: 'Location', 'retry-after': 'Retry-After' } as const;
 
 function toldHeaders(response: Response): string {
-  const lines = TOLD_HEADERS.flatMap((name) => {
-    const value = response.headers.get(name);
-    return value === null
-      ? []
-      : [`\n${name === 'link' ? 'Link' : name === 'location' ? 'Location' : 'Retry-After'}: ${value}`];
-  });
-  return lines.join('');
+  return Object.entries(TOLD_HEADERS)
+    .map(([name, shown]) => {
+      const value = response.headers.get(name);
+      return value === null ? '' : `\n${shown}: ${value}`;
+    })
+    .join('');
 }
 
 /** The body as the model reads it: JSON compact, or one key per line when it is longer than is shown at once. */
