@@ -41,7 +41,7 @@ function valueAt(document: unknown, pointer: string): unknown {
 }
 
 /** One schema error in a reader's words; undefined for the noise a union's other branches leave. */
-function said(error: ErrorObject, document: unknown): string | undefined {
+function said(error: ErrorObject): string | undefined {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'oneOf':
@@ -85,7 +85,7 @@ export function schemaProblems(document: JsonObject, line: OpenApiLine): string[
   }
   for (const error of validate.errors ?? []) {
     if (error.keyword === 'enum' && allowed.has(error.instancePath)) continue;
-    const text = said(error, document);
+    const text = said(error);
     if (text === undefined) continue;
     const at = found.get(error.instancePath) ?? new Set<string>();
     at.add(text);
