@@ -18,6 +18,8 @@ export interface ReceivedRequest {
 export interface ApiAnswer {
   readonly status: number;
   readonly body?: unknown;
+  /** Headers besides its content type. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** A loopback stand-in of an API that records what it received and answers from `answer`. */
@@ -48,9 +50,10 @@ export async function startLoopbackApi(
       received.push(request);
       const answered = answer(request);
       if (answered === undefined) return;
-      const { status, body } = answered;
+      const { status, body, headers } = answered;
       const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-      res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json' });
+      const type = typeof body === 'string' ? 'text/plain' : 'application/json';
+      res.writeHead(status, { 'content-type': type, ...headers });
       res.end(text);
     });
   });

@@ -3,7 +3,7 @@ import type { StoredMessage } from '../../core/session-records.js';
 import type { TurnEnvironment } from '../turn/turn-environment.js';
 import { compactionCut } from './compaction-cut.js';
 import type { LongSession } from './long-session.js';
-import { noteUsage } from './note-usage.js';
+import { keepUsage, observeUsage } from './note-usage.js';
 import { fallbackSummary, summaryRequest, summaryTranscript, writeSummary } from './summary-request.js';
 import { messageChars } from './token-estimate.js';
 
@@ -66,7 +66,7 @@ export async function compactSession(
   try {
     const written = await writeSummary(env.model, request);
     // the summary's tokens are spent like any answer's: kept, and a calibration of the estimate
-    await noteUsage(env, request, written.usage);
+    await keepUsage(env, await observeUsage(env, request, written.usage));
     summary = written.text.slice(0, limitChars);
   } catch (error) {
     if (env.signal.aborted) throw error;

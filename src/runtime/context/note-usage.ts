@@ -22,7 +22,7 @@ export async function observeUsage(
 }
 
 /**
- * Keeps token counts that have no reply to travel with (an answer the person stopped). A store that
+ * Keeps token counts that have no reply to travel with (an answer the person stopped, a summary). A store that
  * cannot take them costs only the record.
  */
 export async function keepUsage(env: TurnEnvironment, usage: ReplyUsage | undefined): Promise<void> {

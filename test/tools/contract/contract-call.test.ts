@@ -7,6 +7,7 @@ import {
   directContext,
   startLoopbackApi,
 } from '../../support/contract-api.js';
+import { fixtureDocument, startFakeApi } from '../../support/contract-fake-api.js';
 
 const TOKEN = 'tok-billing-4f9a2c';
 const KEY = 'calendar-key-77aa';
@@ -23,6 +24,7 @@ async function appFor(
   answer?: Parameters<typeof startLoopbackApi>[0],
   extra: Record<string, unknown> = {},
 ): Promise<AppToolProvider> {
+  await scope.api?.close();
   scope.api = await startLoopbackApi(answer);
   const copy = contractAppCopy(name, `${scope.api.url}${name === 'billing' ? '/v1' : ''}`, extra);
   scope.keep(copy);
@@ -180,7 +182,7 @@ describe('a contract tool sends the request its contract describes', () => {
     expect(result.data).toMatchObject({ status: 402, code: 'http_error' });
   });
 
-  it('a GET is tried again once on a 503; a POST is not', async () => {
+  it('a GET is tried again once on a 503; a POST without an idempotency key is not', async () => {
     const app = await appFor('billing', () => ({ status: 503, body: { message: 'busy' } }));
     const read = await call(app, 'get_customer', { customer_id: 'c1' });
     expect(read.content).toMatch(/HTTP 503/);
@@ -189,12 +191,137 @@ describe('a contract tool sends the request its contract describes', () => {
     expect(scope.api?.received).toHaveLength(3);
   });
 
-  it('a response past the bound is cut with a note', async () => {
-    const app = await appFor('billing', () => ({ status: 200, body: { rows: 'x'.repeat(500) } }), {
-      maxResponseChars: 100,
+  it('an answer comes back whole after its status line; past maxResponseBytes the rest is not read', async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => ({ id: `cus_${i}`, email: `${i}@example.test` }));
+    const app = await appFor('billing', () => ({ status: 200, body: { rows } }), {
+      maxResponseBytes: 100_000,
     });
-    const result = await call(app, 'get_customer', { customer_id: 'c1' });
-    expect(result.content).toMatch(/^\{"rows":"x+\n\[cut: 100 of 511 characters shown/);
+    const whole = await call(app, 'get_customer', { customer_id: 'c1' });
+    expect(whole.content).toBe(`HTTP 200 OK\n${JSON.stringify({ rows })}`);
+    const small = await appFor('billing', () => ({ status: 200, body: { rows } }), {
+      maxResponseBytes: 1_000,
+    });
+    const cut = await call(small, 'get_customer', { customer_id: 'c1' });
+    expect(cut.isError).toBe(false);
+    const [head, ...rest] = cut.content.split('\n');
+    expect(head).toBe('HTTP 200 OK');
+    expect(rest.join('\n')).toMatch(
+      /^\{"rows":\[\{"id":"cus_0".{900,}\n\[the answer went on past the 1,000 bytes read \(its "maxResponseBytes"\); the rest was not read/s,
+    );
+  });
+
+  it('the headers that say how to go on (the next page, a new place, when to try again) are shown', async () => {
+    const next = '<http://127.0.0.1/v1/customers?page=2>; rel="next"';
+    const app = await appFor('billing', (r) =>
+      r.method === 'GET'
+        ? { status: 200, body: { data: [] }, headers: { link: next, 'x-other': 'not shown' } }
+        : { status: 429, body: { message: 'slow down' }, headers: { 'retry-after': '30' } },
+    );
+    const listed = await call(app, 'list_customers', {});
+    expect(listed.content).toBe(`HTTP 200 OK\nLink: ${next}\n{"data":[]}`);
+    const busy = await call(app, 'create_customer', { email: 'a@b.test' });
+    expect(busy.content).toBe(
+      'POST /v1/customers failed with HTTP 429 Too Many Requests: slow down\nRetry-After: 30',
+    );
+  });
+
+  it('a body that is not text is described, not shown; an empty one says so', async () => {
+    const app = await appFor('billing', (r) =>
+      r.method === 'DELETE' ? { status: 204 } : { status: 200, body: { ok: true } },
+    );
+    const gone = await call(app, 'delete_customer', { customer_id: 'c1' });
+    expect(gone.content).toBe('HTTP 204 No Content (no body)');
+    const { createServer } = await import('node:http');
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(Buffer.alloc(2048, 7));
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as { port: number };
+    const copy = contractAppCopy('billing', `http://127.0.0.1:${port}/v1`);
+    scope.keep(copy);
+    try {
+      const png = await loadApp(copy.folder, { secrets });
+      const result = await call(png, 'get_customer', { customer_id: 'c1' });
+      expect(result.content).toBe(
+        'HTTP 200 OK: a image/png body of 2,048 bytes, not shown (it is not text).',
+      );
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('with "idempotencyHeader", each POST sends a fresh key the model never sees, the same on its second try', async () => {
+    let failFirst = true;
+    const app = await appFor(
+      'billing',
+      (r) => {
+        if (r.method === 'POST' && failFirst) {
+          failFirst = false;
+          return { status: 503, body: { message: 'busy' } };
+        }
+        return { status: 200, body: { id: 'cus_1' } };
+      },
+      { idempotencyHeader: 'Idempotency-Key' },
+    );
+    const create = (await app.listTools()).find((t) => t.name === 'create_customer');
+    expect(
+      Object.keys((create?.parameters as { properties?: object } | undefined)?.properties ?? {}),
+    ).not.toContain('Idempotency-Key');
+    const first = await call(app, 'create_customer', { email: 'a@b.test' });
+    expect(first.content).toBe('HTTP 200 OK\n{"id":"cus_1"}');
+    await call(app, 'create_customer', { email: 'b@b.test' });
+    await call(app, 'get_customer', { customer_id: 'cus_1' });
+    const keys = (scope.api?.received ?? []).map((r) => r.headers['idempotency-key']);
+    expect(keys).toHaveLength(4);
+    const [tried, again, second, read] = keys;
+    expect(tried).toMatch(/^[0-9a-f-]{36}$/);
+    expect(again).toBe(tried);
+    expect(second).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second).not.toBe(tried);
+    expect(read).toBeUndefined();
+  });
+
+  it("Swagger's Petstore (YAML): snake_case calls reach it in its own keys, a text body as text, the API key from the config", async () => {
+    const fake = await startFakeApi(await fixtureDocument('petstore3', 'openapi.yaml'), {
+      basePath: '/api/v3',
+    });
+    scope.api = fake;
+    const copy = contractAppCopy('petstore3', `${fake.url}/api/v3`);
+    scope.keep(copy);
+    const app = await loadApp(copy.folder, { secrets: new Map([['PETSTORE_KEY', 'pet-key-991']]) });
+    const tools = new Map((await app.listTools()).map((t) => [t.name, t]));
+    expect(
+      Object.keys((tools.get('deletePet')?.parameters as { properties?: object })?.properties ?? {}),
+    ).toEqual(['petId']);
+    const added = await call(app, 'addPet', {
+      name: 'Rex',
+      photo_urls: ['a.png'],
+      category: '{"Name": "dogs"}',
+    });
+    expect(added.isError).toBe(false);
+    const found = await call(app, 'findPetsByStatus', { Status: 'sold' });
+    expect(found.isError).toBe(false);
+    const uploaded = await call(app, 'uploadFile', {
+      pet_id: 7,
+      additional_metadata: 'x',
+      body: 'raw bytes',
+    });
+    expect(uploaded.isError).toBe(false);
+    expect((await call(app, 'deletePet', { pet_id: 7 })).isError).toBe(false);
+    expect(fake.refused).toEqual([]);
+    const [add, find, upload, remove] = fake.received;
+    expect(JSON.parse(add?.body ?? '')).toEqual({
+      name: 'Rex',
+      photoUrls: ['a.png'],
+      category: { name: 'dogs' },
+    });
+    expect(find?.url).toBe('/api/v3/pet/findByStatus?status=sold');
+    expect(upload?.url).toBe('/api/v3/pet/7/uploadImage?additionalMetadata=x');
+    expect(upload?.headers['content-type']).toBe('application/octet-stream');
+    expect(upload?.body).toBe('raw bytes');
+    expect(remove?.headers.api_key).toBe('pet-key-991');
   });
 
   it('GET is read-only and safe, DELETE destructive, POST asks', async () => {

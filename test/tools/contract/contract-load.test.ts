@@ -29,7 +29,7 @@ function appFolder(manifest: Record<string, unknown>, document?: unknown): strin
 }
 
 describe('loading a contract app', () => {
-  it("an invalid document is the app's load failure, in the parser's words", async () => {
+  it("an invalid document is the app's load failure", async () => {
     const folder = appFolder(
       { openapi: 'api.json' },
       { openapi: '3.1.0', info: { title: 't' }, paths: { '/a': { get: { responses: 'x' } } } },
@@ -39,13 +39,69 @@ describe('loading a contract app', () => {
     await expect(app.listTools()).rejects.toThrow(/not valid/);
   });
 
+  it('a broken document is refused naming each problem and where it is', async () => {
+    const broken = {
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/a': { get: { respnses: {} } },
+        '/b': {
+          get: {
+            parameters: [{ name: 'q', in: 'qury', schema: { type: 'string' } }],
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
+    };
+    const app = await loadApp(appFolder({ openapi: 'api.json' }, broken));
+    const said = app.loadError?.message ?? '';
+    expect(said).toMatch(/^app "api": its OpenAPI document api\.json is not valid: /);
+    expect(said).toContain('paths["/a"].get lacks "responses"');
+    expect(said).toContain('paths["/a"].get has "respnses", which OpenAPI does not define there');
+    expect(said).toContain(
+      'paths["/b"].get.parameters[0].in is "qury", not one of path, query, header, cookie',
+    );
+  });
+
+  it("a path's parameters are checked against its template; a Swagger 2.0 document is named as such", async () => {
+    const document = {
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/pets/{pet_id}': {
+          get: {
+            parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }],
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
+    };
+    const app = await loadApp(appFolder({ openapi: 'api.json' }, document));
+    expect(app.loadError?.message).toContain(
+      'GET /pets/{pet_id}: the path names {pet_id}, which no path parameter declares; GET /pets/{pet_id}: the path parameter petId is not in the path',
+    );
+    const swagger = await loadApp(
+      appFolder({ openapi: 'api.json' }, { swagger: '2.0', info: { title: 't', version: '1' }, paths: {} }),
+    );
+    expect(swagger.loadError?.message).toMatch(
+      /api\.json has no "openapi" version; only OpenAPI 3\.0 and 3\.1 documents become tools/,
+    );
+    // Unchecked on request: the document is taken as it is.
+    const unchecked = await loadApp(
+      appFolder({ openapi: 'api.json', validate: false, baseUrl: 'http://127.0.0.1:1' }, document),
+    );
+    expect(unchecked.loadError).toBeUndefined();
+  });
+
   it('a document outside the folder, a bad auth and a missing document are refused with what to fix', async () => {
     expect((await loadApp(appFolder({ openapi: '../elsewhere.json' }))).loadError?.message).toMatch(
       /outside the app folder/,
     );
     const auth = await loadApp(appFolder({ openapi: 'api.json', auth: { type: 'oauth', secret: 'X' } }, {}));
     expect(auth.loadError?.message).toMatch(/"auth.type" is one of "bearer", "apiKey", "basic"/);
-    expect((await loadApp(appFolder({ openapi: 'api.json' }))).loadError).toBeDefined();
+    expect((await loadApp(appFolder({ openapi: 'api.json' }))).loadError?.message).toMatch(
+      /its OpenAPI document api\.json could not be read: api\.json does not exist in the app folder \/.+\.$/,
+    );
   });
 
   it('"operations" globs pick the tools; the base URL falls back to the first server, its variables at their defaults', async () => {
@@ -61,7 +117,7 @@ describe('loading a contract app', () => {
     };
     expect(
       contractBaseUrl(
-        { openapi: 'x', headers: {}, timeoutMs: 1, maxResponseChars: 1, validate: true },
+        { openapi: 'x', headers: {}, timeoutMs: 1, maxResponseBytes: 1, validate: true, refHosts: [] },
         document,
       ).href,
     ).toBe('https://developer.uspto.gov/ds-api');
@@ -98,7 +154,7 @@ describe('loading a contract app', () => {
   });
 
   it('the committed fixtures load', async () => {
-    for (const name of ['petstore', 'uspto', 'billing', 'calendar']) {
+    for (const name of ['petstore', 'petstore3', 'uspto', 'billing', 'calendar']) {
       expect((await loadApp(contractFixture(name))).loadError).toBeUndefined();
     }
   });

@@ -141,4 +141,28 @@ describe('an operation becomes a tool', () => {
     expect(boundary.read({ name: 'a', id: 1 })).toEqual({ ok: true, args: { name: 'a', id: 1 } });
     expect(boundary.read({ name: 'a', idd: 1 })).toMatchObject({ ok: false });
   });
+
+  it('yes/no words and numbers written as text are read as the boolean or number declared, before the check', () => {
+    const boundary = contractBoundary('notify', {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        send_email: { type: 'boolean' },
+        max_count: { type: 'integer' },
+        ratio: { type: ['number', 'null'] },
+        label: { type: 'string' },
+      },
+    });
+    expect(boundary.read({ sendEmail: 'Yes', maxCount: '3', ratio: '0.5', label: '7' })).toEqual({
+      ok: true,
+      args: { send_email: true, max_count: 3, ratio: 0.5, label: '7' },
+    });
+    expect(boundary.read({ send_email: 'maybe', max_count: '2.5' })).toMatchObject({
+      ok: false,
+      problems: [
+        { path: 'send_email', code: 'wrong_type' },
+        { path: 'max_count', code: 'wrong_type' },
+      ],
+    });
+  });
 });

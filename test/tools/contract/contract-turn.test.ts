@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptTurn } from '../../../src/testing/index.js';
+import type { ScriptRequest } from '../../../src/testing/recorded-request.js';
+import type { AppToolProvider } from '../../../src/tools/apps/load-app.js';
 import { loadApp } from '../../../src/tools/apps/load-app.js';
-import { contractAppCopy, type LoopbackApi, startLoopbackApi } from '../../support/contract-api.js';
+import { contractAppCopy } from '../../support/contract-api.js';
+import { type FakeApi, fixtureDocument, startFakeApi } from '../../support/contract-fake-api.js';
 import {
   callEnds,
   collect,
@@ -11,63 +14,172 @@ import {
 } from '../../support/runtime-harness.js';
 
 let h: RuntimeHarness | undefined;
-let api: LoopbackApi | undefined;
-let remove: (() => void) | undefined;
+let api: FakeApi | undefined;
+const removals: (() => void)[] = [];
 afterEach(async () => {
   await h?.close();
   await api?.close();
-  remove?.();
+  for (const remove of removals.splice(0)) remove();
   h = undefined;
   api = undefined;
 });
 
-async function billingTurn(script: readonly ScriptTurn[]) {
-  api = await startLoopbackApi((r) =>
-    r.method === 'GET'
-      ? { status: 404, body: { error: { message: 'No such customer: cus_9' } } }
-      : { status: 200, body: { id: 'cus_1' } },
-  );
-  const copy = contractAppCopy('billing', `${api.url}/v1`);
-  remove = copy.remove;
-  const app = await loadApp(copy.folder, { secrets: new Map([['BILLING_TOKEN', 'tok-123456']]) });
+async function appOn(name: string, baseUrl: string, secrets: [string, string][]): Promise<AppToolProvider> {
+  const copy = contractAppCopy(name, baseUrl);
+  removals.push(copy.remove);
+  const app = await loadApp(copy.folder, { secrets: new Map(secrets) });
+  expect(app.loadError).toBeUndefined();
+  return app;
+}
+
+async function turn(app: AppToolProvider, script: readonly ScriptTurn[]) {
   h = await startHarness({ providers: [app], script, approvals: { policy: 'auto' } });
   return collect(await (await h.runtime.session('s')).send('go'));
 }
 
-describe('a turn calls a contract tool through the runtime', () => {
-  it('camelCase keys and a JSON-text nested object reach a snake_case API as it declares them', async () => {
-    const args = {
-      email: 'ada@example.test',
-      fullName: 'Ada',
-      billingAddress: '{"lineOne": "1 Loop Rd", "countryCode": "GB"}',
-    };
-    const events = await billingTurn([
-      { toolCalls: [{ name: 'create_customer', arguments: args }] },
-      { text: 'made' },
-    ]);
-    expect(callEnds(events).map((e) => [e.tool, e.isError])).toEqual([['create_customer', false]]);
-    expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'made' });
-    expect(api?.received).toHaveLength(1);
-    expect(JSON.parse(api?.received[0]?.body ?? '')).toEqual({
-      email: 'ada@example.test',
-      full_name: 'Ada',
-      billing_address: { line_one: '1 Loop Rd', country_code: 'GB' },
+describe('a model script against a fake API built from the same document', () => {
+  it('camelCase calls reach a snake_case API in its own keys; a mistyped filter never leaves; a 4xx comes back', async () => {
+    api = await startFakeApi(await fixtureDocument('billing', 'billing.json'), {
+      basePath: '/v1',
+      answer: (operation, request) =>
+        operation === 'get_customer' && request.url.endsWith('/cus_9')
+          ? { status: 404, body: { error: { message: 'No such customer: cus_9' } } }
+          : undefined,
     });
-  });
-
-  it('a mistyped filter is refused before any request leaves; a 4xx comes back in the API’s words', async () => {
-    const events = await billingTurn([
-      { toolCalls: [{ name: 'list_customers', arguments: { emails: 'a@b.test', limit: 2 } }] },
+    const app = await appOn('billing', `${api.url}/v1`, [['BILLING_TOKEN', 'tok-123456']]);
+    const events = await turn(app, [
+      {
+        toolCalls: [
+          {
+            name: 'create_customer',
+            arguments: {
+              Email: 'ada@example.test',
+              fullName: 'Ada',
+              billingAddress: '{"lineOne": "1 Loop Rd", "countryCode": "GB"}',
+              invoiceSettings: { customFields: [{ fieldName: 'vat', fieldValue: 'GB1' }] },
+            },
+          },
+          { name: 'list_customers', arguments: { Email: 'ada@example.test', Created: { gte: 5 } } },
+          { name: 'create_payment', arguments: { amount: 5, method: { bankAccount: '12' } } },
+        ],
+      },
+      { toolCalls: [{ name: 'list_customers', arguments: { emails: 'a@b.test' } }] },
       { toolCalls: [{ name: 'get_customer', arguments: { customerId: 'cus_9' } }] },
       { text: 'done' },
     ]);
-    const [refused, missing] = callEnds(events);
-    expect(refused?.isError).toBe(true);
-    expect(refused?.content).toMatch(/emails: unknown argument \(did you mean email\?\)/);
-    expect(missing?.content).toMatch(
-      /^GET \/v1\/customers\/cus_9 failed with HTTP 404 Not Found: No such customer: cus_9/,
+    expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'done' });
+    const ends = callEnds(events);
+    expect(ends.map((e) => [e.tool, e.isError])).toEqual([
+      ['create_customer', false],
+      ['list_customers', false],
+      ['create_payment', false],
+      ['list_customers', true],
+      ['get_customer', true],
+    ]);
+    expect(ends[0]?.content).toBe('HTTP 200 OK\n{"ok":true,"operation":"create_customer"}');
+    expect(ends[3]?.content).toMatch(/^emails: unknown argument \(did you mean email\?\)/);
+    expect(ends[4]?.content).toBe(
+      'GET /v1/customers/cus_9 failed with HTTP 404 Not Found: No such customer: cus_9',
     );
-    // Only the second call left the process.
-    expect(api?.received.map((r) => r.url)).toEqual(['/v1/customers/cus_9']);
+    // The API took every request that left (none carried a key it does not declare); the mistyped one never left.
+    expect(api.refused).toEqual([]);
+    expect(api.received.map((r) => `${r.method} ${new URL(r.url, 'http://x').pathname}`)).toEqual([
+      'POST /v1/customers',
+      'GET /v1/customers',
+      'POST /v1/payments',
+      'GET /v1/customers/cus_9',
+    ]);
+    expect(JSON.parse(api.received[0]?.body ?? '')).toEqual({
+      email: 'ada@example.test',
+      full_name: 'Ada',
+      billing_address: { line_one: '1 Loop Rd', country_code: 'GB' },
+      invoice_settings: { custom_fields: [{ field_name: 'vat', field_value: 'GB1' }] },
+    });
+  });
+
+  it('snake_case calls reach a camelCase API in its own keys, a nested body sent as JSON text', async () => {
+    api = await startFakeApi(await fixtureDocument('calendar', 'calendar.json'), { extraQuery: ['key'] });
+    const app = await appOn('calendar', api.url, [['CALENDAR_KEY', 'key-123456']]);
+    const events = await turn(app, [
+      {
+        toolCalls: [
+          {
+            name: 'insertEvent',
+            arguments: {
+              calendar_id: 'team',
+              send_updates: 'all',
+              summary: 'Review',
+              start: '{"date_time": "2026-12-07T10:00:00Z", "time_zone": "UTC"}',
+              attendees: '[{"email": "b@example.test", "display_name": "B"}]',
+            },
+          },
+          { name: 'listEvents', arguments: { calendar_id: 'team', max_results: 5 } },
+        ],
+      },
+      { text: 'booked' },
+    ]);
+    expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'booked' });
+    expect(callEnds(events).map((e) => [e.tool, e.isError])).toEqual([
+      ['insertEvent', false],
+      ['listEvents', false],
+    ]);
+    expect(api.refused).toEqual([]);
+    expect(JSON.parse(api.received[0]?.body ?? '')).toEqual({
+      summary: 'Review',
+      start: { dateTime: '2026-12-07T10:00:00Z', timeZone: 'UTC' },
+      attendees: [{ email: 'b@example.test', displayName: 'B' }],
+    });
+    expect(new URL(api.received[1]?.url ?? '', 'http://x').searchParams.get('maxResults')).toBe('5');
+  });
+
+  it('the fake API itself refuses a key its document does not declare, so the checks above can fail', async () => {
+    api = await startFakeApi(await fixtureDocument('billing', 'billing.json'), { basePath: '/v1' });
+    const sent = await fetch(`${api.url}/v1/customers`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'a@b.test', fullName: 'Ada' }),
+    });
+    expect(sent.status).toBe(400);
+    expect(api.refused).toEqual(['unknown key body.fullName']);
+  });
+});
+
+/** 400 customers (about 40,000 characters as JSON), one of them with the address the model looks for. */
+const customers = Array.from({ length: 400 }, (_, i) => ({
+  id: `cus_${i}`,
+  email: i === 250 ? 'needle@example.test' : `person${i}@example.test`,
+  full_name: `Person ${i}`,
+}));
+
+const idIn = (r: ScriptRequest) =>
+  /kept as \\?"(result-[0-9a-f]{8})/.exec(JSON.stringify(r.messages))?.[1] ?? '';
+const read = (args: Record<string, unknown>): ScriptTurn => ({
+  respond: (r) => ({ toolCalls: [{ name: 'tool_result_read', arguments: { id: idIn(r), ...args } }] }),
+});
+
+describe("a contract tool's long answer goes through the runtime's result bound", () => {
+  it('is kept whole: the model gets its start and end with an id, and tool_result_read finds any line of it', async () => {
+    api = await startFakeApi(await fixtureDocument('billing', 'billing.json'), {
+      basePath: '/v1',
+      answer: () => ({ status: 200, body: { data: customers, has_more: false } }),
+    });
+    const app = await appOn('billing', `${api.url}/v1`, [['BILLING_TOKEN', 'tok-123456']]);
+    const events = await turn(app, [
+      { toolCalls: [{ name: 'list_customers', arguments: { limit: 100 } }] },
+      read({ pattern: 'needle@' }),
+      read({ pattern: 'cus_399' }),
+      { text: 'found' },
+    ]);
+    expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'found' });
+    const [listed = '', needle = '', last = ''] = callEnds(events).map((e) => e.content ?? '');
+    expect(listed.length).toBeLessThanOrEqual(20_000);
+    expect(listed.startsWith('HTTP 200 OK\n{\n "data": [\n  {\n   "id": "cus_0",')).toBe(true);
+    expect(listed).toMatch(/call tool_result_read with id "result-[0-9a-f]{8}"/);
+    expect(listed.endsWith('"has_more": false\n}')).toBe(true);
+    // The tool cut nothing itself: the whole answer is what the runtime kept.
+    expect(listed).not.toContain('the rest was not read');
+    expect(needle).toMatch(/^1 matching line\(s\):\n\d+ \(offset \d+\):\s+"email": "needle@example\.test"/);
+    expect(last).toMatch(/"id": "cus_399"/);
+    expect(api.received).toHaveLength(1);
   });
 });

@@ -1,10 +1,11 @@
-import { isAbsolute, relative, resolve } from 'node:path';
 import type { JsonObject } from '../../../core/json.js';
 import { isPlainObject } from '../../../core/json.js';
 import type { ToolContext, ToolDefinition, ToolProvider, ToolResult } from '../../../core/tool.js';
 import { invalidArgumentsResult } from '../../fields/define-tool.js';
+import { redactSecrets } from '../../redact-secrets.js';
 import { type ContractBoundary, contractBoundary } from './contract-arguments.js';
 import { sendContractRequest } from './contract-call.js';
+import { loadContractDocument } from './contract-document.js';
 import { type ContractOperation, contractOperations } from './contract-operations.js';
 import { contractRequest, OffHostRequest } from './contract-request.js';
 import { type ContractSettings, contractSettings, globMatches } from './contract-settings.js';
@@ -22,39 +23,10 @@ export interface ContractAppInput {
 /** A contract app's tools and behaviour; the app loader wraps it as it wraps any app. */
 export type ContractBehaviour = Pick<ToolProvider, 'listTools' | 'invoke' | 'preflight' | 'loadProblems'>;
 
-/** The dereferenced document a manifest names (a file inside the app folder, or a URL), checked by the parser. */
-export async function loadContractDocument(settings: ContractSettings, folder: string): Promise<JsonObject> {
-  const where = /^https?:\/\//.test(settings.openapi) ? settings.openapi : resolve(folder, settings.openapi);
-  if (where !== settings.openapi) {
-    const inside = relative(folder, where);
-    if (inside.startsWith('..') || isAbsolute(inside)) {
-      throw new Error(
-        `"openapi" ${JSON.stringify(settings.openapi)} points outside the app folder; keep it inside`,
-      );
-    }
-  }
-  // Loaded only here, so a runtime without contract apps never loads the parser.
-  const parser = await import('@readme/openapi-parser');
-  // Read (or fetched) once: the validator and the dereferencer each get the document as an object.
-  const parsed = await parser.parse(where);
-  const checked = settings.validate ? await parser.validate(structuredClone(parsed)) : undefined;
-  if (checked !== undefined && !checked.valid) {
-    throw new Error(
-      `its OpenAPI document ${settings.openapi} is not valid: ${parser.compileErrors(checked)}`,
-    );
-  }
-  const document = (await parser.dereference(parsed)) as unknown;
-  if (
-    !isPlainObject(document) ||
-    typeof document.openapi !== 'string' ||
-    !/^3\.[01]\./.test(document.openapi)
-  ) {
-    throw new Error(`its document ${settings.openapi} is not OpenAPI 3.0 or 3.1`);
-  }
-  return document as JsonObject;
-}
-
-/** The URL requests go to: the manifest's `baseUrl`, else the document's first server (its variables at their defaults). */
+/**
+ * The URL requests go to: the manifest's `baseUrl`, else the document's first server (its variables at their
+ * defaults; a relative one read from the document's URL when it was fetched).
+ */
 export function contractBaseUrl(settings: ContractSettings, document: JsonObject): URL {
   if (settings.baseUrl !== undefined) return new URL(settings.baseUrl);
   const server = Array.isArray(document.servers) ? document.servers[0] : undefined;
@@ -66,11 +38,13 @@ export function contractBaseUrl(settings: ContractSettings, document: JsonObject
     const variable = variables[name];
     return isPlainObject(variable) && typeof variable.default === 'string' ? variable.default : whole;
   });
-  if (!/^https?:\/\//.test(url))
-    throw new Error(
-      `the document's server ${server.url} is not an absolute URL; give the manifest a "baseUrl"`,
-    );
-  return new URL(url);
+  if (/^https?:\/\//.test(url)) return new URL(url);
+  // OpenAPI reads a relative server URL from where the document is served, when it is served.
+  if (/^https?:\/\//.test(settings.openapi) && !/^[a-z][a-z0-9+.-]*:/i.test(url))
+    return new URL(url, settings.openapi);
+  throw new Error(
+    `the document's server ${server.url} is not an absolute URL; give the manifest a "baseUrl"`,
+  );
 }
 
 interface Built {
@@ -107,6 +81,7 @@ export async function contractApp(input: ContractAppInput): Promise<ContractBeha
   const configHeaders = new Set(Object.keys(settings.headers).map((h) => h.toLowerCase()));
   if (settings.auth?.type === 'apiKey' && settings.auth.in === 'header')
     configHeaders.add(settings.auth.name.toLowerCase());
+  if (settings.idempotencyHeader !== undefined) configHeaders.add(settings.idempotencyHeader.toLowerCase());
   for (const operation of contractOperations(document, configHeaders)) {
     if (settings.operations !== undefined && !settings.operations.some((g) => globMatches(g, operation.name)))
       continue;
@@ -164,19 +139,15 @@ export async function contractApp(input: ContractAppInput): Promise<ContractBeha
         headers: settings.headers,
         secrets: input.secrets,
         timeoutMs: settings.timeoutMs,
-        maxResponseChars: settings.maxResponseChars,
+        maxResponseBytes: settings.maxResponseBytes,
         signal: ctx.signal,
+        ...(settings.idempotencyHeader === undefined
+          ? {}
+          : { idempotencyHeader: settings.idempotencyHeader }),
+        ...(ctx.resultChars === undefined ? {} : { resultChars: ctx.resultChars }),
       });
-      return hidden(result, input.secrets);
+      // An API that echoes a token must not show it (the runtime hides the config's secrets too).
+      return { ...result, content: redactSecrets(result.content, input.secrets) };
     },
   };
-}
-
-/** The result with every configured secret taken out (an API that echoes a token must not show it). */
-function hidden(result: ToolResult, secrets: ReadonlyMap<string, string>): ToolResult {
-  let content = result.content;
-  if (typeof content !== 'string') return result;
-  for (const [name, value] of secrets)
-    if (value.length >= 4) content = content.replaceAll(value, `[secret:${name}]`);
-  return content === result.content ? result : { ...result, content };
 }

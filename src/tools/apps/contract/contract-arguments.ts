@@ -1,4 +1,4 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonObject, JsonValue } from '../../../core/json.js';
 import { isPlainObject } from '../../../core/json.js';
 import type { ArgumentProblem, ProblemCode } from '../../arguments/argument-problem.js';
@@ -6,6 +6,8 @@ import { looksLikeJsonContainer, readJsonText } from '../../arguments/json-text.
 import { foldedKey, keySpellings } from '../../arguments/key-spellings.js';
 import { nearMiss } from '../../arguments/near-miss.js';
 import { resolveLocalRef } from '../../arguments/schema-pointer.js';
+import { yesOrNo } from '../../fields/yes-or-no.js';
+import { compileDeclared } from './schema-drafts.js';
 
 /** Most levels of nested objects and lists read, and of `$ref`s followed for one node. */
 const MAX_NESTING = 32;
@@ -21,8 +23,6 @@ export interface ContractBoundary {
   read(args: JsonObject): ContractReading;
 }
 
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
-
 /**
  * The boundary for a declared schema (compiled once): nested objects and lists sent as JSON text are
  * decoded (a syntax error names where, in the decoder's words); each key in camelCase, PascalCase or
@@ -37,7 +37,7 @@ export function contractBoundary(tool: string, schema: JsonObject): ContractBoun
       const problems: ArgumentProblem[] = [];
       const read = readNode(args, schema, { root: schema, problems, tool }, '', 0);
       if (problems.length > 0) return { ok: false, problems };
-      validate ??= ajv.compile(schema);
+      validate ??= compileDeclared(schema);
       if (!validate(read)) return { ok: false, problems: (validate.errors ?? []).map(problemOf) };
       return { ok: true, args: read as JsonObject };
     },
@@ -89,6 +89,7 @@ function readNode(value: JsonValue, node: unknown, walk: Walk, path: string, dep
     }
     return readNode(reading.value, node, walk, path, depth);
   }
+  if (typeof value === 'string') return spelled(value, options);
   if (Array.isArray(value)) {
     const items = options.map((b) => b.items).find((i) => i !== undefined && typeof i !== 'boolean');
     if (items === undefined) return value;
@@ -103,6 +104,22 @@ function readNode(value: JsonValue, node: unknown, walk: Walk, path: string, dep
       : (objects.find((b) => Object.keys(value).every((k) => declaredKey(k, b) !== undefined)) ?? undefined);
   if (chosen === undefined) return value;
   return readObject(value, chosen, walk, path, depth, objects.length <= 1);
+}
+
+const INTEGER_TEXT = /^-?\d+$/;
+const NUMBER_TEXT = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * Text where every branch takes a boolean or a number (and none takes text): a yes/no word read as the
+ * boolean it spells, a number written as text as that number; anything else is left for the check to name.
+ */
+function spelled(value: string, options: readonly Record<string, unknown>[]): JsonValue {
+  if (options.length === 0 || options.some((b) => takes(b, 'string') || b.type === undefined)) return value;
+  if (options.every((b) => takes(b, 'boolean'))) return yesOrNo(value) ?? value;
+  const text = value.trim();
+  if (!NUMBER_TEXT.test(text)) return value;
+  const whole = INTEGER_TEXT.test(text) && Number.isSafeInteger(Number(text));
+  return options.every((b) => takes(b, 'number') || (whole && takes(b, 'integer'))) ? Number(text) : value;
 }
 
 /** Each declared key's spellings and its folded form, worked out once per `properties` object. */

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { JsonValue } from '../../../core/json.js';
 import { isPlainObject } from '../../../core/json.js';
 import type { ToolResult } from '../../../core/tool.js';
+import { boundedBody } from './bounded-body.js';
 import type { ContractRequest } from './contract-request.js';
 import type { ContractAuth } from './contract-settings.js';
 
@@ -19,8 +21,12 @@ export interface CallSettings {
   /** The config's secrets (name → value). */
   readonly secrets: ReadonlyMap<string, string>;
   readonly timeoutMs: number;
-  readonly maxResponseChars: number;
+  readonly maxResponseBytes: number;
   readonly signal: AbortSignal;
+  /** The header a POST or PATCH sends a fresh idempotency key in (the same key on each try). */
+  readonly idempotencyHeader?: string;
+  /** How many characters of a result the model is shown before the runtime keeps it whole by reference. */
+  readonly resultChars?: number;
 }
 
 /** Thrown (and turned into a tool error) when auth names a secret the config does not hold. */
@@ -62,11 +68,13 @@ function requestLine(request: ContractRequest): string {
 }
 
 /**
- * Sends one request and shapes the answer for the model: the status and the body (JSON as compact text,
- * cut at the bound with a note saying how much was left out). An HTTP error is a tool error naming the
- * status and the API's own message; a deadline, a network failure or a redirect are tool errors too,
- * never exceptions. Only idempotent methods are tried again, once, on a transient failure. Redirects are
- * not followed: the request never goes to another host than the base URL's.
+ * Sends one request and shapes the answer for the model: the status line, then the body whole (JSON as
+ * compact text, or one key per line when it is longer than the model is shown at once, so the runtime's
+ * `tool_result_read` can find lines in it), read up to `maxResponseBytes`; the runtime cuts what the model
+ * is shown and keeps the rest. An HTTP error is a tool error naming the status and the API's own message;
+ * a deadline, a network failure or a redirect are tool errors too, never exceptions. Only idempotent
+ * methods (and a POST or PATCH carrying an idempotency key) are tried again, once, on a transient
+ * failure. Redirects are not followed: the request never goes to another host than the base URL's.
  */
 export async function sendContractRequest(
   request: ContractRequest,
@@ -80,7 +88,10 @@ export async function sendContractRequest(
     const content = `${settings.tool} was not run: its app's auth names the secret ${error.message}, which the config's "secrets" does not hold.`;
     return { content, isError: true, notRun: 'refused_by_tool', data: { code: 'missing_secret' } };
   }
-  const tries = IDEMPOTENT.has(request.method) ? TRIES : 1;
+  // A key the API remembers makes a POST safe to send again: it answers the second like the first.
+  const keyed = settings.idempotencyHeader !== undefined && !IDEMPOTENT.has(request.method);
+  if (keyed) target.headers[(settings.idempotencyHeader as string).toLowerCase()] = randomUUID();
+  const tries = IDEMPOTENT.has(request.method) || keyed ? TRIES : 1;
   let last: ToolResult | undefined;
   for (let attempt = 1; attempt <= tries; attempt += 1) {
     const deadline = AbortSignal.timeout(settings.timeoutMs);
@@ -108,28 +119,66 @@ export async function sendContractRequest(
   return last as ToolResult;
 }
 
+/** Media types whose body is text the model can read. */
+const TEXT_TYPES =
+  /^(text\/|application\/([\w.+-]+\+)?(json|xml|yaml|x-yaml|javascript|x-www-form-urlencoded)\b)/i;
+
 async function shaped(
   response: Response,
   request: ContractRequest,
   settings: CallSettings,
 ): Promise<ToolResult> {
-  const text = await response.text();
   const status = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
   const data = { status: response.status };
   if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel();
     const where = response.headers.get('location') ?? 'nowhere said';
     const content = `${requestLine(request)} answered ${status}, a redirect to ${where}, which is not followed.`;
     return { content, isError: true, data };
   }
-  const body = parsed(text);
+  const type = response.headers.get('content-type') ?? '';
+  const body = await boundedBody(response, settings.maxResponseBytes);
+  const cut = body.whole
+    ? ''
+    : `\n[the answer went on past the ${settings.maxResponseBytes.toLocaleString('en-US')} bytes read (its "maxResponseBytes"); the rest was not read: ask for less, with a filter or a smaller page]`;
+  if (type !== '' && !TEXT_TYPES.test(type) && body.bytes.length > 0) {
+    const size = `${body.whole ? '' : 'over '}${body.bytes.length.toLocaleString('en-US')} bytes`;
+    const content = `HTTP ${status}: a ${type.split(';')[0]} body of ${size}, not shown (it is not text).`;
+    return { content, isError: response.status >= 400, data };
+  }
+  const text = body.bytes.toString('utf8');
+  const value = body.whole ? parsed(text) : undefined;
+  const told = toldHeaders(response);
   if (response.status >= 400) {
-    const said = apiMessage(body) ?? text.trim();
-    const content = `${requestLine(request)} failed with HTTP ${status}${said === '' ? '' : `: ${bounded(said, settings.maxResponseChars)}`}`;
+    const said = apiMessage(value) ?? text.trim();
+    const content = `${requestLine(request)} failed with HTTP ${status}${said === '' ? '' : `: ${said}`}${told}${cut}`;
     return { content, isError: true, data: { ...data, code: 'http_error' } };
   }
-  if (text.trim() === '') return { content: `HTTP ${status} (no body)`, isError: false, data };
-  const shown = body === undefined ? text : JSON.stringify(body);
-  return { content: bounded(shown, settings.maxResponseChars), isError: false, data };
+  if (text.trim() === '') return { content: `HTTP ${status} (no body)${told}`, isError: false, data };
+  return {
+    content: `HTTP ${status}${told}\n${shown(value, text, settings.resultChars)}${cut}`,
+    isError: false,
+    data,
+  };
+}
+
+/** Headers an answer carries that the model needs to go on (the next page, where a new thing is, when to try again), as shown. */
+const TOLD_HEADERS = { link: 'Link', location: 'Location', 'retry-after': 'Retry-After' } as const;
+
+function toldHeaders(response: Response): string {
+  return Object.entries(TOLD_HEADERS)
+    .map(([name, shown]) => {
+      const value = response.headers.get(name);
+      return value === null ? '' : `\n${shown}: ${value}`;
+    })
+    .join('');
+}
+
+/** The body as the model reads it: JSON compact, or one key per line when it is longer than is shown at once. */
+function shown(value: JsonValue | undefined, text: string, resultChars: number | undefined): string {
+  if (value === undefined) return text;
+  const compact = JSON.stringify(value);
+  return resultChars !== undefined && compact.length > resultChars ? JSON.stringify(value, null, 1) : compact;
 }
 
 function parsed(text: string): JsonValue | undefined {
@@ -153,9 +202,4 @@ function apiMessage(body: JsonValue | undefined): string | undefined {
     }
   }
   return JSON.stringify(body);
-}
-
-function bounded(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  return `${text.slice(0, limit)}\n[cut: ${limit} of ${text.length} characters shown; ask for less (a filter or a smaller page)]`;
 }

@@ -55,7 +55,14 @@ export function contractRequest(
     return { method: operation.method, url, headers, body: form.toString() };
   }
   headers['content-type'] = operation.bodyType ?? 'application/json';
-  return { method: operation.method, url, headers, body: JSON.stringify(body) };
+  // A body that is not JSON (text, an octet stream) is sent as the text given, not as a JSON string.
+  const json = /\bjson\b/i.test(headers['content-type']);
+  return {
+    method: operation.method,
+    url,
+    headers,
+    body: !json && typeof body === 'string' ? body : JSON.stringify(body),
+  };
 }
 
 function pathText(value: JsonValue): string {

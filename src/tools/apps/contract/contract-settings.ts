@@ -25,16 +25,29 @@ export interface ContractSettings {
   readonly operations?: readonly string[];
   /** Deadline of one request, in milliseconds (default 30,000). */
   readonly timeoutMs: number;
-  /** Most characters of a response body returned (default 20,000). */
-  readonly maxResponseChars: number;
-  /** Check the document against the OpenAPI schema before use (default true; most of a large document's load time). */
+  /**
+   * Most bytes of an answer read (default 2,000,000); the rest is not read. What is read comes back whole:
+   * the runtime shows the model the start and end of a long result and keeps it whole for `tool_result_read`.
+   */
+  readonly maxResponseBytes: number;
+  /** Check the document against the OpenAPI schema and its own paths before use (default true). */
   readonly validate: boolean;
+  /**
+   * Hosts (`host` or `host:port`) an external `$ref` may be fetched from, besides the document's own origin
+   * when it is a URL. A document in the app folder may refer to files in that folder only.
+   */
+  readonly refHosts: readonly string[];
+  /**
+   * The header that carries an idempotency key (e.g. `Idempotency-Key`): each call of a POST or PATCH
+   * operation sends a fresh one, the same on each try, so such a call is tried again like a PUT.
+   */
+  readonly idempotencyHeader?: string;
 }
 
 /** The default deadline of one request. */
 export const DEFAULT_CONTRACT_TIMEOUT_MS = 30_000;
-/** The default bound on a response body's characters. */
-export const DEFAULT_RESPONSE_CHARS = 20_000;
+/** The default bound on the bytes of an answer read. */
+export const DEFAULT_RESPONSE_BYTES = 2_000_000;
 
 /** Reads the contract part of a manifest; throws a sentence saying what to fix. */
 export function contractSettings(data: JsonObject): ContractSettings {
@@ -59,6 +72,26 @@ export function contractSettings(data: JsonObject): ContractSettings {
   ) {
     fail('"operations" must be a list of globs over operation ids');
   }
+  if (data.maxResponseChars !== undefined) {
+    fail(
+      '"maxResponseChars" is now "maxResponseBytes": the most bytes of an answer read (the runtime cuts what the model is shown)',
+    );
+  }
+  const refHosts = data.refHosts ?? [];
+  if (
+    !(Array.isArray(refHosts) && refHosts.every((h) => typeof h === 'string' && /^[^/\\s:]+(:\d+)?$/.test(h)))
+  ) {
+    fail(
+      '"refHosts" must be a list of host names (with ":port" when not the default), such as "api.example.com"',
+    );
+  }
+  const idempotency = data.idempotencyHeader;
+  if (
+    idempotency !== undefined &&
+    (typeof idempotency !== 'string' || !/^[A-Za-z0-9-]+$/.test(idempotency))
+  ) {
+    fail('"idempotencyHeader" must be a header name, such as "Idempotency-Key"');
+  }
   const number = (key: string, fallback: number): number => {
     const value = data[key];
     if (value === undefined) return fallback;
@@ -73,8 +106,10 @@ export function contractSettings(data: JsonObject): ContractSettings {
     headers: headers as Record<string, string>,
     ...(operations === undefined ? {} : { operations: operations as string[] }),
     timeoutMs: number('timeoutMs', DEFAULT_CONTRACT_TIMEOUT_MS),
-    maxResponseChars: number('maxResponseChars', DEFAULT_RESPONSE_CHARS),
+    maxResponseBytes: number('maxResponseBytes', DEFAULT_RESPONSE_BYTES),
     validate: data.validate !== false,
+    refHosts: refHosts as string[],
+    ...(typeof idempotency === 'string' ? { idempotencyHeader: idempotency } : {}),
   };
 }
 
