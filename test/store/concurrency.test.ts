@@ -1,20 +1,23 @@
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { StoreBusyError } from '../../src/core/store-errors.js';
+import { BACK_ENDS, openedOn } from './back-ends.js';
 import { startChild } from './child-process.js';
 import { commandScopeOf, newCall, openTestStore, tempDbPath, turnWithCalls } from './store-fixtures.js';
 
-describe('several processes on one file', () => {
+describe.each(BACK_ENDS)('several processes on one store (%s)', (_name, fresh) => {
   it('four processes racing to claim one call: exactly one runs it', async () => {
-    const path = tempDbPath();
-    const ranFile = `${path}.ran`;
-    const store = openTestStore(path);
+    const db = await fresh();
+    const dir = mkdtempSync(join(tmpdir(), 'toolseam-race-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const ranFile = join(dir, 'ran');
+    const store = await openedOn(db);
     const { turn } = await turnWithCalls(store, [
       newCall('c1', 'bash', { cmd: 'backup' }, { status: 'approved' }),
     ]);
-    const children = Array.from({ length: 4 }, () =>
-      startChild('claim-race', [path, turn.id, 'c1', ranFile]),
-    );
+    const children = Array.from({ length: 4 }, () => startChild('claim-race', [db, turn.id, 'c1', ranFile]));
     for (const child of children) expect(await child.nextLine()).toBe('ready');
     for (const child of children) child.process.stdin.write('go\n');
     const outcomes = await Promise.all(
@@ -30,7 +33,9 @@ describe('several processes on one file', () => {
       1,
     );
   }, 60_000);
+});
 
+describe('several processes on one file', () => {
   it('readers are not blocked by a writer and never see its uncommitted work', async () => {
     const path = tempDbPath();
     const writer = openTestStore(path);

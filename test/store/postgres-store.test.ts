@@ -1,12 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { StoreOpenError, StoreSchemaTooNewError } from '../../src/core/store-errors.js';
 import { openStore } from '../../src/store/index.js';
 import { openPostgresStore, PG_MIGRATIONS } from '../../src/store/postgres/index.js';
-import { startChild } from './child-process.js';
 import { dropSchemas, freshSchemaName, openPgTestStore, PG_URL, requirePostgres } from './pg-fixtures.js';
 import { commandScopeOf, newCall, turnWithCalls } from './record-fixtures.js';
 
@@ -127,33 +123,7 @@ describe('opening a PostgreSQL store', () => {
   });
 });
 
-describe('several connections and processes on one PostgreSQL store', () => {
-  it('four processes racing to claim one call: exactly one runs it', async () => {
-    const schema = schemaForTest();
-    const store = await openPgTestStore(schema);
-    const dir = mkdtempSync(join(tmpdir(), 'toolseam-pg-race-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    const ranFile = join(dir, 'ran');
-    const { turn } = await turnWithCalls(store, [
-      newCall('c1', 'bash', { cmd: 'backup' }, { status: 'approved' }),
-    ]);
-    const children = Array.from({ length: 4 }, () =>
-      startChild('claim-race', [`${PG_URL}?schema=${schema}`, turn.id, 'c1', ranFile]),
-    );
-    for (const child of children) expect(await child.nextLine()).toBe('ready');
-    for (const child of children) child.process.stdin.write('go\n');
-    const outcomes = await Promise.all(
-      children.map(async (c) => JSON.parse(await c.nextLine()) as { won: boolean }),
-    );
-    expect(outcomes.filter((o) => o.won)).toHaveLength(1);
-    expect(readFileSync(ranFile, 'utf8').trim().split('\n')).toHaveLength(1);
-    const call = await store.getToolCall(turn.id, 'c1');
-    expect(call?.status).toBe('done');
-    expect(call?.result).toBe(`ran in ${call?.claimedBy?.slice('pid:'.length)}`);
-    const results = (await store.listMessages(turn.sessionId)).filter((m) => m.message.role === 'tool');
-    expect(results).toHaveLength(1);
-  }, 60_000);
-
+describe('several connections on one PostgreSQL store', () => {
   it('five connections racing for one leaf, one automation run and one outbox message: one wins each', async () => {
     const schema = schemaForTest();
     const first = await openPgTestStore(schema);
