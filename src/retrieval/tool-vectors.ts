@@ -1,6 +1,7 @@
 import { headOf } from '../core/text-cut.js';
 import { type DenseQuery, type EmbeddingSource, unit } from './dense-fusion.js';
 import type { RetrievalTool } from './retrieval-tool.js';
+import { VectorMatrix } from './vector-matrix.js';
 
 /**
  * The most characters one text sent to the embedding source has: embedding models take about 8,000
@@ -23,7 +24,7 @@ function embeddingText(t: RetrievalTool): string {
 export class ToolVectors {
   private readonly byName = new Map<string, { text: string; vector: Float32Array }>();
   /** The vectors as `dense` last packed them; dropped whenever a vector comes or goes. */
-  private listed: { slots: Int32Array; matrix: Float32Array } | undefined;
+  private listed: VectorMatrix | undefined;
 
   constructor(
     private readonly source: EmbeddingSource | undefined,
@@ -115,7 +116,7 @@ export class ToolVectors {
     if (held && held.text !== embeddingText(tool)) this.delete(tool.name);
   }
 
-  /** The tools' vectors by slot (`slotOf`), with the query's; undefined without both. */
+  /** The tools' vectors by slot (`slotOf`) against the query's; undefined without both. */
   dense(
     queryVector: Float32Array | undefined,
     slotOf: (name: string) => number | undefined,
@@ -124,19 +125,21 @@ export class ToolVectors {
     // Packed once per change, not per turn: a turn's cost is then the product alone. Slots stay put
     // while the set of vectors does (a tool added, removed or replaced drops the packing).
     const d = queryVector.length;
-    if (!this.listed || this.listed.matrix.length !== this.listed.slots.length * d) {
+    if (!this.listed || this.listed.dims !== d) {
       const rows: [number, Float32Array][] = [];
       for (const [name, { vector }] of this.byName) {
         const slot = slotOf(name);
         // A vector of another length (a model changed mid-catalog) cannot be compared: left out.
         if (slot !== undefined && vector.length === d) rows.push([slot, vector]);
       }
-      const matrix = new Float32Array(rows.length * d);
-      rows.forEach(([, v], i) => {
-        matrix.set(v, i * d);
-      });
-      this.listed = { slots: Int32Array.from(rows, ([slot]) => slot), matrix };
+      this.listed = new VectorMatrix(
+        rows.map(([, v]) => v),
+        Int32Array.from(rows, ([slot]) => slot),
+        d,
+      );
     }
-    return { vector: unit(queryVector), ...this.listed };
+    const matrix = this.listed;
+    const q = unit(queryVector);
+    return { addTo: (into, weight, leaders) => matrix.addSimilarities(into, q, weight, leaders) };
   }
 }

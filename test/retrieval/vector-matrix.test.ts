@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { addDense, unit } from '../../src/retrieval/dense-fusion.js';
+import { ScoreBuffer } from '../../src/retrieval/score-buffer.js';
+import { kernelMemory } from '../../src/retrieval/similarity-kernel.js';
+import { EXACT_WORK, NEAREST_BY_SIGNS, VectorMatrix } from '../../src/retrieval/vector-matrix.js';
+
+/** A reproducible stream of numbers in [-1, 1). */
+function numbers(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 31 - 1;
+  };
+}
+
+function randomUnit(next: () => number, d: number): Float32Array {
+  return unit(Array.from({ length: d }, next));
+}
+
+/** Scores by slot from a buffer. */
+function scores(buf: ScoreBuffer): Map<number, number> {
+  const out = new Map<number, number>();
+  for (let i = 0; i < buf.count; i += 1) {
+    const slot = buf.slots[i] as number;
+    out.set(slot, buf.scores[slot] as number);
+  }
+  return out;
+}
+
+describe('the similarity kernel', () => {
+  it('is WebAssembly SIMD here (Node 20 has it), and its loops agree with plain arithmetic', () => {
+    const { buffer, kernel } = kernelMemory(1 << 16);
+    expect(kernel).toBeDefined();
+    const floats = new Float32Array(buffer);
+    const ints = new Int32Array(buffer);
+    const bytes = new Uint8Array(buffer);
+    const next = numbers(7);
+    // Query: 8 floats at byte 0; matrix: 3 rows of 8 at byte 64; picks at 256; out at 512.
+    for (let i = 0; i < 8; i += 1) floats[i] = next();
+    for (let i = 0; i < 24; i += 1) floats[16 + i] = next();
+    ints.set([2, 0, 1], 64);
+    kernel?.dots(0, 64, 2, 256, 3, 512);
+    [2, 0, 1].forEach((row, c) => {
+      let want = 0;
+      for (let i = 0; i < 8; i += 1) want += (floats[i] as number) * (floats[16 + row * 8 + i] as number);
+      expect(floats[128 + c]).toBeCloseTo(want, 5);
+    });
+    // Bits: query at 1024 (2 chunks of 16 bytes), 3 rows from 1056, distances at 2048.
+    for (let i = 1024; i < 1024 + 32 * 4; i += 1) bytes[i] = Math.floor((next() + 1) * 128);
+    kernel?.hamming(1024, 1056, 3, 2, 2048);
+    for (let row = 0; row < 3; row += 1) {
+      let want = 0;
+      for (let i = 0; i < 32; i += 1) {
+        let x = (bytes[1024 + i] as number) ^ (bytes[1056 + row * 32 + i] as number);
+        for (; x > 0; x >>= 1) want += x & 1;
+      }
+      expect(ints[512 + row]).toBe(want);
+    }
+  });
+});
+
+describe('VectorMatrix', () => {
+  it('compares every tool exactly in a small pool, as the plain product does (any length of vector)', () => {
+    const d = 37;
+    const next = numbers(11);
+    const vectors = Array.from({ length: 50 }, () => randomUnit(next, d));
+    const slots = Int32Array.from(vectors.keys(), (i) => i * 3 + 1);
+    const matrix = new VectorMatrix(vectors, slots, d);
+    expect(matrix.bySigns).toBe(false);
+    const query = randomUnit(next, d);
+    const got = new ScoreBuffer();
+    matrix.addSimilarities(got, query, 0.5, () => {
+      throw new Error('a small pool needs no word leaders');
+    });
+    const packed = new Float32Array(vectors.length * d);
+    vectors.forEach((v, i) => {
+      packed.set(v, i * d);
+    });
+    const want = new ScoreBuffer();
+    addDense(want, { vector: query, slots, matrix: packed }, 0.5);
+    const a = scores(got);
+    const b = scores(want);
+    expect([...a.keys()].sort()).toEqual([...b.keys()].sort());
+    for (const [slot, score] of b) expect(a.get(slot)).toBeCloseTo(score, 5);
+  });
+
+  it('in a large pool, compares by signs first: the near tools and the word leaders get exact scores', () => {
+    const d = 256;
+    const rows = Math.ceil(EXACT_WORK / d) + 100;
+    const next = numbers(3);
+    const vectors = Array.from({ length: rows }, () => randomUnit(next, d));
+    const query = randomUnit(next, d);
+    // A few tools close to the query (the query plus a little noise), anywhere in the pool.
+    const near = [17, 1500, rows - 1];
+    for (const row of near) vectors[row] = unit(Array.from(query, (x) => x + 0.02 * next()));
+    const slots = Int32Array.from(vectors.keys());
+    const matrix = new VectorMatrix(vectors, slots, d);
+    expect(matrix.bySigns).toBe(true);
+    const leaders = [5, 999, 2000];
+    const got = scores(
+      (() => {
+        const buf = new ScoreBuffer();
+        matrix.addSimilarities(buf, query, 1, () => leaders);
+        return buf;
+      })(),
+    );
+    const exact = (row: number): number => {
+      let s = 0;
+      for (let i = 0; i < d; i += 1)
+        s += (query[i] as number) * ((vectors[row] as Float32Array)[i] as number);
+      return s;
+    };
+    for (const row of near) expect(got.get(row)).toBeCloseTo(exact(row), 5);
+    for (const row of leaders) if (exact(row) > 0) expect(got.get(row)).toBeCloseTo(exact(row), 5);
+    // Only the nearest by signs and the leaders were compared; the rest add nothing.
+    expect(got.size).toBeLessThanOrEqual(NEAREST_BY_SIGNS + leaders.length);
+    expect(got.size).toBeGreaterThan(near.length);
+  });
+});
