@@ -8,3 +8,4 @@ export * from './model.js';
 export * from './text-cut.js';
 export * from './tool.js';
 export * from './tool-rejection.js';
+export * from './vector-cache.js';
