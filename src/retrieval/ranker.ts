@@ -17,7 +17,7 @@ const NAME_COVERAGE_READ = 128;
 /** A query term adding less than this share of what its strongest term adds is not scored (see `score`). */
 const TERM_FLOOR = 1e-3;
 /** The word ranking's best tools that are compared by embedding exactly even when a large pool is not. */
-const DENSE_LEADERS = 128;
+export const DENSE_LEADERS = 256;
 
 /** The weighted term ids of a query's words (words no tool holds are dropped), plus adjacent pairs. */
 export function queryTerms(

@@ -1,13 +1,14 @@
 import type { ScoreBuffer } from './score-buffer.js';
-import { kernelMemory, type SimilarityKernel } from './similarity-kernel.js';
+import { hasKernel, kernelMemory, type SimilarityKernel } from './similarity-kernel.js';
 
 /**
- * Multiply-adds (rows × dimensions) up to which every tool is compared exactly each turn: about
- * 0.1 ms in WebAssembly SIMD. Past it, a turn compares signs first (see `VectorMatrix`).
+ * Multiply-adds (rows × dimensions) up to which every tool is compared exactly each turn (4 MB of
+ * floats, about 0.1–0.3 ms in WebAssembly SIMD). Past it, a turn compares signs first (see
+ * `VectorMatrix`).
  */
 export const EXACT_WORK = 1 << 20;
-/** Tools nearest by signs that are then compared exactly, on the fast path. */
-export const NEAREST_BY_SIGNS = 384;
+/** Tools nearest by signs that are then compared by their bytes, on the fast path. */
+export const NEAREST_BY_SIGNS = 256;
 
 /** Where each part of the matrix lives in WebAssembly memory (byte offsets, 16-byte aligned). */
 interface Layout {
@@ -21,32 +22,46 @@ interface Layout {
   readonly bytes: number;
 }
 
-function layout(rows: number, floatChunks: number, bitChunks: number): Layout {
+/** The layout for `rows` rows of `rowBytes`, a query of `queryBytes`, and `bitBytes` of signs a row. */
+function layout(rows: number, rowBytes: number, queryBytes: number, bitBytes: number): Layout {
   const query = 0;
-  const queryBits = query + floatChunks * 16;
-  const matrix = queryBits + bitChunks * 16;
-  const bits = matrix + rows * floatChunks * 16;
-  const distances = bits + rows * bitChunks * 16;
+  const queryBits = query + queryBytes;
+  const matrix = queryBits + bitBytes;
+  const bits = matrix + rows * rowBytes;
+  const distances = bits + rows * bitBytes;
   const picks = distances + rows * 4 + 16;
   const out = picks + rows * 4 + 16;
   return { query, queryBits, matrix, bits, distances, picks, out, bytes: out + rows * 4 + 16 };
 }
 
 /**
- * The tools' unit vectors as one matrix in WebAssembly memory, with each vector's signs as bits. A
- * turn's similarities: for a small matrix, every row's dot product with the query; for a large one,
- * the bits that differ from the query's signs for every row (a few bytes a tool instead of kilobytes:
- * a close direction shares most signs), then exact dot products for the `NEAREST_BY_SIGNS` rows
- * closest by that count and for the word ranking's leaders. The rest add nothing. Without
- * WebAssembly SIMD every row is compared in JavaScript.
+ * The largest a query element is scaled to on the fast path: 13 bits, so that no int32 sum of
+ * products with bytes can overflow below 4,096 dimensions.
+ */
+const QUERY_TOP = 4095;
+
+/**
+ * The tools' unit vectors as one matrix in WebAssembly memory. A turn's similarities: for a small
+ * matrix, every row's dot product with the query, in float32. For a large one, reading memory is
+ * what costs (30 MB of floats at 7,000 tools of 1,024 dimensions), so each row is kept as its signs
+ * (a bit a dimension) and as bytes (each value scaled to -127…127 by the row's largest): the bits
+ * that differ from the query's signs are counted for every row (a close direction shares most
+ * signs), then the `nearest` rows by that count and the word ranking's leaders get their byte row's
+ * dot product with the query. The rest add nothing. Without WebAssembly SIMD every row is compared
+ * in JavaScript.
  */
 export class VectorMatrix {
+  /** True when a turn compares signs first (a large matrix, with WebAssembly SIMD). */
+  readonly bySigns: boolean;
   private readonly kernel: SimilarityKernel | undefined;
   private readonly at: Layout;
   private readonly floats: Float32Array;
   private readonly ints: Int32Array;
-  private readonly floatChunks: number;
+  /** 16-byte chunks a row takes (of floats; of bytes on the fast path), and a row's signs. */
+  private readonly chunks: number;
   private readonly bitChunks: number;
+  /** On the fast path: what one unit of each row's bytes is worth. */
+  private readonly rowScale: Float32Array;
   /** The row of each slot (-1: none), and a stamp per row so a row is picked once a turn. */
   private readonly rowOfSlot: Int32Array;
   private readonly pickedIn: Uint32Array;
@@ -54,24 +69,34 @@ export class VectorMatrix {
   private readonly histogram: Int32Array;
   private readonly maxSlot: number;
 
-  /** Packs `vectors` (unit length, all of `dims`); row i stands for `slots[i]`. */
+  /**
+   * Packs `vectors` (unit length, all of `dims`); row i stands for `slots[i]`. `nearest`: the rows
+   * nearest by signs compared on the fast path.
+   */
   constructor(
     vectors: readonly Float32Array[],
     readonly slots: Int32Array,
     readonly dims: number,
+    private readonly nearest = NEAREST_BY_SIGNS,
   ) {
     const rows = vectors.length;
-    this.floatChunks = Math.ceil(dims / 4);
-    this.bitChunks = Math.ceil(dims / 128);
-    this.at = layout(rows, this.floatChunks, this.bitChunks);
+    this.bySigns = hasKernel() && rows * dims > EXACT_WORK;
+    this.chunks = Math.ceil(dims / (this.bySigns ? 16 : 4));
+    this.bitChunks = this.bySigns ? Math.ceil(dims / 128) : 0;
+    // The fast path's query is 16-bit integers: 32 bytes for a chunk of 16 row bytes.
+    this.at = layout(rows, this.chunks * 16, this.chunks * (this.bySigns ? 32 : 16), this.bitChunks * 16);
     const { buffer, kernel } = kernelMemory(this.at.bytes);
     this.kernel = kernel;
     this.floats = new Float32Array(buffer);
     this.ints = new Int32Array(buffer);
-    const bytes = new Uint8Array(buffer);
+    this.rowScale = new Float32Array(this.bySigns ? rows : 0);
+    const bytes = new Int8Array(buffer);
+    const bits = new Uint8Array(buffer);
     vectors.forEach((v, row) => {
-      this.floats.set(v, (this.at.matrix >> 2) + row * this.floatChunks * 4);
-      signBits(v, bytes, this.at.bits + row * this.bitChunks * 16);
+      if (this.bySigns) {
+        this.rowScale[row] = quantize(v, 127, bytes, this.at.matrix + row * this.chunks * 16);
+        signBits(v, bits, this.at.bits + row * this.bitChunks * 16);
+      } else this.floats.set(v, (this.at.matrix >> 2) + row * this.chunks * 4);
     });
     this.maxSlot = slots.reduce((max, s) => Math.max(max, s), -1);
     this.rowOfSlot = new Int32Array(this.maxSlot + 1).fill(-1);
@@ -87,14 +112,9 @@ export class VectorMatrix {
     return this.slots.length;
   }
 
-  /** True when a turn compares signs first (a large matrix, with WebAssembly SIMD). */
-  get bySigns(): boolean {
-    return this.kernel !== undefined && this.rows * this.dims > EXACT_WORK;
-  }
-
   /**
    * Adds `weight` × similarity (when positive) to `into` for the rows compared this turn; `query` is
-   * of unit length and `dims` long. `leaders` (slots) are compared exactly on the fast path too.
+   * of unit length and `dims` long. `leaders` (slots) are compared on the fast path too.
    */
   addSimilarities(
     into: ScoreBuffer,
@@ -106,23 +126,28 @@ export class VectorMatrix {
     if (rows === 0 || query.length !== this.dims) return;
     into.ensure(this.maxSlot + 1);
     const { at, floats, ints } = this;
-    floats.set(query, at.query >> 2);
-    const count = this.bySigns ? this.pickBySigns(query, leaders()) : this.pickAll();
-    if (this.kernel) this.kernel.dots(at.query, at.matrix, this.floatChunks, at.picks, count, at.out);
-    else this.dotsInScript(count);
     const picks = at.picks >> 2;
     const out = at.out >> 2;
-    for (let c = 0; c < count; c += 1) {
-      const sim = floats[out + c] as number;
-      if (sim > 0) into.add(this.slots[ints[picks + c] as number] as number, weight * sim);
+    if (!this.bySigns) {
+      floats.set(query, at.query >> 2);
+      for (let row = 0; row < rows; row += 1) ints[picks + row] = row;
+      if (this.kernel) this.kernel.dots(at.query, at.matrix, this.chunks, at.picks, rows, at.out);
+      else this.dotsInScript(rows);
+      for (let row = 0; row < rows; row += 1) {
+        const sim = floats[out + row] as number;
+        if (sim > 0) into.add(this.slots[row] as number, weight * sim);
+      }
+      return;
     }
-  }
-
-  /** Every row, in order. */
-  private pickAll(): number {
-    const picks = this.at.picks >> 2;
-    for (let row = 0; row < this.rows; row += 1) this.ints[picks + row] = row;
-    return this.rows;
+    const shorts = new Int16Array(floats.buffer, at.query, this.chunks * 16);
+    const queryScale = quantize(query, QUERY_TOP, shorts, 0);
+    const count = this.pickBySigns(query, leaders());
+    (this.kernel as SimilarityKernel).dots8(at.query, at.matrix, this.chunks, at.picks, count, at.out);
+    for (let c = 0; c < count; c += 1) {
+      const row = ints[picks + c] as number;
+      const sim = (ints[out + c] as number) * queryScale * (this.rowScale[row] as number);
+      if (sim > 0) into.add(this.slots[row] as number, weight * sim);
+    }
   }
 
   /** The rows nearest the query by signs, then the leaders' rows; returns how many were picked. */
@@ -139,11 +164,11 @@ export class VectorMatrix {
     // The distance at which the nearest NEAREST_BY_SIGNS rows are reached (rows at it fill what is left).
     let limit = 0;
     let below = 0;
-    while (limit < histogram.length - 1 && below + (histogram[limit] as number) < NEAREST_BY_SIGNS) {
+    while (limit < histogram.length - 1 && below + (histogram[limit] as number) < this.nearest) {
       below += histogram[limit] as number;
       limit += 1;
     }
-    let atLimit = NEAREST_BY_SIGNS - below;
+    let atLimit = this.nearest - below;
     this.round += 1;
     if (this.round === 0xffffffff) {
       pickedIn.fill(0);
@@ -171,7 +196,7 @@ export class VectorMatrix {
   /** The kernel's `dots`, in JavaScript (an engine without WebAssembly SIMD). */
   private dotsInScript(count: number): void {
     const { at, floats, ints } = this;
-    const width = this.floatChunks * 4;
+    const width = this.chunks * 4;
     const q = at.query >> 2;
     for (let c = 0; c < count; c += 1) {
       const base = (at.matrix >> 2) + (ints[(at.picks >> 2) + c] as number) * width;
@@ -180,6 +205,19 @@ export class VectorMatrix {
       floats[(at.out >> 2) + c] = sum;
     }
   }
+}
+
+/**
+ * Writes `v` as whole numbers in -`top`…`top` (`v` divided by its largest magnitude's `top`th) into
+ * `out` from element `at`; returns that divisor (what one unit is worth).
+ */
+function quantize(v: Float32Array, top: number, out: Int8Array | Int16Array, at: number): number {
+  let largest = 0;
+  for (let i = 0; i < v.length; i += 1) largest = Math.max(largest, Math.abs(v[i] as number));
+  if (largest === 0) return 0;
+  const scale = largest / top;
+  for (let i = 0; i < v.length; i += 1) out[at + i] = Math.round((v[i] as number) / scale);
+  return scale;
 }
 
 /** Writes a vector's signs (bit set: above zero) as bits from byte `at`, zeroing `clear` bytes first. */

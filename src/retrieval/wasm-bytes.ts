@@ -58,8 +58,8 @@ function simd(code: number): number[] {
 }
 
 /** Alignment (log2 bytes) and offset of a memory access. */
-function memarg(alignLog2: number): number[] {
-  return [alignLog2, 0];
+function memarg(alignLog2: number, offset = 0): number[] {
+  return [alignLog2, ...u32(offset)];
 }
 
 /** The instructions the kernel uses, each as its bytes (those with an operand are functions). */
@@ -84,6 +84,8 @@ export const op = {
   i32Shl: [0x74],
   f32Add: [0x92],
   v128Load: [...simd(0x00), ...memarg(4)],
+  /** v128.load of the 16 bytes `offset` bytes past the address. */
+  v128LoadAt: (offset: number) => [...simd(0x00), ...memarg(4, offset)],
   v128Zero: [...simd(0x0c), ...new Array<number>(16).fill(0)],
   i32x4Lane: (lane: number) => [...simd(0x1b), lane],
   f32x4Lane: (lane: number) => [...simd(0x1f), lane],
@@ -91,7 +93,11 @@ export const op = {
   i8x16Popcnt: simd(0x62),
   i16x8AddPairsU8: simd(0x7d),
   i32x4AddPairsU16: simd(0x7f),
+  i16x8FromLowI8: simd(0x87),
+  i16x8FromHighI8: simd(0x88),
   i16x8Add: simd(0x8e),
+  i32x4Add: simd(0xae),
+  i32x4DotI16: simd(0xba),
   f32x4Add: simd(0xe4),
   f32x4Mul: simd(0xe6),
 } as const;
