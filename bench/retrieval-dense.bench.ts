@@ -130,6 +130,28 @@ export async function bench(): Promise<BenchFigure[]> {
     extra.push(f - (words[i] as number));
     extraCpu.push((c.user + c.system) / 1000 - (wordsCpu[i] as number));
   }
+  // Each request five more times by words and fused, alternately, in CPU time: the median of its
+  // five turns leaves out the moments the machine was busy elsewhere (on a shared machine, a wall
+  // time's p95 is mostly those, and CPU time is free of waiting for a core).
+  const cpuOf = (run: () => unknown): number => {
+    const c0 = process.cpuUsage();
+    run();
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / 1000;
+  };
+  const runs = qs.map(() => ({ words: [] as number[], fused: [] as number[] }));
+  for (let round = 0; round < 5; round += 1)
+    for (const [i, q] of qs.entries()) {
+      runs[i]?.words.push(cpuOf(() => turn(lexical, q)));
+      runs[i]?.fused.push(cpuOf(() => turn(fused, q, vectors[i])));
+    }
+  const median = (xs: number[]): number =>
+    quantile(
+      [...xs].sort((a, b) => a - b),
+      0.5,
+    );
+  const wordsMedian = runs.map((r) => median(r.words)).sort((a, b) => a - b);
+  const extraMedian = runs.map((r) => median(r.fused) - median(r.words)).sort((a, b) => a - b);
   // The similarities alone: the exact product over every tool in JavaScript (what the fast path
   // is measured against), and the fast path as a turn runs it (signs, then bytes for the nearest
   // and for the word leaders).
@@ -183,6 +205,13 @@ export async function bench(): Promise<BenchFigure[]> {
       ok: p95 <= 2,
     },
     {
+      name: `  the same in CPU time, each request's median of 5 turns, p95`,
+      value: quantile(wordsMedian, 0.95),
+      unit: 'ms',
+      target: '≤ 2 ms',
+      ok: quantile(wordsMedian, 0.95) <= 2,
+    },
+    {
       name: `retrieval: select + catalog per turn by words, ${n} tools, CPU time p95`,
       value: quantile(wordsCpu, 0.95),
       unit: 'ms',
@@ -221,6 +250,13 @@ export async function bench(): Promise<BenchFigure[]> {
       unit: 'ms',
       target: '≤ 1 ms',
       ok: extraP95 <= 1,
+    },
+    {
+      name: "  the same in CPU time, each request's median of 5 turns, p95",
+      value: quantile(extraMedian, 0.95),
+      unit: 'ms',
+      target: '≤ 1 ms',
+      ok: quantile(extraMedian, 0.95) <= 1,
     },
     { name: '  the same in CPU time, p50', value: quantile(extraCpu, 0.5), unit: 'ms' },
     { name: '  the same in CPU time, p95', value: quantile(extraCpu, 0.95), unit: 'ms' },

@@ -219,8 +219,9 @@ export class Ranker {
   }
 
   /** The slots of the whole request's best word matches (`DENSE_LEADERS` of them). */
-  private wordLeaders(): number[] {
-    return this.leaderPicker.select(this.pass, DENSE_LEADERS).map((r) => r.slot);
+  private wordLeaders(): Int32Array {
+    this.leaderPicker.gather(this.pass, DENSE_LEADERS);
+    return this.leaderPicker.kept();
   }
 
   /** The query's own terms plus lexicon expansions. */
