@@ -35,8 +35,8 @@ function layout(rows: number, rowBytes: number, queryBytes: number, bitBytes: nu
 }
 
 /**
- * The largest a query element is scaled to on the fast path: 13 bits, so that no int32 sum of
- * products with bytes can overflow below 4,096 dimensions.
+ * The largest a query element is scaled to on the fast path: 13 bits, so that an int32 lane's sum of
+ * products with bytes (at most 4 × 127 × 4,095 a chunk of 16) cannot overflow below 16,000 dimensions.
  */
 const QUERY_TOP = 4095;
 
