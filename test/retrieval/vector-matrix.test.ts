@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { addDense, unit } from '../../src/retrieval/dense-fusion.js';
+import { CatalogView } from '../../src/retrieval/catalog-view.js';
+import { addDense, type EmbeddingSource, unit } from '../../src/retrieval/dense-fusion.js';
 import { ScoreBuffer } from '../../src/retrieval/score-buffer.js';
 import { kernelMemory } from '../../src/retrieval/similarity-kernel.js';
+import { ToolCatalog } from '../../src/retrieval/tool-catalog.js';
 import { EXACT_WORK, NEAREST_BY_SIGNS, VectorMatrix } from '../../src/retrieval/vector-matrix.js';
 
 /** A reproducible stream of numbers in [-1, 1). */
@@ -117,5 +119,41 @@ describe('VectorMatrix', () => {
     // Only the nearest by signs and the leaders were compared; the rest add nothing.
     expect(got.size).toBeLessThanOrEqual(NEAREST_BY_SIGNS + leaders.length);
     expect(got.size).toBeGreaterThan(near.length);
+  });
+});
+
+describe('a large catalog with embeddings', () => {
+  it('offers a tool by meaning alone through the fast path, beside the tools its words match', async () => {
+    const d = 1024;
+    const count = 1100;
+    expect(count * d).toBeGreaterThan(EXACT_WORK);
+    const striped = randomUnit(numbers(99), d);
+    // Texts about striped horses point one way; every other text its own random way.
+    const source: EmbeddingSource = async (texts) =>
+      texts.map((text) => {
+        if (/zebra|quagga/.test(text)) return [...striped];
+        let seed = 0;
+        for (const ch of text) seed = (Math.imul(seed, 31) + ch.charCodeAt(0)) >>> 0;
+        return [...randomUnit(numbers(seed), d)];
+      });
+    const tools = [
+      { name: 'quagga_lookup', description: 'Facts about an extinct equid' },
+      { name: 'stripe_count', description: 'How many stripes an animal has' },
+      ...Array.from({ length: count - 2 }, (_, i) => ({
+        name: `tool_${i}`,
+        description: `Does task number ${i} with records`,
+      })),
+    ];
+    const catalog = new ToolCatalog(tools, { k: 5, embeddings: source });
+    await catalog.embedTools(256);
+    const view = new CatalogView(catalog);
+    const queryVector = (await catalog.embedQuery('find zebra stripes')) as Float32Array;
+    const names = view.select('find zebra stripes', { queryVector }).map((t) => t.name);
+    expect(names).toContain('quagga_lookup');
+    expect(names).toContain('stripe_count');
+    // Without the request's vector (a session of its own), words alone cannot reach it.
+    expect(new CatalogView(catalog).select('find zebra stripes', {}).map((t) => t.name)).toEqual([
+      'stripe_count',
+    ]);
   });
 });
