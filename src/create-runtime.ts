@@ -5,6 +5,7 @@ import type { ModelAdapter } from './core/model.js';
 import type { SessionStore } from './core/session-store.js';
 import type { Signals } from './core/signals.js';
 import type { ToolProvider } from './core/tool.js';
+import { isVectorCache } from './core/vector-cache.js';
 import { automationDesk } from './create-automations.js';
 import { configuredSelector } from './embedding-source.js';
 import { createModelAdapter, type ProviderConfig, resolveProviderConfig } from './providers/index.js';
@@ -168,7 +169,9 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     ...(options.selector
       ? { selector: options.selector }
       : config?.embeddings
-        ? { selector: configuredSelector(config.embeddings, logger) }
+        ? {
+            selector: configuredSelector(config.embeddings, logger, isVectorCache(store) ? store : undefined),
+          }
         : {}),
   });
   if (options.subagents !== false) runtime.addRuntimeTool(deferredSubagentRun(runtime));
