@@ -18,6 +18,8 @@ const ALLOWED: Record<string, readonly string[] | '*'> = {
   // the MCP surface (toolseam mcp-serve): our tools served to MCP clients through the runtime's call path
   'mcp-surface': ['core', 'runtime'],
   server: ['core', 'runtime'],
+  // hosted mode's job queue on pg-boss (the runtime's job path reaches it through core's JobQueue)
+  queue: ['core'],
   cli: '*',
   root: '*',
 };
@@ -32,6 +34,8 @@ const VENDORS: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
   [/^@modelcontextprotocol\/sdk(\/|$)/, ['tools/mcp', 'mcp-surface']],
   [/^better-sqlite3$/, ['store']],
   [/^(hono|@hono\/)/, ['server']],
+  [/^pg-boss$/, ['queue']],
+  [/^pg$/, ['queue']],
 ];
 
 function walk(dir: string): string[] {

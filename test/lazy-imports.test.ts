@@ -20,6 +20,9 @@ const HEAVY = [
   // the OpenAPI parser and its dereferencer: loaded only once a contract app is configured
   '@readme/',
   '@apidevtools/',
+  // hosted mode's job queue: loaded only when a queue is configured
+  'pg-boss',
+  'pg',
 ];
 
 /** Runs `args` in a child Node with the TypeScript loader, returning what the child resolved, in order. */

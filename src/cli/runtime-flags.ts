@@ -8,6 +8,7 @@ import {
   type ProviderName,
 } from '../providers/index.js';
 import type { Runtime } from '../runtime/runtime.js';
+import type { HostedOptions } from '../runtime/runtime-options.js';
 import type { AskUser } from '../tools/builtin/ask-user-tool.js';
 import { configFromFlags, databasePathFrom } from './config-flags.js';
 
@@ -143,6 +144,8 @@ export async function runtimeFromFlags(
     config?: ToolseamConfig;
     /** The database to open instead of the one the flags or config name (the one already read). */
     db?: string;
+    /** Hosted mode (a job queue): `hosted-jobs.ts`. */
+    hosted?: { readonly options: HostedOptions; readonly heartbeatMs: number };
   } = {},
 ): Promise<Runtime> {
   // A mistyped flag is named before anything is read or looked for (the config, a key).
@@ -175,6 +178,7 @@ export async function runtimeFromFlags(
     config,
     ...(db ? { store: db } : {}),
     ...(extra.askUser ? { askUser: extra.askUser } : {}),
+    ...(extra.hosted ? { hosted: extra.hosted.options, heartbeatMs: extra.hosted.heartbeatMs } : {}),
     logger: createLogger({ level }),
     approvals: {
       ...config.approvals,

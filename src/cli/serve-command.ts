@@ -1,10 +1,15 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
+import type { RuntimeEvent } from '../core/events.js';
+import type { TurnHub } from '../server/turn-hub.js';
 import type { Command } from './command.js';
 import { configFromFlags } from './config-flags.js';
+import type { HostedJobs } from './hosted-jobs.js';
 import { packageRoot, packageVersion } from './package-version.js';
 import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
+
+type TurnStart = Extract<RuntimeEvent, { type: 'turn-start' }>;
 
 const USAGE = `usage: toolseam serve [--port 7878] [--host 127.0.0.1] [--config FILE] [--db FILE]
                       [--provider NAME] [--model ID] [--base-url URL] [--approve ask|auto|deny]
@@ -17,6 +22,8 @@ waiting go on from where they were.
   --port N      the port to listen on (default 7878; 0 picks a free one)
   --host ADDR   the address to listen on (default 127.0.0.1). Any address but loopback needs a token:
                 made on first start, kept in <db>.token (readable by you alone) and printed once
+With a job queue (the config's "queue", or a PostgreSQL "db"), turns are sent to \`toolseam worker\`
+processes (and worked on here too with "queue": {"work": true}).
 SIGTERM or Ctrl-C: no new turns, running ones stopped (those waiting for an approval stay waiting in
 the database), streams closed, exit within 10 s.
 ${VERBOSE_HELP}`;
@@ -41,20 +48,55 @@ export const serveCommand: Command = async (argv) => {
   const host = values.host ?? '127.0.0.1';
   if (host.trim() === '') throw new InputError('--host needs an address such as 127.0.0.1 or 0.0.0.0.');
   const config = configFromFlags(values);
-  const runtime = await runtimeFromFlags(values, { config });
+  // Hosted mode (a "queue", or a PostgreSQL "db"): turns go through the job queue; workers run them.
+  const queue = config.queue;
+  const works = queue?.work === true;
+  const setup = queue ? (await import('./hosted-jobs.js')).hostedSetup(queue, works) : undefined;
+  const runtime = await runtimeFromFlags(values, { config, ...(setup ? { hosted: setup.runtime } : {}) });
   // Loaded only here: no other command, and no `import('toolseam')`, loads the HTTP framework.
   const { startServer } = await import('../server/index.js');
   const root = packageRoot();
   let server: Awaited<ReturnType<typeof startServer>>;
+  let jobs: HostedJobs | undefined;
+  const serving = {
+    runtime,
+    host,
+    port,
+    version: packageVersion(),
+    ...(root !== undefined ? { webRoot: join(root, 'dist', 'web') } : {}),
+  };
   try {
-    server = await startServer({
-      runtime,
-      host,
-      port,
-      version: packageVersion(),
-      ...(root !== undefined ? { webRoot: join(root, 'dist', 'web') } : {}),
-    });
+    if (queue && setup) {
+      const { startHostedJobs } = await import('./hosted-jobs.js');
+      // This server's own hub keeps the events of the turns it works on (once it listens, below).
+      let hubReady: (hub: TurnHub) => void = () => undefined;
+      const hubOnce = new Promise<TurnHub>((resolve) => {
+        hubReady = resolve;
+      });
+      const sink = async (first: TurnStart, rest: AsyncIterator<RuntimeEvent>): Promise<void> =>
+        (await hubOnce).run(first, rest, () => undefined).ended;
+      jobs = await startHostedJobs(runtime, {
+        queue,
+        setup,
+        config,
+        logger: runtime.logger,
+        ...(works ? { events: sink } : {}),
+      });
+      const turns = jobs.turns;
+      server = await startServer({
+        ...serving,
+        queued: async (sessionId, text, mode) => {
+          const turn = await runtime.queueTurn(sessionId, text, mode ? { mode } : {});
+          await turns.enqueue(turn.id);
+          return turn.id;
+        },
+      });
+      hubReady(server.hub);
+    } else {
+      server = await startServer(serving);
+    }
   } catch (error) {
+    await jobs?.stop(1_000).catch(() => undefined);
     await runtime.close();
     throw error;
   }
@@ -68,10 +110,17 @@ export const serveCommand: Command = async (argv) => {
   if (server.resumed.length > 0) {
     lines.push(`resumed ${server.resumed.length} unfinished turn(s): ${server.resumed.join(', ')}`);
   }
-  // Due automations run here, as unattended turns, when the config has an "automations" section.
-  const automations = config.automations
-    ? (await import('../create-automations.js')).startAutomations(runtime, { config, logger: runtime.logger })
-    : undefined;
+  if (jobs)
+    lines.push(`job queue: ${works ? 'turns are sent and worked on here' : 'turns are sent to the workers'}`);
+  // Due automations run here, as unattended turns, when the config has an "automations" section (in
+  // hosted mode they are sent to the queue instead, by `startHostedJobs`).
+  const automations =
+    config.automations && !jobs
+      ? (await import('../create-automations.js')).startAutomations(runtime, {
+          config,
+          logger: runtime.logger,
+        })
+      : undefined;
   if (automations) lines.push('automations: due ones run here');
   process.stdout.write(`${lines.join('\n')}\n`);
   return new Promise<number>((resolve) => {
@@ -83,6 +132,7 @@ export const serveCommand: Command = async (argv) => {
       setTimeout(() => process.exit(1), 10_000).unref();
       void (async () => {
         await automations?.stop();
+        await jobs?.stop(6_000).catch(() => undefined);
         await server.shutdown(8_000);
         if (server.hub.runningTurns().length === 0) {
           await runtime.close();

@@ -1,0 +1,74 @@
+import { InputError } from './core/errors.js';
+
+/** The `"queue"` section of `toolseam.json`: hosted mode's job queue (pg-boss on PostgreSQL). */
+export interface QueueConfig {
+  /** `postgres://…` of the database pg-boss keeps its jobs in. */
+  readonly url: string;
+  /** pg-boss's schema in it (default `toolseam_jobs`). */
+  readonly schema?: string;
+  /** `toolseam serve` also works on jobs, as a worker does (default false: it only sends them). */
+  readonly work?: boolean;
+  /** Jobs one process runs at once (default 4). */
+  readonly concurrency?: number;
+  /**
+   * How long a worker on another machine may stay silent before its turns are taken over (seconds,
+   * default 20; workers mark their turns alive every quarter of it).
+   */
+  readonly takeoverSeconds?: number;
+  /** How often a worker looks for turns to take over or to go on with (seconds, default 5). */
+  readonly sweepSeconds?: number;
+}
+
+const KEYS = ['url', 'schema', 'work', 'concurrency', 'takeoverSeconds', 'sweepSeconds'];
+
+/** True for a `postgres://` or `postgresql://` URL. */
+export function isPostgresUrl(value: string | undefined): value is string {
+  return value !== undefined && /^postgres(ql)?:\/\//i.test(value.trim());
+}
+
+/**
+ * Reads `"queue"`: a URL, an object, or `false` (off even when the database is PostgreSQL). Absent, the
+ * queue is implied by a PostgreSQL `db` (the same database); with SQLite there is none.
+ */
+export function readQueueConfig(value: unknown, db: string | undefined): QueueConfig | undefined {
+  const fail = (what: string): never => {
+    throw new InputError(`"queue" in the config ${what}`);
+  };
+  if (value === false) return undefined;
+  if (value === undefined) return isPostgresUrl(db) ? { url: db } : undefined;
+  if (typeof value === 'string') {
+    if (!isPostgresUrl(value)) fail(`must be a postgres:// URL (or false), not "${value}".`);
+    return { url: value };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return fail(
+      'must be a postgres:// URL, an object such as {"url": "postgres://…", "work": true}, or false.',
+    );
+  }
+  const v = value as Record<string, unknown>;
+  for (const key of Object.keys(v)) {
+    if (!KEYS.includes(key)) fail(`has unknown key "${key}"; the keys are ${KEYS.join(', ')}.`);
+  }
+  const url = v.url ?? db;
+  if (typeof url !== 'string' || !isPostgresUrl(url)) {
+    fail('needs "url": a postgres:// URL (or a PostgreSQL "db" to share).');
+  }
+  if (v.schema !== undefined && (typeof v.schema !== 'string' || !/^[a-z_][a-z0-9_]*$/i.test(v.schema))) {
+    fail('"schema" must be a plain name of letters, digits and underscores.');
+  }
+  if (v.work !== undefined && typeof v.work !== 'boolean') fail('"work" must be true or false.');
+  for (const key of ['concurrency', 'takeoverSeconds', 'sweepSeconds']) {
+    const n = v[key];
+    if (n !== undefined && (typeof n !== 'number' || !Number.isInteger(n) || n < 1)) {
+      fail(`"${key}" must be a whole number of at least 1.`);
+    }
+  }
+  return {
+    url: url as string,
+    ...(typeof v.schema === 'string' ? { schema: v.schema } : {}),
+    ...(typeof v.work === 'boolean' ? { work: v.work } : {}),
+    ...(typeof v.concurrency === 'number' ? { concurrency: v.concurrency } : {}),
+    ...(typeof v.takeoverSeconds === 'number' ? { takeoverSeconds: v.takeoverSeconds } : {}),
+    ...(typeof v.sweepSeconds === 'number' ? { sweepSeconds: v.sweepSeconds } : {}),
+  };
+}

@@ -1,0 +1,179 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionStore } from '../../../src/core/session-store.js';
+import { createModelAdapter } from '../../../src/providers/index.js';
+import { openPgBossQueue } from '../../../src/queue/index.js';
+import { TurnJobs } from '../../../src/runtime/jobs/turn-jobs.js';
+import { QUEUED_OWNER } from '../../../src/runtime/resume/turn-owner.js';
+import { Runtime } from '../../../src/runtime/runtime.js';
+import { openSessionStore } from '../../../src/store/index.js';
+import {
+  type ScriptRequest,
+  type ScriptTurn,
+  type StandIn,
+  startStandIn,
+} from '../../../src/testing/index.js';
+import { createToolRegistry } from '../../../src/tools/registry/tool-registry.js';
+import {
+  dropSchema,
+  requirePostgres,
+  startWorker,
+  TEST_PG,
+  until,
+  type WorkerProcess,
+} from '../../support/job-processes.js';
+
+/** The stand-in's model: a user message asks for one step (named after the message), a result ends the turn. */
+function answer(request: ScriptRequest): ScriptTurn {
+  const last = request.messages.at(-1);
+  if (last?.role === 'user') {
+    const tool = last.content.startsWith('careful') ? 'careful_step' : 'slow_step';
+    return { toolCalls: [{ name: tool, arguments: { tag: last.content } }] };
+  }
+  return { text: `ok: ${request.lastToolResult?.content ?? ''}` };
+}
+
+/** Lines of the tools' log: `start|done <tag> <pid>`. */
+function logLines(file: string): { kind: string; tag: string; pid: number }[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [kind, tag, pid] = line.split(' ') as [string, string, string];
+      return { kind, tag, pid: Number(pid) };
+    });
+}
+
+describe('turns as jobs on pg-boss, run by worker processes', () => {
+  let dir: string;
+  let schema: string;
+  let standIn: StandIn;
+  const workers: WorkerProcess[] = [];
+  const closers: (() => Promise<unknown>)[] = [];
+
+  beforeAll(requirePostgres);
+
+  async function setUp(): Promise<{ db: string; log: string; model: Record<string, unknown> }> {
+    dir = mkdtempSync(join(tmpdir(), 'toolseam-jobs-'));
+    schema = `jobs_test_${process.pid}_${Math.floor(Math.random() * 1e9)}`;
+    standIn = await startStandIn({ family: 'openai' });
+    standIn.push(...Array.from({ length: 400 }, () => ({ respond: answer })));
+    closers.push(() => standIn.close());
+    const model = { ...standIn.modelConfig(), retry: { maxRetries: 0 } };
+    return { db: join(dir, 'toolseam.db'), log: join(dir, 'tools.log'), model };
+  }
+
+  /** The sending side, as `serve` has it: stores turns and puts them on the queue; runs none. */
+  async function sender(db: string, model: Record<string, unknown>) {
+    const store = openSessionStore({ path: db });
+    let jobs: TurnJobs | undefined;
+    const runtime = new Runtime({
+      model: createModelAdapter(model as never),
+      registry: createToolRegistry(),
+      store,
+      hosted: { onAnswered: async (approval) => jobs?.answered(approval) },
+    });
+    const queue = await openPgBossQueue({ url: TEST_PG, schema });
+    jobs = new TurnJobs({ runtime, queue });
+    closers.push(async () => {
+      await queue.stop({ timeoutMs: 1_000 });
+      await runtime.close();
+    });
+    const send = async (text: string): Promise<string> => {
+      const session = await runtime.session();
+      const turn = await runtime.queueTurn(session.id, text);
+      await (jobs as TurnJobs).enqueue(turn.id);
+      return turn.id;
+    };
+    return { runtime, store, send };
+  }
+
+  async function turnEnds(store: SessionStore, turnId: string): Promise<number> {
+    const events = await store.listTurnEvents({ turnId });
+    return events.filter((e) => e.type === 'turn-end').length;
+  }
+
+  afterEach(async () => {
+    for (const w of workers.splice(0)) {
+      w.child.kill('SIGKILL');
+      await w.exited;
+    }
+    for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+    await dropSchema(schema).catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a worker killed in the middle of a turn: another takes it over, every turn ends once, no call runs twice', async () => {
+    const { db, log, model } = await setUp();
+    const { store, send } = await sender(db, model);
+    const base = { db, queueUrl: TEST_PG, schema, model, log, slowMs: 1_500 };
+    workers.push(await startWorker(base), await startWorker(base));
+    const turnIds: string[] = [];
+    for (let i = 0; i < 6; i++) turnIds.push(await send(`step-${i}`));
+
+    // The first tool run under way: its worker is killed in the middle of it.
+    await until(() => logLines(log).some((l) => l.kind === 'start'), 'a tool to start');
+    const victim = logLines(log).find((l) => l.kind === 'start') as { tag: string; pid: number };
+    const killed = workers.find((w) => w.pid === victim.pid) as WorkerProcess;
+    expect(killed).toBeDefined();
+    killed.child.kill('SIGKILL');
+    await killed.exited;
+
+    const ended = async () => {
+      const turns = await Promise.all(turnIds.map((id) => store.getTurn(id)));
+      return turns.every((t) => t?.status === 'done');
+    };
+    await until(ended, 'every turn to end', 120_000);
+    for (const id of turnIds) expect(await turnEnds(store, id)).toBe(1);
+
+    // Each step started once at most; the one cut short never finished, and was not run again.
+    const lines = logLines(log);
+    for (let i = 0; i < 6; i++) {
+      expect(lines.filter((l) => l.kind === 'start' && l.tag === `step-${i}`).length).toBeLessThanOrEqual(1);
+    }
+    expect(lines.filter((l) => l.tag === victim.tag).map((l) => l.kind)).toEqual(['start']);
+    // The model was told the call was cut short, by the worker that took the turn over.
+    const told = standIn.requests.some((r) =>
+      r.messages.some(
+        (m) =>
+          m.role === 'tool' &&
+          m.content.includes('whether it finished is unknown') &&
+          r.lastUserMessage === victim.tag,
+      ),
+    );
+    expect(told).toBe(true);
+    const victimTurn = turnIds[Number(victim.tag.split('-')[1])] as string;
+    const calls = await store.listToolCalls({ turnId: victimTurn });
+    expect(calls.map((c) => c.status)).toEqual(['failed']);
+  });
+
+  it('a turn waiting for approval is parked (no worker holds it); the answer sends its continuation', async () => {
+    const { db, log, model } = await setUp();
+    const { runtime, store, send } = await sender(db, model);
+    const base = { db, queueUrl: TEST_PG, schema, model, log, slowMs: 10 };
+    workers.push(await startWorker(base));
+    const turnId = await send('careful-1');
+    await until(async () => (await store.listApprovals({ status: 'pending' })).length === 1, 'the question');
+    await until(async () => (await store.getTurn(turnId))?.owner === QUEUED_OWNER, 'the turn to be parked');
+    expect((await store.getTurn(turnId))?.status).toBe('waiting_approval');
+
+    // No worker holds it: even with every worker gone, a new one goes on once it is answered.
+    const first = workers.pop() as WorkerProcess;
+    first.child.kill('SIGKILL');
+    await first.exited;
+    workers.push(await startWorker(base));
+    const [pending] = await store.listApprovals({ status: 'pending' });
+    await runtime.respond(pending?.id as string, { kind: 'approve' }, { digest: pending?.digest as string });
+
+    await until(async () => (await store.getTurn(turnId))?.status === 'done', 'the turn to end');
+    expect(await turnEnds(store, turnId)).toBe(1);
+    expect(
+      logLines(log)
+        .filter((l) => l.kind === 'start')
+        .map((l) => l.tag),
+    ).toEqual(['careful-1']);
+  });
+});
