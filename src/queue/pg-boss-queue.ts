@@ -128,6 +128,29 @@ class PgBossQueue implements JobQueue {
     await this.boss.stop({ graceful: true, wait: true, timeout });
   }
 
+  /** pg-boss's `createQueue`, tried again when processes starting together deadlock on its tables. */
+  private async createQueue(kind: string): Promise<void> {
+    const options = {
+      name: queueName(kind),
+      policy: 'short' as const,
+      retryLimit: 5,
+      retryDelay: 5,
+      expireInSeconds: this.options.expireSeconds ?? 900,
+    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.boss.createQueue(queueName(kind), options);
+        return;
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        // 40P01 deadlock, 23505 made by another process at the same moment: look again.
+        if (attempt >= 8 || (code !== '40P01' && code !== '23505')) throw error;
+        if (await this.boss.getQueue(queueName(kind))) return;
+        await new Promise((r) => setTimeout(r, 50 + Math.random() * 200));
+      }
+    }
+  }
+
   /**
    * Makes the kind's queue once (pg-boss 10 sends only to queues that exist). Policy `short`: one
    * waiting job per key, any number running, so the job that takes over a dead worker's turn is not
@@ -136,14 +159,9 @@ class PgBossQueue implements JobQueue {
   private ensure(kind: string): Promise<void> {
     let made = this.made.get(kind);
     if (!made) {
-      made = this.boss.createQueue(queueName(kind), {
-        name: queueName(kind),
-        policy: 'short',
-        retryLimit: 5,
-        retryDelay: 5,
-        expireInSeconds: this.options.expireSeconds ?? 900,
-      });
+      made = this.createQueue(kind);
       this.made.set(kind, made);
+      made.catch(() => this.made.delete(kind));
     }
     return made;
   }

@@ -16,6 +16,7 @@ import {
   startStandIn,
 } from '../../../src/testing/index.js';
 import { createToolRegistry } from '../../../src/tools/registry/tool-registry.js';
+import { dueAutomation } from '../../support/due-automation.js';
 import {
   dropSchema,
   requirePostgres,
@@ -175,5 +176,28 @@ describe('turns as jobs on pg-boss, run by worker processes', () => {
         .filter((l) => l.kind === 'start')
         .map((l) => l.tag),
     ).toEqual(['careful-1']);
+  });
+
+  it('an automation occurrence runs once with three worker processes racing for it', async () => {
+    const { db, log, model } = await setUp();
+    await dueAutomation(db, 'digest', 60_000);
+    const base = { db, queueUrl: TEST_PG, schema, model, log, slowMs: 10, automations: true };
+    // Started together: each sends a job for the due occurrence at once and works on automation jobs.
+    workers.push(...(await Promise.all([startWorker(base), startWorker(base), startWorker(base)])));
+    const store = openSessionStore({ path: db });
+    closers.push(() => store.close());
+    await until(
+      async () => (await store.getAutomation('digest'))?.lastRun?.finishedAt !== undefined,
+      'the run',
+    );
+    // Every worker looks at what is due once a second: after a few more looks, still one run.
+    await new Promise((r) => setTimeout(r, 3_000));
+    const runs = logLines(log).filter((l) => l.kind === 'automation');
+    expect(runs).toHaveLength(1);
+    const automation = await store.getAutomation('digest');
+    expect(automation?.lastRun?.status).toBe('done');
+    expect(Date.parse(automation?.nextRunAt as string)).toBeGreaterThan(Date.now());
+    const sessions = await store.listSessions();
+    expect(sessions).toHaveLength(1);
   });
 });
