@@ -12,6 +12,7 @@ import { AutomationSpecError } from './runtime/automations/automation-spec-error
 import type { PreToolHook } from './runtime/calls/gates/pre-tool-hooks.js';
 import { globMatch } from './runtime/glob-match.js';
 import type { AgentConfig, ApprovalOptions, DenyRule, TurnLimits } from './runtime/runtime-options.js';
+import { isPostgresUrl } from './store/postgres-url.js';
 import { nearMiss } from './tools/arguments/near-miss.js';
 import { credentialPlace } from './tools/builtin/credential-paths.js';
 import { CREDENTIAL_WORDS, type ShellOptions, VARIABLE_NAME } from './tools/builtin/shell-options.js';
@@ -42,7 +43,7 @@ export interface ToolseamConfig {
    * order written (the first pattern that matches a tool decides; 60 s for a tool none matches).
    */
   readonly toolTimeouts: readonly ToolTimeout[];
-  /** The SQLite file; absent means the user's data folder. */
+  /** The SQLite file, or a `postgres://` URL for a PostgreSQL store; absent means a SQLite file in the user's data folder. */
   readonly db?: string;
   readonly tools: ToolsConfig;
   /** How `bash` runs its commands (sandbox, network, environment, extra reads). */
@@ -53,8 +54,11 @@ export interface ToolseamConfig {
   readonly serve?: { readonly tools?: readonly string[] };
   /** Embeddings fused into tool ranking; off unless set. */
   readonly embeddings?: EmbeddingsConfig;
-  /** Hosted mode's job queue (`queue-config.ts`); absent: turns run in the process that starts them. */
-  readonly queue?: QueueConfig;
+  /**
+   * Hosted mode's job queue (`queue-config.ts`); `false`: none even on PostgreSQL; absent: one on a
+   * PostgreSQL `db`, else none (turns run in the process that starts them).
+   */
+  readonly queue?: QueueConfig | false;
 }
 
 /** One entry of `toolTimeouts`: tools matching `tool` (a glob over real names) may run `ms` milliseconds. */
@@ -120,7 +124,8 @@ export function parseConfig(
   };
   const model = readModel(data.model, fail);
   if (data.system !== undefined && typeof data.system !== 'string') fail('system', 'must be a string.');
-  if (data.db !== undefined && typeof data.db !== 'string') fail('db', 'must be a file path.');
+  if (data.db !== undefined && typeof data.db !== 'string')
+    fail('db', 'must be a file path (SQLite) or a postgres:// URL (PostgreSQL).');
   const notify = readNotifyConfig(data.notify, fail);
   const embeddings = readEmbeddingsConfig(data.embeddings, where);
   const queue = readQueueConfig(data.queue, typeof data.db === 'string' ? data.db : undefined);
@@ -139,7 +144,7 @@ export function parseConfig(
     ...readAutomations(data.automations, fail),
     toolTimeouts: readToolTimeouts(data.toolTimeouts, fail),
     ...(typeof data.db === 'string'
-      ? { db: isAbsolute(data.db) ? data.db : resolve(options.baseDir, data.db) }
+      ? { db: isAbsolute(data.db) || isPostgresUrl(data.db) ? data.db : resolve(options.baseDir, data.db) }
       : {}),
     tools: parseToolsConfig(data, {
       ...(options.source ? { source: options.source } : {}),
@@ -148,7 +153,7 @@ export function parseConfig(
     shell: readShell(data.shell, options.baseDir, fail),
     ...(notify ? { notify } : {}),
     ...(embeddings ? { embeddings } : {}),
-    ...(queue ? { queue } : {}),
+    ...(queue !== undefined ? { queue } : {}),
     ...readServe(data.serve, fail),
   };
 }

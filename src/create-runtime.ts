@@ -12,7 +12,7 @@ import { globMatch } from './runtime/glob-match.js';
 import { Runtime } from './runtime/runtime.js';
 import type { ApprovalOptions, HostedOptions } from './runtime/runtime-options.js';
 import { deferredSubagentRun } from './runtime/subagents/deferred-subagent-run.js';
-import { defaultDatabasePath, openSessionStore } from './store/index.js';
+import { defaultDatabasePath, isPostgresUrl, openStore } from './store/index.js';
 import type { AskUser } from './tools/builtin/ask-user-tool.js';
 import { builtinProviders } from './tools/builtin/builtin-providers.js';
 import { shellSandboxSoon } from './tools/builtin/sandbox-probe.js';
@@ -29,7 +29,10 @@ export interface CreateRuntimeOptions {
   readonly config?: ToolseamConfig;
   /** More tool providers of the host's own, registered after the built-ins. */
   readonly tools?: readonly ToolProvider[];
-  /** The store, or the SQLite file to open (default: the config's `db`, else the user's data folder). */
+  /**
+   * The store, or the database to open: a SQLite file or a `postgres://` URL (default: the config's `db`,
+   * else a SQLite file in the user's data folder).
+   */
   readonly store?: SessionStore | string;
   /** Offer the platform's own tools (files, shell, memory, tasks, ask_user); default true. */
   readonly builtins?: boolean;
@@ -93,8 +96,8 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
       : typeof options.store === 'string'
         ? options.store
         : (config?.db ?? defaultDatabasePath());
-  const store =
-    typeof options.store === 'object' ? options.store : openSessionStore({ path: storePath as string });
+  // A postgres:// URL opens the PostgreSQL store (its driver loads only then); anything else, the SQLite file.
+  const store = typeof options.store === 'object' ? options.store : await openStore(storePath as string);
   const workspace = config?.workspace.length ? config.workspace : [process.cwd()];
   const secrets = config?.secrets ?? new Map<string, string>();
   await sandbox;
@@ -114,7 +117,9 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
           tasks: store,
           secrets,
           configPaths: config?.file ? [config.file] : [],
-          ...(storePath !== undefined && storePath !== ':memory:' ? { ownFiles: [storePath] } : {}),
+          ...(storePath !== undefined && storePath !== ':memory:' && !isPostgresUrl(storePath)
+            ? { ownFiles: [storePath] }
+            : {}),
           shell,
           ...(options.askUser ? { askUser: options.askUser } : {}),
           ...(notifier ? { notify: notifier } : {}),

@@ -61,7 +61,15 @@ export {
   restoreDeclaredKeys,
   wireName,
 } from './seam/index.js';
-export { openSessionStore, type SessionStoreOptions, type SqliteSessionStore } from './store/index.js';
+export {
+  isPostgresUrl,
+  openSessionStore,
+  openStore,
+  type PostgresSessionStore,
+  type PostgresStoreOptions,
+  type SessionStoreOptions,
+  type SqliteSessionStore,
+} from './store/index.js';
 export type { StandIn, StandInOptions } from './testing/index.js';
 export { appToolkit, loadApp } from './tools/apps/index.js';
 export { type BuiltinOptions, builtinProviders } from './tools/builtin/builtin-providers.js';

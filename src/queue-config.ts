@@ -1,4 +1,5 @@
 import { InputError } from './core/errors.js';
+import { isPostgresUrl } from './store/postgres-url.js';
 
 /** The `"queue"` section of `toolseam.json`: hosted mode's job queue (pg-boss on PostgreSQL). */
 export interface QueueConfig {
@@ -6,7 +7,10 @@ export interface QueueConfig {
   readonly url: string;
   /** pg-boss's schema in it (default `toolseam_jobs`). */
   readonly schema?: string;
-  /** `toolseam serve` also works on jobs, as a worker does (default false: it only sends them). */
+  /**
+   * `toolseam serve` also works on jobs, as a worker does (default true, so a lone `serve` on
+   * PostgreSQL still runs its turns; false: it only sends them, for a deployment with workers).
+   */
   readonly work?: boolean;
   /** Jobs one process runs at once (default 4). */
   readonly concurrency?: number;
@@ -21,21 +25,27 @@ export interface QueueConfig {
 
 const KEYS = ['url', 'schema', 'work', 'concurrency', 'takeoverSeconds', 'sweepSeconds'];
 
-/** True for a `postgres://` or `postgresql://` URL. */
-export function isPostgresUrl(value: string | undefined): value is string {
-  return value !== undefined && /^postgres(ql)?:\/\//i.test(value.trim());
+/**
+ * The job queue a process uses: the config's `"queue"`; absent, one on the PostgreSQL database the
+ * process opens (`--db` or the config's `db`), so a PostgreSQL store means hosted mode; none with
+ * SQLite, or with `"queue": false`.
+ */
+export function hostedQueue(
+  queue: QueueConfig | false | undefined,
+  db: string | undefined,
+): QueueConfig | undefined {
+  if (queue === false) return undefined;
+  if (queue) return queue;
+  return db !== undefined && isPostgresUrl(db) ? { url: db } : undefined;
 }
 
-/**
- * Reads `"queue"`: a URL, an object, or `false` (off even when the database is PostgreSQL). Absent, the
- * queue is implied by a PostgreSQL `db` (the same database); with SQLite there is none.
- */
-export function readQueueConfig(value: unknown, db: string | undefined): QueueConfig | undefined {
+/** Reads `"queue"`: a postgres:// URL, an object, or `false` (off even when the database is PostgreSQL). */
+export function readQueueConfig(value: unknown, db: string | undefined): QueueConfig | false | undefined {
   const fail = (what: string): never => {
     throw new InputError(`"queue" in the config ${what}`);
   };
-  if (value === false) return undefined;
-  if (value === undefined) return isPostgresUrl(db) ? { url: db } : undefined;
+  if (value === false) return false;
+  if (value === undefined) return undefined;
   if (typeof value === 'string') {
     if (!isPostgresUrl(value)) fail(`must be a postgres:// URL (or false), not "${value}".`);
     return { url: value };
@@ -50,7 +60,7 @@ export function readQueueConfig(value: unknown, db: string | undefined): QueueCo
     if (!KEYS.includes(key)) fail(`has unknown key "${key}"; the keys are ${KEYS.join(', ')}.`);
   }
   const url = v.url ?? db;
-  if (typeof url !== 'string' || !isPostgresUrl(url)) {
+  if (typeof url !== 'string' || !isPostgresUrl(url.trim())) {
     fail('needs "url": a postgres:// URL (or a PostgreSQL "db" to share).');
   }
   if (v.schema !== undefined && (typeof v.schema !== 'string' || !/^[a-z_][a-z0-9_]*$/i.test(v.schema))) {

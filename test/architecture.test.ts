@@ -33,9 +33,10 @@ const VENDORS: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
   // the client side (MCP servers as tool providers) and the server side (toolseam mcp-serve)
   [/^@modelcontextprotocol\/sdk(\/|$)/, ['tools/mcp', 'mcp-surface']],
   [/^better-sqlite3$/, ['store']],
+  // the PostgreSQL store's driver, in its own folder of store/
+  [/^pg(\/|$)/, ['store/postgres', 'queue']],
   [/^(hono|@hono\/)/, ['server']],
   [/^pg-boss$/, ['queue']],
-  [/^pg$/, ['queue']],
 ];
 
 function walk(dir: string): string[] {

@@ -22,6 +22,7 @@ const HEAVY = [
   '@apidevtools/',
   // hosted mode's job queue: loaded only when a queue is configured
   'pg-boss',
+  // the PostgreSQL driver: loaded only once a postgres:// database is opened
   'pg',
 ];
 
@@ -107,6 +108,24 @@ describe("a program's start loads no SDK it does not use", () => {
     expect(mark).toBeGreaterThan(0);
     expect(heavyIn(urls.slice(0, mark))).toEqual([]);
     expect(heavyIn(urls.slice(mark))).toEqual(expect.arrayContaining(['@readme/', 'ajv']));
+  });
+
+  it('the PostgreSQL driver is loaded once a postgres:// store is opened, not for a SQLite one', async () => {
+    const index = pathToFileURL(join(root, 'src', 'index.ts')).href;
+    // Port 1 answers nothing: opening fails after the driver was loaded, with the store's own error.
+    const script = `
+      const { openStore } = await import(${JSON.stringify(index)});
+      const sqlite = await openStore(':memory:');
+      await sqlite.close();
+      process.stderr.write('resolved: -- sqlite opened --\\n');
+      try { await openStore('postgres://postgres@127.0.0.1:1/none'); } catch (error) { process.stdout.write(error.code); }`;
+    const { code, urls, stdout } = await resolvedBy(['--input-type=module', '-e', script]);
+    expect(code).toBe(0);
+    expect(stdout).toBe('store_open_failed');
+    const mark = urls.indexOf('-- sqlite opened --');
+    expect(mark).toBeGreaterThan(0);
+    expect(heavyIn(urls.slice(0, mark))).toEqual([]);
+    expect(heavyIn(urls.slice(mark))).toEqual(['pg']);
   });
 
   it('toolseam --version loads no runtime, store, tools or SDK', async () => {

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ApprovalDecision } from '../core/approval.js';
 import { InputError } from '../core/errors.js';
@@ -8,11 +7,11 @@ import { ApprovalClosedError } from '../core/store-errors.js';
 import { servingModel } from '../mcp-surface/serving-model.js';
 import { turnToResume } from '../runtime/resume/leaf-turns.js';
 import { ownerAlive } from '../runtime/resume/turn-owner.js';
-import { openSessionStore } from '../store/index.js';
+import { openStore } from '../store/index.js';
 import { answeredElsewhere, approveCommandAnswerer } from './answered-elsewhere.js';
 import { refuseUnrunnableApproval } from './approved-tool.js';
 import type { Command } from './command.js';
-import { existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
+import { absoluteDatabase, existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { printEvent } from './event-printer.js';
 import { type ResumedTurn, runtimeForResumedTurn } from './resumed-runtime.js';
 import { RUNTIME_FLAGS, VERBOSE_HELP } from './runtime-flags.js';
@@ -61,13 +60,13 @@ export const approveCommand: Command = async (argv) => {
   const db = existingDatabaseFrom(values);
   if (!db.exists) throw new InputError(`there is no approval ${id}: ${noDatabaseYet(db)}.`);
   // absolute before anything may move this process into the turn's own folder
-  const path = resolve(db.path);
+  const path = absoluteDatabase(db.path);
   const found = await readApproval(path, id);
   const { record, turn, resumed } = found;
   const askerAlive = turn !== undefined && ownerAlive(turn);
   // Answered, past its deadline, or its process still runs: the store's answer is all there is to do.
   if (record.status !== 'pending' || isPastDeadline(record) || askerAlive) {
-    const store = openSessionStore({ path });
+    const store = await openStore(path);
     try {
       const answered = await answerOrSayWhoWon(store, id, decision, record);
       if (answered === undefined) return 0;
@@ -126,7 +125,7 @@ function goesOn(turn: { readonly owner?: string | undefined; readonly model?: st
 
 /** The approval, its turn and the turn a yes resumes (a leaf's resumes its batch through the parent's turn). */
 async function readApproval(db: string, id: string) {
-  const store = openSessionStore({ path: db });
+  const store = await openStore(db);
   try {
     const record = await store.getApproval(id);
     if (!record) {

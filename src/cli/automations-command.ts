@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
 import { automationSettings } from '../runtime/automations/automation-settings.js';
-import { openSessionStore } from '../store/index.js';
+import { openStore } from '../store/index.js';
 import { automationLines } from '../tools/builtin/automation-tools.js';
 import type { Command } from './command.js';
 import { configFromFlags, existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
@@ -41,7 +41,7 @@ export const automationsCommand: Command = async (argv) => {
     else process.stdout.write(`no automations yet: ${noDatabaseYet(db)}.\n`);
     return 0;
   }
-  const store = openSessionStore({ path: db.path });
+  const store = await openStore(db.path);
   try {
     const automations = await store.listAutomations();
     if (values.json) {

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { readConfig, type ToolseamConfig } from '../config.js';
 import { InputError } from '../core/errors.js';
 import { defaultDatabasePath } from '../store/default-path.js';
+import { isPostgresUrl } from '../store/postgres-url.js';
 
 /** The flags that say which config file and database a command uses. */
 export interface ConfigFlagValues {
@@ -12,7 +14,8 @@ export interface ConfigFlagValues {
 /** A value given for a path flag; an empty one (`--db ""`, `--db=`) is refused rather than taken as absent. */
 function pathFlag(flag: 'config' | 'db', value: string | undefined): string | undefined {
   if (value !== undefined && value.trim() === '') {
-    throw new InputError(`--${flag} needs a file path; leave --${flag} out to use the default.`);
+    const what = flag === 'db' ? 'a file path or a postgres:// URL' : 'a file path';
+    throw new InputError(`--${flag} needs ${what}; leave --${flag} out to use the default.`);
   }
   return value;
 }
@@ -80,6 +83,8 @@ export function existingDatabaseFrom(
   env: NodeJS.ProcessEnv = process.env,
 ): ExistingDatabase {
   const named = namedDatabase(flags, env);
+  // A PostgreSQL database is not a file: whether it answers is for opening it to say.
+  if (named !== undefined && isPostgresUrl(named.path)) return { path: named.path, exists: true };
   if (named !== undefined && !existsSync(named.path)) {
     throw new InputError(
       `there is no session database at ${named.path} (named by ${named.from}); check the path (${named.create}).`,
@@ -89,6 +94,11 @@ export function existingDatabaseFrom(
   if (named !== undefined) return { path: named.path, exists: true };
   const path = defaultDatabasePath({ env });
   return { path, exists: existsSync(path) };
+}
+
+/** A database setting made absolute: a SQLite path against this folder; a postgres:// URL as it is. */
+export function absoluteDatabase(db: string): string {
+  return isPostgresUrl(db) ? db : resolve(db);
 }
 
 /** Why a command found nothing, when the default place has no database yet (one line, with where it looked). */

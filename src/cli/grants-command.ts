@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
 import type { GrantRecord } from '../core/session-records.js';
-import { openSessionStore } from '../store/index.js';
+import type { SessionStore } from '../core/session-store.js';
+import { openStore } from '../store/index.js';
 import type { Command } from './command.js';
 import { existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { grantRows } from './grant-rows.js';
@@ -53,7 +54,7 @@ export const grantsCommand: Command = async (argv) => {
     else process.stdout.write(`no standing permissions yet: ${noDatabaseYet(db)}.\n`);
     return 0;
   }
-  const store = openSessionStore({ path: db.path });
+  const store = await openStore(db.path);
   try {
     if (values.revoke !== undefined) return await revoke(store, values.revoke, values.json === true);
     const session = values.session;
@@ -79,11 +80,7 @@ export const grantsCommand: Command = async (argv) => {
 };
 
 /** Withdraws grant `id`, saying what it covered; an unknown id is refused, naming what lists them. */
-async function revoke(
-  store: ReturnType<typeof openSessionStore>,
-  id: string,
-  json: boolean,
-): Promise<number> {
+async function revoke(store: SessionStore, id: string, json: boolean): Promise<number> {
   const grant = await store.getGrant(id);
   if (grant === undefined) {
     throw new InputError(

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
 import { defaultDatabasePath } from '../store/default-path.js';
-import { openSessionStore } from '../store/index.js';
+import { openStore } from '../store/index.js';
 import { createNotifier, type NotifyResult } from '../tools/notify/notifier.js';
 import type { Command } from './command.js';
 import { configFromFlags, databasePathFrom, existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
@@ -56,7 +56,7 @@ async function listOutbox(flags: Flags): Promise<number> {
     );
     return 0;
   }
-  const store = openSessionStore({ path: db.path });
+  const store = await openStore(db.path);
   try {
     const rows = (await store.listOutbox()).filter((row) => row.status !== 'sent');
     if (flags.json) {
@@ -89,7 +89,7 @@ async function deliverDue(flags: Flags): Promise<number> {
       `${config.file ?? 'there is no toolseam.json here, so there'} has no "notify" section, so nothing can be delivered.`,
     );
   }
-  const store = openSessionStore({ path: databasePathFrom(flags, config) ?? defaultDatabasePath() });
+  const store = await openStore(databasePathFrom(flags, config) ?? defaultDatabasePath());
   const notifier = createNotifier({ config: config.notify, store });
   try {
     const sent = await notifier.deliverDue();
@@ -138,7 +138,7 @@ export const notifyCommand: Command = async (argv) => {
       `${config.file ?? 'there is no toolseam.json here, so there'} has no "notify" section: add one with the channel to test.`,
     );
   }
-  const store = openSessionStore({ path: databasePathFrom(values, config) ?? defaultDatabasePath() });
+  const store = await openStore(databasePathFrom(values, config) ?? defaultDatabasePath());
   const notifier = createNotifier({ config: config.notify, store });
   try {
     const text =

@@ -1,11 +1,10 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
 import { FINAL_TURN_STATES, type TurnRecord } from '../core/session-records.js';
 import { resumableTurns } from '../runtime/resume/leaf-turns.js';
-import { openSessionStore } from '../store/index.js';
+import { openStore } from '../store/index.js';
 import type { Command } from './command.js';
-import { existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
+import { absoluteDatabase, existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { oneLineOf, printEvent } from './event-printer.js';
 import { runtimeForResumedTurn } from './resumed-runtime.js';
 import { RUNTIME_FLAGS, VERBOSE_HELP } from './runtime-flags.js';
@@ -52,8 +51,8 @@ export const resumeCommand: Command = async (argv) => {
     return 0;
   }
   // absolute before anything may move this process into the turn's own folder
-  const path = resolve(db.path);
-  const store = openSessionStore({ path });
+  const path = absoluteDatabase(db.path);
+  const store = await openStore(path);
   let ran: TurnRecord;
   try {
     if (turnId === undefined) {

@@ -4,14 +4,15 @@ import { InputError } from '../core/errors.js';
 import type { RuntimeEvent } from '../core/events.js';
 import type { TurnHub } from '../server/turn-hub.js';
 import type { Command } from './command.js';
-import { configFromFlags } from './config-flags.js';
+import { configFromFlags, databasePathFrom } from './config-flags.js';
+import { hostedQueue } from '../queue-config.js';
 import type { HostedJobs } from './hosted-jobs.js';
 import { packageRoot, packageVersion } from './package-version.js';
 import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
 
 type TurnStart = Extract<RuntimeEvent, { type: 'turn-start' }>;
 
-const USAGE = `usage: toolseam serve [--port 7878] [--host 127.0.0.1] [--config FILE] [--db FILE]
+const USAGE = `usage: toolseam serve [--port 7878] [--host 127.0.0.1] [--config FILE] [--db FILE|URL]
                       [--provider NAME] [--model ID] [--base-url URL] [--approve ask|auto|deny]
                       [--verbose]
 
@@ -22,8 +23,10 @@ waiting go on from where they were.
   --port N      the port to listen on (default 7878; 0 picks a free one)
   --host ADDR   the address to listen on (default 127.0.0.1). Any address but loopback needs a token:
                 made on first start, kept in <db>.token (readable by you alone) and printed once
-With a job queue (the config's "queue", or a PostgreSQL "db"), turns are sent to \`toolseam worker\`
-processes (and worked on here too with "queue": {"work": true}).
+  --db FILE|URL the SQLite file, or postgres://USER@HOST:PORT/DATABASE for a PostgreSQL store that
+                several serve processes share (default as for \`toolseam chat\`)
+With a job queue (the config's "queue", or a PostgreSQL database), turns go through the queue and run
+here and in any \`toolseam worker\` (only in the workers with "queue": {"work": false}).
 SIGTERM or Ctrl-C: no new turns, running ones stopped (those waiting for an approval stay waiting in
 the database), streams closed, exit within 10 s.
 ${VERBOSE_HELP}`;
@@ -49,8 +52,8 @@ export const serveCommand: Command = async (argv) => {
   if (host.trim() === '') throw new InputError('--host needs an address such as 127.0.0.1 or 0.0.0.0.');
   const config = configFromFlags(values);
   // Hosted mode (a "queue", or a PostgreSQL "db"): turns go through the job queue; workers run them.
-  const queue = config.queue;
-  const works = queue?.work === true;
+  const queue = hostedQueue(config.queue, databasePathFrom(values, config));
+  const works = queue !== undefined && queue.work !== false;
   const setup = queue ? (await import('./hosted-jobs.js')).hostedSetup(queue, works) : undefined;
   const runtime = await runtimeFromFlags(values, { config, ...(setup ? { hosted: setup.runtime } : {}) });
   // Loaded only here: no other command, and no `import('toolseam')`, loads the HTTP framework.

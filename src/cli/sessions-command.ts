@@ -3,7 +3,7 @@ import { InputError } from '../core/errors.js';
 import { isPastDeadline, type ListedSession } from '../core/session-records.js';
 import type { SessionStore } from '../core/session-store.js';
 import { resumableTurns } from '../runtime/resume/leaf-turns.js';
-import { openSessionStore } from '../store/index.js';
+import { openStore } from '../store/index.js';
 import type { Command } from './command.js';
 import { compactionRows, compactionsOf } from './compaction-rows.js';
 import { existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
@@ -62,7 +62,7 @@ export const sessionsCommand: Command = async (argv) => {
     }
     return 0;
   }
-  const store = openSessionStore({ path: db.path });
+  const store = await openStore(db.path);
   try {
     const started = await store.listSessions({ topLevel: true, ...(limit === 0 ? {} : { limit }) });
     // A subagent leaf's child session goes under its parent, and only when asked for.

@@ -3,7 +3,7 @@ import { InputError } from '../core/errors.js';
 import type { QuarantineRecord, ToolSwitchRecord } from '../core/session-store.js';
 import { StoredSwitches } from '../runtime/tool-switches/stored-switches.js';
 import { checkSwitch, knownTools, switchTool } from '../runtime/tool-switches/switch-tool.js';
-import { openSessionStore } from '../store/index.js';
+import { openStore } from '../store/index.js';
 import { existingDatabaseFrom } from './config-flags.js';
 import { withConfigRegistry } from './config-registry.js';
 import { liftedLines } from './quarantine-text.js';
@@ -34,7 +34,7 @@ export async function switchTools(flags: SwitchFlags, config: ToolseamConfig): P
     );
   }
   // The default place is made when missing (a switch is worth keeping); a named file must exist.
-  const store = openSessionStore({ path: existingDatabaseFrom(flags).path });
+  const store = await openStore(existingDatabaseFrom(flags).path);
   try {
     const lines = await withConfigRegistry(config, async (registry) => {
       const switches = new StoredSwitches(store, registry, config.denyList);

@@ -6,7 +6,7 @@ import { SUBAGENT_RUN_DEFINITION } from '../runtime/subagents/index.js';
 import { denyRuleFor } from '../runtime/surface/tool-access.js';
 import { toolNameEntries, UnmatchedEntries } from '../runtime/surface/unmatched-entries.js';
 import { StoredSwitches } from '../runtime/tool-switches/stored-switches.js';
-import { openSessionStore } from '../store/index.js';
+import { openStore } from '../store/index.js';
 import type { LoadFailure } from '../tools/registry/failure-ledger.js';
 import { type ToolsPage, toolsPage, toolsPageJson } from '../tools/registry/tools-page.js';
 import { renderToolsPage } from '../tools/registry/tools-page-text.js';
@@ -76,7 +76,7 @@ export const toolsCommand: Command = async (argv) => {
   if (values.on !== undefined || values.off !== undefined) return switchTools(values, config);
   const db = existingDatabaseFrom(values);
   // The page reads the person's database when there is one, and never makes one.
-  const store = db.exists ? openSessionStore({ path: db.path }) : undefined;
+  const store = db.exists ? await openStore(db.path) : undefined;
   try {
     const quarantined = (await store?.listQuarantined()) ?? [];
     const stored = (await store?.listToolSwitches()) ?? [];

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
-import { isPostgresUrl, type QueueConfig } from '../queue-config.js';
+import { hostedQueue, type QueueConfig } from '../queue-config.js';
+import { isPostgresUrl } from '../store/postgres-url.js';
 import type { Command } from './command.js';
-import { configFromFlags } from './config-flags.js';
+import { configFromFlags, databasePathFrom } from './config-flags.js';
 import { hostedSetup, startHostedJobs } from './hosted-jobs.js';
 import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
 
@@ -38,7 +39,7 @@ export const workerCommand: Command = async (argv) => {
   }
   const concurrency = concurrencyOf(values.concurrency);
   const config = configFromFlags(values);
-  const queue = queueOf(values.queue, config.queue);
+  const queue = queueOf(values.queue, hostedQueue(config.queue, databasePathFrom(values, config)));
   const setup = hostedSetup(queue, true);
   const runtime = await runtimeFromFlags(values, { config, hosted: setup.runtime });
   // The hub keeps each turn's events in the store, where every `serve` streams them from.

@@ -1,5 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 
 /** The token a server off loopback asks for, and whether this start made it (it is printed only then). */
 export interface ServerToken {
@@ -9,11 +11,20 @@ export interface ServerToken {
 }
 
 /**
- * The token kept beside the database in `<db>.token` (mode 0600): made on first start, read after. A
- * file anyone else can read is narrowed to its owner first.
+ * Where the token is kept: beside a SQLite database (`<db>.token`); for a database that is not a file
+ * (a `postgres://` URL), in the user's own toolseam folder.
+ */
+export function tokenFile(dbPath: string, home: string = homedir()): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(dbPath)) return `${dbPath}.token`;
+  return join(home, '.config', 'toolseam', 'serve.token');
+}
+
+/**
+ * The token kept in `tokenFile` (mode 0600): made on first start, read after. A file anyone else can
+ * read is narrowed to its owner first.
  */
 export function serverToken(dbPath: string): ServerToken {
-  const file = `${dbPath}.token`;
+  const file = tokenFile(dbPath);
   try {
     if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
     const token = readFileSync(file, 'utf8').trim();
@@ -22,6 +33,7 @@ export function serverToken(dbPath: string): ServerToken {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const token = randomBytes(32).toString('base64url');
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return { token, file, created: true };

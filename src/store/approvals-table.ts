@@ -40,7 +40,7 @@ import type { StoreContext } from './store-context.js';
 import type { ToolCallsTable } from './tool-calls-table.js';
 import type { TurnsTable } from './turns-table.js';
 
-interface ApprovalRow {
+export interface ApprovalRow {
   id: string;
   session_id: string;
   turn_id: string;
@@ -65,13 +65,13 @@ interface ApprovalRow {
 }
 
 /** Why an approval answered after its deadline was closed instead. */
-const PAST_DEADLINE = 'answered after its deadline';
+export const PAST_DEADLINE = 'answered after its deadline';
 
-const STATUSES: readonly ApprovalStatus[] = ['pending', 'approved', 'denied', 'expired', 'cancelled'];
-const RISKS: readonly RiskLevel[] = ['safe', 'caution', 'destructive'];
+export const STATUSES: readonly ApprovalStatus[] = ['pending', 'approved', 'denied', 'expired', 'cancelled'];
+export const RISKS: readonly RiskLevel[] = ['safe', 'caution', 'destructive'];
 
 /** What an approval's `arguments` column holds for "the arguments its call keeps" (stored once, there). */
-const CALL_ARGUMENTS = '';
+export const CALL_ARGUMENTS = '';
 
 /**
  * The selected column holding the arguments an approval reads from its call (when it keeps none of its
@@ -82,7 +82,7 @@ const CALL_ARGUMENTS_SQL = `CASE WHEN approvals.arguments = '' THEN (SELECT CASE
   THEN c.raw_arguments ELSE c.arguments END FROM tool_calls c
   WHERE c.turn_id = approvals.turn_id AND c.call_id = approvals.call_id) END AS call_arguments`;
 
-function toRecord(row: ApprovalRow): ApprovalRecord {
+export function toRecord(row: ApprovalRow): ApprovalRecord {
   const text = row.arguments === CALL_ARGUMENTS ? (row.call_arguments ?? '{}') : row.arguments;
   return {
     id: row.id,
@@ -108,7 +108,7 @@ function toRecord(row: ApprovalRow): ApprovalRecord {
 }
 
 /** The reach of an approving decision ('once' unless "always"); undefined for a denial. */
-function scopeOf(decision: ApprovalDecision): ApprovalScope | undefined {
+export function scopeOf(decision: ApprovalDecision): ApprovalScope | undefined {
   requireOneOf(decision?.kind, ['approve', 'deny'] as const, 'An approval decision kind');
   if (decision.kind === 'deny') return undefined;
   if (decision.always === undefined) return 'once';

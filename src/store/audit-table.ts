@@ -4,7 +4,7 @@ import type { AuditRecord } from '../core/session-records.js';
 import { fromJson, iso, opt, orNull, requireObject, requireText, sqlLimit } from './rows.js';
 import type { StoreContext } from './store-context.js';
 
-interface AuditRow {
+export interface AuditRow {
   id: number;
   kind: string;
   session_id: string | null;
@@ -13,7 +13,7 @@ interface AuditRow {
   created_at: number;
 }
 
-function toRecord(row: AuditRow): AuditRecord {
+export function toRecord(row: AuditRow): AuditRecord {
   return {
     id: row.id,
     kind: row.kind,

@@ -11,7 +11,7 @@ import { StoreNotFoundError } from '../core/store-errors.js';
 import { fromJson, iso, opt, optIso, requireText } from './rows.js';
 import type { StoreContext } from './store-context.js';
 
-interface AutomationRow {
+export interface AutomationRow {
   id: string;
   name: string;
   schedule: string;
@@ -35,7 +35,7 @@ interface AutomationRow {
   updated_at: number;
 }
 
-function toRecord(row: AutomationRow): AutomationRecord {
+export function toRecord(row: AutomationRow): AutomationRecord {
   const budget = {
     ...(row.max_model_requests === null ? {} : { modelRequests: row.max_model_requests }),
     ...(row.max_tokens === null ? {} : { tokens: row.max_tokens }),
@@ -72,7 +72,7 @@ function toRecord(row: AutomationRow): AutomationRecord {
 }
 
 /** A budget bound as stored: a whole number of at least 1, or NULL for the config's default. */
-function bound(value: number | undefined, what: string): number | null {
+export function bound(value: number | undefined, what: string): number | null {
   if (value === undefined) return null;
   if (!Number.isSafeInteger(value) || value < 1) {
     throw new InputError(`${what} must be a whole number of at least 1, got ${String(value)}.`);
@@ -80,7 +80,7 @@ function bound(value: number | undefined, what: string): number | null {
   return value;
 }
 
-function nextMs(value: number | null | undefined): number | null {
+export function nextMs(value: number | null | undefined): number | null {
   if (value === undefined || value === null) return null;
   if (!Number.isSafeInteger(value))
     throw new InputError(`An automation's next run must be epoch ms, got ${value}.`);

@@ -19,7 +19,7 @@ import {
 import type { SessionsTable } from './sessions-table.js';
 import type { StoreContext } from './store-context.js';
 
-interface BatchRow {
+export interface BatchRow {
   id: string;
   parent_session_id: string;
   turn_id: string | null;
@@ -30,7 +30,7 @@ interface BatchRow {
   ended_at: number | null;
 }
 
-interface LeafRow {
+export interface LeafRow {
   id: string;
   batch_id: string;
   idx: number;
@@ -46,9 +46,9 @@ interface LeafRow {
 }
 
 type FinalLeafStatus = Exclude<LeafStatus, 'queued' | 'running'>;
-const FINAL_LEAF: readonly FinalLeafStatus[] = ['done', 'failed', 'timed_out'];
+export const FINAL_LEAF: readonly FinalLeafStatus[] = ['done', 'failed', 'timed_out'];
 
-function toLeaf(row: LeafRow): LeafRecord {
+export function toLeaf(row: LeafRow): LeafRecord {
   return {
     id: row.id,
     batchId: row.batch_id,

@@ -8,7 +8,7 @@ import type {
 import { iso, requireText } from './rows.js';
 import type { StoreContext } from './store-context.js';
 
-interface CompactionRow {
+export interface CompactionRow {
   id: number;
   session_id: string;
   turn_id: string;
@@ -21,7 +21,7 @@ interface CompactionRow {
   created_at: number;
 }
 
-interface UsageRow {
+export interface UsageRow {
   session_id: string;
   turn_id: string;
   input_tokens: number;
@@ -30,7 +30,7 @@ interface UsageRow {
   created_at: number;
 }
 
-function compactionOf(row: CompactionRow): CompactionRecord {
+export function compactionOf(row: CompactionRow): CompactionRecord {
   return {
     id: row.id,
     sessionId: row.session_id,
@@ -46,7 +46,7 @@ function compactionOf(row: CompactionRow): CompactionRecord {
 }
 
 /** How many usage rows a list returns: the newest, enough to calibrate an estimate. */
-const USAGE_LIMIT = 200;
+export const USAGE_LIMIT = 200;
 
 /** The compactions and model-usage tables of long sessions. */
 export function contextTables(ctx: StoreContext) {

@@ -7,7 +7,7 @@ import { filteredList, fromJson, iso, opt, optIso, orNull, requireOneOf, require
 import type { SessionsTable } from './sessions-table.js';
 import type { StoreContext } from './store-context.js';
 
-interface GrantRow {
+export interface GrantRow {
   id: string;
   session_id: string | null;
   tool_name: string;
@@ -21,9 +21,9 @@ interface GrantRow {
 }
 
 /** Why a grant a person withdrew no longer holds, when they gave no reason. */
-const REVOKED = 'withdrawn by the person';
+export const REVOKED = 'withdrawn by the person';
 
-function toRecord(row: GrantRow): GrantRecord {
+export function toRecord(row: GrantRow): GrantRecord {
   return {
     id: row.id,
     sessionId: opt(row.session_id),

@@ -5,7 +5,7 @@ import { fromJson, iso, opt, orNull, requireText, sqlLimit, textOrNull } from '.
 import type { SessionsTable } from './sessions-table.js';
 import type { StoreContext } from './store-context.js';
 
-interface MemoryRow {
+export interface MemoryRow {
   id: string;
   text: string;
   tags: string;
@@ -16,7 +16,7 @@ interface MemoryRow {
 
 const MAX_QUERY_WORDS = 32;
 
-function toRecord(row: MemoryRow): MemoryRecord {
+export function toRecord(row: MemoryRow): MemoryRecord {
   return {
     id: row.id,
     text: row.text,

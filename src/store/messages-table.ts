@@ -5,7 +5,7 @@ import type { StoredMessage } from '../core/session-records.js';
 import { fromJson, iso, keptAsWritten, opt, sqlAfter, sqlLimit } from './rows.js';
 import type { StoreContext } from './store-context.js';
 
-interface MessageRow {
+export interface MessageRow {
   seq: number;
   session_id: string;
   turn_id: string;
@@ -29,7 +29,7 @@ export interface AppendOptions {
 }
 
 /** The raw arguments a call of a stored assistant message keeps in its own row. */
-type CallArguments = (turnId: string, callId: string) => string | undefined;
+export type CallArguments = (turnId: string, callId: string) => string | undefined;
 
 function toMessage(row: MessageRow, rawArguments: CallArguments): ChatMessage {
   if (row.role === 'user') return { role: 'user', content: row.content };
@@ -54,7 +54,7 @@ function toMessage(row: MessageRow, rawArguments: CallArguments): ChatMessage {
     : { role: 'assistant', content: row.content };
 }
 
-function toRecord(row: MessageRow, rawArguments: CallArguments): StoredMessage {
+export function toRecord(row: MessageRow, rawArguments: CallArguments): StoredMessage {
   return {
     seq: row.seq,
     sessionId: row.session_id,
@@ -65,7 +65,7 @@ function toRecord(row: MessageRow, rawArguments: CallArguments): StoredMessage {
   };
 }
 
-function checkMessage(message: ChatMessage): void {
+export function checkMessage(message: ChatMessage): void {
   if (typeof message.content !== 'string') throw new InputError('A message needs text content (a string).');
   if (message.role === 'tool' && !message.toolCallId) {
     throw new InputError('A tool-result message needs the toolCallId of the call it answers.');

@@ -9,7 +9,7 @@ import type {
 import { fromJson, iso, opt, optIso, requireObject, requireOneOf, requireText, textOrNull } from './rows.js';
 import type { StoreContext } from './store-context.js';
 
-interface OutboxRow {
+export interface OutboxRow {
   id: string;
   channel: string;
   service: string;
@@ -27,9 +27,9 @@ interface OutboxRow {
   sent_at: number | null;
 }
 
-const STATUSES: readonly OutboxStatus[] = ['pending', 'sent', 'refused', 'failed'];
+export const STATUSES: readonly OutboxStatus[] = ['pending', 'sent', 'refused', 'failed'];
 
-function toRecord(row: OutboxRow): OutboxRecord {
+export function toRecord(row: OutboxRow): OutboxRecord {
   return {
     id: row.id,
     channel: row.channel,
@@ -49,7 +49,7 @@ function toRecord(row: OutboxRow): OutboxRecord {
   };
 }
 
-function leaseOf(ms: number): void {
+export function leaseOf(ms: number): void {
   if (!Number.isSafeInteger(ms) || ms < 1) {
     throw new InputError(`An outbox lease is a whole number of milliseconds above 0, got ${ms}.`);
   }

@@ -5,7 +5,7 @@ import { StoreNotFoundError } from '../core/store-errors.js';
 import { filteredList, iso, opt, requireText, textOrNull } from './rows.js';
 import type { StoreContext } from './store-context.js';
 
-interface QuarantineRow {
+export interface QuarantineRow {
   provider: string;
   model: string;
   tool_name: string;
@@ -15,7 +15,7 @@ interface QuarantineRow {
   created_at: number;
 }
 
-function toRecord(row: QuarantineRow): QuarantineRecord {
+export function toRecord(row: QuarantineRow): QuarantineRecord {
   return {
     provider: row.provider,
     model: row.model,
@@ -82,7 +82,7 @@ export function quarantineTable(ctx: StoreContext) {
 }
 
 /** A filter's fields as SQL parameters; anything but a string or undefined is refused, naming it. */
-function checkedFilter(filter: QuarantineFilter) {
+export function checkedFilter(filter: QuarantineFilter) {
   return {
     provider: textOrNull(filter.provider, 'The provider to filter on'),
     model: textOrNull(filter.model, 'The model to filter on'),

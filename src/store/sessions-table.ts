@@ -15,7 +15,7 @@ import {
 } from './rows.js';
 import type { StoreContext } from './store-context.js';
 
-interface SessionRow {
+export interface SessionRow {
   id: string;
   title: string;
   agent: string | null;
@@ -60,7 +60,7 @@ export function titleFrom(text: string): string {
   return `${(space > TITLE_LENGTH / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
-function toRecord(row: SessionRow): SessionRecord {
+export function toRecord(row: SessionRow): SessionRecord {
   return {
     id: row.id,
     title: row.title,
@@ -75,7 +75,7 @@ function toRecord(row: SessionRow): SessionRecord {
 }
 
 /** A listed row as a record, with its parent session and child count. */
-function toListed(
+export function toListed(
   row: SessionRow & { parent_session_id: string | null; child_sessions: number },
 ): ListedSession {
   return { ...toRecord(row), parentSessionId: opt(row.parent_session_id), childSessions: row.child_sessions };

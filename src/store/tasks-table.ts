@@ -15,7 +15,7 @@ import {
 import type { SessionsTable } from './sessions-table.js';
 import type { StoreContext } from './store-context.js';
 
-interface TaskRow {
+export interface TaskRow {
   id: string;
   title: string;
   detail: string;
@@ -25,9 +25,9 @@ interface TaskRow {
   updated_at: number;
 }
 
-const STATUSES: readonly TaskStatus[] = ['pending', 'in_progress', 'completed', 'cancelled'];
+export const STATUSES: readonly TaskStatus[] = ['pending', 'in_progress', 'completed', 'cancelled'];
 
-function toRecord(row: TaskRow): TaskRecord {
+export function toRecord(row: TaskRow): TaskRecord {
   return {
     id: row.id,
     title: row.title,

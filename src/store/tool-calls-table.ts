@@ -22,7 +22,7 @@ import type { SessionsTable } from './sessions-table.js';
 import type { StoreContext } from './store-context.js';
 import type { TurnsTable } from './turns-table.js';
 
-interface CallRow {
+export interface CallRow {
   turn_id: string;
   call_id: string;
   session_id: string;
@@ -43,10 +43,17 @@ interface CallRow {
   updated_at: number;
 }
 
-const STATUSES: readonly ToolCallStatus[] = ['pending', 'approved', 'running', 'done', 'refused', 'failed'];
+export const STATUSES: readonly ToolCallStatus[] = [
+  'pending',
+  'approved',
+  'running',
+  'done',
+  'refused',
+  'failed',
+];
 
 /** Which statuses each outcome may settle from. */
-const SETTLES_FROM: Record<ToolCallOutcome['status'], readonly ToolCallStatus[]> = {
+export const SETTLES_FROM: Record<ToolCallOutcome['status'], readonly ToolCallStatus[]> = {
   done: ['running'],
   refused: ['pending', 'approved'],
   failed: ['pending', 'approved', 'running'],
@@ -57,7 +64,7 @@ function argumentsOf(raw: string): ToolCallRecord['arguments'] {
   return fromJson<ToolCallRecord['arguments']>(raw);
 }
 
-function toRecord(row: CallRow): ToolCallRecord {
+export function toRecord(row: CallRow): ToolCallRecord {
   return {
     id: row.call_id,
     turnId: row.turn_id,

@@ -5,7 +5,7 @@ import type { AuditTable } from './audit-table.js';
 import { iso, opt, requireText, textOrNull } from './rows.js';
 import type { StoreContext } from './store-context.js';
 
-interface ToolSwitchRow {
+export interface ToolSwitchRow {
   tool_name: string;
   enabled: number;
   seq: number;
@@ -13,7 +13,7 @@ interface ToolSwitchRow {
   changed_at: number;
 }
 
-function toRecord(row: ToolSwitchRow): ToolSwitchRecord {
+export function toRecord(row: ToolSwitchRow): ToolSwitchRecord {
   return {
     tool: row.tool_name,
     on: row.enabled === 1,

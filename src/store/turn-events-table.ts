@@ -5,7 +5,7 @@ import type { NewTurnEvent, StoredTurnEvent, TurnEventFilter } from '../core/tur
 import { iso, requireText, sqlAfter, sqlLimit } from './rows.js';
 import type { StoreContext } from './store-context.js';
 
-interface TurnEventRow {
+export interface TurnEventRow {
   id: number;
   session_id: string;
   turn_id: string;
@@ -14,7 +14,7 @@ interface TurnEventRow {
   created_at: number;
 }
 
-function toRecord(row: TurnEventRow): StoredTurnEvent {
+export function toRecord(row: TurnEventRow): StoredTurnEvent {
   return {
     id: row.id,
     sessionId: row.session_id,
@@ -26,7 +26,7 @@ function toRecord(row: TurnEventRow): StoredTurnEvent {
 }
 
 /** How many events a list returns when the caller names no limit. */
-const DEFAULT_LIMIT = 1000;
+export const DEFAULT_LIMIT = 1000;
 
 /** The turn events table: what each turn sent its host, in the order sent. */
 export function turnEventsTable(ctx: StoreContext) {
@@ -94,7 +94,7 @@ export function turnEventsTable(ctx: StoreContext) {
 }
 
 /** An event to append, its fields checked, naming the one that is wrong. */
-function checked(event: NewTurnEvent): NewTurnEvent {
+export function checked(event: NewTurnEvent): NewTurnEvent {
   if (!isPlainObject(event)) throw new InputError('A turn event must be an object.');
   const data = (event as { data?: unknown }).data;
   if (!isPlainObject(data)) throw new InputError("A turn event's data must be a JSON object.");

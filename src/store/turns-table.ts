@@ -24,7 +24,7 @@ import {
 import type { SessionsTable } from './sessions-table.js';
 import type { StoreContext } from './store-context.js';
 
-interface TurnRow {
+export interface TurnRow {
   id: string;
   session_id: string;
   status: TurnState;
@@ -47,7 +47,7 @@ interface TurnRow {
 const STATES: readonly TurnState[] = ['running', 'waiting_approval', ...FINAL_TURN_STATES];
 const UNFINISHED = statusSet(['running', 'waiting_approval']);
 
-function toRecord(row: TurnRow): TurnRecord {
+export function toRecord(row: TurnRow): TurnRecord {
   return {
     id: row.id,
     sessionId: row.session_id,
@@ -78,7 +78,7 @@ function ranWithOf(row: TurnRow): TurnConfig | undefined {
 }
 
 /** A turn's configuration checked before it is stored: strings, and a folder whenever any is given. */
-function checkedRanWith(ranWith: TurnConfig | undefined): TurnConfig | undefined {
+export function checkedRanWith(ranWith: TurnConfig | undefined): TurnConfig | undefined {
   if (ranWith === undefined) return undefined;
   const { workdir, file, sha256 } = ranWith as Partial<TurnConfig>;
   if (typeof workdir !== 'string' || workdir === '')

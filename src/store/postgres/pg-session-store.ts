@@ -1,0 +1,242 @@
+import pg from 'pg';
+import { ToolseamError } from '../../core/errors.js';
+import type { TurnState } from '../../core/session-records.js';
+import { FINAL_TURN_STATES } from '../../core/session-records.js';
+import type { DeleteSessionOptions, SessionStore, TurnMove } from '../../core/session-store.js';
+import { StoreConflictError } from '../../core/store-errors.js';
+import { pgApprovals } from './pg-approvals.js';
+import { pgAudit } from './pg-audit.js';
+import { pgAutomations } from './pg-automations.js';
+import { pgBatches } from './pg-batches.js';
+import { pgContext } from './pg-context.js';
+import { pgConversation } from './pg-conversation.js';
+import { pgErrorFor, pgOpenError, redactedUrl } from './pg-errors.js';
+import { pgGrants } from './pg-grants.js';
+import { pgMemoriesTasks } from './pg-memories-tasks.js';
+import { migratePg } from './pg-migrate.js';
+import { PG_MIGRATIONS } from './pg-migrations.js';
+import { pgOutbox } from './pg-outbox.js';
+import { pgToolBooks } from './pg-tool-books.js';
+import { pgToolCalls } from './pg-tool-calls.js';
+import { pgTurnEvents } from './pg-turn-events.js';
+
+/** Where and how to open the Postgres store. */
+export interface PostgresStoreOptions {
+  /** `postgres://user:password@host:port/database` (libpq's URL form; `postgresql://` too). */
+  readonly url: string;
+  /**
+   * A schema of the database to keep the store in (created when missing); default: the URL's `schema`
+   * parameter (`postgres://…/db?schema=team_a`, toolseam's own), else the connection's search path.
+   */
+  readonly schema?: string;
+  /** The most connections the store holds open at once (default 10). */
+  readonly maxConnections?: number;
+  /** The clock, in epoch milliseconds (tests). */
+  readonly now?: () => number;
+}
+
+/** The Postgres store: every `SessionStore` method, and a transaction of the caller's own. */
+export interface PostgresSessionStore extends SessionStore {
+  /**
+   * Runs `work` as one transaction on one connection; the store's methods awaited inside it join it
+   * (each still all-or-nothing, through a savepoint), and a throw from `work` rolls everything back.
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/** A family of sessions: one and, through its batches' leaves, every session it ran, however deep. */
+const FAMILY = `
+  WITH RECURSIVE family (id) AS (
+    SELECT id FROM sessions WHERE id = ?
+    UNION
+    SELECT l.child_session_id FROM family f
+      JOIN batches b ON b.parent_session_id = f.id
+      JOIN leaves l ON l.batch_id = b.id
+    WHERE l.child_session_id IS NOT NULL
+  )
+  SELECT id FROM family`;
+
+const INT8 = 20;
+/** Row values as the SQLite store reads them: 64-bit integers (times, ids, counts) as numbers. */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/** The URL without toolseam's `schema` parameter (the driver does not know it), and that schema. */
+function schemaOfUrl(text: string, where: string): { url: string; schema?: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(text);
+  } catch (cause) {
+    throw pgOpenError(
+      `${where} is not a URL toolseam can read (${(cause as Error).message}). ` +
+        'Write it as postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, with any special character of the password percent-encoded.',
+      where,
+      cause,
+    );
+  }
+  const schema = parsed.searchParams.get('schema');
+  if (schema === null) return { url: text };
+  parsed.searchParams.delete('schema');
+  return { url: parsed.toString(), schema };
+}
+
+/** Turns a synchronous throw into a rejection, and a failure of the server or the network into a store error. */
+function guarded<T extends object>(api: T, where: string): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, method] of Object.entries(
+    api as Record<string, (...args: unknown[]) => Promise<unknown>>,
+  )) {
+    out[key] = async (...args: unknown[]) => {
+      try {
+        return await method(...args);
+      } catch (error) {
+        throw pgErrorFor(error, where) ?? error;
+      }
+    };
+  }
+  return out as T;
+}
+
+/**
+ * Opens the session store on a PostgreSQL database: a pool of connections, migrated to the current
+ * schema on open (several processes may open one database at once). Rejects with StoreOpenError naming
+ * what is wrong (a bad URL, a server that cannot be reached, a failed migration) and what to do.
+ */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresSessionStore> {
+  const where = redactedUrl(options.url);
+  const { url, schema: named } = schemaOfUrl(options.url, where);
+  const schema = options.schema ?? named;
+  if (schema !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
+    throw pgOpenError(
+      `The schema name ${JSON.stringify(schema)} is not a plain identifier (letters, digits, _).`,
+      where,
+    );
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: 10_000,
+    types,
+    ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
+  });
+  // An idle connection the server closed is dropped by the pool; the next query opens another.
+  pool.on('error', () => undefined);
+  try {
+    const client = await pool.connect();
+    try {
+      if (schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      await migratePg(client, where, PG_MIGRATIONS);
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    if (error instanceof ToolseamError) throw error;
+    throw pgErrorFor(error, where, 'open') ?? error;
+  }
+
+  const ctx = pgContext(pool, options.now);
+  const talk = pgConversation(ctx);
+  const audit = pgAudit(ctx);
+  const calls = pgToolCalls(ctx, talk);
+  const grants = pgGrants(ctx, talk);
+  const approvals = pgApprovals(ctx, talk, calls, grants, audit);
+  /** Moves a turn; a turn that ends takes its pending approvals with it. */
+  const moveTurn = (turnId: string, state: TurnState, move?: TurnMove) =>
+    ctx.write(async () => {
+      const moved = await talk.moveTurn(turnId, state, move);
+      if (moved && FINAL_TURN_STATES.includes(state))
+        await approvals.cancelForTurn(turnId, `the turn ended (${state})`);
+      return moved;
+    });
+  const deleteSession = (id: string, opts: DeleteSessionOptions = {}): Promise<string[]> =>
+    ctx.write(async () => {
+      const ids = (await ctx.all<{ id: string }>(FAMILY, [id])).map((r) => r.id);
+      if (ids.length === 0) return [];
+      const abandoned = new Set(opts.abandonedTurns ?? []);
+      const open = await ctx.all<{ id: string; status: string }>(
+        `SELECT id, status FROM turns WHERE session_id = ANY(?::text[]) AND status IN ('running', 'waiting_approval')
+         ORDER BY n FOR UPDATE`,
+        [ids],
+      );
+      const live = open.find((t) => !abandoned.has(t.id));
+      if (live) throw new StoreConflictError('turn', live.id, live.status, 'deleted with its session');
+      for (const s of ids) {
+        for (const a of await approvals.list({ sessionId: s, status: 'pending' })) {
+          await approvals.close(a.id, 'cancelled', 'its session was deleted');
+        }
+      }
+      await ctx.run('DELETE FROM sessions WHERE id = ANY(?::text[])', [ids]);
+      await audit.add({
+        kind: 'session.deleted',
+        sessionId: id,
+        detail: { sessions: ids, abandonedTurns: open.map((t) => t.id) },
+      });
+      return ids;
+    });
+
+  const methods: Omit<SessionStore, 'path' | 'close'> = {
+    createSession: talk.createSession,
+    getSession: talk.getSession,
+    listSessions: talk.listSessions,
+    updateSession: talk.updateSession,
+    addToolsUsed: talk.addToolsUsed,
+    deleteSession,
+    startTurn: talk.startTurn,
+    getTurn: talk.getTurn,
+    listTurns: talk.listTurns,
+    setTurnStatus: moveTurn,
+    touchTurnOwner: talk.touchTurnOwner,
+    appendMessage: (turnId, message, opts) => talk.appendToTurn(turnId, message, opts?.tool),
+    listMessages: talk.listMessages,
+
+    recordModelReply: (turnId, reply) =>
+      ctx.write(async () => {
+        const recorded = await calls.recordModelReply(turnId, reply);
+        if (reply.endsTurn === true) await moveTurn(turnId, 'done');
+        return recorded;
+      }),
+    getToolCall: calls.get,
+    listToolCalls: calls.list,
+    approveToolCall: calls.approve,
+    claimToolCall: calls.claim,
+    recordToolResult: calls.recordResult,
+
+    requestApproval: approvals.request,
+    getApproval: approvals.get,
+    listApprovals: approvals.list,
+    answerApproval: approvals.answer,
+    closeApproval: approvals.close,
+
+    addGrant: grants.add,
+    getGrant: grants.get,
+    listGrants: grants.list,
+    revokeGrant: (id, reason) => grants.revoke(id, reason),
+    markGrantsNoticed: grants.markNoticed,
+
+    audit: audit.add,
+    listAudit: audit.list,
+
+    ...pgToolBooks(ctx, audit),
+    ...pgOutbox(ctx),
+    ...pgMemoriesTasks(ctx, talk),
+    ...pgBatches(ctx, talk),
+    ...pgTurnEvents(ctx, talk),
+    ...pgAutomations(ctx),
+  };
+  let closed = false;
+  return {
+    ...guarded(methods, where),
+    path: where,
+    transaction: (work) => ctx.transaction(work),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
