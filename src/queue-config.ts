@@ -36,7 +36,12 @@ export function hostedQueue(
 ): QueueConfig | undefined {
   if (queue === false) return undefined;
   if (queue) return queue;
-  return db !== undefined && isPostgresUrl(db) ? { url: db } : undefined;
+  if (db === undefined || !isPostgresUrl(db)) return undefined;
+  // The store's own `?schema=` names its schema; the jobs go beside it, in one of their own.
+  const url = new URL(db.trim());
+  const storeSchema = url.searchParams.get('schema');
+  url.searchParams.delete('schema');
+  return { url: url.toString(), ...(storeSchema ? { schema: `${storeSchema}_jobs` } : {}) };
 }
 
 /** Reads `"queue"`: a postgres:// URL, an object, or `false` (off even when the database is PostgreSQL). */

@@ -1,26 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import pg from 'pg';
+import { PG_URL } from '../store/pg-fixtures.js';
 import type { WorkerChildOptions } from './job-worker-child.js';
 import { TSX_LOADER } from './tsx-loader.js';
 
-/** The PostgreSQL the job tests run on (the machine's; override with TOOLSEAM_TEST_PG). */
-export const TEST_PG = process.env.TOOLSEAM_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-/** Checks PostgreSQL answers, failing with how to start it when it does not. */
-export async function requirePostgres(): Promise<void> {
-  const client = new pg.Client({ connectionString: TEST_PG, connectionTimeoutMillis: 3_000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-  } catch (error) {
-    throw new Error(
-      `The job queue tests need PostgreSQL at ${TEST_PG} (${(error as Error).message}). Start it (e.g. \`service postgresql start\`, user postgres with trust auth, database "test") or point TOOLSEAM_TEST_PG at one.`,
-    );
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
+/** The PostgreSQL the job tests run on (the store's tests' own). */
+export const TEST_PG = PG_URL;
 
 /** Drops a test's pg-boss schema. */
 export async function dropSchema(schema: string): Promise<void> {

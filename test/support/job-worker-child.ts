@@ -11,12 +11,13 @@ import { AutomationJobs } from '../../src/runtime/jobs/automation-jobs.js';
 import { TurnJobs } from '../../src/runtime/jobs/turn-jobs.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { TurnHub } from '../../src/server/turn-hub.js';
-import { openSessionStore } from '../../src/store/index.js';
+import { openStore } from '../../src/store/index.js';
 import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
 import { createToolRegistry } from '../../src/tools/registry/tool-registry.js';
 
 /** What the test tells its worker. */
 export interface WorkerChildOptions {
+  /** The session store: a SQLite file or a postgres:// URL (`?schema=` for the test's own). */
   readonly db: string;
   readonly queueUrl: string;
   readonly schema: string;
@@ -60,7 +61,7 @@ export function jobTools(log: string, slowMs: number) {
 const raw = process.argv[2];
 if (raw) {
   const o = JSON.parse(raw) as WorkerChildOptions;
-  const store = openSessionStore({ path: o.db });
+  const store = await openStore(o.db);
   const registry = createToolRegistry();
   registry.register(jobTools(o.log, o.slowMs));
   let jobs: TurnJobs | undefined;

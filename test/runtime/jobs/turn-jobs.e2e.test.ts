@@ -8,7 +8,7 @@ import { openPgBossQueue } from '../../../src/queue/index.js';
 import { TurnJobs } from '../../../src/runtime/jobs/turn-jobs.js';
 import { QUEUED_OWNER } from '../../../src/runtime/resume/turn-owner.js';
 import { Runtime } from '../../../src/runtime/runtime.js';
-import { openSessionStore } from '../../../src/store/index.js';
+import { openStore } from '../../../src/store/index.js';
 import {
   type ScriptRequest,
   type ScriptTurn,
@@ -16,15 +16,8 @@ import {
   startStandIn,
 } from '../../../src/testing/index.js';
 import { createToolRegistry } from '../../../src/tools/registry/tool-registry.js';
-import { dueAutomation } from '../../support/due-automation.js';
-import {
-  dropSchema,
-  requirePostgres,
-  startWorker,
-  TEST_PG,
-  until,
-  type WorkerProcess,
-} from '../../support/job-processes.js';
+import { requirePostgres } from '../../store/pg-fixtures.js';
+import { dropSchema, startWorker, TEST_PG, until, type WorkerProcess } from '../../support/job-processes.js';
 
 /** The stand-in's model: a user message asks for one step (named after the message), a result ends the turn. */
 function answer(request: ScriptRequest): ScriptTurn {
@@ -51,6 +44,7 @@ function logLines(file: string): { kind: string; tag: string; pid: number }[] {
 describe('turns as jobs on pg-boss, run by worker processes', () => {
   let dir: string;
   let schema: string;
+  let storeSchema: string;
   let standIn: StandIn;
   const workers: WorkerProcess[] = [];
   const closers: (() => Promise<unknown>)[] = [];
@@ -60,16 +54,18 @@ describe('turns as jobs on pg-boss, run by worker processes', () => {
   async function setUp(): Promise<{ db: string; log: string; model: Record<string, unknown> }> {
     dir = mkdtempSync(join(tmpdir(), 'toolseam-jobs-'));
     schema = `jobs_test_${process.pid}_${Math.floor(Math.random() * 1e9)}`;
+    storeSchema = `${schema}_store`;
     standIn = await startStandIn({ family: 'openai' });
     standIn.push(...Array.from({ length: 400 }, () => ({ respond: answer })));
     closers.push(() => standIn.close());
     const model = { ...standIn.modelConfig(), retry: { maxRetries: 0 } };
-    return { db: join(dir, 'toolseam.db'), log: join(dir, 'tools.log'), model };
+    // Every process shares one PostgreSQL store, in a schema of this test's own.
+    return { db: `${TEST_PG}?schema=${storeSchema}`, log: join(dir, 'tools.log'), model };
   }
 
   /** The sending side, as `serve` has it: stores turns and puts them on the queue; runs none. */
   async function sender(db: string, model: Record<string, unknown>) {
-    const store = openSessionStore({ path: db });
+    const store = await openStore(db);
     let jobs: TurnJobs | undefined;
     const runtime = new Runtime({
       model: createModelAdapter(model as never),
@@ -104,6 +100,7 @@ describe('turns as jobs on pg-boss, run by worker processes', () => {
     }
     for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
     await dropSchema(schema).catch(() => undefined);
+    await dropSchema(storeSchema).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -123,9 +120,11 @@ describe('turns as jobs on pg-boss, run by worker processes', () => {
     killed.child.kill('SIGKILL');
     await killed.exited;
 
+    // Ended in the store, and the ending kept among the turn's events (written just after).
     const ended = async () => {
       const turns = await Promise.all(turnIds.map((id) => store.getTurn(id)));
-      return turns.every((t) => t?.status === 'done');
+      const ends = await Promise.all(turnIds.map((id) => turnEnds(store, id)));
+      return turns.every((t) => t?.status === 'done') && ends.every((n) => n > 0);
     };
     await until(ended, 'every turn to end', 120_000);
     for (const id of turnIds) expect(await turnEnds(store, id)).toBe(1);
@@ -169,7 +168,10 @@ describe('turns as jobs on pg-boss, run by worker processes', () => {
     const [pending] = await store.listApprovals({ status: 'pending' });
     await runtime.respond(pending?.id as string, { kind: 'approve' }, { digest: pending?.digest as string });
 
-    await until(async () => (await store.getTurn(turnId))?.status === 'done', 'the turn to end');
+    await until(
+      async () => (await store.getTurn(turnId))?.status === 'done' && (await turnEnds(store, turnId)) > 0,
+      'the turn to end',
+    );
     expect(await turnEnds(store, turnId)).toBe(1);
     expect(
       logLines(log)
@@ -180,12 +182,18 @@ describe('turns as jobs on pg-boss, run by worker processes', () => {
 
   it('an automation occurrence runs once with three worker processes racing for it', async () => {
     const { db, log, model } = await setUp();
-    await dueAutomation(db, 'digest', 60_000);
+    const store = await openStore(db);
+    closers.push(() => store.close());
+    await store.createAutomation({
+      name: 'digest',
+      schedule: 'every day at 08:00',
+      cron: '0 8 * * *',
+      prompt: 'Write the digest.',
+      nextRunAt: Date.now() - 60_000,
+    });
     const base = { db, queueUrl: TEST_PG, schema, model, log, slowMs: 10, automations: true };
     // Started together: each sends a job for the due occurrence at once and works on automation jobs.
     workers.push(...(await Promise.all([startWorker(base), startWorker(base), startWorker(base)])));
-    const store = openSessionStore({ path: db });
-    closers.push(() => store.close());
     await until(
       async () => (await store.getAutomation('digest'))?.lastRun?.finishedAt !== undefined,
       'the run',
