@@ -6,7 +6,7 @@ import { isPlainObject } from './core/json.js';
 import { readJsonFile } from './core/read-json-file.js';
 import { type EmbeddingsConfig, readEmbeddingsConfig } from './embeddings-config.js';
 import { PROVIDER_NAMES, type ProviderConfig } from './providers/index.js';
-import { type QueueConfig, readQueueConfig } from './queue-config.js';
+import { type QueueSettings, readQueueConfig } from './queue-config.js';
 import { type AutomationConfig, automationSettings } from './runtime/automations/automation-settings.js';
 import { AutomationSpecError } from './runtime/automations/automation-spec-error.js';
 import type { PreToolHook } from './runtime/calls/gates/pre-tool-hooks.js';
@@ -58,7 +58,7 @@ export interface ToolseamConfig {
    * Hosted mode's job queue (`queue-config.ts`); `false`: none even on PostgreSQL; absent: one on a
    * PostgreSQL `db`, else none (turns run in the process that starts them).
    */
-  readonly queue?: QueueConfig | false;
+  readonly queue?: QueueSettings | false;
 }
 
 /** One entry of `toolTimeouts`: tools matching `tool` (a glob over real names) may run `ms` milliseconds. */
@@ -128,7 +128,7 @@ export function parseConfig(
     fail('db', 'must be a file path (SQLite) or a postgres:// URL (PostgreSQL).');
   const notify = readNotifyConfig(data.notify, fail);
   const embeddings = readEmbeddingsConfig(data.embeddings, where);
-  const queue = readQueueConfig(data.queue, typeof data.db === 'string' ? data.db : undefined);
+  const queue = readQueueConfig(data.queue);
   return {
     ...(model ? { model } : {}),
     ...(typeof data.system === 'string' ? { system: data.system } : {}),

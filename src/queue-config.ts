@@ -23,6 +23,9 @@ export interface QueueConfig {
   readonly sweepSeconds?: number;
 }
 
+/** `"queue"` as written: its URL may be left to the PostgreSQL database the process opens. */
+export type QueueSettings = Omit<QueueConfig, 'url'> & { readonly url?: string };
+
 const KEYS = ['url', 'schema', 'work', 'concurrency', 'takeoverSeconds', 'sweepSeconds'];
 
 /**
@@ -31,21 +34,26 @@ const KEYS = ['url', 'schema', 'work', 'concurrency', 'takeoverSeconds', 'sweepS
  * SQLite, or with `"queue": false`.
  */
 export function hostedQueue(
-  queue: QueueConfig | false | undefined,
+  queue: QueueSettings | false | undefined,
   db: string | undefined,
 ): QueueConfig | undefined {
   if (queue === false) return undefined;
-  if (queue) return queue;
-  if (db === undefined || !isPostgresUrl(db)) return undefined;
+  if (queue?.url !== undefined) return { ...queue, url: queue.url };
+  if (db === undefined || !isPostgresUrl(db)) {
+    if (queue === undefined) return undefined;
+    throw new InputError(
+      '"queue" in the config needs "url" (a postgres:// URL) when the database is not PostgreSQL.',
+    );
+  }
   // The store's own `?schema=` names its schema; the jobs go beside it, in one of their own.
   const url = new URL(db.trim());
   const storeSchema = url.searchParams.get('schema');
   url.searchParams.delete('schema');
-  return { url: url.toString(), ...(storeSchema ? { schema: `${storeSchema}_jobs` } : {}) };
+  return { ...(storeSchema ? { schema: `${storeSchema}_jobs` } : {}), ...queue, url: url.toString() };
 }
 
 /** Reads `"queue"`: a postgres:// URL, an object, or `false` (off even when the database is PostgreSQL). */
-export function readQueueConfig(value: unknown, db: string | undefined): QueueConfig | false | undefined {
+export function readQueueConfig(value: unknown): QueueSettings | false | undefined {
   const fail = (what: string): never => {
     throw new InputError(`"queue" in the config ${what}`);
   };
@@ -64,9 +72,9 @@ export function readQueueConfig(value: unknown, db: string | undefined): QueueCo
   for (const key of Object.keys(v)) {
     if (!KEYS.includes(key)) fail(`has unknown key "${key}"; the keys are ${KEYS.join(', ')}.`);
   }
-  const url = v.url ?? db;
-  if (typeof url !== 'string' || !isPostgresUrl(url.trim())) {
-    fail('needs "url": a postgres:// URL (or a PostgreSQL "db" to share).');
+  const url = v.url;
+  if (url !== undefined && (typeof url !== 'string' || !isPostgresUrl(url.trim()))) {
+    fail('"url" must be a postgres:// URL (leave it out to share a PostgreSQL database).');
   }
   if (v.schema !== undefined && (typeof v.schema !== 'string' || !/^[a-z_][a-z0-9_]*$/i.test(v.schema))) {
     fail('"schema" must be a plain name of letters, digits and underscores.');
@@ -79,7 +87,7 @@ export function readQueueConfig(value: unknown, db: string | undefined): QueueCo
     }
   }
   return {
-    url: url as string,
+    ...(typeof url === 'string' ? { url } : {}),
     ...(typeof v.schema === 'string' ? { schema: v.schema } : {}),
     ...(typeof v.work === 'boolean' ? { work: v.work } : {}),
     ...(typeof v.concurrency === 'number' ? { concurrency: v.concurrency } : {}),

@@ -23,6 +23,8 @@ export interface TurnJobsOptions {
   readonly events?: TurnEventSink;
   /** How often a worker looks for turns a dead process left and for parked turns whose answer came (default 5 s). */
   readonly sweepMs?: number;
+  /** Told when this process takes a turn job, before it reads the turn (the scale bench's clock). */
+  readonly onJob?: (turnId: string) => void;
 }
 
 /** Codes of refusals that mean the job has nothing to do (someone else has the turn, or it is over). */
@@ -72,6 +74,7 @@ export class TurnJobs {
   private async run(data: JsonObject): Promise<void> {
     const turnId = typeof data.turnId === 'string' ? data.turnId : undefined;
     if (turnId === undefined) return;
+    this.options.onJob?.(turnId);
     const { runtime } = this.options;
     const turn = await runtime.options.store.getTurn(turnId);
     if (!turn || (turn.status !== 'running' && turn.status !== 'waiting_approval')) return;
