@@ -10,6 +10,7 @@ import { automationSettings } from '../../src/runtime/automations/automation-set
 import { AutomationJobs } from '../../src/runtime/jobs/automation-jobs.js';
 import { TurnJobs } from '../../src/runtime/jobs/turn-jobs.js';
 import { Runtime } from '../../src/runtime/runtime.js';
+import { enableSubagents } from '../../src/runtime/subagents/index.js';
 import { TurnHub } from '../../src/server/turn-hub.js';
 import { openStore } from '../../src/store/index.js';
 import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
@@ -31,6 +32,8 @@ export interface WorkerChildOptions {
   readonly automations?: boolean;
   /** How often the worker sweeps for turns to take over (ms). */
   readonly sweepMs?: number;
+  /** Offer `subagent_run` (batches of leaves). */
+  readonly subagents?: boolean;
 }
 
 /** The tools of the job tests: `slow_step` runs at once, `careful_step` asks first. */
@@ -76,6 +79,7 @@ if (raw) {
       onAnswered: async (approval) => jobs?.answered(approval),
     },
   });
+  if (o.subagents) enableSubagents(runtime);
   const hub = new TurnHub({ store, logger: runtime.logger });
   const queue = await openPgBossQueue({ url: o.queueUrl, schema: o.schema });
   jobs = new TurnJobs({

@@ -18,10 +18,35 @@ import {
 import { createToolRegistry } from '../../../src/tools/registry/tool-registry.js';
 import { requirePostgres } from '../../store/pg-fixtures.js';
 import { dropSchema, startWorker, TEST_PG, until, type WorkerProcess } from '../../support/job-processes.js';
+import { contract } from '../subagents/subagent-fixtures.js';
 
-/** The stand-in's model: a user message asks for one step (named after the message), a result ends the turn. */
+const LEAVES = 30;
+
+/**
+ * The stand-in's model: a user message asks for one step (named after the message), a result ends the
+ * turn; a message starting "batch" runs 30 leaves (two batches of 15), each of which takes one step.
+ */
 function answer(request: ScriptRequest): ScriptTurn {
   const last = request.messages.at(-1);
+  const leaf = /Task: (leaf-\d+)/.exec(request.lastUserMessage)?.[1];
+  if (leaf !== undefined) {
+    if (last?.role === 'user') return { toolCalls: [{ name: 'slow_step', arguments: { tag: leaf } }] };
+    return { text: `${leaf} finished.` };
+  }
+  if (request.lastUserMessage.startsWith('batch')) {
+    if (last?.role !== 'user') return { text: `Batch over: ${request.lastToolResult?.content.slice(0, 60)}` };
+    // One call starts at most 24 leaves: the 30 go as two calls of 15 in one reply.
+    const tasks = (from: number) =>
+      Array.from({ length: LEAVES / 2 }, (_, i) =>
+        contract(`leaf-${from + i}`, `Leaf ${from + i}`, { capability: 'mutating' }),
+      );
+    return {
+      toolCalls: [
+        { name: 'subagent_run', arguments: { tasks: tasks(0) } },
+        { name: 'subagent_run', arguments: { tasks: tasks(LEAVES / 2) } },
+      ],
+    };
+  }
   if (last?.role === 'user') {
     const tool = last.content.startsWith('careful') ? 'careful_step' : 'slow_step';
     return { toolCalls: [{ name: tool, arguments: { tag: last.content } }] };
@@ -207,5 +232,47 @@ describe('turns as jobs on pg-boss, run by worker processes', () => {
     expect(Date.parse(automation?.nextRunAt as string)).toBeGreaterThan(Date.now());
     const sessions = await store.listSessions();
     expect(sessions).toHaveLength(1);
+  });
+
+  it('a worker killed in the middle of 30 leaves: another finishes them, every leaf runs once', async () => {
+    const { db, log, model } = await setUp();
+    const { store, send } = await sender(db, model);
+    const base = { db, queueUrl: TEST_PG, schema, model, log, slowMs: 400, subagents: true };
+    workers.push(await startWorker(base), await startWorker(base));
+    const turnId = await send('batch of thirty');
+
+    // Some leaves have taken their step: the worker running the batch is killed.
+    await until(
+      () => logLines(log).filter((l) => l.kind === 'done').length >= 5,
+      'five leaves to take their step',
+    );
+    const runner = logLines(log)[0]?.pid as number;
+    const killed = workers.find((w) => w.pid === runner) as WorkerProcess;
+    killed.child.kill('SIGKILL');
+    await killed.exited;
+
+    await until(
+      async () => (await store.getTurn(turnId))?.status === 'done' && (await turnEnds(store, turnId)) > 0,
+      'the parent turn to end',
+      180_000,
+    );
+    expect(await turnEnds(store, turnId)).toBe(1);
+    const parent = (await store.getTurn(turnId))?.sessionId as string;
+    const batches = await store.listBatches({ parentSessionId: parent });
+    expect(batches.map((b) => b.status)).toEqual(['done', 'done']);
+    const leaves = batches.flatMap((b) => b.leaves);
+    expect(leaves).toHaveLength(LEAVES);
+    expect(leaves.every((l) => l.status === 'done')).toBe(true);
+    // Each leaf ran in one child session, one turn, and took its step at most once.
+    const lines = logLines(log);
+    for (const l of leaves) {
+      const turns = await store.listTurns({ sessionId: l.childSessionId as string });
+      expect(turns).toHaveLength(1);
+    }
+    for (let i = 0; i < LEAVES; i++) {
+      expect(lines.filter((l) => l.kind === 'start' && l.tag === `leaf-${i}`).length).toBeLessThanOrEqual(1);
+    }
+    // The other worker finished what the killed one left.
+    expect(lines.some((l) => l.pid !== runner)).toBe(true);
   });
 });
