@@ -31,6 +31,12 @@ export interface TurnJobsOptions {
 const NOTHING_TO_DO = new Set(['turn_busy', 'turn_finished', 'unknown_turn', 'leaf_turn', 'turn_running']);
 
 /**
+ * Codes of refusals this process cannot get past (the turn started on another model, in a mode this
+ * version does not know): left for a worker that can, or for `toolseam resume`, and said once.
+ */
+const NOT_HERE = new Set(['model_mismatch', 'unknown_mode', 'unknown_agent']);
+
+/**
  * Turns as jobs (hosted mode): a stored turn is sent to the queue and a worker drives it with the
  * runtime's own resume, so whoever runs it goes on from the store (calls claimed once, the model told of
  * calls cut short). A turn that waits for a person is parked; its answer, or its deadline, sends it again.
@@ -38,6 +44,8 @@ const NOTHING_TO_DO = new Set(['turn_busy', 'turn_finished', 'unknown_turn', 'le
  */
 export class TurnJobs {
   private sweeper: ReturnType<typeof setInterval> | undefined;
+  /** Turns this process cannot run, already said. */
+  private readonly refused = new Set<string>();
   private sweeping = false;
   /** Turns this process drives now, so `stop` can wait for them. */
   private readonly driving = new Set<Promise<void>>();
@@ -86,6 +94,14 @@ export class TurnJobs {
       events = await runtime.resumeTurn(turnId);
     } catch (error) {
       if (error instanceof ToolseamError && NOTHING_TO_DO.has(error.code)) return;
+      if (error instanceof ToolseamError && NOT_HERE.has(error.code)) {
+        if (!this.refused.has(turnId)) {
+          this.refused.add(turnId);
+          const message = `turn ${turnId} is not run by this worker: ${error.message}`;
+          runtime.logger.log({ level: 'warn', scope: 'jobs', message });
+        }
+        return;
+      }
       throw error;
     }
     const iterator = events[Symbol.asyncIterator]();
