@@ -12,7 +12,7 @@ import { createModelAdapter, type ProviderConfig, resolveProviderConfig } from '
 import type { ToolSelector } from './retrieval/index.js';
 import { globMatch } from './runtime/glob-match.js';
 import { Runtime } from './runtime/runtime.js';
-import type { ApprovalOptions } from './runtime/runtime-options.js';
+import type { ApprovalOptions, HostedOptions } from './runtime/runtime-options.js';
 import { deferredSubagentRun } from './runtime/subagents/deferred-subagent-run.js';
 import { defaultDatabasePath, isPostgresUrl, openStore } from './store/index.js';
 import type { AskUser } from './tools/builtin/ask-user-tool.js';
@@ -60,6 +60,10 @@ export interface CreateRuntimeOptions {
   readonly signals?: Signals;
   /** Offer the automation tools (automation_create …); default: when the config has an "automations" section. */
   readonly automations?: boolean;
+  /** Hosted mode (a job queue, workers): see `RuntimeOptions.hosted`. */
+  readonly hosted?: HostedOptions;
+  /** How often the turns this runtime drives are marked alive (default 15 s; workers beat faster). */
+  readonly heartbeatMs?: number;
 }
 
 function isAdapter(model: ModelAdapter | ProviderConfig): model is ModelAdapter {
@@ -166,6 +170,8 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     ...(config?.hooks ? { hooks: config.hooks } : {}),
     ...(contextWindow ? { contextWindow } : {}),
     ...(options.signals ? { signals: options.signals } : {}),
+    ...(options.hosted ? { hosted: options.hosted } : {}),
+    ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
     ...(options.selector
       ? { selector: options.selector }
       : config?.embeddings
