@@ -6,6 +6,7 @@ import { isPlainObject } from './core/json.js';
 import { readJsonFile } from './core/read-json-file.js';
 import { type EmbeddingsConfig, readEmbeddingsConfig } from './embeddings-config.js';
 import { PROVIDER_NAMES, type ProviderConfig } from './providers/index.js';
+import { type QueueSettings, readQueueConfig } from './queue-config.js';
 import { type AutomationConfig, automationSettings } from './runtime/automations/automation-settings.js';
 import { AutomationSpecError } from './runtime/automations/automation-spec-error.js';
 import type { PreToolHook } from './runtime/calls/gates/pre-tool-hooks.js';
@@ -53,6 +54,11 @@ export interface ToolseamConfig {
   readonly serve?: { readonly tools?: readonly string[] };
   /** Embeddings fused into tool ranking; off unless set. */
   readonly embeddings?: EmbeddingsConfig;
+  /**
+   * Hosted mode's job queue (`queue-config.ts`); `false`: none even on PostgreSQL; absent: one on a
+   * PostgreSQL `db`, else none (turns run in the process that starts them).
+   */
+  readonly queue?: QueueSettings | false;
 }
 
 /** One entry of `toolTimeouts`: tools matching `tool` (a glob over real names) may run `ms` milliseconds. */
@@ -82,6 +88,7 @@ const KNOWN_KEYS = [
   'shell',
   'notify',
   'serve',
+  'queue',
 ];
 
 /** Reads and checks a config file; with `optional`, a missing file gives the defaults. */
@@ -121,6 +128,7 @@ export function parseConfig(
     fail('db', 'must be a file path (SQLite) or a postgres:// URL (PostgreSQL).');
   const notify = readNotifyConfig(data.notify, fail);
   const embeddings = readEmbeddingsConfig(data.embeddings, where);
+  const queue = readQueueConfig(data.queue);
   return {
     ...(model ? { model } : {}),
     ...(typeof data.system === 'string' ? { system: data.system } : {}),
@@ -145,6 +153,7 @@ export function parseConfig(
     shell: readShell(data.shell, options.baseDir, fail),
     ...(notify ? { notify } : {}),
     ...(embeddings ? { embeddings } : {}),
+    ...(queue !== undefined ? { queue } : {}),
     ...readServe(data.serve, fail),
   };
 }

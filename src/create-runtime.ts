@@ -5,13 +5,14 @@ import type { ModelAdapter } from './core/model.js';
 import type { SessionStore } from './core/session-store.js';
 import type { Signals } from './core/signals.js';
 import type { ToolProvider } from './core/tool.js';
+import { isVectorCache } from './core/vector-cache.js';
 import { automationDesk } from './create-automations.js';
 import { configuredSelector } from './embedding-source.js';
 import { createModelAdapter, type ProviderConfig, resolveProviderConfig } from './providers/index.js';
 import type { ToolSelector } from './retrieval/index.js';
 import { globMatch } from './runtime/glob-match.js';
 import { Runtime } from './runtime/runtime.js';
-import type { ApprovalOptions } from './runtime/runtime-options.js';
+import type { ApprovalOptions, HostedOptions } from './runtime/runtime-options.js';
 import { deferredSubagentRun } from './runtime/subagents/deferred-subagent-run.js';
 import { defaultDatabasePath, isPostgresUrl, openStore } from './store/index.js';
 import type { AskUser } from './tools/builtin/ask-user-tool.js';
@@ -59,6 +60,10 @@ export interface CreateRuntimeOptions {
   readonly signals?: Signals;
   /** Offer the automation tools (automation_create …); default: when the config has an "automations" section. */
   readonly automations?: boolean;
+  /** Hosted mode (a job queue, workers): see `RuntimeOptions.hosted`. */
+  readonly hosted?: HostedOptions;
+  /** How often the turns this runtime drives are marked alive (default 15 s; workers beat faster). */
+  readonly heartbeatMs?: number;
 }
 
 function isAdapter(model: ModelAdapter | ProviderConfig): model is ModelAdapter {
@@ -165,10 +170,14 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     ...(config?.hooks ? { hooks: config.hooks } : {}),
     ...(contextWindow ? { contextWindow } : {}),
     ...(options.signals ? { signals: options.signals } : {}),
+    ...(options.hosted ? { hosted: options.hosted } : {}),
+    ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
     ...(options.selector
       ? { selector: options.selector }
       : config?.embeddings
-        ? { selector: configuredSelector(config.embeddings, logger) }
+        ? {
+            selector: configuredSelector(config.embeddings, logger, isVectorCache(store) ? store : undefined),
+          }
         : {}),
   });
   if (options.subagents !== false) runtime.addRuntimeTool(deferredSubagentRun(runtime));

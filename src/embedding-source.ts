@@ -1,4 +1,5 @@
 import type { Logger } from './core/logger.js';
+import type { VectorCache } from './core/vector-cache.js';
 import type { EmbeddingsConfig } from './embeddings-config.js';
 import { resolveProviderConfig } from './providers/index.js';
 import { type EmbeddingSource, embeddingSelector, type ToolSelector } from './retrieval/index.js';
@@ -32,11 +33,20 @@ export function embeddingSourceFor(config: EmbeddingsConfig): EmbeddingSource {
   };
 }
 
-/** The selector `"embeddings"` asks for: words fused with embeddings, words alone for a turn they fail. */
-export function configuredSelector(config: EmbeddingsConfig, logger: Logger): ToolSelector {
+/**
+ * The selector `"embeddings"` asks for: words fused with embeddings, words alone for a turn they fail.
+ * With `cache` (the store), tools' vectors are kept there under `provider:model`, so a restart embeds
+ * only tools it has not seen with the same text.
+ */
+export function configuredSelector(
+  config: EmbeddingsConfig,
+  logger: Logger,
+  cache?: VectorCache,
+): ToolSelector {
   const label = `${config.provider}:${config.model}`;
   return embeddingSelector(embeddingSourceFor(config), {
     label,
+    ...(cache ? { vectorCache: { cache, model: label } } : {}),
     ...(config.timeoutMs === undefined ? {} : { embedTimeoutMs: config.timeoutMs }),
     onFallback: (error) =>
       logger.log({

@@ -18,6 +18,8 @@ const ALLOWED: Record<string, readonly string[] | '*'> = {
   // the MCP surface (toolseam mcp-serve): our tools served to MCP clients through the runtime's call path
   'mcp-surface': ['core', 'runtime'],
   server: ['core', 'runtime'],
+  // hosted mode's job queue on pg-boss (the runtime's job path reaches it through core's JobQueue)
+  queue: ['core'],
   cli: '*',
   root: '*',
 };
@@ -31,9 +33,10 @@ const VENDORS: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
   // the client side (MCP servers as tool providers) and the server side (toolseam mcp-serve)
   [/^@modelcontextprotocol\/sdk(\/|$)/, ['tools/mcp', 'mcp-surface']],
   [/^better-sqlite3$/, ['store']],
-  // PostgreSQL: the store's own folder and the LISTEN/NOTIFY signals
-  [/^pg(\/|$)/, ['store/postgres', 'store/pg-signals']],
+  // PostgreSQL: the store's own folder, the LISTEN/NOTIFY signals and the job queue
+  [/^pg(\/|$)/, ['store/postgres', 'store/pg-signals', 'queue']],
   [/^(hono|@hono\/)/, ['server']],
+  [/^pg-boss$/, ['queue']],
 ];
 
 function walk(dir: string): string[] {

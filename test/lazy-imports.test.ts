@@ -20,6 +20,8 @@ const HEAVY = [
   // the OpenAPI parser and its dereferencer: loaded only once a contract app is configured
   '@readme/',
   '@apidevtools/',
+  // hosted mode's job queue: loaded only when a queue is configured
+  'pg-boss',
   // the PostgreSQL driver: loaded only once a postgres:// database is opened
   'pg',
 ];

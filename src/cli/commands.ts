@@ -59,6 +59,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'serve the HTTP API and the web page (--port 7878, --host 127.0.0.1)',
     load: async () => (await import('./serve-command.js')).serveCommand,
   },
+  worker: {
+    summary: 'run turns, batches and due automations from the job queue of a hosted deployment',
+    load: async () => (await import('./worker-command.js')).workerCommand,
+  },
   tools: { summary: 'the Tools page', load: async () => (await import('./tools-command.js')).toolsCommand },
   notify: {
     summary:

@@ -9,6 +9,7 @@ import {
   type ProviderName,
 } from '../providers/index.js';
 import type { Runtime } from '../runtime/runtime.js';
+import type { HostedOptions } from '../runtime/runtime-options.js';
 import type { AskUser } from '../tools/builtin/ask-user-tool.js';
 import { configFromFlags, databasePathFrom } from './config-flags.js';
 
@@ -150,6 +151,8 @@ export async function runtimeFromFlags(
     approvalPollMs?: number;
     /** The logger to use (one the command already made for what it built first). */
     logger?: Logger;
+    /** Hosted mode (a job queue): `hosted-jobs.ts`. */
+    hosted?: { readonly options: HostedOptions; readonly heartbeatMs: number };
   } = {},
 ): Promise<Runtime> {
   // A mistyped flag is named before anything is read or looked for (the config, a key).
@@ -184,6 +187,7 @@ export async function runtimeFromFlags(
     ...(db ? { store: db } : {}),
     ...(extra.askUser ? { askUser: extra.askUser } : {}),
     ...(extra.signals ? { signals: extra.signals } : {}),
+    ...(extra.hosted ? { hosted: extra.hosted.options, heartbeatMs: extra.hosted.heartbeatMs } : {}),
     logger,
     approvals: {
       ...config.approvals,

@@ -1,12 +1,18 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
+import type { RuntimeEvent } from '../core/events.js';
 import { createLogger } from '../core/logger.js';
-import { isPostgresUrl } from '../store/postgres-url.js';
+import { hostedQueue } from '../queue-config.js';
+import type { TurnHub } from '../server/turn-hub.js';
 import type { Command } from './command.js';
-import { configFromFlags } from './config-flags.js';
+import { configFromFlags, databasePathFrom } from './config-flags.js';
+import { hostSignals, storePollMs } from './host-signals.js';
+import type { HostedJobs } from './hosted-jobs.js';
 import { packageRoot, packageVersion } from './package-version.js';
 import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
+
+type TurnStart = Extract<RuntimeEvent, { type: 'turn-start' }>;
 
 const USAGE = `usage: toolseam serve [--port 7878] [--host 127.0.0.1] [--config FILE] [--db FILE|URL]
                       [--provider NAME] [--model ID] [--base-url URL] [--approve ask|auto|deny]
@@ -24,8 +30,12 @@ waiting go on from where they were.
   --signals URL a PostgreSQL database (postgres://…) whose LISTEN/NOTIFY carries wake-ups between
                 several serve processes on one store: a turn's events reach a stream on any of
                 them, an approval answered on one wakes the turn waiting on another. Default: the
-                database itself when --db is postgres://, $TOOLSEAM_SIGNALS, else within this process.
+                database itself when --db is postgres://, else the job queue's, else $TOOLSEAM_SIGNALS, else
+                within this process.
                 Streams and waiting turns still read the store every 5 s ($TOOLSEAM_STORE_POLL_MS)
+
+With a job queue (the config's "queue", or a PostgreSQL database), turns go through the queue and run
+here and in any \`toolseam worker\` (with "queue": {"work": false}, only in the workers).
 SIGTERM or Ctrl-C: no new turns, running ones stopped (those waiting for an approval stay waiting in
 the database), streams closed, exit within 10 s.
 ${VERBOSE_HELP}`;
@@ -52,39 +62,64 @@ export const serveCommand: Command = async (argv) => {
   if (host.trim() === '') throw new InputError('--host needs an address such as 127.0.0.1 or 0.0.0.0.');
   const config = configFromFlags(values);
   const logger = createLogger({ level: values.verbose ? 'info' : 'warn' });
-  const signalsUrl = signalsUrlOf(values.signals, values.db ?? config.db);
-  // Loaded only with a URL: the embedded default needs no PostgreSQL driver.
-  const signals = signalsUrl
-    ? await (await import('../store/pg-signals/pg-signals.js')).PgSignals.connect({
-        connectionString: signalsUrl,
-        logger,
-      }).catch((error: Error) => {
-        throw new InputError(
-          `--signals: could not reach PostgreSQL at ${redactedUrl(signalsUrl)} (${error.message}).`,
-        );
-      })
-    : undefined;
   const pollMs = storePollMs(process.env.TOOLSEAM_STORE_POLL_MS);
+  // Hosted mode (a "queue", or a PostgreSQL "db"): turns go through the job queue; workers run them.
+  const queue = hostedQueue(config.queue, databasePathFrom(values, config));
+  const signals = await hostSignals(values.signals, [values.db ?? config.db, queue?.url], logger);
+  const works = queue !== undefined && queue.work !== false;
+  const setup = queue ? (await import('./hosted-jobs.js')).hostedSetup(queue, works) : undefined;
   const runtime = await runtimeFromFlags(values, {
     config,
     logger,
     ...(signals ? { signals } : {}),
     ...(pollMs !== undefined ? { approvalPollMs: pollMs } : {}),
+    ...(setup ? { hosted: setup.runtime } : {}),
   });
   // Loaded only here: no other command, and no `import('toolseam')`, loads the HTTP framework.
   const { startServer } = await import('../server/index.js');
   const root = packageRoot();
   let server: Awaited<ReturnType<typeof startServer>>;
+  let jobs: HostedJobs | undefined;
+  const serving = {
+    runtime,
+    host,
+    port,
+    version: packageVersion(),
+    ...(pollMs !== undefined ? { pollMs } : {}),
+    ...(root !== undefined ? { webRoot: join(root, 'dist', 'web') } : {}),
+  };
   try {
-    server = await startServer({
-      runtime,
-      host,
-      port,
-      version: packageVersion(),
-      ...(pollMs !== undefined ? { pollMs } : {}),
-      ...(root !== undefined ? { webRoot: join(root, 'dist', 'web') } : {}),
-    });
+    if (queue && setup) {
+      const { startHostedJobs } = await import('./hosted-jobs.js');
+      // This server's own hub keeps the events of the turns it works on (once it listens, below).
+      let hubReady: (hub: TurnHub) => void = () => undefined;
+      const hubOnce = new Promise<TurnHub>((resolve) => {
+        hubReady = resolve;
+      });
+      const sink = async (first: TurnStart, rest: AsyncIterator<RuntimeEvent>): Promise<void> =>
+        (await hubOnce).run(first, rest, () => undefined).ended;
+      jobs = await startHostedJobs(runtime, {
+        queue,
+        setup,
+        config,
+        logger: runtime.logger,
+        ...(works ? { events: sink } : {}),
+      });
+      const turns = jobs.turns;
+      server = await startServer({
+        ...serving,
+        queued: async (sessionId, text, mode) => {
+          const turn = await runtime.queueTurn(sessionId, text, mode ? { mode } : {});
+          await turns.enqueue(turn.id);
+          return turn.id;
+        },
+      });
+      hubReady(server.hub);
+    } else {
+      server = await startServer(serving);
+    }
   } catch (error) {
+    await jobs?.stop(1_000).catch(() => undefined);
     await runtime.close();
     throw error;
   }
@@ -98,10 +133,17 @@ export const serveCommand: Command = async (argv) => {
   if (server.resumed.length > 0) {
     lines.push(`resumed ${server.resumed.length} unfinished turn(s): ${server.resumed.join(', ')}`);
   }
-  // Due automations run here, as unattended turns, when the config has an "automations" section.
-  const automations = config.automations
-    ? (await import('../create-automations.js')).startAutomations(runtime, { config, logger: runtime.logger })
-    : undefined;
+  if (jobs)
+    lines.push(`job queue: ${works ? 'turns are sent and worked on here' : 'turns are sent to the workers'}`);
+  // Due automations run here, as unattended turns, when the config has an "automations" section (in
+  // hosted mode they are sent to the queue instead, by `startHostedJobs`).
+  const automations =
+    config.automations && !jobs
+      ? (await import('../create-automations.js')).startAutomations(runtime, {
+          config,
+          logger: runtime.logger,
+        })
+      : undefined;
   if (automations) lines.push('automations: due ones run here');
   process.stdout.write(`${lines.join('\n')}\n`);
   return new Promise<number>((resolve) => {
@@ -113,6 +155,7 @@ export const serveCommand: Command = async (argv) => {
       setTimeout(() => process.exit(1), 10_000).unref();
       void (async () => {
         await automations?.stop();
+        await jobs?.stop(6_000).catch(() => undefined);
         await server.shutdown(8_000);
         if (server.hub.runningTurns().length === 0) {
           await runtime.close();
@@ -129,38 +172,6 @@ export const serveCommand: Command = async (argv) => {
     process.on('SIGINT', stop);
   });
 };
-
-/** The PostgreSQL URL wake-ups go through: --signals, a postgres:// database, $TOOLSEAM_SIGNALS, or none. */
-function signalsUrlOf(flag: string | undefined, db: string | undefined): string | undefined {
-  const given = flag ?? (db !== undefined && isPostgresUrl(db) ? db : process.env.TOOLSEAM_SIGNALS);
-  if (given === undefined || given.trim() === '') return undefined;
-  if (!isPostgresUrl(given.trim())) {
-    throw new InputError(
-      `--signals takes a PostgreSQL URL (postgres://user@host:5432/db), not "${redactedUrl(given)}".`,
-    );
-  }
-  return given.trim();
-}
-
-/** A URL as it may be printed: without its password. */
-function redactedUrl(text: string): string {
-  return text.replace(/^([a-z]+:\/\/[^:@/]*:)[^@/]*@/i, '$1***@');
-}
-
-/**
- * `$TOOLSEAM_STORE_POLL_MS`: how often streams and waiting turns read the store besides the signals
- * (default 1 s in-process, 5 s with --signals); at least 1000.
- */
-function storePollMs(value: string | undefined): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const ms = Number(value.trim());
-  if (!Number.isInteger(ms) || ms < 1000) {
-    throw new InputError(
-      `$TOOLSEAM_STORE_POLL_MS is a whole number of milliseconds, at least 1000, not "${value}".`,
-    );
-  }
-  return ms;
-}
 
 /** The --port value: a whole number from 0 to 65535 (default 7878). */
 function portOf(value: string | undefined): number {

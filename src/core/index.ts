@@ -10,3 +10,4 @@ export * from './signals.js';
 export * from './text-cut.js';
 export * from './tool.js';
 export * from './tool-rejection.js';
+export * from './vector-cache.js';

@@ -11,10 +11,18 @@ export type EmbeddingSource = (
 ) => Promise<readonly (readonly number[])[]>;
 
 /**
- * A query's vector and the tools' vectors as one matrix (row i is the tool in index slot `slots[i]`),
- * all of unit length (see `unit`): similarity to every tool is one matrix-vector product.
+ * A request's embedding against the tools' embeddings: adds `weight` × cosine similarity (when
+ * positive) to the score of each tool it compares in `into`, whose best word match was scaled to 1,
+ * so a tool no word matched can still rank on meaning alone. A large pool compares the tools nearest
+ * by a cheap measure and `leaders` (the word ranking's best slots, asked for only then) exactly; see
+ * `VectorMatrix`.
  */
 export interface DenseQuery {
+  addTo(into: ScoreBuffer, weight: number, leaders: () => Iterable<number>): void;
+}
+
+/** The tools' unit vectors as one matrix (row i is the tool in index slot `slots[i]`): see `addDense`. */
+export interface DenseRows {
   readonly vector: Float32Array;
   readonly slots: Int32Array;
   readonly matrix: Float32Array;
@@ -49,10 +57,11 @@ export function cosine(a: Float32Array, b: Float32Array): number {
 }
 
 /**
- * Adds `weight` × cosine similarity (the dot product of unit vectors; when positive) to each tool's score in `into` (whose best
- * lexical match was scaled to 1). A tool no word matched can still rank on meaning alone.
+ * Adds `weight` × cosine similarity (the dot product of unit vectors; when positive) to every tool's
+ * score in `into`, in plain JavaScript: the exact product the fast path (`VectorMatrix`) is measured
+ * against.
  */
-export function addDense(into: ScoreBuffer, dense: DenseQuery, weight: number): void {
+export function addDense(into: ScoreBuffer, dense: DenseRows, weight: number): void {
   const { vector: q, slots, matrix } = dense;
   const d = q.length;
   if (slots.length === 0 || matrix.length !== slots.length * d) return;

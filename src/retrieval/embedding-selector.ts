@@ -1,7 +1,7 @@
 import type { EmbeddingSource } from './dense-fusion.js';
 import { ToolCatalog } from './tool-catalog.js';
 import type { ToolSelector } from './tool-selector.js';
-import { EMBED_TIMEOUT_MS } from './tool-vectors.js';
+import { EMBED_TIMEOUT_MS, type StoredVectors } from './tool-vectors.js';
 
 /** How `embeddingSelector` waits for its source and says when it fell back. */
 export interface EmbeddingSelectorOptions {
@@ -11,6 +11,8 @@ export interface EmbeddingSelectorOptions {
   readonly onFallback?: (error: unknown) => void;
   /** The embedding source's name for the turn's label, e.g. "openai:text-embedding-3-small". */
   readonly label?: string;
+  /** Where the tools' vectors are kept across restarts, under the source's `provider:model`. */
+  readonly vectorCache?: StoredVectors;
 }
 
 /**
@@ -42,6 +44,7 @@ export function embeddingSelector(
         ...(k === undefined ? {} : { k }),
         embeddings: watched,
         ...(options.embedTimeoutMs === undefined ? {} : { embedTimeoutMs: options.embedTimeoutMs }),
+        ...(options.vectorCache === undefined ? {} : { vectorCache: options.vectorCache }),
       }),
     async select(view, query, selectOptions) {
       failures = [];

@@ -1,5 +1,5 @@
 import { clauses } from './clauses.js';
-import { addDense, type DenseQuery } from './dense-fusion.js';
+import type { DenseQuery } from './dense-fusion.js';
 import type { FieldWeights, WeightedTerms } from './field-weights.js';
 import { QueryExpander } from './query-expansion.js';
 import { DEFAULT_RANKING, type RankingSettings } from './ranking-settings.js';
@@ -16,6 +16,8 @@ const NF = FIELDS.length;
 const NAME_COVERAGE_READ = 128;
 /** A query term adding less than this share of what its strongest term adds is not scored (see `score`). */
 const TERM_FLOOR = 1e-3;
+/** The word ranking's best tools that are compared by embedding exactly even when a large pool is not. */
+export const DENSE_LEADERS = 256;
 
 /** The weighted term ids of a query's words (words no tool holds are dropped), plus adjacent pairs. */
 export function queryTerms(
@@ -66,6 +68,7 @@ export class Ranker {
   private readonly extra = new ScoreBuffer();
   private readonly picker: TopK;
   private readonly farPicker: TopK;
+  private readonly leaderPicker: TopK;
   /** Query weight by term id, filled while name coverage is read (zero otherwise). */
   private queryWeight = new Float64Array(0);
   /** Feedback scratch: weight per term id (valid where the stamp is this round's), per-term weights. */
@@ -89,6 +92,7 @@ export class Ranker {
     this.expander = new QueryExpander(index, settings);
     this.picker = new TopK(tie);
     this.farPicker = new TopK(tie);
+    this.leaderPicker = new TopK(tie);
   }
 
   /**
@@ -124,7 +128,7 @@ export class Ranker {
     }
     if (dense && s.embeddingWeight > 0) {
       fused = true;
-      addDense(this.extra, dense, s.embeddingWeight);
+      dense.addTo(this.extra, s.embeddingWeight, () => this.wordLeaders());
     }
     const feedback = s.feedbackDocs > 0 && s.feedbackWeight > 0;
     const keepCount = Math.min(limit, Math.max(s.feedbackKeep, parts.length * s.clauseKeep));
@@ -212,6 +216,12 @@ export class Ranker {
       const slot = extra.slots[i] as number;
       if (!pass.has(slot)) farPicker.consider(slot, plus[slot] as number);
     }
+  }
+
+  /** The slots of the whole request's best word matches (`DENSE_LEADERS` of them). */
+  private wordLeaders(): Int32Array {
+    this.leaderPicker.gather(this.pass, DENSE_LEADERS);
+    return this.leaderPicker.kept();
   }
 
   /** The query's own terms plus lexicon expansions. */

@@ -1,5 +1,6 @@
 import type { EmbeddingSource } from './dense-fusion.js';
 import type { RankingSettings } from './ranking-settings.js';
+import type { StoredVectors } from './tool-vectors.js';
 
 /** Full schemas offered per turn at most (core, sticky and hinted tools may add to it). */
 export const DEFAULT_K = 48;
@@ -15,6 +16,8 @@ export interface RetrieverOptions {
   readonly embeddings?: EmbeddingSource;
   /** How long one call to `embeddings` is waited for before its texts rank by words (10 s by default; no limit unless finite and above 0). */
   readonly embedTimeoutMs?: number;
+  /** Where the tools' vectors are kept across restarts (the store), and under which model; none when left out. */
+  readonly vectorCache?: StoredVectors;
 }
 
 /** What one `select` call may narrow or bound. */

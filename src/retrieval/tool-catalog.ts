@@ -63,7 +63,7 @@ export class ToolCatalog {
   constructor(tools: Iterable<RetrievalTool> = [], options: RetrieverOptions = {}) {
     this.k = options.k ?? DEFAULT_K;
     this.onFailOpen = options.onFailOpen;
-    this.vectors = new ToolVectors(options.embeddings, options.embedTimeoutMs);
+    this.vectors = new ToolVectors(options.embeddings, options.embedTimeoutMs, options.vectorCache);
     this.ranker = new Ranker(this.index, options.settings ?? DEFAULT_RANKING, (a, b) => this.tieBreak(a, b));
     this.upsertAll(tools);
   }

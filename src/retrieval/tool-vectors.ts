@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto';
 import { headOf } from '../core/text-cut.js';
+import type { CachedVector, VectorCache } from '../core/vector-cache.js';
 import { type DenseQuery, type EmbeddingSource, unit } from './dense-fusion.js';
 import type { RetrievalTool } from './retrieval-tool.js';
+import { VectorMatrix } from './vector-matrix.js';
 
 /**
  * The most characters one text sent to the embedding source has: embedding models take about 8,000
@@ -16,6 +19,26 @@ function embeddingText(t: RetrievalTool): string {
   return headOf(`${t.name}: ${t.description ?? ''}`.trim(), MAX_EMBEDDED_TEXT);
 }
 
+/** The key a text's vector is cached under: the SHA-256 of the text, in hex. */
+export function textHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Where tools' vectors are kept across restarts, and the model (`provider:model`) they are kept under. */
+export interface StoredVectors {
+  readonly cache: VectorCache;
+  readonly model: string;
+}
+
+/** Writes vectors to the cache; one not kept is embedded again by the next process (nothing to tell). */
+async function keepInCache(stored: StoredVectors, vectors: readonly CachedVector[]): Promise<void> {
+  try {
+    await stored.cache.writeVectors(stored.model, vectors);
+  } catch {
+    // Fail soft, as the embedding itself does.
+  }
+}
+
 /**
  * The tools' embeddings from an optional source (the configured provider's embeddings endpoint),
  * by tool name, with the text each was made from so a changed tool is embedded again.
@@ -23,11 +46,12 @@ function embeddingText(t: RetrievalTool): string {
 export class ToolVectors {
   private readonly byName = new Map<string, { text: string; vector: Float32Array }>();
   /** The vectors as `dense` last packed them; dropped whenever a vector comes or goes. */
-  private listed: { slots: Int32Array; matrix: Float32Array } | undefined;
+  private listed: VectorMatrix | undefined;
 
   constructor(
     private readonly source: EmbeddingSource | undefined,
     private readonly timeoutMs = EMBED_TIMEOUT_MS,
+    private readonly stored?: StoredVectors,
   ) {}
 
   /** One call to the source, given up (and its signal aborted) after `timeoutMs` (no limit unless finite and positive). */
@@ -58,9 +82,11 @@ export class ToolVectors {
   }
 
   /**
-   * Embeds the tools that have no vector yet (or whose text changed), in batches; returns how many
-   * were embedded. A vector is kept only while `current(tool)` holds (the catalog may change while
-   * a batch is out). A failing batch is skipped: those tools rank by words.
+   * Gives a vector to each tool that has none yet (or whose text changed): from the cache when it
+   * keeps one for the tool's text, else from the source in batches (kept in the cache after);
+   * returns how many got one. A vector is kept only while `current(tool)` holds (the catalog may
+   * change while a batch is out). A failing batch is skipped: those tools rank by words. A cache that
+   * fails is passed by: the tools are embedded.
    */
   async embed(
     tools: readonly RetrievalTool[],
@@ -68,26 +94,60 @@ export class ToolVectors {
     batchSize = 64,
   ): Promise<number> {
     if (!this.source) return 0;
-    const todo = tools.filter((t) => this.byName.get(t.name)?.text !== embeddingText(t));
+    const missing = tools.filter((t) => this.byName.get(t.name)?.text !== embeddingText(t));
+    if (missing.length === 0) return 0;
     let done = 0;
+    const keep = (t: RetrievalTool, text: string, vector: Float32Array): void => {
+      if (vector.length === 0 || !current(t)) return;
+      this.byName.set(t.name, { text, vector });
+      this.listed = undefined;
+      done += 1;
+    };
+    const todo = this.stored ? await this.fromCache(this.stored, missing, keep) : missing;
     for (let i = 0; i < todo.length; i += batchSize) {
       const batch = todo.slice(i, i + batchSize);
       const texts = batch.map(embeddingText);
+      let out: readonly (readonly number[])[];
       try {
-        const out = await this.ask(this.source, texts);
-        batch.forEach((t, j) => {
-          const v = out[j];
-          if (v && v.length > 0 && current(t)) {
-            this.byName.set(t.name, { text: texts[j] as string, vector: unit(v) });
-            this.listed = undefined;
-            done += 1;
-          }
-        });
+        out = await this.ask(this.source, texts);
       } catch {
         // Fail soft: the tools of this batch keep ranking by their words.
+        continue;
       }
+      const made: CachedVector[] = [];
+      batch.forEach((t, j) => {
+        const v = out[j];
+        if (!v || v.length === 0) return;
+        const vector = unit(v);
+        made.push({ textHash: textHash(texts[j] as string), vector });
+        keep(t, texts[j] as string, vector);
+      });
+      if (this.stored && made.length > 0) await keepInCache(this.stored, made);
     }
     return done;
+  }
+
+  /** Hands `keep` the cached vector of each tool the cache has one for; returns the tools it has none for. */
+  private async fromCache(
+    stored: StoredVectors,
+    tools: readonly RetrievalTool[],
+    keep: (t: RetrievalTool, text: string, vector: Float32Array) => void,
+  ): Promise<RetrievalTool[]> {
+    const texts = tools.map(embeddingText);
+    const hashes = texts.map(textHash);
+    let found: ReadonlyMap<string, Float32Array>;
+    try {
+      found = await stored.cache.readVectors(stored.model, hashes);
+    } catch {
+      return [...tools];
+    }
+    const rest: RetrievalTool[] = [];
+    tools.forEach((t, i) => {
+      const vector = found.get(hashes[i] as string);
+      if (vector) keep(t, texts[i] as string, vector);
+      else rest.push(t);
+    });
+    return rest;
   }
 
   /** A request's embedding (of its head); undefined without a source, for an empty request, or when it fails. */
@@ -115,7 +175,7 @@ export class ToolVectors {
     if (held && held.text !== embeddingText(tool)) this.delete(tool.name);
   }
 
-  /** The tools' vectors by slot (`slotOf`), with the query's; undefined without both. */
+  /** The tools' vectors by slot (`slotOf`) against the query's; undefined without both. */
   dense(
     queryVector: Float32Array | undefined,
     slotOf: (name: string) => number | undefined,
@@ -124,19 +184,21 @@ export class ToolVectors {
     // Packed once per change, not per turn: a turn's cost is then the product alone. Slots stay put
     // while the set of vectors does (a tool added, removed or replaced drops the packing).
     const d = queryVector.length;
-    if (!this.listed || this.listed.matrix.length !== this.listed.slots.length * d) {
+    if (!this.listed || this.listed.dims !== d) {
       const rows: [number, Float32Array][] = [];
       for (const [name, { vector }] of this.byName) {
         const slot = slotOf(name);
         // A vector of another length (a model changed mid-catalog) cannot be compared: left out.
         if (slot !== undefined && vector.length === d) rows.push([slot, vector]);
       }
-      const matrix = new Float32Array(rows.length * d);
-      rows.forEach(([, v], i) => {
-        matrix.set(v, i * d);
-      });
-      this.listed = { slots: Int32Array.from(rows, ([slot]) => slot), matrix };
+      this.listed = new VectorMatrix(
+        rows.map(([, v]) => v),
+        Int32Array.from(rows, ([slot]) => slot),
+        d,
+      );
     }
-    return { vector: unit(queryVector), ...this.listed };
+    const matrix = this.listed;
+    const q = unit(queryVector);
+    return { addTo: (into, weight, leaders) => matrix.addSimilarities(into, q, weight, leaders) };
   }
 }

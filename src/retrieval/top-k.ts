@@ -85,6 +85,11 @@ export class TopK {
       this.scores[i] = (this.scores[i] as number) * factor(this.slots[i] as number);
   }
 
+  /** The kept slots in no order (a view, valid until the next selection): when which, not the order, matters. */
+  kept(): Int32Array {
+    return this.slots.subarray(0, this.size);
+  }
+
   /** The best `limit` of the kept slots, best first. */
   best(limit = this.size): Ranked[] {
     const { slots, scores, order } = this;

@@ -2,7 +2,7 @@ import type { ApprovalPolicy } from '../core/approval.js';
 import { ToolseamError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { ModelAdapter } from '../core/model.js';
-import type { SessionStore, TurnConfig } from '../core/session-store.js';
+import type { ApprovalRecord, SessionStore, TurnConfig } from '../core/session-store.js';
 import type { Signals } from '../core/signals.js';
 import type { ToolSelector } from '../retrieval/index.js';
 import type { ToolRegistry } from '../tools/registry/tool-registry.js';
@@ -102,6 +102,21 @@ export interface RuntimeOptions {
    * default `LocalSignals`, within this process. Closed by the runtime's `close`.
    */
   readonly signals?: Signals;
+  /** Set when turns go through a job queue (hosted mode; `runtime/jobs/`). */
+  readonly hosted?: HostedOptions;
+}
+
+/** How a runtime behaves among the processes of a hosted deployment (a job queue, workers). */
+export interface HostedOptions {
+  /**
+   * A turn that waits for a person is parked (it stays in the store, no process holds it) instead of
+   * waiting here; the answer puts its continuation on the queue. Workers set it.
+   */
+  readonly parkApprovals?: boolean;
+  /** How long another host's turn owner may stay silent before its turns are taken over (default 2 min). */
+  readonly ownerSilentMs?: number;
+  /** Called after an approval is answered through this runtime: hosted mode enqueues the turn's continuation. */
+  readonly onAnswered?: (approval: ApprovalRecord) => Promise<void>;
 }
 
 /** Options with every default applied. */

@@ -16,7 +16,7 @@ import { headOf } from '../core/text-cut.js';
 import { schemaBudgetChars } from '../retrieval/index.js';
 import { credentialVariables, redactSecrets } from '../tools/redact-secrets.js';
 import type { ServedTools } from '../tools/registry/tool-registry.js';
-import { ApprovalBroker } from './calls/approval-broker.js';
+import { ApprovalBroker, TurnParked } from './calls/approval-broker.js';
 import { CallEvents, CallSession, type CallSessionOptions } from './calls/call-session.js';
 import type { GatePolicy } from './calls/gates/gate-policy.js';
 import type { RuntimeTool } from './calls/runtime-tool.js';
@@ -32,6 +32,7 @@ import {
   OWNER_HEARTBEAT_MS,
   OWNER_SILENT_MS,
   ownerAlive,
+  QUEUED_OWNER,
   releaseRuntimeOwner,
   runtimeOwner,
 } from './resume/turn-owner.js';
@@ -134,6 +135,7 @@ export class Runtime {
       options.store,
       this.signals,
       options.approvals?.pollMs ?? (this.signals.reachesOtherProcesses ? SLOW_POLL_MS : 1_000),
+      options.hosted?.parkApprovals === true,
     );
     this.owner = options.owner ?? runtimeOwner();
     const unmatched = new UnmatchedEntries(
@@ -265,7 +267,9 @@ export class Runtime {
     options: { digest?: string; answeredBy?: string } = {},
   ): Promise<ApprovalRecord> {
     this.refuseClosed();
-    return this.broker.respond(approvalId, decision, options);
+    const record = await this.broker.respond(approvalId, decision, options);
+    await this.options.hosted?.onAnswered?.(record);
+    return record;
   }
 
   /** Approvals still waiting for an answer, oldest first. */
@@ -331,8 +335,55 @@ export class Runtime {
   async orphanedTurns(): Promise<TurnRecord[]> {
     this.refuseClosed();
     return (await this.options.store.listTurns({ status: ['running', 'waiting_approval'] })).filter(
-      (t) => t.owner !== this.owner && !ownerAlive(t),
+      (t) => t.owner !== this.owner && !this.ownerAlive(t),
     );
+  }
+
+  /** True while the process driving `turn` is alive (by this runtime's idea of a silent owner). */
+  ownerAlive(turn: TurnRecord): boolean {
+    return ownerAlive(turn, Date.now(), this.options.hosted?.ownerSilentMs);
+  }
+
+  /**
+   * Stores a new turn of `sessionId` without running it (hosted mode: a worker takes it from the job
+   * queue with `resumeTurn`). Rejects with `turn_running` while the session has an unfinished turn.
+   */
+  async queueTurn(
+    sessionId: string,
+    text: string,
+    options: SessionOptions & SendOptions = {},
+  ): Promise<TurnRecord> {
+    this.refuseClosed();
+    const store = this.options.store;
+    const open = await store.listTurns({ sessionId, status: ['running', 'waiting_approval'] });
+    if (this.running.has(sessionId) || open.some((t) => t.owner === QUEUED_OWNER || this.ownerAlive(t))) {
+      throw new ToolseamError(
+        'turn_running',
+        `Session ${sessionId} is already running a turn; wait for it or stop it.`,
+      );
+    }
+    const before = await store.getSession(sessionId);
+    if (!before) throw new ToolseamError('unknown_session', `There is no session with id ${sessionId}.`);
+    const effective = { ...(before.agent ? { agent: before.agent } : {}), ...options };
+    refuseUnknownGates(this.options, effective);
+    const { provider, model } = this.options.model;
+    const turn = await store.startTurn({
+      sessionId,
+      userText: text,
+      owner: QUEUED_OWNER,
+      agent: effective.agent,
+      mode: effective.mode,
+      provider,
+      model,
+      baseURL: this.options.modelBaseURL,
+      ranWith: this.options.ranWith,
+    });
+    const patch: SessionPatch = {
+      ...(before.provider !== provider || before.model !== model ? { provider, model } : {}),
+      ...(before.title ? {} : { title: headOf(text.trim(), 80) }),
+    };
+    if (Object.keys(patch).length > 0) await store.updateSession(sessionId, patch);
+    return turn;
   }
 
   /**
@@ -347,7 +398,7 @@ export class Runtime {
     const store = this.options.store;
     const turn = await store.getTurn(turnId);
     if (!turn) throw new ToolseamError('unknown_turn', `There is no turn with id ${turnId}.`);
-    if (turn.owner !== this.owner && ownerAlive(turn)) {
+    if (turn.owner !== this.owner && this.ownerAlive(turn)) {
       throw new ToolseamError(
         'turn_busy',
         `Turn ${turnId} is still running in another process (${turn.owner}).`,
@@ -505,6 +556,7 @@ export class Runtime {
       let end: TurnEnd;
       // The final answer was stored with the turn marked done (see `recordReply`).
       let endStored = false;
+      let parked = false;
       try {
         emit({ type: 'turn-start', sessionId: session.id, turnId: turn.id });
         const { env, state } = await this.turnStart(session, turn, options, controller.signal, emit, patch);
@@ -515,17 +567,27 @@ export class Runtime {
         end = await runTurnLoop(env, state);
         endStored = state.endStored === true;
       } catch (error) {
+        parked = error instanceof TurnParked;
         // The person reads the turn's ending, one line; the stack is for --verbose (and for a bug's report).
-        this.logger.log({
-          level: 'info',
-          scope: 'runtime',
-          message: redactSecrets(`turn ${turn.id} failed: ${(error as Error).stack ?? error}`, this.hidden),
-        });
+        if (!parked)
+          this.logger.log({
+            level: 'info',
+            scope: 'runtime',
+            message: redactSecrets(`turn ${turn.id} failed: ${(error as Error).stack ?? error}`, this.hidden),
+          });
         end = {
           status: 'failed',
           message: `The turn failed inside toolseam: ${(error as Error).message ?? String(error)}`,
           errorCode: 'internal',
         };
+      }
+      if (parked) {
+        await this.park(turn.id);
+        this.running.delete(session.id);
+        options.signal?.removeEventListener('abort', stop);
+        // No turn-end: the turn goes on, in whichever process takes its continuation.
+        channel.close();
+        return;
       }
       // A provider's error body may echo a key back: hidden as in results, before it is stored or shown.
       end = { ...end, message: redactSecrets(end.message, this.hidden) };
@@ -553,6 +615,25 @@ export class Runtime {
     this.turns.add(done);
     void done.finally(() => this.turns.delete(done));
     return channel;
+  }
+
+  /**
+   * Lets a turn that waits for a person go: it stays `waiting_approval` in the store, owned by the queue,
+   * so no heartbeat keeps it and any worker may take its continuation.
+   */
+  private async park(turnId: string): Promise<void> {
+    try {
+      await writeUnsaved(this.options.store, this.unsaved);
+      await this.options.store.setTurnStatus(turnId, 'waiting_approval', {
+        from: ['running', 'waiting_approval'],
+        owner: QUEUED_OWNER,
+        fromOwner: this.owner,
+      });
+    } catch (error) {
+      // Still ours in the store: it counts as orphaned once this process is gone, and is taken over then.
+      const message = `turn ${turnId} could not be parked: ${(error as Error).message}`;
+      this.logger.log({ level: 'warn', scope: 'runtime', message });
+    }
   }
 
   private async finish(turnId: string, end: TurnEnd): Promise<void> {

@@ -14,4 +14,13 @@ export interface ServerDeps {
   readonly keepAliveMs?: number | undefined;
   /** Set once SIGTERM (or `close`) came: new turns are refused. */
   readonly state: { stopping: boolean };
+  /** Hosted mode: turns go through the job queue (`start-server.ts`). */
+  readonly queued?: QueuedTurns;
 }
+
+/** Starts turns through the job queue (hosted mode). */
+export type QueuedTurns = (
+  sessionId: string,
+  text: string,
+  mode: 'agent' | 'plan' | undefined,
+) => Promise<string>;

@@ -6,7 +6,7 @@ import type { Runtime } from '../runtime/runtime.js';
 import { type Access, loopbackHosts } from './access.js';
 import { createApp } from './create-app.js';
 import { People } from './people.js';
-import type { ServerDeps } from './server-deps.js';
+import type { QueuedTurns, ServerDeps } from './server-deps.js';
 import { type ServerToken, serverToken } from './server-token.js';
 import { resumeOrphan } from './start-turn.js';
 import { TurnHub } from './turn-hub.js';
@@ -23,6 +23,11 @@ export interface ServeOptions {
   readonly keepAliveMs?: number;
   /** How often a stream reads the store for another process's turn besides its signals (ms; `TurnHubOptions.pollMs`). */
   readonly pollMs?: number;
+  /**
+   * Hosted mode: stores a person's turn and puts it on the job queue (a worker runs it), answering its
+   * id; turns a dead process left are the workers' to take over, not this server's.
+   */
+  readonly queued?: QueuedTurns;
 }
 
 /** A server listening. */
@@ -88,6 +93,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     webRoot: options.webRoot,
     keepAliveMs: options.keepAliveMs,
     state: { stopping: false },
+    ...(options.queued ? { queued: options.queued } : {}),
   };
   const app = createApp(deps);
   // Left to itself the adaptor puts its own Request and Response in place of the process's globals, which
@@ -106,7 +112,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const port = await listen(server, host, options.port ?? 7878);
   access.hosts = loopbackHosts(port);
   const shown = host.includes(':') ? `[${host}]` : host;
-  const resumed = await resumeOrphans(deps);
+  const resumed = options.queued ? [] : await resumeOrphans(deps);
 
   let stopping: Promise<void> | undefined;
   const shutdown = (boundMs = 8_000): Promise<void> => {

@@ -1,3 +1,4 @@
+import { ToolseamError } from '../core/errors.js';
 import type { RuntimeEvent } from '../core/events.js';
 import type { SendOptions } from '../runtime/runtime.js';
 import { ApiError } from './api-error.js';
@@ -27,10 +28,28 @@ export async function sendMessage(
 ): Promise<HubTurn> {
   refuseWhenStopping(deps);
   if (deps.hub.running(sessionId)) throw turnRunning(sessionId);
+  if (deps.queued) return queuedTurn(deps, sessionId, text, mode);
   const controller = new AbortController();
   const session = await deps.runtime.session(sessionId);
   const events = await session.send(text, { signal: controller.signal, ...(mode ? { mode } : {}) });
   return handOver(deps, events, controller);
+}
+
+/** Hosted mode: the turn is stored and put on the job queue; a worker runs it and keeps its events. */
+async function queuedTurn(
+  deps: ServerDeps,
+  sessionId: string,
+  text: string,
+  mode: SendOptions['mode'],
+): Promise<HubTurn> {
+  let turnId: string;
+  try {
+    turnId = await (deps.queued as NonNullable<ServerDeps['queued']>)(sessionId, text, mode);
+  } catch (error) {
+    if (error instanceof ToolseamError && error.code === 'turn_running') throw turnRunning(sessionId);
+    throw error;
+  }
+  return { sessionId, turnId, stop: () => undefined, ended: Promise.resolve() };
 }
 
 /** Takes over a turn a dead process left unfinished, run by the hub. */

@@ -1,5 +1,6 @@
 import { FINAL_TURN_STATES } from '../core/session-records.js';
 import type { SessionStore } from '../core/session-store.js';
+import type { VectorCache } from '../core/vector-cache.js';
 import { approvalsTable } from './approvals-table.js';
 import { auditTable } from './audit-table.js';
 import { automationsTable } from './automations-table.js';
@@ -22,6 +23,7 @@ import { toolSwitchesTable } from './tool-switches-table.js';
 import { turnEventsTable } from './turn-events-table.js';
 import { turnsTable } from './turns-table.js';
 import { usersTable } from './users-table.js';
+import { vectorCacheTable } from './vector-cache-table.js';
 
 /** Where and how to open the store. */
 export interface SessionStoreOptions extends DatabaseOptions {
@@ -31,8 +33,8 @@ export interface SessionStoreOptions extends DatabaseOptions {
   readonly now?: () => number;
 }
 
-/** The SQLite store: every `SessionStore` method, and a transaction of the caller's own. */
-export interface SqliteSessionStore extends SessionStore {
+/** The SQLite store: every `SessionStore` method, the tools' vector cache, and a transaction of the caller's own. */
+export interface SqliteSessionStore extends SessionStore, VectorCache {
   /**
    * Runs `work` as one transaction; any throw from it rolls everything back. SQLite only: the store's
    * methods called inside do their work at once, inside it (each still all-or-nothing), and their
@@ -66,6 +68,7 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
   const turnEvents = turnEventsTable(ctx);
   const context = contextTables(ctx);
   const automations = automationsTable(ctx);
+  const vectors = vectorCacheTable(ctx);
   const users = usersTable(ctx);
 
   const timeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
@@ -172,6 +175,11 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
   };
   return {
     ...sqliteGuard<Omit<SessionStore, 'path' | 'close'>>(methods, db.name, timeoutMs),
+    ...sqliteGuard<VectorCache>(
+      { readVectors: vectors.readVectors, writeVectors: vectors.writeVectors },
+      db.name,
+      timeoutMs,
+    ),
     path: db.name,
     transaction: (work) => guardedNow(() => ctx.transaction(work), db.name, timeoutMs),
     close: async () => {

@@ -15,6 +15,7 @@ const TABLES = [
   'automations',
   'batches',
   'compactions',
+  'embedding_vectors',
   'full_results',
   'grants',
   'leaves',

@@ -16,6 +16,7 @@ import { toolSwitchCases } from './contract/tool-switch-cases.js';
 import { turnEventCases } from './contract/turn-event-cases.js';
 import { turnOwnerCases } from './contract/turn-owner-cases.js';
 import { userCases } from './contract/user-cases.js';
+import { vectorCacheCases } from './contract/vector-cache-cases.js';
 
 /** A store implementation as the contract opens it: fresh stores, a second connection, and the clean-up. */
 export interface StoreSubject {
@@ -55,5 +56,6 @@ export function sessionStoreContract(name: string, subject: StoreSubject): void 
     referenceCases(subject);
     inputCases(subject);
     userCases(subject);
+    vectorCacheCases(subject);
   });
 }

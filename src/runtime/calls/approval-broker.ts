@@ -1,7 +1,18 @@
 import type { ApprovalDecision } from '../../core/approval.js';
+import { ToolseamError } from '../../core/errors.js';
 import type { ApprovalRecord, SessionStore } from '../../core/session-store.js';
 import { type Signals, signalTopics } from '../../core/signals.js';
 import { StoreBusyError } from '../../core/store-errors.js';
+
+/**
+ * Thrown out of a wait that parks its turn (hosted mode): the question stays pending in the store, the
+ * process lets the turn go, and the answer puts its continuation on the job queue.
+ */
+export class TurnParked extends ToolseamError {
+  constructor(readonly approvalId: string) {
+    super('turn_parked', `The turn waits for approval ${approvalId}; it is parked until the answer comes.`);
+  }
+}
 
 /** How a wait for an answer ended. */
 export type ApprovalOutcome =
@@ -23,6 +34,8 @@ export class ApprovalBroker {
     private readonly store: SessionStore,
     private readonly signals: Signals,
     private readonly pollMs: number,
+    /** Waits park their turn instead of holding it (hosted workers): see `TurnParked`. */
+    private readonly parks = false,
   ) {}
 
   /** Answers a pending approval (bound to `digest` when given) and wakes whoever waits on it here. */
@@ -41,7 +54,8 @@ export class ApprovalBroker {
    * when the store fails (other than being busy for a moment, which the next poll retries): these
    * run on timers, where a throw would take the process down.
    */
-  wait(id: string, timeoutMs: number, signal: AbortSignal): Promise<ApprovalOutcome> {
+  wait(id: string, timeoutMs: number, signal: AbortSignal, parkable = false): Promise<ApprovalOutcome> {
+    if (this.parks && parkable && timeoutMs > 0 && !signal.aborted) return this.park(id);
     return new Promise((resolve, reject) => {
       let done = false;
       const settle = (end: () => void): void => {
@@ -94,5 +108,14 @@ export class ApprovalBroker {
       if (signal.aborted) onAbort();
       else check();
     });
+  }
+
+  /** An answer already in the store is acted on here; otherwise the turn is parked. */
+  private async park(id: string): Promise<ApprovalOutcome> {
+    const record = await this.store.getApproval(id);
+    if (record?.status === 'approved') return { kind: 'approved', record };
+    if (record?.status === 'denied') return { kind: 'denied', record };
+    if (record && record.status !== 'pending') return { kind: record.status };
+    throw new TurnParked(id);
   }
 }

@@ -25,7 +25,8 @@ export async function askPerson(
   call: PlannedCall,
 ): Promise<{ readonly approvalId: string; readonly outcome: ApprovalOutcome }> {
   const request = await putQuestion(env, call);
-  const outcome = await env.broker.wait(request.id, env.approval.timeoutMs, env.signal);
+  // A leaf's turn is driven by its batch, which waits with it: only a top-level turn parks.
+  const outcome = await env.broker.wait(request.id, env.approval.timeoutMs, env.signal, !env.leaf);
   await env.store.setTurnStatus(env.turnId, 'running', { from: ['waiting_approval'] });
   return { approvalId: request.id, outcome };
 }

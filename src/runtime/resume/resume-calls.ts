@@ -104,7 +104,7 @@ export async function resumeCalls(env: TurnEnvironment, state: TurnState): Promi
         env.emit({ type: 'approval-request', request: approval });
         await env.store.setTurnStatus(env.turnId, 'waiting_approval', { from: ['running'] });
       }
-      const outcome = await env.broker.wait(approval.id, timeoutMs, env.signal);
+      const outcome = await env.broker.wait(approval.id, timeoutMs, env.signal, !env.leaf);
       if (open) await env.store.setTurnStatus(env.turnId, 'running', { from: ['waiting_approval'] });
       await afterApproval(env, state, call, approval.id, outcome);
     } else if (approval.status === 'denied') {

@@ -16,6 +16,12 @@ export const OWNER_SILENT_MS = 8 * OWNER_HEARTBEAT_MS;
  */
 export const PID_REUSED_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * The owner of a turn that waits in the job queue (hosted mode): stored but not started yet, or parked
+ * while it waits for a person. No process drives it, so any worker may take it.
+ */
+export const QUEUED_OWNER = 'queued';
+
 /** This process's identity as a turn owner: `host:pid`. */
 export function processOwner(): string {
   return `${hostname()}:${process.pid}`;
@@ -59,17 +65,18 @@ export interface OwnedTurn {
  * heartbeat has been silent for a day (the pid was reused), and in this process whether the owning
  * runtime is still open; on another host its heartbeat says
  * (silent for 2 minutes: gone). A turn with no heartbeat recorded (stored before there was one)
- * counts as alive when it ran elsewhere.
+ * counts as alive when it ran elsewhere. `silentMs` is the silence that counts as gone (workers of a
+ * hosted deployment beat faster and give up sooner).
  */
-export function ownerAlive(turn: OwnedTurn, now = Date.now()): boolean {
+export function ownerAlive(turn: OwnedTurn, now = Date.now(), silentMs = OWNER_SILENT_MS): boolean {
   const { owner, ownerSeenAt } = turn;
-  if (!owner) return false;
+  if (!owner || owner === QUEUED_OWNER) return false;
   const seen = ownerSeenAt === undefined ? Number.NaN : Date.parse(ownerSeenAt);
   const silent = Number.isNaN(seen) ? 0 : now - seen;
   const parts = /^(.*):(\d+)(\/[0-9a-f]+)?$/.exec(owner);
   const host = parts?.[1];
   const pid = Number(parts?.[2]);
-  if (host !== hostname() || !Number.isInteger(pid)) return silent <= OWNER_SILENT_MS;
+  if (host !== hostname() || !Number.isInteger(pid)) return silent <= silentMs;
   // This process: a runtime's owner lives as long as its runtime is open.
   if (pid === process.pid) return parts?.[3] === undefined || openOwners().has(owner);
   if (silent > PID_REUSED_MS) return false;

@@ -21,7 +21,7 @@ import { v19TurnEvents } from './migrations/v19-turn-events.js';
 import { v20NotifyOutbox } from './migrations/v20-notify-outbox.js';
 import { v21Automations } from './migrations/v21-automations.js';
 import { v22LongSessions } from './migrations/v22-long-sessions.js';
-import { v23Reserved } from './migrations/v23-reserved.js';
+import { v23EmbeddingVectors } from './migrations/v23-embedding-vectors.js';
 import { v24Users } from './migrations/v24-users.js';
 
 /**
@@ -51,6 +51,6 @@ export const PG_MIGRATIONS: readonly Migration[] = [
   v20NotifyOutbox,
   v21Automations,
   v22LongSessions,
-  v23Reserved,
+  v23EmbeddingVectors,
   v24Users,
 ];

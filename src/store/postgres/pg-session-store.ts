@@ -4,6 +4,7 @@ import type { TurnState } from '../../core/session-records.js';
 import { FINAL_TURN_STATES } from '../../core/session-records.js';
 import type { DeleteSessionOptions, SessionStore, TurnMove } from '../../core/session-store.js';
 import { StoreConflictError } from '../../core/store-errors.js';
+import type { VectorCache } from '../../core/vector-cache.js';
 import { FAMILY } from '../session-deletion.js';
 import { pgApprovals } from './pg-approvals.js';
 import { pgAudit } from './pg-audit.js';
@@ -21,6 +22,7 @@ import { pgToolBooks } from './pg-tool-books.js';
 import { pgToolCalls } from './pg-tool-calls.js';
 import { pgTurnEvents } from './pg-turn-events.js';
 import { pgUsers } from './pg-users.js';
+import { pgVectorCache } from './pg-vector-cache.js';
 
 /** Where and how to open the Postgres store. */
 export interface PostgresStoreOptions {
@@ -38,7 +40,7 @@ export interface PostgresStoreOptions {
 }
 
 /** The Postgres store: every `SessionStore` method, and a transaction of the caller's own. */
-export interface PostgresSessionStore extends SessionStore {
+export interface PostgresSessionStore extends SessionStore, VectorCache {
   /**
    * Runs `work` as one transaction on one connection; the store's methods awaited inside it join it
    * (each still all-or-nothing, through a savepoint), and a throw from `work` rolls everything back.
@@ -226,6 +228,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   let closed = false;
   return {
     ...guarded(methods, where),
+    ...guarded(pgVectorCache(ctx), where),
     path: where,
     transaction: (work) => ctx.transaction(work),
     close: async () => {

@@ -1,0 +1,1 @@
+export { openPgBossQueue, type PgBossQueueOptions } from './pg-boss-queue.js';

@@ -1,0 +1,7 @@
+/** The kinds of job a hosted deployment puts on its queue. */
+export const JOB_KINDS = {
+  /** A turn to start, or to go on with (taken over from a dead worker, or answered while parked). */
+  turn: 'turn',
+  /** One due occurrence of an automation. */
+  automation: 'automation',
+} as const;
