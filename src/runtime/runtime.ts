@@ -22,7 +22,7 @@ import type { GatePolicy } from './calls/gates/gate-policy.js';
 import type { RuntimeTool } from './calls/runtime-tool.js';
 import { toolResultRead } from './context/tool-result-read.js';
 import { EventChannel } from './event-channel.js';
-import { answerLooseCalls, interruptAbandoned } from './resume/abandoned-turns.js';
+import { answerLooseCalls, closeUnheldTurn, interruptAbandoned } from './resume/abandoned-turns.js';
 import { countPastWork } from './resume/past-work.js';
 import { resumeCalls } from './resume/resume-calls.js';
 import { refuseLeafTurn, turnGates } from './resume/resume-gates.js';
@@ -336,6 +336,23 @@ export class Runtime {
     this.refuseClosed();
     return (await this.options.store.listTurns({ status: ['running', 'waiting_approval'] })).filter(
       (t) => t.owner !== this.owner && !this.ownerAlive(t),
+    );
+  }
+
+  /**
+   * Stops a turn no live process holds (parked for an approval, queued for a worker, or left by a dead
+   * process): it ends as stopped, its waiting approvals cancelled and its loose calls answered. False
+   * when a live process holds it (stop it there) or took it over meanwhile.
+   */
+  async stopUnheldTurn(turn: TurnRecord): Promise<boolean> {
+    this.refuseClosed();
+    if (turn.owner === this.owner || this.ownerAlive(turn)) return false;
+    return closeUnheldTurn(
+      this.options.store,
+      turn,
+      this.owner,
+      { resultChars: this.limits.resultChars, hidden: this.hidden },
+      { state: 'stopped', error: 'stopped by a person', why: 'the person stopped its turn' },
     );
   }
 

@@ -1,5 +1,6 @@
 import type { Context, Hono } from 'hono';
-import type { SessionRecord } from '../core/session-store.js';
+import { FINAL_TURN_STATES } from '../core/session-records.js';
+import type { SessionRecord, TurnRecord } from '../core/session-store.js';
 import { signalTopics } from '../core/signals.js';
 import { callerOf } from './access.js';
 import { ApiError } from './api-error.js';
@@ -110,6 +111,8 @@ export function sessionRoutes(app: Hono, deps: ServerDeps): void {
     const turn = hub.running(record.id);
     if (turn) {
       turn.stop();
+      // A hosted turn may park for an approval just before the stop lands: then it is stopped here.
+      void stopOnceLetGo(deps, turn.turnId);
       return c.json({ turnId: turn.turnId }, 202);
     }
     // Run by another process on the store: the stop goes to it as a signal.
@@ -122,7 +125,10 @@ export function sessionRoutes(app: Hono, deps: ServerDeps): void {
         sessionId: record.id,
       });
     }
+    // Parked for an approval or queued for a worker, no process holds it: it is stopped here.
+    if (await stopUnheld(deps, elsewhere)) return c.json({ turnId: elsewhere.id }, 202);
     await runtime.signals.publish(signalTopics.stopTurn(record.id), elsewhere.id);
+    void stopOnceLetGo(deps, elsewhere.id);
     return c.json({ turnId: elsewhere.id }, 202);
   });
 
@@ -157,4 +163,40 @@ function eventIdOf(value: string | undefined): number {
     );
   }
   return Number(value.trim());
+}
+
+/** Stops a turn no live process holds, keeping its end for every stream; false when one holds it. */
+async function stopUnheld(deps: ServerDeps, turn: TurnRecord): Promise<boolean> {
+  if (!(await deps.runtime.stopUnheldTurn(turn))) return false;
+  await deps.hub.keepEnd(
+    { type: 'turn-end', turnId: turn.id, status: 'stopped', message: 'The turn was stopped.' },
+    turn.sessionId,
+  );
+  return true;
+}
+
+/** How long, and how often, a stop sent to another process checks that the turn did not slip past it. */
+const LET_GO_CHECKS = 10;
+const LET_GO_EVERY_MS = 1_000;
+
+/**
+ * After a stop was sent to the process running a turn (this one or another): that process may let the
+ * turn go before the stop lands (a hosted turn parks for an approval), and then no one holds it. So the
+ * turn is read once a second for a while: ended is done; no longer held is stopped here.
+ */
+async function stopOnceLetGo(deps: ServerDeps, turnId: string): Promise<void> {
+  try {
+    for (let check = 0; check < LET_GO_CHECKS; check++) {
+      await new Promise((resolve) => setTimeout(resolve, LET_GO_EVERY_MS));
+      const turn = await deps.runtime.options.store.getTurn(turnId);
+      if (!turn || FINAL_TURN_STATES.includes(turn.status)) return;
+      if (await stopUnheld(deps, turn)) return;
+    }
+  } catch (error) {
+    deps.runtime.logger.log({
+      level: 'warn',
+      scope: 'server',
+      message: `the stop of turn ${turnId} could not be checked: ${(error as Error).message}`,
+    });
+  }
 }

@@ -102,6 +102,15 @@ export class TurnHub {
     return turn;
   }
 
+  /**
+   * Keeps the end of a turn no process ran to its end here (one stopped while parked or queued), so
+   * every stream of its session, in any process, sees it end.
+   */
+  async keepEnd(end: Extract<RuntimeEvent, { type: 'turn-end' }>, sessionId: string): Promise<void> {
+    this.push(sessionId, end.turnId, end);
+    await this.flushed();
+  }
+
   /** A stream of the session's kept events after `after`, then live; ends when `signal` aborts. */
   subscribe(sessionId: string, options: SubscriptionOptions): EventSubscription {
     const { signals } = this.options;

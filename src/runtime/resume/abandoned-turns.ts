@@ -24,10 +24,10 @@ export async function interruptAbandoned(
         `Session ${sessionId} has a turn running in another process (${turn.owner}).`,
       );
     }
-    // Compare-and-set on the owner seen above: a process that took the turn over meanwhile keeps it.
-    const moved = await store.setTurnStatus(turn.id, 'interrupted', {
+    const moved = await closeUnheldTurn(store, turn, owner, bounds, {
+      state: 'interrupted',
       error: 'a new message was sent before it finished',
-      fromOwner: turn.owner ?? null,
+      why: 'a new message interrupted its turn',
     });
     if (!moved) {
       const now = await store.getTurn(turn.id);
@@ -37,15 +37,35 @@ export async function interruptAbandoned(
         `Session ${sessionId} has a turn another process has just taken over; wait for it to finish.`,
       );
     }
-    // Its waiting approvals were cancelled with the move to a final state. Its batches are closed
-    // first: a batch call is answered with what its leaves gave, not as a call whose end is unknown.
-    await closeBatchesOf(store, sessionId, turn.id, owner);
-    await deliverFinishedBatches(store, sessionId, turn.id, bounds);
-    await answerLooseCalls(store, { turnId: turn.id }, 'a new message interrupted its turn');
   }
   // A finished turn can still hold loose calls (one that failed inside toolseam, or was finished by an
   // older version): every call the model made must have a result before the model is asked again.
   await answerLooseCalls(store, { sessionId }, 'its turn ended');
+}
+
+/**
+ * Ends a turn no live process holds (its owner died, or it is parked waiting for an approval or queued
+ * for a worker) as `end.state`: a compare-and-set on the owner read with it, so a process that took the
+ * turn over meanwhile keeps it (false then). Its waiting approvals are cancelled with the move; its
+ * batches are closed first, so a batch call is answered with what its leaves gave, not as a call whose
+ * end is unknown; every other loose call is answered with `end.why`.
+ */
+export async function closeUnheldTurn(
+  store: SessionStore,
+  turn: TurnRecord,
+  owner: string,
+  bounds: ResultBounds,
+  end: { readonly state: 'interrupted' | 'stopped'; readonly error: string; readonly why: string },
+): Promise<boolean> {
+  const moved = await store.setTurnStatus(turn.id, end.state, {
+    error: end.error,
+    fromOwner: turn.owner ?? null,
+  });
+  if (!moved) return false;
+  await closeBatchesOf(store, turn.sessionId, turn.id, owner);
+  await deliverFinishedBatches(store, turn.sessionId, turn.id, bounds);
+  await answerLooseCalls(store, { turnId: turn.id }, end.why);
+  return true;
 }
 
 const UNFINISHED: ('running' | 'waiting_approval')[] = ['running', 'waiting_approval'];
