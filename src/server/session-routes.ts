@@ -1,6 +1,8 @@
 import type { Context, Hono } from 'hono';
+import { ToolseamError } from '../core/errors.js';
 import type { SessionRecord } from '../core/session-store.js';
 import { signalTopics } from '../core/signals.js';
+import { QUEUED_OWNER } from '../runtime/resume/turn-owner.js';
 import { callerOf } from './access.js';
 import { ApiError } from './api-error.js';
 import { messageShapes, sessionShape } from './api-shapes.js';
@@ -9,7 +11,7 @@ import { choiceField, jsonBody, stringField } from './json-body.js';
 import { ownerIdOf } from './people.js';
 import type { ServerDeps } from './server-deps.js';
 import { ownedSession } from './session-owner.js';
-import { refuseWhenStopping, sendMessage } from './start-turn.js';
+import { refuseWhenStopping, resumeOrphan, sendMessage } from './start-turn.js';
 
 /** The session routes: list, create, read, delete, send, stop, and the event stream. */
 export function sessionRoutes(app: Hono, deps: ServerDeps): void {
@@ -34,6 +36,17 @@ export function sessionRoutes(app: Hono, deps: ServerDeps): void {
     if (unfinished === undefined) return store.lastTurnEventId(id);
     const [first] = await store.listTurnEvents({ turnId: unfinished.id, limit: 1 });
     return store.lastTurnEventId(id, first?.id);
+  };
+
+  /** Takes up a parked turn and stops it; false when a worker took it first (the signal reaches that one). */
+  const stopParked = async (turnId: string): Promise<boolean> => {
+    try {
+      (await resumeOrphan(deps, turnId)).stop();
+      return true;
+    } catch (error) {
+      if (error instanceof ToolseamError && error.code === 'turn_busy') return false;
+      throw error;
+    }
   };
 
   const mustSession = (c: Context): Promise<SessionRecord> =>
@@ -121,6 +134,11 @@ export function sessionRoutes(app: Hono, deps: ServerDeps): void {
       throw new ApiError(409, 'no_turn', `Session ${record.id} runs no turn, so there is nothing to stop.`, {
         sessionId: record.id,
       });
+    }
+    // Parked while it waits for an approval (hosted mode), it is driven by no process that could hear
+    // the signal: this one takes it up and stops it, so it ends as stopped in the store and every stream.
+    if (elsewhere.owner === QUEUED_OWNER && (await stopParked(elsewhere.id))) {
+      return c.json({ turnId: elsewhere.id }, 202);
     }
     await runtime.signals.publish(signalTopics.stopTurn(record.id), elsewhere.id);
     return c.json({ turnId: elsewhere.id }, 202);
