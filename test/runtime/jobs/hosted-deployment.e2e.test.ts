@@ -20,9 +20,11 @@ import {
   startWorkerProcess,
   type ToolseamProcess,
 } from '../../support/toolseam-processes.js';
+import { contract } from '../subagents/subagent-fixtures.js';
 
 /** Sessions sending a turn at once (the issue's 100; TOOLSEAM_HOSTED_SESSIONS for fewer or more). */
 const SESSIONS = Number(process.env.TOOLSEAM_HOSTED_SESSIONS ?? 100);
+const LEAVES = 30;
 const STEP_SERVER = join(import.meta.dirname, '..', '..', 'support', 'mcp-step-server.mjs');
 
 /** The name the stand-in was offered for the step server's tool `name`. */
@@ -39,6 +41,20 @@ function offered(request: ScriptRequest, name: string): string {
  */
 function answer(request: ScriptRequest): ScriptTurn {
   const text = request.lastUserMessage;
+  const leaf = /Task: (leaf-\d+)/.exec(text)?.[1];
+  if (leaf !== undefined) return { delayMs: 300, text: `${leaf} finished.` };
+  if (text.startsWith('batch')) {
+    if (request.messages.at(-1)?.role !== 'user') return { text: 'Batch over.' };
+    // One call starts at most 24 leaves: the 30 go as two calls of 15.
+    const tasks = (from: number) =>
+      Array.from({ length: LEAVES / 2 }, (_, i) => contract(`leaf-${from + i}`, `Leaf ${from + i}`));
+    return {
+      toolCalls: [
+        { name: 'subagent_run', arguments: { tasks: tasks(0) } },
+        { name: 'subagent_run', arguments: { tasks: tasks(LEAVES / 2) } },
+      ],
+    };
+  }
   if (text.startsWith('hello')) return { text: `hi, ${text}` };
   if (request.messages.at(-1)?.role === 'user') {
     const careful = text.startsWith('careful');
@@ -79,7 +95,7 @@ describe('two serve and three worker processes on one PostgreSQL store and job q
     log = join(dir, 'steps.log');
     db = `${TEST_PG}?schema=${schema}`;
     standIn = await startStandIn({ family: 'openai' });
-    standIn.push(...Array.from({ length: SESSIONS * 2 + 60 }, () => ({ respond: answer })));
+    standIn.push(...Array.from({ length: SESSIONS * 2 + LEAVES * 2 + 80 }, () => ({ respond: answer })));
     // Every process reads this: the serve processes only send turns; a silent worker is given up
     // after 4 s and the workers look for turns to take over every second.
     writeFileSync(
@@ -252,5 +268,37 @@ describe('two serve and three worker processes on one PostgreSQL store and job q
     expect(await turnEnds(started.turnId)).toBe(1);
     expect(logLines(log).filter((l) => l.tag === 'careful-2')).toEqual([]);
     expect(await store.listApprovals({ status: 'pending' })).toEqual([]);
+  });
+
+  it('a worker killed in the middle of a 30-leaf batch: the batch ends, every leaf ran in one turn, the turn ends once', async () => {
+    const started = await send(1, 'bob', 'batch of thirty');
+    const stream = streamed(1, 'bob', started);
+    // Approve what asks (the batch call may), until some leaves have answered.
+    const leavesAsked = () => standIn.requests.filter((r) => /Task: leaf-/.test(r.lastUserMessage)).length;
+    await until(async () => {
+      const { approvals } = await json<{ approvals: { id: string; turnId: string }[] }>(
+        await api(0, 'bob', `/api/approvals?sessionId=${started.sessionId}`),
+      );
+      for (const a of approvals)
+        await api(0, 'bob', `/api/approvals/${a.id}`, { json: { decision: 'approve' } });
+      return leavesAsked() >= 5;
+    }, 'five leaves to be asked');
+    const owner = (await store.getTurn(started.turnId))?.owner ?? '';
+    const holder = Number(/:(\d+)\//.exec(owner)?.[1]);
+    expect(holder, owner).toBeGreaterThan(0);
+    // Killed in the middle: some leaves not asked yet.
+    expect(leavesAsked()).toBeLessThan(LEAVES);
+    await killWorker(holder);
+
+    expect((await stream).map((e) => e.data)).toEqual([expect.objectContaining({ status: 'done' })]);
+    expect(await turnEnds(started.turnId)).toBe(1);
+    const batches = await store.listBatches({ parentSessionId: started.sessionId });
+    expect(batches.map((b) => b.status)).toEqual(['done', 'done']);
+    const leaves = batches.flatMap((b) => b.leaves);
+    expect(leaves).toHaveLength(LEAVES);
+    for (const l of leaves) {
+      expect(l.status).toBe('done');
+      expect(await store.listTurns({ sessionId: l.childSessionId as string })).toHaveLength(1);
+    }
   });
 });
