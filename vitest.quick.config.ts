@@ -23,6 +23,7 @@ const PROCESS_TESTS = [
   'test/tools/mcp/stdio-group-transport.test.ts',
   'test/mcp-surface/mcp-serve-*.test.ts',
   'test/server/serve-automations.test.ts',
+  'test/server/two-serves.test.ts',
   // Hosted mode: worker processes on the job queue, one killed mid-turn.
   'test/runtime/jobs/*.e2e.test.ts',
   'test/cli/worker-command.test.ts',

@@ -13,11 +13,15 @@ import { openStore } from '../src/store/index.js';
 import { type ScriptRequest, type ScriptTurn, startStandIn } from '../src/testing/index.js';
 import { createToolRegistry } from '../src/tools/registry/tool-registry.js';
 import type { BenchFigure } from './run.js';
+import { hostedTurnsPerSecond } from './scale-hosted.js';
 import { percentile } from './stats.js';
 
 const PG = process.env.TOOLSEAM_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 const TURNS = 40;
 const LATENCY_SAMPLES = 30;
+/** Turns sent at once through the two serve processes, per worker count. */
+const HOSTED_TURNS = 60;
+const HOSTED_WORKERS = [1, 3];
 const WORKER = fileURLToPath(new URL('./scale-worker.js', import.meta.url));
 
 /** The stand-in's model: a message starting "slow" asks for `slow_step`; any other is answered at once. */
@@ -93,7 +97,11 @@ export async function bench(): Promise<BenchFigure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'toolseam-scale-'));
   const log = join(dir, 'workers.log');
   const standIn = await startStandIn({ family: 'openai' });
-  standIn.push(...Array.from({ length: 4 * TURNS + LATENCY_SAMPLES + 50 }, () => ({ respond: answer })));
+  standIn.push(
+    ...Array.from({ length: 4 * TURNS + 2 * HOSTED_TURNS + LATENCY_SAMPLES + 50 }, () => ({
+      respond: answer,
+    })),
+  );
   const model = { ...standIn.modelConfig(), retry: { maxRetries: 0 } };
   const db = `${PG}?schema=${tag}_store`;
   const store = await openStore(db);
@@ -129,6 +137,13 @@ export async function bench(): Promise<BenchFigure[]> {
         unit: 'turns/s',
       });
       await stopAll(children);
+    }
+
+    // The same through the processes a deployment runs: HTTP in, two serve, N workers, streams out.
+    for (const workers of HOSTED_WORKERS) {
+      figures.push(
+        await hostedTurnsPerSecond({ db, baseURL: standIn.baseURL, dir, workers, turns: HOSTED_TURNS }),
+      );
     }
 
     // The queue's own delay: one turn at a time to an idle worker, sent → the worker takes the job.
@@ -179,7 +194,7 @@ export async function bench(): Promise<BenchFigure[]> {
     await runtime.close().catch(() => undefined);
     await standIn.close();
     await sql(
-      `DROP SCHEMA IF EXISTS "${tag}_jobs" CASCADE; DROP SCHEMA IF EXISTS "${tag}_store" CASCADE`,
+      `DROP SCHEMA IF EXISTS "${tag}_jobs" CASCADE; DROP SCHEMA IF EXISTS "${tag}_store" CASCADE; DROP SCHEMA IF EXISTS "${tag}_store_jobs" CASCADE`,
     ).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   }

@@ -4,15 +4,15 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readEvents } from '../../src/testing/event-stream-reader.js';
 import { type StandIn, startStandIn } from '../../src/testing/index.js';
-import { spawnToolseam, until } from '../cli/spawn-toolseam.js';
 import { dropSchemas, freshSchemaName } from '../store/pg-fixtures.js';
+import { startServeProcess, type ToolseamProcess } from '../support/toolseam-processes.js';
 import { apiCall } from './served.js';
 
 const PG = process.env.TOOLSEAM_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 let dir: string;
 let standIn: StandIn | undefined;
-const children: ReturnType<typeof spawnToolseam>[] = [];
+const children: ToolseamProcess[] = [];
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'toolseam-two-serves-'));
 });
@@ -28,24 +28,14 @@ afterEach(async () => {
  * 10 minutes: within this test, only a signal can bring another process's events or answer.
  */
 async function serve(db: string) {
-  const child = spawnToolseam(
-    ['serve', '--port', '0', '--base-url', (standIn as StandIn).baseURL, '--model', 'demo', '--db', db],
+  const started = await startServeProcess(
+    ['--base-url', (standIn as StandIn).baseURL, '--model', 'demo', '--db', db],
     dir,
     // A PostgreSQL store carries the signals itself; beside a SQLite file they are named.
     { TOOLSEAM_SIGNALS: db.startsWith('postgres') ? '' : PG, TOOLSEAM_STORE_POLL_MS: '600000' },
   );
-  children.push(child);
-  await until(
-    'the server to listen',
-    () => /toolseam serve: http:\/\/\S+/.test(child.stdout()) || child.proc.exitCode !== null,
-  );
-  const url = /toolseam serve: (http:\/\/\S+?)\/?\n/.exec(child.stdout())?.[1];
-  if (url === undefined) {
-    throw new Error(
-      `serve did not start (is PostgreSQL running at ${PG}? start it, or set TOOLSEAM_TEST_PG): ${child.stderr()}`,
-    );
-  }
-  return { child, base: url };
+  children.push(started.child);
+  return started;
 }
 
 const json = async <T>(response: Response): Promise<T> => {

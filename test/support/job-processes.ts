@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { PG_URL } from '../store/pg-fixtures.js';
@@ -63,4 +64,16 @@ export async function until(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Lines of the test tools' log: `start|done <tag> <pid>` (the pid of the worker that ran it). */
+export function logLines(file: string): { kind: string; tag: string; pid: number }[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [kind, tag, pid] = line.split(' ') as [string, string, string];
+      return { kind, tag, pid: Number(pid) };
+    });
 }

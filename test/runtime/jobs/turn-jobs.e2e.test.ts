@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,14 @@ import {
 } from '../../../src/testing/index.js';
 import { createToolRegistry } from '../../../src/tools/registry/tool-registry.js';
 import { requirePostgres } from '../../store/pg-fixtures.js';
-import { dropSchema, startWorker, TEST_PG, until, type WorkerProcess } from '../../support/job-processes.js';
+import {
+  dropSchema,
+  logLines,
+  startWorker,
+  TEST_PG,
+  until,
+  type WorkerProcess,
+} from '../../support/job-processes.js';
 import { contract } from '../subagents/subagent-fixtures.js';
 
 const LEAVES = 30;
@@ -52,18 +59,6 @@ function answer(request: ScriptRequest): ScriptTurn {
     return { toolCalls: [{ name: tool, arguments: { tag: last.content } }] };
   }
   return { text: `ok: ${request.lastToolResult?.content ?? ''}` };
-}
-
-/** Lines of the tools' log: `start|done <tag> <pid>`. */
-function logLines(file: string): { kind: string; tag: string; pid: number }[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      const [kind, tag, pid] = line.split(' ') as [string, string, string];
-      return { kind, tag, pid: Number(pid) };
-    });
 }
 
 describe('turns as jobs on pg-boss, run by worker processes', () => {
