@@ -132,6 +132,73 @@ describe('a model script against a fake API built from the same document', () =>
     expect(new URL(api.received[1]?.url ?? '', 'http://x').searchParams.get('maxResults')).toBe('5');
   });
 
+  it('snake_case calls reach the public Swagger Petstore (camelCase) in its keys; a mistyped filter never leaves; its 404 comes back in its words', async () => {
+    api = await startFakeApi(await fixtureDocument('petstore3', 'openapi.yaml'), {
+      basePath: '/api/v3',
+      // Swagger's own server answers an unknown pet with this plain-text 404.
+      answer: (operation, request) =>
+        operation === 'getPetById' && request.url.endsWith('/pet/404')
+          ? { status: 404, body: 'Pet not found' }
+          : undefined,
+    });
+    const app = await appOn('petstore3', `${api.url}/api/v3`, [['PETSTORE_KEY', 'pet-key-991']]);
+    const events = await turn(app, [
+      {
+        toolCalls: [
+          {
+            name: 'addPet',
+            arguments: {
+              name: 'Rex',
+              photo_urls: ['a.png'],
+              category: '{"id": 1, "name": "dogs"}',
+              tags: '[{"id": 2, "name": "good"}]',
+              status: 'available',
+            },
+          },
+          { name: 'findPetsByStatus', arguments: { status: 'available' } },
+          { name: 'updatePet', arguments: { id: 10, name: 'Rex', photo_urls: ['b.png'], status: 'sold' } },
+        ],
+      },
+      { toolCalls: [{ name: 'findPetsByStatus', arguments: { statuses: 'sold' } }] },
+      { toolCalls: [{ name: 'getPetById', arguments: { pet_id: 404 } }] },
+      { text: 'done' },
+    ]);
+    expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'done' });
+    const ends = callEnds(events);
+    expect(ends.map((e) => [e.tool, e.isError])).toEqual([
+      ['addPet', false],
+      ['findPetsByStatus', false],
+      ['updatePet', false],
+      ['findPetsByStatus', true],
+      ['getPetById', true],
+    ]);
+    expect(ends[0]?.content).toBe('HTTP 200 OK\n{"ok":true,"operation":"addPet"}');
+    expect(ends[3]?.content).toMatch(/^statuses: unknown argument \(did you mean status\?\)/);
+    expect(ends[4]?.content).toBe('GET /api/v3/pet/404 failed with HTTP 404 Not Found: Pet not found');
+    // Four requests reached the API, none with a key its document lacks; the mistyped call is not among them.
+    expect(api.refused).toEqual([]);
+    expect(api.received.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'POST /api/v3/pet',
+      'GET /api/v3/pet/findByStatus?status=available',
+      'PUT /api/v3/pet',
+      'GET /api/v3/pet/404',
+    ]);
+    expect(api.received.every((r) => r.headers.api_key === 'pet-key-991')).toBe(true);
+    expect(JSON.parse(api.received[0]?.body ?? '')).toEqual({
+      name: 'Rex',
+      photoUrls: ['a.png'],
+      category: { id: 1, name: 'dogs' },
+      tags: [{ id: 2, name: 'good' }],
+      status: 'available',
+    });
+    expect(JSON.parse(api.received[2]?.body ?? '')).toEqual({
+      id: 10,
+      name: 'Rex',
+      photoUrls: ['b.png'],
+      status: 'sold',
+    });
+  });
+
   it('the fake API itself refuses a key its document does not declare, so the checks above can fail', async () => {
     api = await startFakeApi(await fixtureDocument('billing', 'billing.json'), { basePath: '/v1' });
     const sent = await fetch(`${api.url}/v1/customers`, {
