@@ -6,7 +6,7 @@ import { strictProblems } from '../../seam/strict-profile.js';
 import { contractFixture } from '../../support/contract-api.js';
 import { collect, type RuntimeHarness, startHarness, turnEnd } from '../../support/runtime-harness.js';
 
-const FIXTURES = ['petstore', 'petstore3', 'uspto', 'billing', 'calendar'] as const;
+const FIXTURES = ['petstore', 'petstore3', 'uspto', 'billing', 'calendar', 'stripe-subset'] as const;
 
 async function fixtureApps(): Promise<AppToolProvider[]> {
   return Promise.all(FIXTURES.map((name) => loadApp(contractFixture(name))));
@@ -32,8 +32,8 @@ describe("the fixtures' tools are offered whole on every provider", () => {
       expect(app.loadError).toBeUndefined();
       definitions.push(...(await app.listTools()));
     }
-    // petstore 4 + petstore3 19 + uspto 3 + billing 6 + calendar 2 operations, none left out
-    expect(definitions).toHaveLength(34);
+    // petstore 4 + petstore3 19 + uspto 3 + billing 6 + calendar 2 + stripe-subset 4 operations, none left out
+    expect(definitions).toHaveLength(38);
     const { offered, excluded } = offerTools(definitions);
     expect(excluded).toEqual([]);
     for (const tool of offered) expect([tool.name, strictProblems(tool.parameters)]).toEqual([tool.name, []]);

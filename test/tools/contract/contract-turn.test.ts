@@ -199,6 +199,65 @@ describe('a model script against a fake API built from the same document', () =>
     });
   });
 
+  it("camelCase calls reach Stripe's published snake_case document in its own keys; a mistyped key never leaves; a 4xx comes back", async () => {
+    api = await startFakeApi(await fixtureDocument('stripe-subset', 'openapi.json'), {
+      answer: (operation, request) =>
+        operation === 'RetrieveCustomer' && request.url.startsWith('/v1/customers/cus_gone')
+          ? {
+              status: 404,
+              body: { error: { type: 'invalid_request_error', message: 'No such customer: cus_gone' } },
+            }
+          : undefined,
+    });
+    const app = await appOn('stripe-subset', api.url, [['STRIPE_KEY', 'sk_test_123456']]);
+    const events = await turn(app, [
+      {
+        toolCalls: [
+          {
+            name: 'AllCustomers',
+            arguments: { limit: 3, startingAfter: 'cus_1', created: '{"gt": 1500000000}' },
+          },
+          {
+            name: 'AllCharges',
+            arguments: { endingBefore: 'ch_9', transferGroup: 'order_7', customer: 'cus_2' },
+          },
+          { name: 'AllBalanceTransactions', arguments: { availableOn: 1504224000, startingAfter: 'txn_3' } },
+        ],
+      },
+      { toolCalls: [{ name: 'AllCharges', arguments: { customers: 'cus_2' } }] },
+      { toolCalls: [{ name: 'RetrieveCustomer', arguments: { customer: 'cus_gone' } }] },
+      { text: 'done' },
+    ]);
+    expect(turnEnd(events)).toMatchObject({ status: 'done', message: 'done' });
+    const ends = callEnds(events);
+    expect(ends.map((e) => [e.tool, e.isError])).toEqual([
+      ['AllCustomers', false],
+      ['AllCharges', false],
+      ['AllBalanceTransactions', false],
+      ['AllCharges', true],
+      ['RetrieveCustomer', true],
+    ]);
+    expect(ends[0]?.content).toBe('HTTP 200 OK\n{"ok":true,"operation":"AllCustomers"}');
+    expect(ends[3]?.content).toMatch(/^customers: unknown argument \(did you mean customer\?\)/);
+    expect(ends[4]?.content).toBe(
+      'GET /v1/customers/cus_gone failed with HTTP 404 Not Found: No such customer: cus_gone',
+    );
+    // Four requests left, each in Stripe's own keys (the fake API refused none); the mistyped one never left.
+    expect(api.refused).toEqual([]);
+    expect(api.received).toHaveLength(4);
+    const queries = api.received.map((r) => {
+      const url = new URL(r.url, 'http://x');
+      return [url.pathname, Object.fromEntries(url.searchParams)];
+    });
+    expect(queries).toEqual([
+      ['/v1/customers', { limit: '3', starting_after: 'cus_1', 'created[gt]': '1500000000' }],
+      ['/v1/charges', { ending_before: 'ch_9', transfer_group: 'order_7', customer: 'cus_2' }],
+      ['/v1/balance/history', { available_on: '1504224000', starting_after: 'txn_3' }],
+      ['/v1/customers/cus_gone', {}],
+    ]);
+    expect(api.received.every((r) => r.headers.authorization === 'Bearer sk_test_123456')).toBe(true);
+  });
+
   it('the fake API itself refuses a key its document does not declare, so the checks above can fail', async () => {
     api = await startFakeApi(await fixtureDocument('billing', 'billing.json'), { basePath: '/v1' });
     const sent = await fetch(`${api.url}/v1/customers`, {
