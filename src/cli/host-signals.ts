@@ -1,7 +1,7 @@
 import { InputError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { Signals } from '../core/signals.js';
-import { isPostgresUrl } from '../store/postgres-url.js';
+import { isPostgresUrl, redactedUrl } from '../store/postgres-url.js';
 
 /**
  * The wake-ups a process of a host shares with the others (`serve --signals`, `worker`): PostgreSQL
@@ -34,11 +34,6 @@ function signalsUrlOf(flag: string | undefined, shared: string | undefined): str
     );
   }
   return given.trim();
-}
-
-/** A URL as it may be printed: without its password. */
-export function redactedUrl(text: string): string {
-  return text.replace(/^([a-z]+:\/\/[^:@/]*:)[^@/]*@/i, '$1***@');
 }
 
 /**

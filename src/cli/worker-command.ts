@@ -2,10 +2,10 @@ import { parseArgs } from 'node:util';
 import { InputError } from '../core/errors.js';
 import { createLogger } from '../core/logger.js';
 import { hostedQueue, type QueueConfig } from '../queue-config.js';
-import { isPostgresUrl } from '../store/postgres-url.js';
+import { isPostgresUrl, redactedUrl } from '../store/postgres-url.js';
 import type { Command } from './command.js';
 import { configFromFlags, databasePathFrom } from './config-flags.js';
-import { hostSignals, redactedUrl } from './host-signals.js';
+import { hostSignals } from './host-signals.js';
 import { hostedSetup, startHostedJobs } from './hosted-jobs.js';
 import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
 

@@ -3,17 +3,6 @@ import { StoreFailedError, StoreOpenError } from '../../core/store-errors.js';
 /** How to start the PostgreSQL this machine runs, for a message about a server that cannot be reached. */
 export const START_HINT = 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start';
 
-/** The URL with any password replaced, fit for messages and logs. */
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url.replace(/:[^:@/]*@/, ':***@');
-  }
-}
-
 /** A StoreOpenError about the store at `where`. */
 export function pgOpenError(message: string, where: string, cause?: unknown): StoreOpenError {
   return new StoreOpenError(message, where, cause === undefined ? undefined : { cause });

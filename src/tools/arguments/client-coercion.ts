@@ -3,12 +3,10 @@ import { isPlainObject } from '../../core/json.js';
 import type { ArgumentProblem } from './argument-problem.js';
 import { looksLikeJsonContainer, readJsonText } from './json-text.js';
 import { resolveLocalRef } from './schema-pointer.js';
+import { spelledNumber } from './spelled-number.js';
 
 const NON_STRING_KINDS = ['integer', 'number', 'boolean', 'array', 'object'] as const;
 type Kind = (typeof NON_STRING_KINDS)[number];
-
-const INTEGER_TEXT = /^-?\d+$/;
-const NUMBER_TEXT = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /** The kinds a property takes when it takes no string at all (no union, no `$ref`), else undefined. */
 function nonStringKinds(property: unknown): readonly Kind[] | undefined {
@@ -25,19 +23,17 @@ function nonStringKinds(property: unknown): readonly Kind[] | undefined {
 /** What a text argument reads as: the value it spells, or why its JSON text does not parse. */
 type Converted = { readonly value: JsonValue } | { readonly problem: ArgumentProblem };
 
-/** Whether a declaration taking `kinds` takes the number `text` spells (an integer only as integer text). */
-function takesNumber(kinds: readonly Kind[], text: string): boolean {
-  if (kinds.includes('number')) return true;
-  return kinds.includes('integer') && INTEGER_TEXT.test(text) && Number.isSafeInteger(Number(text));
-}
-
 /**
  * The value `text` spells that every declaration of the key (its kinds, one list each) takes; undefined
  * when it spells none (it is left as text). A type list is read whole: `["integer", "number"]` takes 1.5.
  */
 function converted(key: string, text: string, declared: readonly (readonly Kind[])[]): Converted | undefined {
-  if (NUMBER_TEXT.test(text)) {
-    return declared.every((kinds) => takesNumber(kinds, text)) ? { value: Number(text) } : undefined;
+  const number = spelledNumber(text);
+  if (number !== undefined) {
+    // An integer declaration takes only whole-number text; a type list is read whole.
+    const takes = (kinds: readonly Kind[]) =>
+      kinds.includes('number') || (number.whole && kinds.includes('integer'));
+    return declared.every(takes) ? { value: number.value } : undefined;
   }
   const word = text.trim();
   if (word === 'true' || word === 'false') {

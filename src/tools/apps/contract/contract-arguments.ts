@@ -6,6 +6,7 @@ import { looksLikeJsonContainer, readJsonText } from '../../arguments/json-text.
 import { foldedKey, keySpellings } from '../../arguments/key-spellings.js';
 import { nearMiss } from '../../arguments/near-miss.js';
 import { resolveLocalRef } from '../../arguments/schema-pointer.js';
+import { spelledNumber } from '../../arguments/spelled-number.js';
 import { yesOrNo } from '../../fields/yes-or-no.js';
 import { compileDeclared } from './schema-drafts.js';
 
@@ -106,9 +107,6 @@ function readNode(value: JsonValue, node: unknown, walk: Walk, path: string, dep
   return readObject(value, chosen, walk, path, depth, objects.length <= 1);
 }
 
-const INTEGER_TEXT = /^-?\d+$/;
-const NUMBER_TEXT = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-
 /**
  * Text where every branch takes a boolean or a number (and none takes text): a yes/no word read as the
  * boolean it spells, a number written as text as that number; anything else is left for the check to name.
@@ -116,10 +114,11 @@ const NUMBER_TEXT = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 function spelled(value: string, options: readonly Record<string, unknown>[]): JsonValue {
   if (options.length === 0 || options.some((b) => takes(b, 'string') || b.type === undefined)) return value;
   if (options.every((b) => takes(b, 'boolean'))) return yesOrNo(value) ?? value;
-  const text = value.trim();
-  if (!NUMBER_TEXT.test(text)) return value;
-  const whole = INTEGER_TEXT.test(text) && Number.isSafeInteger(Number(text));
-  return options.every((b) => takes(b, 'number') || (whole && takes(b, 'integer'))) ? Number(text) : value;
+  const number = spelledNumber(value.trim());
+  if (number === undefined) return value;
+  return options.every((b) => takes(b, 'number') || (number.whole && takes(b, 'integer')))
+    ? number.value
+    : value;
 }
 
 /** Each declared key's spellings and its folded form, worked out once per `properties` object. */
