@@ -46,5 +46,5 @@ process.stdout.write(
 
 function formatValue(v: number): string {
   if (Number.isInteger(v)) return v.toLocaleString('en-US');
-  return v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toPrecision(3);
+  return v >= 100 ? Math.round(v).toLocaleString('en-US') : v >= 1 ? v.toFixed(2) : v.toPrecision(3);
 }

@@ -59,6 +59,8 @@ describe('tool switches', () => {
       status: 'excluded',
     });
     expect(row.switched).toMatchObject({ on: false, by: 'test' });
+    // said as a person reads it: who, and the minute in UTC (not a raw ISO time)
+    expect(row.why).toMatch(/^switched off by test on \d{4}-\d\d-\d\d at \d\d:\d\d UTC$/);
     await say(h.runtime, 's', 'mail someone');
     expect(offered(h, 1)).not.toContain('send_email');
     expect(offered(h, 1)).toContain('lookup_weather');
@@ -69,6 +71,8 @@ describe('tool switches', () => {
       ['send_email', false, 'test'],
     ]);
     await reader.close();
+    const fromPage = await h.runtime.switchTool('send_email', false, { by: 'http' });
+    expect(fromPage.why).toContain('switched off on the Tools page (or through the HTTP API) on ');
 
     expect(await h.runtime.switchTool('send_email', true)).toMatchObject({ on: true });
     await say(h.runtime, 's', 'and now');

@@ -9,6 +9,21 @@ import {
 import type { StoredSwitches } from './stored-switches.js';
 import type { FixedBy } from './switch-errors.js';
 
+/** Who flipped a switch, as a person reads it ("http" and "cli" are how the runtime records them). */
+function switchedBy(by: string | undefined): string {
+  if (by === undefined) return '';
+  if (by === 'http') return ' on the Tools page (or through the HTTP API)';
+  if (by === 'cli') return ' with `toolseam tools`';
+  return ` by ${by}`;
+}
+
+/** When a switch was flipped, to the minute in UTC: an ISO time with seconds and milliseconds reads as noise. */
+function switchedAt(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return `at ${iso}`;
+  return `on ${at.toISOString().slice(0, 10)} at ${at.toISOString().slice(11, 16)} UTC`;
+}
+
 /** One row of the Tools page as a host shows it: where the tool stands, and its switch. */
 export interface ToolRow {
   /** The real name: what a switch names. */
@@ -68,8 +83,7 @@ export function toolRows(
       const said = q.said === '' ? '' : ` (${q.said})`;
       why = `the model provider refused its definition on ${describeModel(q)}${said}; switching it on tries again`;
     } else if (row.switchedOff) {
-      const by = flip?.changedBy === undefined ? '' : ` by ${flip.changedBy}`;
-      why = `switched off${by}${flip ? ` at ${flip.changedAt}` : ''}`;
+      why = `switched off${switchedBy(flip?.changedBy)}${flip ? ` ${switchedAt(flip.changedAt)}` : ''}`;
     } else why = row.issues.length === 0 ? null : row.issues.map(issueText).join('; ');
     return {
       name: row.name,
