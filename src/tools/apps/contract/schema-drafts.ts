@@ -6,8 +6,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 /** The JSON Schema drafts a declared schema can name in `$schema`. */
 export type SchemaDraft = 'draft-04' | 'draft-06' | 'draft-07' | '2019-09' | '2020-12';
 
-/** Packages that come with the OpenAPI parser (ajv-draft-04, the OpenAPI schemas), loaded from where it is installed. */
-export const besideParser = createRequire(createRequire(import.meta.url).resolve('@readme/openapi-parser'));
+/** Loads a dependency when first needed (ajv-draft-04, the OpenAPI schemas), so starting up never pays for it. */
+export const requireOnUse = createRequire(import.meta.url);
 
 const OPTIONS: Options = { strict: false, allErrors: true, validateFormats: false };
 
@@ -30,16 +30,14 @@ export function newCompiler(draft: SchemaDraft): Compiler {
   let made: Compiler;
   if (draft === 'draft-04') {
     type Draft04 = new (options: Options) => Compiler;
-    const loaded = besideParser('ajv-draft-04') as Draft04 | { default: Draft04 };
+    const loaded = requireOnUse('ajv-draft-04') as Draft04 | { default: Draft04 };
     made = new ('default' in loaded ? loaded.default : loaded)(OPTIONS);
   } else if (draft === '2019-09') made = new Ajv2019(OPTIONS);
   else if (draft === '2020-12') made = new Ajv2020(OPTIONS);
   else {
     const ajv = new Ajv(OPTIONS);
     if (draft === 'draft-06') {
-      const meta = createRequire(import.meta.url)(
-        'ajv/dist/refs/json-schema-draft-06.json',
-      ) as AnySchemaObject;
+      const meta = requireOnUse('ajv/dist/refs/json-schema-draft-06.json') as AnySchemaObject;
       ajv.addMetaSchema(meta);
     }
     made = ajv;
