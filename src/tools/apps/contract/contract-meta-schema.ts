@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv';
-import { requireOnUse, newCompiler } from './schema-drafts.js';
+import { newCompiler, requireOnUse } from './schema-drafts.js';
 
 /** The OpenAPI versions a contract app takes, by their schema. */
 export type OpenApiLine = '3.0' | '3.1';
