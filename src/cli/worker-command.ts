@@ -9,7 +9,7 @@ import { hostSignals } from './host-signals.js';
 import { hostedSetup, startHostedJobs } from './hosted-jobs.js';
 import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
 
-const USAGE = `usage: toolseam worker [--queue URL] [--concurrency N] [--config FILE] [--db FILE]
+const USAGE = `usage: toolseam worker [--queue URL] [--concurrency N] [--config FILE] [--db FILE|URL]
                        [--provider NAME] [--model ID] [--base-url URL] [--verbose]
 
 Runs turns, subagent batches and due automations from the job queue of a hosted deployment: any
