@@ -138,6 +138,8 @@ export class LeafJobs {
         await this.endUnstarted(env, leaf);
         return;
       }
+      // A second job for a leaf this process runs already (sent again while the first was under way).
+      if (leaf.childSessionId !== undefined && runtime.isRunning(leaf.childSessionId)) return;
       let step: Awaited<ReturnType<typeof planLeaf>>;
       try {
         step = await planLeaf(env, leaf);
