@@ -271,7 +271,7 @@ describe('two serve and three worker processes on one PostgreSQL store and job q
     expect(await store.listApprovals({ status: 'pending' })).toEqual([]);
   });
 
-  it('a worker killed in the middle of a 30-leaf batch: the batch ends, every leaf ran in one turn, the turn ends once', async () => {
+  it('a worker killed in the middle of a 30-leaf batch: the batch ends, every leaf ran in one turn on more than one worker, the turn ends once', async () => {
     const started = await send(1, 'bob', 'batch of thirty');
     const stream = streamed(1, 'bob', started);
     // Approve what asks (the batch call may), until some leaves have answered.

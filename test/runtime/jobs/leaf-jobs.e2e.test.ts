@@ -200,7 +200,7 @@ describe('subagent leaves as jobs of two worker runtimes', () => {
     expect(progress.length).toBeGreaterThanOrEqual(LEAVES * 2);
   }, 180_000);
 
-  it('the parked parent stopped in the middle: leaves not started never start, the batch ends failed, the turn ends once', async () => {
+  it('the parked parent stopped in the middle: leaves not started never start, the batch ends failed, the turn ends stopped', async () => {
     const { a, store, ran, send } = await setUp();
     const turnId = await send('batch of thirty');
     await until(() => ran.length >= 2, 'leaves to start');
