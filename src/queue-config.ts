@@ -45,10 +45,12 @@ export function hostedQueue(
       '"queue" in the config needs "url" (a postgres:// URL) when the database is not PostgreSQL.',
     );
   }
-  // The store's own `?schema=` names its schema; the jobs go beside it, in one of their own.
+  // The store's own `?schema=` names its schema; the jobs go beside it, in one of their own. Its
+  // `?pool=` sizes the store's pool only: the queue keeps its own few connections.
   const url = new URL(db.trim());
   const storeSchema = url.searchParams.get('schema');
   url.searchParams.delete('schema');
+  url.searchParams.delete('pool');
   return { ...(storeSchema ? { schema: `${storeSchema}_jobs` } : {}), ...queue, url: url.toString() };
 }
 

@@ -18,7 +18,7 @@ import { RUNTIME_FLAGS, VERBOSE_HELP } from './runtime-flags.js';
 import { TurnApprovals } from './turn-approvals.js';
 import { visible, visibleLines } from './visible-text.js';
 
-const USAGE = `usage: toolseam approve ID yes|no|always [--reason TEXT] [--db FILE] [--config FILE]
+const USAGE = `usage: toolseam approve ID yes|no|always [--reason TEXT] [--db FILE|URL] [--config FILE]
        [--provider P] [--model M] [--base-url URL] [--verbose]
 
 Answers a waiting approval from any terminal. yes runs the call once; always runs it and, from
@@ -31,7 +31,7 @@ session database recorded them: --provider, --model and --base-url may repeat th
 value is refused (the key and other settings come from the environment and the config). It also goes
 on in the folder and with the config file it ran with, wherever this command runs: --config may
 repeat that file but not name another, and a yes is refused, unanswered, when the call's tool does
-not load there. The database is --db, else "db" in the config (--config FILE or ./toolseam.json),
+not load there. The database (a SQLite file, or a postgres:// URL) is --db, else "db" in the config (--config FILE or ./toolseam.json),
 else $TOOLSEAM_DB, else the default; a file named one of these ways must exist (toolseam chat
 creates it).
 ${VERBOSE_HELP}`;

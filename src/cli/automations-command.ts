@@ -7,12 +7,13 @@ import { configFromFlags, existingDatabaseFrom, noDatabaseYet } from './config-f
 import { storeCommandArgs } from './store-command-args.js';
 import { visibleLines } from './visible-text.js';
 
-const USAGE = `usage: toolseam automations [--db FILE] [--config FILE] [--json]
+const USAGE = `usage: toolseam automations [--db FILE|URL] [--config FILE] [--json]
 
 Lists the automations: each one's schedule (and the cron it is read as), its next run in the time
 zone "automations.timeZone" in the config names (else this machine's), and how its last run went,
 with the session to open for it. Automations are made in chat (automation_create). They run in
-\`toolseam serve\`, or with \`toolseam run-due\` from a system scheduler. --json prints {"automations": [...]}.`;
+\`toolseam serve\`, or with \`toolseam run-due\` from a system scheduler. --json prints {"automations": [...]}.
+--db names the database: a SQLite file, or a postgres:// URL.`;
 
 /** `toolseam automations`: the automations with their next runs and last results. */
 export const automationsCommand: Command = async (argv) => {

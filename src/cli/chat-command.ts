@@ -15,7 +15,7 @@ import { TurnApprovals } from './turn-approvals.js';
 import { visible, visibleLines } from './visible-text.js';
 
 const USAGE = `usage: toolseam chat [-m TEXT] [--session ID] [--provider NAME] [--model ID] [--base-url URL]
-                     [--config FILE] [--db FILE] [--approve ask|auto|deny] [--agent NAME] [--plan]
+                     [--config FILE] [--db FILE|URL] [--approve ask|auto|deny] [--agent NAME] [--plan]
                      [--verbose]
 
 Talks to the configured model with every configured tool. Interactive by default (on a terminal,
@@ -27,6 +27,7 @@ the turn left waiting for \`toolseam approve\`).
   --session ID  continue a session (see \`toolseam sessions\`) on the model the flags or config name
   --approve     ask (default), auto (approve every call) or deny (refuse every call that asks)
   --plan        plan mode: only read-only tools run
+  --db FILE|URL the session database: a SQLite file, or a postgres:// URL for a PostgreSQL store
 ${VERBOSE_HELP}`;
 
 /** `toolseam chat`: the assistant in a terminal. */

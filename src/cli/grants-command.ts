@@ -8,14 +8,14 @@ import { existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { grantRows } from './grant-rows.js';
 import { visible, visibleLines } from './visible-text.js';
 
-const USAGE = `usage: toolseam grants [--db FILE] [--config FILE] [--session ID] [--json] [--revoke ID]
+const USAGE = `usage: toolseam grants [--db FILE|URL] [--config FILE] [--session ID] [--json] [--revoke ID]
 
 Lists the standing permissions answering "always" to an approval gave: each with its id, its tool,
 what it covers (a shell command's program and subcommand, the folder of a written file, the
 arguments shown) and where it holds (one session, or every session), then the ones withdrawn, with
 when and why. --session lists those that hold in that session (its own and every session's).
 --revoke ID withdraws one: the next call it covered is asked about again. --json prints
-{"grants": [...], "withdrawn": [...]} (with --revoke, the withdrawn grant). The database is --db,
+{"grants": [...], "withdrawn": [...]} (with --revoke, the withdrawn grant). The database (a SQLite file, or a postgres:// URL) is --db,
 else "db" in the config (--config FILE or ./toolseam.json), else $TOOLSEAM_DB, else the default; a
 file named one of these ways must exist (toolseam chat creates it).`;
 

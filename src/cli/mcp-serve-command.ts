@@ -6,7 +6,7 @@ import type { Command } from './command.js';
 import { configFromFlags, databasePathFrom } from './config-flags.js';
 import { packageVersion } from './package-version.js';
 
-const USAGE = `usage: toolseam mcp-serve [--config FILE] [--db FILE] [--http PORT] [--host HOST]
+const USAGE = `usage: toolseam mcp-serve [--config FILE] [--db FILE|URL] [--http PORT] [--host HOST]
        [--tools PATTERN...] [--verbose]
 
 Serves toolseam's own tools to another agent (Claude Code, Codex, Claude Desktop, Cursor…) as an MCP
@@ -18,7 +18,8 @@ the person through the client when it can ask; otherwise the call's error names 
 with \`toolseam approve ID yes\`, after which the same call runs once. Every client connection is a
 session in the database (\`toolseam sessions\` lists it).
   --config FILE      the config to read (default: ./toolseam.json, if there is one)
-  --db FILE          the session database (default as for \`toolseam chat\`)
+  --db FILE|URL      the session database, a SQLite file or a postgres:// URL (default as for
+                     \`toolseam chat\`)
   --http PORT        serve over Streamable HTTP on PORT (0: any free port; the URL is printed on stderr)
   --host HOST        the address to listen on with --http (default 127.0.0.1)
   --tools PATTERN... serve the tools whose real names match these globs, instead of the config's

@@ -7,13 +7,13 @@ import type { Command } from './command.js';
 import { configFromFlags, databasePathFrom, existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { visibleLines } from './visible-text.js';
 
-const USAGE = `usage: toolseam notify test CHANNEL [--text TEXT] [--config FILE] [--db FILE]
-       toolseam notify outbox [--json] [--config FILE] [--db FILE]
-       toolseam notify deliver [--config FILE] [--db FILE]
+const USAGE = `usage: toolseam notify test CHANNEL [--text TEXT] [--config FILE] [--db FILE|URL]
+       toolseam notify outbox [--json] [--config FILE] [--db FILE|URL]
+       toolseam notify deliver [--config FILE] [--db FILE|URL]
 
 test sends a test message through a channel of "notify" in toolseam.json (--config FILE names
 another), as the notify tool would: the channel's dry run first (its limits, its credentials,
-Telegram's chat), then the message goes through the outbox of the session database (--db, else the
+Telegram's chat), then the message goes through the outbox of the session database (--db, a SQLite file or a postgres:// URL, else the
 config's "db", else the default). Exit 0 when it was delivered; 1 when it was refused or is still
 waiting in the outbox (a rate limit, the service down), which toolseam then sends when it next runs.
 outbox lists the messages not delivered: waiting (with when they are tried next and why), refused

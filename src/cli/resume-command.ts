@@ -11,7 +11,7 @@ import { RUNTIME_FLAGS, VERBOSE_HELP } from './runtime-flags.js';
 import { TurnApprovals } from './turn-approvals.js';
 import { visible, visibleLines } from './visible-text.js';
 
-const USAGE = `usage: toolseam resume [TURN_ID] [--db FILE] [--config FILE] [--provider P] [--model M] [--base-url URL]
+const USAGE = `usage: toolseam resume [TURN_ID] [--db FILE|URL] [--config FILE] [--provider P] [--model M] [--base-url URL]
        [--verbose]
 
 Takes over a turn whose process stopped before it finished (a crash, a closed terminal): answers
@@ -22,7 +22,7 @@ resume.
 The turn goes on with the provider, model and base URL it started on, as the session database
 recorded them: the model flags may repeat those but a different value is refused. It goes on in the
 folder and with the config file it ran with too (--config may repeat that file, not name another).
-The database is --db, else "db" in the config (--config FILE or ./toolseam.json), else $TOOLSEAM_DB,
+The database (a SQLite file, or a postgres:// URL) is --db, else "db" in the config (--config FILE or ./toolseam.json), else $TOOLSEAM_DB,
 else the default; a file named one of these ways must exist (toolseam chat creates it).
 ${VERBOSE_HELP}`;
 

@@ -6,7 +6,7 @@ import { configFromFlags } from './config-flags.js';
 import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
 import { visible } from './visible-text.js';
 
-const USAGE = `usage: toolseam run-due [--config FILE] [--db FILE] [--provider NAME] [--model ID] [--base-url URL] [--verbose]
+const USAGE = `usage: toolseam run-due [--config FILE] [--db FILE|URL] [--provider NAME] [--model ID] [--base-url URL] [--verbose]
 
 Runs every automation that is due now, once, and exits: for a system scheduler (cron, a systemd
 timer) when \`toolseam serve\` is not running. Each run is an unattended turn in a session of its own:
@@ -14,6 +14,7 @@ a tool that would ask for approval is refused, and the model is told why. An occ
 nothing ran is run once (not once per missed time), and its result says how late it ran. Two of these
 (or one and \`toolseam serve\`) on the same database never run the same occurrence twice.
 Prints one line per run (with what the notify channel answered); exits 1 when a run failed.
+--db names the database: a SQLite file, or a postgres:// URL.
 
 ${VERBOSE_HELP}`;
 

@@ -98,12 +98,14 @@ export const serveCommand: Command = async (argv) => {
       });
       const sink = async (first: TurnStart, rest: AsyncIterator<RuntimeEvent>): Promise<void> =>
         (await hubOnce).run(first, rest, () => undefined).ended;
+      const leafSink = (sessionId: string, turnId: string, event: RuntimeEvent): void =>
+        void hubOnce.then((hub) => hub.keep(sessionId, turnId, event));
       jobs = await startHostedJobs(runtime, {
         queue,
         setup,
         config,
         logger: runtime.logger,
-        ...(works ? { events: sink } : {}),
+        ...(works ? { events: sink, leafEvents: leafSink } : {}),
       });
       const turns = jobs.turns;
       server = await startServer({

@@ -12,7 +12,7 @@ import { grantRows } from './grant-rows.js';
 import { negativeValuesJoined } from './negative-values.js';
 import { visible, visibleLines } from './visible-text.js';
 
-const USAGE = `usage: toolseam sessions [--db FILE] [--config FILE] [--limit N] [--all] [--json]
+const USAGE = `usage: toolseam sessions [--db FILE|URL] [--config FILE] [--limit N] [--all] [--json]
 
 Lists sessions (newest first; the 50 most recent unless --limit says how many, 0 for all), the
 approvals waiting for an answer (each with what "always" would cover), the standing permissions
@@ -20,7 +20,7 @@ approvals waiting for an answer (each with what "always" would cover), the stand
 process stopped while they were unfinished (--json: sessions, pendingApprovals, grants,
 unfinishedBatches, interruptedTurns, compactions), and the sessions whose older turns were
 summarized to fit the model's context window. The
-database is --db, else "db" in the config (--config FILE or ./toolseam.json), else $TOOLSEAM_DB,
+database (a SQLite file, or a postgres:// URL) is --db, else "db" in the config (--config FILE or ./toolseam.json), else $TOOLSEAM_DB,
 else the default; a file named one of these ways must exist (toolseam chat creates it).
 
 The sessions listed are the ones a person started; one whose subagent batches ran leaves says how many

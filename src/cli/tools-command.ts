@@ -18,7 +18,7 @@ import { quarantineSection } from './quarantine-text.js';
 import { switchesSection, switchTools } from './tool-switch-command.js';
 import { visible, visibleLines } from './visible-text.js';
 
-const USAGE = `usage: toolseam tools [--config FILE] [--db FILE] [--json] [--off NAME]... [--on NAME]...
+const USAGE = `usage: toolseam tools [--config FILE] [--db FILE|URL] [--json] [--off NAME]... [--on NAME]...
 
 Starts every tool provider a chat would have (the platform's own tools, the configured MCP servers and
 installed apps) and shows, by group: each tool's real and wire name, its provider and app, whether
@@ -27,8 +27,9 @@ why), the description models see, each provider's load failures, the tools someo
 the tools quarantined because a model provider refused their definition (for that provider and model,
 with what it said).
   --config FILE  the config to read (default: ./toolseam.json, if there is one)
-  --db FILE      the session database whose switches and quarantines to show or change (default as for
-                 \`toolseam sessions\`; showing the page creates none)
+  --db FILE|URL  the session database (a SQLite file, or a postgres:// URL) whose switches and
+                 quarantines to show or change (default as for \`toolseam sessions\`; showing the
+                 page creates none)
   --json         print {"tools": [...], "failures": [...], "quarantined": [...], "switches": [...]}
                  instead of the page
   --off NAME     switch tool NAME (its real name) off: stored in the session database, so every toolseam

@@ -8,7 +8,7 @@ import type { Command } from './command.js';
 import { databasePathFrom, existingDatabaseFrom, noDatabaseYet } from './config-flags.js';
 import { storeCommandArgs } from './store-command-args.js';
 
-const USAGE = `usage: toolseam users add NAME | list | revoke NAME   [--db FILE] [--config FILE] [--json]
+const USAGE = `usage: toolseam users add NAME | list | revoke NAME   [--db FILE|URL] [--config FILE] [--json]
 
 The people \`toolseam serve\` serves, each with a token of their own: a user sees and answers only
 their own sessions, approvals, turns and streams. A host of one person needs none of this.
@@ -18,7 +18,7 @@ their own sessions, approvals, turns and streams. A host of one person needs non
                 (which manages users and switches tools) is in <db>.token
   list          the users, with when each was added and revoked
   revoke NAME   the user's token stops working at once, on every serve process; their sessions stay
-The database is --db, else "db" in the config, else $TOOLSEAM_DB, else the default.`;
+The database (a SQLite file, or a postgres:// URL) is --db, else "db" in the config, else $TOOLSEAM_DB, else the default.`;
 
 /** `toolseam users`: add, list and revoke the people a host serves. */
 export const usersCommand: Command = async (argv) => {

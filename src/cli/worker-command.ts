@@ -9,16 +9,19 @@ import { hostSignals } from './host-signals.js';
 import { hostedSetup, startHostedJobs } from './hosted-jobs.js';
 import { RUNTIME_FLAGS, runtimeFromFlags, VERBOSE_HELP } from './runtime-flags.js';
 
-const USAGE = `usage: toolseam worker [--queue URL] [--concurrency N] [--config FILE] [--db FILE]
+const USAGE = `usage: toolseam worker [--queue URL] [--concurrency N] [--config FILE] [--db FILE|URL]
                        [--provider NAME] [--model ID] [--base-url URL] [--verbose]
 
-Runs turns, subagent batches and due automations from the job queue of a hosted deployment: any
+Runs turns, subagent leaves and due automations from the job queue of a hosted deployment: any
 number of workers and \`toolseam serve\` processes share one PostgreSQL database. A turn whose worker
 dies is taken over by another worker and goes on from the store; a turn waiting for an approval is
-parked in the store and goes on, in whichever worker, once it is answered.
+parked in the store and goes on, in whichever worker, once it is answered. A subagent batch's leaves
+are jobs of their own, run by any worker, while their parent turn is parked; the worker that ends the
+last leaf sends the turn's continuation.
   --queue URL       the postgres:// database of the job queue (default: the config's "queue", or its
                     "db" when that is PostgreSQL)
-  --concurrency N   turns run at once in this process (default: the config's, else 4)
+  --concurrency N   turns run at once in this process, and as many leaves (default: the config's,
+                    else 4)
 SIGTERM or Ctrl-C: takes no more jobs, lets the turns under way end (up to 8 s; those still running
 are taken over by another worker), exits.
 ${VERBOSE_HELP}`;
@@ -63,6 +66,7 @@ export const workerCommand: Command = async (argv) => {
       config,
       logger: runtime.logger,
       events: (first, rest) => hub.run(first, rest, () => undefined).ended,
+      leafEvents: (sessionId, turnId, event) => hub.keep(sessionId, turnId, event),
       ...(concurrency !== undefined ? { concurrency } : {}),
     });
   } catch (error) {
@@ -84,7 +88,7 @@ export const workerCommand: Command = async (argv) => {
       void (async () => {
         await jobs.stop(8_000).catch(() => undefined);
         await hub.flushed();
-        if (hub.runningTurns().length > 0) {
+        if (hub.runningTurns().length > 0 || (jobs.leaves?.busy ?? 0) > 0) {
           // Closing the runtime would stop them as if a person had: left to be taken over instead.
           await runtime.options.registry.close().catch(() => undefined);
           process.exit(0);

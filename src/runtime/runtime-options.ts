@@ -113,6 +113,14 @@ export interface HostedOptions {
    * waiting here; the answer puts its continuation on the queue. Workers set it.
    */
   readonly parkApprovals?: boolean;
+  /**
+   * Subagent leaves run as jobs of their own: a turn's `subagent_run` call stores its batch and parks
+   * the turn (no process holds it while the leaves run on any worker); the end of the batch's last leaf
+   * puts its continuation on the queue. Workers set it.
+   */
+  readonly parkBatches?: boolean;
+  /** Called once a turn parked on its batches: hosted mode sends the leaves that may start as jobs. */
+  readonly onBatchParked?: (turnId: string) => Promise<void>;
   /** How long another host's turn owner may stay silent before its turns are taken over (default 2 min). */
   readonly ownerSilentMs?: number;
   /** Called after an approval is answered through this runtime: hosted mode enqueues the turn's continuation. */

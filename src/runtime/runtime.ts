@@ -16,6 +16,7 @@ import { headOf } from '../core/text-cut.js';
 import { schemaBudgetChars } from '../retrieval/index.js';
 import { credentialVariables, redactSecrets } from '../tools/redact-secrets.js';
 import type { ServedTools } from '../tools/registry/tool-registry.js';
+import { BatchParked } from './batches/batch-parked.js';
 import { ApprovalBroker, TurnParked } from './calls/approval-broker.js';
 import { CallEvents, CallSession, type CallSessionOptions } from './calls/call-session.js';
 import type { GatePolicy } from './calls/gates/gate-policy.js';
@@ -574,6 +575,7 @@ export class Runtime {
       // The final answer was stored with the turn marked done (see `recordReply`).
       let endStored = false;
       let parked = false;
+      let parkedOn: 'approval' | 'batch' = 'approval';
       try {
         emit({ type: 'turn-start', sessionId: session.id, turnId: turn.id });
         const { env, state } = await this.turnStart(session, turn, options, controller.signal, emit, patch);
@@ -584,7 +586,8 @@ export class Runtime {
         end = await runTurnLoop(env, state);
         endStored = state.endStored === true;
       } catch (error) {
-        parked = error instanceof TurnParked;
+        parked = error instanceof TurnParked || error instanceof BatchParked;
+        if (error instanceof BatchParked) parkedOn = 'batch';
         // The person reads the turn's ending, one line; the stack is for --verbose (and for a bug's report).
         if (!parked)
           this.logger.log({
@@ -599,7 +602,8 @@ export class Runtime {
         };
       }
       if (parked) {
-        await this.park(turn.id);
+        await this.park(turn.id, parkedOn);
+        if (parkedOn === 'batch') await this.sendParkedLeaves(turn.id);
         this.running.delete(session.id);
         options.signal?.removeEventListener('abort', stop);
         // No turn-end: the turn goes on, in whichever process takes its continuation.
@@ -635,13 +639,15 @@ export class Runtime {
   }
 
   /**
-   * Lets a turn that waits for a person go: it stays `waiting_approval` in the store, owned by the queue,
-   * so no heartbeat keeps it and any worker may take its continuation.
+   * Lets a turn that waits for a person (or for its batches' leaves) go: it stays `waiting_approval`
+   * (`running`) in the store, owned by the queue, so no heartbeat keeps it and any worker may take its
+   * continuation.
    */
-  private async park(turnId: string): Promise<void> {
+  private async park(turnId: string, on: 'approval' | 'batch'): Promise<void> {
     try {
       await writeUnsaved(this.options.store, this.unsaved);
-      await this.options.store.setTurnStatus(turnId, 'waiting_approval', {
+      // A turn waiting for its batch's leaves is still under way, only held by no process.
+      await this.options.store.setTurnStatus(turnId, on === 'batch' ? 'running' : 'waiting_approval', {
         from: ['running', 'waiting_approval'],
         owner: QUEUED_OWNER,
         fromOwner: this.owner,
@@ -649,6 +655,16 @@ export class Runtime {
     } catch (error) {
       // Still ours in the store: it counts as orphaned once this process is gone, and is taken over then.
       const message = `turn ${turnId} could not be parked: ${(error as Error).message}`;
+      this.logger.log({ level: 'warn', scope: 'runtime', message });
+    }
+  }
+
+  /** Sends the leaves of a turn just parked on its batches (a lost send is made good by the sweep). */
+  private async sendParkedLeaves(turnId: string): Promise<void> {
+    try {
+      await this.options.hosted?.onBatchParked?.(turnId);
+    } catch (error) {
+      const message = `the leaves of turn ${turnId} could not be sent yet: ${(error as Error).message}`;
       this.logger.log({ level: 'warn', scope: 'runtime', message });
     }
   }

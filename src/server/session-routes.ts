@@ -126,7 +126,11 @@ export function sessionRoutes(app: Hono, deps: ServerDeps): void {
       });
     }
     // Parked for an approval or queued for a worker, no process holds it: it is stopped here.
-    if (await stopUnheld(deps, elsewhere)) return c.json({ turnId: elsewhere.id }, 202);
+    if (await stopUnheld(deps, elsewhere)) {
+      // A turn parked on its batch: the workers running its leaves stop them.
+      await runtime.signals.publish(signalTopics.stopTurn(record.id), elsewhere.id);
+      return c.json({ turnId: elsewhere.id }, 202);
+    }
     await runtime.signals.publish(signalTopics.stopTurn(record.id), elsewhere.id);
     void stopOnceLetGo(deps, elsewhere.id);
     return c.json({ turnId: elsewhere.id }, 202);

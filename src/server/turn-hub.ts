@@ -111,6 +111,14 @@ export class TurnHub {
     await this.flushed();
   }
 
+  /**
+   * Keeps one event of a turn no process runs here (a subagent leaf's progress or question, among its
+   * parked parent turn's events), so every stream of the session, in any process, sees it.
+   */
+  keep(sessionId: string, turnId: string, event: RuntimeEvent): void {
+    this.push(sessionId, turnId, event);
+  }
+
   /** A stream of the session's kept events after `after`, then live; ends when `signal` aborts. */
   subscribe(sessionId: string, options: SubscriptionOptions): EventSubscription {
     const { signals } = this.options;

@@ -219,12 +219,15 @@ export function pickId(
         'remove it, or pass the whole character.',
     );
   }
-  if (taken(id) !== undefined) {
-    throw new InputError(
-      `A ${kind} with id ${JSON.stringify(id)} already exists; choose another id or leave it out.`,
-    );
-  }
+  if (taken(id) !== undefined) throw idTaken(kind, id);
   return id;
+}
+
+/** The refusal of a record whose caller-chosen id another record already has. */
+export function idTaken(kind: string, id: string): InputError {
+  return new InputError(
+    `A ${kind} with id ${JSON.stringify(id)} already exists; choose another id or leave it out.`,
+  );
 }
 
 /** The statuses as ",a,b," text for `inSet`. */

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { InputError } from '../../src/core/errors.js';
 import { StoreOpenError, StoreSchemaTooNewError } from '../../src/core/store-errors.js';
 import { openStore } from '../../src/store/index.js';
 import { openPostgresStore, PG_MIGRATIONS } from '../../src/store/postgres/index.js';
@@ -121,9 +122,74 @@ describe('opening a PostgreSQL store', () => {
     url.pathname = '/no_such_database_here';
     await expect(openStore(url.toString())).rejects.toThrow(/that database does not exist: create it/);
   });
+  it('holds at most ?pool=N connections, and refuses a pool size that is not one', async () => {
+    const schema = schemaForTest();
+    const app = `toolseam_pool_${schema.slice(-8)}`;
+    const store = await openStore(`${PG_URL}?schema=${schema}&pool=2&application_name=${app}`);
+    onTestFinished(() => store.close());
+    const pgStore = store as unknown as { transaction<T>(work: () => Promise<T>): Promise<T> };
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let entered = 0;
+    let twoIn!: () => void;
+    const bothIn = new Promise<void>((resolve) => {
+      twoIn = resolve;
+    });
+    // Six transactions at once, each holding its connection until the gate opens.
+    const held = Array.from({ length: 6 }, () =>
+      pgStore.transaction(async () => {
+        entered += 1;
+        if (entered === 2) twoIn();
+        await gate;
+      }),
+    );
+    await bothIn;
+    const client = await admin();
+    const { rows } = await client.query(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1',
+      [app],
+    );
+    expect(rows[0]?.n).toBe(2);
+    expect(entered).toBe(2);
+    open();
+    await Promise.all(held);
+    expect(entered).toBe(6);
+    for (const bad of ['0', 'many', '1000']) {
+      const said = await openStore(`${PG_URL}?schema=${schema}&pool=${bad}`).catch((e: Error) => e);
+      expect(said).toBeInstanceOf(StoreOpenError);
+      expect((said as Error).message).toContain(`?pool=${bad}`);
+      expect((said as Error).message).toMatch(/whole number from 1 to 100/);
+    }
+  });
 });
 
 describe('several connections on one PostgreSQL store', () => {
+  it('two processes creating a session under the same id at once: one makes it, the other is told the id is taken', async () => {
+    const schema = schemaForTest();
+    const first = await openPgTestStore(schema);
+    const second = await openPostgresStore({ url: PG_URL, schema });
+    onTestFinished(() => second.close());
+    for (let round = 0; round < 8; round++) {
+      const id = `same-${round}`;
+      const ends = await Promise.allSettled([
+        first.createSession({ id }),
+        second.createSession({ id }),
+        first.createSession({ id }),
+        second.createSession({ id }),
+      ]);
+      expect(ends.filter((e) => e.status === 'fulfilled')).toHaveLength(1);
+      for (const end of ends) {
+        if (end.status === 'fulfilled') continue;
+        expect(end.reason).toBeInstanceOf(InputError);
+        expect((end.reason as Error).message).toBe(
+          `A session with id "${id}" already exists; choose another id or leave it out.`,
+        );
+      }
+    }
+  });
+
   it('five connections racing for one leaf, one automation run and one outbox message: one wins each', async () => {
     const schema = schemaForTest();
     const first = await openPgTestStore(schema);

@@ -1,5 +1,5 @@
-// A hosted worker as a real process: the job queue on PostgreSQL (pg-boss), the session store on a
-// SQLite file the test shares, the stand-in model, and tools that log each run with this pid.
+// A hosted worker as a real process: the job queue on PostgreSQL (pg-boss), the session store the test
+// shares, the stand-in model, and tools that log each run with this pid (and each leaf it runs).
 // argv[2]: JSON of WorkerChildOptions. Prints READY once it works on jobs.
 import { appendFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,6 +11,7 @@ import { AutomationJobs } from '../../src/runtime/jobs/automation-jobs.js';
 import { TurnJobs } from '../../src/runtime/jobs/turn-jobs.js';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { enableSubagents } from '../../src/runtime/subagents/index.js';
+import { LeafJobs } from '../../src/runtime/subagents/leaf-jobs.js';
 import { TurnHub } from '../../src/server/turn-hub.js';
 import { openStore } from '../../src/store/index.js';
 import { defineTool, field, inProcessProvider } from '../../src/tools/index.js';
@@ -34,6 +35,8 @@ export interface WorkerChildOptions {
   readonly sweepMs?: number;
   /** Offer `subagent_run` (batches of leaves). */
   readonly subagents?: boolean;
+  /** Run leaves as jobs of their own, the parent turn parked (default true, as `toolseam worker` does). */
+  readonly leafJobs?: boolean;
 }
 
 /** The tools of the job tests: `slow_step` runs at once, `careful_step` asks first. */
@@ -68,6 +71,7 @@ if (raw) {
   const registry = createToolRegistry();
   registry.register(jobTools(o.log, o.slowMs));
   let jobs: TurnJobs | undefined;
+  let leaves: LeafJobs | undefined;
   const runtime = new Runtime({
     model: createModelAdapter(o.model as never),
     registry,
@@ -75,8 +79,10 @@ if (raw) {
     heartbeatMs: 1_000,
     hosted: {
       parkApprovals: true,
+      parkBatches: o.leafJobs !== false,
       ownerSilentMs: 4_000,
       onAnswered: async (approval) => jobs?.answered(approval),
+      onBatchParked: async (turnId) => leaves?.sendTurnLeaves(turnId),
     },
   });
   if (o.subagents) enableSubagents(runtime);
@@ -89,6 +95,18 @@ if (raw) {
     sweepMs: o.sweepMs ?? 1_000,
   });
   await jobs.work(o.concurrency ?? 2);
+  if (o.leafJobs !== false) {
+    const turns = jobs;
+    leaves = new LeafJobs({
+      runtime,
+      queue,
+      continueTurn: (turnId) => turns.enqueue(turnId),
+      events: (sessionId, turnId, event) => hub.keep(sessionId, turnId, event),
+      sweepMs: o.sweepMs ?? 1_000,
+      onLeaf: (leafId) => appendFileSync(o.log, `leaf ${leafId} ${process.pid}\n`),
+    });
+    await leaves.work(o.concurrency ?? 2);
+  }
   if (o.automations) {
     const runner = new AutomationRunner({
       runtime: runtime.options,
@@ -108,6 +126,7 @@ if (raw) {
     void (async () => {
       await queue.stop({ timeoutMs: 2_000 });
       await jobs?.stop();
+      await leaves?.stop();
       process.exit(0);
     })();
   });

@@ -3,11 +3,11 @@ import type { RuntimeEvent } from '../../core/events.js';
 import type { JobQueue } from '../../core/job-queue.js';
 import type { JsonObject } from '../../core/json.js';
 import type { ApprovalRecord, TurnRecord } from '../../core/session-store.js';
-import { StoreBusyError } from '../../core/store-errors.js';
 import { turnToResume } from '../resume/leaf-turns.js';
 import { QUEUED_OWNER } from '../resume/turn-owner.js';
 import type { Runtime } from '../runtime.js';
 import { JOB_KINDS } from './job-kinds.js';
+import { JobUpkeep } from './job-upkeep.js';
 
 /** Where a turn's events go while a worker runs it: the store's event log, read by every `serve`. */
 export type TurnEventSink = (
@@ -43,14 +43,14 @@ const NOT_HERE = new Set(['model_mismatch', 'unknown_mode', 'unknown_agent']);
  * A turn whose worker died is found by the sweep, by the store's heartbeats, and sent again.
  */
 export class TurnJobs {
-  private sweeper: ReturnType<typeof setInterval> | undefined;
   /** Turns this process cannot run, already said. */
   private readonly refused = new Set<string>();
-  private sweeping = false;
-  /** Turns this process drives now, so `stop` can wait for them. */
-  private readonly driving = new Set<Promise<void>>();
+  /** The sweep, and the turns this process drives now (so `stop` can wait for them). */
+  private readonly upkeep: JobUpkeep;
 
-  constructor(private readonly options: TurnJobsOptions) {}
+  constructor(private readonly options: TurnJobsOptions) {
+    this.upkeep = new JobUpkeep(options.runtime, 'turns to take over', () => this.sweepOnce());
+  }
 
   /** Puts a stored turn on the queue (at most one job waits per turn). */
   async enqueue(turnId: string): Promise<void> {
@@ -66,16 +66,12 @@ export class TurnJobs {
   async work(concurrency: number): Promise<void> {
     if (!this.options.events) throw new Error('TurnJobs.work needs an event sink');
     await this.options.queue.work(JOB_KINDS.turn, { concurrency }, (data) => this.run(data));
-    const every = this.options.sweepMs ?? 5_000;
-    this.sweeper = setInterval(() => void this.sweep(), every);
-    this.sweeper.unref();
+    this.upkeep.sweepEvery(this.options.sweepMs ?? 5_000);
   }
 
   /** Stops the sweep and waits for the turns this process drives to end or park. */
   async stop(): Promise<void> {
-    if (this.sweeper) clearInterval(this.sweeper);
-    this.sweeper = undefined;
-    await Promise.allSettled(this.driving);
+    await this.upkeep.stop();
   }
 
   /** One turn job: drives the turn until it ends or parks, unless it needs nobody now. */
@@ -107,19 +103,20 @@ export class TurnJobs {
     const iterator = events[Symbol.asyncIterator]();
     const first = await iterator.next();
     if (first.done || first.value.type !== 'turn-start') return;
-    const done = (this.options.events as TurnEventSink)(first.value, iterator);
-    this.driving.add(done);
-    try {
-      await done;
-    } finally {
-      this.driving.delete(done);
-    }
+    await this.upkeep.track((this.options.events as TurnEventSink)(first.value, iterator));
   }
 
-  /** True for a parked turn whose question is still open and in time: nothing to do until it is answered. */
+  /**
+   * True for a parked turn with nothing to do yet: its question still open and in time (until it is
+   * answered), or a batch of its still running (until its last leaf ends).
+   */
   private async stillParked(turn: TurnRecord): Promise<boolean> {
-    if (turn.status !== 'waiting_approval' || turn.owner !== QUEUED_OWNER) return false;
-    const approvals = await this.options.runtime.options.store.listApprovals({ turnId: turn.id });
+    if (turn.owner !== QUEUED_OWNER) return false;
+    const store = this.options.runtime.options.store;
+    const batches = await store.listBatches({ parentSessionId: turn.sessionId, unfinished: true });
+    if (batches.some((b) => b.turnId === turn.id)) return true;
+    if (turn.status !== 'waiting_approval') return false;
+    const approvals = await store.listApprovals({ turnId: turn.id });
     const now = Date.now();
     return approvals.some(
       (a) => a.status === 'pending' && (a.expiresAt === undefined || Date.parse(a.expiresAt) > now),
@@ -131,26 +128,22 @@ export class TurnJobs {
    * their answer: turns of dead workers, turns queued while the queue lost a job, parked turns answered
    * from a process without the queue (`toolseam approve`) or past their deadline. Never rejects.
    */
-  async sweep(): Promise<void> {
-    if (this.sweeping) return;
-    this.sweeping = true;
+  sweep(): Promise<void> {
+    return this.upkeep.sweepNow();
+  }
+
+  private async sweepOnce(): Promise<void> {
     const { runtime } = this.options;
-    try {
-      const sent = new Set<string>();
-      for (const turn of await runtime.orphanedTurns()) {
-        if (await this.stillParked(turn)) continue;
-        const target = await turnToResume(runtime.options.store, turn.id);
-        if (sent.has(target)) continue;
-        sent.add(target);
-        await this.enqueue(target);
-      }
-    } catch (error) {
-      if (!(error instanceof StoreBusyError)) {
-        const message = `could not look for turns to take over: ${(error as Error).message}`;
-        runtime.logger.log({ level: 'warn', scope: 'jobs', message });
-      }
-    } finally {
-      this.sweeping = false;
+    const sent = new Set<string>();
+    for (const turn of await runtime.orphanedTurns()) {
+      if (await this.stillParked(turn)) continue;
+      const target = await turnToResume(runtime.options.store, turn.id);
+      if (sent.has(target)) continue;
+      sent.add(target);
+      // A dead worker's leaf whose parent is parked on its batch goes on as a leaf job (their sweep).
+      const parent = target === turn.id ? turn : await runtime.options.store.getTurn(target);
+      if (parent !== undefined && parent !== turn && (await this.stillParked(parent))) continue;
+      await this.enqueue(target);
     }
   }
 }

@@ -102,25 +102,13 @@ export async function resumeBatch(
     throw new ToolseamError('batch_busy', `Batch ${batchId} is still running in ${where}.`);
   }
   const settings = resolveSubagentOptions(runtime, options);
-  const parent = await parentGates(runtime, batch);
-  const allows = (name: string): boolean => agentAllows(parent.agent, name);
-  const env: LeafEnv = {
-    runtime,
-    batchId,
-    parentSessionId: batch.parentSessionId,
-    grants: leafGrants(await servedNames(runtime.options.registry, allows, options.signal)),
-    parentMode: parent.mode,
-    timeoutMs: settings.leafTimeoutMs,
-    signal: options.signal ?? new AbortController().signal,
-    emit: options.onEvent ?? (() => {}),
-  };
-  // Every leaf is decided before any is changed: a leaf busy elsewhere refuses the resume untouched.
+  const env = await batchEnv(runtime, batch, options);
   // Every leaf is planned before any is stored: a leaf that refuses (busy elsewhere) leaves all as they were.
   const steps: LeafStep[] = [];
-  for (const leaf of batch.leaves) steps.push(await plan(env, leaf));
+  for (const leaf of batch.leaves) steps.push(await planLeaf(env, leaf));
   const work: LeafWork[] = [];
   for (const step of steps) {
-    const item = await apply(env, step);
+    const item = await applyLeafStep(env, step);
     if (item) work.push(item);
   }
   const finished = await runBatch(env, work, settings.concurrency);
@@ -133,8 +121,32 @@ export async function resumeBatch(
   };
 }
 
+/**
+ * What the leaves of a stored batch run with, as when it started: the tools its parent's agent allows
+ * among those served now, the parent turn's mode, the leaf time limit.
+ */
+export async function batchEnv(
+  runtime: Runtime,
+  batch: BatchRecord,
+  options: ResumeBatchOptions = {},
+): Promise<LeafEnv> {
+  const settings = resolveSubagentOptions(runtime, options);
+  const parent = await parentGates(runtime, batch);
+  const allows = (name: string): boolean => agentAllows(parent.agent, name);
+  return {
+    runtime,
+    batchId: batch.id,
+    parentSessionId: batch.parentSessionId,
+    grants: leafGrants(await servedNames(runtime.options.registry, allows, options.signal)),
+    parentMode: parent.mode,
+    timeoutMs: settings.leafTimeoutMs,
+    signal: options.signal ?? new AbortController().signal,
+    emit: options.onEvent ?? (() => {}),
+  };
+}
+
 /** What resuming does with one leaf, decided before anything is stored. */
-type LeafStep =
+export type LeafStep =
   | { readonly kind: 'keep' }
   | { readonly kind: 'run'; readonly work: LeafWork; readonly requeue: boolean }
   | { readonly kind: 'record'; readonly leaf: LeafRecord; readonly result: LeafResult };
@@ -143,7 +155,7 @@ type LeafStep =
  * How one leaf goes on: kept, run afresh, taken over, or settled from what its child session shows.
  * Reads only; throws `batch_busy` when the leaf's child turn still runs in another live process.
  */
-async function plan(env: LeafEnv, leaf: LeafRecord): Promise<LeafStep> {
+export async function planLeaf(env: LeafEnv, leaf: LeafRecord): Promise<LeafStep> {
   if (leaf.status === 'queued')
     return { kind: 'run', work: { leaf, start: { kind: 'fresh' } }, requeue: false };
   if (leaf.status !== 'running') return { kind: 'keep' };
@@ -152,7 +164,7 @@ async function plan(env: LeafEnv, leaf: LeafRecord): Promise<LeafStep> {
   const turn = (await store.listTurns({ sessionId })).at(-1);
   if (!turn) return { kind: 'run', work: { leaf, start: { kind: 'fresh' } }, requeue: true };
   if (UNFINISHED_TURN.has(turn.status)) {
-    if (turn.owner !== env.runtime.owner && ownerAlive(turn)) {
+    if (turn.owner !== env.runtime.owner && env.runtime.ownerAlive(turn)) {
       throw new ToolseamError(
         'batch_busy',
         `Leaf "${leaf.title}" of batch ${leaf.batchId} is still running in another process (${turn.owner}).`,
@@ -170,8 +182,8 @@ async function plan(env: LeafEnv, leaf: LeafRecord): Promise<LeafStep> {
   return { kind: 'record', leaf, result: { status: 'failed', errors } };
 }
 
-/** Stores what `plan` decided for one leaf; the work to run, if any. */
-async function apply(env: LeafEnv, step: LeafStep): Promise<LeafWork | undefined> {
+/** Stores what `planLeaf` decided for one leaf; the work to run, if any. */
+export async function applyLeafStep(env: LeafEnv, step: LeafStep): Promise<LeafWork | undefined> {
   switch (step.kind) {
     case 'keep':
       return undefined;

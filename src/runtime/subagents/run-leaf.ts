@@ -1,3 +1,4 @@
+import { ToolseamError } from '../../core/errors.js';
 import type { RuntimeEvent } from '../../core/events.js';
 import type { LeafRecord, LeafResult } from '../../core/session-store.js';
 import { StoreConflictError } from '../../core/store-errors.js';
@@ -77,7 +78,8 @@ export function emitLeaf(
 /**
  * Runs one claimed leaf in its child session until it ends, stopping it when its time limit passes (not
  * counting waits for a person's answer) or the parent stops; its approval requests go up the parent's
- * stream. Records and returns how it ended.
+ * stream. Records and returns how it ended (unfinished as it was when another process took its turn
+ * over first).
  */
 export async function runLeaf(env: LeafEnv, leaf: LeafRecord, start: LeafStart): Promise<LeafRecord> {
   const controller = new AbortController();
@@ -106,6 +108,9 @@ export async function runLeaf(env: LeafEnv, leaf: LeafRecord, start: LeafStart):
       else forward(env, leaf, event, errors, clock);
     }
   } catch (error) {
+    // Another process took the leaf's turn over first (workers racing for a dead one's leaf): it
+    // drives the leaf and records how it ends.
+    if (start.kind === 'resume' && error instanceof ToolseamError && error.code === 'turn_busy') return leaf;
     errors.push(`the leaf could not run: ${(error as Error).message}`);
   } finally {
     clock.stop();

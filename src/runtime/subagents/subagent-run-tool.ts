@@ -1,5 +1,6 @@
 import type { JsonObject } from '../../core/json.js';
 import { headOf } from '../../core/text-cut.js';
+import { BatchParked } from '../batches/batch-parked.js';
 import { batchResult } from '../batches/batch-result.js';
 import { contractJson } from '../batches/leaf-contract.js';
 import type { RuntimeTool, RuntimeToolContext } from '../calls/runtime-tool.js';
@@ -45,6 +46,8 @@ export function subagentRunTool(runtime: Runtime, options: SubagentOptions = {})
           ...(l.agent !== undefined ? { agent: l.agent } : {}),
         })),
       });
+      // Hosted mode: the leaves run as jobs on any worker while the turn is parked.
+      if (runtime.options.hosted?.parkBatches === true) throw new BatchParked(batch.id);
       const env = {
         runtime,
         batchId: batch.id,
@@ -65,8 +68,19 @@ export function subagentRunTool(runtime: Runtime, options: SubagentOptions = {})
         (b) => b.turnId === ctx.turnId && b.callId === ctx.callId,
       );
       if (!batch) return undefined;
-      // Finished before the process died, which then never gave the call its result: give it now.
-      if (batch.status !== 'running') return batchResult(batch, [], runtime.limits.resultChars);
+      // Finished before the process died (or while the turn was parked on it), which then never gave
+      // the call its result: give it now, with the warnings its arguments compile to, as a run would.
+      if (batch.status !== 'running') {
+        const args = (await runtime.options.store.getToolCall(ctx.turnId, ctx.callId))?.arguments;
+        const warnings = args === undefined ? [] : compile(args, ctx).findings;
+        return batchResult(
+          batch,
+          warnings.filter((f) => f.severity === 'warning'),
+          runtime.limits.resultChars,
+        );
+      }
+      // Its leaves run (or are sent again) as jobs: the turn parks again until the last one ends.
+      if (runtime.options.hosted?.parkBatches === true) throw new BatchParked(batch.id);
       const resumed = await resumeBatch(runtime, batch.id, {
         ...options,
         onEvent: ctx.emit,

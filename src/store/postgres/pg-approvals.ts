@@ -1,5 +1,4 @@
 import type { ApprovalDecision } from '../../core/approval.js';
-import { InputError } from '../../core/errors.js';
 import type { AnswerOptions, ApprovalFilter, NewApproval } from '../../core/session-inputs.js';
 import { type ApprovalRecord, isPastDeadline } from '../../core/session-records.js';
 import {
@@ -20,10 +19,11 @@ import {
   scopeOf,
   toRecord,
 } from '../approvals-table.js';
-import { orNull, pickId, requireOneOf, statusFilter, statusSet } from '../rows.js';
+import { idTaken, orNull, pickId, requireOneOf, statusFilter, statusSet } from '../rows.js';
 import type { PgAudit } from './pg-audit.js';
 import type { PgContext } from './pg-context.js';
 import type { PgConversation } from './pg-conversation.js';
+import { insertingId } from './pg-errors.js';
 import type { PgGrants } from './pg-grants.js';
 import { statusesIn, whereOf } from './pg-rows.js';
 import type { PgToolCalls } from './pg-tool-calls.js';
@@ -136,17 +136,15 @@ export function pgApprovals(
           'approval',
           () => undefined,
         );
-        if (input.id !== undefined && (await get(id)) !== undefined) {
-          throw new InputError(
-            `A approval with id ${JSON.stringify(id)} already exists; choose another id or leave it out.`,
-          );
-        }
-        await ctx.run(
-          `INSERT INTO approvals (id, session_id, turn_id, call_id, tool_name, arguments, digest, risk, meaning,
-             leaf_title, status, created_at, expires_at, always, notice)
-           VALUES (@id, @sessionId, @turnId, @callId, @tool, @arguments, @digest, @risk, @meaning, @leafTitle,
-             'pending', @now, @expiresAt, @always, @notice)`,
-          approvalRow(id, call, checked, ctx.now()),
+        if (input.id !== undefined && (await get(id)) !== undefined) throw idTaken('approval', id);
+        await insertingId('approval', id, 'approvals', () =>
+          ctx.run(
+            `INSERT INTO approvals (id, session_id, turn_id, call_id, tool_name, arguments, digest, risk, meaning,
+               leaf_title, status, created_at, expires_at, always, notice)
+             VALUES (@id, @sessionId, @turnId, @callId, @tool, @arguments, @digest, @risk, @meaning, @leafTitle,
+               'pending', @now, @expiresAt, @always, @notice)`,
+            approvalRow(id, call, checked, ctx.now()),
+          ),
         );
         const approval = await mustGet(id);
         await note('approval.requested', approval);

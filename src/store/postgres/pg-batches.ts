@@ -3,9 +3,10 @@ import type { BatchFilter, LeafResult, NewBatch, NewLeaf } from '../../core/sess
 import type { BatchRecord, BatchStatus, LeafRecord } from '../../core/session-records.js';
 import { StoreConflictError, StoreNotFoundError } from '../../core/store-errors.js';
 import { type BatchRow, batchOf, FINAL_LEAF, type LeafRow, toLeaf } from '../batches-table.js';
-import { orNull, pickId, requireObject, requireOneOf, requireText } from '../rows.js';
+import { idTaken, orNull, pickId, requireObject, requireOneOf, requireText } from '../rows.js';
 import type { PgContext } from './pg-context.js';
 import type { PgConversation } from './pg-conversation.js';
+import { insertingId } from './pg-errors.js';
 
 /** Subagent batches and leaves on Postgres; a leaf is claimed by one conditional UPDATE. */
 export function pgBatches(ctx: PgContext, talk: PgConversation) {
@@ -44,21 +45,21 @@ export function pgBatches(ctx: PgContext, talk: PgConversation) {
           input.id !== undefined &&
           (await ctx.get('SELECT 1 FROM batches WHERE id = ?', [id])) !== undefined
         ) {
-          throw new InputError(
-            `A batch with id ${JSON.stringify(id)} already exists; choose another id or leave it out.`,
-          );
+          throw idTaken('batch', id);
         }
-        await ctx.run(
-          `INSERT INTO batches (id, parent_session_id, turn_id, call_id, title, status, created_at)
+        await insertingId('batch', id, 'batches', () =>
+          ctx.run(
+            `INSERT INTO batches (id, parent_session_id, turn_id, call_id, title, status, created_at)
            VALUES (?, ?, ?, ?, ?, 'running', ?)`,
-          [
-            id,
-            input.parentSessionId,
-            orNull(input.turnId),
-            orNull(input.callId),
-            input.title ?? '',
-            ctx.now(),
-          ],
+            [
+              id,
+              input.parentSessionId,
+              orNull(input.turnId),
+              orNull(input.callId),
+              input.title ?? '',
+              ctx.now(),
+            ],
+          ),
         );
         for (const [i, leaf] of input.leaves.entries()) {
           await ctx.run(

@@ -1,4 +1,3 @@
-import { InputError } from '../../core/errors.js';
 import type { ChatMessage } from '../../core/model.js';
 import type {
   MessagePage,
@@ -27,6 +26,7 @@ import {
   storedCalls,
 } from '../messages-table.js';
 import {
+  idTaken,
   orNull,
   pickId,
   requireOneOf,
@@ -40,6 +40,7 @@ import {
 import { type SessionRow, toRecord as sessionOf, titleFrom, toListed } from '../sessions-table.js';
 import { checkedTurn, type TurnRow, toRecord as turnOf } from '../turns-table.js';
 import type { PgContext } from './pg-context.js';
+import { insertingId } from './pg-errors.js';
 import { pgLimit, statusesIn, whereOf } from './pg-rows.js';
 
 /** A session's used tools, in first-use order, as JSON text. */
@@ -182,28 +183,27 @@ export function pgConversation(ctx: PgContext) {
           'session',
           () => undefined,
         );
-        if ((await sessionExists(id)) !== undefined && input.id !== undefined) {
-          throw new InputError(
-            `A session with id ${JSON.stringify(id)} already exists; choose another id or leave it out.`,
-          );
-        }
+        if ((await sessionExists(id)) !== undefined && input.id !== undefined) throw idTaken('session', id);
         const now = ctx.now();
         const userId = textOrNull(input.userId, "A session's user");
         if (userId !== null && (await ctx.get('SELECT 1 FROM users WHERE id = ?', [userId])) === undefined) {
           throw new StoreNotFoundError('user', userId);
         }
-        const row = await ctx.get<SessionRow>(
-          `INSERT INTO sessions (id, title, agent, provider, model, user_id, created_at, updated_at)
-           VALUES (@id, @title, @agent, @provider, @model, @userId, @now, @now) RETURNING *, '[]' AS tools`,
-          {
-            userId,
-            id,
-            title: textOrNull(input.title, "A session's title") ?? '',
-            agent: textOrNull(input.agent, "A session's agent"),
-            provider: textOrNull(input.provider, "A session's provider"),
-            model: textOrNull(input.model, "A session's model"),
-            now,
-          },
+        const values = {
+          userId,
+          id,
+          title: textOrNull(input.title, "A session's title") ?? '',
+          agent: textOrNull(input.agent, "A session's agent"),
+          provider: textOrNull(input.provider, "A session's provider"),
+          model: textOrNull(input.model, "A session's model"),
+          now,
+        };
+        const row = await insertingId('session', id, 'sessions', () =>
+          ctx.get<SessionRow>(
+            `INSERT INTO sessions (id, title, agent, provider, model, user_id, created_at, updated_at)
+             VALUES (@id, @title, @agent, @provider, @model, @userId, @now, @now) RETURNING *, '[]' AS tools`,
+            values,
+          ),
         );
         return sessionOf(row as SessionRow);
       });
@@ -264,34 +264,32 @@ export function pgConversation(ctx: PgContext) {
           'turn',
           () => undefined,
         );
-        if (input.id !== undefined && (await getTurn(id)) !== undefined) {
-          throw new InputError(
-            `A turn with id ${JSON.stringify(id)} already exists; choose another id or leave it out.`,
-          );
-        }
+        if (input.id !== undefined && (await getTurn(id)) !== undefined) throw idTaken('turn', id);
         const now = ctx.now();
-        const row = await ctx.get<TurnRow>(
-          `INSERT INTO turns (id, session_id, status, user_text, owner, agent, mode, provider, model, base_url,
+        const row = await insertingId('turn', id, 'turns', () =>
+          ctx.get<TurnRow>(
+            `INSERT INTO turns (id, session_id, status, user_text, owner, agent, mode, provider, model, base_url,
              config_file, config_sha256, workdir, started_at, owner_seen_at)
            VALUES (@id, @sessionId, 'running', @userText, @owner, @agent, @mode, @provider, @model, @baseURL,
              @configFile, @configSha256, @workdir, @now, @seenAt)
            RETURNING *`,
-          {
-            id,
-            sessionId: input.sessionId,
-            userText: input.userText,
-            owner: orNull(input.owner),
-            agent: orNull(input.agent),
-            mode: orNull(input.mode),
-            provider: orNull(input.provider),
-            model: orNull(input.model),
-            baseURL: orNull(input.baseURL),
-            configFile: ranWith === undefined ? null : (ranWith.file ?? ''),
-            configSha256: orNull(ranWith?.sha256),
-            workdir: orNull(ranWith?.workdir),
-            now,
-            seenAt: input.owner === undefined ? null : now,
-          },
+            {
+              id,
+              sessionId: input.sessionId,
+              userText: input.userText,
+              owner: orNull(input.owner),
+              agent: orNull(input.agent),
+              mode: orNull(input.mode),
+              provider: orNull(input.provider),
+              model: orNull(input.model),
+              baseURL: orNull(input.baseURL),
+              configFile: ranWith === undefined ? null : (ranWith.file ?? ''),
+              configSha256: orNull(ranWith?.sha256),
+              workdir: orNull(ranWith?.workdir),
+              now,
+              seenAt: input.owner === undefined ? null : now,
+            },
+          ),
         );
         await appendTo(input.sessionId, id, { role: 'user', content: input.userText });
         const title = titleFrom(input.userText);

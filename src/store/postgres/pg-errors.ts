@@ -1,4 +1,5 @@
 import { StoreFailedError, StoreOpenError } from '../../core/store-errors.js';
+import { idTaken } from '../rows.js';
 
 /** How to start the PostgreSQL this machine runs, for a message about a server that cannot be reached. */
 export const START_HINT = 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start';
@@ -59,4 +60,23 @@ export function pgErrorFor(error: unknown, where: string, when: 'open' | 'use' =
   return new StoreFailedError(where, `PG_${(error as { code?: string }).code ?? '08000'}`, remedy, {
     cause: error,
   });
+}
+
+/**
+ * Runs the insert of a `kind` row under `id` into `table`: when another process inserted the same id
+ * between the check and this insert, rejects with the refusal the check gives (not PostgreSQL's text).
+ */
+export async function insertingId<T>(
+  kind: string,
+  id: string,
+  table: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const e = error as { code?: string; constraint?: string };
+    if (e.code === '23505' && e.constraint === `${table}_pkey`) throw idTaken(kind, id);
+    throw error;
+  }
 }

@@ -34,7 +34,7 @@ export interface PostgresStoreOptions {
    * parameter (`postgres://…/db?schema=team_a`, toolseam's own), else the connection's search path.
    */
   readonly schema?: string;
-  /** The most connections the store holds open at once (default 10). */
+  /** The most connections the store holds open at once (default: the URL's `pool` parameter, else 10). */
   readonly maxConnections?: number;
   /** The clock, in epoch milliseconds (tests). */
   readonly now?: () => number;
@@ -59,8 +59,11 @@ const types = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-/** The URL without toolseam's `schema` parameter (the driver does not know it), and that schema. */
-function schemaOfUrl(text: string, where: string): { url: string; schema?: string } {
+/**
+ * The URL without toolseam's own parameters (the driver does not know them): `schema`, the schema to
+ * keep the store in, and `pool`, the most connections the store holds open.
+ */
+function ownParamsOfUrl(text: string, where: string): { url: string; schema?: string; pool?: number } {
   let parsed: URL;
   try {
     parsed = new URL(text);
@@ -73,9 +76,28 @@ function schemaOfUrl(text: string, where: string): { url: string; schema?: strin
     );
   }
   const schema = parsed.searchParams.get('schema');
-  if (schema === null) return { url: text };
+  const poolText = parsed.searchParams.get('pool');
+  if (schema === null && poolText === null) return { url: text };
   parsed.searchParams.delete('schema');
-  return { url: parsed.toString(), schema };
+  parsed.searchParams.delete('pool');
+  const pool = poolText === null ? undefined : poolSize(poolText, where);
+  return {
+    url: parsed.toString(),
+    ...(schema === null ? {} : { schema }),
+    ...(pool === undefined ? {} : { pool }),
+  };
+}
+
+/** The `?pool=N` of a URL: a whole number from 1 to 100. */
+function poolSize(text: string, where: string): number {
+  const n = Number(text.trim());
+  if (text.trim() === '' || !Number.isInteger(n) || n < 1 || n > 100) {
+    throw pgOpenError(
+      `?pool=${text} in ${where} is not a pool size: give the most connections the store may hold open, a whole number from 1 to 100.`,
+      where,
+    );
+  }
+  return n;
 }
 
 /** Turns a synchronous throw into a rejection, and a failure of the server or the network into a store error. */
@@ -102,7 +124,7 @@ function guarded<T extends object>(api: T, where: string): T {
  */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresSessionStore> {
   const where = redactedUrl(options.url);
-  const { url, schema: named } = schemaOfUrl(options.url, where);
+  const { url, schema: named, pool: poolMax } = ownParamsOfUrl(options.url, where);
   const schema = options.schema ?? named;
   if (schema !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
     throw pgOpenError(
@@ -112,7 +134,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   }
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.maxConnections ?? 10,
+    max: options.maxConnections ?? poolMax ?? 10,
     connectionTimeoutMillis: 10_000,
     types,
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),

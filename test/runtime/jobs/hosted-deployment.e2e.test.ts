@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TurnState } from '../../../src/core/session-records.js';
 import type { SessionStore } from '../../../src/core/session-store.js';
 import { openPostgresStore } from '../../../src/store/postgres/index.js';
 import { readEvents } from '../../../src/testing/event-stream-reader.js';
@@ -270,7 +271,7 @@ describe('two serve and three worker processes on one PostgreSQL store and job q
     expect(await store.listApprovals({ status: 'pending' })).toEqual([]);
   });
 
-  it('a worker killed in the middle of a 30-leaf batch: the batch ends, every leaf ran in one turn, the turn ends once', async () => {
+  it('a worker killed in the middle of a 30-leaf batch: the batch ends, every leaf ran in one turn on more than one worker, the turn ends once', async () => {
     const started = await send(1, 'bob', 'batch of thirty');
     const stream = streamed(1, 'bob', started);
     // Approve what asks (the batch call may), until some leaves have answered.
@@ -283,10 +284,15 @@ describe('two serve and three worker processes on one PostgreSQL store and job q
         await api(0, 'bob', `/api/approvals/${a.id}`, { json: { decision: 'approve' } });
       return leavesAsked() >= 5;
     }, 'five leaves to be asked');
-    const owner = (await store.getTurn(started.turnId))?.owner ?? '';
-    const holder = Number(/:(\d+)\//.exec(owner)?.[1]);
-    expect(holder, owner).toBeGreaterThan(0);
-    // Killed in the middle: some leaves not asked yet.
+    // The parent turn is parked while its leaves run as jobs: no worker holds it.
+    expect((await store.getTurn(started.turnId))?.owner).toBe('queued');
+    // A worker running one of the leaves is killed in the middle: some leaves not asked yet.
+    let holder = 0;
+    await until(async () => {
+      const [owner] = await leafOwners(started.sessionId, ['running', 'waiting_approval']);
+      holder = Number(/:(\d+)\//.exec(owner ?? '')?.[1]);
+      return holder > 0;
+    }, 'a leaf running on a worker');
     expect(leavesAsked()).toBeLessThan(LEAVES);
     await killWorker(holder);
 
@@ -300,5 +306,20 @@ describe('two serve and three worker processes on one PostgreSQL store and job q
       expect(l.status).toBe('done');
       expect(await store.listTurns({ sessionId: l.childSessionId as string })).toHaveLength(1);
     }
+    // The leaves ran on more than one worker (each leaf's turn names the runtime that ended it).
+    expect(new Set(await leafOwners(started.sessionId, ['done'])).size).toBeGreaterThan(1);
   });
+
+  /** The owners of the child turns of a session's leaves that are in one of `statuses`. */
+  async function leafOwners(sessionId: string, statuses: TurnState[]): Promise<string[]> {
+    const owners: string[] = [];
+    for (const batch of await store.listBatches({ parentSessionId: sessionId })) {
+      for (const leaf of batch.leaves) {
+        if (leaf.childSessionId === undefined) continue;
+        const turns = await store.listTurns({ sessionId: leaf.childSessionId, status: statuses });
+        owners.push(...turns.flatMap((t) => (t.owner ? [t.owner] : [])));
+      }
+    }
+    return owners;
+  }
 });

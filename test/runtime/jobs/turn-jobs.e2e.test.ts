@@ -236,12 +236,23 @@ describe('turns as jobs on pg-boss, run by worker processes', () => {
     workers.push(await startWorker(base), await startWorker(base));
     const turnId = await send('batch of thirty');
 
-    // Some leaves have taken their step: the worker running the batch is killed.
+    // The leaves are jobs of their own: both workers run some while the parent turn is parked.
+    const leafPids = () =>
+      new Set(
+        logLines(log)
+          .filter((l) => l.kind === 'leaf')
+          .map((l) => l.pid),
+      );
+    await until(() => leafPids().size === 2, 'both workers to run leaves');
     await until(
       () => logLines(log).filter((l) => l.kind === 'done').length >= 5,
       'five leaves to take their step',
     );
-    const runner = logLines(log)[0]?.pid as number;
+    const parked = await store.getTurn(turnId);
+    expect(parked?.owner).toBe(QUEUED_OWNER);
+    expect(parked?.status).toBe('running');
+    // A worker running leaves is killed in the middle of the batch.
+    const runner = logLines(log).find((l) => l.kind === 'leaf')?.pid as number;
     const killed = workers.find((w) => w.pid === runner) as WorkerProcess;
     killed.child.kill('SIGKILL');
     await killed.exited;
@@ -269,5 +280,16 @@ describe('turns as jobs on pg-boss, run by worker processes', () => {
     }
     // The other worker finished what the killed one left.
     expect(lines.some((l) => l.pid !== runner)).toBe(true);
+    // Every leaf was run by some worker; one the killed worker had started was taken over by the other.
+    const ranLeaves = new Set(lines.filter((l) => l.kind === 'leaf').map((l) => l.tag));
+    expect(ranLeaves).toEqual(new Set(leaves.map((l) => l.id)));
+    // The parent's two calls carry every leaf's answer, and the parent ended once with them.
+    const calls = await store.listToolCalls({ turnId });
+    expect(calls.map((c) => [c.tool, c.status])).toEqual([
+      ['subagent_run', 'done'],
+      ['subagent_run', 'done'],
+    ]);
+    const results = calls.map((c) => c.result ?? '').join('\n');
+    for (let i = 0; i < LEAVES; i++) expect(results).toContain(`leaf-${i} finished.`);
   });
 });
