@@ -141,3 +141,35 @@ describe('what every turn reads goes through an index, not through the whole tab
     expect(planOf(path, ran[0] as Ran)).toEqual([expect.stringMatching(/USING INDEX tool_switches_by_seq/)]);
   });
 });
+
+describe('a page read is planned once, not on every call', () => {
+  it('binds no LIMIT that SQLite would read while planning (it re-prepares such a statement at each bind)', async () => {
+    const path = tempDbPath();
+    const { store, sessionId, turnId } = await filledStore(path);
+    await store.recordUsage({ sessionId, turnId, inputTokens: 10, outputTokens: 2, requestChars: 40 });
+    await store.appendTurnEvents([{ sessionId, turnId, type: 'text', data: { text: 'hi' } }]);
+    await store.saveMemory({ text: 'The build runs on Node 20.' });
+    await store.enqueueOutbox({ channel: 'ops', service: 'webhook', payload: { text: 'done' } });
+    const reads: [string, () => unknown][] = [
+      ['a page of messages', () => store.listMessages(sessionId, { afterSeq: 1, limit: 5 })],
+      ['every message', () => store.listMessages(sessionId)],
+      ['model usage', () => store.listUsage(sessionId)],
+      ['turn events', () => store.listTurnEvents({ sessionId, limit: 5 })],
+      ["a turn's events", () => store.listTurnEvents({ turnId, limit: 5 })],
+      ['sessions', () => store.listSessions({ limit: 5 })],
+      ['audit', () => store.listAudit({ sessionId, limit: 5 })],
+      ['memories', () => store.listMemories({ limit: 5 })],
+      ['recalled memories', () => store.recallMemories('build', { limit: 5 })],
+      ['the outbox claim', () => store.claimOutbox({ owner: 'p1', leaseMs: 1000, limit: 5 })],
+    ];
+    for (const [what, read] of reads) {
+      let answer: unknown;
+      const ran = statementsRunBy(() => {
+        answer = read();
+      });
+      await answer;
+      expect(ran.length, what).toBeGreaterThan(0);
+      for (const statement of ran) expect(statement.sql, what).not.toMatch(/LIMIT\s+[?@:$]/i);
+    }
+  });
+});
