@@ -108,12 +108,12 @@ describe('what every turn reads goes through an index, not through the whole tab
       [
         'loose calls of a session',
         () => store.listToolCalls({ sessionId, status: ['pending', 'approved', 'running'] }),
-        /USING INDEX tool_calls_loose_by_session/,
+        /USING INDEX tool_calls_unfinished \(status=\? AND session_id=\?\)/,
       ],
       [
         'unfinished turns of a session',
         () => store.listTurns({ sessionId, status: ['running', 'waiting_approval'] }),
-        /USING INDEX turns_unfinished_by_session/,
+        /USING INDEX turns_unfinished \(status=\? AND session_id=\?\)/,
       ],
     ];
     for (const [what, read, index] of reads) {
@@ -170,6 +170,50 @@ describe('a page read is planned once, not on every call', () => {
       await answer;
       expect(ran.length, what).toBeGreaterThan(0);
       for (const statement of ran) expect(statement.sql, what).not.toMatch(/LIMIT\s+[?@:$]/i);
+    }
+  });
+});
+
+describe('the writes of every call', () => {
+  it('record, claim and settle a call with no temporary table (RETURNING built one, with a statement journal)', async () => {
+    const path = tempDbPath();
+    const store = openTestStore(path);
+    const writes: [string, () => unknown][] = [];
+    const { turn } = await turnWithCalls(store, []);
+    writes.push(
+      [
+        'a reply with calls',
+        () =>
+          store.recordModelReply(turn.id, {
+            content: '',
+            calls: [newCall('c1', 'read_file', { path: 'a.txt' }, { status: 'approved' })],
+          }),
+      ],
+      ['the claim', () => store.claimToolCall(turn.id, 'c1', 'host:1')],
+      [
+        'the result',
+        () => store.recordToolResult(turn.id, 'c1', { status: 'done', content: 'ok', isError: false }),
+      ],
+    );
+    const db = new Database(path, { readonly: true });
+    try {
+      for (const [what, write] of writes) {
+        let answer: unknown;
+        const ran = statementsRunBy(() => {
+          answer = write();
+        });
+        await answer;
+        expect(ran.length, what).toBeGreaterThan(0);
+        for (const statement of ran) {
+          const opcodes = db
+            .prepare(`EXPLAIN ${statement.sql}`)
+            .all(...statement.params)
+            .map((row) => (row as { opcode: string }).opcode);
+          expect(opcodes, `${what}: ${statement.sql}`).not.toContain('OpenEphemeral');
+        }
+      }
+    } finally {
+      db.close();
     }
   });
 });
