@@ -1,7 +1,7 @@
 import type { JsonObject } from '../core/json.js';
 import type { AuditFilter, NewAuditEvent } from '../core/session-inputs.js';
 import type { AuditRecord } from '../core/session-records.js';
-import { fromJson, iso, opt, orNull, requireObject, requireText, sqlLimit } from './rows.js';
+import { fromJson, iso, limitBy, opt, orNull, requireObject, requireText, sqlLimit } from './rows.js';
 import type { StoreContext } from './store-context.js';
 
 export interface AuditRow {
@@ -36,7 +36,7 @@ export function auditTable(ctx: StoreContext) {
     `SELECT * FROM (
        SELECT * FROM audit WHERE (@sessionId IS NULL OR session_id = @sessionId)
          AND (@turnId IS NULL OR turn_id = @turnId) AND (@kind IS NULL OR kind = @kind)
-       ORDER BY id DESC LIMIT @limit
+       ORDER BY id DESC ${limitBy('@limit')}
      ) ORDER BY id`,
   );
 

@@ -73,8 +73,10 @@ export function contextTables(ctx: StoreContext) {
     `INSERT INTO model_usage (session_id, turn_id, input_tokens, output_tokens, request_chars, created_at)
      VALUES (@sessionId, @turnId, @inputTokens, @outputTokens, @requestChars, @now)`,
   );
+  // The newest rows through the index, newest first (turned around below, not sorted again by SQLite); the
+  // limit written out, as a bound LIMIT has the statement planned again on every call.
   const usageOf = db.prepare(
-    'SELECT * FROM (SELECT * FROM model_usage WHERE session_id = ? ORDER BY id DESC LIMIT ?) ORDER BY id',
+    `SELECT * FROM model_usage WHERE session_id = ? ORDER BY id DESC LIMIT ${USAGE_LIMIT}`,
   );
   const insertFull = db.prepare(
     `INSERT INTO full_results (id, session_id, turn_id, call_id, tool, content, created_at)
@@ -116,8 +118,8 @@ export function contextTables(ctx: StoreContext) {
       ctx.write(() => insertUsage.run({ ...input, now: ctx.now() }));
     },
     listUsage(sessionId: string): UsageRecord[] {
-      const rows = usageOf.all(requireText(sessionId, 'The session'), USAGE_LIMIT) as UsageRow[];
-      return rows.map(usageRecordOf);
+      const rows = usageOf.all(requireText(sessionId, 'The session')) as UsageRow[];
+      return rows.reverse().map(usageRecordOf);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { InputError } from '../core/errors.js';
 import type { MemoryFilter, NewMemory } from '../core/session-inputs.js';
 import type { MemoryRecord } from '../core/session-records.js';
-import { fromJson, iso, opt, orNull, requireText, sqlLimit, textOrNull } from './rows.js';
+import { fromJson, iso, limitBy, opt, orNull, requireText, sqlLimit, textOrNull } from './rows.js';
 import type { SessionsTable } from './sessions-table.js';
 import type { StoreContext } from './store-context.js';
 
@@ -55,10 +55,10 @@ export function memoriesTable(ctx: StoreContext, sessions: SessionsTable) {
   const recall = db.prepare(
     `SELECT m.* FROM memories_fts f JOIN memories m ON m.n = f.rowid
      WHERE memories_fts MATCH @match AND ${hasTag}
-     ORDER BY bm25(memories_fts), m.updated_at DESC LIMIT @limit`,
+     ORDER BY bm25(memories_fts), m.updated_at DESC ${limitBy('@limit')}`,
   );
   const list = db.prepare(
-    `SELECT m.* FROM memories m WHERE ${hasTag} ORDER BY m.updated_at DESC, m.n DESC LIMIT @limit`,
+    `SELECT m.* FROM memories m WHERE ${hasTag} ORDER BY m.updated_at DESC, m.n DESC ${limitBy('@limit')}`,
   );
   const remove = db.prepare('DELETE FROM memories WHERE id = ?');
   const tagParam = (tag: string | undefined) =>

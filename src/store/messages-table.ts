@@ -2,7 +2,7 @@ import { InputError } from '../core/errors.js';
 import type { AssistantToolCall, ChatMessage } from '../core/model.js';
 import type { MessagePage } from '../core/session-inputs.js';
 import type { StoredMessage } from '../core/session-records.js';
-import { fromJson, iso, keptAsWritten, opt, sqlAfter, sqlLimit } from './rows.js';
+import { fromJson, iso, keptAsWritten, limitBy, opt, sqlAfter, sqlLimit } from './rows.js';
 import type { StoreContext } from './store-context.js';
 
 export interface MessageRow {
@@ -99,7 +99,9 @@ export function messagesTable(ctx: StoreContext) {
      VALUES (@sessionId, @turnId, @role, @content, @toolCalls, @toolCallId, @wireName, @toolName, @isError, @now)`,
   );
   const bySeq = db.prepare('SELECT * FROM messages WHERE seq = ?');
-  const list = db.prepare('SELECT * FROM messages WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?');
+  const list = db.prepare(
+    `SELECT * FROM messages WHERE session_id = ? AND seq > ? ORDER BY seq ${limitBy('?')}`,
+  );
   const sessionArguments = db.prepare(
     'SELECT turn_id, call_id, raw_arguments FROM tool_calls WHERE session_id = ?',
   );

@@ -23,6 +23,7 @@ import { v21Automations } from './migrations/v21-automations.js';
 import { v22LongSessions } from './migrations/v22-long-sessions.js';
 import { v23EmbeddingVectors } from './migrations/v23-embedding-vectors.js';
 import { v24Users } from './migrations/v24-users.js';
+import { v25FewerIndexWrites } from './migrations/v25-fewer-index-writes.js';
 
 /** Every schema step, in order. Append only: a released step is never edited. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -50,4 +51,5 @@ export const MIGRATIONS: readonly Migration[] = [
   v22LongSessions,
   v23EmbeddingVectors,
   v24Users,
+  v25FewerIndexWrites,
 ];

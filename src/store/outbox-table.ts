@@ -6,7 +6,17 @@ import type {
   OutboxRecord,
   OutboxStatus,
 } from '../core/outbox-records.js';
-import { fromJson, iso, opt, optIso, requireObject, requireOneOf, requireText, textOrNull } from './rows.js';
+import {
+  fromJson,
+  iso,
+  limitBy,
+  opt,
+  optIso,
+  requireObject,
+  requireOneOf,
+  requireText,
+  textOrNull,
+} from './rows.js';
 import type { StoreContext } from './store-context.js';
 
 export interface OutboxRow {
@@ -95,7 +105,7 @@ export function outboxTable(ctx: StoreContext) {
        WHERE status = 'pending' AND next_attempt_at <= @now
          AND (claimed_until IS NULL OR claimed_until <= @now) AND (@id IS NULL OR id = @id)
          AND (@channels IS NULL OR instr(@channels, char(10) || channel || char(10)) > 0)
-       ORDER BY next_attempt_at, created_at LIMIT @limit)
+       ORDER BY next_attempt_at, created_at ${limitBy('@limit')})
      RETURNING *`,
   );
   const settle = db.prepare(

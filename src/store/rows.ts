@@ -77,6 +77,15 @@ export function sqlLimit(limit: number | undefined): number {
   return limit;
 }
 
+/**
+ * `LIMIT` on a bound parameter. A plain `LIMIT ?` is read by SQLite when it plans the statement, which
+ * marks the statement to be planned again whenever that parameter is bound, so every call paid a
+ * fresh prepare; read through a CAST, the value is taken only when the statement runs.
+ */
+export function limitBy(param: string): string {
+  return `LIMIT CAST(${param} AS INTEGER)`;
+}
+
 /** A message position to list after (0 when not given); refuses anything but a whole number ≥ 0. */
 export function sqlAfter(seq: number | null | undefined, what: string): number {
   if (seq === undefined || seq === null) return 0;

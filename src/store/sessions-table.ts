@@ -6,6 +6,7 @@ import {
   fromJson,
   iso,
   keptAsWritten,
+  limitBy,
   opt,
   pickId,
   requireText,
@@ -100,7 +101,9 @@ export function sessionsTable(ctx: StoreContext) {
       const mine = { any: '', user: 's.user_id = @user', owner: 's.user_id IS NULL' }[user];
       const terms = [WHICH[which].replace(/^WHERE /, ''), mine].filter((w) => w !== '');
       const where = terms.length === 0 ? '' : `WHERE ${terms.join(' AND ')}`;
-      statement = db.prepare(`${LISTED} ${where} ORDER BY s.updated_at DESC, s.rowid DESC LIMIT @limit`);
+      statement = db.prepare(
+        `${LISTED} ${where} ORDER BY s.updated_at DESC, s.rowid DESC ${limitBy('@limit')}`,
+      );
       lists.set(key, statement);
     }
     return statement;
@@ -171,17 +174,20 @@ export function sessionsTable(ctx: StoreContext) {
       return (rows as Parameters<typeof toListed>[0][]).map(toListed);
     },
     update(id: string, changes: SessionPatch): SessionRecord {
-      const done = patch.run({
+      const values = {
         id,
         title: textOrNull(changes.title, "A session's title"),
         agent: textOrNull(changes.agent, "A session's agent"),
         provider: textOrNull(changes.provider, "A session's provider"),
         model: textOrNull(changes.model, "A session's model"),
         surfaceStamp: textOrNull(changes.surfaceStamp, "A session's surface stamp"),
-        now: ctx.now(),
+      };
+      // The change and the read after it in one transaction (one lock taken, not two).
+      return ctx.write(() => {
+        const done = patch.run({ ...values, now: ctx.now() });
+        if (done.changes === 0) throw new StoreNotFoundError('session', id);
+        return get(id) as SessionRecord;
       });
-      if (done.changes === 0) throw new StoreNotFoundError('session', id);
-      return get(id) as SessionRecord;
     },
     addToolsUsed(sessionId: string, tools: readonly string[]): void {
       ctx.write(() => {

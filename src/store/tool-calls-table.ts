@@ -9,6 +9,7 @@ import {
   fromJson,
   inSet,
   iso,
+  keptAsWritten,
   opt,
   optObject,
   orNull,
@@ -156,13 +157,15 @@ export function settlesFrom(callId: string, outcome: ToolCallOutcome): readonly 
 /** The tool_calls table: every call the model asked for and how far it got. */
 export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns: TurnsTable) {
   const { db } = ctx;
+  // No RETURNING: it makes SQLite keep a statement journal and look for approvals of the new key (a
+  // check a plain insert skips), and the row is known without it.
   const insert = db.prepare(
     `INSERT INTO tool_calls (turn_id, call_id, session_id, idx, tool_name, wire_name, raw_arguments, arguments,
        arguments_as_raw, digest, status, created_at, updated_at)
-     VALUES (@turnId, @id, @sessionId, (SELECT count(*) FROM tool_calls WHERE turn_id = @turnId), @tool,
-       @wireName, @rawArguments, @arguments, @asRaw, @digest, @status, @now, @now)
-     RETURNING *`,
+     VALUES (@turnId, @id, @sessionId, @idx, @tool, @wireName, @rawArguments, @arguments, @asRaw, @digest,
+       @status, @now, @now)`,
   );
+  const callsOfTurn = db.prepare('SELECT count(*) FROM tool_calls WHERE turn_id = ?').pluck();
   const byKey = db.prepare('SELECT * FROM tool_calls WHERE turn_id = ? AND call_id = ?');
   // Insertion order is the models' order; the clock can step back between two replies.
   const list = filteredList(db, (where) => `SELECT * FROM tool_calls ${where} ORDER BY rowid`, {
@@ -181,11 +184,11 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
     `UPDATE tool_calls SET status = 'running', claimed_by = ?, updated_at = ?
      WHERE turn_id = ? AND call_id = ? AND (status = 'pending' OR status = 'approved')`,
   );
+  // Read back by key after: cheaper than RETURNING (see the insert).
   const settle = db.prepare(
     `UPDATE tool_calls SET status = @status, result = @content, is_error = @isError, not_run = @notRun,
        refused_by = @refusedBy, updated_at = @now
-     WHERE turn_id = @turnId AND call_id = @callId AND ${inSet('@from')}
-     RETURNING *`,
+     WHERE turn_id = @turnId AND call_id = @callId AND ${inSet('@from')}`,
   );
 
   const get = (turnId: string, callId: string): ToolCallRecord | undefined => {
@@ -203,26 +206,39 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
     return changes === 1;
   };
 
-  function insertCall(turnId: string, sessionId: string, call: NewToolCall): ToolCallRecord {
+  /** Stores a call as the turn's call number `idx`; returns it as SQLite keeps it. */
+  function insertCall(turnId: string, sessionId: string, idx: number, call: NewToolCall): ToolCallRecord {
     const checked = checkedCall(call);
-    // The row as SQLite keeps it (its place in the turn counted by the insert), without a second read;
-    // a repeated id is found by the table's key (turn, call id), not by a read before every insert.
-    const row = insertOnce({ turnId, sessionId, ...checked, now: ctx.now() });
-    return toRecord(row);
-  }
-
-  /** Inserts a call's row; a call id the turn already has is refused as the caller's mistake it is. */
-  function insertOnce(values: {
-    readonly turnId: string;
-    readonly id: string;
-    readonly [column: string]: unknown;
-  }): CallRow {
+    const now = ctx.now();
+    const row: CallRow = {
+      turn_id: turnId,
+      call_id: checked.id,
+      session_id: sessionId,
+      idx,
+      tool_name: checked.tool,
+      wire_name: checked.wireName,
+      raw_arguments: checked.rawArguments,
+      arguments: checked.arguments,
+      arguments_as_raw: checked.asRaw,
+      digest: checked.digest,
+      status: checked.status,
+      claimed_by: null,
+      result: null,
+      is_error: null,
+      not_run: null,
+      refused_by: null,
+      created_at: now,
+      updated_at: now,
+    };
+    // A repeated id is found by the table's key (turn, call id), not by a read before every insert.
     try {
-      return insert.get(values) as CallRow;
+      insert.run({ turnId, sessionId, idx, ...checked, now });
     } catch (error) {
       if ((error as { code?: unknown }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error;
-      throw callTaken(values.turnId, values.id);
+      throw callTaken(turnId, checked.id);
     }
+    // Read back only when SQLite would not keep a text as given (half of a character in it).
+    return keptAsWritten(row) ? toRecord(row) : mustGet(turnId, checked.id);
   }
 
   return {
@@ -233,7 +249,10 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
         const sessionId = turns.mustGetSessionId(turnId);
         const assistant = replyMessage(turnId, reply);
         // The calls first: the message keeps their arguments in their rows (stored once) and reads them from there.
-        const recorded = (reply.calls ?? []).map((c) => insertCall(turnId, sessionId, c));
+        const calls = reply.calls ?? [];
+        // Each call's place in the turn: after the calls of its earlier replies.
+        const first = calls.length === 0 ? 0 : (callsOfTurn.get(turnId) as number);
+        const recorded = calls.map((c, i) => insertCall(turnId, sessionId, first + i, c));
         const message = turns.appendTo(sessionId, turnId, assistant, undefined, { argumentsInCalls: true });
         return { message, calls: recorded };
       });
@@ -258,7 +277,7 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
     ): { readonly call: ToolCallRecord; readonly message: StoredMessage } {
       const from = settlesFrom(callId, outcome);
       return ctx.write(() => {
-        const settled = settle.get({
+        const { changes } = settle.run({
           turnId,
           callId,
           status: outcome.status,
@@ -268,12 +287,10 @@ export function toolCallsTable(ctx: StoreContext, sessions: SessionsTable, turns
           refusedBy: orNull(outcome.refusedBy),
           now: ctx.now(),
           from: statusSet(from),
-        }) as CallRow | undefined;
-        if (settled === undefined) {
-          const current = mustGet(turnId, callId);
-          throw new StoreConflictError('tool call', `${turnId}/${callId}`, current.status, outcome.status);
-        }
-        const call = toRecord(settled);
+        });
+        const call = mustGet(turnId, callId);
+        if (changes === 0)
+          throw new StoreConflictError('tool call', `${turnId}/${callId}`, call.status, outcome.status);
         const message = turns.appendTo(
           call.sessionId,
           turnId,

@@ -2,7 +2,7 @@ import { InputError } from '../core/errors.js';
 import { isPlainObject, type JsonObject } from '../core/json.js';
 import { StoreNotFoundError } from '../core/store-errors.js';
 import type { NewTurnEvent, StoredTurnEvent, TurnEventFilter } from '../core/turn-event-log.js';
-import { iso, requireText, sqlAfter, sqlLimit } from './rows.js';
+import { iso, limitBy, requireText, sqlAfter, sqlLimit } from './rows.js';
 import type { StoreContext } from './store-context.js';
 
 export interface TurnEventRow {
@@ -37,11 +37,13 @@ export function turnEventsTable(ctx: StoreContext) {
   );
   const sessionOfTurn = db.prepare('SELECT session_id FROM turns WHERE id = ?').pluck();
   const bySession = db.prepare(
-    'SELECT * FROM turn_events WHERE session_id = ? AND id > ? ORDER BY id LIMIT ?',
+    `SELECT * FROM turn_events WHERE session_id = ? AND id > ? ORDER BY id ${limitBy('?')}`,
   );
-  const byTurn = db.prepare('SELECT * FROM turn_events WHERE turn_id = ? AND id > ? ORDER BY id LIMIT ?');
+  const byTurn = db.prepare(
+    `SELECT * FROM turn_events WHERE turn_id = ? AND id > ? ORDER BY id ${limitBy('?')}`,
+  );
   const bySessionTurn = db.prepare(
-    'SELECT * FROM turn_events WHERE turn_id = ? AND session_id = ? AND id > ? ORDER BY id LIMIT ?',
+    `SELECT * FROM turn_events WHERE turn_id = ? AND session_id = ? AND id > ? ORDER BY id ${limitBy('?')}`,
   );
 
   const lastOf = db.prepare('SELECT max(id) FROM turn_events WHERE session_id = ? AND id < ?').pluck();

@@ -103,6 +103,40 @@ describe('schema migrations', () => {
     expect(await store.getTurn('t-owned')).toMatchObject({ owner: 'old-host:7', ownerSeenAt: undefined });
   });
 
+  it('keeps the model usage of a v24 file in order, its new rows numbered without sqlite_sequence', async () => {
+    const path = tempDbPath();
+    const old = new Database(path);
+    migrate(old, path, MIGRATIONS.slice(0, 24));
+    old.exec(`INSERT INTO sessions (id, title, created_at, updated_at) VALUES ('s1', 't', 1, 1);
+      INSERT INTO model_usage (session_id, turn_id, input_tokens, output_tokens, request_chars, created_at)
+        VALUES ('s1', 't1', 100, 10, 400, 1), ('s1', 't2', 200, 20, 800, 2);`);
+    old.close();
+    const store = openTestStore(path);
+    await store.recordUsage({
+      sessionId: 's1',
+      turnId: 't3',
+      inputTokens: 300,
+      outputTokens: 30,
+      requestChars: 1200,
+    });
+    expect((await store.listUsage('s1')).map((u) => [u.turnId, u.inputTokens])).toEqual([
+      ['t1', 100],
+      ['t2', 200],
+      ['t3', 300],
+    ]);
+    await store.close();
+    const db = new Database(path, { readonly: true });
+    try {
+      const counted = db
+        .prepare("SELECT count(*) FROM sqlite_sequence WHERE name = 'model_usage'")
+        .pluck()
+        .get();
+      expect(counted).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
+
   it('an upgrade blocked by another process holding the write lock says to try again', () => {
     const path = tempDbPath();
     const old = new Database(path);

@@ -108,12 +108,12 @@ describe('what every turn reads goes through an index, not through the whole tab
       [
         'loose calls of a session',
         () => store.listToolCalls({ sessionId, status: ['pending', 'approved', 'running'] }),
-        /USING INDEX tool_calls_loose_by_session/,
+        /USING INDEX tool_calls_unfinished \(status=\? AND session_id=\?\)/,
       ],
       [
         'unfinished turns of a session',
         () => store.listTurns({ sessionId, status: ['running', 'waiting_approval'] }),
-        /USING INDEX turns_unfinished_by_session/,
+        /USING INDEX turns_unfinished \(status=\? AND session_id=\?\)/,
       ],
     ];
     for (const [what, read, index] of reads) {
@@ -139,5 +139,81 @@ describe('what every turn reads goes through an index, not through the whole tab
     expect(((await answer) as { tool: string }[]).map((s) => s.tool)).toEqual(['read_file']);
     expect(ran).toHaveLength(1);
     expect(planOf(path, ran[0] as Ran)).toEqual([expect.stringMatching(/USING INDEX tool_switches_by_seq/)]);
+  });
+});
+
+describe('a page read is planned once, not on every call', () => {
+  it('binds no LIMIT that SQLite would read while planning (it re-prepares such a statement at each bind)', async () => {
+    const path = tempDbPath();
+    const { store, sessionId, turnId } = await filledStore(path);
+    await store.recordUsage({ sessionId, turnId, inputTokens: 10, outputTokens: 2, requestChars: 40 });
+    await store.appendTurnEvents([{ sessionId, turnId, type: 'text', data: { text: 'hi' } }]);
+    await store.saveMemory({ text: 'The build runs on Node 20.' });
+    await store.enqueueOutbox({ channel: 'ops', service: 'webhook', payload: { text: 'done' } });
+    const reads: [string, () => unknown][] = [
+      ['a page of messages', () => store.listMessages(sessionId, { afterSeq: 1, limit: 5 })],
+      ['every message', () => store.listMessages(sessionId)],
+      ['model usage', () => store.listUsage(sessionId)],
+      ['turn events', () => store.listTurnEvents({ sessionId, limit: 5 })],
+      ["a turn's events", () => store.listTurnEvents({ turnId, limit: 5 })],
+      ['sessions', () => store.listSessions({ limit: 5 })],
+      ['audit', () => store.listAudit({ sessionId, limit: 5 })],
+      ['memories', () => store.listMemories({ limit: 5 })],
+      ['recalled memories', () => store.recallMemories('build', { limit: 5 })],
+      ['the outbox claim', () => store.claimOutbox({ owner: 'p1', leaseMs: 1000, limit: 5 })],
+    ];
+    for (const [what, read] of reads) {
+      let answer: unknown;
+      const ran = statementsRunBy(() => {
+        answer = read();
+      });
+      await answer;
+      expect(ran.length, what).toBeGreaterThan(0);
+      for (const statement of ran) expect(statement.sql, what).not.toMatch(/LIMIT\s+[?@:$]/i);
+    }
+  });
+});
+
+describe('the writes of every call', () => {
+  it('record, claim and settle a call with no temporary table (RETURNING built one, with a statement journal)', async () => {
+    const path = tempDbPath();
+    const store = openTestStore(path);
+    const writes: [string, () => unknown][] = [];
+    const { turn } = await turnWithCalls(store, []);
+    writes.push(
+      [
+        'a reply with calls',
+        () =>
+          store.recordModelReply(turn.id, {
+            content: '',
+            calls: [newCall('c1', 'read_file', { path: 'a.txt' }, { status: 'approved' })],
+          }),
+      ],
+      ['the claim', () => store.claimToolCall(turn.id, 'c1', 'host:1')],
+      [
+        'the result',
+        () => store.recordToolResult(turn.id, 'c1', { status: 'done', content: 'ok', isError: false }),
+      ],
+    );
+    const db = new Database(path, { readonly: true });
+    try {
+      for (const [what, write] of writes) {
+        let answer: unknown;
+        const ran = statementsRunBy(() => {
+          answer = write();
+        });
+        await answer;
+        expect(ran.length, what).toBeGreaterThan(0);
+        for (const statement of ran) {
+          const opcodes = db
+            .prepare(`EXPLAIN ${statement.sql}`)
+            .all(...statement.params)
+            .map((row) => (row as { opcode: string }).opcode);
+          expect(opcodes, `${what}: ${statement.sql}`).not.toContain('OpenEphemeral');
+        }
+      }
+    } finally {
+      db.close();
+    }
   });
 });
