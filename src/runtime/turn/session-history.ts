@@ -40,6 +40,16 @@ export class SessionHistory {
     return resultsInCallOrder(ready);
   }
 
+  /**
+   * True when the conversation as last read is one user message of `turnId` and nothing else: the
+   * session's first turn, before any reply of it was stored. Every turn begins with its user message,
+   * so no earlier turn, model reply, token count or summary of the session can be in the store.
+   */
+  onlyOpening(turnId: string): boolean {
+    const first = this.kept[0];
+    return this.kept.length === 1 && first?.turnId === turnId && first.message.role === 'user';
+  }
+
   private async catchUp(store: SessionStore): Promise<void> {
     const page = this.lastSeq === undefined ? {} : { afterSeq: this.lastSeq };
     const added = await store.listMessages(this.sessionId, page);
