@@ -30,6 +30,51 @@ describe('SessionHistory', () => {
   });
 });
 
+describe('SessionHistory.wrote', () => {
+  it('takes in what this process stored right after the last message kept; the next read brings anything else, in order', async () => {
+    const store = openSessionStore({ path: ':memory:' });
+    // The rows each read brings back: what was taken in is not read again.
+    const readBack: string[][] = [];
+    const counted = Object.create(store) as typeof store;
+    counted.listMessages = async (id, page) => {
+      const rows = await store.listMessages(id, page);
+      readBack.push(rows.map((m) => m.message.content));
+      return rows;
+    };
+    try {
+      const session = await store.createSession();
+      const turn = await store.startTurn({ sessionId: session.id, userText: 'one' });
+      const history = new SessionHistory(session.id);
+      await history.messages(counted);
+      history.wrote((await store.recordModelReply(turn.id, { content: 'two' })).message);
+      expect((await history.messages(counted)).map((m) => m.message.content)).toEqual(['one', 'two']);
+      expect(readBack.at(-1)).toEqual([]);
+
+      // Another session's message between the last kept and this one: not taken, read in its place.
+      const other = await store.createSession();
+      await store.startTurn({ sessionId: other.id, userText: 'elsewhere' });
+      history.wrote(await store.appendMessage(turn.id, { role: 'assistant', content: 'three' }));
+      // Another writer's message of this session, then one of ours after it: ours is not taken either.
+      await store.appendMessage(turn.id, { role: 'assistant', content: 'four' });
+      history.wrote(await store.appendMessage(turn.id, { role: 'assistant', content: 'five' }));
+      const all = await history.messages(counted);
+      expect(readBack.at(-1)).toEqual(['three', 'four', 'five']);
+      expect(all).toEqual(await store.listMessages(session.id));
+
+      // Two writes that come back out of order: the first in seq is taken, the other read.
+      const six = await store.appendMessage(turn.id, { role: 'assistant', content: 'six' });
+      const seven = await store.appendMessage(turn.id, { role: 'assistant', content: 'seven' });
+      history.wrote(seven);
+      history.wrote(six);
+      history.wrote(six);
+      expect(await history.messages(counted)).toEqual(await store.listMessages(session.id));
+      expect(readBack.at(-1)).toEqual(['seven']);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('SessionHistory.forRequest', () => {
   it('gives what making the whole conversation ready would, request after request and surface after surface', async () => {
     const store = openSessionStore({ path: ':memory:' });

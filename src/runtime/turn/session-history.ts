@@ -41,6 +41,20 @@ export class SessionHistory {
   }
 
   /**
+   * Takes in a message this process has just stored in the session (a reply, a tool result), so the
+   * next read need not bring it back. Taken only when it comes right after the last message kept: a
+   * message's `seq` is above every one stored before it, so nothing can sit between the two unseen. Any
+   * other (a message of another session written in between, a write that came back out of order) is
+   * left to the next read, which brings it in its place.
+   */
+  wrote(message: StoredMessage): void {
+    if (this.lastSeq === undefined || message.sessionId !== this.sessionId) return;
+    if (message.seq !== this.lastSeq + 1) return;
+    this.kept.push(message);
+    this.lastSeq = message.seq;
+  }
+
+  /**
    * True when the conversation as last read is one user message of `turnId` and nothing else: the
    * session's first turn, before any reply of it was stored. Every turn begins with its user message,
    * so no earlier turn, model reply, token count or summary of the session can be in the store.
