@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { ChatMessage } from '../../src/core/model.js';
+import { messageChars, requestChars } from '../../src/runtime/context/token-estimate.js';
 import type { ToolSurface } from '../../src/runtime/surface/tool-surface.js';
 import { resultsInCallOrder } from '../../src/runtime/turn/results-in-call-order.js';
 import { SessionHistories } from '../../src/runtime/turn/session-histories.js';
@@ -111,6 +113,38 @@ describe('SessionHistory.forRequest', () => {
       expect(next[2]).toMatchObject({ name: 'notes_find' });
       const second = surface();
       expect(await history.forRequest(store, second)).toEqual(await whole(second));
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('the size of the conversation a request carries', () => {
+  it('is the sum over its messages, request after request and surface after surface', async () => {
+    const store = openSessionStore({ path: ':memory:' });
+    const surface = (): ToolSurface => ({ byName: new Map() }) as unknown as ToolSurface;
+    const walked = (messages: readonly ChatMessage[]) =>
+      messages.reduce((sum, m) => sum + messageChars(m), 0);
+    const estimate = (messages: ChatMessage[]) => requestChars({ system: '', messages, tools: [] });
+    try {
+      const session = await store.createSession();
+      const turn = await store.startTurn({ sessionId: session.id, userText: 'count my words' });
+      const history = new SessionHistory(session.id);
+      const first = surface();
+      const opening = await history.forRequest(store, first);
+      expect(estimate(opening)).toBe(walked(opening));
+      const calls = [{ id: 'c1', name: 'words/count', arguments: '{"text":"a b c"}' }];
+      await store.appendMessage(turn.id, { role: 'assistant', content: '', toolCalls: calls });
+      const result = { role: 'tool', toolCallId: 'c1', name: 'words/count', content: '3', isError: false };
+      await store.appendMessage(turn.id, result as ChatMessage);
+      const next = await history.forRequest(store, first);
+      expect(next).toHaveLength(3);
+      expect(estimate(next)).toBe(walked(next));
+      const again = await history.forRequest(store, surface());
+      expect(estimate(again)).toBe(walked(again));
+      // A list made otherwise (a copy, one changed after) is walked.
+      const copy = [...next, { role: 'user', content: 'more' } as ChatMessage];
+      expect(estimate(copy)).toBe(walked(copy));
     } finally {
       await store.close();
     }

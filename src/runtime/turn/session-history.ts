@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../../core/model.js';
 import type { SessionStore, StoredMessage } from '../../core/session-store.js';
+import { knownListChars, messageChars } from '../context/token-estimate.js';
 import type { ToolSurface } from '../surface/tool-surface.js';
 import { resultsInCallOrder } from './results-in-call-order.js';
 import { wireHistory } from './wire-history.js';
@@ -14,7 +15,9 @@ export class SessionHistory {
   private readonly kept: StoredMessage[] = [];
   private lastSeq: number | undefined;
   /** The kept messages as a request carries them, for the surface they were made ready for. */
-  private wire: { readonly surface: ToolSurface; readonly messages: ChatMessage[] } | undefined;
+  private wire:
+    | { readonly surface: ToolSurface; readonly messages: ChatMessage[]; chars: number }
+    | undefined;
 
   constructor(readonly sessionId: string) {}
 
@@ -30,14 +33,22 @@ export class SessionHistory {
    */
   async forRequest(store: SessionStore, surface: ToolSurface): Promise<ChatMessage[]> {
     await this.catchUp(store);
-    if (this.wire?.surface !== surface) this.wire = { surface, messages: [] };
-    const ready = this.wire.messages;
+    if (this.wire?.surface !== surface) this.wire = { surface, messages: [], chars: 0 };
+    const wire = this.wire;
+    const ready = wire.messages;
     if (ready.length < this.kept.length) {
-      const added = this.kept.slice(ready.length).map((m) => m.message);
-      ready.push(...wireHistory(added, surface));
+      const added = wireHistory(
+        this.kept.slice(ready.length).map((m) => m.message),
+        surface,
+      );
+      for (const message of added) wire.chars += messageChars(message);
+      ready.push(...added);
     }
     // Made ready message by message, then put in order: ordering looks only at roles and call ids.
-    return resultsInCallOrder(ready);
+    const ordered = resultsInCallOrder(ready);
+    // The same messages in another order: a request's size estimate need not count them again.
+    knownListChars(ordered, wire.chars);
+    return ordered;
   }
 
   /**
