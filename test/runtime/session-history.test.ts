@@ -119,6 +119,58 @@ describe('SessionHistory.forRequest', () => {
   });
 });
 
+describe('SessionHistory.forRequest, message by message', () => {
+  it('puts results in call order as the whole conversation would, whatever comes next', async () => {
+    const store = openSessionStore({ path: ':memory:' });
+    const surface = { byName: new Map() } as unknown as ToolSurface;
+    // A fixed walk through every kind of next message: replies with one, two or three calls whose
+    // results settle in any order, results coming after a later message, text-only replies.
+    let state = 7;
+    const next = (n: number) => {
+      state = (state * 48271) % 2147483647;
+      return Math.floor((state / 2147483647) * n);
+    };
+    try {
+      const session = await store.createSession();
+      const turn = await store.startTurn({ sessionId: session.id, userText: 'go' });
+      const history = new SessionHistory(session.id);
+      const pending: string[] = [];
+      for (let step = 0; step < 160; step += 1) {
+        const kind = next(5);
+        if (kind === 0 || pending.length === 0) {
+          const calls = Array.from({ length: next(4) }, (_, i) => ({
+            id: `c${step}_${i}`,
+            name: 'notes/find',
+            arguments: '{}',
+          }));
+          pending.push(...calls.map((c) => c.id));
+          await store.appendMessage(turn.id, { role: 'assistant', content: `r${step}`, toolCalls: calls });
+        } else if (kind === 4) {
+          await store.appendMessage(turn.id, { role: 'user', content: `u${step}` });
+        } else {
+          const [id] = pending.splice(next(pending.length), 1);
+          const result = {
+            role: 'tool',
+            toolCallId: id,
+            name: 'notes/find',
+            content: `t${step}`,
+            isError: false,
+          };
+          await store.appendMessage(turn.id, result as ChatMessage);
+        }
+        if (next(3) === 0) continue;
+        const whole = wireHistory(
+          resultsInCallOrder((await store.listMessages(session.id)).map((m) => m.message)),
+          surface,
+        );
+        expect(await history.forRequest(store, surface)).toEqual(whole);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('the size of the conversation a request carries', () => {
   it('is the sum over its messages, request after request and surface after surface', async () => {
     const store = openSessionStore({ path: ':memory:' });

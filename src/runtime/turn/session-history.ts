@@ -14,9 +14,19 @@ import { wireHistory } from './wire-history.js';
 export class SessionHistory {
   private readonly kept: StoredMessage[] = [];
   private lastSeq: number | undefined;
-  /** The kept messages as a request carries them, for the surface they were made ready for. */
+  /**
+   * The kept messages as a request carries them, for the surface they were made ready for: `messages`
+   * as stored, their characters, and the first `placed` of them in call order (`inOrder`), which no later
+   * message can reorder.
+   */
   private wire:
-    | { readonly surface: ToolSurface; readonly messages: ChatMessage[]; chars: number }
+    | {
+        readonly surface: ToolSurface;
+        readonly messages: ChatMessage[];
+        chars: number;
+        readonly inOrder: ChatMessage[];
+        placed: number;
+      }
     | undefined;
 
   constructor(readonly sessionId: string) {}
@@ -33,7 +43,8 @@ export class SessionHistory {
    */
   async forRequest(store: SessionStore, surface: ToolSurface): Promise<ChatMessage[]> {
     await this.catchUp(store);
-    if (this.wire?.surface !== surface) this.wire = { surface, messages: [], chars: 0 };
+    if (this.wire?.surface !== surface)
+      this.wire = { surface, messages: [], chars: 0, inOrder: [], placed: 0 };
     const wire = this.wire;
     const ready = wire.messages;
     if (ready.length < this.kept.length) {
@@ -45,7 +56,14 @@ export class SessionHistory {
       ready.push(...added);
     }
     // Made ready message by message, then put in order: ordering looks only at roles and call ids.
-    const ordered = resultsInCallOrder(ready);
+    // Only a reply whose results may still be coming (the last, with nothing but results after it) can
+    // still move; what comes before it is put in order once.
+    const open = openReplyAt(ready, wire.placed);
+    if (open > wire.placed) {
+      wire.inOrder.push(...resultsInCallOrder(ready.slice(wire.placed, open)));
+      wire.placed = open;
+    }
+    const ordered = wire.inOrder.concat(resultsInCallOrder(ready.slice(wire.placed)));
     // The same messages in another order: a request's size estimate need not count them again.
     knownListChars(ordered, wire.chars);
     return ordered;
@@ -85,4 +103,17 @@ export class SessionHistory {
       this.lastSeq = message.seq;
     }
   }
+}
+
+/**
+ * Where the last reply whose results may still be coming begins (at or after `from`): a reply with calls
+ * followed by nothing but tool results. `messages.length` when there is none.
+ */
+function openReplyAt(messages: readonly ChatMessage[], from: number): number {
+  let at = messages.length;
+  while (at > from && messages[at - 1]?.role === 'tool') at -= 1;
+  const reply = messages[at - 1];
+  return at > from && reply?.role === 'assistant' && (reply.toolCalls?.length ?? 0) > 0
+    ? at - 1
+    : messages.length;
 }
