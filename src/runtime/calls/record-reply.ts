@@ -55,7 +55,7 @@ export async function recordReadCalls(
     ...(usage === undefined ? {} : { usage }),
   };
   // The reply was shown and paid for: a store that cannot take it yet is waited for, not given up on.
-  const { calls: records } = await writeWhenStoreAnswers(
+  const { calls: records, message } = await writeWhenStoreAnswers(
     () => env.store.recordModelReply(env.turnId, reply),
     env.storeRetryMs ?? STORE_RETRY_MS,
     (trouble) =>
@@ -64,6 +64,7 @@ export async function recordReadCalls(
         message: `the session store cannot take the model's reply yet (${storeTrouble(trouble)}); it is kept, and its calls run once the store answers`,
       }),
   );
+  env.history.wrote(message);
   return read.map((c, i) => ({ ...c, record: records[i] as PlannedCall['record'] }));
 }
 

@@ -54,12 +54,27 @@ export interface RuntimeTool {
   resume?(ctx: RuntimeToolContext): Promise<ToolResult | undefined>;
 }
 
-/** A runtime tool as a request carries it. */
+/** Each runtime tool definition's wire form and the parameters it was made from: a provider keeps a tool's encoded form by its object. */
+const wireForms = new WeakMap<ToolDefinition, { readonly wire: WireTool; readonly from: unknown }>();
+
+/** A runtime tool as a request carries it (the same object for the same definition, request after request). */
 export function runtimeWireTool(tool: RuntimeTool): WireTool {
-  const { name, description, parameters } = tool.definition;
-  return {
+  const definition = tool.definition;
+  const { name, description, parameters } = definition;
+  const kept = wireForms.get(definition);
+  // A definition changed in place since (a host's own runtime tool) gets a new form.
+  if (
+    kept !== undefined &&
+    kept.wire.name === name &&
+    kept.wire.description === description &&
+    kept.from === parameters
+  )
+    return kept.wire;
+  const wire: WireTool = {
     name,
     description,
     parameters: (parameters ?? { type: 'object', properties: {} }) as WireTool['parameters'],
   };
+  wireForms.set(definition, { wire, from: parameters });
+  return wire;
 }

@@ -56,7 +56,7 @@ export async function settleCall(
   };
   let told = false;
   try {
-    await writeWhenStoreAnswers(
+    const { message } = await writeWhenStoreAnswers(
       () => env.store.recordToolResult(env.turnId, call.id, outcome),
       env.storeRetryMs ?? STORE_RETRY_MS,
       (trouble) => {
@@ -68,6 +68,7 @@ export async function settleCall(
         told = true;
       },
     );
+    env.history.wrote(message);
   } catch (error) {
     if (isPassingStoreFailure(error)) env.keepUnsaved?.({ turnId: env.turnId, callId: call.id, outcome });
     throw error;

@@ -18,7 +18,7 @@ export async function answerContextOverflow(
   request: ModelRequest,
   error: ContextOverflowError,
 ): Promise<{ readonly end: TurnEnd } | { readonly leftOut: true }> {
-  const long = await longSessionOf(env.history, env.store);
+  const long = await longSessionOf(env.history, env.store, env.turnId);
   // the provider's own count is the best calibration there is
   if (error.promptTokens !== undefined) long.calibration.observe(requestChars(request), error.promptTokens);
   env.logger.log({

@@ -52,7 +52,7 @@ export async function fitRequest(
   request: ModelRequest,
   force?: CompactionRecord['reason'],
 ): Promise<{ readonly request: ModelRequest; readonly compacted: boolean }> {
-  const long = await longSessionOf(env.history, env.store);
+  const long = await longSessionOf(env.history, env.store, env.turnId);
   const fitted = await view(env, long, request);
   const window = windowOf(env);
   const tokens = long.calibration.tokens(requestChars(fitted));

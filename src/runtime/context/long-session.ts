@@ -21,11 +21,22 @@ async function readLongSession(store: SessionStore, sessionId: string): Promise<
   return { calibration, compaction: compactions.at(-1) };
 }
 
-/** The session's size record, read from the store on its first use in this process. */
-export function longSessionOf(history: SessionHistory, store: SessionStore): Promise<LongSession> {
+/**
+ * The session's size record, read from the store on its first use in this process; not read at all in
+ * a session's first turn (its conversation, as read during the turn `turnId`, is that turn's user
+ * message alone), where the store can hold no token counts or summary for it. Called once `history`
+ * was read during the turn.
+ */
+export function longSessionOf(
+  history: SessionHistory,
+  store: SessionStore,
+  turnId: string,
+): Promise<LongSession> {
   let kept = bySession.get(history);
   if (kept === undefined) {
-    kept = readLongSession(store, history.sessionId);
+    kept = history.onlyOpening(turnId)
+      ? Promise.resolve({ calibration: new TokenCalibration(), compaction: undefined })
+      : readLongSession(store, history.sessionId);
     bySession.set(history, kept);
   }
   return kept;

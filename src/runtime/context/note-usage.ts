@@ -16,7 +16,7 @@ export async function observeUsage(
 ): Promise<ReplyUsage | undefined> {
   if (usage === undefined || !(usage.inputTokens > 0)) return undefined;
   const chars = requestChars(request);
-  const long = await longSessionOf(env.history, env.store);
+  const long = await longSessionOf(env.history, env.store, env.turnId);
   long.calibration.observe(chars, usage.inputTokens);
   return { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, requestChars: chars };
 }

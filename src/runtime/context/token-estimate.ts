@@ -13,6 +13,17 @@ export function messageChars(message: ChatMessage): number {
   return chars;
 }
 
+/** Message lists whose characters were summed as they were made (a kept conversation, message by message). */
+const LIST_CHARS = new WeakMap<readonly ChatMessage[], number>();
+
+/**
+ * Records the characters of a message list made for one request and not changed after, so estimating
+ * that request (twice: to fit it, and to calibrate from the provider's counts) does not walk it again.
+ */
+export function knownListChars(messages: readonly ChatMessage[], chars: number): void {
+  LIST_CHARS.set(messages, chars);
+}
+
 /** The characters of a whole request: system text, messages and tool definitions. */
 export function requestChars(request: {
   readonly system: string;
@@ -20,7 +31,9 @@ export function requestChars(request: {
   readonly tools: readonly WireTool[];
 }): number {
   let chars = request.system.length;
-  for (const message of request.messages) chars += messageChars(message);
+  const known = LIST_CHARS.get(request.messages);
+  if (known !== undefined) chars += known;
+  else for (const message of request.messages) chars += messageChars(message);
   for (const tool of request.tools) chars += tool.name.length + tool.description.length + schemaChars(tool);
   return chars;
 }

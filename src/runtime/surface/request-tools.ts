@@ -92,19 +92,26 @@ export function requestTools(env: TurnEnvironment, state: TurnState, turn: Reque
   const selected =
     state.refused.size === 0 ? turn.selected : turn.selected.filter((t) => !state.refused.has(t.name));
   const room = Math.max(0, toolLimit(env.model) - own.length);
-  const carried = new Set(
-    keepOrder(selected, asked, turn.rank)
-      .slice(0, room)
-      .map((t) => t.name),
-  );
+  // Everything fits (the usual case): nothing is left out, so there is no order of leaving out to work out.
+  const fits = selected.length + asked.length <= room;
+  const carried = fits
+    ? undefined
+    : new Set(
+        keepOrder(selected, asked, turn.rank)
+          .slice(0, room)
+          .map((t) => t.name),
+      );
   const tools: WireTool[] = [];
   const seen = new Set<string>();
-  for (const tool of [...selected, ...asked]) {
-    if (!carried.has(tool.name) || seen.has(tool.name)) continue;
-    seen.add(tool.name);
-    tools.push(sendableTool(tool, env.logger));
+  for (const list of [selected, asked]) {
+    for (const tool of list) {
+      if (carried?.has(tool.name) === false || seen.has(tool.name)) continue;
+      seen.add(tool.name);
+      tools.push(sendableTool(tool, env.logger));
+    }
   }
-  return { tools: [...tools, ...own], carried };
+  tools.push(...own);
+  return { tools, carried: carried ?? seen };
 }
 
 /** The wire tools of one model call (see `requestTools`). */

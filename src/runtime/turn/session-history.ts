@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../../core/model.js';
 import type { SessionStore, StoredMessage } from '../../core/session-store.js';
+import { knownListChars, messageChars } from '../context/token-estimate.js';
 import type { ToolSurface } from '../surface/tool-surface.js';
 import { resultsInCallOrder } from './results-in-call-order.js';
 import { wireHistory } from './wire-history.js';
@@ -13,8 +14,20 @@ import { wireHistory } from './wire-history.js';
 export class SessionHistory {
   private readonly kept: StoredMessage[] = [];
   private lastSeq: number | undefined;
-  /** The kept messages as a request carries them, for the surface they were made ready for. */
-  private wire: { readonly surface: ToolSurface; readonly messages: ChatMessage[] } | undefined;
+  /**
+   * The kept messages as a request carries them, for the surface they were made ready for: `messages`
+   * as stored, their characters, and the first `placed` of them in call order (`inOrder`), which no later
+   * message can reorder.
+   */
+  private wire:
+    | {
+        readonly surface: ToolSurface;
+        readonly messages: ChatMessage[];
+        chars: number;
+        readonly inOrder: ChatMessage[];
+        placed: number;
+      }
+    | undefined;
 
   constructor(readonly sessionId: string) {}
 
@@ -30,14 +43,54 @@ export class SessionHistory {
    */
   async forRequest(store: SessionStore, surface: ToolSurface): Promise<ChatMessage[]> {
     await this.catchUp(store);
-    if (this.wire?.surface !== surface) this.wire = { surface, messages: [] };
-    const ready = this.wire.messages;
+    if (this.wire?.surface !== surface)
+      this.wire = { surface, messages: [], chars: 0, inOrder: [], placed: 0 };
+    const wire = this.wire;
+    const ready = wire.messages;
     if (ready.length < this.kept.length) {
-      const added = this.kept.slice(ready.length).map((m) => m.message);
-      ready.push(...wireHistory(added, surface));
+      const added = wireHistory(
+        this.kept.slice(ready.length).map((m) => m.message),
+        surface,
+      );
+      for (const message of added) wire.chars += messageChars(message);
+      ready.push(...added);
     }
     // Made ready message by message, then put in order: ordering looks only at roles and call ids.
-    return resultsInCallOrder(ready);
+    // Only a reply whose results may still be coming (the last, with nothing but results after it) can
+    // still move; what comes before it is put in order once.
+    const open = openReplyAt(ready, wire.placed);
+    if (open > wire.placed) {
+      wire.inOrder.push(...resultsInCallOrder(ready.slice(wire.placed, open)));
+      wire.placed = open;
+    }
+    const ordered = wire.inOrder.concat(resultsInCallOrder(ready.slice(wire.placed)));
+    // The same messages in another order: a request's size estimate need not count them again.
+    knownListChars(ordered, wire.chars);
+    return ordered;
+  }
+
+  /**
+   * Takes in a message this process has just stored in the session (a reply, a tool result), so the
+   * next read need not bring it back. Taken only when it comes right after the last message kept: a
+   * message's `seq` is above every one stored before it, so nothing can sit between the two unseen. Any
+   * other (a message of another session written in between, a write that came back out of order) is
+   * left to the next read, which brings it in its place.
+   */
+  wrote(message: StoredMessage): void {
+    if (this.lastSeq === undefined || message.sessionId !== this.sessionId) return;
+    if (message.seq !== this.lastSeq + 1) return;
+    this.kept.push(message);
+    this.lastSeq = message.seq;
+  }
+
+  /**
+   * True when the conversation as last read is one user message of `turnId` and nothing else: the
+   * session's first turn, before any reply of it was stored. Every turn begins with its user message,
+   * so no earlier turn, model reply, token count or summary of the session can be in the store.
+   */
+  onlyOpening(turnId: string): boolean {
+    const first = this.kept[0];
+    return this.kept.length === 1 && first?.turnId === turnId && first.message.role === 'user';
   }
 
   private async catchUp(store: SessionStore): Promise<void> {
@@ -50,4 +103,17 @@ export class SessionHistory {
       this.lastSeq = message.seq;
     }
   }
+}
+
+/**
+ * Where the last reply whose results may still be coming begins (at or after `from`): a reply with calls
+ * followed by nothing but tool results. `messages.length` when there is none.
+ */
+function openReplyAt(messages: readonly ChatMessage[], from: number): number {
+  let at = messages.length;
+  while (at > from && messages[at - 1]?.role === 'tool') at -= 1;
+  const reply = messages[at - 1];
+  return at > from && reply?.role === 'assistant' && (reply.toolCalls?.length ?? 0) > 0
+    ? at - 1
+    : messages.length;
 }
