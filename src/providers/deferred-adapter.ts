@@ -60,8 +60,9 @@ export class DeferredAdapter implements ModelAdapter {
     if (config.family === 'openai') this.maxTools = OPENAI_MAX_TOOLS;
   }
 
-  async *stream(request: ModelRequest): AsyncGenerator<ModelEvent> {
-    yield* (await this.adapter()).stream(request);
+  stream(request: ModelRequest): AsyncIterable<ModelEvent> {
+    // once loaded, the family's own stream is handed out: a wrapping generator cost each event a hop
+    return this.loaded ? this.loaded.stream(request) : this.streamOnceLoaded(request);
   }
 
   toolsNamedInRejection(error: unknown, sent: readonly WireTool[]): string[] {
@@ -72,6 +73,10 @@ export class DeferredAdapter implements ModelAdapter {
   toolsAttributedInRejection(error: unknown, sent: readonly WireTool[]): string[] {
     if (this.loaded) return this.loaded.toolsAttributedInRejection(error, sent);
     return error instanceof ProviderError ? toolsAttributedInRejection(error, sent, this.dialects) : [];
+  }
+
+  private async *streamOnceLoaded(request: ModelRequest): AsyncGenerator<ModelEvent> {
+    yield* (await this.adapter()).stream(request);
   }
 
   private adapter(): Promise<FamilyAdapter> {

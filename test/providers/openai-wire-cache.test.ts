@@ -88,6 +88,23 @@ describe('the OpenAI wire cache', () => {
     expect(second.messages[2]).toBe(first.messages[2]);
   });
 
+  it('reuses the system message while its text stays the same, and sends a changed prompt as it is now', () => {
+    const cache = new OpenAIWireCache();
+    const history: ChatMessage[] = [{ role: 'user', content: 'hi' }];
+    const first = toOpenAIRequest(request(history), OPTIONS, cache);
+    const second = toOpenAIRequest(request(history), OPTIONS, cache);
+    expect(second.messages[0]).toBe(first.messages[0]);
+    expect(sent(history, cache)).toEqual(fresh(history));
+    const changed = { system: 'Answer at length; the “prompt” changed.', messages: history, tools: [TOOL] };
+    const body = toOpenAIRequest(changed, OPTIONS, cache);
+    expect(JSON.parse(openAIBodyBytes(body, cache).toString('utf8'))).toEqual(
+      JSON.parse(JSON.stringify(toOpenAIRequest(changed, OPTIONS))),
+    );
+    expect(openAIBodyBytes(body, cache).toString('utf8')).not.toContain('briefly');
+    // back to the first prompt: its text is sent again, not the changed one's
+    expect(sent(history, cache)).toEqual(fresh(history));
+  });
+
   it('sends a message replaced in the history as it is now, not as it was', () => {
     const cache = new OpenAIWireCache();
     const history: ChatMessage[] = [{ role: 'user', content: 'what time is it in Paris?' }];

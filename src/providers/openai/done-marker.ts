@@ -1,7 +1,7 @@
 import type { FetchLike } from '../shared/error-body-capture.js';
 
-/** An SSE line whose data is the terminator: `data: [DONE]` (the space after the colon is optional). */
-const DONE_LINE = /^data: ?\[DONE\]/;
+/** An SSE line whose data is the terminator, `data: [DONE]` (the space is optional), at a line's start. */
+const DONE_LINE = /(?:^|[\r\n])data: ?\[DONE\]/;
 
 /** A wrapping `fetch` that notes which streamed answers carried the `data: [DONE]` terminator. */
 export interface DoneMarkerWatch {
@@ -19,13 +19,16 @@ function doneScanner(found: () => void): { chunk(bytes: Uint8Array): void; end()
   const decoder = new TextDecoder();
   let tail = '';
   let seen = false;
+  // `tail` (the unfinished last line) always starts a line, so the pattern's `^` is a line's start;
+  // searching the text whole spares splitting every chunk into lines
   const scan = (text: string, final: boolean) => {
-    const lines = (tail + text).split(/\r\n|\r|\n/);
-    tail = final ? '' : (lines.pop() ?? '');
-    if (lines.some((line) => DONE_LINE.test(line))) {
+    const seenText = tail + text;
+    if (DONE_LINE.test(seenText)) {
       seen = true;
       found();
+      return;
     }
+    tail = final ? '' : seenText.slice(Math.max(seenText.lastIndexOf('\n'), seenText.lastIndexOf('\r')) + 1);
   };
   return {
     chunk: (bytes) => {

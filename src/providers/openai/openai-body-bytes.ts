@@ -1,11 +1,25 @@
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import type { OpenAIWireCache } from './openai-wire-cache.js';
 
-/** `"key":[` and the items' bytes (each led by its `,`, the first one's left out), then `],`. */
-function listBytes(key: string, items: readonly Buffer[]): Buffer[] {
+const BRACE = Buffer.from('{');
+const CLOSE = Buffer.from('],');
+/** Each list's opening (`"key":[`) and its empty form (`"key":[],`), made once. */
+const OPENINGS = {
+  messages: [Buffer.from('"messages":['), Buffer.from('"messages":[],')],
+  tools: [Buffer.from('"tools":['), Buffer.from('"tools":[],')],
+} as const;
+
+/** Adds `"key":[` and the items' bytes (each led by its `,`, the first one's left out), then `],` to `parts`. */
+function pushList(parts: Buffer[], key: keyof typeof OPENINGS, items: readonly Buffer[]): void {
+  const [open, empty] = OPENINGS[key];
   const first = items[0];
-  if (first === undefined) return [Buffer.from(`"${key}":[],`)];
-  return [Buffer.from(`"${key}":[`), first.subarray(1), ...items.slice(1), Buffer.from('],')];
+  if (first === undefined) {
+    parts.push(empty);
+    return;
+  }
+  parts.push(open, first.subarray(1));
+  for (let i = 1; i < items.length; i += 1) parts.push(items[i] as Buffer);
+  parts.push(CLOSE);
 }
 
 /**
@@ -17,19 +31,17 @@ function listBytes(key: string, items: readonly Buffer[]): Buffer[] {
  */
 export function openAIBodyBytes(body: ChatCompletionCreateParams, cache: OpenAIWireCache): Buffer {
   const { messages, tools, ...rest } = body;
-  const parts = [
-    Buffer.from('{'),
-    ...listBytes(
-      'messages',
-      messages.map((m) => cache.listedMessage(m)),
-    ),
-  ];
+  const parts = [BRACE];
+  pushList(
+    parts,
+    'messages',
+    messages.map((m) => cache.listedMessage(m)),
+  );
   if (tools !== undefined)
-    parts.push(
-      ...listBytes(
-        'tools',
-        tools.map((t) => cache.listedTool(t)),
-      ),
+    pushList(
+      parts,
+      'tools',
+      tools.map((t) => cache.listedTool(t)),
     );
   // `rest` always holds the model, so its JSON is `{` and at least one key
   parts.push(Buffer.from(JSON.stringify(rest).slice(1)));

@@ -51,7 +51,10 @@ export function toOpenAIRequest(
   cache?: OpenAIWireCache,
 ): ChatCompletionCreateParams {
   const messages: ChatCompletionMessageParam[] = [];
-  if (request.system !== '') messages.push({ role: 'system', content: request.system });
+  if (request.system !== '')
+    messages.push(
+      cache === undefined ? { role: 'system', content: request.system } : cache.systemMessage(request.system),
+    );
   const idOf = callIdsFor(request.messages, options.shortCallIds === true);
   let previous: ChatMessage['role'] | undefined;
   for (const message of request.messages) {

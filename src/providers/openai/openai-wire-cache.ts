@@ -24,6 +24,16 @@ export class OpenAIWireCache {
   private readonly messages = new MessageForms<ChatCompletionMessageParam>(toOpenAIMessage);
   private readonly byTool = new WeakMap<WireTool, ToolEntry>();
   private readonly byParam = new WeakMap<ChatCompletionTool, ToolEntry>();
+  /** The last system message made, and its bytes once asked for (a runtime sends the same prompt again). */
+  private system:
+    | { readonly param: ChatCompletionMessageParam & { content: string }; listed?: Buffer }
+    | undefined;
+
+  /** The system message holding `text`, the kept one while the text is the same. */
+  systemMessage(text: string): ChatCompletionMessageParam {
+    if (this.system?.param.content !== text) this.system = { param: { role: 'system', content: text } };
+    return this.system.param;
+  }
 
   /** The wire form of `message`, the kept one when it was made from the values the message holds now. */
   message(message: ChatMessage, idOf: (id: string) => string): ChatCompletionMessageParam {
@@ -50,10 +60,15 @@ export class OpenAIWireCache {
 
   /**
    * `,` and the message's JSON in UTF-8 (the separator comes with it, so a list is one part per item),
-   * kept for the forms this cache made; any other (the system message, a note put between messages) is
-   * encoded each time.
+   * kept for the forms this cache made (the system message among them); any other (a note put between
+   * messages) is encoded each time.
    */
   listedMessage(param: ChatCompletionMessageParam): Buffer {
+    const system = this.system;
+    if (system !== undefined && param === system.param) {
+      system.listed ??= listedBytes(param);
+      return system.listed;
+    }
     return this.messages.bytes(param, listedBytes);
   }
 
