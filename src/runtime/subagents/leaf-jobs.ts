@@ -111,7 +111,7 @@ export class LeafJobs {
     const leaf = batch?.leaves.find((l) => l.id === leafId);
     if (!batch || !leaf || batch.status !== 'running') return;
     // Parked on a question still open: its answer (or its deadline, by the sweep) sends it again.
-    if (await this.parked(leaf)) return;
+    if (!(await this.parentOver(batch)) && (await this.parked(leaf))) return;
     if (!ended(leaf)) await this.upkeep.track(this.runLeaf(batch, leaf));
     await this.afterLeaf(batchId);
   }
@@ -226,8 +226,10 @@ export class LeafJobs {
         continue;
       }
       await this.sendReady(batch);
+      // A leaf that parked as its parent was being stopped: its job ends it now, not at its deadline.
+      const over = FINAL_TURN_STATES.includes(parent.status);
       for (const leaf of batch.leaves) {
-        if (leaf.status === 'running' && (await this.orphaned(leaf))) await this.send(leaf);
+        if (leaf.status === 'running' && (await this.orphaned(leaf, over))) await this.send(leaf);
       }
     }
   }
@@ -236,13 +238,20 @@ export class LeafJobs {
    * True for a running leaf no live process drives: its child turn's owner is gone, or it has none, or
    * its turn is parked on a question answered or past its deadline.
    */
-  private async orphaned(leaf: LeafRecord): Promise<boolean> {
+  private async orphaned(leaf: LeafRecord, parentOver: boolean): Promise<boolean> {
     const { runtime } = this.options;
     const turn = await this.childTurn(leaf);
     if (turn === undefined) return this.claimerGone(leaf);
     if (FINAL_TURN_STATES.includes(turn.status)) return true;
-    if (await waitsForAnswer(runtime.options.store, turn)) return false;
+    if (!parentOver && (await waitsForAnswer(runtime.options.store, turn))) return false;
     return turn.owner !== runtime.owner && !runtime.ownerAlive(turn);
+  }
+
+  /** True when the batch's parent turn has ended (stopped, interrupted) or is gone. */
+  private async parentOver(batch: BatchRecord): Promise<boolean> {
+    const parent =
+      batch.turnId === undefined ? undefined : await this.options.runtime.options.store.getTurn(batch.turnId);
+    return parent === undefined || FINAL_TURN_STATES.includes(parent.status);
   }
 
   /** True for a leaf whose turn is parked on a question that can still be answered. */

@@ -318,6 +318,28 @@ describe('a leaf run as a job waits for a person parked, holding no worker', () 
     expect(await turnEnds(s.store, turnId)).toBe(1);
   }, 120_000);
 
+  it('a leaf that parked just as its parent was stopped (its batch left open to its worker) is ended by the sweep, not at its deadline', async () => {
+    const d = await setUp({ stepMs: 100 });
+    await d.worker('a');
+    const s = await d.serve();
+    const turnId = await s.send('batch 1 0');
+    const approval = await parkedQuestion(s.store, turnId, 'ask-0');
+    // The stop's clean-up found the leaf still held by its worker and left the batch to it; the signal
+    // came before the leaf parked, so nobody ran it when the leaf let go.
+    expect(await s.store.setTurnStatus(turnId, 'stopped', { error: 'stopped by a person' })).toBe(true);
+
+    await until(
+      async () => (await leafOf(s.store, turnId, 'ask-0')).batch?.status === 'failed',
+      'the batch to end',
+      60_000,
+    );
+    const { leaf, turn } = await leafOf(s.store, turnId, 'ask-0');
+    expect(leaf?.status).toBe('failed');
+    expect(turn?.status).toBe('stopped');
+    expect((await s.store.getApproval(approval.id))?.status).toBe('cancelled');
+    expect(d.runs).toEqual([]);
+  }, 120_000);
+
   it('a parked parent stopped through serve while another runtime runs its leaves: running leaves stop (their calls cut short), unstarted ones never start, the parent ends stopped once', async () => {
     const d = await setUp({ stepMs: 15_000 });
     await d.worker('a');
