@@ -353,7 +353,7 @@ export class Runtime {
       turn,
       this.owner,
       { resultChars: this.limits.resultChars, hidden: this.hidden },
-      { state: 'stopped', error: 'stopped by a person', why: 'the person stopped its turn' },
+      'stopped',
     );
   }
 

@@ -25,10 +25,17 @@ export async function askPerson(
   call: PlannedCall,
 ): Promise<{ readonly approvalId: string; readonly outcome: ApprovalOutcome }> {
   const request = await putQuestion(env, call);
-  // A leaf's turn is driven by its batch, which waits with it: only a top-level turn parks.
-  const outcome = await env.broker.wait(request.id, env.approval.timeoutMs, env.signal, !env.leaf);
+  const outcome = await env.broker.wait(request.id, env.approval.timeoutMs, env.signal, waitParks(env));
   await env.store.setTurnStatus(env.turnId, 'running', { from: ['waiting_approval'] });
   return { approvalId: request.id, outcome };
+}
+
+/**
+ * True when a wait for a person may park the turn (where the runtime parks at all): a top-level turn,
+ * or a leaf run as a job of its own. A leaf run inside its batch's process is waited for by the batch.
+ */
+export function waitParks(env: TurnEnvironment): boolean {
+  return env.leaf === undefined || env.leaf.parks === true;
 }
 
 /** Stores the question about a call (durable, answerable from any process) and tells the host; nothing waits. */

@@ -3,11 +3,13 @@ import type { RuntimeEvent } from '../../core/events.js';
 import type { JobQueue } from '../../core/job-queue.js';
 import type { JsonObject } from '../../core/json.js';
 import type { ApprovalRecord, TurnRecord } from '../../core/session-store.js';
-import { turnToResume } from '../resume/leaf-turns.js';
+import { leafOfSession, turnToResume } from '../resume/leaf-turns.js';
 import { QUEUED_OWNER } from '../resume/turn-owner.js';
 import type { Runtime } from '../runtime.js';
 import { JOB_KINDS } from './job-kinds.js';
 import { JobUpkeep } from './job-upkeep.js';
+import { sendLeafJob } from './leaf-job.js';
+import { waitsForAnswer } from './waits-for-answer.js';
 
 /** Where a turn's events go while a worker runs it: the store's event log, read by every `serve`. */
 export type TurnEventSink = (
@@ -57,9 +59,19 @@ export class TurnJobs {
     await this.options.queue.send(JOB_KINDS.turn, { turnId }, { key: turnId });
   }
 
-  /** Sends the continuation of the turn whose approval was just answered. */
+  /**
+   * Sends the continuation of the turn whose approval was just answered: a leaf's job when the turn is
+   * a leaf's, parked on its own (a leaf run as a job), else the turn's (a leaf's runs with its batch).
+   */
   async answered(approval: ApprovalRecord): Promise<void> {
-    await this.enqueue(await turnToResume(this.options.runtime.options.store, approval.turnId));
+    const store = this.options.runtime.options.store;
+    const turn = await store.getTurn(approval.turnId);
+    const of = turn === undefined ? undefined : await leafOfSession(store, turn.sessionId);
+    if (of !== undefined && turn?.owner === QUEUED_OWNER && of.batch.status === 'running') {
+      await sendLeafJob(this.options.queue, of.leaf);
+      return;
+    }
+    await this.enqueue(await turnToResume(store, approval.turnId));
   }
 
   /** Starts working on turn jobs here, `concurrency` at once, with a sweep for orphaned and answered turns. */
@@ -115,12 +127,7 @@ export class TurnJobs {
     const store = this.options.runtime.options.store;
     const batches = await store.listBatches({ parentSessionId: turn.sessionId, unfinished: true });
     if (batches.some((b) => b.turnId === turn.id)) return true;
-    if (turn.status !== 'waiting_approval') return false;
-    const approvals = await store.listApprovals({ turnId: turn.id });
-    const now = Date.now();
-    return approvals.some(
-      (a) => a.status === 'pending' && (a.expiresAt === undefined || Date.parse(a.expiresAt) > now),
-    );
+    return waitsForAnswer(store, turn);
   }
 
   /**

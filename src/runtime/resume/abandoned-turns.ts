@@ -3,7 +3,7 @@ import { FINAL_TURN_STATES } from '../../core/session-records.js';
 import type { SessionStore, TurnRecord } from '../../core/session-store.js';
 import { deliverFinishedBatches, type ResultBounds } from '../batches/deliver-batch.js';
 import { leafEnding } from '../batches/leaf-ending.js';
-import { ownerAlive } from './turn-owner.js';
+import { ownerAlive, QUEUED_OWNER } from './turn-owner.js';
 
 /**
  * Before a new turn in a session: a previous turn whose process died unfinished is closed — its
@@ -24,11 +24,9 @@ export async function interruptAbandoned(
         `Session ${sessionId} has a turn running in another process (${turn.owner}).`,
       );
     }
-    const moved = await closeUnheldTurn(store, turn, owner, bounds, {
-      state: 'interrupted',
-      error: 'a new message was sent before it finished',
-      why: 'a new message interrupted its turn',
-    });
+    // Parked or queued (or this runtime's own): the new message cuts it off; else its process died first.
+    const cause = turn.owner === QUEUED_OWNER || turn.owner === owner ? 'new_message' : 'process_gone';
+    const moved = await closeUnheldTurn(store, turn, owner, bounds, cause);
     if (!moved) {
       const now = await store.getTurn(turn.id);
       if (now === undefined || FINAL_TURN_STATES.includes(now.status)) continue;
@@ -44,46 +42,93 @@ export async function interruptAbandoned(
 }
 
 /**
+ * Why a turn no process holds is closed: a person stopped it, a new message in its session cut it off,
+ * or the process running it died (and a new message found it so).
+ */
+export type ClosingCause = 'stopped' | 'new_message' | 'process_gone';
+
+/** What each cause leaves: the turn's state and error, the words for its loose calls and for its leaves. */
+const CLOSINGS: Record<
+  ClosingCause,
+  {
+    readonly state: 'interrupted' | 'stopped';
+    readonly error: string;
+    /** Ends "…, but <why> before its result came back" / "was not run: <why> before it started". */
+    readonly why: string;
+    /** What happened to a leaf's parent turn, after "its parent turn". */
+    readonly parent: string;
+  }
+> = {
+  stopped: {
+    state: 'stopped',
+    error: 'stopped by a person',
+    why: 'the person stopped its turn',
+    parent: 'was stopped by the person',
+  },
+  new_message: {
+    state: 'interrupted',
+    error: 'a new message was sent before it finished',
+    why: 'a new message interrupted its turn',
+    parent: 'was interrupted by a new message',
+  },
+  process_gone: {
+    state: 'interrupted',
+    error: 'the process running it ended before it finished',
+    why: 'the process running its turn ended',
+    parent: 'lost the process running it',
+  },
+};
+
+/**
  * Ends a turn no live process holds (its owner died, or it is parked waiting for an approval or queued
- * for a worker) as `end.state`: a compare-and-set on the owner read with it, so a process that took the
- * turn over meanwhile keeps it (false then). Its waiting approvals are cancelled with the move; its
- * batches are closed first, so a batch call is answered with what its leaves gave, not as a call whose
- * end is unknown; every other loose call is answered with `end.why`.
+ * for a worker) as `cause` says: a compare-and-set on the owner read with it, so a process that took
+ * the turn over meanwhile keeps it (false then). Its waiting approvals are cancelled with the move; its
+ * batches are closed first (their leaves told of the cause), so a batch call is answered with what its
+ * leaves gave, not as a call whose end is unknown; every other loose call is answered with the cause.
  */
 export async function closeUnheldTurn(
   store: SessionStore,
   turn: TurnRecord,
   owner: string,
   bounds: ResultBounds,
-  end: { readonly state: 'interrupted' | 'stopped'; readonly error: string; readonly why: string },
+  cause: ClosingCause,
 ): Promise<boolean> {
+  const end = CLOSINGS[cause];
   const moved = await store.setTurnStatus(turn.id, end.state, {
     error: end.error,
     fromOwner: turn.owner ?? null,
   });
   if (!moved) return false;
-  await closeBatchesOf(store, turn.sessionId, turn.id, owner);
+  await closeBatchesOf(store, turn, owner, end);
   await deliverFinishedBatches(store, turn.sessionId, turn.id, bounds);
   await answerLooseCalls(store, { turnId: turn.id }, end.why);
   return true;
 }
 
+/** What happened to a leaf's parent turn that ended as `status` (after "its parent turn"). */
+export function parentEnding(status: TurnRecord['status']): string {
+  if (status === 'stopped') return CLOSINGS.stopped.parent;
+  if (status === 'interrupted') return 'was interrupted';
+  return `ended (${status})`;
+}
+
 const UNFINISHED: ('running' | 'waiting_approval')[] = ['running', 'waiting_approval'];
 
 /**
- * Closes the subagent batches an interrupted turn left running: nobody will deliver their result any
- * more, so each unfinished leaf ends as failed (its child turn interrupted, its approvals cancelled,
- * its loose calls answered) and the batch as failed. A batch with a leaf still driven by a live
- * process (resumed on its own elsewhere) is left to that process.
+ * Closes the subagent batches a closed turn left running: nobody will deliver their result any more, so
+ * each unfinished leaf ends as failed (its child turn ended as its parent did, its approvals cancelled,
+ * its loose calls answered, each saying what happened to the parent) and the batch as failed. A batch with a leaf
+ * still driven by a live process (a worker running it) is left to that process, which a stop reaches
+ * by its signal.
  */
 async function closeBatchesOf(
   store: SessionStore,
-  sessionId: string,
-  turnId: string,
+  turn: TurnRecord,
   owner: string,
+  end: { readonly state: 'interrupted' | 'stopped'; readonly parent: string },
 ): Promise<void> {
-  const batches = await store.listBatches({ parentSessionId: sessionId, unfinished: true });
-  for (const batch of batches.filter((b) => b.turnId === turnId)) {
+  const batches = await store.listBatches({ parentSessionId: turn.sessionId, unfinished: true });
+  for (const batch of batches.filter((b) => b.turnId === turn.id)) {
     const open = batch.leaves.filter((l) => l.status === 'queued' || l.status === 'running');
     const childTurns: TurnRecord[] = [];
     for (const l of open) {
@@ -92,10 +137,8 @@ async function closeBatchesOf(
     }
     if (childTurns.some((t) => t.owner !== owner && ownerAlive(t))) continue;
     for (const child of childTurns) {
-      const why = 'its parent turn was interrupted by a new message';
-      if (
-        !(await store.setTurnStatus(child.id, 'interrupted', { error: why, fromOwner: child.owner ?? null }))
-      )
+      const why = `its parent turn ${end.parent}`;
+      if (!(await store.setTurnStatus(child.id, end.state, { error: why, fromOwner: child.owner ?? null })))
         continue;
       await answerLooseCalls(store, { turnId: child.id }, why);
     }
@@ -103,7 +146,7 @@ async function closeBatchesOf(
       const when = leaf.status === 'queued' ? 'before this leaf started' : 'before this leaf finished';
       const result = {
         status: 'failed' as const,
-        errors: [`the batch's parent turn was interrupted by a new message ${when}`],
+        errors: [`the batch's parent turn ${end.parent} ${when}`],
       };
       const child = leaf.childSessionId;
       await store.finishLeaf(leaf.id, child === undefined ? result : await leafEnding(store, child, result));

@@ -1,5 +1,5 @@
 import type { ToolCallRecord } from '../../core/session-store.js';
-import { holdLeafGrant } from '../calls/ask-call.js';
+import { holdLeafGrant, waitParks } from '../calls/ask-call.js';
 import { afterApproval, invokeAfterWait } from '../calls/call-path.js';
 import { type PlannedCall, readCall } from '../calls/planned-call.js';
 import { refusalResult } from '../calls/refusals.js';
@@ -104,7 +104,7 @@ export async function resumeCalls(env: TurnEnvironment, state: TurnState): Promi
         env.emit({ type: 'approval-request', request: approval });
         await env.store.setTurnStatus(env.turnId, 'waiting_approval', { from: ['running'] });
       }
-      const outcome = await env.broker.wait(approval.id, timeoutMs, env.signal, !env.leaf);
+      const outcome = await env.broker.wait(approval.id, timeoutMs, env.signal, waitParks(env));
       if (open) await env.store.setTurnStatus(env.turnId, 'running', { from: ['waiting_approval'] });
       await afterApproval(env, state, call, approval.id, outcome);
     } else if (approval.status === 'denied') {

@@ -3,11 +3,14 @@ import type { RuntimeEvent } from '../../core/events.js';
 import type { JobQueue } from '../../core/job-queue.js';
 import type { JsonObject } from '../../core/json.js';
 import { FINAL_TURN_STATES } from '../../core/session-records.js';
-import type { BatchRecord, LeafRecord } from '../../core/session-store.js';
+import type { BatchRecord, LeafRecord, TurnRecord } from '../../core/session-store.js';
 import { signalTopics } from '../../core/signals.js';
 import { contractFromJson } from '../batches/leaf-contract.js';
 import { JOB_KINDS } from '../jobs/job-kinds.js';
 import { JobUpkeep } from '../jobs/job-upkeep.js';
+import { sendLeafJob } from '../jobs/leaf-job.js';
+import { waitsForAnswer } from '../jobs/waits-for-answer.js';
+import { parentEnding } from '../resume/abandoned-turns.js';
 import { QUEUED_OWNER } from '../resume/turn-owner.js';
 import type { Runtime } from '../runtime.js';
 import { writersBefore } from './leaf-paths.js';
@@ -84,11 +87,7 @@ export class LeafJobs {
   }
 
   private async send(leaf: LeafRecord): Promise<void> {
-    await this.options.queue.send(
-      JOB_KINDS.leaf,
-      { batchId: leaf.batchId, leafId: leaf.id },
-      { key: leaf.id },
-    );
+    await sendLeafJob(this.options.queue, leaf);
   }
 
   /** Sends each queued leaf whose earlier writers of the same paths have all ended. */
@@ -111,6 +110,8 @@ export class LeafJobs {
     const batch = await store.getBatch(batchId);
     const leaf = batch?.leaves.find((l) => l.id === leafId);
     if (!batch || !leaf || batch.status !== 'running') return;
+    // Parked on a question still open: its answer (or its deadline, by the sweep) sends it again.
+    if (!(await this.parentOver(batch)) && (await this.parked(leaf))) return;
     if (!ended(leaf)) await this.upkeep.track(this.runLeaf(batch, leaf));
     await this.afterLeaf(batchId);
   }
@@ -126,16 +127,21 @@ export class LeafJobs {
     try {
       const parent =
         batch.turnId === undefined ? undefined : await runtime.options.store.getTurn(batch.turnId);
-      if (parent === undefined || FINAL_TURN_STATES.includes(parent.status)) controller.abort();
+      const over = parent === undefined || FINAL_TURN_STATES.includes(parent.status);
+      if (over) controller.abort();
       const sink = this.options.events;
-      const env = await batchEnv(runtime, batch, {
-        ...this.options.subagents,
-        signal: controller.signal,
-        onEvent: (event) => sink?.(batch.parentSessionId, parentTurnId, event),
-      });
+      const env: LeafEnv = {
+        ...(await batchEnv(runtime, batch, {
+          ...this.options.subagents,
+          signal: controller.signal,
+          onEvent: (event) => sink?.(batch.parentSessionId, parentTurnId, event),
+        })),
+        // A question parks the leaf's turn: no worker is held while a person takes their time.
+        parks: true,
+      };
       // A leaf already started goes on below with the stop in force, so its turn records how it ended.
       if (controller.signal.aborted && leaf.status === 'queued') {
-        await this.endUnstarted(env, leaf);
+        await this.endUnstarted(env, leaf, over ? parent?.status : 'stopped');
         return;
       }
       // A second job for a leaf this process runs already (sent again while the first was under way).
@@ -164,11 +170,16 @@ export class LeafJobs {
     }
   }
 
-  /** A leaf of a parent turn that has ended (stopped, interrupted) never starts. */
-  private async endUnstarted(env: LeafEnv, leaf: LeafRecord): Promise<void> {
+  /** A leaf of a parent turn that has ended as `parentStatus` (stopped, interrupted) never starts. */
+  private async endUnstarted(
+    env: LeafEnv,
+    leaf: LeafRecord,
+    parentStatus: TurnRecord['status'] | undefined,
+  ): Promise<void> {
+    const what = parentStatus === undefined ? 'is gone' : parentEnding(parentStatus);
     await finishLeaf(env, leaf, {
       status: 'failed',
-      errors: ['the batch was stopped before this leaf started'],
+      errors: [`the batch's parent turn ${what} before this leaf started`],
     });
   }
 
@@ -215,19 +226,44 @@ export class LeafJobs {
         continue;
       }
       await this.sendReady(batch);
+      // A leaf that parked as its parent was being stopped: its job ends it now, not at its deadline.
+      const over = FINAL_TURN_STATES.includes(parent.status);
       for (const leaf of batch.leaves) {
-        if (leaf.status === 'running' && (await this.orphaned(leaf))) await this.send(leaf);
+        if (leaf.status === 'running' && (await this.orphaned(leaf, over))) await this.send(leaf);
       }
     }
   }
 
-  /** True for a running leaf no live process drives: its child turn's owner is gone, or it has none. */
-  private async orphaned(leaf: LeafRecord): Promise<boolean> {
+  /**
+   * True for a running leaf no live process drives: its child turn's owner is gone, or it has none, or
+   * its turn is parked on a question answered or past its deadline.
+   */
+  private async orphaned(leaf: LeafRecord, parentOver: boolean): Promise<boolean> {
     const { runtime } = this.options;
-    const sessionId = leaf.childSessionId ?? childSessionId(leaf);
-    const turn = (await runtime.options.store.listTurns({ sessionId })).at(-1);
+    const turn = await this.childTurn(leaf);
     if (turn === undefined) return this.claimerGone(leaf);
     if (FINAL_TURN_STATES.includes(turn.status)) return true;
+    if (!parentOver && (await waitsForAnswer(runtime.options.store, turn))) return false;
     return turn.owner !== runtime.owner && !runtime.ownerAlive(turn);
+  }
+
+  /** True when the batch's parent turn has ended (stopped, interrupted) or is gone. */
+  private async parentOver(batch: BatchRecord): Promise<boolean> {
+    const parent =
+      batch.turnId === undefined ? undefined : await this.options.runtime.options.store.getTurn(batch.turnId);
+    return parent === undefined || FINAL_TURN_STATES.includes(parent.status);
+  }
+
+  /** True for a leaf whose turn is parked on a question that can still be answered. */
+  private async parked(leaf: LeafRecord): Promise<boolean> {
+    if (leaf.status !== 'running') return false;
+    const turn = await this.childTurn(leaf);
+    return turn !== undefined && (await waitsForAnswer(this.options.runtime.options.store, turn));
+  }
+
+  /** The latest turn of a leaf's child session, if it has one. */
+  private async childTurn(leaf: LeafRecord): Promise<TurnRecord | undefined> {
+    const sessionId = leaf.childSessionId ?? childSessionId(leaf);
+    return (await this.options.runtime.options.store.listTurns({ sessionId })).at(-1);
   }
 }

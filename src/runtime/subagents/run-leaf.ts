@@ -5,6 +5,7 @@ import { StoreConflictError } from '../../core/store-errors.js';
 import { headOf } from '../../core/text-cut.js';
 import { contractFromJson, leafPrompt } from '../batches/leaf-contract.js';
 import { leafEnding } from '../batches/leaf-ending.js';
+import { QUEUED_OWNER } from '../resume/turn-owner.js';
 import type { Runtime, SessionOptions } from '../runtime.js';
 import { agentNamed, type TaskMode } from '../runtime-options.js';
 import { LeafClock } from './leaf-clock.js';
@@ -25,6 +26,8 @@ export interface LeafEnv {
   readonly signal: AbortSignal;
   /** Where progress and the leaves' approval requests go (the parent turn's stream). */
   readonly emit: (event: RuntimeEvent) => void;
+  /** Each leaf runs as a job of its own (hosted mode): a wait for a person parks the leaf's turn. */
+  readonly parks?: boolean;
 }
 
 /** How a leaf starts: afresh, or by taking over its child turn that a dead process left. */
@@ -54,6 +57,7 @@ export function leafSessionOptions(env: LeafEnv, leaf: LeafRecord): SessionOptio
       parentSessionId: env.parentSessionId,
       writable: research ? [] : contract.writes,
       offLimits: contract.off_limits,
+      ...(env.parks === true ? { parks: true } : {}),
     },
   };
 }
@@ -79,7 +83,7 @@ export function emitLeaf(
  * Runs one claimed leaf in its child session until it ends, stopping it when its time limit passes (not
  * counting waits for a person's answer) or the parent stops; its approval requests go up the parent's
  * stream. Records and returns how it ended (unfinished as it was when another process took its turn
- * over first).
+ * over first, or when its turn parked to wait for a person: the answer sends its job again).
  */
 export async function runLeaf(env: LeafEnv, leaf: LeafRecord, start: LeafStart): Promise<LeafRecord> {
   const controller = new AbortController();
@@ -95,6 +99,7 @@ export async function runLeaf(env: LeafEnv, leaf: LeafRecord, start: LeafStart):
   const options = leafSessionOptions(env, leaf);
   const errors: string[] = [];
   let end: Extract<RuntimeEvent, { type: 'turn-end' }> | undefined;
+  let turnId: string | undefined;
   try {
     const events =
       start.kind === 'resume'
@@ -104,9 +109,12 @@ export async function runLeaf(env: LeafEnv, leaf: LeafRecord, start: LeafStart):
             { signal: controller.signal },
           );
     for await (const event of events) {
+      if (event.type === 'turn-start') turnId = event.turnId;
       if (event.type === 'turn-end') end = event;
       else forward(env, leaf, event, errors, clock);
     }
+    // Its turn parked on a question (it ended with no turn-end): no process holds the leaf until the answer.
+    if (end === undefined && turnId !== undefined && (await parkedOnQuestion(env, turnId))) return leaf;
   } catch (error) {
     // Another process took the leaf's turn over first (workers racing for a dead one's leaf): it
     // drives the leaf and records how it ends.
@@ -157,6 +165,13 @@ function forward(
     default:
       break;
   }
+}
+
+/** True when turn `turnId` is parked in the store waiting for a person's answer. */
+async function parkedOnQuestion(env: LeafEnv, turnId: string): Promise<boolean> {
+  if (env.parks !== true) return false;
+  const turn = await env.runtime.options.store.getTurn(turnId);
+  return turn?.status === 'waiting_approval' && turn.owner === QUEUED_OWNER;
 }
 
 function outcome(

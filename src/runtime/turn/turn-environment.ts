@@ -66,5 +66,10 @@ export interface TurnEnvironment {
     readonly parentSessionId?: string;
     readonly writable?: readonly string[];
     readonly offLimits?: readonly string[];
+    /**
+     * The leaf runs as a job of its own (hosted mode): a wait for a person parks its turn, as a
+     * top-level turn's does, and the answer sends the leaf's job again.
+     */
+    readonly parks?: boolean;
   };
 }

@@ -71,7 +71,9 @@ describe('a new message after the process running a batch died', () => {
     expect(call?.result).toContain('## 1. Leaf 0: done');
     expect(call?.result).toContain('the first answer');
     expect(call?.result).toContain('## 2. Leaf 1: failed');
-    expect(call?.result).toContain('interrupted by a new message before this leaf finished');
+    expect(call?.result).toContain(
+      "the batch's parent turn lost the process running it before this leaf finished",
+    );
     expect(call?.result).toMatch(/already ran.*archive_mail \{"id":7\}/);
     // The model read it too, in the request of the new turn.
     const request = h.standIn.requests.at(-1);

@@ -159,7 +159,7 @@ describe('resuming a batch', () => {
     const closed = await store.getBatch(batch.id);
     expect(closed?.status).toBe('failed');
     expect(closed?.leaves.map((l) => l.status)).toEqual(['failed', 'failed']);
-    expect(closed?.leaves[0]?.errors[0]).toMatch(/parent turn was interrupted/);
+    expect(closed?.leaves[0]?.errors[0]).toMatch(/parent turn lost the process running it/);
     expect(await unfinishedBatches(h.runtime)).toEqual([]);
   });
 
