@@ -69,9 +69,9 @@ function outputOf(proc: ChildProcess) {
   return { done, stdout: () => stdout, stderr: () => stderr };
 }
 
-/** Polls `check` until it holds; fails naming `what` after 20 s. */
+/** Polls `check` until it holds; fails naming `what` after 60 s (a loaded machine starts processes slowly). */
 export async function until(what: string, check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
