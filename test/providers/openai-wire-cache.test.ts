@@ -105,6 +105,24 @@ describe('the OpenAI wire cache', () => {
     expect(sent(history, cache)).toEqual(fresh(history));
   });
 
+  it('reuses a tool made again around the same parameters, and keeps apart tools sharing them', () => {
+    const cache = new OpenAIWireCache();
+    const history: ChatMessage[] = [{ role: 'user', content: 'hi' }];
+    const first = toOpenAIRequest(request(history, [{ ...TOOL }]), OPTIONS, cache);
+    const again = toOpenAIRequest(request(history, [{ ...TOOL }]), OPTIONS, cache);
+    expect(again.tools?.[0]).toBe(first.tools?.[0]);
+    // another name or description on the same parameters object is a tool of its own
+    const renamed = { ...TOOL, name: 'get_date' };
+    const described = { ...TOOL, description: 'The date in any zone.' };
+    const tools = [{ ...TOOL }, renamed, described];
+    expect(sent(history, cache, OPTIONS, tools)).toEqual(fresh(history, OPTIONS, tools));
+    const body = JSON.stringify(toOpenAIRequest(request(history, tools), OPTIONS, cache).tools);
+    const wire = JSON.parse(body) as { function: { name: string; description: string } }[];
+    expect(wire.map((t) => t.function.name)).toEqual(['get_time', 'get_date', 'get_time']);
+    expect(wire[2]?.function.description).toBe('The date in any zone.');
+    expect(sent(history, cache, OPTIONS, [{ ...TOOL }])).toEqual(fresh(history, OPTIONS, [TOOL]));
+  });
+
   it('sends a message replaced in the history as it is now, not as it was', () => {
     const cache = new OpenAIWireCache();
     const history: ChatMessage[] = [{ role: 'user', content: 'what time is it in Paris?' }];

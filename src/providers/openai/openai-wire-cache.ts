@@ -24,6 +24,8 @@ export class OpenAIWireCache {
   private readonly messages = new MessageForms<ChatCompletionMessageParam>(toOpenAIMessage);
   private readonly byTool = new WeakMap<WireTool, ToolEntry>();
   private readonly byParam = new WeakMap<ChatCompletionTool, ToolEntry>();
+  /** The last entry made from each parameters object. */
+  private readonly byParameters = new WeakMap<WireTool['parameters'], ToolEntry>();
   /** The last system message made, and its bytes once asked for (a runtime sends the same prompt again). */
   private system:
     | { readonly param: ChatCompletionMessageParam & { content: string }; listed?: Buffer }
@@ -40,21 +42,29 @@ export class OpenAIWireCache {
     return this.messages.of(message, idOf, undefined);
   }
 
-  /** The wire form of `tool`, the kept one while the tool's name, description and parameters are the same. */
+  /**
+   * The wire form of `tool`, the kept one while the tool's name, description and parameters are the same.
+   * A tool object made again for each request around the same parameters object (as the runtime does for
+   * some built-in tools) finds its entry through that object.
+   */
   tool(tool: WireTool): ChatCompletionTool {
-    const kept = this.byTool.get(tool);
+    const own = this.byTool.get(tool);
+    const kept = own ?? this.byParameters.get(tool.parameters);
     const was = kept?.tool;
     if (
       kept &&
       was?.name === tool.name &&
       was.description === tool.description &&
       was.parameters === tool.parameters
-    )
+    ) {
+      if (own === undefined) this.byTool.set(tool, kept);
       return kept.param;
+    }
     const { name, description, parameters } = tool;
     const entry: ToolEntry = { tool: { name, description, parameters }, param: toOpenAITool(tool) };
     this.byTool.set(tool, entry);
     this.byParam.set(entry.param, entry);
+    this.byParameters.set(parameters, entry);
     return entry.param;
   }
 
