@@ -277,6 +277,17 @@ export function sessionCases(subject: StoreSubject): void {
     }
   });
 
+  describe("a call's raw arguments holding half of a character", () => {
+    // As the model sent them, not escaped as JSON.stringify would: the store keeps such text otherwise.
+    it('come back from recordModelReply as a read gives them afterwards', async () => {
+      const store = await subject.open();
+      const text = 'cut inside an emoji \ud83d';
+      const sent = { ...newCall('c1', 'notes/write', { text }), rawArguments: `{"text":"${text}"}` };
+      const { turn, reply } = await turnWithCalls(store, [sent]);
+      expect(await store.getToolCall(turn.id, 'c1')).toEqual(reply.calls[0]);
+    });
+  });
+
   describe('text holding a NUL character (U+0000)', () => {
     // A tool's output may carry one (a binary file read as text); SQLite keeps it, PostgreSQL's text cannot.
     it('is kept and read back exactly, in a turn, a message, a call and its result', async () => {
