@@ -1,3 +1,4 @@
+import type { DeferredTerms } from './deferred-terms.js';
 import type { FieldWeights, WeightedTerms } from './field-weights.js';
 import type { PostingStore } from './posting-store.js';
 import type { ScoreBuffer } from './score-buffer.js';
@@ -32,12 +33,16 @@ export class Bm25fScorer {
   private seenWeights: FieldWeights | undefined;
   private readonly satCache: (Float64Array | undefined)[] = [];
   private readonly satVersion: number[] = [];
+  /** Each cached term's highest saturated frequency (an upper bound for deferring it). */
+  private readonly satBest: number[] = [];
   private denom = new Float64Array(0);
   private denomVersion = -1;
   private idfCache = new Float64Array(0);
   private idfStamp = new Int32Array(0);
   private nameSums = new Float64Array(0);
   private nameStamp = new Int32Array(0);
+  /** Scratch for `catchUp`: where each deferred term sits in a tool's term list (-1: absent). */
+  private found: number[] = [];
 
   constructor(private readonly corpus: ScoredCorpus) {}
 
@@ -125,23 +130,143 @@ export class Bm25fScorer {
     const store = this.corpus.store;
     for (const [id, qw] of query) {
       if (qw === 0 || store.df(id) === 0) continue;
+      this.addPostings(id, qw * this.idf(id), this.saturated(id, fw), into, undefined, 0);
+    }
+  }
+
+  /**
+   * `accumulate`, with the terms at least `deferFrom` tools hold (and a word that many tools hold
+   * adds little) added only to the tools the other terms reach; see `DeferredTerms`. Each tool's
+   * score is the same sum, in the same order, as `accumulate` makes. Called again in the same pass
+   * (feedback terms), tools first reached then get the earlier deferred terms before the new ones.
+   */
+  accumulateDeferring(
+    query: WeightedTerms,
+    fw: FieldWeights,
+    into: ScoreBuffer,
+    deferred: DeferredTerms,
+    deferFrom: number,
+  ): void {
+    if (deferred.whole) {
+      this.accumulate(query, fw, into);
+      return;
+    }
+    if (this.corpus.live() === 0) return;
+    into.ensure(this.corpus.capacity());
+    this.current(fw);
+    const store = this.corpus.store;
+    const before = deferred.ids.length;
+    let reached = 0;
+    for (const [id, qw] of query) if (qw !== 0 && store.df(id) > 0 && store.df(id) < deferFrom) reached += 1;
+    if (reached === 0 && before === 0) {
+      // Nothing marks the tools worth scoring in full: every tool is scored.
+      deferred.whole = true;
+      this.accumulate(query, fw, into);
+      return;
+    }
+    // Mark the tools the other terms reach; those first reached now get the earlier deferred terms.
+    const { marks, round, fresh } = deferred;
+    fresh.length = 0;
+    for (const [id, qw] of query) {
+      const df = store.df(id);
+      if (qw === 0 || df === 0 || df >= deferFrom) continue;
+      store.forEach(id, (slot) => {
+        if (marks[slot] !== round) {
+          marks[slot] = round;
+          fresh.push(slot);
+        }
+      });
+    }
+    if (before > 0) for (const slot of fresh) this.catchUp(slot, deferred, before, fw, into);
+    for (const [id, qw] of query) {
+      const df = store.df(id);
+      if (qw === 0 || df === 0) continue;
       const sat = this.saturated(id, fw);
       const w = qw * this.idf(id);
-      const flat = store.flat;
-      const begin = store.begin(id);
-      const length = store.length(id);
-      const extra = store.extra(id);
-      let j = 0;
-      for (let i = begin; i < begin + length; i += 2, j += 1) {
+      const all = df < deferFrom;
+      if (!all) deferred.push(id, w, this.satBest[id] as number);
+      this.addPostings(id, w, sat, into, all ? undefined : marks, round);
+    }
+  }
+
+  /**
+   * Adds `w` times each tool's saturated frequency of term `id` into the buffer; with `marks`, only
+   * for the tools marked with `round`.
+   */
+  private addPostings(
+    id: number,
+    w: number,
+    sat: Float64Array,
+    into: ScoreBuffer,
+    marks: Int32Array | undefined,
+    round: number,
+  ): void {
+    const store = this.corpus.store;
+    const flat = store.flat;
+    const begin = store.begin(id);
+    const length = store.length(id);
+    const extra = store.extra(id);
+    let j = 0;
+    for (let i = begin; i < begin + length; i += 2, j += 1) {
+      const v = sat[j] as number;
+      const slot = flat[i] as number;
+      if (v > 0 && (marks === undefined || marks[slot] === round)) into.add(slot, w * v);
+    }
+    if (extra) {
+      for (let i = 0; i < extra.length; i += 2, j += 1) {
         const v = sat[j] as number;
-        if (v > 0) into.add(flat[i] as number, w * v);
+        const slot = extra[i] as number;
+        if (v > 0 && (marks === undefined || marks[slot] === round)) into.add(slot, w * v);
       }
-      if (extra) {
-        for (let i = 0; i < extra.length; i += 2, j += 1) {
-          const v = sat[j] as number;
-          if (v > 0) into.add(extra[i] as number, w * v);
-        }
+    }
+  }
+
+  /** Adds the deferred terms to every tool not marked, so every tool's score is whole. */
+  complete(fw: FieldWeights, into: ScoreBuffer, deferred: DeferredTerms): void {
+    if (deferred.whole) return;
+    deferred.whole = true;
+    const store = this.corpus.store;
+    const { marks, round } = deferred;
+    for (let d = 0; d < deferred.ids.length; d += 1) {
+      const id = deferred.ids[d] as number;
+      const w = deferred.weights[d] as number;
+      const sat = this.saturated(id, fw);
+      store.forEach(id, (slot, _at, k) => {
+        const v = sat[k] as number;
+        if (v > 0 && marks[slot] !== round) into.add(slot, w * v);
+      });
+    }
+  }
+
+  /** Adds the first `count` deferred terms a newly marked tool holds, in their order. */
+  private catchUp(
+    slot: number,
+    deferred: DeferredTerms,
+    count: number,
+    fw: FieldWeights,
+    into: ScoreBuffer,
+  ): void {
+    const { terms, tfs, start } = this.corpus.held;
+    const from = start[slot] as number;
+    const n = this.corpus.held.count[slot] as number;
+    const found = this.found;
+    while (found.length < count) found.push(-1);
+    found.fill(-1, 0, count);
+    let any = false;
+    for (let j = 0; j < n; j += 1) {
+      const p = deferred.placeOf(terms[from + j] as number);
+      if (p >= 0 && p < count) {
+        found[p] = j;
+        any = true;
       }
+    }
+    if (!any) return;
+    const denom = this.denominators(fw);
+    for (let p = 0; p < count; p += 1) {
+      const j = found[p] as number;
+      if (j < 0) continue;
+      const v = saturatedAt(tfs, (from + j) * NF, slot, fw, denom);
+      if (v > 0) into.add(slot, (deferred.weights[p] as number) * v);
     }
   }
 
@@ -151,8 +276,6 @@ export class Bm25fScorer {
     const stamp = this.current(fw);
     if (cached && this.satVersion[id] === stamp) return cached;
     const denom = this.denominators(fw);
-    const weight = fw.weight;
-    const k1 = fw.k1;
     const store = this.corpus.store;
     const n = store.df(id);
     const out = cached && cached.length === n ? cached : new Float64Array(n);
@@ -162,19 +285,17 @@ export class Bm25fScorer {
     const end = begin + store.length(id);
     const extra = store.extra(id);
     let k = 0;
+    let best = 0;
     for (let i = begin; i < end + (extra?.length ?? 0); i += 2, k += 1) {
       const slot = (i < end ? flat[i] : extra?.[i - end]) as number;
       const at = (i < end ? flat[i + 1] : extra?.[i - end + 1]) as number;
-      const base = ((start[slot] as number) + at) * NF;
-      let tf = 0;
-      for (let f = 0; f < NF; f += 1) {
-        const c = tfs[base + f] as number;
-        if (c !== 0) tf += ((weight[f] ?? 0) * c) / (denom[slot * NF + f] as number);
-      }
-      out[k] = tf > 0 ? (tf * (k1 + 1)) / (k1 + tf) : 0;
+      const v = saturatedAt(tfs, ((start[slot] as number) + at) * NF, slot, fw, denom);
+      out[k] = v;
+      if (v > best) best = v;
     }
     this.satCache[id] = out;
     this.satVersion[id] = stamp;
+    this.satBest[id] = best;
     return out;
   }
 
@@ -204,4 +325,24 @@ export class Bm25fScorer {
     this.denomVersion = stamp;
     return this.denom;
   }
+}
+
+/**
+ * BM25F's saturated frequency of the term whose field counts start at `base` of `tfs`, in `slot`:
+ * one function for the cached lists and for single tools, so both give the same number.
+ */
+function saturatedAt(
+  tfs: Uint16Array,
+  base: number,
+  slot: number,
+  fw: FieldWeights,
+  denom: Float64Array,
+): number {
+  const weight = fw.weight;
+  let tf = 0;
+  for (let f = 0; f < NF; f += 1) {
+    const c = tfs[base + f] as number;
+    if (c !== 0) tf += ((weight[f] ?? 0) * c) / (denom[slot * NF + f] as number);
+  }
+  return tf > 0 ? (tf * (fw.k1 + 1)) / (fw.k1 + tf) : 0;
 }

@@ -36,13 +36,19 @@ export function shelfOf(
   return { group, given, tools, sizes: new MinTree(sizes), names, shortest };
 }
 
+/** Where a tool sits: its shelf and its place in the shelf's name order. */
+export interface ShelfPlace {
+  readonly shelf: CatalogShelf;
+  readonly at: number;
+}
+
 /**
  * A catalog's tools on shelves, one per group key: what every turn's catalog of deferred tools is
  * laid out from, worked out once per catalog state rather than once per turn.
  */
 export class CatalogShelves {
   readonly shelves: readonly CatalogShelf[];
-  private readonly byKey: ReadonlyMap<string, CatalogShelf>;
+  private places: Map<RetrievalTool, ShelfPlace> | undefined;
 
   /** `tools` in catalog order, each name once. */
   constructor(tools: readonly RetrievalTool[], sizeOf: (tool: RetrievalTool) => number) {
@@ -60,23 +66,21 @@ export class CatalogShelves {
       const named = [...given].sort((a, b) => compareNames(a.name, b.name));
       byKey.set(key, shelfOf(group, named, sizeOf, mixed ? given : undefined));
     }
-    this.byKey = byKey;
     this.shelves = [...byKey.values()];
   }
 
   /** The shelf `tool` is on and its place there; undefined when it is not on one. */
-  locate(tool: RetrievalTool): { readonly shelf: CatalogShelf; readonly at: number } | undefined {
-    const shelf = this.byKey.get(groupOf(tool).key);
-    if (shelf === undefined) return undefined;
-    const { tools } = shelf;
-    let lo = 0;
-    let hi = tools.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compareNames((tools[mid] as RetrievalTool).name, tool.name) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return tools[lo] === tool ? { shelf, at: lo } : undefined;
+  locate(tool: RetrievalTool): ShelfPlace | undefined {
+    // Made on the first look-up, once per catalog state: a turn looks up every tool it shows and
+    // every relevant one, which by name would be a search of a shelf of thousands each time.
+    this.places ??= this.placesOfAll();
+    return this.places.get(tool);
+  }
+
+  private placesOfAll(): Map<RetrievalTool, ShelfPlace> {
+    const places = new Map<RetrievalTool, ShelfPlace>();
+    for (const shelf of this.shelves) shelf.tools.forEach((t, at) => places.set(t, { shelf, at }));
+    return places;
   }
 }
 

@@ -1,4 +1,5 @@
 import { clauses } from './clauses.js';
+import { DeferredTerms } from './deferred-terms.js';
 import type { DenseQuery } from './dense-fusion.js';
 import type { FieldWeights, WeightedTerms } from './field-weights.js';
 import { QueryExpander } from './query-expansion.js';
@@ -18,6 +19,8 @@ const NAME_COVERAGE_READ = 128;
 const TERM_FLOOR = 1e-3;
 /** The word ranking's best tools that are compared by embedding exactly even when a large pool is not. */
 export const DENSE_LEADERS = 256;
+/** Terms held by at least this many tools (and a quarter of them) are added only to tools other terms reach. */
+const DEFER_MIN_TOOLS = 256;
 
 /** The weighted term ids of a query's words (words no tool holds are dropped), plus adjacent pairs. */
 export function queryTerms(
@@ -78,6 +81,8 @@ export class Ranker {
   private perTerm = new Float64Array(0);
   /** The terms of a query that `score` reads (reused: one map for the ranker's life). */
   private readonly informative: WeightedTerms = new Map();
+  /** The whole request's pass's near-universal terms, added only where they can change the cut. */
+  private readonly deferred = new DeferredTerms();
   /** One object for the ranker's life: the index caches per-term work while it stays the same. */
   private readonly weights: FieldWeights;
   private readonly expander: QueryExpander;
@@ -112,9 +117,12 @@ export class Ranker {
 
   private rankInto(query: string, limit: number, dense: DenseQuery | undefined): Ranked[] {
     const s = this.settings;
+    const parts = s.clauseWeight > 0 ? clauses(query) : [];
+    // Fused passes read every scored tool; an unlimited ranking reads them all anyway.
+    const fusing = parts.length >= 2 || (dense !== undefined && s.embeddingWeight > 0);
+    this.deferred.begin(this.index.capacity, this.index.termCount, !fusing && Number.isFinite(limit));
     const q = this.weighted(query);
     this.score(q, this.pass);
-    const parts = s.clauseWeight > 0 ? clauses(query) : [];
     // Clause rankings and embedding similarity are summed once and fused into every pass.
     let fused = false;
     if (parts.length >= 2 && this.pass.count > 0) {
@@ -176,9 +184,22 @@ export class Ranker {
     // Fused: the pass scaled so its best tool scores 1, plus the clause and embedding sums.
     const divisor = fused ? bestOf(buf) : 1;
     const plus = fused ? this.extra : undefined;
-    if (s.nameCoverage <= 0) return this.picker.best(this.picker.gather(buf, limit, divisor, plus));
-    this.picker.gather(buf, Math.max(limit, NAME_COVERAGE_READ), divisor, plus);
+    if (s.nameCoverage <= 0) return this.picker.best(this.gather(buf, limit, divisor, plus));
+    this.gather(buf, Math.max(limit, NAME_COVERAGE_READ), divisor, plus);
     return this.covered(this.picker, q, limit);
+  }
+
+  /**
+   * `picker` keeps the best `n` of a buffer. When the pass's deferred terms could lift a tool they
+   * were not added to into the cut, the pass is completed first and gathered again.
+   */
+  private gather(buf: ScoreBuffer, n: number, divisor: number, plus: ScoreBuffer | undefined): number {
+    const kept = this.picker.gather(buf, n, divisor, plus);
+    const deferred = this.deferred;
+    if (buf !== this.pass || deferred.whole || n === 0) return kept;
+    if (kept >= n && deferred.below(this.picker.worst())) return kept;
+    this.index.complete(this.weights, buf, deferred);
+    return this.picker.gather(buf, n, divisor, plus);
   }
 
   /** The best `limit` of what a picker gathered, after the name-coverage bonus. */
@@ -257,7 +278,11 @@ export class Ranker {
     q.forEach((w, id) => {
       if (w * index.idf(id) >= floor) kept.set(id, w);
     });
-    index.accumulate(kept.size === q.size ? q : kept, this.weights, buf);
+    const terms = kept.size === q.size ? q : kept;
+    if (buf === this.pass && !this.deferred.whole) {
+      const deferFrom = Math.max(DEFER_MIN_TOOLS, Math.ceil(index.size / 4));
+      index.accumulateDeferring(terms, this.weights, buf, this.deferred, deferFrom);
+    } else index.accumulate(terms, this.weights, buf);
     kept.clear();
   }
 

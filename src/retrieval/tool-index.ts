@@ -1,4 +1,5 @@
 import { Bm25fScorer } from './bm25f-scorer.js';
+import type { DeferredTerms } from './deferred-terms.js';
 import type { FieldWeights, WeightedTerms } from './field-weights.js';
 import { PairTable } from './pair-table.js';
 import { PostingStore } from './posting-store.js';
@@ -307,6 +308,22 @@ export class ToolIndex {
    */
   accumulate(query: WeightedTerms, fw: FieldWeights, into: ScoreBuffer): void {
     this.scorer.accumulate(query, fw, into);
+  }
+
+  /** `accumulate` with the terms at least `from` tools hold kept apart in `d` (see `DeferredTerms`). */
+  accumulateDeferring(
+    q: WeightedTerms,
+    fw: FieldWeights,
+    into: ScoreBuffer,
+    d: DeferredTerms,
+    from: number,
+  ): void {
+    this.scorer.accumulateDeferring(q, fw, into, d, from);
+  }
+
+  /** Adds what `deferred` kept apart to every tool still without it. */
+  complete(fw: FieldWeights, into: ScoreBuffer, deferred: DeferredTerms): void {
+    this.scorer.complete(fw, into, deferred);
   }
 
   /** Number of term ids handed out (words and pairs); every id is below it. */

@@ -79,6 +79,11 @@ export class TopK {
     }
   }
 
+  /** The lowest score kept (0 when nothing is): what a slot must beat to be kept once the selection is full. */
+  worst(): number {
+    return this.size > 0 ? (this.scores[0] as number) : 0;
+  }
+
   /** Multiplies the score of each kept slot by `factor(slot)` (the heap order is no longer kept). */
   rescore(factor: (slot: number) => number): void {
     for (let i = 0; i < this.size; i += 1)
