@@ -79,7 +79,11 @@ export class CatalogShelves {
 
   private placesOfAll(): Map<RetrievalTool, ShelfPlace> {
     const places = new Map<RetrievalTool, ShelfPlace>();
-    for (const shelf of this.shelves) shelf.tools.forEach((t, at) => places.set(t, { shelf, at }));
+    for (const shelf of this.shelves) {
+      shelf.tools.forEach((t, at) => {
+        places.set(t, { shelf, at });
+      });
+    }
     return places;
   }
 }
