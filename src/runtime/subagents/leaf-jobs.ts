@@ -39,6 +39,11 @@ export interface LeafJobsOptions {
 
 const UNFINISHED = new Set(['queued', 'running']);
 
+/** True when a batch's parent turn has ended (stopped, interrupted) or is gone. */
+function over(parent: TurnRecord | undefined): boolean {
+  return parent === undefined || FINAL_TURN_STATES.includes(parent.status);
+}
+
 /** True for a leaf that has ended (done, failed or timed out). */
 function ended(leaf: LeafRecord): boolean {
   return !UNFINISHED.has(leaf.status);
@@ -110,13 +115,14 @@ export class LeafJobs {
     const batch = await store.getBatch(batchId);
     const leaf = batch?.leaves.find((l) => l.id === leafId);
     if (!batch || !leaf || batch.status !== 'running') return;
+    const parent = await this.parentTurn(batch);
     // Parked on a question still open: its answer (or its deadline, by the sweep) sends it again.
-    if (!(await this.parentOver(batch)) && (await this.parked(leaf))) return;
-    if (!ended(leaf)) await this.upkeep.track(this.runLeaf(batch, leaf));
+    if (!over(parent) && (await this.parked(leaf))) return;
+    if (!ended(leaf)) await this.upkeep.track(this.runLeaf(batch, leaf, parent));
     await this.afterLeaf(batchId);
   }
 
-  private async runLeaf(batch: BatchRecord, leaf: LeafRecord): Promise<void> {
+  private async runLeaf(batch: BatchRecord, leaf: LeafRecord, parent: TurnRecord | undefined): Promise<void> {
     const { runtime } = this.options;
     const parentTurnId = batch.turnId ?? '';
     const controller = new AbortController();
@@ -125,10 +131,8 @@ export class LeafJobs {
       controller.abort(),
     );
     try {
-      const parent =
-        batch.turnId === undefined ? undefined : await runtime.options.store.getTurn(batch.turnId);
-      const over = parent === undefined || FINAL_TURN_STATES.includes(parent.status);
-      if (over) controller.abort();
+      const parentOver = over(parent);
+      if (parentOver) controller.abort();
       const sink = this.options.events;
       const env: LeafEnv = {
         ...(await batchEnv(runtime, batch, {
@@ -141,7 +145,7 @@ export class LeafJobs {
       };
       // A leaf already started goes on below with the stop in force, so its turn records how it ended.
       if (controller.signal.aborted && leaf.status === 'queued') {
-        await this.endUnstarted(env, leaf, over ? parent?.status : 'stopped');
+        await this.endUnstarted(env, leaf, parentOver ? parent?.status : 'stopped');
         return;
       }
       // A second job for a leaf this process runs already (sent again while the first was under way).
@@ -218,7 +222,7 @@ export class LeafJobs {
   private async sweepOnce(): Promise<void> {
     const store = this.options.runtime.options.store;
     for (const batch of await store.listBatches({ unfinished: true })) {
-      const parent = batch.turnId === undefined ? undefined : await store.getTurn(batch.turnId);
+      const parent = await this.parentTurn(batch);
       // Run in-process by a live turn (or left by a dead one: the turn sweep sends it, and it parks).
       if (parent === undefined || parent.owner !== QUEUED_OWNER) continue;
       if (batch.leaves.every(ended)) {
@@ -227,9 +231,8 @@ export class LeafJobs {
       }
       await this.sendReady(batch);
       // A leaf that parked as its parent was being stopped: its job ends it now, not at its deadline.
-      const over = FINAL_TURN_STATES.includes(parent.status);
       for (const leaf of batch.leaves) {
-        if (leaf.status === 'running' && (await this.orphaned(leaf, over))) await this.send(leaf);
+        if (leaf.status === 'running' && (await this.orphaned(leaf, over(parent)))) await this.send(leaf);
       }
     }
   }
@@ -247,11 +250,9 @@ export class LeafJobs {
     return turn.owner !== runtime.owner && !runtime.ownerAlive(turn);
   }
 
-  /** True when the batch's parent turn has ended (stopped, interrupted) or is gone. */
-  private async parentOver(batch: BatchRecord): Promise<boolean> {
-    const parent =
-      batch.turnId === undefined ? undefined : await this.options.runtime.options.store.getTurn(batch.turnId);
-    return parent === undefined || FINAL_TURN_STATES.includes(parent.status);
+  /** The batch's parent turn, if it still exists. */
+  private async parentTurn(batch: BatchRecord): Promise<TurnRecord | undefined> {
+    return batch.turnId === undefined ? undefined : this.options.runtime.options.store.getTurn(batch.turnId);
   }
 
   /** True for a leaf whose turn is parked on a question that can still be answered. */
