@@ -8,8 +8,6 @@ import { openPgBossQueue } from '../../../src/queue/index.js';
 import { TurnJobs } from '../../../src/runtime/jobs/turn-jobs.js';
 import { QUEUED_OWNER } from '../../../src/runtime/resume/turn-owner.js';
 import { Runtime } from '../../../src/runtime/runtime.js';
-import { enableSubagents } from '../../../src/runtime/subagents/index.js';
-import { LeafJobs } from '../../../src/runtime/subagents/leaf-jobs.js';
 import { TurnHub } from '../../../src/server/turn-hub.js';
 import { openStore } from '../../../src/store/index.js';
 import { PgSignals } from '../../../src/store/pg-signals/pg-signals.js';
@@ -23,6 +21,7 @@ import { defineTool, field, inProcessProvider } from '../../../src/tools/index.j
 import { createToolRegistry } from '../../../src/tools/registry/tool-registry.js';
 import { dropSchemas, freshSchemaName, requirePostgres } from '../../store/pg-fixtures.js';
 import { TEST_PG, until } from '../../support/job-processes.js';
+import { type JobWorker, startJobWorker } from '../../support/job-worker-runtime.js';
 import { contract } from '../subagents/subagent-fixtures.js';
 
 /**
@@ -80,11 +79,9 @@ describe('a leaf run as a job waits for a person parked, holding no worker', () 
     const model = { ...standIn.modelConfig(), retry: { maxRetries: 0 } };
     const db = `${TEST_PG}?schema=${storeSchema}`;
     const runs: Run[] = [];
-    const workers: { runtime: Runtime; leaves: LeafJobs }[] = [];
+    const workers: JobWorker[] = [];
 
     async function worker(name: string) {
-      const store = await openStore(db);
-      const registry = createToolRegistry();
       const run = async (tag: string): Promise<string> => {
         runs.push({ tag, by: name, kind: 'start' });
         // Ignores its stop, as slow outside work does: the turn stops waiting for it.
@@ -107,52 +104,16 @@ describe('a leaf run as a job waits for a person parked, holding no worker', () 
         fields,
         handler: (a) => run(a.tag),
       });
-      registry.register(inProcessProvider({ name: 'steps', tools: [step, careful] }));
-      let turns: TurnJobs | undefined;
-      let leaves: LeafJobs | undefined;
-      const runtime = new Runtime({
-        model: createModelAdapter(model as never),
-        registry,
-        store,
-        heartbeatMs: 1_000,
+      const started = await startJobWorker({
+        db,
+        jobSchema,
+        model,
+        tools: inProcessProvider({ name: 'steps', tools: [step, careful] }),
         signals: await PgSignals.connect({ connectionString: TEST_PG }),
-        ...(settings.approvalMs === undefined ? {} : { approvals: { timeoutMs: settings.approvalMs } }),
-        hosted: {
-          parkApprovals: true,
-          parkBatches: true,
-          ownerSilentMs: 4_000,
-          onAnswered: async (approval) => turns?.answered(approval),
-          onBatchParked: async (turnId) => leaves?.sendTurnLeaves(turnId),
-        },
+        ...(settings.approvalMs === undefined ? {} : { approvalMs: settings.approvalMs }),
       });
-      enableSubagents(runtime);
-      const hub = new TurnHub({ store, logger: runtime.logger, signals: runtime.signals });
-      const queue = await openPgBossQueue({ url: TEST_PG, schema: jobSchema });
-      turns = new TurnJobs({
-        runtime,
-        queue,
-        events: (first, rest) => hub.run(first, rest, () => undefined).ended,
-        sweepMs: 1_000,
-      });
-      const sender = turns;
-      leaves = new LeafJobs({
-        runtime,
-        queue,
-        continueTurn: (turnId) => sender.enqueue(turnId),
-        events: (sessionId, turnId, event) => hub.keep(sessionId, turnId, event),
-        sweepMs: 1_000,
-      });
-      await turns.work(2);
-      await leaves.work(2);
-      const own = leaves;
-      closers.push(async () => {
-        await queue.stop({ timeoutMs: 1_000 });
-        await sender.stop();
-        await own.stop();
-        await hub.flushed();
-        await runtime.close();
-      });
-      workers.push({ runtime, leaves: own });
+      closers.push(() => started.close());
+      workers.push(started);
     }
 
     /** `serve` without "work": stores turns and sends them, answers approvals, stops turns. */

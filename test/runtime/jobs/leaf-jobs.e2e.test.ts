@@ -1,15 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionStore } from '../../../src/core/session-store.js';
-import { createModelAdapter } from '../../../src/providers/index.js';
-import { openPgBossQueue } from '../../../src/queue/index.js';
-import { TurnJobs } from '../../../src/runtime/jobs/turn-jobs.js';
 import { QUEUED_OWNER } from '../../../src/runtime/resume/turn-owner.js';
-import { Runtime } from '../../../src/runtime/runtime.js';
-import { enableSubagents } from '../../../src/runtime/subagents/index.js';
-import { LeafJobs } from '../../../src/runtime/subagents/leaf-jobs.js';
-import { TurnHub } from '../../../src/server/turn-hub.js';
-import { openStore } from '../../../src/store/index.js';
 import {
   type ScriptRequest,
   type ScriptTurn,
@@ -17,9 +9,9 @@ import {
   startStandIn,
 } from '../../../src/testing/index.js';
 import { defineTool, field, inProcessProvider } from '../../../src/tools/index.js';
-import { createToolRegistry } from '../../../src/tools/registry/tool-registry.js';
 import { dropSchemas, freshSchemaName, requirePostgres } from '../../store/pg-fixtures.js';
 import { TEST_PG, until } from '../../support/job-processes.js';
+import { startJobWorker } from '../../support/job-worker-runtime.js';
 import { contract } from '../subagents/subagent-fixtures.js';
 
 const LEAVES = 30;
@@ -87,8 +79,6 @@ describe('subagent leaves as jobs of two worker runtimes', () => {
 
     /** A worker runtime as `toolseam worker` sets it up: turns and leaves as jobs, its own store pool. */
     async function worker(name: string) {
-      const store = await openStore(db);
-      const registry = createToolRegistry();
       const step = defineTool({
         name: 'step',
         description: 'Take one step of the work.',
@@ -101,47 +91,15 @@ describe('subagent leaves as jobs of two worker runtimes', () => {
           return `did ${a.tag}`;
         },
       });
-      registry.register(inProcessProvider({ name: 'steps', tools: [step] }));
-      let leaves: LeafJobs | undefined;
-      const runtime = new Runtime({
-        model: createModelAdapter(model as never),
-        registry,
-        store,
-        heartbeatMs: 1_000,
-        hosted: {
-          parkApprovals: true,
-          parkBatches: true,
-          ownerSilentMs: 4_000,
-          onBatchParked: async (turnId) => leaves?.sendTurnLeaves(turnId),
-        },
-      });
-      enableSubagents(runtime);
-      const hub = new TurnHub({ store, logger: runtime.logger, signals: runtime.signals });
-      const queue = await openPgBossQueue({ url: TEST_PG, schema: jobSchema });
-      const turns = new TurnJobs({
-        runtime,
-        queue,
-        events: (first, rest) => hub.run(first, rest, () => undefined).ended,
-        sweepMs: 1_000,
-      });
-      leaves = new LeafJobs({
-        runtime,
-        queue,
-        continueTurn: (turnId) => turns.enqueue(turnId),
-        events: (sessionId, turnId, event) => hub.keep(sessionId, turnId, event),
-        sweepMs: 1_000,
+      const started = await startJobWorker({
+        db,
+        jobSchema,
+        model,
+        tools: inProcessProvider({ name: 'steps', tools: [step] }),
         onLeaf: (leaf) => ran.push({ leaf, by: name }),
       });
-      await turns.work(2);
-      await leaves.work(2);
-      closers.push(async () => {
-        await queue.stop({ timeoutMs: 1_000 });
-        await turns.stop();
-        await leaves?.stop();
-        await hub.flushed();
-        await runtime.close();
-      });
-      return { runtime, store, turns };
+      closers.push(() => started.close());
+      return started;
     }
 
     const a = await worker('a');
