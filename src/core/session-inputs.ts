@@ -31,7 +31,6 @@ export interface SessionPatch {
   readonly agent?: string | undefined;
   readonly provider?: string | undefined;
   readonly model?: string | undefined;
-  readonly surfaceStamp?: string | undefined;
 }
 
 /** A turn to open. */

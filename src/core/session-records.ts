@@ -16,8 +16,6 @@ export interface SessionRecord {
   readonly agent?: string | undefined;
   readonly provider?: string | undefined;
   readonly model?: string | undefined;
-  /** The registry's surface stamp the catalog was last built at (the runtime rebuilds when it differs). */
-  readonly surfaceStamp?: string | undefined;
   /** Real names of the tools that ran in this session, in first-use order (sticky for selection). */
   readonly toolsUsed: readonly string[];
   /** The user the session belongs to; absent: the host's owner (and every session of a one-person host). */

@@ -3,7 +3,6 @@ import { ToolseamError } from '../core/errors.js';
 import type { RuntimeEvent } from '../core/events.js';
 import { LocalSignals } from '../core/local-signals.js';
 import { type Logger, silentLogger } from '../core/logger.js';
-import type { SessionPatch } from '../core/session-inputs.js';
 import type {
   ApprovalRecord,
   ListedSession,
@@ -12,7 +11,6 @@ import type {
   TurnRecord,
 } from '../core/session-store.js';
 import { type Signals, SLOW_POLL_MS } from '../core/signals.js';
-import { headOf } from '../core/text-cut.js';
 import { schemaBudgetChars } from '../retrieval/index.js';
 import { credentialVariables, redactSecrets } from '../tools/redact-secrets.js';
 import type { ServedTools } from '../tools/registry/tool-registry.js';
@@ -82,6 +80,12 @@ export interface SessionOptions {
   readonly leaf?: TurnEnvironment['leaf'];
   /** The user a session made here belongs to (`SessionStore` users); absent: the host's owner. */
   readonly userId?: string;
+}
+
+/** The session a handle was opened on: its record then, and whether opening it made it. */
+interface OpenedSession {
+  readonly record: SessionRecord;
+  readonly created: boolean;
 }
 
 /** A conversation: send messages, stop the running turn. */
@@ -200,6 +204,7 @@ export class Runtime {
     this.refuseClosed();
     const store = this.options.store;
     let record = id === undefined ? undefined : await store.getSession(id);
+    let created = false;
     if (!record) {
       try {
         record = await store.createSession({
@@ -210,6 +215,7 @@ export class Runtime {
           provider: this.options.model.provider,
           model: this.options.model.model,
         });
+        created = true;
       } catch (error) {
         // Another handle for the same id (here, between the read and the write) made it first: use it.
         record = id === undefined ? undefined : await store.getSession(id).catch(() => undefined);
@@ -217,9 +223,16 @@ export class Runtime {
       }
     }
     const sessionId = record.id;
+    // The record just read or written serves the handle's first message (a host opens a handle per
+    // message); a later message reads the session again, as another process may have changed it.
+    let opened: OpenedSession | undefined = { record, created };
     return {
       id: sessionId,
-      send: (text, sendOptions = {}) => this.startTurn(sessionId, text, { ...options, ...sendOptions }),
+      send: (text, sendOptions = {}) => {
+        const known = opened;
+        opened = undefined;
+        return this.startTurn(sessionId, text, { ...options, ...sendOptions }, known);
+      },
       stop: () => this.running.get(sessionId)?.abort(),
     };
   }
@@ -396,11 +409,9 @@ export class Runtime {
       baseURL: this.options.modelBaseURL,
       ranWith: this.options.ranWith,
     });
-    const patch: SessionPatch = {
-      ...(before.provider !== provider || before.model !== model ? { provider, model } : {}),
-      ...(before.title ? {} : { title: headOf(text.trim(), 80) }),
-    };
-    if (Object.keys(patch).length > 0) await store.updateSession(sessionId, patch);
+    // The store titled an untitled session from this message as it stored the turn.
+    if (before.provider !== provider || before.model !== model)
+      await store.updateSession(sessionId, { provider, model });
     return turn;
   }
 
@@ -509,6 +520,7 @@ export class Runtime {
     sessionId: string,
     text: string,
     options: SessionOptions & SendOptions,
+    known?: OpenedSession,
   ): Promise<AsyncIterable<RuntimeEvent>> {
     this.refuseClosed();
     if (this.running.has(sessionId)) {
@@ -517,7 +529,9 @@ export class Runtime {
         `Session ${sessionId} is already running a turn; wait for it or stop it.`,
       );
     }
-    return this.starting(sessionId, (controller) => this.setUpTurn(sessionId, text, options, controller));
+    return this.starting(sessionId, (controller) =>
+      this.setUpTurn(sessionId, text, options, controller, known),
+    );
   }
 
   private async setUpTurn(
@@ -525,17 +539,20 @@ export class Runtime {
     text: string,
     options: SessionOptions & SendOptions,
     controller: AbortController,
+    known?: OpenedSession,
   ): Promise<AsyncIterable<RuntimeEvent>> {
     const store = this.options.store;
-    const before = (await store.getSession(sessionId)) as SessionRecord;
+    const before = known?.record ?? ((await store.getSession(sessionId)) as SessionRecord);
     const effective = { ...(before.agent ? { agent: before.agent } : {}), ...options };
     refuseUnknownGates(this.options, effective);
     // What an earlier turn could not store goes in first, so the record shows how its calls really ended.
     await writeUnsaved(store, this.unsaved);
-    await interruptAbandoned(store, sessionId, this.owner, {
-      resultChars: this.limits.resultChars,
-      hidden: this.hidden,
-    });
+    // A session this handle has just made has had no turn whose process could have died.
+    if (known?.created !== true)
+      await interruptAbandoned(store, sessionId, this.owner, {
+        resultChars: this.limits.resultChars,
+        hidden: this.hidden,
+      });
     const turn = await store.startTurn({
       sessionId,
       userText: text,
@@ -547,13 +564,11 @@ export class Runtime {
       baseURL: this.options.modelBaseURL,
       ranWith: this.options.ranWith,
     });
+    // The store titled an untitled session from this message as it stored the turn.
     const { provider, model } = this.options.model;
-    // Written with the turn's surface stamp, in one write, once the surface is known (`turnStart`).
-    const patch: SessionPatch = {
-      ...(before.provider !== provider || before.model !== model ? { provider, model } : {}),
-      ...(before.title ? {} : { title: headOf(text.trim(), 80) }),
-    };
-    return this.drive(before, turn, effective, false, controller, patch);
+    if (before.provider !== provider || before.model !== model)
+      await store.updateSession(sessionId, { provider, model });
+    return this.drive(before, turn, effective, false, controller);
   }
 
   private drive(
@@ -562,7 +577,6 @@ export class Runtime {
     options: SessionOptions & SendOptions,
     resumed: boolean,
     controller: AbortController,
-    patch: SessionPatch = {},
   ): AsyncIterable<RuntimeEvent> {
     // Nobody reads the turn any more (it could not answer an approval): stop it, as `stop()` would.
     const channel = new EventChannel<RuntimeEvent>(() => controller.abort());
@@ -578,7 +592,7 @@ export class Runtime {
       let parkedOn: 'approval' | 'batch' = 'approval';
       try {
         emit({ type: 'turn-start', sessionId: session.id, turnId: turn.id });
-        const { env, state } = await this.turnStart(session, turn, options, controller.signal, emit, patch);
+        const { env, state } = await this.turnStart(session, turn, options, controller.signal, emit);
         if (resumed) {
           await countPastWork(env, state);
           await resumeCalls(env, state);
@@ -681,7 +695,6 @@ export class Runtime {
     options: SessionOptions & SendOptions,
     signal: AbortSignal,
     emit: (event: RuntimeEvent) => void,
-    patch: SessionPatch = {},
   ): Promise<{ env: TurnEnvironment; state: TurnState }> {
     const o = this.options;
     const agentName = options.agent;
@@ -701,9 +714,6 @@ export class Runtime {
       (await o.store.listQuarantined({ provider, model })).map((q): [string, string] => [q.tool, q.said]),
     );
     const surface = await this.surfaces.forSession(session, gates.agent, emit, gates.grants, quarantined);
-    const changes: SessionPatch =
-      surface.stamp === session.surfaceStamp ? patch : { ...patch, surfaceStamp: surface.stamp };
-    if (Object.keys(changes).length > 0) await o.store.updateSession(session.id, changes);
     const system = [o.system ?? DEFAULT_SYSTEM, agentConfig?.instructions].filter(Boolean).join('\n\n');
     const env: TurnEnvironment = {
       model: o.model,

@@ -22,6 +22,7 @@ export interface SessionRow {
   agent: string | null;
   provider: string | null;
   model: string | null;
+  /** Written by earlier releases (the registry stamp of a session's last turn); nothing reads it now. */
   surface_stamp: string | null;
   created_at: number;
   updated_at: number;
@@ -53,6 +54,13 @@ const WHICH = {
 
 const TITLE_LENGTH = 60;
 
+/**
+ * How stale a session's `updated_at` may be before a message marks it used again. A turn's messages come
+ * milliseconds apart: each rewriting the session's row and its place in the recency index would be page
+ * writes that change no listing a person can see. A turn's start always marks it.
+ */
+export const TOUCH_GRAIN_MS = 1000;
+
 /** A title from the first line of a user message, cut at a word near 60 characters. */
 export function titleFrom(text: string): string {
   const line = text.trim().split('\n')[0]?.trim() ?? '';
@@ -71,7 +79,6 @@ export function toRecord(row: SessionRow): SessionRecord {
     agent: opt(row.agent),
     provider: opt(row.provider),
     model: opt(row.model),
-    surfaceStamp: opt(row.surface_stamp),
     toolsUsed: fromJson<string[]>(row.tools),
     userId: opt(row.user_id),
   };
@@ -111,8 +118,7 @@ export function sessionsTable(ctx: StoreContext) {
   const userExists = db.prepare('SELECT 1 FROM users WHERE id = ?').pluck();
   const patch = db.prepare(
     `UPDATE sessions SET title = coalesce(@title, title), agent = coalesce(@agent, agent),
-       provider = coalesce(@provider, provider), model = coalesce(@model, model),
-       surface_stamp = coalesce(@surfaceStamp, surface_stamp), updated_at = @now
+       provider = coalesce(@provider, provider), model = coalesce(@model, model), updated_at = @now
      WHERE id = @id`,
   );
   // Only a later time is written: a row (and its index entry) left as it was costs no page write.
@@ -180,7 +186,6 @@ export function sessionsTable(ctx: StoreContext) {
         agent: textOrNull(changes.agent, "A session's agent"),
         provider: textOrNull(changes.provider, "A session's provider"),
         model: textOrNull(changes.model, "A session's model"),
-        surfaceStamp: textOrNull(changes.surfaceStamp, "A session's surface stamp"),
       };
       // The change and the read after it in one transaction (one lock taken, not two).
       return ctx.write(() => {
@@ -200,10 +205,10 @@ export function sessionsTable(ctx: StoreContext) {
     addToolUsed(sessionId: string, tool: string): void {
       addTool.run(sessionId, requireText(tool, 'A tool name'), ctx.now());
     },
-    /** Marks the session as just used. */
-    touch(id: string): void {
+    /** Marks the session as just used, unless it was marked less than `grainMs` ago. */
+    touch(id: string, grainMs = TOUCH_GRAIN_MS): void {
       const now = ctx.now();
-      touch.run(now, id, now);
+      touch.run(now, id, now - grainMs);
     },
     /** Names an untitled session after a user message. */
     nameIfUntitled(id: string, text: string): void {

@@ -199,7 +199,7 @@ export function turnsTable(ctx: StoreContext, sessions: SessionsTable, messages:
         });
         messages.append(input.sessionId, id, { role: 'user', content: input.userText });
         sessions.nameIfUntitled(input.sessionId, input.userText);
-        sessions.touch(input.sessionId);
+        sessions.touch(input.sessionId, 0);
         // Read back only when SQLite would not keep a text as given (half of a character in it).
         return keptAsWritten(row) ? toRecord(row) : mustGet(id);
       });

@@ -37,7 +37,13 @@ import {
   statusSet,
   textOrNull,
 } from '../rows.js';
-import { type SessionRow, toRecord as sessionOf, titleFrom, toListed } from '../sessions-table.js';
+import {
+  type SessionRow,
+  toRecord as sessionOf,
+  TOUCH_GRAIN_MS,
+  titleFrom,
+  toListed,
+} from '../sessions-table.js';
 import { checkedTurn, type TurnRow, toRecord as turnOf } from '../turns-table.js';
 import type { PgContext } from './pg-context.js';
 import { insertingId } from './pg-errors.js';
@@ -76,9 +82,14 @@ export function pgConversation(ctx: PgContext) {
     const row = await ctx.get('SELECT 1 FROM sessions WHERE id = ? FOR NO KEY UPDATE', [id]);
     if (row === undefined) throw new StoreNotFoundError('session', id);
   };
-  const touch = async (id: string): Promise<void> => {
+  /** Marks a session used now, unless it was marked less than `grainMs` ago (see TOUCH_GRAIN_MS). */
+  const touch = async (id: string, grainMs = TOUCH_GRAIN_MS): Promise<void> => {
     const now = ctx.now();
-    await ctx.run('UPDATE sessions SET updated_at = ? WHERE id = ? AND updated_at < ?', [now, id, now]);
+    await ctx.run('UPDATE sessions SET updated_at = ? WHERE id = ? AND updated_at < ?', [
+      now,
+      id,
+      now - grainMs,
+    ]);
   };
   const addToolsUsed = (sessionId: string, tools: readonly string[]) =>
     ctx.write(async () => {
@@ -238,14 +249,12 @@ export function pgConversation(ctx: PgContext) {
         agent: textOrNull(changes.agent, "A session's agent"),
         provider: textOrNull(changes.provider, "A session's provider"),
         model: textOrNull(changes.model, "A session's model"),
-        surfaceStamp: textOrNull(changes.surfaceStamp, "A session's surface stamp"),
         now: ctx.now(),
       };
       return ctx.write(async () => {
         const done = await ctx.run(
           `UPDATE sessions SET title = coalesce(@title, title), agent = coalesce(@agent, agent),
-             provider = coalesce(@provider, provider), model = coalesce(@model, model),
-             surface_stamp = coalesce(@surfaceStamp, surface_stamp), updated_at = @now
+             provider = coalesce(@provider, provider), model = coalesce(@model, model), updated_at = @now
            WHERE id = @id`,
           params,
         );
@@ -299,7 +308,7 @@ export function pgConversation(ctx: PgContext) {
             input.sessionId,
           ]);
         }
-        await touch(input.sessionId);
+        await touch(input.sessionId, 0);
         return turnOf(row as TurnRow);
       });
     },

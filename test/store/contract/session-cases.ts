@@ -25,8 +25,8 @@ export function sessionCases(subject: StoreSubject): void {
       });
       expect(made.toolsUsed).toEqual([]);
       expect(Date.parse(made.createdAt)).not.toBeNaN();
-      const changed = await store.updateSession('chat-1', { surfaceStamp: 'gen-7', model: 'm2' });
-      expect(changed).toMatchObject({ title: 'Trip', model: 'm2', surfaceStamp: 'gen-7', agent: 'planner' });
+      const changed = await store.updateSession('chat-1', { model: 'm2' });
+      expect(changed).toMatchObject({ title: 'Trip', model: 'm2', agent: 'planner' });
       expect(await store.getSession('chat-1')).toEqual(changed);
       expect(await store.getSession('nope')).toBeUndefined();
     });
@@ -60,6 +60,25 @@ export function sessionCases(subject: StoreSubject): void {
       expect((await store.listSessions()).map((s) => s.id)).toEqual([old.id, fresh.id]);
       expect((await store.listSessions({ limit: 1 })).map((s) => s.id)).toEqual([old.id]);
       await expect(store.listSessions({ limit: 0 })).rejects.toThrow(/limit/);
+    });
+
+    it('marks a session used when a turn starts, and by a message only once a second has passed', async () => {
+      let clock = 1_000;
+      const store = await subject.open({ now: () => clock });
+      const s = await store.createSession({ title: 'used' });
+      const updated = async () => Date.parse((await store.getSession(s.id))?.updatedAt ?? '');
+      clock = 1_200;
+      const turn = await store.startTurn({ sessionId: s.id, userText: 'hello' });
+      expect(await updated()).toBe(1_200);
+      clock = 2_100;
+      await store.appendMessage(turn.id, { role: 'assistant', content: 'a moment later' });
+      expect(await updated()).toBe(1_200);
+      clock = 2_300;
+      await store.appendMessage(turn.id, { role: 'assistant', content: 'over a second later' });
+      expect(await updated()).toBe(2_300);
+      clock = 2_400;
+      await store.startTurn({ sessionId: s.id, userText: 'again' });
+      expect(await updated()).toBe(2_400);
     });
 
     it("tells a subagent leaf's child session from one a person started, and lists either kind alone", async () => {
