@@ -48,12 +48,13 @@ function scanned(
   scanner: ReturnType<typeof doneScanner>,
 ): AsyncIterableIterator<Uint8Array> {
   const watched: AsyncIterableIterator<Uint8Array> = {
-    async next() {
-      const step = await inner.next();
-      if (step.done) scanner.end();
-      else scanner.chunk(step.value);
-      return step;
-    },
+    // One promise per chunk (an async function's own and its await's would be two).
+    next: () =>
+      inner.next().then((step) => {
+        if (step.done) scanner.end();
+        else scanner.chunk(step.value);
+        return step;
+      }),
     return: async (value?: undefined) => (inner.return ? inner.return(value) : { done: true, value }),
     [Symbol.asyncIterator]: () => watched,
   };

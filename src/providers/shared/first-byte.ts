@@ -70,20 +70,42 @@ export class FirstByteDeadline {
 /**
  * One attempt run under its first-byte deadline: `attempt` sends with the deadline's signal and calls
  * `heard` once its answer starts; an attempt cut by the deadline fails with the deadline's retryable error.
+ * The attempt's own iterator is passed on step by step, not through a generator of its own: every event
+ * of every answer goes by here, and a generator's `yield*` costs each one another round of promises.
  */
-export async function* underFirstByteDeadline<T>(
+export function underFirstByteDeadline<T>(
   ms: number | undefined,
   signal: AbortSignal | undefined,
   provider: string,
   attempt: (deadline: FirstByteDeadline) => AsyncIterable<T>,
-): AsyncGenerator<T> {
-  const deadline = new FirstByteDeadline(ms, signal);
-  try {
-    yield* attempt(deadline);
-  } catch (error) {
-    if (deadline.expired) throw deadline.error(provider, error);
-    throw error;
-  } finally {
-    deadline.release();
-  }
+): AsyncIterable<T> {
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<T> {
+      const deadline = new FirstByteDeadline(ms, signal);
+      let inner: AsyncIterator<T> | undefined;
+      const ended = (step: IteratorResult<T>): IteratorResult<T> => {
+        if (step.done) deadline.release();
+        return step;
+      };
+      const failed = (error: unknown): never => {
+        deadline.release();
+        throw deadline.expired ? deadline.error(provider, error) : error;
+      };
+      return {
+        next() {
+          try {
+            inner ??= attempt(deadline)[Symbol.asyncIterator]();
+            return inner.next().then(ended, failed);
+          } catch (error) {
+            return Promise.reject(error).catch(failed);
+          }
+        },
+        return(value?: unknown) {
+          deadline.release();
+          const stop = inner?.return?.(value);
+          return stop ? stop.then(ended, failed) : Promise.resolve({ done: true, value: value as T });
+        },
+      };
+    },
+  };
 }
