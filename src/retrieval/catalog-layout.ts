@@ -19,7 +19,7 @@ export interface Block {
   readonly head: readonly RetrievalTool[];
   readonly shelf: CatalogShelf;
   /** Places on the shelf whose tools are not in this block (offered, or in its head), ascending. */
-  readonly skipped: readonly number[];
+  readonly skipped: ArrayLike<number>;
   /** How many tools the block holds. */
   readonly count: number;
   /** At most the length of its shortest tool name. */
@@ -37,7 +37,7 @@ export interface Block {
 export interface BlockParts {
   readonly head: readonly RetrievalTool[];
   readonly shelf: CatalogShelf;
-  readonly skipped: readonly number[];
+  readonly skipped: ArrayLike<number>;
   /** Characters of all the block's tool names. */
   readonly names: number;
   readonly shortestName: number;
@@ -72,10 +72,7 @@ function toolAt(b: Block, place: number): RetrievalTool {
 export function firstOf(b: Block): RetrievalTool | undefined {
   if (b.head.length > 0) return b.head[0];
   let at = 0;
-  for (const s of b.skipped) {
-    if (s !== at) break;
-    at += 1;
-  }
+  while (at < b.skipped.length && b.skipped[at] === at) at += 1;
   return b.shelf.tools[at];
 }
 
@@ -216,15 +213,16 @@ export class Layout {
 
   /** The catalog text; cut as a last resort if it somehow exceeds the room. */
   render(): string {
-    const parts: string[] = [];
+    // Built by concatenation: the engine joins the pieces once, when the text is first read.
+    let body = '';
     const left: string[] = [];
     for (const b of this.blocks) {
       const entry = entryOf(b);
       if (entry) left.push(entry);
       if (blockLength(b) === 0) continue;
-      const lines = [b.header];
-      const places = [...b.described].sort((x, y) => x - y);
-      for (const place of places) lines.push(lineOf(toolAt(b, place)));
+      body = body === '' ? b.header : `${body}\n${b.header}`;
+      const places = Int32Array.from(b.described).sort();
+      for (const place of places) body = `${body}\n${lineOf(toolAt(b, place))}`;
       if (b.group.own && b.undescribedCount > 0) {
         const names: string[] = [];
         b.head.forEach((t, place) => {
@@ -235,11 +233,9 @@ export class Layout {
           if (b.skipped[s] === i) s += 1;
           else if (!b.described.has(b.head.length + i)) names.push(t.name);
         });
-        lines.push(`- ${names.sort(compareNames).join(', ')}`);
+        body = `${body}\n- ${names.sort(compareNames).join(', ')}`;
       }
-      parts.push(lines.join('\n'));
     }
-    const body = parts.join('\n');
     let text = body;
     if (left.length > 0) {
       const room = this.max - body.length - (body === '' ? 0 : 1);
@@ -384,7 +380,7 @@ export class Layout {
 }
 
 /** The first index of `sorted` (ascending) whose value is at least `value`. */
-function firstAtLeast(sorted: readonly number[], value: number): number {
+function firstAtLeast(sorted: ArrayLike<number>, value: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {

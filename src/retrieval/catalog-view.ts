@@ -112,14 +112,21 @@ export class CatalogView {
   /**
    * How relevant the last selection found each tool (1 = best ranked; above 1 for sticky and hinted
    * tools); the catalog describes these first. Empty when the last selection offered everything.
+   * Never changed once handed out: each selection makes a new map.
    */
   get lastRelevance(): ReadonlyMap<string, number> {
     return this.relevance;
   }
 
-  /** Forgets a tool's relevance (it left the catalog). */
+  /**
+   * Forgets a tool's relevance (it left the catalog). The map is replaced, not changed: selections
+   * hand out the map itself as their relevance.
+   */
   protected forget(name: string): void {
-    this.relevance.delete(name);
+    if (!this.relevance.has(name)) return;
+    const relevance = new Map(this.relevance);
+    relevance.delete(name);
+    this.relevance = relevance;
   }
 
   /** Embeds the catalog's tools not embedded yet (see `ToolCatalog.embedTools`). */
@@ -241,7 +248,9 @@ export class CatalogView {
     );
     this.lastOffered = [...chosen].filter((name) => !catalog.isCore(name));
     if (chosen.size >= pool.length) return [...pool];
-    // In catalog order, as the pool lists them.
+    // In catalog order, as the pool lists them (it holds every chosen tool): read off the pool when
+    // it is not much larger than the choice, sorted otherwise.
+    if (pool.length <= 4 * chosen.size) return pool.filter((t) => chosen.has(t.name));
     const out: RetrievalTool[] = [];
     for (const name of chosen) out.push(catalog.get(name) as RetrievalTool);
     return out.sort((a, b) => catalog.orderOf(a.name) - catalog.orderOf(b.name));
