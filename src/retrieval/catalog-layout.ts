@@ -19,7 +19,7 @@ export interface Block {
   readonly head: readonly RetrievalTool[];
   readonly shelf: CatalogShelf;
   /** Places on the shelf whose tools are not in this block (offered, or in its head), ascending. */
-  readonly skipped: ArrayLike<number>;
+  readonly skipped: readonly number[];
   /** How many tools the block holds. */
   readonly count: number;
   /** At most the length of its shortest tool name. */
@@ -37,7 +37,7 @@ export interface Block {
 export interface BlockParts {
   readonly head: readonly RetrievalTool[];
   readonly shelf: CatalogShelf;
-  readonly skipped: ArrayLike<number>;
+  readonly skipped: readonly number[];
   /** Characters of all the block's tool names. */
   readonly names: number;
   readonly shortestName: number;
@@ -72,7 +72,10 @@ function toolAt(b: Block, place: number): RetrievalTool {
 export function firstOf(b: Block): RetrievalTool | undefined {
   if (b.head.length > 0) return b.head[0];
   let at = 0;
-  while (at < b.skipped.length && b.skipped[at] === at) at += 1;
+  for (const s of b.skipped) {
+    if (s !== at) break;
+    at += 1;
+  }
   return b.shelf.tools[at];
 }
 
@@ -221,7 +224,7 @@ export class Layout {
       if (entry) left.push(entry);
       if (blockLength(b) === 0) continue;
       body = body === '' ? b.header : `${body}\n${b.header}`;
-      const places = Int32Array.from(b.described).sort();
+      const places = [...b.described].sort((x, y) => x - y);
       for (const place of places) body = `${body}\n${lineOf(toolAt(b, place))}`;
       if (b.group.own && b.undescribedCount > 0) {
         const names: string[] = [];
@@ -380,7 +383,7 @@ export class Layout {
 }
 
 /** The first index of `sorted` (ascending) whose value is at least `value`. */
-function firstAtLeast(sorted: ArrayLike<number>, value: number): number {
+function firstAtLeast(sorted: readonly number[], value: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {

@@ -86,7 +86,7 @@ export class CatalogView {
     maxChars: number = CATALOG_CHARS,
   ): string {
     const shelves = this.catalog.shelvesSeen(this.visible);
-    return shelvedCatalog(shelves, (name) => this.catalog.get(name), shown, relevance, maxChars);
+    return shelvedCatalog(shelves, shown, relevance, maxChars);
   }
 
   /** Records that this session called a tool: it is offered every turn from now on. */

@@ -11,6 +11,8 @@ export { LEFT_OUT_PREFIX } from './left-out-line.js';
 export const CATALOG_CHARS = 6000;
 /** A block's places skipped when it skips none. */
 const NONE_SKIPPED: readonly number[] = [];
+/** Up to this many places are sorted by insertion: no comparator call per step, and no allocation. */
+const INSERTION_SORT_MAX = 64;
 /** Relevance (share of the best ranked tool's score) a tool needs to be described ahead of its turn. */
 export const RELEVANT_SHARE = 0.35;
 /** Tools described ahead of their turn at most, however many are relevant. */
@@ -42,20 +44,19 @@ export function catalog(
 }
 
 /**
- * The catalog (as `catalog` makes it) of the shelved tools but `shown`, with `get` the catalog's tool
- * by name: what a turn defers, laid out from shelves worked out once per catalog state. It costs by
- * the tools shown, the relevant ones and the lines that fit, not by the size of the catalog.
+ * The catalog (as `catalog` makes it) of the shelved tools but `shown`: what a turn defers, laid out
+ * from shelves worked out once per catalog state. It costs by the tools shown, the relevant ones and
+ * the lines that fit, not by the size of the catalog.
  */
 export function shelvedCatalog(
   shelves: CatalogShelves,
-  get: (name: string) => RetrievalTool | undefined,
   shown: ReadonlySet<string>,
   relevance: ReadonlyMap<string, number>,
   maxChars: number = CATALOG_CHARS,
 ): string {
   if (maxChars <= 0) return '';
   const relevant: RetrievalTool[] = [];
-  const picks = picksOf(shelves, get, shown, relevance, relevant);
+  const picks = picksOf(shelves, shown, relevance, relevant);
   const order = byRelevance(relevance);
   const blocks: Block[] = [];
   for (const shelf of shelves.shelves) {
@@ -66,7 +67,7 @@ export function shelvedCatalog(
       head,
       shelf,
       // A typed array sorts numbers natively, without a comparator call per step.
-      skipped: pick === undefined ? NONE_SKIPPED : new Int32Array(pick.skipped).sort(),
+      skipped: pick === undefined ? NONE_SKIPPED : sortAscending(pick.skipped),
       names: shelf.names + (pick?.names ?? 0),
       // The head's tools are picked from this shelf, so none is shorter than its shortest.
       shortestName: shelf.shortest,
@@ -85,16 +86,15 @@ export function shelvedCatalog(
  */
 function picksOf(
   shelves: CatalogShelves,
-  get: (name: string) => RetrievalTool | undefined,
   shown: ReadonlySet<string>,
   relevance: ReadonlyMap<string, number>,
   relevant: RetrievalTool[],
 ): Map<CatalogShelf, Pick> {
   const picks = new Map<CatalogShelf, Pick>();
   const take = (name: string, toHead: boolean): void => {
-    const t = get(name);
-    const found = t === undefined ? undefined : shelves.locate(t);
-    if (t === undefined || found === undefined) return;
+    const found = shelves.locate(name);
+    if (found === undefined) return;
+    const t = found.shelf.tools[found.at] as RetrievalTool;
     let pick = picks.get(found.shelf);
     if (pick === undefined) {
       pick = { head: [], skipped: [], names: 0 };
@@ -222,4 +222,19 @@ interface Gathering {
   readonly rest: RetrievalTool[];
   names: number;
   shortest: number;
+}
+
+/** Sorts whole numbers ascending in place (a shelf's skipped places: a few dozen at most, usually). */
+function sortAscending(values: number[]): number[] {
+  if (values.length > INSERTION_SORT_MAX) return values.sort((a, b) => a - b);
+  for (let i = 1; i < values.length; i += 1) {
+    const v = values[i] as number;
+    let j = i - 1;
+    while (j >= 0 && (values[j] as number) > v) {
+      values[j + 1] = values[j] as number;
+      j -= 1;
+    }
+    values[j + 1] = v;
+  }
+  return values;
 }
