@@ -3,6 +3,7 @@ import type { CatalogShelf } from './catalog-shelves.js';
 import { compareNames } from './catalog-shelves.js';
 import { cutToRoom, LEFT_OUT_PREFIX, leftOutCap, leftOutLine } from './left-out-line.js';
 import type { RetrievalTool } from './retrieval-tool.js';
+import { sortAscending } from './sort-ascending.js';
 import { cutText, firstLine } from './text-cut.js';
 
 /** Longest description line per tool in the catalog. */
@@ -224,7 +225,7 @@ export class Layout {
       if (entry) left.push(entry);
       if (blockLength(b) === 0) continue;
       body = body === '' ? b.header : `${body}\n${b.header}`;
-      const places = [...b.described].sort((x, y) => x - y);
+      const places = sortAscending([...b.described]);
       for (const place of places) body = `${body}\n${lineOf(toolAt(b, place))}`;
       if (b.group.own && b.undescribedCount > 0) {
         const names: string[] = [];

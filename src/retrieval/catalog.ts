@@ -3,6 +3,7 @@ import { type Block, type BlockParts, blockOf, firstOf, Layout, lineOf } from '.
 import { type CatalogShelf, type CatalogShelves, compareNames, shelfOf } from './catalog-shelves.js';
 import { byName } from './name-order.js';
 import { groupOf, isOwn, type RetrievalTool } from './retrieval-tool.js';
+import { sortAscending } from './sort-ascending.js';
 
 export { CATALOG_LINE_CHARS } from './catalog-layout.js';
 export { LEFT_OUT_PREFIX } from './left-out-line.js';
@@ -11,8 +12,6 @@ export { LEFT_OUT_PREFIX } from './left-out-line.js';
 export const CATALOG_CHARS = 6000;
 /** A block's places skipped when it skips none. */
 const NONE_SKIPPED: readonly number[] = [];
-/** Up to this many places are sorted by insertion: no comparator call per step, and no allocation. */
-const INSERTION_SORT_MAX = 64;
 /** Relevance (share of the best ranked tool's score) a tool needs to be described ahead of its turn. */
 export const RELEVANT_SHARE = 0.35;
 /** Tools described ahead of their turn at most, however many are relevant. */
@@ -222,19 +221,4 @@ interface Gathering {
   readonly rest: RetrievalTool[];
   names: number;
   shortest: number;
-}
-
-/** Sorts whole numbers ascending in place (a shelf's skipped places: a few dozen at most, usually). */
-function sortAscending(values: number[]): number[] {
-  if (values.length > INSERTION_SORT_MAX) return values.sort((a, b) => a - b);
-  for (let i = 1; i < values.length; i += 1) {
-    const v = values[i] as number;
-    let j = i - 1;
-    while (j >= 0 && (values[j] as number) > v) {
-      values[j + 1] = values[j] as number;
-      j -= 1;
-    }
-    values[j + 1] = v;
-  }
-  return values;
 }
