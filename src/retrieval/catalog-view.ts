@@ -218,14 +218,19 @@ export class CatalogView {
     // tools, so read further then.
     const extra = core.length + sticky.length + hinted.length + RELEVANCE_READ;
     const limit = inPool ? Number.POSITIVE_INFINITY : (budget === undefined ? 1 : 4) * this.k + extra;
-    const ranked = catalog.rank(query, limit, queryVector).filter((r) => {
-      const name = catalog.toolAt(r.slot).name;
-      return (inPool === undefined || inPool.has(name)) && !catalog.isCore(name);
-    });
-    const top = ranked[0]?.score ?? 1;
+    // The ranked tools in the pool but the core, and each one's score as a share of the first's.
+    const ranked: RetrievalTool[] = [];
     const relevance = new Map<string, number>();
-    for (const r of ranked) relevance.set(catalog.toolAt(r.slot).name, r.score / top);
-    for (const t of [...sticky, ...hinted]) relevance.set(t.name, 1 + (relevance.get(t.name) ?? 0));
+    let top = 1;
+    for (const r of catalog.rank(query, limit, queryVector)) {
+      const t = catalog.toolAt(r.slot);
+      if ((inPool !== undefined && !inPool.has(t.name)) || catalog.isCore(t.name)) continue;
+      if (ranked.length === 0) top = r.score;
+      ranked.push(t);
+      relevance.set(t.name, r.score / top);
+    }
+    for (const t of sticky) relevance.set(t.name, 1 + (relevance.get(t.name) ?? 0));
+    for (const t of hinted) relevance.set(t.name, 1 + (relevance.get(t.name) ?? 0));
     this.relevance = relevance;
 
     const byRank = (a: RetrievalTool, b: RetrievalTool): number =>
@@ -240,7 +245,7 @@ export class CatalogView {
         core,
         sticky: sticky.sort(byRank),
         hinted: hinted.sort(byRank),
-        ranked: ranked.map((r) => catalog.toolAt(r.slot)),
+        ranked,
         fallback,
       },
       this.k,
