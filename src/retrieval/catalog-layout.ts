@@ -3,6 +3,7 @@ import type { CatalogShelf } from './catalog-shelves.js';
 import { compareNames } from './catalog-shelves.js';
 import { cutToRoom, LEFT_OUT_PREFIX, leftOutCap, leftOutLine } from './left-out-line.js';
 import type { RetrievalTool } from './retrieval-tool.js';
+import { sortAscending } from './sort-ascending.js';
 import { cutText, firstLine } from './text-cut.js';
 
 /** Longest description line per tool in the catalog. */
@@ -216,15 +217,16 @@ export class Layout {
 
   /** The catalog text; cut as a last resort if it somehow exceeds the room. */
   render(): string {
-    const parts: string[] = [];
+    // Built by concatenation: the engine joins the pieces once, when the text is first read.
+    let body = '';
     const left: string[] = [];
     for (const b of this.blocks) {
       const entry = entryOf(b);
       if (entry) left.push(entry);
       if (blockLength(b) === 0) continue;
-      const lines = [b.header];
-      const places = [...b.described].sort((x, y) => x - y);
-      for (const place of places) lines.push(lineOf(toolAt(b, place)));
+      body = body === '' ? b.header : `${body}\n${b.header}`;
+      const places = sortAscending([...b.described]);
+      for (const place of places) body = `${body}\n${lineOf(toolAt(b, place))}`;
       if (b.group.own && b.undescribedCount > 0) {
         const names: string[] = [];
         b.head.forEach((t, place) => {
@@ -235,11 +237,9 @@ export class Layout {
           if (b.skipped[s] === i) s += 1;
           else if (!b.described.has(b.head.length + i)) names.push(t.name);
         });
-        lines.push(`- ${names.sort(compareNames).join(', ')}`);
+        body = `${body}\n- ${names.sort(compareNames).join(', ')}`;
       }
-      parts.push(lines.join('\n'));
     }
-    const body = parts.join('\n');
     let text = body;
     if (left.length > 0) {
       const room = this.max - body.length - (body === '' ? 0 : 1);

@@ -48,7 +48,7 @@ export interface ShelfPlace {
  */
 export class CatalogShelves {
   readonly shelves: readonly CatalogShelf[];
-  private places: Map<RetrievalTool, ShelfPlace> | undefined;
+  private places: Map<string, ShelfPlace> | undefined;
 
   /** `tools` in catalog order, each name once. */
   constructor(tools: readonly RetrievalTool[], sizeOf: (tool: RetrievalTool) => number) {
@@ -69,19 +69,19 @@ export class CatalogShelves {
     this.shelves = [...byKey.values()];
   }
 
-  /** The shelf `tool` is on and its place there; undefined when it is not on one. */
-  locate(tool: RetrievalTool): ShelfPlace | undefined {
+  /** The shelf the tool named `name` is on and its place there; undefined when it is not on one. */
+  locate(name: string): ShelfPlace | undefined {
     // Made on the first look-up, once per catalog state: a turn looks up every tool it shows and
-    // every relevant one, which by name would be a search of a shelf of thousands each time.
+    // every relevant one, which would otherwise be a search of a shelf of thousands each time.
     this.places ??= this.placesOfAll();
-    return this.places.get(tool);
+    return this.places.get(name);
   }
 
-  private placesOfAll(): Map<RetrievalTool, ShelfPlace> {
-    const places = new Map<RetrievalTool, ShelfPlace>();
+  private placesOfAll(): Map<string, ShelfPlace> {
+    const places = new Map<string, ShelfPlace>();
     for (const shelf of this.shelves) {
       shelf.tools.forEach((t, at) => {
-        places.set(t, { shelf, at });
+        places.set(t.name, { shelf, at });
       });
     }
     return places;

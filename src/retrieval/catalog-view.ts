@@ -86,7 +86,7 @@ export class CatalogView {
     maxChars: number = CATALOG_CHARS,
   ): string {
     const shelves = this.catalog.shelvesSeen(this.visible);
-    return shelvedCatalog(shelves, (name) => this.catalog.get(name), shown, relevance, maxChars);
+    return shelvedCatalog(shelves, shown, relevance, maxChars);
   }
 
   /** Records that this session called a tool: it is offered every turn from now on. */
@@ -112,14 +112,21 @@ export class CatalogView {
   /**
    * How relevant the last selection found each tool (1 = best ranked; above 1 for sticky and hinted
    * tools); the catalog describes these first. Empty when the last selection offered everything.
+   * Never changed once handed out: each selection makes a new map.
    */
   get lastRelevance(): ReadonlyMap<string, number> {
     return this.relevance;
   }
 
-  /** Forgets a tool's relevance (it left the catalog). */
+  /**
+   * Forgets a tool's relevance (it left the catalog). The map is replaced, not changed: selections
+   * hand out the map itself as their relevance.
+   */
   protected forget(name: string): void {
-    this.relevance.delete(name);
+    if (!this.relevance.has(name)) return;
+    const relevance = new Map(this.relevance);
+    relevance.delete(name);
+    this.relevance = relevance;
   }
 
   /** Embeds the catalog's tools not embedded yet (see `ToolCatalog.embedTools`). */
@@ -211,14 +218,19 @@ export class CatalogView {
     // tools, so read further then.
     const extra = core.length + sticky.length + hinted.length + RELEVANCE_READ;
     const limit = inPool ? Number.POSITIVE_INFINITY : (budget === undefined ? 1 : 4) * this.k + extra;
-    const ranked = catalog.rank(query, limit, queryVector).filter((r) => {
-      const name = catalog.toolAt(r.slot).name;
-      return (inPool === undefined || inPool.has(name)) && !catalog.isCore(name);
-    });
-    const top = ranked[0]?.score ?? 1;
+    // The ranked tools in the pool but the core, and each one's score as a share of the first's.
+    const ranked: RetrievalTool[] = [];
     const relevance = new Map<string, number>();
-    for (const r of ranked) relevance.set(catalog.toolAt(r.slot).name, r.score / top);
-    for (const t of [...sticky, ...hinted]) relevance.set(t.name, 1 + (relevance.get(t.name) ?? 0));
+    let top = 1;
+    for (const r of catalog.rank(query, limit, queryVector)) {
+      const t = catalog.toolAt(r.slot);
+      if ((inPool !== undefined && !inPool.has(t.name)) || catalog.isCore(t.name)) continue;
+      if (ranked.length === 0) top = r.score;
+      ranked.push(t);
+      relevance.set(t.name, r.score / top);
+    }
+    for (const t of sticky) relevance.set(t.name, 1 + (relevance.get(t.name) ?? 0));
+    for (const t of hinted) relevance.set(t.name, 1 + (relevance.get(t.name) ?? 0));
     this.relevance = relevance;
 
     const byRank = (a: RetrievalTool, b: RetrievalTool): number =>
@@ -233,7 +245,7 @@ export class CatalogView {
         core,
         sticky: sticky.sort(byRank),
         hinted: hinted.sort(byRank),
-        ranked: ranked.map((r) => catalog.toolAt(r.slot)),
+        ranked,
         fallback,
       },
       this.k,
@@ -241,7 +253,9 @@ export class CatalogView {
     );
     this.lastOffered = [...chosen].filter((name) => !catalog.isCore(name));
     if (chosen.size >= pool.length) return [...pool];
-    // In catalog order, as the pool lists them.
+    // In catalog order, as the pool lists them (it holds every chosen tool): read off the pool when
+    // it is not much larger than the choice, sorted otherwise.
+    if (pool.length <= 4 * chosen.size) return pool.filter((t) => chosen.has(t.name));
     const out: RetrievalTool[] = [];
     for (const name of chosen) out.push(catalog.get(name) as RetrievalTool);
     return out.sort((a, b) => catalog.orderOf(a.name) - catalog.orderOf(b.name));

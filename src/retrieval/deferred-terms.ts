@@ -24,8 +24,11 @@ export class DeferredTerms {
 
   /** Starts a pass over `capacity` slots and `terms` term ids; `defer` false scores every tool at once. */
   begin(capacity: number, terms: number, defer: boolean): void {
-    this.ids.length = 0;
-    this.weights.length = 0;
+    // Most passes defer nothing: the lists are only cut when they hold something.
+    if (this.ids.length > 0) {
+      this.ids.length = 0;
+      this.weights.length = 0;
+    }
     this.bound = 0;
     this.whole = !defer;
     this.round += 1;

@@ -7,7 +7,7 @@ import { DEFAULT_RANKING, type RankingSettings } from './ranking-settings.js';
 import { requestText } from './request-text.js';
 import { ScoreBuffer } from './score-buffer.js';
 import { words } from './tokenize.js';
-import { STOP, type ToolIndex } from './tool-index.js';
+import { STOP, type TermCounts, type ToolIndex } from './tool-index.js';
 import { FIELDS } from './tool-text.js';
 import { type Ranked, TopK } from './top-k.js';
 import { valueTypeWords } from './value-types.js';
@@ -34,10 +34,12 @@ export function queryTerms(
     const id = index.queryTermId(w);
     if (id !== STOP) ids.push(id);
   }
-  const counts = new Map<number, number>();
-  for (const id of ids) if (id >= 0) counts.set(id, (counts.get(id) ?? 0) + 1);
+  // Each term's count first, then its weight (set in place: the terms keep their first-seen order).
   const out: WeightedTerms = new Map();
-  for (const [id, n] of counts) out.set(id, n ** settings.queryTfPower);
+  for (const id of ids) if (id >= 0) out.set(id, (out.get(id) ?? 0) + 1);
+  out.forEach((n, id) => {
+    out.set(id, n ** settings.queryTfPower);
+  });
   if (settings.pairWeight > 0) {
     for (let i = 1; i < ids.length; i += 1) {
       const a = ids[i - 1] as number;
@@ -78,7 +80,19 @@ export class Ranker {
   private acc = new Float64Array(0);
   private accStamp = new Int32Array(0);
   private accRound = 0;
-  private perTerm = new Float64Array(0);
+  /**
+   * Each tool's field-weighted term frequencies and their total, as feedback reads them: they depend
+   * only on the tool and the field weights, so they are worked out once per tool while the index
+   * stays the same (one entry per tool at most; cleared when the index changes).
+   */
+  private weightedTfs: (Float64Array | undefined)[] = [];
+  private weightedTotals = new Float64Array(0);
+  private weightedGeneration = -1;
+  /** Scratch for `score`: the idf of each query term, in the query's order. */
+  private idfs = new Float64Array(0);
+  /** Scratch for `feedback`: each touched term's weight, and their places sorted by weight. */
+  private weightOf = new Float64Array(0);
+  private readonly feedbackOrder: number[] = [];
   /** The terms of a query that `score` reads (reused: one map for the ranker's life). */
   private readonly informative: WeightedTerms = new Map();
   /** The whole request's pass's near-universal terms, added only where they can change the cut. */
@@ -120,7 +134,10 @@ export class Ranker {
     const parts = s.clauseWeight > 0 ? clauses(query) : [];
     // Fused passes read every scored tool; an unlimited ranking reads them all anyway.
     const fusing = parts.length >= 2 || (dense !== undefined && s.embeddingWeight > 0);
-    this.deferred.begin(this.index.capacity, this.index.termCount, !fusing && Number.isFinite(limit));
+    // Below DEFER_MIN_TOOLS tools no term is held by enough of them to be deferred (see `score`):
+    // the pass is whole from the start, which spares marking the tools each term reaches.
+    const defer = !fusing && Number.isFinite(limit) && this.index.size >= DEFER_MIN_TOOLS;
+    this.deferred.begin(this.index.capacity, this.index.termCount, defer);
     const q = this.weighted(query);
     this.score(q, this.pass);
     // Clause rankings and embedding similarity are summed once and fused into every pass.
@@ -146,7 +163,8 @@ export class Ranker {
       // Feedback finds tools the words missed, but reorders the head badly: the head stays as it is.
       const keep = head.slice(0, keepCount);
       const added = this.feedback(head.slice(0, s.feedbackDocs), q);
-      for (const [id, w] of added) q.set(id, w);
+      // Only the name-coverage bonus reads the query's terms again.
+      if (s.nameCoverage > 0) for (const [id, w] of added) q.set(id, w);
       // BM25 sums over terms: the first pass plus the added terms is the expanded query's score.
       this.score(added, this.pass);
       const kept = new Set(keep.map((r) => r.slot));
@@ -268,17 +286,29 @@ export class Ranker {
    */
   private score(q: WeightedTerms, buf: ScoreBuffer): void {
     const index = this.index;
+    if (this.idfs.length < q.size) this.idfs = new Float64Array(q.size * 2);
+    const idfs = this.idfs;
     let strongest = 0;
+    let i = 0;
     q.forEach((w, id) => {
-      strongest = Math.max(strongest, w * index.idf(id));
+      const idf = index.idf(id);
+      idfs[i++] = idf;
+      strongest = Math.max(strongest, w * idf);
     });
     const floor = TERM_FLOOR * strongest;
+    // Most queries keep every term: the kept map is only filled when some term falls below the floor.
+    let below = false;
+    i = 0;
+    for (const w of q.values()) if (!(w * (idfs[i++] as number) >= floor)) below = true;
     const kept = this.informative;
     kept.clear();
-    q.forEach((w, id) => {
-      if (w * index.idf(id) >= floor) kept.set(id, w);
-    });
-    const terms = kept.size === q.size ? q : kept;
+    if (below) {
+      i = 0;
+      q.forEach((w, id) => {
+        if (w * (idfs[i++] as number) >= floor) kept.set(id, w);
+      });
+    }
+    const terms = below ? kept : q;
     if (buf === this.pass && !this.deferred.whole) {
       const deferFrom = Math.max(DEFER_MIN_TOOLS, Math.ceil(index.size / 4));
       index.accumulateDeferring(terms, this.weights, buf, this.deferred, deferFrom);
@@ -299,19 +329,14 @@ export class Ranker {
     // First-touched order, as the terms are met: equal weights keep it when sorted.
     const touched: number[] = [];
     const best = top[0]?.score ?? 1;
-    for (const r of top.slice(0, s.feedbackDocs)) {
+    const docs = Math.min(top.length, s.feedbackDocs);
+    for (let d = 0; d < docs; d += 1) {
+      const r = top[d] as Ranked;
       const counts = this.index.termsOf(r.slot);
       if (!counts) continue;
-      const { terms, tfs, start, count } = counts;
-      if (this.perTerm.length < count) this.perTerm = new Float64Array(count * 2);
-      const weighted = this.perTerm;
-      let total = 0;
-      for (let j = 0; j < count; j += 1) {
-        let c = 0;
-        for (let f = 0; f < NF; f += 1) c += (tfs[(start + j) * NF + f] as number) * (s.fieldWeight[f] ?? 0);
-        weighted[j] = c;
-        total += c;
-      }
+      const { terms, start, count } = counts;
+      const weighted = this.weightedTfsOf(r.slot, counts);
+      const total = this.weightedTotals[r.slot] as number;
       if (total === 0) continue;
       for (let j = 0; j < count; j += 1) {
         const id = terms[start + j] as number;
@@ -324,19 +349,57 @@ export class Ranker {
         acc[id] = (acc[id] as number) + ((r.score / best) * (weighted[j] as number)) / total;
       }
     }
-    const weightOf = new Float64Array(touched.length);
+    if (this.weightOf.length < touched.length) this.weightOf = new Float64Array(touched.length * 2);
+    const weightOf = this.weightOf;
     for (let i = 0; i < touched.length; i += 1) {
       const id = touched[i] as number;
       weightOf[i] = (acc[id] as number) * this.index.idf(id);
     }
-    const order = Array.from(touched.keys()).sort(
-      (a, b) => (weightOf[b] as number) - (weightOf[a] as number),
-    );
-    const picked = order.slice(0, s.feedbackTerms);
-    const max = picked.length > 0 ? (weightOf[picked[0] as number] as number) : 1;
+    const order = this.feedbackOrder;
+    order.length = touched.length;
+    for (let i = 0; i < touched.length; i += 1) order[i] = i;
+    // Heaviest first; equal weights stay in first-touched order (the sort is stable).
+    order.sort((a, b) => (weightOf[b] as number) - (weightOf[a] as number));
+    const picked = Math.min(order.length, s.feedbackTerms);
+    const max = picked > 0 ? (weightOf[order[0] as number] as number) : 1;
     const out: WeightedTerms = new Map();
-    for (const i of picked) out.set(touched[i] as number, (s.feedbackWeight * (weightOf[i] as number)) / max);
+    for (let p = 0; p < picked; p += 1) {
+      const i = order[p] as number;
+      out.set(touched[i] as number, (s.feedbackWeight * (weightOf[i] as number)) / max);
+    }
     return out;
+  }
+
+  /**
+   * A tool's term frequencies weighted by field, in its term order (`weightedTotals` holds their
+   * sum): worked out on the tool's first feedback read since the index last changed.
+   */
+  private weightedTfsOf(slot: number, counts: TermCounts): Float64Array {
+    const generation = this.index.generation;
+    if (this.weightedGeneration !== generation) {
+      this.weightedGeneration = generation;
+      this.weightedTfs = [];
+    }
+    if (this.weightedTotals.length <= slot) {
+      const totals = new Float64Array(Math.max(this.index.capacity, slot + 1) * 2);
+      totals.set(this.weightedTotals);
+      this.weightedTotals = totals;
+    }
+    const cached = this.weightedTfs[slot];
+    if (cached !== undefined) return cached;
+    const { tfs, start, count } = counts;
+    const fieldWeight = this.settings.fieldWeight;
+    const weighted = new Float64Array(count);
+    let total = 0;
+    for (let j = 0; j < count; j += 1) {
+      let c = 0;
+      for (let f = 0; f < NF; f += 1) c += (tfs[(start + j) * NF + f] as number) * (fieldWeight[f] ?? 0);
+      weighted[j] = c;
+      total += c;
+    }
+    this.weightedTfs[slot] = weighted;
+    this.weightedTotals[slot] = total;
+    return weighted;
   }
 }
 

@@ -1,5 +1,6 @@
 import { stemmer } from 'stemmer';
 import { ABBREVIATIONS } from './abbreviations.js';
+import { isDigit } from './char-class.js';
 import { STOP_WORDS } from './stop-words.js';
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
@@ -191,11 +192,18 @@ const stemCache = new Map<string, string>();
 export function stem(word: string): string {
   let s = stemCache.get(word);
   if (s === undefined) {
-    s = word.length <= 2 ? word : stemmer(word);
+    // Porter's rules strip letters only: a number (an id, an amount, a year) is its own stem.
+    s = word.length <= 2 || allDigits(word) ? word : stemmer(word);
     if (stemCache.size > 200_000) stemCache.clear();
     stemCache.set(word, s);
   }
   return s;
+}
+
+/** True when every character of a non-empty word is an ASCII digit. */
+function allDigits(word: string): boolean {
+  for (let i = 0; i < word.length; i += 1) if (!isDigit(word.charCodeAt(i))) return false;
+  return word.length > 0;
 }
 
 /** True for words that carry no meaning for ranking (function words, request filler, lone letters). */

@@ -32,7 +32,8 @@ export const lexicalSelector: ToolSelector = {
   catalog: (tools, k) => new ToolCatalog(tools, k === undefined ? {} : { k }),
   async select(view, query, options) {
     const tools = view.select(query, options);
-    return { tools, relevance: new Map(view.lastRelevance), ranking: 'words' };
+    // The view makes a new map for each selection: this one is the turn's to keep.
+    return { tools, relevance: view.lastRelevance, ranking: 'words' };
   },
   lastRanking: () => 'words',
 };

@@ -40,13 +40,22 @@ export function isCoreTool(tool: OfferedTool): boolean {
  */
 export function ownWireTools(env: TurnEnvironment, reduced: boolean): WireTool[] {
   const out: WireTool[] = reduced ? [...META_WIRE_TOOLS] : [];
-  const { agent, grants, denyList } = env.gates;
-  for (const tool of env.runtimeTools.values()) {
-    const name = tool.definition.name;
-    if (agentAllows(agent, name) && grantsAllow(grants, name) && !denyRuleFor(denyList, name))
-      out.push(runtimeWireTool(tool));
-  }
+  for (const tool of env.runtimeTools.values())
+    if (carriesOwn(env, tool.definition.name)) out.push(runtimeWireTool(tool));
   return out;
+}
+
+/** How many runtime tools a request carries beside the meta-tools (`ownWireTools` counted, not built). */
+export function ownToolCount(env: TurnEnvironment): number {
+  let n = 0;
+  for (const tool of env.runtimeTools.values()) if (carriesOwn(env, tool.definition.name)) n += 1;
+  return n;
+}
+
+/** True when the agent, the run's grants and the deny-list leave a request the runtime tool `name`. */
+function carriesOwn(env: TurnEnvironment, name: string): boolean {
+  const { agent, grants, denyList } = env.gates;
+  return agentAllows(agent, name) && grantsAllow(grants, name) && !denyRuleFor(denyList, name);
 }
 
 /**

@@ -2,7 +2,7 @@ import { catalogNote } from '../../retrieval/index.js';
 import type { OfferedTool } from '../../seam/index.js';
 import type { TurnEnvironment } from '../turn/turn-environment.js';
 import type { TurnState } from '../turn/turn-state.js';
-import { keepOrder, ownWireTools, toolLimit } from './request-tools.js';
+import { keepOrder, ownToolCount, toolLimit } from './request-tools.js';
 import { META_WIRE_TOOLS } from './tool-surface.js';
 import type { TurnTools } from './turn-tools.js';
 
@@ -26,7 +26,7 @@ export async function selectTurnTools(env: TurnEnvironment): Promise<TurnTools> 
   let selected = chosen.tools.map((t) => byName.get(t.name)).filter((t): t is OfferedTool => t !== undefined);
   const rank = chosen.relevance;
   const limit = toolLimit(env.model);
-  const runtimeCount = ownWireTools(env, false).length;
+  const runtimeCount = ownToolCount(env);
   if (selected.length >= offered.length && offered.length + runtimeCount <= limit) {
     return { selected: offered, reduced: false, note: '', rank };
   }
