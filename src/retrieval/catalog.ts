@@ -65,7 +65,7 @@ export function shelvedCatalog(
     const parts: BlockParts = {
       head,
       shelf,
-      // A typed array sorts numbers natively, without a comparator call per step.
+      // A shelf skips a few places at most: sorted by insertion, without a comparator call per step.
       skipped: pick === undefined ? NONE_SKIPPED : sortAscending(pick.skipped),
       names: shelf.names + (pick?.names ?? 0),
       // The head's tools are picked from this shelf, so none is shorter than its shortest.

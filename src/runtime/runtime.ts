@@ -409,9 +409,7 @@ export class Runtime {
       baseURL: this.options.modelBaseURL,
       ranWith: this.options.ranWith,
     });
-    // The store titled an untitled session from this message as it stored the turn.
-    if (before.provider !== provider || before.model !== model)
-      await store.updateSession(sessionId, { provider, model });
+    await this.keepModelOf(before);
     return turn;
   }
 
@@ -564,11 +562,18 @@ export class Runtime {
       baseURL: this.options.modelBaseURL,
       ranWith: this.options.ranWith,
     });
-    // The store titled an untitled session from this message as it stored the turn.
-    const { provider, model } = this.options.model;
-    if (before.provider !== provider || before.model !== model)
-      await store.updateSession(sessionId, { provider, model });
+    await this.keepModelOf(before);
     return this.drive(before, turn, effective, false, controller);
+  }
+
+  /**
+   * Records this runtime's provider and model on a session that just started a turn under another (its
+   * title needs no write: the store titled an untitled session from the turn's message).
+   */
+  private async keepModelOf(session: SessionRecord): Promise<void> {
+    const { provider, model } = this.options.model;
+    if (session.provider !== provider || session.model !== model)
+      await this.options.store.updateSession(session.id, { provider, model });
   }
 
   private drive(
