@@ -124,9 +124,13 @@ export function requireOneOf<S extends string>(value: unknown, allowed: readonly
   return value as S;
 }
 
+/** The last time `iso` wrote out: the rows a turn writes or reads mostly share a millisecond. */
+let lastIso = { ms: Number.NaN, text: '' };
+
 /** A stored time (epoch ms) as ISO-8601 text. */
 export function iso(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== lastIso.ms) lastIso = { ms, text: new Date(ms).toISOString() };
+  return lastIso.text;
 }
 
 /** An optional stored time as ISO-8601 text. */

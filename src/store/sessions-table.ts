@@ -61,6 +61,9 @@ const TITLE_LENGTH = 60;
  */
 export const TOUCH_GRAIN_MS = 1000;
 
+/** How many sessions' last marks a connection remembers before it starts over (a host may serve thousands). */
+const TOUCHES_KEPT = 1024;
+
 /** A title from the first line of a user message, cut at a word near 60 characters. */
 export function titleFrom(text: string): string {
   const line = text.trim().split('\n')[0]?.trim() ?? '';
@@ -123,6 +126,8 @@ export function sessionsTable(ctx: StoreContext) {
   );
   // Only a later time is written: a row (and its index entry) left as it was costs no page write.
   const touch = db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ? AND updated_at < ?');
+  /** When this connection last marked each session used (a turn's messages mark it again and again). */
+  const touchedHere = new Map<string, number>();
   const nameIfUntitled = db.prepare(`UPDATE sessions SET title = ? WHERE id = ? AND title = ''`);
   const addTool = db.prepare(
     'INSERT INTO session_tools (session_id, tool_name, first_used_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
@@ -208,7 +213,17 @@ export function sessionsTable(ctx: StoreContext) {
     /** Marks the session as just used, unless it was marked less than `grainMs` ago. */
     touch(id: string, grainMs = TOUCH_GRAIN_MS): void {
       const now = ctx.now();
-      touch.run(now, id, now - grainMs);
+      // Marked by this connection within the grain: the row holds that time or a later one (another
+      // process's), so the update would change nothing. A rolled-back mark leaves it at most a grain stale.
+      const marked = touchedHere.get(id);
+      if (grainMs > 0 && marked !== undefined && marked >= now - grainMs && marked <= now) return;
+      if (touch.run(now, id, now - grainMs).changes === 0) {
+        // Marked since by another process, at a time not known here.
+        touchedHere.delete(id);
+        return;
+      }
+      if (touchedHere.size >= TOUCHES_KEPT) touchedHere.clear();
+      touchedHere.set(id, now);
     },
     /** Names an untitled session after a user message. */
     nameIfUntitled(id: string, text: string): void {
