@@ -62,7 +62,7 @@ const TITLE_LENGTH = 60;
 export const TOUCH_GRAIN_MS = 1000;
 
 /** How many sessions' last marks a connection remembers before it starts over (a host may serve thousands). */
-const TOUCHES_KEPT = 1024;
+const MARKS_KEPT = 1024;
 
 /** A title from the first line of a user message, cut at a word near 60 characters. */
 export function titleFrom(text: string): string {
@@ -126,8 +126,15 @@ export function sessionsTable(ctx: StoreContext) {
   );
   // Only a later time is written: a row (and its index entry) left as it was costs no page write.
   const touch = db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ? AND updated_at < ?');
-  /** When this connection last marked each session used (a turn's messages mark it again and again). */
-  const touchedHere = new Map<string, number>();
+  /**
+   * A time each session's `updated_at` is known to be at or after, from this connection's own writes: a
+   * turn's messages would otherwise each run an update that finds the session marked a moment ago.
+   */
+  const markedAtLeast = new Map<string, number>();
+  const remember = (id: string, time: number) => {
+    if (markedAtLeast.size >= MARKS_KEPT && !markedAtLeast.has(id)) markedAtLeast.clear();
+    markedAtLeast.set(id, time);
+  };
   const nameIfUntitled = db.prepare(`UPDATE sessions SET title = ? WHERE id = ? AND title = ''`);
   const addTool = db.prepare(
     'INSERT INTO session_tools (session_id, tool_name, first_used_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
@@ -166,6 +173,7 @@ export function sessionsTable(ctx: StoreContext) {
         }
         const { title, agent, provider, model, user_id: userId } = row;
         insert.run({ id, title, agent, provider, model, userId, now });
+        remember(id, now);
         // Read back only when SQLite would not keep a text as given (half of a character in it).
         return keptAsWritten(row) ? toRecord(row) : (get(id) as SessionRecord);
       });
@@ -213,17 +221,13 @@ export function sessionsTable(ctx: StoreContext) {
     /** Marks the session as just used, unless it was marked less than `grainMs` ago. */
     touch(id: string, grainMs = TOUCH_GRAIN_MS): void {
       const now = ctx.now();
-      // Marked by this connection within the grain: the row holds that time or a later one (another
-      // process's), so the update would change nothing. A rolled-back mark leaves it at most a grain stale.
-      const marked = touchedHere.get(id);
-      if (grainMs > 0 && marked !== undefined && marked >= now - grainMs && marked <= now) return;
-      if (touch.run(now, id, now - grainMs).changes === 0) {
-        // Marked since by another process, at a time not known here.
-        touchedHere.delete(id);
-        return;
-      }
-      if (touchedHere.size >= TOUCHES_KEPT) touchedHere.clear();
-      touchedHere.set(id, now);
+      const since = now - grainMs;
+      // The row's time is known here to be at least `known`: at or after `since`, the update would
+      // change nothing, so it is not run. (A mark rolled back leaves the session at most a grain stale.)
+      const known = markedAtLeast.get(id);
+      if (known !== undefined && known >= since) return;
+      // Moved: it holds `now`. Not moved: it was already at `since` or later (another process's mark).
+      remember(id, touch.run(now, id, since).changes === 1 ? now : since);
     },
     /** Names an untitled session after a user message. */
     nameIfUntitled(id: string, text: string): void {
