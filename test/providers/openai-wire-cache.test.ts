@@ -165,6 +165,27 @@ describe('the OpenAI wire cache', () => {
     expect(later.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_2', content: 'ten past two' });
   });
 
+  it('sends a conversation growing request after request as a fresh body would, its earlier bytes in a few parts', () => {
+    for (const options of [OPTIONS, MISTRAL]) {
+      const cache = new OpenAIWireCache();
+      const history: ChatMessage[] = [{ role: 'user', content: 'first question' }];
+      for (let round = 1; round <= 120; round += 1) {
+        history.push(call(`call_${round}`), result(`call_${round}`, `${round}:00`));
+        if (round % 3 === 0) history.push({ role: 'user', content: `question ${round}` });
+        if (round === 40) (history[5] as { content: string }).content = 'edited in place, far back';
+        if (round === 60) history[8] = { role: 'assistant', content: 'replaced far back' };
+        // a request that leaves the newest messages out, then one that has them again
+        const messages = round === 80 ? history.slice(0, -4) : history;
+        expect(sent(messages, cache, options)).toEqual(fresh(messages, options));
+      }
+      const body = toOpenAIRequest(request(history), options, cache);
+      expect(body.messages.length).toBeGreaterThan(250);
+      // The system message, and the conversation in a few parts: not a part per message.
+      if (options === OPTIONS) expect(cache.listedMessages(body.messages).length).toBeLessThan(40);
+      expect(JSON.stringify(sent(history, cache, options))).toContain('edited in place, far back');
+    }
+  });
+
   it('keeps two sessions apart when one adapter serves both', () => {
     const cache = new OpenAIWireCache();
     const a: ChatMessage[] = [

@@ -32,11 +32,7 @@ function pushList(parts: Buffer[], key: keyof typeof OPENINGS, items: readonly B
 export function openAIBodyBytes(body: ChatCompletionCreateParams, cache: OpenAIWireCache): Buffer {
   const { messages, tools, ...rest } = body;
   const parts = [BRACE];
-  pushList(
-    parts,
-    'messages',
-    messages.map((m) => cache.listedMessage(m)),
-  );
+  pushList(parts, 'messages', cache.listedMessages(messages));
   if (tools !== undefined)
     pushList(
       parts,

@@ -14,6 +14,20 @@ interface ToolEntry {
 /** `,` and the JSON of `param`, in UTF-8: a list's items, each led by its separator. */
 const listedBytes = (param: object): Buffer => Buffer.from(`,${JSON.stringify(param)}`);
 
+/** How many parts a conversation's kept bytes may be in before they are joined into one. */
+const MAX_KEPT_PARTS = 32;
+
+/** True when `list` holds `forms` from `start` on, the same objects in the same order. */
+function startsWith(
+  list: readonly ChatCompletionMessageParam[],
+  start: number,
+  forms: readonly ChatCompletionMessageParam[],
+): boolean {
+  if (list.length - start < forms.length) return false;
+  for (let i = 0; i < forms.length; i += 1) if (list[start + i] !== forms[i]) return false;
+  return true;
+}
+
 /**
  * The Chat Completions form of each history message (see `MessageForms`) and offered tool, made once and
  * reused by later requests, with its JSON as UTF-8 bytes: every request would otherwise serialize the
@@ -21,11 +35,19 @@ const listedBytes = (param: object): Buffer => Buffer.from(`,${JSON.stringify(pa
  * name, description and parameters object (a schema is never changed in place once offered).
  */
 export class OpenAIWireCache {
-  private readonly messages = new MessageForms<ChatCompletionMessageParam>(toOpenAIMessage);
+  private readonly forms = new MessageForms<ChatCompletionMessageParam>(toOpenAIMessage);
   private readonly byTool = new WeakMap<WireTool, ToolEntry>();
   private readonly byParam = new WeakMap<ChatCompletionTool, ToolEntry>();
   /** The last entry made from each parameters object. */
   private readonly byParameters = new WeakMap<WireTool['parameters'], ToolEntry>();
+  /**
+   * The messages of the last list sent for each conversation after the system message, kept by the first
+   * of them, with their bytes in a few parts.
+   */
+  private readonly sent = new WeakMap<
+    ChatCompletionMessageParam,
+    { readonly forms: readonly ChatCompletionMessageParam[]; readonly parts: readonly Buffer[] }
+  >();
   /** The last system message made, and its bytes once asked for (a runtime sends the same prompt again). */
   private system:
     | { readonly param: ChatCompletionMessageParam & { content: string }; listed?: Buffer }
@@ -39,7 +61,7 @@ export class OpenAIWireCache {
 
   /** The wire form of `message`, the kept one when it was made from the values the message holds now. */
   message(message: ChatMessage, idOf: (id: string) => string): ChatCompletionMessageParam {
-    return this.messages.of(message, idOf, undefined);
+    return this.forms.of(message, idOf, undefined);
   }
 
   /**
@@ -79,7 +101,29 @@ export class OpenAIWireCache {
       system.listed ??= listedBytes(param);
       return system.listed;
     }
-    return this.messages.bytes(param, listedBytes);
+    return this.forms.bytes(param, listedBytes);
+  }
+
+  /**
+   * Each message of `list` as `listedMessage` gives it, except the ones the last list of the same
+   * conversation (the same first message after the system one) held, in the same order: those come as
+   * the few parts that list's bytes were kept in. The forms this cache makes are never changed once
+   * made, so the same forms in the same order are the same bytes; a long conversation's request then
+   * joins a handful of parts and its new messages, not a part per message.
+   */
+  listedMessages(list: readonly ChatCompletionMessageParam[]): Buffer[] {
+    const system = list[0] !== undefined && list[0] === this.system?.param ? [this.listedMessage(list[0])] : [];
+    const start = system.length;
+    const key = list[start];
+    if (key === undefined) return system;
+    const last = this.sent.get(key);
+    const kept = last !== undefined && startsWith(list, start, last.forms);
+    let parts = kept ? last.parts.slice() : [];
+    for (let i = kept ? start + last.forms.length : start; i < list.length; i += 1)
+      parts.push(this.listedMessage(list[i] as ChatCompletionMessageParam));
+    if (parts.length > MAX_KEPT_PARTS) parts = [Buffer.concat(parts)];
+    this.sent.set(key, { forms: list.slice(start), parts });
+    return system.concat(parts);
   }
 
   /** `,` and the tool's JSON in UTF-8, kept for the forms this cache made. */
