@@ -112,7 +112,8 @@ export class OpenAIWireCache {
    * joins a handful of parts and its new messages, not a part per message.
    */
   listedMessages(list: readonly ChatCompletionMessageParam[]): Buffer[] {
-    const system = list[0] !== undefined && list[0] === this.system?.param ? [this.listedMessage(list[0])] : [];
+    const system =
+      list[0] !== undefined && list[0] === this.system?.param ? [this.listedMessage(list[0])] : [];
     const start = system.length;
     const key = list[start];
     if (key === undefined) return system;
