@@ -131,6 +131,8 @@ export function sessionsTable(ctx: StoreContext) {
    * turn's messages would otherwise each run an update that finds the session marked a moment ago.
    */
   const markedAtLeast = new Map<string, number>();
+  // A failed write undoes its marks: what is known here may no longer be in the file.
+  ctx.onUndo(() => markedAtLeast.clear());
   const remember = (id: string, time: number) => {
     if (markedAtLeast.size >= MARKS_KEPT && !markedAtLeast.has(id)) markedAtLeast.clear();
     markedAtLeast.set(id, time);
@@ -222,11 +224,13 @@ export function sessionsTable(ctx: StoreContext) {
     touch(id: string, grainMs = TOUCH_GRAIN_MS): void {
       const now = ctx.now();
       const since = now - grainMs;
-      // The row's time is known here to be at least `known`: at or after `since`, the update would
-      // change nothing, so it is not run. (A mark rolled back leaves the session at most a grain stale.)
+      // The row's time is known here to be at least `known` (its time only moves forward, and a failed
+      // write forgets what is known): at or after `since`, the update would change nothing, so it is not run.
       const known = markedAtLeast.get(id);
-      if (known !== undefined && known >= since) return;
-      // Moved: it holds `now`. Not moved: it was already at `since` or later (another process's mark).
+      // A clock that stepped back below what is known may have written an earlier time since: not skipped.
+      if (known !== undefined && known >= since && known <= now) return;
+      // Moved: it holds `now`. Not moved: it was already at `since` or later (another process marked it),
+      // or there is no such session.
       remember(id, touch.run(now, id, since).changes === 1 ? now : since);
     },
     /** Names an untitled session after a user message. */

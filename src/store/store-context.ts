@@ -16,6 +16,8 @@ export interface StoreContext {
   readonly transaction: <T>(work: () => T) => T;
   /** Runs `work` in a read transaction, so several selects see one snapshot. */
   readonly read: <T>(work: () => T) => T;
+  /** Calls `listener` whenever a write or transaction fails and its changes are undone. */
+  readonly onUndo: (listener: () => void) => void;
 }
 
 // Crockford's base32, lower case: no i, l, o or u to misread when typed from a terminal.
@@ -56,19 +58,32 @@ export function storeContext(db: Database.Database, now: () => number = Date.now
         depth -= 1;
       }
     };
+  const undoListeners: (() => void)[] = [];
+  /** `run.immediate(work)`, telling the listeners when it throws (SQLite then undoes its changes). */
+  const undoable = <T>(work: () => T): T => {
+    try {
+      return run.immediate(work) as T;
+    } catch (error) {
+      for (const listener of undoListeners) listener();
+      throw error;
+    }
+  };
   return {
     db,
     now,
     newId,
-    write: <T>(work: () => T) => (depth > 0 ? work() : (run.immediate(inMethod(work)) as T)),
+    write: <T>(work: () => T) => (depth > 0 ? work() : undoable(inMethod(work))),
     transaction: <T>(work: () => T) => {
       const outer = depth;
       depth = 0;
       try {
-        return run.immediate(work) as T;
+        return undoable(work);
       } finally {
         depth = outer;
       }
+    },
+    onUndo: (listener) => {
+      undoListeners.push(listener);
     },
     read: <T>(work: () => T) => run.deferred(work) as T,
   };

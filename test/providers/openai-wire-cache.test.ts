@@ -186,6 +186,23 @@ describe('the OpenAI wire cache', () => {
     }
   });
 
+  it('sends a message it did not make as that message is now, in the same place of the same conversation', () => {
+    const cache = new OpenAIWireCache();
+    const history: ChatMessage[] = [
+      { role: 'user', content: 'hi' },
+      call('call_1'),
+      result('call_1', '12:00'),
+    ];
+    const body = toOpenAIRequest(request(history), OPTIONS, cache);
+    const own = { role: 'assistant' as const, content: 'a note of the host' };
+    const messages = [...body.messages, own];
+    openAIBodyBytes({ ...body, messages }, cache);
+    own.content = 'the note changed';
+    const again = JSON.parse(openAIBodyBytes({ ...body, messages }, cache).toString('utf8'));
+    expect(again).toEqual(JSON.parse(JSON.stringify({ ...body, messages })));
+    expect(JSON.stringify(again)).not.toContain('a note of the host');
+  });
+
   it('keeps two sessions apart when one adapter serves both', () => {
     const cache = new OpenAIWireCache();
     const a: ChatMessage[] = [

@@ -49,6 +49,26 @@ describe("a session's last use, marked by messages from two connections", () => 
     expect(await updated()).toBe(3_600);
   });
 
+  it('is marked by a message after a transaction that marked it was undone', async () => {
+    const clocks = { a: 1_000, b: 1_000 };
+    const { a } = twoConnections(clocks);
+    const session = await a.createSession();
+    const updated = async () => Date.parse((await a.getSession(session.id))?.updatedAt ?? '');
+    clocks.a = 1_200;
+    const turn = await a.startTurn({ sessionId: session.id, userText: 'hello' });
+    clocks.a = 2_500;
+    expect(() =>
+      a.transaction(() => {
+        a.appendMessage(turn.id, { role: 'assistant', content: 'taken back' }).catch(() => undefined);
+        throw new Error('changed my mind');
+      }),
+    ).toThrow('changed my mind');
+    expect(await updated()).toBe(1_200);
+    clocks.a = 2_700;
+    await a.appendMessage(turn.id, { role: 'assistant', content: 'kept' });
+    expect(await updated()).toBe(2_700);
+  });
+
   it('moves again once a clock that stepped back passes the grain from the new time', async () => {
     const clocks = { a: 5_000, b: 5_000 };
     const { a } = twoConnections(clocks);

@@ -107,9 +107,9 @@ export class OpenAIWireCache {
   /**
    * Each message of `list` as `listedMessage` gives it, except the ones the last list of the same
    * conversation (the same first message after the system one) held, in the same order: those come as
-   * the few parts that list's bytes were kept in. The forms this cache makes are never changed once
-   * made, so the same forms in the same order are the same bytes; a long conversation's request then
-   * joins a handful of parts and its new messages, not a part per message.
+   * the few parts that list's bytes were kept in. Only a list of forms this cache made is kept: those
+   * are never changed once made, so the same forms in the same order are the same bytes. A long
+   * conversation's request then joins a handful of parts and its new messages, not a part per message.
    */
   listedMessages(list: readonly ChatCompletionMessageParam[]): Buffer[] {
     const system =
@@ -119,12 +119,21 @@ export class OpenAIWireCache {
     if (key === undefined) return system;
     const last = this.sent.get(key);
     const kept = last !== undefined && startsWith(list, start, last.forms);
-    let parts = kept ? last.parts.slice() : [];
-    for (let i = kept ? start + last.forms.length : start; i < list.length; i += 1)
-      parts.push(this.listedMessage(list[i] as ChatCompletionMessageParam));
-    if (parts.length > MAX_KEPT_PARTS) parts = [Buffer.concat(parts)];
-    this.sent.set(key, { forms: list.slice(start), parts });
-    return system.concat(parts);
+    const parts = kept ? last.parts.slice() : [];
+    let keep = true;
+    for (let i = kept ? start + last.forms.length : start; i < list.length; i += 1) {
+      const param = list[i] as ChatCompletionMessageParam;
+      // Another message (a note put between two) may be changed before it comes again.
+      keep &&= this.forms.made(param);
+      parts.push(this.listedMessage(param));
+    }
+    if (!keep) {
+      this.sent.delete(key);
+      return system.concat(parts);
+    }
+    const joined = parts.length > MAX_KEPT_PARTS ? [Buffer.concat(parts)] : parts;
+    this.sent.set(key, { forms: list.slice(start), parts: joined });
+    return system.concat(joined);
   }
 
   /** `,` and the tool's JSON in UTF-8, kept for the forms this cache made. */

@@ -81,6 +81,11 @@ export class MessageForms<Form extends object, Variant = undefined> {
     return entry.form;
   }
 
+  /** True when this cache made `form`. */
+  made(form: Form): boolean {
+    return this.byForm.has(form);
+  }
+
   /** `encode(form)`, kept for a form this cache made (nobody changes those); any other is encoded each time. */
   bytes(form: Form, encode: (form: Form) => Buffer): Buffer {
     const entry = this.byForm.get(form);
