@@ -75,6 +75,49 @@ describe('Anthropic request bytes from kept message blocks', () => {
     expect(sent(history, cache)).toEqual(fresh(history));
   });
 
+  it('send a conversation growing request after request as a body made from scratch, turns joined as they grow', () => {
+    const cache = anthropicForms();
+    const history: ChatMessage[] = [{ role: 'user', content: 'first question' }];
+    for (let round = 1; round <= 120; round += 1) {
+      history.push(call(`call_${round}`), result(`call_${round}`, `${round}:00`));
+      // a result and the next question share a user turn; sometimes the answer comes in two replies
+      if (round % 3 === 0) history.push({ role: 'user', content: `question ${round}` });
+      if (round % 7 === 0) history.push({ role: 'assistant', content: `answer ${round}` });
+      if (round % 11 === 0) history.push({ role: 'assistant', content: '   ' });
+      if (round === 40) (history[5] as { content: string }).content = 'edited in place, far back';
+      if (round === 60) history[8] = { role: 'assistant', content: 'replaced far back' };
+      // a request that leaves the newest messages out, then one that has them again
+      const messages = round === 80 ? history.slice(0, -3) : history;
+      const tools = round === 90 ? [] : [TOOL];
+      expect(sent(messages, cache, tools)).toEqual(fresh(messages, tools));
+    }
+    expect(JSON.stringify(sent(history, cache))).toContain('edited in place, far back');
+  });
+
+  it('send forms it did not make as they are now, in the same place of the same conversation', () => {
+    const cache = anthropicForms();
+    const history: ChatMessage[] = [{ role: 'user', content: 'hi' }, call('a'), result('a', 'noon')];
+    const req = request(history, [TOOL]);
+    const forms = anthropicMessageForms(history, false, cache);
+    const own = {
+      role: 'assistant' as const,
+      blocks: [{ type: 'text' as const, text: 'a note of the host' }],
+    };
+    const withOwn = [
+      ...forms,
+      own,
+      ...anthropicMessageForms([{ role: 'user', content: 'next' }], false, cache),
+    ];
+    const body = toAnthropicRequest(req, OPTIONS, withOwn);
+    anthropicBodyBytes(body, withOwn, cache);
+    own.blocks[0] = { type: 'text', text: 'the note changed' };
+    const again = anthropicBodyBytes(toAnthropicRequest(req, OPTIONS, withOwn), withOwn, cache).toString(
+      'utf8',
+    );
+    expect(JSON.parse(again)).toEqual(JSON.parse(JSON.stringify(toAnthropicRequest(req, OPTIONS, withOwn))));
+    expect(again).not.toContain('a note of the host');
+  });
+
   it('keep two sessions apart on one cache, and leave out what a history no longer holds', () => {
     const cache = anthropicForms();
     const a: ChatMessage[] = [{ role: 'user', content: 'A asks' }, call('c1'), result('c1', 'A: 9:00')];
