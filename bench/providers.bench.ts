@@ -1,12 +1,21 @@
 import { EventStreamCodec } from '@smithy/eventstream-codec';
-import type { ModelAdapter, ModelEvent, ModelRequest, WireTool } from '../src/core/model.js';
+import type { ChatMessage, ModelAdapter, ModelEvent, ModelRequest, WireTool } from '../src/core/model.js';
 import { AnthropicAdapter } from '../src/providers/anthropic/anthropic-adapter.js';
+import { anthropicBodyBytes } from '../src/providers/anthropic/anthropic-body-bytes.js';
+import {
+  anthropicForms,
+  anthropicMessageForms,
+  toAnthropicRequest,
+} from '../src/providers/anthropic/anthropic-request.js';
 import { AnthropicStreamParser } from '../src/providers/anthropic/anthropic-stream-parser.js';
 import { BedrockAdapter } from '../src/providers/bedrock/bedrock-adapter.js';
 import { BedrockStreamParser } from '../src/providers/bedrock/bedrock-stream-parser.js';
 import { createModelAdapter, FAMILY_DIALECTS, resolveProviderConfig } from '../src/providers/index.js';
 import { OpenAIAdapter } from '../src/providers/openai/openai-adapter.js';
+import { openAIBodyBytes } from '../src/providers/openai/openai-body-bytes.js';
+import { toOpenAIRequest } from '../src/providers/openai/openai-request.js';
 import { OpenAIStreamParser } from '../src/providers/openai/openai-stream-parser.js';
+import { OpenAIWireCache } from '../src/providers/openai/openai-wire-cache.js';
 import { type ScriptTurn, type StandIn, startStandIn } from '../src/testing/index.js';
 import type { BenchFigure } from './run.js';
 
@@ -112,6 +121,100 @@ async function roundTripMs(adapter: ModelAdapter, standIn: StandIn, iterations: 
   return Number(process.hrtime.bigint() - start) / 1e6 / iterations;
 }
 
+/** One turn of a long conversation: a question, a call, its result and the answer. */
+function conversationTurn(turn: number): ChatMessage[] {
+  const id = `call_${turn}`;
+  const args = `{"query":"record r-${turn}","limit":3}`;
+  return [
+    { role: 'user', content: `Look up record r-${turn} and tell me who owns it.` },
+    { role: 'assistant', content: '', toolCalls: [{ id, name: 'tool_3', arguments: args }] },
+    {
+      role: 'tool',
+      toolCallId: id,
+      name: 'tool_3',
+      content: `{"id":"r-${turn}","owner":"Dana"}`,
+      isError: false,
+    },
+    { role: 'assistant', content: `Record r-${turn} belongs to Dana.` },
+  ];
+}
+
+/** The conversation's turns when the measured requests begin; it grows by a turn before each request. */
+const LONG_FROM = 300;
+const LONG_WARM = 50;
+const LONG_ROUNDS = 200;
+
+/** A family's wire for one request: its body's bytes, from `cache` when given, else made from scratch. */
+type BodyOf = (request: ModelRequest, cached: boolean) => number;
+
+function openaiBody(): BodyOf {
+  const cache = new OpenAIWireCache();
+  const options = {
+    model: 'bench-model',
+    stream: true,
+    streamUsage: true,
+    maxTokensField: 'max_tokens',
+    defaultMaxTokens: 1024,
+    assistantAfterToolResults: false,
+  } as const;
+  return (request, cached) => {
+    if (!cached) return Buffer.byteLength(JSON.stringify(toOpenAIRequest(request, options)));
+    return openAIBodyBytes(toOpenAIRequest(request, options, cache), cache).length;
+  };
+}
+
+function anthropicBody(): BodyOf {
+  const cache = anthropicForms();
+  const options = { model: 'bench-model', stream: true, defaultMaxTokens: 1024 };
+  return (request, cached) => {
+    if (!cached) return Buffer.byteLength(JSON.stringify(toAnthropicRequest(request, options)));
+    const forms = anthropicMessageForms(request.messages, false, cache);
+    return anthropicBodyBytes(toAnthropicRequest(request, options, forms), forms, cache).length;
+  };
+}
+
+/** Per request, a conversation that grows by one turn before each: `LONG_FROM` turns to `LONG_FROM + LONG_ROUNDS`. */
+function longConversationMs(body: BodyOf, cached: boolean): number {
+  const start = LONG_FROM - LONG_WARM;
+  const history = Array.from({ length: start }, (_, t) => conversationTurn(t)).flat();
+  let bytes = 0;
+  const request = (turn: number) => {
+    history.push(...conversationTurn(turn));
+    bytes += body({ ...REQUEST, messages: history.slice() }, cached);
+  };
+  for (let turn = start; turn < LONG_FROM; turn += 1) request(turn);
+  const t0 = process.hrtime.bigint();
+  for (let turn = LONG_FROM; turn < LONG_FROM + LONG_ROUNDS; turn += 1) request(turn);
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6 / LONG_ROUNDS;
+  if (bytes === 0) throw new Error('a long conversation made no body');
+  return ms;
+}
+
+/**
+ * What each request body of a long conversation costs a family's wire (the messages' forms and the
+ * body's bytes), from turn 300 to 500: kept between requests as the adapter keeps them, beside the same
+ * body made from scratch (`JSON.stringify` of the request, as the SDK would).
+ */
+function longConversationFigures(): BenchFigure[] {
+  const families: [string, () => BodyOf][] = [
+    ['openai', openaiBody],
+    ['anthropic', anthropicBody],
+  ];
+  return families.flatMap(([family, make]) => {
+    const kept = longConversationMs(make(), true);
+    const scratch = longConversationMs(make(), false);
+    return [
+      {
+        name: `${family}: a request's body at turns ${LONG_FROM}-${LONG_FROM + LONG_ROUNDS} of one conversation, kept`,
+        value: kept,
+        unit: 'ms',
+      },
+      { name: '  the same body made from scratch, as the SDK would', value: scratch, unit: 'ms' },
+      { name: '  kept ÷ from scratch', value: kept / scratch, unit: '×' },
+    ];
+  });
+}
+
 /** The adapters' own cost per round trip (request build + stream parse) for a 48-tool request. */
 export async function bench(): Promise<BenchFigure[]> {
   const figures: BenchFigure[] = [];
@@ -173,5 +276,6 @@ export async function bench(): Promise<BenchFigure[]> {
       await standIn.close();
     }
   }
+  figures.push(...longConversationFigures());
   return figures;
 }
