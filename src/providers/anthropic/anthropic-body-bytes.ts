@@ -1,4 +1,5 @@
 import type { MessageCreateParams } from '@anthropic-ai/sdk/resources/messages';
+import { RecentMap } from '../../core/recent-map.js';
 import type { AnthropicForm, AnthropicForms } from './anthropic-request.js';
 
 /** The JSON of each of the form's blocks, with a `,` between two, in UTF-8. */
@@ -31,12 +32,16 @@ interface ClosedTurns {
   readonly parts: readonly Buffer[];
 }
 
+/** How many conversations' turns each cache keeps: a runtime keeps as many sessions' conversations. */
+const KEPT_CONVERSATIONS = 64;
+
 /**
- * Each cache's conversations as their last bodies closed them, kept by their first form. Only forms the
- * cache made are kept: those are never changed once made, so the same forms in the same order group
- * into the same turns and the same bytes.
+ * Each cache's conversations as their last bodies closed them, kept by their first form, for the
+ * conversations sent most recently (a caller that sends a sliding window starts a new one with each
+ * request). Only forms the cache made are kept: those are never changed once made, so the same forms in
+ * the same order group into the same turns and the same bytes.
  */
-const closedByCache = new WeakMap<AnthropicForms, WeakMap<AnthropicForm, ClosedTurns>>();
+const closedByCache = new WeakMap<AnthropicForms, RecentMap<AnthropicForm, ClosedTurns>>();
 
 /** The closed turns `forms` still begins with, if the cache kept them. */
 function keptTurns(forms: readonly AnthropicForm[], cache: AnthropicForms): ClosedTurns | undefined {
@@ -87,7 +92,7 @@ export function anthropicBodyBytes(
   if (closed.length > MAX_KEPT_PARTS) closed = [Buffer.concat(closed)];
   const first = forms[0];
   if (first !== undefined && open !== undefined) {
-    const byFirst = closedByCache.get(cache) ?? new WeakMap<AnthropicForm, ClosedTurns>();
+    const byFirst = closedByCache.get(cache) ?? new RecentMap<AnthropicForm, ClosedTurns>(KEPT_CONVERSATIONS);
     closedByCache.set(cache, byFirst);
     // The kept forms before `last` were the cache's own when they were kept.
     if (made) byFirst.set(first, { forms: forms.slice(0, open.at + 1), last: open.at, turns, parts: closed });

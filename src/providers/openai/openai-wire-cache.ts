@@ -1,5 +1,6 @@
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { ChatMessage, WireTool } from '../../core/model.js';
+import { RecentMap } from '../../core/recent-map.js';
 import { MessageForms } from '../shared/message-forms.js';
 import { toOpenAIMessage } from './openai-message.js';
 import { toOpenAITool } from './openai-tool.js';
@@ -16,6 +17,9 @@ const listedBytes = (param: object): Buffer => Buffer.from(`,${JSON.stringify(pa
 
 /** How many parts a conversation's kept bytes may be in before they are joined into one. */
 const MAX_KEPT_PARTS = 32;
+
+/** How many conversations' bytes are kept: a runtime keeps as many sessions' conversations. */
+const KEPT_CONVERSATIONS = 64;
 
 /** True when `list` holds `forms` from `start` on, the same objects in the same order. */
 function startsWith(
@@ -42,12 +46,13 @@ export class OpenAIWireCache {
   private readonly byParameters = new WeakMap<WireTool['parameters'], ToolEntry>();
   /**
    * The messages of the last list sent for each conversation after the system message, kept by the first
-   * of them, with their bytes in a few parts.
+   * of them, with their bytes in a few parts; for the conversations sent to most recently (a caller that
+   * sends a sliding window starts a new one with each request).
    */
-  private readonly sent = new WeakMap<
+  private readonly sent = new RecentMap<
     ChatCompletionMessageParam,
     { readonly forms: readonly ChatCompletionMessageParam[]; readonly parts: readonly Buffer[] }
-  >();
+  >(KEPT_CONVERSATIONS);
   /** The last system message made, and its bytes once asked for (a runtime sends the same prompt again). */
   private system:
     | { readonly param: ChatCompletionMessageParam & { content: string }; listed?: Buffer }

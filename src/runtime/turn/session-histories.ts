@@ -1,3 +1,4 @@
+import { RecentMap } from '../../core/recent-map.js';
 import { SessionHistory } from './session-history.js';
 
 /** How many sessions' conversations a runtime keeps at most; the least recently used is let go. */
@@ -5,20 +6,18 @@ const KEPT_SESSIONS = 64;
 
 /** The conversations a runtime keeps between its turns, one `SessionHistory` per session. */
 export class SessionHistories {
-  private readonly bySession = new Map<string, SessionHistory>();
+  private readonly bySession: RecentMap<string, SessionHistory>;
 
-  constructor(private readonly limit = KEPT_SESSIONS) {}
+  constructor(limit = KEPT_SESSIONS) {
+    this.bySession = new RecentMap(limit);
+  }
 
   /** The session's kept conversation (read in full on its first use when it is new here). */
   of(sessionId: string): SessionHistory {
-    const history = this.bySession.get(sessionId) ?? new SessionHistory(sessionId);
-    // Map order is insertion order: taking it out and back in makes it the most recently used.
-    this.bySession.delete(sessionId);
+    const kept = this.bySession.get(sessionId);
+    if (kept !== undefined) return kept;
+    const history = new SessionHistory(sessionId);
     this.bySession.set(sessionId, history);
-    if (this.bySession.size > this.limit) {
-      const oldest = this.bySession.keys().next().value as string;
-      this.bySession.delete(oldest);
-    }
     return history;
   }
 
