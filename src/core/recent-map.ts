@@ -32,6 +32,11 @@ export class RecentMap<K, V> {
     if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value as K);
   }
 
+  /** Lets every entry go. */
+  clear(): void {
+    this.entries.clear();
+  }
+
   /** Lets the entry for `key` go; false when none was kept. */
   delete(key: K): boolean {
     return this.entries.delete(key);

@@ -1,3 +1,4 @@
+import { RecentMap } from '../core/recent-map.js';
 import type { NewSession, SessionFilter, SessionPatch } from '../core/session-inputs.js';
 import type { ListedSession, SessionRecord } from '../core/session-records.js';
 import { StoreNotFoundError } from '../core/store-errors.js';
@@ -61,7 +62,7 @@ const TITLE_LENGTH = 60;
  */
 export const TOUCH_GRAIN_MS = 1000;
 
-/** How many sessions' last marks a connection remembers before it starts over (a host may serve thousands). */
+/** How many sessions' last marks a connection remembers, the most recently marked (a host may serve thousands). */
 const MARKS_KEPT = 1024;
 
 /** A title from the first line of a user message, cut at a word near 60 characters. */
@@ -130,13 +131,9 @@ export function sessionsTable(ctx: StoreContext) {
    * A time each session's `updated_at` is known to be at or after, from this connection's own writes: a
    * turn's messages would otherwise each run an update that finds the session marked a moment ago.
    */
-  const markedAtLeast = new Map<string, number>();
+  const markedAtLeast = new RecentMap<string, number>(MARKS_KEPT);
   // A failed write undoes its marks: what is known here may no longer be in the file.
   ctx.onUndo(() => markedAtLeast.clear());
-  const remember = (id: string, time: number) => {
-    if (markedAtLeast.size >= MARKS_KEPT && !markedAtLeast.has(id)) markedAtLeast.clear();
-    markedAtLeast.set(id, time);
-  };
   const nameIfUntitled = db.prepare(`UPDATE sessions SET title = ? WHERE id = ? AND title = ''`);
   const addTool = db.prepare(
     'INSERT INTO session_tools (session_id, tool_name, first_used_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
@@ -175,7 +172,7 @@ export function sessionsTable(ctx: StoreContext) {
         }
         const { title, agent, provider, model, user_id: userId } = row;
         insert.run({ id, title, agent, provider, model, userId, now });
-        remember(id, now);
+        markedAtLeast.set(id, now);
         // Read back only when SQLite would not keep a text as given (half of a character in it).
         return keptAsWritten(row) ? toRecord(row) : (get(id) as SessionRecord);
       });
@@ -231,7 +228,7 @@ export function sessionsTable(ctx: StoreContext) {
       if (known !== undefined && known >= since && known <= now) return;
       // Moved: it holds `now`. Not moved: it was already at `since` or later (another process marked it),
       // or there is no such session.
-      remember(id, touch.run(now, id, since).changes === 1 ? now : since);
+      markedAtLeast.set(id, touch.run(now, id, since).changes === 1 ? now : since);
     },
     /** Names an untitled session after a user message. */
     nameIfUntitled(id: string, text: string): void {

@@ -11,23 +11,26 @@ afterEach(async () => {
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Two connections to one new file, as two processes open it, each on a clock of its own. */
-function twoConnections(clocks: { a: number; b: number }) {
+/**
+ * Two connections to one new file, as two processes open it, each on a clock of its own; a session made
+ * through the first, and the time the file says it was last used.
+ */
+async function sessionOnTwoConnections(clocks: { a: number; b: number }) {
   const dir = mkdtempSync(join(tmpdir(), 'toolseam-touch-'));
   folders.push(dir);
   const path = join(dir, 'toolseam.db');
   const a = openSessionStore({ path, now: () => clocks.a });
   const b = openSessionStore({ path, now: () => clocks.b });
   opened.push(a, b);
-  return { a, b };
+  const session = await a.createSession();
+  const updated = async () => Date.parse((await a.getSession(session.id))?.updatedAt ?? '');
+  return { a, b, session, updated };
 }
 
 describe("a session's last use, marked by messages from two connections", () => {
   it('is what the marks give, whichever connection made the last one', async () => {
     const clocks = { a: 1_000, b: 1_000 };
-    const { a, b } = twoConnections(clocks);
-    const session = await a.createSession();
-    const updated = async () => Date.parse((await a.getSession(session.id))?.updatedAt ?? '');
+    const { a, b, session, updated } = await sessionOnTwoConnections(clocks);
     clocks.a = 1_200;
     const turn = await a.startTurn({ sessionId: session.id, userText: 'hello' });
     expect(await updated()).toBe(1_200);
@@ -51,9 +54,7 @@ describe("a session's last use, marked by messages from two connections", () => 
 
   it('is marked by a message after a transaction that marked it was undone', async () => {
     const clocks = { a: 1_000, b: 1_000 };
-    const { a } = twoConnections(clocks);
-    const session = await a.createSession();
-    const updated = async () => Date.parse((await a.getSession(session.id))?.updatedAt ?? '');
+    const { a, session, updated } = await sessionOnTwoConnections(clocks);
     clocks.a = 1_200;
     const turn = await a.startTurn({ sessionId: session.id, userText: 'hello' });
     clocks.a = 2_500;
@@ -71,15 +72,22 @@ describe("a session's last use, marked by messages from two connections", () => 
 
   it('moves again once a clock that stepped back passes the grain from the new time', async () => {
     const clocks = { a: 5_000, b: 5_000 };
-    const { a } = twoConnections(clocks);
-    const session = await a.createSession();
+    const { a, session, updated } = await sessionOnTwoConnections(clocks);
     const turn = await a.startTurn({ sessionId: session.id, userText: 'hello' });
-    const updated = async () => Date.parse((await a.getSession(session.id))?.updatedAt ?? '');
     clocks.a = 3_000;
     await a.appendMessage(turn.id, { role: 'assistant', content: 'clock stepped back' });
     expect(await updated()).toBe(5_000);
     clocks.a = 6_100;
     await a.appendMessage(turn.id, { role: 'assistant', content: 'past the grain' });
     expect(await updated()).toBe(6_100);
+
+    // Stepped back again, a change to the session writes an earlier time than this connection last
+    // marked: a message over a second after that time marks it, though the mark known here is later.
+    clocks.a = 4_000;
+    await a.updateSession(session.id, { title: 'renamed' });
+    expect(await updated()).toBe(4_000);
+    clocks.a = 5_200;
+    await a.appendMessage(turn.id, { role: 'assistant', content: 'after the change' });
+    expect(await updated()).toBe(5_200);
   });
 });

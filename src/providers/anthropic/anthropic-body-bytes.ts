@@ -92,8 +92,11 @@ export function anthropicBodyBytes(
   if (closed.length > MAX_KEPT_PARTS) closed = [Buffer.concat(closed)];
   const first = forms[0];
   if (first !== undefined && open !== undefined) {
-    const byFirst = closedByCache.get(cache) ?? new RecentMap<AnthropicForm, ClosedTurns>(KEPT_CONVERSATIONS);
-    closedByCache.set(cache, byFirst);
+    let byFirst = closedByCache.get(cache);
+    if (byFirst === undefined) {
+      byFirst = new RecentMap<AnthropicForm, ClosedTurns>(KEPT_CONVERSATIONS);
+      closedByCache.set(cache, byFirst);
+    }
     // The kept forms before `last` were the cache's own when they were kept.
     if (made) byFirst.set(first, { forms: forms.slice(0, open.at + 1), last: open.at, turns, parts: closed });
     else byFirst.delete(first);
