@@ -24,6 +24,7 @@ import { turnEventsTable } from './turn-events-table.js';
 import { turnsTable } from './turns-table.js';
 import { usersTable } from './users-table.js';
 import { vectorCacheTable } from './vector-cache-table.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 
 /** Where and how to open the store. */
 export interface SessionStoreOptions extends DatabaseOptions {
@@ -51,6 +52,9 @@ export interface SqliteSessionStore extends SessionStore, VectorCache {
 export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessionStore {
   const db = openDatabase(options.path ?? defaultDatabasePath(), options);
   const ctx = storeContext(db, options.now);
+  // An in-memory database has no log to checkpoint.
+  const checkpoints = db.memory ? undefined : new WalCheckpointer(db);
+  if (checkpoints !== undefined) ctx.onCommit(() => checkpoints.committed());
   const sessions = sessionsTable(ctx);
   const messages = messagesTable(ctx);
   const turns = turnsTable(ctx, sessions, messages);
@@ -183,6 +187,7 @@ export function openSessionStore(options: SessionStoreOptions = {}): SqliteSessi
     path: db.name,
     transaction: (work) => guardedNow(() => ctx.transaction(work), db.name, timeoutMs),
     close: async () => {
+      await checkpoints?.close();
       db.close();
     },
   };

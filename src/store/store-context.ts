@@ -18,6 +18,8 @@ export interface StoreContext {
   readonly read: <T>(work: () => T) => T;
   /** Calls `listener` whenever a write or transaction fails and its changes are undone. */
   readonly onUndo: (listener: () => void) => void;
+  /** Calls `listener` after each write or transaction commits. */
+  readonly onCommit: (listener: () => void) => void;
 }
 
 // Crockford's base32, lower case: no i, l, o or u to misread when typed from a terminal.
@@ -59,14 +61,18 @@ export function storeContext(db: Database.Database, now: () => number = Date.now
       }
     };
   const undoListeners: (() => void)[] = [];
-  /** `run.immediate(work)`, telling the listeners when it throws (SQLite then undoes its changes). */
+  const commitListeners: (() => void)[] = [];
+  /** `run.immediate(work)`, telling the listeners whether it committed or threw (SQLite then undoes its changes). */
   const undoable = <T>(work: () => T): T => {
+    let result: T;
     try {
-      return run.immediate(work) as T;
+      result = run.immediate(work) as T;
     } catch (error) {
       for (const listener of undoListeners) listener();
       throw error;
     }
+    for (const listener of commitListeners) listener();
+    return result;
   };
   return {
     db,
@@ -84,6 +90,9 @@ export function storeContext(db: Database.Database, now: () => number = Date.now
     },
     onUndo: (listener) => {
       undoListeners.push(listener);
+    },
+    onCommit: (listener) => {
+      commitListeners.push(listener);
     },
     read: <T>(work: () => T) => run.deferred(work) as T,
   };
