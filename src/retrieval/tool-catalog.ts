@@ -36,13 +36,17 @@ interface Seen {
  * The part of retrieval every session seeing the same tools shares: the incremental index, the
  * catalog order, the tools' vectors, which tools are core, and what is worked out from them (tie
  * ranks, name parts, tools matching hint fragments). What one session called or was offered lives in
- * its `CatalogView`.
+ * its `CatalogView`. The index is filled when a ranking first needs it: a catalog whose tools all fit
+ * in one request (a CLI with the built-in tools) never ranks, and its process never reads their words.
  */
 export class ToolCatalog {
   readonly k: number;
   /** Told when a selection fails and every tool is offered instead (for the log). */
   readonly onFailOpen: ((error: unknown) => void) | undefined;
   private readonly index = new ToolIndex();
+  /** The catalog's tools by name; the index holds the same once it is filled. */
+  private readonly tools = new Map<string, RetrievalTool>();
+  private filled = false;
   private readonly ranker: Ranker;
   /** Catalog order: the order tools were first added. */
   private readonly order = new Map<string, number>();
@@ -68,15 +72,21 @@ export class ToolCatalog {
     this.upsertAll(tools);
   }
 
+  /** True once a ranking has needed the index and it was filled with the catalog's words. */
+  get indexed(): boolean {
+    return this.filled;
+  }
+
   /** Number of tools in the catalog. */
   get size(): number {
-    return this.index.size;
+    return this.tools.size;
   }
 
   /** Adds a tool, or replaces the one with the same name. */
   upsert(tool: RetrievalTool): void {
     if (!this.order.has(tool.name)) this.order.set(tool.name, this.nextOrder++);
-    this.index.upsert(tool);
+    this.tools.set(tool.name, tool);
+    if (this.filled) this.index.upsert(tool);
     this.vectors.replaced(tool);
     this.changed();
     if (isCore(tool)) this.coreNames.add(tool.name);
@@ -88,11 +98,12 @@ export class ToolCatalog {
     const list = [...tools];
     for (const tool of list) {
       if (!this.order.has(tool.name)) this.order.set(tool.name, this.nextOrder++);
+      this.tools.set(tool.name, tool);
       this.vectors.replaced(tool);
       if (isCore(tool)) this.coreNames.add(tool.name);
       else this.coreNames.delete(tool.name);
     }
-    this.index.upsertMany(list);
+    if (this.filled) this.index.upsertMany(list);
     this.changed();
   }
 
@@ -103,7 +114,8 @@ export class ToolCatalog {
     this.coreNames.delete(name);
     this.partsByName.delete(name);
     this.vectors.delete(name);
-    return this.index.remove(name);
+    if (this.filled) this.index.remove(name);
+    return this.tools.delete(name);
   }
 
   /**
@@ -115,7 +127,7 @@ export class ToolCatalog {
     const keep = new Set<string>();
     for (const t of tools) {
       keep.add(t.name);
-      const old = this.index.get(t.name);
+      const old = this.tools.get(t.name);
       if (old !== t && !(old && sameTool(old, t))) this.upsert(t);
     }
     const removed = [...this.order.keys()].filter((name) => !keep.has(name));
@@ -125,7 +137,7 @@ export class ToolCatalog {
 
   /** The catalog's tool with this name. */
   get(name: string): RetrievalTool | undefined {
-    return this.index.get(name);
+    return this.tools.get(name);
   }
 
   /** True for a core tool of the catalog (offered every turn). */
@@ -140,7 +152,7 @@ export class ToolCatalog {
 
   /** The catalog in order, shared by every view (never to be changed: hand out copies). */
   orderedTools(): readonly RetrievalTool[] {
-    this.ordered ??= [...this.index.tools()].sort((a, b) => this.orderOf(a.name) - this.orderOf(b.name));
+    this.ordered ??= [...this.tools.values()].sort((a, b) => this.orderOf(a.name) - this.orderOf(b.name));
     return this.ordered;
   }
 
@@ -201,7 +213,7 @@ export class ToolCatalog {
    */
   embedTools(batchSize = 64): Promise<number> {
     const run = (): Promise<number> =>
-      this.vectors.embed([...this.orderedTools()], (t) => this.index.get(t.name) === t, batchSize);
+      this.vectors.embed([...this.orderedTools()], (t) => this.tools.get(t.name) === t, batchSize);
     const next = this.embedding === undefined ? run() : this.embedding.then(run, run);
     this.embedding = next;
     const settle = (): void => {
@@ -218,12 +230,21 @@ export class ToolCatalog {
 
   /** Tools whose words (and, with `queryVector`, meaning) match the query, best first; at most `limit`. */
   rank(query: string, limit: number, queryVector: Float32Array | undefined): Ranked[] {
+    this.fillIndex();
     return this.ranker.rank(query, limit, this.dense(queryVector));
   }
 
   /** The tool a ranking's slot stands for. */
   toolAt(slot: number): RetrievalTool {
     return this.index.toolAt(slot) as RetrievalTool;
+  }
+
+  /** Reads the catalog's tools into the index, in bulk, the first time a ranking needs it. */
+  private fillIndex(): void {
+    if (this.filled) return;
+    // Set once filled: a fill that threw is tried again (over what it left, tool by tool) next time.
+    this.index.upsertMany(this.orderedTools());
+    this.filled = true;
   }
 
   /**
@@ -240,7 +261,7 @@ export class ToolCatalog {
       tools = [...this.orderedTools()].sort(platformFirst);
     } else {
       const name = query.trim();
-      const exact = this.index.get(name) ?? this.index.get(options.realName?.(name) ?? '');
+      const exact = this.tools.get(name) ?? this.tools.get(options.realName?.(name) ?? '');
       tools = toolsNamed(name, exact, this.orderedTools());
       const seen = new Set(tools.map((t) => t.name));
       for (const r of this.rank(query, Number.POSITIVE_INFINITY, options.queryVector)) {
