@@ -12,6 +12,9 @@ const OTHERS_ENTER = 0o001;
 let found: readonly HiddenPlace[] | undefined;
 
 function isPrivate(path: string, entry: Dirent): boolean | undefined {
+  // Links (most of /etc: certificates, alternatives) and devices are hidden through what they lead to,
+  // if at all: their own mode is not read.
+  if (!entry.isDirectory() && !entry.isFile()) return undefined;
   let mode: number;
   try {
     mode = lstatSync(path).mode;
@@ -19,7 +22,7 @@ function isPrivate(path: string, entry: Dirent): boolean | undefined {
     return undefined;
   }
   if (entry.isDirectory()) return (mode & OTHERS_READ) === 0 || (mode & OTHERS_ENTER) === 0;
-  return entry.isFile() ? (mode & OTHERS_READ) === 0 : undefined;
+  return (mode & OTHERS_READ) === 0;
 }
 
 /**
