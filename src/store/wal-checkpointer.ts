@@ -124,20 +124,28 @@ export class WalCheckpointer {
   private checkpoint(): Promise<void> {
     const worker = this.worker ?? this.start();
     return new Promise<void>((resolve) => {
+      const done = (): void => {
+        worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+        resolve();
+      };
       const onMessage = (report: CheckpointReport | { error: string }) => {
-        worker.off('error', onError);
         // A checkpoint that could not run (another one held the lock) is tried again at the next ask.
         if ('error' in report) this.failure = report.error;
-        else this.last = report;
-        resolve();
+        else {
+          this.last = report;
+          this.failure = undefined;
+        }
+        done();
       };
       const onError = (error: Error) => {
-        worker.off('message', onMessage);
         this.fallBack(error.message);
-        resolve();
+        done();
       };
-      worker.once('message', onMessage);
-      worker.once('error', onError);
+      const onExit = (code: number) => {
+        this.fallBack(`the checkpoint worker stopped with exit code ${code}`);
+        done();
+      };
+      worker.on('message', onMessage).on('error', onError).on('exit', onExit);
       worker.postMessage('checkpoint');
     });
   }

@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openDatabase } from '../../src/store/open-database.js';
@@ -64,6 +65,18 @@ describe('checkpoints of the write-ahead log, run by a worker thread', () => {
     checkpoints.committed();
     await checkpoints.settled();
     expect(checkpoints.last).toBeUndefined();
+  });
+
+  it('give checkpoints back to the writing connection when the worker stops mid-checkpoint', async () => {
+    const { db, write } = connection();
+    const driver = fileURLToPath(new URL('./fixtures/exiting-sqlite-driver.cjs', import.meta.url));
+    const checkpoints = new WalCheckpointer(db, { everyCommits: 1, driver });
+    write(1);
+    checkpoints.committed();
+    await checkpoints.settled();
+    expect(checkpoints.failure).toMatch(/exit code 3/);
+    expect(autocheckpoint(db)).toBe(1000);
+    await checkpoints.close();
   });
 
   it("run under the store's commits and end with it, the log tidied away by the last close", async () => {
