@@ -114,7 +114,8 @@ export class ToolCatalog {
     this.coreNames.delete(name);
     this.partsByName.delete(name);
     this.vectors.delete(name);
-    if (this.filled) this.index.remove(name);
+    // Even before the index is filled: a fill that threw part way may have read this tool already.
+    this.index.remove(name);
     return this.tools.delete(name);
   }
 

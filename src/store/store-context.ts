@@ -18,7 +18,10 @@ export interface StoreContext {
   readonly read: <T>(work: () => T) => T;
   /** Calls `listener` whenever a write or transaction fails and its changes are undone. */
   readonly onUndo: (listener: () => void) => void;
-  /** Calls `listener` after each write or transaction commits. */
+  /**
+   * Calls `listener` after each write or transaction returns (inside a caller's transaction, a write's
+   * savepoint counts though the transaction may still be undone): a count of commits, close enough.
+   */
   readonly onCommit: (listener: () => void) => void;
 }
 

@@ -74,10 +74,18 @@ export interface WalCheckpointerOptions {
  * writing connection checkpoints as SQLite does by default again.
  */
 export class WalCheckpointer {
+  /** The worker while it checkpoints; `thread` stays set once one was started, to wait for its end. */
   private worker: Worker | undefined;
+  private thread: Worker | undefined;
+  /** Settles when the worker's thread has ended, however it ended. */
+  private exited: Promise<void> | undefined;
+  /** Settles the checkpoint under way, if one is. */
+  private answer: (() => void) | undefined;
   private commits = 0;
   private running: Promise<void> | undefined;
   private failed = false;
+  private closing = false;
+  private starts = 0;
   /** What the last checkpoint reported, once one has run. */
   last: CheckpointReport | undefined;
   /** Why the last checkpoint failed, or why the worker stopped, if one did. */
@@ -90,7 +98,12 @@ export class WalCheckpointer {
     db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   }
 
-  /** Counts a commit; every `everyCommits` of them, asks for a checkpoint unless one is running. */
+  /** How many worker threads were started (one at most, unless none could be). */
+  get started(): number {
+    return this.starts;
+  }
+
+  /** Counts a commit; every `everyCommits` of them, asks for a checkpoint unless one is running. Never throws. */
   committed(): void {
     this.commits += 1;
     if (this.commits < (this.options.everyCommits ?? CHECKPOINT_EVERY_COMMITS)) return;
@@ -108,62 +121,77 @@ export class WalCheckpointer {
 
   /** Ends the worker, closing its connection first so the writer's close is the last (and tidies the log). */
   async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
     this.failed = true;
-    if (worker === undefined) return;
-    // Awaited, the worker keeps the process alive: a process whose last work is this close would end
+    this.closing = true;
+    // Awaited, the thread keeps the process alive: a process whose last work is this close would end
     // with the close unsettled (a top-level await exits with code 13).
-    worker.ref();
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    await this.running;
-    worker.postMessage('close');
-    await exited;
+    this.thread?.ref();
+    const worker = this.worker;
+    if (worker !== undefined) {
+      await this.running;
+      worker.postMessage('close');
+    }
+    await this.exited;
+    this.worker = undefined;
   }
 
   private checkpoint(): Promise<void> {
-    const worker = this.worker ?? this.start();
+    let worker: Worker;
+    try {
+      worker = this.worker ?? this.start();
+    } catch (error) {
+      // No thread to be had (ERR_WORKER_INIT_FAILED): the commit that asked has been made all the same.
+      this.fallBack((error as Error).message);
+      return Promise.resolve();
+    }
     return new Promise<void>((resolve) => {
-      const done = (): void => {
-        worker.off('message', onMessage).off('error', onError).off('exit', onExit);
-        resolve();
-      };
-      const onMessage = (report: CheckpointReport | { error: string }) => {
-        // A checkpoint that could not run (another one held the lock) is tried again at the next ask.
-        if ('error' in report) this.failure = report.error;
-        else {
-          this.last = report;
-          this.failure = undefined;
-        }
-        done();
-      };
-      const onError = (error: Error) => {
-        this.fallBack(error.message);
-        done();
-      };
-      const onExit = (code: number) => {
-        this.fallBack(`the checkpoint worker stopped with exit code ${code}`);
-        done();
-      };
-      worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+      this.answer = resolve;
       worker.postMessage('checkpoint');
     });
   }
 
   private start(): Worker {
     const driver = this.options.driver ?? createRequire(import.meta.url).resolve('better-sqlite3');
+    this.starts += 1;
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { driver, file: this.db.name, passes: CHECKPOINT_PASSES },
     });
     // A checkpoint left unfinished is safe: the next one, or the last connection's close, does it again.
     worker.unref();
+    worker.on('message', (report: CheckpointReport | { error: string }) => {
+      // A checkpoint that could not run (another one held the lock) is tried again at the next ask.
+      if ('error' in report) this.failure = report.error;
+      else {
+        this.last = report;
+        this.failure = undefined;
+      }
+      this.settle();
+    });
+    // Listened to for the worker's whole life: a thread that fails or ends between two checkpoints
+    // would otherwise leave the next one, and the store's close, waiting for ever.
+    worker.on('error', (error) => this.fallBack(error.message));
+    this.exited = new Promise((resolve) =>
+      worker.once('exit', (code) => {
+        if (!this.closing) this.fallBack(`the checkpoint worker stopped with exit code ${code}`);
+        resolve();
+      }),
+    );
     this.worker = worker;
+    this.thread = worker;
     return worker;
+  }
+
+  private settle(): void {
+    const answer = this.answer;
+    this.answer = undefined;
+    answer?.();
   }
 
   /** The worker could not checkpoint: the writing connection takes it back, as SQLite does by default. */
   private fallBack(reason: string): void {
+    this.settle();
+    if (this.failed && this.worker === undefined) return;
     this.failed = true;
     this.failure = reason;
     const worker = this.worker;
