@@ -26,6 +26,20 @@ function connection(): { db: Database.Database; path: string; write(rows: number
 
 const autocheckpoint = (db: Database.Database) => db.pragma('wal_autocheckpoint', { simple: true });
 
+/** A stand-in SQLite driver under `fixtures/`, for the worker to load. */
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+
+/** A checkpointer whose worker loads `driver`, after its first checkpoint (one asked at every commit). */
+async function firstCheckpointWith(driver: string) {
+  const { db, write } = connection();
+  const checkpoints = new WalCheckpointer(db, { everyCommits: 1, driver });
+  onTestFinished(() => checkpoints.close());
+  write(1);
+  checkpoints.committed();
+  await checkpoints.settled();
+  return { db, checkpoints };
+}
+
 describe('checkpoints of the write-ahead log, run by a worker thread', () => {
   it('copy the log into the file at every nth commit, which the writing connection no longer does', async () => {
     const { db, path, write } = connection();
@@ -53,12 +67,7 @@ describe('checkpoints of the write-ahead log, run by a worker thread', () => {
   });
 
   it('give checkpoints back to the writing connection when the worker cannot run', async () => {
-    const { db, write } = connection();
-    const checkpoints = new WalCheckpointer(db, { everyCommits: 1, driver: '/nowhere/better-sqlite3' });
-    onTestFinished(() => checkpoints.close());
-    write(1);
-    checkpoints.committed();
-    await checkpoints.settled();
+    const { db, checkpoints } = await firstCheckpointWith('/nowhere/better-sqlite3');
     expect(checkpoints.failure).toMatch(/nowhere/);
     expect(autocheckpoint(db)).toBe(1000);
     // No worker is started again.
@@ -68,24 +77,14 @@ describe('checkpoints of the write-ahead log, run by a worker thread', () => {
   });
 
   it('give checkpoints back to the writing connection when the worker stops mid-checkpoint', async () => {
-    const { db, write } = connection();
-    const driver = fileURLToPath(new URL('./fixtures/exiting-sqlite-driver.cjs', import.meta.url));
-    const checkpoints = new WalCheckpointer(db, { everyCommits: 1, driver });
-    write(1);
-    checkpoints.committed();
-    await checkpoints.settled();
+    const { db, checkpoints } = await firstCheckpointWith(fixture('exiting-sqlite-driver.cjs'));
     expect(checkpoints.failure).toMatch(/exit code 3/);
     expect(autocheckpoint(db)).toBe(1000);
     await checkpoints.close();
   });
 
   it('give checkpoints back when the worker stops between two of them, and still close', async () => {
-    const { db, write } = connection();
-    const driver = fileURLToPath(new URL('./fixtures/idle-exiting-sqlite-driver.cjs', import.meta.url));
-    const checkpoints = new WalCheckpointer(db, { everyCommits: 1, driver });
-    write(1);
-    checkpoints.committed();
-    await checkpoints.settled();
+    const { db, checkpoints } = await firstCheckpointWith(fixture('idle-exiting-sqlite-driver.cjs'));
     expect(checkpoints.last).toEqual({ log: 10, checkpointed: 10, passes: 2 });
     await expect.poll(() => checkpoints.failure, { timeout: 10_000 }).toMatch(/exit code 4/);
     expect(autocheckpoint(db)).toBe(1000);
