@@ -45,7 +45,9 @@ describe('conform, over thousands of random defect-laden schemas', () => {
         const rng = seeded(seed);
         for (let k = 0; k < 10; k += 1) {
           const value = sampleValue(declared, rng);
-          if (value === NONE || judge(acceptsDeclared, value) !== true) continue;
+          // Ajv checks nothing under a property named `__proto__`, so it cannot tell whether such a
+          // value is one the declared schema accepts (a contradictory `allOf` there passed it).
+          if (value === NONE || holdsProtoKey(value) || judge(acceptsDeclared, value) !== true) continue;
           tally.samples += 1;
           if (result.lifted.length > 0) tally.samplesThroughLifts += 1;
           const wire = toWire(value, result.lifted, result.renamed);
@@ -113,6 +115,13 @@ function hasNullProperty(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(hasNullProperty);
   if (typeof value !== 'object' || value === null) return false;
   return Object.values(value).some((v) => v === null || hasNullProperty(v));
+}
+
+/** True when an object anywhere in `value` has an own property named `__proto__`. */
+function holdsProtoKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsProtoKey);
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.hasOwn(value, '__proto__') || Object.values(value).some(holdsProtoKey);
 }
 
 /** `value` as JSON carries it (-0 becomes 0, as in any JSON text the model sends). */
