@@ -15,9 +15,16 @@ import { toolseamSide } from './turn-toolseam.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const run = promisify(execFile);
 
-/** Tool counts, turns per side (taken in blocks, the sides alternating) and warm-up turns. */
+/**
+ * Tool counts, turns per side (taken in blocks, the sides alternating) and warm-up turns. The first
+ * count warms the process up: V8 keeps compiling both sides' code for a few hundred turns (on the
+ * 2-core machine of 2026-12-06, blocks of 100: bare's p50 fell from 2.8 to ~1.5 ms over 400 of them,
+ * toolseam's from 6.2 to ~3), so 5 turns would time N=48 while the compiler is still at work and every
+ * later count after it. Its warm-up is timed too and reported apart (`EARLY` turns), so the first
+ * turns a fresh process serves stay in view.
+ */
 const NEW_SESSION = [
-  { n: 48, turns: 100, block: 10, warm: 5 },
+  { n: 48, turns: 100, block: 10, warm: 400 },
   { n: 500, turns: 40, block: 10, warm: 5 },
   { n: 2000, turns: 60, block: 10, warm: 5 },
   { n: 10_000, turns: 16, block: 4, warm: 1 },
@@ -25,6 +32,8 @@ const NEW_SESSION = [
 /** One long conversation: its first and last ten turns are compared. */
 const LONG = { n: 48, turns: 300, block: 10, warm: 5 } as const;
 const RSS = { n: 2000, turns: 220 } as const;
+/** The warm-up turns reported as a fresh process's first turns. */
+const EARLY = 100;
 
 type SideName = 'bare' | 'toolseam';
 const SIDES: readonly SideName[] = ['bare', 'toolseam'];
@@ -42,6 +51,8 @@ interface Measured {
 interface Comparison {
   readonly bare: Measured;
   readonly toolseam: Measured;
+  /** Wall time of each side's first warm-up turns (at most `EARLY`), in order. */
+  readonly early: Record<SideName, number[]>;
   /** toolseam: `createRuntime` with the tools, and its first turn (when it indexes them). */
   readonly buildMs: number;
   readonly firstTurnMs: number;
@@ -66,7 +77,14 @@ async function compare(
   const t1 = performance.now();
   await toolseam.turn(target.ask(0), 'new');
   const firstTurnMs = performance.now() - t1;
-  for (let i = 0; i < plan.warm; i += 1) for (const s of SIDES) await sides[s].turn(target.ask(i), 'new');
+  const early: Record<SideName, number[]> = { bare: [], toolseam: [] };
+  for (let i = 0; i < plan.warm; i += 1) {
+    for (const s of SIDES) {
+      const t = performance.now();
+      await sides[s].turn(target.ask(i), 'new');
+      if (i < EARLY) early[s].push(performance.now() - t);
+    }
+  }
   const out: Record<SideName, Measured> = {
     bare: { ms: [], cpuPerTurn: 0, ran: 0 },
     toolseam: { ms: [], cpuPerTurn: 0, ran: 0 },
@@ -86,7 +104,7 @@ async function compare(
   await toolseam.close();
   if (out.bare.ran !== plan.turns)
     throw new Error(`The loopback called the tool in ${out.bare.ran} bare turns.`);
-  return { ...out, buildMs, firstTurnMs };
+  return { ...out, early, buildMs, firstTurnMs };
 }
 
 const ms = (name: string, value: number, extra: Partial<BenchFigure> = {}): BenchFigure => ({
@@ -110,7 +128,9 @@ function newSessionFigures(n: number, c: Comparison, bare48p50: number): BenchFi
       ? atMost(t50, b50 + 2, 'bare p50 + 2 ms')
       : atMost(t50, bare48p50 + 3, 'bare p50 at N=48 + 3 ms');
   const big = n >= 2000;
+  const warming = c.early.bare.length < EARLY ? [] : earlyFigures(c);
   return [
+    ...warming,
     ms(`N=${n.toLocaleString('en-US')}, a new session each turn (${count} turns each): bare p50`, b50),
     ms('  toolseam p50', t50, n === 48 || big ? p50Target : {}),
     times('  toolseam ÷ bare, p50', t50 / b50),
@@ -130,6 +150,16 @@ function newSessionFigures(n: number, c: Comparison, bare48p50: number): BenchFi
   ];
 }
 
+/** The process's first turns, timed while V8 still compiles both sides' code (no target: see NEW_SESSION). */
+function earlyFigures(c: Comparison): BenchFigure[] {
+  const [bare, toolseam] = [median(c.early.bare), median(c.early.toolseam)];
+  return [
+    ms(`N=48, the process's first ${EARLY} turns each (V8 still compiling): bare p50`, bare),
+    ms('  toolseam p50', toolseam),
+    ms('  toolseam − bare, p50', toolseam - bare),
+  ];
+}
+
 function longFigures(c: Comparison): BenchFigure[] {
   const first = (s: SideName) => median(c[s].ms.slice(0, 10));
   const last = (s: SideName) => median(c[s].ms.slice(-10));
@@ -144,6 +174,12 @@ function longFigures(c: Comparison): BenchFigure[] {
       atMost(last('toolseam'), first('toolseam') + 1, 'its turns 1-10 + 1 ms'),
     ),
     times(`  toolseam ÷ bare, p50 of turns ${count - 9}-${count}`, last('toolseam') / last('bare')),
+    // The request grows with the history on both sides (the same messages go over the wire): what
+    // toolseam adds to that growth is its own.
+    ms(
+      '  toolseam: its growth over the session less bare’s',
+      last('toolseam') - first('toolseam') - (last('bare') - first('bare')),
+    ),
     ms('  CPU per turn over the session: bare', c.bare.cpuPerTurn),
     ms('  CPU per turn over the session: toolseam', c.toolseam.cpuPerTurn),
     {
