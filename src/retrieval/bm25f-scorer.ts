@@ -43,6 +43,9 @@ export class Bm25fScorer {
   private nameStamp = new Int32Array(0);
   /** Scratch for `catchUp`: where each deferred term sits in a tool's term list (-1: absent). */
   private found: number[] = [];
+  /** Scratch for `catchUpFresh`: a tool is fresh in the current catch-up when its entry equals `freshRound`. */
+  private freshMarks = new Int32Array(0);
+  private freshRound = 0;
 
   constructor(private readonly corpus: ScoredCorpus) {}
 
@@ -177,7 +180,7 @@ export class Bm25fScorer {
         }
       });
     }
-    if (before > 0) for (const slot of fresh) this.catchUp(slot, deferred, before, fw, into);
+    if (before > 0 && fresh.length > 0) this.catchUpFresh(deferred, before, fw, into);
     for (const [id, qw] of query) {
       const df = store.df(id);
       if (qw === 0 || df === 0) continue;
@@ -235,6 +238,37 @@ export class Bm25fScorer {
         const v = sat[k] as number;
         if (v > 0 && marks[slot] !== round) into.add(slot, w * v);
       });
+    }
+  }
+
+  /**
+   * Adds the first `count` deferred terms to the tools `deferred.fresh` holds (newly marked), each
+   * tool's in their order. Whichever reads less: the fresh tools' own term lists, or the deferred
+   * terms' postings (a few common words, against hundreds of tools that feedback reached, each with
+   * dozens of terms). Both add the same products in the same order to each tool.
+   */
+  private catchUpFresh(deferred: DeferredTerms, count: number, fw: FieldWeights, into: ScoreBuffer): void {
+    const { fresh } = deferred;
+    const held = this.corpus.held.count;
+    const store = this.corpus.store;
+    let byTools = 0;
+    for (const slot of fresh) byTools += held[slot] as number;
+    let byPostings = 0;
+    for (let p = 0; p < count; p += 1) byPostings += store.df(deferred.ids[p] as number);
+    if (byTools <= byPostings) {
+      for (const slot of fresh) this.catchUp(slot, deferred, count, fw, into);
+      return;
+    }
+    const capacity = this.corpus.capacity();
+    if (this.freshMarks.length < capacity) this.freshMarks = new Int32Array(capacity * 2);
+    const marks = this.freshMarks;
+    const round = ++this.freshRound;
+    for (const slot of fresh) marks[slot] = round;
+    for (let p = 0; p < count; p += 1) {
+      const id = deferred.ids[p] as number;
+      const w = deferred.weights[p] as number;
+      // The term's saturated frequencies were cached when its first round added it to the marked tools.
+      this.addPostings(id, w, this.saturated(id, fw), into, marks, round);
     }
   }
 

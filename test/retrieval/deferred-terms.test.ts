@@ -55,37 +55,45 @@ function scoresOf(buf: ScoreBuffer): Map<number, number> {
 }
 
 describe('deferred terms', () => {
-  it('give every tool the same score, to the last bit, as scoring every term everywhere', () => {
-    // Two rounds, as a ranking with feedback makes: the common words come first and last.
-    const first = termsOf(['record', 'merge', 'owner', 'printer']);
-    const second = termsOf(['history', 'sensor'], 0.3);
-    const plain = new ScoreBuffer();
-    index.accumulate(first, fw, plain);
-    index.accumulate(second, fw, plain);
+  // The second round reaches hundreds of tools (they catch up by the deferred terms' postings) or a
+  // handful (by their own term lists).
+  it.each([
+    ['hundreds of tools', ['history', 'sensor']],
+    ['a handful of tools', ['1234', '40']],
+  ])(
+    'give every tool the same score, to the last bit, as scoring every term everywhere (a second round reaching %s)',
+    (_reach, later) => {
+      // Two rounds, as a ranking with feedback makes: the common words come first and last.
+      const first = termsOf(['record', 'merge', 'owner', 'printer']);
+      const second = termsOf(later, 0.3);
+      const plain = new ScoreBuffer();
+      index.accumulate(first, fw, plain);
+      index.accumulate(second, fw, plain);
 
-    const deferred = new DeferredTerms();
-    deferred.begin(index.capacity, index.termCount, true);
-    const lazy = new ScoreBuffer();
-    index.accumulateDeferring(first, fw, lazy, deferred, 1000);
-    index.accumulateDeferring(second, fw, lazy, deferred, 1000);
-    expect(deferred.ids.length).toBe(2);
-    expect(lazy.count).toBeLessThan(plain.count);
-    const want = scoresOf(plain);
-    // The tools scored so far (reached by "merge", "printer" or "sensor", "sensor" after the first
-    // round) already hold their whole score; no other tool can score above the bound.
-    for (const [slot, score] of scoresOf(lazy)) {
-      expect(deferred.marked(slot)).toBe(true);
-      expect(score).toBe(want.get(slot));
-    }
-    for (const [slot, score] of want)
-      if (!deferred.marked(slot)) expect(score).toBeLessThanOrEqual(deferred.bound);
-    // A cut is taken as it stands only when its last score is above what an unscored tool could reach.
-    expect(deferred.below(deferred.bound)).toBe(false);
-    expect(deferred.below(deferred.bound * 1.01)).toBe(true);
+      const deferred = new DeferredTerms();
+      deferred.begin(index.capacity, index.termCount, true);
+      const lazy = new ScoreBuffer();
+      index.accumulateDeferring(first, fw, lazy, deferred, 1000);
+      index.accumulateDeferring(second, fw, lazy, deferred, 1000);
+      expect(deferred.ids.length).toBe(2);
+      expect(lazy.count).toBeLessThan(plain.count);
+      const want = scoresOf(plain);
+      // The tools scored so far (reached by "merge", "printer" or "sensor", "sensor" after the first
+      // round) already hold their whole score; no other tool can score above the bound.
+      for (const [slot, score] of scoresOf(lazy)) {
+        expect(deferred.marked(slot)).toBe(true);
+        expect(score).toBe(want.get(slot));
+      }
+      for (const [slot, score] of want)
+        if (!deferred.marked(slot)) expect(score).toBeLessThanOrEqual(deferred.bound);
+      // A cut is taken as it stands only when its last score is above what an unscored tool could reach.
+      expect(deferred.below(deferred.bound)).toBe(false);
+      expect(deferred.below(deferred.bound * 1.01)).toBe(true);
 
-    index.complete(fw, lazy, deferred);
-    expect(scoresOf(lazy)).toEqual(want);
-  });
+      index.complete(fw, lazy, deferred);
+      expect(scoresOf(lazy)).toEqual(want);
+    },
+  );
 
   it('leave the ranking as it is: a cut ranking is the head of the whole one', () => {
     const ranker = new Ranker(index);
