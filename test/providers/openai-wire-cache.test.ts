@@ -242,6 +242,79 @@ describe('the OpenAI wire cache', () => {
     expect(sent([], cache)).toEqual(fresh([]));
   });
 
+  it('maps only what follows a frozen head it mapped before, and sends what a fresh body would', () => {
+    // Each message a proxy on a frozen message, counting reads of its values.
+    let reads = 0;
+    const counted = <T extends object>(value: T): T =>
+      new Proxy(value, {
+        get(target, key, receiver) {
+          reads += 1;
+          return Reflect.get(target, key, receiver);
+        },
+      });
+    const frozen = (message: ChatMessage): ChatMessage => {
+      if (message.role === 'assistant' && message.toolCalls)
+        Object.freeze(message.toolCalls.map((c) => Object.freeze(c)));
+      return counted(Object.freeze(message));
+    };
+    const settledCall = (id: string): ChatMessage => {
+      const made = call(id) as Extract<ChatMessage, { role: 'assistant' }>;
+      return frozen({
+        ...made,
+        toolCalls: Object.freeze((made.toolCalls ?? []).map((c) => Object.freeze(c))),
+      });
+    };
+    const notes: OpenAIRequestOptions = { ...OPTIONS, assistantAfterToolResults: true };
+    for (const options of [OPTIONS, notes, MISTRAL]) {
+      const cache = new OpenAIWireCache();
+      const history: ChatMessage[] = [frozen({ role: 'user', content: 'first question' })];
+      for (let round = 1; round <= 60; round += 1) {
+        history.push(settledCall(`call_${round}`), frozen(result(`call_${round}`, `${round}:00`)));
+        // A blank reply (left out), then a question right after a result (Mistral's note goes before it).
+        if (round % 5 === 0) history.push(frozen({ role: 'assistant', content: ' ' }));
+        if (round % 3 === 0) history.push(frozen({ role: 'user', content: `question ${round}` }));
+        if (round === 30) history[4] = frozen({ role: 'assistant', content: 'replaced far back' });
+        const messages = round === 45 ? history.slice(0, -3) : history;
+        const body = sent(messages, cache, options);
+        expect(body).toEqual(fresh(messages, options));
+      }
+      history.push(frozen({ role: 'user', content: 'one more' }));
+      reads = 0;
+      const body = sent(history, cache, options);
+      const read = reads;
+      expect(body).toEqual(fresh(history, options));
+      // Only the new message is read, unless call ids are shortened (they depend on every message).
+      if (options === MISTRAL) expect(read).toBeGreaterThan(100);
+      else expect(read).toBeLessThan(10);
+    }
+  });
+
+  it('reads a message that is not frozen again on every request, and everything after it', () => {
+    const cache = new OpenAIWireCache();
+    const loose = { role: 'user' as const, content: 'first words' };
+    const history: ChatMessage[] = [
+      Object.freeze({ role: 'user', content: 'hi' }),
+      loose,
+      Object.freeze({ role: 'assistant', content: 'noted' }),
+    ];
+    sent(history, cache);
+    loose.content = 'second words';
+    history.push(Object.freeze({ role: 'user', content: 'and now?' }));
+    const body = sent(history, cache);
+    expect(body).toEqual(fresh(history));
+    expect(JSON.stringify(body)).toContain('second words');
+    // A frozen message whose call is not frozen is read again too.
+    const reply = Object.freeze({
+      role: 'assistant' as const,
+      content: '',
+      toolCalls: Object.freeze([{ id: 'call_1', name: 'get_time', arguments: '{"zone":"UTC"}' }]),
+    });
+    const other: ChatMessage[] = [Object.freeze({ role: 'user', content: 'time?' }), reply];
+    sent(other, cache);
+    (reply.toolCalls[0] as { arguments: string }).arguments = '{"zone":"CET"}';
+    expect(JSON.stringify(sent(other, cache))).toContain('CET');
+  });
+
   it('makes a Mistral call id again when a later message takes the short id it travelled under', () => {
     const cache = new OpenAIWireCache();
     const history: ChatMessage[] = [

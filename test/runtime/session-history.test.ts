@@ -119,6 +119,29 @@ describe('SessionHistory.forRequest', () => {
   });
 });
 
+describe('SessionHistory.forRequest, frozen', () => {
+  it('hands out messages nothing can change, their calls included, so a provider may reuse their wire forms', async () => {
+    const store = openSessionStore({ path: ':memory:' });
+    const surface = { byName: new Map() } as unknown as ToolSurface;
+    try {
+      const session = await store.createSession();
+      const turn = await store.startTurn({ sessionId: session.id, userText: 'find my notes' });
+      const calls = [{ id: 'c1', name: 'notes/find', arguments: '{}' }];
+      await store.appendMessage(turn.id, { role: 'assistant', content: '', toolCalls: calls });
+      const messages = await new SessionHistory(session.id).forRequest(store, surface);
+      expect(messages).toHaveLength(2);
+      const reply = messages[1] as Extract<ChatMessage, { role: 'assistant' }>;
+      for (const frozen of [messages[0], reply, reply.toolCalls, reply.toolCalls?.[0]])
+        expect(Object.isFrozen(frozen)).toBe(true);
+      expect(() => {
+        (messages[0] as { content: string }).content = 'changed';
+      }).toThrow(TypeError);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('SessionHistory.forRequest, message by message', () => {
   it('puts results in call order as the whole conversation would, whatever comes next', async () => {
     const store = openSessionStore({ path: ':memory:' });

@@ -3,6 +3,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { ChatMessage, ModelRequest } from '../../core/model.js';
+import { isSettled } from '../shared/message-forms.js';
 import { toOpenAIMessage } from './openai-message.js';
 import { toOpenAITool } from './openai-tool.js';
 import type { OpenAIWireCache } from './openai-wire-cache.js';
@@ -55,17 +56,40 @@ export function toOpenAIRequest(
     messages.push(
       cache === undefined ? { role: 'system', content: request.system } : cache.systemMessage(request.system),
     );
-  const idOf = callIdsFor(request.messages, options.shortCallIds === true);
-  let previous: ChatMessage['role'] | undefined;
-  for (const message of request.messages) {
+  const history = request.messages;
+  const short = options.shortCallIds === true;
+  const idOf = callIdsFor(history, short);
+  // The head a request of this conversation already mapped, settled since, is taken as it was.
+  const head = cache === undefined || short ? undefined : cache.headOf(history);
+  const first = messages.length;
+  if (head !== undefined) for (const form of head.forms) messages.push(form);
+  let previous = head?.previous;
+  // How far the history is settled from its start, and where its forms ended then.
+  let settled = head?.messages.length ?? 0;
+  let settledForms = messages.length;
+  let settledPrevious = previous;
+  for (let i = settled; i < history.length; i += 1) {
+    const message = history[i] as ChatMessage;
     // a stored reply with nothing in it: Mistral refuses it, and the other families drop it too
-    if (isBlankReply(message)) continue;
-    if (options.assistantAfterToolResults && previous === 'tool' && message.role === 'user') {
-      messages.push({ role: 'assistant', content: UNANSWERED_RESULTS_NOTE });
+    if (!isBlankReply(message)) {
+      if (options.assistantAfterToolResults && previous === 'tool' && message.role === 'user') {
+        messages.push({ role: 'assistant', content: UNANSWERED_RESULTS_NOTE });
+      }
+      messages.push(cache === undefined ? toOpenAIMessage(message, idOf) : cache.message(message, idOf));
+      previous = message.role;
     }
-    messages.push(cache === undefined ? toOpenAIMessage(message, idOf) : cache.message(message, idOf));
-    previous = message.role;
+    if (settled === i && cache !== undefined && !short && isSettled(message)) {
+      settled = i + 1;
+      settledForms = messages.length;
+      settledPrevious = previous;
+    }
   }
+  if (cache !== undefined && !short && settled > (head?.messages.length ?? 0))
+    cache.keepHead({
+      messages: history.slice(0, settled),
+      forms: messages.slice(first, settledForms),
+      previous: settledPrevious,
+    });
   const body: ChatCompletionCreateParams = { model: options.model, messages, stream: options.stream };
   if (request.tools.length > 0)
     body.tools = request.tools.map((t) => (cache === undefined ? toOpenAITool(t) : cache.tool(t)));

@@ -21,6 +21,17 @@ const MAX_KEPT_PARTS = 32;
 /** How many conversations' bytes are kept: a runtime keeps as many sessions' conversations. */
 const KEPT_CONVERSATIONS = 64;
 
+/**
+ * The settled head of a conversation's last request (see `isSettled`): its messages, and the forms they
+ * gave in request order (a note put between two included, a blank reply left out).
+ */
+export interface MappedHead {
+  readonly messages: readonly ChatMessage[];
+  readonly forms: readonly ChatCompletionMessageParam[];
+  /** The role of the head's last message that was sent (a blank reply left out is not). */
+  readonly previous: ChatMessage['role'] | undefined;
+}
+
 /** True when `list` holds `forms` from `start` on, the same objects in the same order. */
 function startsWith(
   list: readonly ChatCompletionMessageParam[],
@@ -53,6 +64,11 @@ export class OpenAIWireCache {
     ChatCompletionMessageParam,
     { readonly forms: readonly ChatCompletionMessageParam[]; readonly parts: readonly Buffer[] }
   >(KEPT_CONVERSATIONS);
+  /**
+   * The settled head of the last history sent for each conversation, kept by its first message: a long
+   * conversation's next request maps only the messages after it, not every message again.
+   */
+  private readonly heads = new RecentMap<ChatMessage, MappedHead>(KEPT_CONVERSATIONS);
   /** The last system message made, and its bytes once asked for (a runtime sends the same prompt again). */
   private system:
     | { readonly param: ChatCompletionMessageParam & { content: string }; listed?: Buffer }
@@ -67,6 +83,25 @@ export class OpenAIWireCache {
   /** The wire form of `message`, the kept one when it was made from the values the message holds now. */
   message(message: ChatMessage, idOf: (id: string) => string): ChatCompletionMessageParam {
     return this.forms.of(message, idOf, undefined);
+  }
+
+  /**
+   * The head kept for the conversation `history` belongs to, when `history` begins with its messages
+   * (the same objects, in the same order); undefined otherwise. Only call ids that travel as they are
+   * may use it: shortened ones depend on the whole history.
+   */
+  headOf(history: readonly ChatMessage[]): MappedHead | undefined {
+    const first = history[0];
+    const head = first === undefined ? undefined : this.heads.get(first);
+    if (head === undefined || history.length < head.messages.length) return undefined;
+    for (let i = 0; i < head.messages.length; i += 1) if (history[i] !== head.messages[i]) return undefined;
+    return head;
+  }
+
+  /** Keeps `head` for the conversation its first message begins (none for an empty head). */
+  keepHead(head: MappedHead): void {
+    const first = head.messages[0];
+    if (first !== undefined) this.heads.set(first, head);
   }
 
   /**

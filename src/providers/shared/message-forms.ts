@@ -54,6 +54,17 @@ function stillMadeFrom(
 }
 
 /**
+ * True when nothing of `message` can change any more: it, its calls and each call are frozen (the
+ * runtime freezes the history it keeps). Such a message's wire form needs no check before it is used
+ * again.
+ */
+export function isSettled(message: ChatMessage): boolean {
+  if (!Object.isFrozen(message)) return false;
+  if (message.role !== 'assistant' || message.toolCalls === undefined) return true;
+  return Object.isFrozen(message.toolCalls) && message.toolCalls.every((call) => Object.isFrozen(call));
+}
+
+/**
  * Each history message's wire form, made once and reused by later requests, with its serialized bytes
  * once asked for: a long session's requests would otherwise convert and serialize the whole
  * conversation again each time. Entries are keyed by the message object, so they live only as long as

@@ -52,7 +52,10 @@ export class SessionHistory {
         this.kept.slice(ready.length).map((m) => m.message),
         surface,
       );
-      for (const message of added) wire.chars += messageChars(message);
+      for (const message of added) {
+        settle(message);
+        wire.chars += messageChars(message);
+      }
       ready.push(...added);
     }
     // Made ready message by message, then put in order: ordering looks only at roles and call ids.
@@ -103,6 +106,19 @@ export class SessionHistory {
       this.lastSeq = message.seq;
     }
   }
+}
+
+/**
+ * Freezes a message made ready for requests, its calls and each call. Nothing changes a kept message,
+ * and frozen it cannot: a provider may then reuse its wire form from the last request without
+ * checking the message again (a long conversation's request would otherwise re-read every message).
+ */
+function settle(message: ChatMessage): void {
+  if (message.role === 'assistant' && message.toolCalls !== undefined) {
+    for (const call of message.toolCalls) Object.freeze(call);
+    Object.freeze(message.toolCalls);
+  }
+  Object.freeze(message);
 }
 
 /**
