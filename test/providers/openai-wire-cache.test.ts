@@ -253,26 +253,22 @@ describe('the OpenAI wire cache', () => {
         },
       });
     const frozen = (message: ChatMessage): ChatMessage => {
-      if (message.role === 'assistant' && message.toolCalls)
-        Object.freeze(message.toolCalls.map((c) => Object.freeze(c)));
+      if (message.role === 'assistant' && message.toolCalls) {
+        for (const c of message.toolCalls) Object.freeze(c);
+        Object.freeze(message.toolCalls);
+      }
       return counted(Object.freeze(message));
-    };
-    const settledCall = (id: string): ChatMessage => {
-      const made = call(id) as Extract<ChatMessage, { role: 'assistant' }>;
-      return frozen({
-        ...made,
-        toolCalls: Object.freeze((made.toolCalls ?? []).map((c) => Object.freeze(c))),
-      });
     };
     const notes: OpenAIRequestOptions = { ...OPTIONS, assistantAfterToolResults: true };
     for (const options of [OPTIONS, notes, MISTRAL]) {
       const cache = new OpenAIWireCache();
       const history: ChatMessage[] = [frozen({ role: 'user', content: 'first question' })];
       for (let round = 1; round <= 60; round += 1) {
-        history.push(settledCall(`call_${round}`), frozen(result(`call_${round}`, `${round}:00`)));
-        // A blank reply (left out), then a question right after a result (Mistral's note goes before it).
+        // A question right after the last request's result: the head ends on that result, and the note
+        // Mistral-like endpoints need goes between the two. Sometimes a blank reply (left out) first.
         if (round % 5 === 0) history.push(frozen({ role: 'assistant', content: ' ' }));
         if (round % 3 === 0) history.push(frozen({ role: 'user', content: `question ${round}` }));
+        history.push(frozen(call(`call_${round}`)), frozen(result(`call_${round}`, `${round}:00`)));
         if (round === 30) history[4] = frozen({ role: 'assistant', content: 'replaced far back' });
         const messages = round === 45 ? history.slice(0, -3) : history;
         const body = sent(messages, cache, options);
@@ -286,6 +282,25 @@ describe('the OpenAI wire cache', () => {
       // Only the new message is read, unless call ids are shortened (they depend on every message).
       if (options === MISTRAL) expect(read).toBeGreaterThan(100);
       else expect(read).toBeLessThan(10);
+    }
+  });
+
+  it('does not take a head mapped with notes after tool results for a request without them, nor the other way', () => {
+    const cache = new OpenAIWireCache();
+    const notes: OpenAIRequestOptions = { ...OPTIONS, assistantAfterToolResults: true };
+    const history: ChatMessage[] = [Object.freeze({ role: 'user', content: 'time?' })];
+    for (const [i, options] of [notes, OPTIONS, notes, OPTIONS].entries()) {
+      history.push(
+        Object.freeze({
+          role: 'tool',
+          toolCallId: `c${i}`,
+          name: 'get_time',
+          content: `${i}:00`,
+          isError: false,
+        }),
+        Object.freeze({ role: 'user', content: `and now? ${i}` }),
+      );
+      expect(sent(history, cache, options)).toEqual(fresh(history, options));
     }
   });
 

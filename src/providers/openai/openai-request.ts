@@ -60,7 +60,9 @@ export function toOpenAIRequest(
   const short = options.shortCallIds === true;
   const idOf = callIdsFor(history, short);
   // The head a request of this conversation already mapped, settled since, is taken as it was.
-  const head = cache === undefined || short ? undefined : cache.headOf(history);
+  const notes = options.assistantAfterToolResults;
+  const kept = cache === undefined || short ? undefined : cache.headOf(history);
+  const head = kept?.notes === notes ? kept : undefined;
   const first = messages.length;
   if (head !== undefined) for (const form of head.forms) messages.push(form);
   let previous = head?.previous;
@@ -72,7 +74,7 @@ export function toOpenAIRequest(
     const message = history[i] as ChatMessage;
     // a stored reply with nothing in it: Mistral refuses it, and the other families drop it too
     if (!isBlankReply(message)) {
-      if (options.assistantAfterToolResults && previous === 'tool' && message.role === 'user') {
+      if (notes && previous === 'tool' && message.role === 'user') {
         messages.push({ role: 'assistant', content: UNANSWERED_RESULTS_NOTE });
       }
       messages.push(cache === undefined ? toOpenAIMessage(message, idOf) : cache.message(message, idOf));
@@ -89,6 +91,7 @@ export function toOpenAIRequest(
       messages: history.slice(0, settled),
       forms: messages.slice(first, settledForms),
       previous: settledPrevious,
+      notes,
     });
   const body: ChatCompletionCreateParams = { model: options.model, messages, stream: options.stream };
   if (request.tools.length > 0)

@@ -30,6 +30,8 @@ export interface MappedHead {
   readonly forms: readonly ChatCompletionMessageParam[];
   /** The role of the head's last message that was sent (a blank reply left out is not). */
   readonly previous: ChatMessage['role'] | undefined;
+  /** Whether the forms hold the notes put after tool results (`assistantAfterToolResults`). */
+  readonly notes: boolean;
 }
 
 /** True when `list` holds `forms` from `start` on, the same objects in the same order. */
