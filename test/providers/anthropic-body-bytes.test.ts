@@ -44,6 +44,68 @@ function result(id: string, content: string, isError = false): ChatMessage {
 }
 
 describe('Anthropic request bytes from kept message blocks', () => {
+  it('read only what follows a frozen head the last request listed, ids that do not fit and tools told as text included', () => {
+    // Each message a proxy on a frozen message, counting reads of its values.
+    let reads = 0;
+    const frozen = (message: ChatMessage): ChatMessage => {
+      if (message.role === 'assistant' && message.toolCalls) {
+        for (const c of message.toolCalls) Object.freeze(c);
+        Object.freeze(message.toolCalls);
+      }
+      return new Proxy(Object.freeze(message), {
+        get(target, key, receiver) {
+          reads += 1;
+          return Reflect.get(target, key, receiver);
+        },
+      });
+    };
+    for (const tools of [[TOOL], []]) {
+      const cache = anthropicForms();
+      const history: ChatMessage[] = [frozen({ role: 'user', content: 'first question' })];
+      for (let round = 1; round <= 60; round += 1) {
+        // Another provider's ids (which Anthropic refuses, so every id is mapped) for a while.
+        const id = round >= 20 && round < 25 ? `functions.get_time:${round}` : `toolu_${round}`;
+        if (round % 4 === 0) history.push(frozen({ role: 'assistant', content: '\n\n' }));
+        if (round % 3 === 0) history.push(frozen({ role: 'user', content: `question ${round}` }));
+        history.push(frozen(call(id)), frozen(result(id, `${round}:00`)));
+        if (round === 30) history[2] = frozen(result('toolu_1', 'replaced far back'));
+        const messages = round === 45 ? history.slice(0, -3) : history;
+        expect(sent(messages, cache, tools)).toEqual(fresh(messages, tools));
+      }
+      // The ids that did not fit are still in the history: every message is read again.
+      reads = 0;
+      sent(history, cache, tools);
+      expect(reads).toBeGreaterThan(100);
+
+      const clean: ChatMessage[] = [frozen({ role: 'user', content: 'a new conversation' })];
+      for (let round = 1; round <= 40; round += 1) {
+        clean.push(frozen(call(`toolu_${round}`)), frozen(result(`toolu_${round}`, `${round}:00`)));
+        sent(clean, cache, tools);
+      }
+      clean.push(frozen({ role: 'user', content: 'one more' }));
+      reads = 0;
+      const body = sent(clean, cache, tools);
+      const read = reads;
+      expect(body).toEqual(fresh(clean, tools));
+      expect(read).toBeLessThan(10);
+      // Told as text or not, a head listed one way is not taken the other.
+      const other = tools.length === 0 ? [TOOL] : [];
+      expect(sent(clean, cache, other)).toEqual(fresh(clean, other));
+    }
+  });
+
+  it('read a message that is not frozen again on every request', () => {
+    const cache = anthropicForms();
+    const loose = { role: 'user' as const, content: 'first words' };
+    const history: ChatMessage[] = [Object.freeze({ role: 'user', content: 'hi' }), loose];
+    sent(history, cache);
+    loose.content = 'second words';
+    history.push(Object.freeze({ role: 'assistant', content: 'noted' }));
+    const body = sent(history, cache);
+    expect(body).toEqual(fresh(history));
+    expect(JSON.stringify(body)).toContain('second words');
+  });
+
   it('send the JSON a body made from scratch has, turns grouped and blank messages left out', () => {
     const cache = anthropicForms();
     const history: ChatMessage[] = [

@@ -49,6 +49,51 @@ describe('Bedrock message blocks kept between requests', () => {
   });
 });
 
+describe('Bedrock message blocks of a frozen history', () => {
+  it('are read only after the head the last request listed, and give the input made from scratch', () => {
+    let reads = 0;
+    const frozen = (message: ChatMessage): ChatMessage => {
+      if (message.role === 'assistant' && message.toolCalls) {
+        for (const c of message.toolCalls) Object.freeze(c);
+        Object.freeze(message.toolCalls);
+      }
+      return new Proxy(Object.freeze(message), {
+        get(target, key, receiver) {
+          reads += 1;
+          return Reflect.get(target, key, receiver);
+        },
+      });
+    };
+    const forms = bedrockForms();
+    const withoutStatus = { ...OPTIONS, toolResultStatus: false };
+    const history: ChatMessage[] = [frozen({ role: 'user', content: 'what time is it?' })];
+    for (let round = 1; round <= 40; round += 1) {
+      // Another provider's ids (which Converse refuses) for a while: every id is mapped then.
+      const id = round >= 10 && round < 13 ? `functions.get_time:${round}` : `tooluse_${round}`;
+      history.push(frozen(call(id)), frozen(result(id, `${round}:00`)));
+      if (round % 3 === 0) history.push(frozen({ role: 'user', content: `and now? ${round}` }));
+      for (const [options, tools] of [
+        [OPTIONS, [TOOL]],
+        [round % 5 === 0 ? withoutStatus : OPTIONS, round % 7 === 0 ? [] : [TOOL]],
+      ] as const)
+        expect(toBedrockRequest(request(history, tools), options, forms)).toEqual(
+          toBedrockRequest(request(history, tools), options),
+        );
+    }
+    const fresh: ChatMessage[] = [frozen({ role: 'user', content: 'a new conversation' })];
+    for (let round = 1; round <= 30; round += 1) {
+      fresh.push(frozen(call(`tooluse_${round}`)), frozen(result(`tooluse_${round}`, 'noon')));
+      toBedrockRequest(request(fresh, [TOOL]), OPTIONS, forms);
+    }
+    fresh.push(frozen({ role: 'user', content: 'one more' }));
+    reads = 0;
+    const input = toBedrockRequest(request(fresh, [TOOL]), OPTIONS, forms);
+    const read = reads;
+    expect(input).toEqual(toBedrockRequest(request(fresh, [TOOL]), OPTIONS));
+    expect(read).toBeLessThan(10);
+  });
+});
+
 const HARNESS: AdapterHarness = {
   label: 'Bedrock',
   family: 'bedrock',

@@ -6,7 +6,7 @@ import type {
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
 import type { ChatMessage, ModelRequest, WireTool } from '../../core/model.js';
-import { blockCallIds } from '../shared/block-call-ids.js';
+import { BLOCK_ID, blockCallIds } from '../shared/block-call-ids.js';
 import { groupTurns, type WireTurn } from '../shared/group-turns.js';
 import { MessageForms } from '../shared/message-forms.js';
 import { argumentsObject } from '../shared/tool-call-assembler.js';
@@ -80,8 +80,9 @@ export function anthropicMessageForms(
   toolsAsText: boolean,
   forms?: AnthropicForms,
 ): AnthropicForm[] {
+  if (forms) return forms.list(messages, toolsAsText, BLOCK_ID, () => blockCallIds(messages));
   const idOf = blockCallIds(messages);
-  return messages.map((m) => (forms ? forms.of(m, idOf, toolsAsText) : blocksOf(m, toolsAsText, idOf)));
+  return messages.map((m) => blocksOf(m, toolsAsText, idOf));
 }
 
 /**

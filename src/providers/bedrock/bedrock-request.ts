@@ -6,7 +6,7 @@ import type {
   ToolResultBlock,
 } from '@aws-sdk/client-bedrock-runtime';
 import type { ChatMessage, ModelRequest, WireTool } from '../../core/model.js';
-import { blockCallIds } from '../shared/block-call-ids.js';
+import { BLOCK_ID, blockCallIds } from '../shared/block-call-ids.js';
 import { groupTurns, type WireTurn } from '../shared/group-turns.js';
 import { MessageForms } from '../shared/message-forms.js';
 import { argumentsObject } from '../shared/tool-call-assembler.js';
@@ -108,10 +108,16 @@ export function toBedrockMessages(
   options: BlockOptions,
   forms?: BedrockForms,
 ): Message[] {
+  const made = forms
+    ? forms.list(messages, variantOf(options), BLOCK_ID, () => blockCallIds(messages))
+    : madeNow(messages, options);
+  return groupTurns(made, (f) => f).map((t) => ({ role: t.role, content: t.blocks }));
+}
+
+/** Each message's blocks, made for this request alone. */
+function madeNow(messages: readonly ChatMessage[], options: BlockOptions): BedrockForm[] {
   const idOf = blockCallIds(messages);
-  const variant = variantOf(options);
-  const formOf = (m: ChatMessage) => (forms ? forms.of(m, idOf, variant) : blocksOf(m, options, idOf));
-  return groupTurns(messages, formOf).map((t) => ({ role: t.role, content: t.blocks }));
+  return messages.map((m) => blocksOf(m, options, idOf));
 }
 
 /** A provider-neutral request in Converse / ConverseStream form (each message's blocks kept in `forms` when given). */

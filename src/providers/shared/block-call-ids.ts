@@ -3,7 +3,7 @@ import type { ChatMessage } from '../../core/model.js';
 import { callIdMap } from './call-id-map.js';
 
 /** The ids Anthropic (`tool_use.id`) and Bedrock (`toolUseId`, 1–64 characters) take. */
-const BLOCK_ID = /^[a-zA-Z0-9_-]{1,64}$/;
+export const BLOCK_ID = /^[a-zA-Z0-9_-]{1,64}$/;
 
 function derived(id: string, salt: number): string {
   const hash = createHash('sha256')

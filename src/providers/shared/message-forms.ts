@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../../core/model.js';
+import { RecentMap } from '../../core/recent-map.js';
 
 /** One message's wire form, what it was made from, and its bytes once asked for. */
 interface Entry<Form> {
@@ -53,6 +54,27 @@ function stillMadeFrom(
   return true;
 }
 
+/** A conversation's settled head as `MessageForms.list` keeps it. */
+interface ListedHead<Form, Variant> {
+  readonly messages: readonly ChatMessage[];
+  readonly forms: readonly Form[];
+  readonly variant: Variant;
+}
+
+/** How many conversations' heads a cache keeps: a runtime keeps as many sessions' conversations. */
+const KEPT_HEADS = 64;
+
+/** Call ids as they are. */
+const asTheyAre = (id: string): string => id;
+
+/** True when every call id `message` holds (its calls', or the one its result answers) `fits`. */
+function idsFit(message: ChatMessage, fits: RegExp): boolean {
+  if (message.role === 'tool') return fits.test(message.toolCallId);
+  if (message.role === 'assistant')
+    for (const call of message.toolCalls ?? []) if (!fits.test(call.id)) return false;
+  return true;
+}
+
 /**
  * True when nothing of `message` can change any more: it, its calls and each call are frozen (the
  * runtime freezes the history it keeps). Such a message's wire form needs no check before it is used
@@ -76,6 +98,11 @@ export function isSettled(message: ChatMessage): boolean {
 export class MessageForms<Form extends object, Variant = undefined> {
   private readonly byMessage = new WeakMap<ChatMessage, Entry<Form>>();
   private readonly byForm = new WeakMap<Form, Entry<Form>>();
+  /**
+   * The settled head (see `isSettled`) of the last list each conversation asked for with call ids that
+   * travel as they are, its forms and their variant, kept by the conversation's first message.
+   */
+  private readonly heads = new RecentMap<ChatMessage, ListedHead<Form, Variant>>(KEPT_HEADS);
 
   constructor(
     private readonly make: (message: ChatMessage, idOf: (id: string) => string, variant: Variant) => Form,
@@ -90,6 +117,50 @@ export class MessageForms<Form extends object, Variant = undefined> {
     this.byMessage.set(message, entry);
     this.byForm.set(entry.form, entry);
     return entry.form;
+  }
+
+  /**
+   * The forms of `messages`, in order, each as `of` makes it. Call ids travel as they are when every id
+   * in the list `fits`; otherwise as `mapped()` maps them over the whole list. With ids as they are,
+   * the settled head this conversation's last list had is taken as it was, and only the messages after
+   * it are read: a long conversation's request costs by what it added, not by its length.
+   */
+  list(
+    messages: readonly ChatMessage[],
+    variant: Variant,
+    fits: RegExp,
+    mapped: () => (id: string) => string,
+  ): Form[] {
+    const head = this.headOf(messages, variant);
+    const from = head?.messages.length ?? 0;
+    // The head's ids fit (it is kept only then): the rest decide whether ids travel as they are.
+    for (let i = from; i < messages.length; i += 1) {
+      if (!idsFit(messages[i] as ChatMessage, fits)) {
+        const idOf = mapped();
+        return messages.map((m) => this.of(m, idOf, variant));
+      }
+    }
+    const out = head === undefined ? [] : head.forms.slice();
+    let settled = from;
+    for (let i = from; i < messages.length; i += 1) {
+      const message = messages[i] as ChatMessage;
+      out.push(this.of(message, asTheyAre, variant));
+      if (settled === i && isSettled(message)) settled = i + 1;
+    }
+    const first = messages[0];
+    if (first !== undefined && settled > from)
+      this.heads.set(first, { messages: messages.slice(0, settled), forms: out.slice(0, settled), variant });
+    return out;
+  }
+
+  /** The head kept for the conversation `messages` begins, when they still begin with it and `variant` is its. */
+  private headOf(messages: readonly ChatMessage[], variant: Variant): ListedHead<Form, Variant> | undefined {
+    const first = messages[0];
+    const head = first === undefined ? undefined : this.heads.get(first);
+    if (head === undefined || head.variant !== variant || messages.length < head.messages.length)
+      return undefined;
+    for (let i = 0; i < head.messages.length; i += 1) if (messages[i] !== head.messages[i]) return undefined;
+    return head;
   }
 
   /** True when this cache made `form`. */
