@@ -8,6 +8,7 @@ import {
   toAnthropicRequest,
 } from '../../src/providers/anthropic/anthropic-request.js';
 import type { StandIn } from '../../src/testing/index.js';
+import { CountedFrozen } from '../support/counted-frozen.js';
 import { type AdapterHarness, adapterFor, ask, collect, standInFor } from '../support/provider-harness.js';
 
 const OPTIONS = { model: 'claude-test', stream: true, defaultMaxTokens: 256 };
@@ -45,20 +46,7 @@ function result(id: string, content: string, isError = false): ChatMessage {
 
 describe('Anthropic request bytes from kept message blocks', () => {
   it('read only what follows a frozen head the last request listed, ids that do not fit and tools told as text included', () => {
-    // Each message a proxy on a frozen message, counting reads of its values.
-    let reads = 0;
-    const frozen = (message: ChatMessage): ChatMessage => {
-      if (message.role === 'assistant' && message.toolCalls) {
-        for (const c of message.toolCalls) Object.freeze(c);
-        Object.freeze(message.toolCalls);
-      }
-      return new Proxy(Object.freeze(message), {
-        get(target, key, receiver) {
-          reads += 1;
-          return Reflect.get(target, key, receiver);
-        },
-      });
-    };
+    const { frozen, readsOf } = new CountedFrozen();
     for (const tools of [[TOOL], []]) {
       const cache = anthropicForms();
       const history: ChatMessage[] = [frozen({ role: 'user', content: 'first question' })];
@@ -73,9 +61,7 @@ describe('Anthropic request bytes from kept message blocks', () => {
         expect(sent(messages, cache, tools)).toEqual(fresh(messages, tools));
       }
       // The ids that did not fit are still in the history: every message is read again.
-      reads = 0;
-      sent(history, cache, tools);
-      expect(reads).toBeGreaterThan(100);
+      expect(readsOf(() => sent(history, cache, tools)).reads).toBeGreaterThan(100);
 
       const clean: ChatMessage[] = [frozen({ role: 'user', content: 'a new conversation' })];
       for (let round = 1; round <= 40; round += 1) {
@@ -83,11 +69,9 @@ describe('Anthropic request bytes from kept message blocks', () => {
         sent(clean, cache, tools);
       }
       clean.push(frozen({ role: 'user', content: 'one more' }));
-      reads = 0;
-      const body = sent(clean, cache, tools);
-      const read = reads;
+      const { value: body, reads } = readsOf(() => sent(clean, cache, tools));
       expect(body).toEqual(fresh(clean, tools));
-      expect(read).toBeLessThan(10);
+      expect(reads).toBeLessThan(10);
       // Told as text or not, a head listed one way is not taken the other.
       const other = tools.length === 0 ? [TOOL] : [];
       expect(sent(clean, cache, other)).toEqual(fresh(clean, other));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage, ModelRequest, WireTool } from '../../src/core/model.js';
 import { bedrockForms, toBedrockRequest } from '../../src/providers/bedrock/bedrock-request.js';
 import type { StandIn } from '../../src/testing/index.js';
+import { CountedFrozen } from '../support/counted-frozen.js';
 import { type AdapterHarness, adapterFor, ask, collect, standInFor } from '../support/provider-harness.js';
 
 const OPTIONS = { model: 'anthropic.claude-test', toolResultStatus: true, defaultMaxTokens: undefined };
@@ -51,19 +52,7 @@ describe('Bedrock message blocks kept between requests', () => {
 
 describe('Bedrock message blocks of a frozen history', () => {
   it('are read only after the head the last request listed, and give the input made from scratch', () => {
-    let reads = 0;
-    const frozen = (message: ChatMessage): ChatMessage => {
-      if (message.role === 'assistant' && message.toolCalls) {
-        for (const c of message.toolCalls) Object.freeze(c);
-        Object.freeze(message.toolCalls);
-      }
-      return new Proxy(Object.freeze(message), {
-        get(target, key, receiver) {
-          reads += 1;
-          return Reflect.get(target, key, receiver);
-        },
-      });
-    };
+    const { frozen, readsOf } = new CountedFrozen();
     const forms = bedrockForms();
     const withoutStatus = { ...OPTIONS, toolResultStatus: false };
     const history: ChatMessage[] = [frozen({ role: 'user', content: 'what time is it?' })];
@@ -86,11 +75,9 @@ describe('Bedrock message blocks of a frozen history', () => {
       toBedrockRequest(request(fresh, [TOOL]), OPTIONS, forms);
     }
     fresh.push(frozen({ role: 'user', content: 'one more' }));
-    reads = 0;
-    const input = toBedrockRequest(request(fresh, [TOOL]), OPTIONS, forms);
-    const read = reads;
+    const { value: input, reads } = readsOf(() => toBedrockRequest(request(fresh, [TOOL]), OPTIONS, forms));
     expect(input).toEqual(toBedrockRequest(request(fresh, [TOOL]), OPTIONS));
-    expect(read).toBeLessThan(10);
+    expect(reads).toBeLessThan(10);
   });
 });
 

@@ -5,6 +5,7 @@ import { type OpenAIRequestOptions, toOpenAIRequest } from '../../src/providers/
 import { OpenAIWireCache } from '../../src/providers/openai/openai-wire-cache.js';
 import { shortCallIds } from '../../src/providers/openai/short-call-ids.js';
 import type { StandIn } from '../../src/testing/index.js';
+import { CountedFrozen } from '../support/counted-frozen.js';
 import { type AdapterHarness, adapterFor, ask, collect, standInFor } from '../support/provider-harness.js';
 
 const OPTIONS: OpenAIRequestOptions = {
@@ -243,22 +244,7 @@ describe('the OpenAI wire cache', () => {
   });
 
   it('maps only what follows a frozen head it mapped before, and sends what a fresh body would', () => {
-    // Each message a proxy on a frozen message, counting reads of its values.
-    let reads = 0;
-    const counted = <T extends object>(value: T): T =>
-      new Proxy(value, {
-        get(target, key, receiver) {
-          reads += 1;
-          return Reflect.get(target, key, receiver);
-        },
-      });
-    const frozen = (message: ChatMessage): ChatMessage => {
-      if (message.role === 'assistant' && message.toolCalls) {
-        for (const c of message.toolCalls) Object.freeze(c);
-        Object.freeze(message.toolCalls);
-      }
-      return counted(Object.freeze(message));
-    };
+    const { frozen, readsOf } = new CountedFrozen();
     const notes: OpenAIRequestOptions = { ...OPTIONS, assistantAfterToolResults: true };
     for (const options of [OPTIONS, notes, MISTRAL]) {
       const cache = new OpenAIWireCache();
@@ -275,13 +261,11 @@ describe('the OpenAI wire cache', () => {
         expect(body).toEqual(fresh(messages, options));
       }
       history.push(frozen({ role: 'user', content: 'one more' }));
-      reads = 0;
-      const body = sent(history, cache, options);
-      const read = reads;
+      const { value: body, reads } = readsOf(() => sent(history, cache, options));
       expect(body).toEqual(fresh(history, options));
       // Only the new message is read, unless call ids are shortened (they depend on every message).
-      if (options === MISTRAL) expect(read).toBeGreaterThan(100);
-      else expect(read).toBeLessThan(10);
+      if (options === MISTRAL) expect(reads).toBeGreaterThan(100);
+      else expect(reads).toBeLessThan(10);
     }
   });
 
