@@ -5,7 +5,7 @@ import type { ChatMessage } from '../../src/core/model.js';
  * behind a proxy counting reads of its values: a test can then see which messages a request read.
  */
 export class CountedFrozen {
-  /** Reads of any message's values since the last `reset`. */
+  /** Reads of any message's values since `readsOf` last began. */
   reads = 0;
 
   /** `message` frozen, behind a counting proxy. */

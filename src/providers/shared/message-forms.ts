@@ -59,6 +59,8 @@ interface ListedHead<Form, Variant> {
   readonly messages: readonly ChatMessage[];
   readonly forms: readonly Form[];
   readonly variant: Variant;
+  /** The ids its messages hold all fit this pattern (they travelled as they are). */
+  readonly fits: RegExp;
 }
 
 /** How many conversations' heads a cache keeps: a runtime keeps as many sessions' conversations. */
@@ -90,7 +92,8 @@ export function isSettled(message: ChatMessage): boolean {
  * Each history message's wire form, made once and reused by later requests, with its serialized bytes
  * once asked for: a long session's requests would otherwise convert and serialize the whole
  * conversation again each time. Entries are keyed by the message object, so they live only as long as
- * the history holding it (a session let go, a message compacted away), and each is checked against the
+ * the history holding it (a session let go, a message compacted away) — except that the settled heads
+ * `list` keeps hold the last 64 conversations' messages and forms — and each is checked against the
  * message's values before it is used: a message changed in place, a call id that travels differently
  * in this request (the ids a wire rewrites depend on the whole history), or another `variant` (a
  * request telling tool calls as text) makes it again.
@@ -131,7 +134,7 @@ export class MessageForms<Form extends object, Variant = undefined> {
     fits: RegExp,
     mapped: () => (id: string) => string,
   ): Form[] {
-    const head = this.headOf(messages, variant);
+    const head = this.headOf(messages, variant, fits);
     const from = head?.messages.length ?? 0;
     // The head's ids fit (it is kept only then): the rest decide whether ids travel as they are.
     for (let i = from; i < messages.length; i += 1) {
@@ -149,16 +152,25 @@ export class MessageForms<Form extends object, Variant = undefined> {
     }
     const first = messages[0];
     if (first !== undefined && settled > from)
-      this.heads.set(first, { messages: messages.slice(0, settled), forms: out.slice(0, settled), variant });
+      this.heads.set(first, {
+        messages: messages.slice(0, settled),
+        forms: out.slice(0, settled),
+        variant,
+        fits,
+      });
     return out;
   }
 
-  /** The head kept for the conversation `messages` begins, when they still begin with it and `variant` is its. */
-  private headOf(messages: readonly ChatMessage[], variant: Variant): ListedHead<Form, Variant> | undefined {
+  /** The head kept for the conversation `messages` begins, when they still begin with it and it was listed alike. */
+  private headOf(
+    messages: readonly ChatMessage[],
+    variant: Variant,
+    fits: RegExp,
+  ): ListedHead<Form, Variant> | undefined {
     const first = messages[0];
     const head = first === undefined ? undefined : this.heads.get(first);
-    if (head === undefined || head.variant !== variant || messages.length < head.messages.length)
-      return undefined;
+    if (head === undefined || head.variant !== variant || head.fits !== fits) return undefined;
+    if (messages.length < head.messages.length) return undefined;
     for (let i = 0; i < head.messages.length; i += 1) if (messages[i] !== head.messages[i]) return undefined;
     return head;
   }
