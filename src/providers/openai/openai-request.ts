@@ -3,7 +3,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { ChatMessage, ModelRequest } from '../../core/model.js';
-import { isSettled } from '../shared/message-forms.js';
+import { isSettled } from '../shared/settled-heads.js';
 import { toOpenAIMessage } from './openai-message.js';
 import { toOpenAITool } from './openai-tool.js';
 import type { OpenAIWireCache } from './openai-wire-cache.js';
@@ -61,8 +61,8 @@ export function toOpenAIRequest(
   const idOf = callIdsFor(history, short);
   // The head a request of this conversation already mapped, settled since, is taken as it was.
   const notes = options.assistantAfterToolResults;
-  const kept = cache === undefined || short ? undefined : cache.headOf(history);
-  const head = kept?.notes === notes ? kept : undefined;
+  const heads = short ? undefined : cache;
+  const head = heads?.headOf(history, notes);
   const first = messages.length;
   if (head !== undefined) for (const form of head.forms) messages.push(form);
   let previous = head?.previous;
@@ -80,14 +80,14 @@ export function toOpenAIRequest(
       messages.push(cache === undefined ? toOpenAIMessage(message, idOf) : cache.message(message, idOf));
       previous = message.role;
     }
-    if (settled === i && cache !== undefined && !short && isSettled(message)) {
+    if (settled === i && heads !== undefined && isSettled(message)) {
       settled = i + 1;
       settledForms = messages.length;
       settledPrevious = previous;
     }
   }
-  if (cache !== undefined && !short && settled > (head?.messages.length ?? 0))
-    cache.keepHead({
+  if (heads !== undefined && settled > (head?.messages.length ?? 0))
+    heads.keepHead({
       messages: history.slice(0, settled),
       forms: messages.slice(first, settledForms),
       previous: settledPrevious,

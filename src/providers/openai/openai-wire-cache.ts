@@ -2,6 +2,7 @@ import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/reso
 import type { ChatMessage, WireTool } from '../../core/model.js';
 import { RecentMap } from '../../core/recent-map.js';
 import { MessageForms } from '../shared/message-forms.js';
+import { type SettledHead, SettledHeads } from '../shared/settled-heads.js';
 import { toOpenAIMessage } from './openai-message.js';
 import { toOpenAITool } from './openai-tool.js';
 
@@ -25,8 +26,7 @@ const KEPT_CONVERSATIONS = 64;
  * The settled head of a conversation's last request (see `isSettled`): its messages, and the forms they
  * gave in request order (a note put between two included, a blank reply left out).
  */
-export interface MappedHead {
-  readonly messages: readonly ChatMessage[];
+export interface MappedHead extends SettledHead {
   readonly forms: readonly ChatCompletionMessageParam[];
   /** The role of the head's last message that was sent (a blank reply left out is not). */
   readonly previous: ChatMessage['role'] | undefined;
@@ -70,7 +70,7 @@ export class OpenAIWireCache {
    * The settled head of the last history sent for each conversation, kept by its first message: a long
    * conversation's next request maps only the messages after it, not every message again.
    */
-  private readonly heads = new RecentMap<ChatMessage, MappedHead>(KEPT_CONVERSATIONS);
+  private readonly heads = new SettledHeads<MappedHead>();
   /** The last system message made, and its bytes once asked for (a runtime sends the same prompt again). */
   private system:
     | { readonly param: ChatCompletionMessageParam & { content: string }; listed?: Buffer }
@@ -88,22 +88,17 @@ export class OpenAIWireCache {
   }
 
   /**
-   * The head kept for the conversation `history` belongs to, when `history` begins with its messages
-   * (the same objects, in the same order); undefined otherwise. Only call ids that travel as they are
-   * may use it: shortened ones depend on the whole history.
+   * The head kept for the conversation `history` belongs to, mapped with notes after tool results or
+   * without as `notes` says, when `history` still begins with its messages. Only call ids that travel as
+   * they are may use it: shortened ones depend on the whole history.
    */
-  headOf(history: readonly ChatMessage[]): MappedHead | undefined {
-    const first = history[0];
-    const head = first === undefined ? undefined : this.heads.get(first);
-    if (head === undefined || history.length < head.messages.length) return undefined;
-    for (let i = 0; i < head.messages.length; i += 1) if (history[i] !== head.messages[i]) return undefined;
-    return head;
+  headOf(history: readonly ChatMessage[], notes: boolean): MappedHead | undefined {
+    return this.heads.find(history, (head) => head.notes === notes);
   }
 
-  /** Keeps `head` for the conversation its first message begins (none for an empty head). */
+  /** Keeps `head` for the conversation its first message begins. */
   keepHead(head: MappedHead): void {
-    const first = head.messages[0];
-    if (first !== undefined) this.heads.set(first, head);
+    this.heads.keep(head);
   }
 
   /**

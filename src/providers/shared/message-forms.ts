@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../../core/model.js';
-import { RecentMap } from '../../core/recent-map.js';
+import { isSettled, type SettledHead, SettledHeads } from './settled-heads.js';
 
 /** One message's wire form, what it was made from, and its bytes once asked for. */
 interface Entry<Form> {
@@ -55,16 +55,12 @@ function stillMadeFrom(
 }
 
 /** A conversation's settled head as `MessageForms.list` keeps it. */
-interface ListedHead<Form, Variant> {
-  readonly messages: readonly ChatMessage[];
+interface ListedHead<Form, Variant> extends SettledHead {
   readonly forms: readonly Form[];
   readonly variant: Variant;
   /** The ids its messages hold all fit this pattern (they travelled as they are). */
   readonly fits: RegExp;
 }
-
-/** How many conversations' heads a cache keeps: a runtime keeps as many sessions' conversations. */
-const KEPT_HEADS = 64;
 
 /** Call ids as they are. */
 const asTheyAre = (id: string): string => id;
@@ -75,17 +71,6 @@ function idsFit(message: ChatMessage, fits: RegExp): boolean {
   if (message.role === 'assistant')
     for (const call of message.toolCalls ?? []) if (!fits.test(call.id)) return false;
   return true;
-}
-
-/**
- * True when nothing of `message` can change any more: it, its calls and each call are frozen (the
- * runtime freezes the history it keeps). Such a message's wire form needs no check before it is used
- * again.
- */
-export function isSettled(message: ChatMessage): boolean {
-  if (!Object.isFrozen(message)) return false;
-  if (message.role !== 'assistant' || message.toolCalls === undefined) return true;
-  return Object.isFrozen(message.toolCalls) && message.toolCalls.every((call) => Object.isFrozen(call));
 }
 
 /**
@@ -105,7 +90,7 @@ export class MessageForms<Form extends object, Variant = undefined> {
    * The settled head (see `isSettled`) of the last list each conversation asked for with call ids that
    * travel as they are, its forms and their variant, kept by the conversation's first message.
    */
-  private readonly heads = new RecentMap<ChatMessage, ListedHead<Form, Variant>>(KEPT_HEADS);
+  private readonly heads = new SettledHeads<ListedHead<Form, Variant>>();
 
   constructor(
     private readonly make: (message: ChatMessage, idOf: (id: string) => string, variant: Variant) => Form,
@@ -134,7 +119,7 @@ export class MessageForms<Form extends object, Variant = undefined> {
     fits: RegExp,
     mapped: () => (id: string) => string,
   ): Form[] {
-    const head = this.headOf(messages, variant, fits);
+    const head = this.heads.find(messages, (h) => h.variant === variant && h.fits === fits);
     const from = head?.messages.length ?? 0;
     // The head's ids fit (it is kept only then): the rest decide whether ids travel as they are.
     for (let i = from; i < messages.length; i += 1) {
@@ -150,29 +135,14 @@ export class MessageForms<Form extends object, Variant = undefined> {
       out.push(this.of(message, asTheyAre, variant));
       if (settled === i && isSettled(message)) settled = i + 1;
     }
-    const first = messages[0];
-    if (first !== undefined && settled > from)
-      this.heads.set(first, {
+    if (settled > from)
+      this.heads.keep({
         messages: messages.slice(0, settled),
         forms: out.slice(0, settled),
         variant,
         fits,
       });
     return out;
-  }
-
-  /** The head kept for the conversation `messages` begins, when they still begin with it and it was listed alike. */
-  private headOf(
-    messages: readonly ChatMessage[],
-    variant: Variant,
-    fits: RegExp,
-  ): ListedHead<Form, Variant> | undefined {
-    const first = messages[0];
-    const head = first === undefined ? undefined : this.heads.get(first);
-    if (head === undefined || head.variant !== variant || head.fits !== fits) return undefined;
-    if (messages.length < head.messages.length) return undefined;
-    for (let i = 0; i < head.messages.length; i += 1) if (messages[i] !== head.messages[i]) return undefined;
-    return head;
   }
 
   /** True when this cache made `form`. */
