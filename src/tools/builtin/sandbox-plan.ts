@@ -98,10 +98,17 @@ function resolverArgs(): string[] {
  * with the files of /etc others may not read hidden; a private /tmp and an empty home; the workspace
  * folders writable, with their credential files and toolseam's own files hidden; everything else absent.
  * Killed with toolseam, and in a session of its own (no terminal to push input into). `sweep: false`
- * leaves the sandbox folders of ended processes for a later call to clear (see `sandboxFiles`).
+ * leaves the sandbox folders of ended processes for a later call to clear (see `sandboxFiles`);
+ * `systemMasks: false` leaves out the binds that hide /etc's private files (the probe's start).
  */
-export function sandboxArgs(plan: SandboxPlan, options: { readonly sweep?: boolean } = {}): string[] {
-  const files = sandboxFiles(options);
+export function sandboxArgs(
+  plan: SandboxPlan,
+  options: { readonly sweep?: boolean; readonly systemMasks?: boolean } = {},
+): string[] {
+  const masked = options.systemMasks !== false;
+  const hidden = masked ? [...privateSystemFiles(), ...plan.hidden] : plan.hidden;
+  // Without the masks and with nothing hidden, nothing is bound from the sandbox's own files.
+  const files = masked || hidden.length > 0 ? sandboxFiles(options) : undefined;
   const args = ['--unshare-all', '--unshare-user', '--disable-userns', '--cap-drop', 'ALL'];
   if (plan.network) args.push('--share-net', ...resolverArgs());
   args.push('--die-with-parent', '--new-session', ...systemPart());
@@ -121,8 +128,10 @@ export function sandboxArgs(plan: SandboxPlan, options: { readonly sweep?: boole
   for (const folder of writable ?? []) args.push('--bind', folder, folder);
   for (const folder of plan.offLimits ?? []) args.push('--ro-bind', folder, folder);
   // Hidden last, over whatever showed them: a workspace folder may hold /etc.
-  for (const place of [...privateSystemFiles(), ...plan.hidden]) {
-    args.push('--ro-bind', place.folder ? files.hiddenFolder : files.hiddenFile, place.path);
+  if (files !== undefined) {
+    for (const place of hidden) {
+      args.push('--ro-bind', place.folder ? files.hiddenFolder : files.hiddenFile, place.path);
+    }
   }
   args.push('--remount-ro', '/', '--chdir', plan.cwd);
   return args;

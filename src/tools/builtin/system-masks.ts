@@ -25,6 +25,11 @@ function isPrivate(path: string, entry: Dirent): boolean | undefined {
   return (mode & OTHERS_READ) === 0;
 }
 
+/** Whether this process has listed /etc's private files yet. */
+export function systemFilesListed(): boolean {
+  return found !== undefined;
+}
+
 /**
  * The entries of /etc that other users may not read (/etc/shadow, /etc/gshadow, sudoers, /etc/ssl/private,
  * a database's password settings…): root reads them by privilege alone, so the sandbox hides them rather

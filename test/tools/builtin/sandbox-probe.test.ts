@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shellSandbox, shellSandboxSoon } from '../../../src/tools/builtin/sandbox-probe.js';
+import { systemFilesListed } from '../../../src/tools/builtin/system-masks.js';
 
 describe('the sandbox probe, waited for or awaited', () => {
   it('finds the same state either way, and keeps it', async () => {
@@ -8,6 +9,9 @@ describe('the sandbox probe, waited for or awaited', () => {
     const state = await soon;
     expect(shellSandbox()).toEqual(state);
     expect(await shellSandboxSoon()).toBe(shellSandbox());
+    // This file's processes run no command: the probe started bubblewrap without walking /etc for the
+    // private files a command's sandbox hides (its first command lists them).
+    expect(systemFilesListed()).toBe(false);
   });
 
   it('says the same of a bubblewrap program that cannot run', async () => {

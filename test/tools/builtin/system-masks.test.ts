@@ -1,7 +1,8 @@
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { privateSystemFiles } from '../../../src/tools/builtin/system-masks.js';
+import { sandboxArgs } from '../../../src/tools/builtin/sandbox-plan.js';
+import { privateSystemFiles, systemFilesListed } from '../../../src/tools/builtin/system-masks.js';
 
 /** The private entries of /etc found the plain way: every entry's own mode read, links included. */
 function everyEntryRead(folder: string, found: string[] = []): string[] {
@@ -26,6 +27,26 @@ function everyEntryRead(folder: string, found: string[] = []): string[] {
   }
   return found;
 }
+
+describe('the binds that hide them', () => {
+  const plan = { roots: [], cwd: '/', home: '/home/nobody', hidden: [], network: false, read: [] };
+  /** The places a sandbox's arguments bind something read-only over, in /etc. */
+  const overEtc = (args: readonly string[]) =>
+    args.flatMap((arg, i) => (arg === '--ro-bind' && args[i + 2]?.startsWith('/etc/') ? [args[i + 2]] : []));
+
+  // First in the file: nothing has listed /etc in this file's process yet.
+  it('are left out of a start asked without them, which lists nothing of /etc', () => {
+    expect(overEtc(sandboxArgs(plan, { sweep: false, systemMasks: false }))).toEqual([]);
+    expect(systemFilesListed()).toBe(false);
+  });
+
+  it("are in every command's sandbox, one over each private entry", () => {
+    const masked = overEtc(sandboxArgs(plan, { sweep: false }));
+    expect(systemFilesListed()).toBe(true);
+    expect(masked).toEqual(privateSystemFiles().map((p) => p.path));
+    if (existsSync('/etc/shadow')) expect(masked).toContain('/etc/shadow');
+  });
+});
 
 describe("the system's private files the sandbox hides", () => {
   it('are the entries of /etc others may not read, the same as when every entry is looked at', () => {
