@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../../src/core/model.js';
+import { settleMessage } from '../../src/core/settled-message.js';
 
 /**
  * Messages frozen as the runtime's history holds them (the message, its calls and each call), each
@@ -10,11 +11,8 @@ export class CountedFrozen {
 
   /** `message` frozen, behind a counting proxy. */
   readonly frozen = (message: ChatMessage): ChatMessage => {
-    if (message.role === 'assistant' && message.toolCalls) {
-      for (const call of message.toolCalls) Object.freeze(call);
-      Object.freeze(message.toolCalls);
-    }
-    return new Proxy(Object.freeze(message), {
+    settleMessage(message);
+    return new Proxy(message, {
       get: (target, key, receiver) => {
         this.reads += 1;
         return Reflect.get(target, key, receiver);

@@ -3,7 +3,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { ChatMessage, ModelRequest } from '../../core/model.js';
-import { isSettled } from '../shared/settled-heads.js';
+import { isSettled } from '../../core/settled-message.js';
 import { toOpenAIMessage } from './openai-message.js';
 import { toOpenAITool } from './openai-tool.js';
 import type { OpenAIWireCache } from './openai-wire-cache.js';

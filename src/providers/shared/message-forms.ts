@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../../core/model.js';
-import { isSettled, type SettledHead, SettledHeads } from './settled-heads.js';
+import { isSettled } from '../../core/settled-message.js';
+import { type SettledHead, SettledHeads } from './settled-heads.js';
 
 /** One message's wire form, what it was made from, and its bytes once asked for. */
 interface Entry<Form> {

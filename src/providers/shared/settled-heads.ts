@@ -4,17 +4,6 @@ import { RecentMap } from '../../core/recent-map.js';
 /** How many conversations' heads are kept: a runtime keeps as many sessions' conversations. */
 const KEPT_HEADS = 64;
 
-/**
- * True when nothing of `message` can change any more: it, its calls and each call are frozen (the
- * runtime freezes the history it keeps). Such a message's wire form needs no check before it is used
- * again.
- */
-export function isSettled(message: ChatMessage): boolean {
-  if (!Object.isFrozen(message)) return false;
-  if (message.role !== 'assistant' || message.toolCalls === undefined) return true;
-  return Object.isFrozen(message.toolCalls) && message.toolCalls.every((call) => Object.isFrozen(call));
-}
-
 /** A conversation's settled head: the leading messages of a history that were all settled, and what a request made of them. */
 export interface SettledHead {
   readonly messages: readonly ChatMessage[];

@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../../core/model.js';
 import type { SessionStore, StoredMessage } from '../../core/session-store.js';
+import { settleMessage } from '../../core/settled-message.js';
 import { knownListChars, messageChars } from '../context/token-estimate.js';
 import type { ToolSurface } from '../surface/tool-surface.js';
 import { resultsInCallOrder } from './results-in-call-order.js';
@@ -53,7 +54,7 @@ export class SessionHistory {
         surface,
       );
       for (const message of added) {
-        settle(message);
+        settleMessage(message);
         wire.chars += messageChars(message);
       }
       ready.push(...added);
@@ -106,19 +107,6 @@ export class SessionHistory {
       this.lastSeq = message.seq;
     }
   }
-}
-
-/**
- * Freezes a message made ready for requests, its calls and each call. Nothing changes a kept message,
- * and frozen it cannot: a provider may then reuse its wire form from the last request without
- * checking the message again (a long conversation's request would otherwise re-read every message).
- */
-function settle(message: ChatMessage): void {
-  if (message.role === 'assistant' && message.toolCalls !== undefined) {
-    for (const call of message.toolCalls) Object.freeze(call);
-    Object.freeze(message.toolCalls);
-  }
-  Object.freeze(message);
 }
 
 /**
