@@ -21,12 +21,12 @@ function commandLine(pid: number): string[] | undefined {
 describe('the published launcher, bin/toolseam.js, run as npm links it (by its first line)', () => {
   it('says which flags it starts Node with on its first line', () => {
     const first = readFileSync(launcher, 'utf8').split('\n', 1)[0];
-    expect(first).toBe('#!/usr/bin/env -S node --v8-pool-size=1 --liftoff-only');
+    expect(first).toBe('#!/usr/bin/env -S node --v8-pool-size=1');
   });
 
   // The launcher loads the bundled CLI, which `npm ci` builds (the package's `prepare` script).
   it.skipIf(process.platform !== 'linux' || !built)(
-    'starts Node with one V8 worker thread and WebAssembly unoptimised, and runs the CLI',
+    'starts Node with one V8 worker thread, and runs the CLI',
     async () => {
       const child = spawn(launcher, ['conform', '-'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
       let stdout = '';
@@ -45,7 +45,7 @@ describe('the published launcher, bin/toolseam.js, run as npm links it (by its f
         JSON.stringify([{ name: 'lookup_word', description: 'Looks a word up.', parameters: {} }]),
       );
       expect(await exited).toBe(0);
-      expect(args).toEqual(['node', '--v8-pool-size=1', '--liftoff-only', launcher, 'conform', '-']);
+      expect(args).toEqual(['node', '--v8-pool-size=1', launcher, 'conform', '-']);
       expect(stdout).toContain('lookup_word');
     },
   );

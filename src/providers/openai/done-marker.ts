@@ -1,4 +1,4 @@
-import type { FetchLike } from '../shared/error-body-capture.js';
+import type { FetchLike } from '../shared/http-fetch.js';
 
 /** An SSE line whose data is the terminator, `data: [DONE]` (the space is optional), at a line's start. */
 const DONE_LINE = /(?:^|[\r\n])data: ?\[DONE\]/;

@@ -5,8 +5,9 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { ProviderError } from '../../core/errors.js';
 import type { ModelEvent, ModelRequest } from '../../core/model.js';
-import { captureErrorBodies, type ErrorBodyCapture, type FetchLike } from '../shared/error-body-capture.js';
+import { captureErrorBodies, type ErrorBodyCapture } from '../shared/error-body-capture.js';
 import type { FirstByteDeadline } from '../shared/first-byte.js';
+import type { FetchLike } from '../shared/http-fetch.js';
 import type { ResolvedProviderConfig } from '../shared/provider-config.js';
 import type { RejectionDialect } from '../shared/rejection-dialect.js';
 import { SdkModelAdapter } from '../shared/sdk-model-adapter.js';

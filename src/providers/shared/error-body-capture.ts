@@ -1,5 +1,4 @@
-/** The `fetch` signature the OpenAI and Anthropic SDKs accept. */
-export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+import { type FetchLike, httpFetch } from './http-fetch.js';
 
 /** A wrapping `fetch` that keeps the raw body of every failed response, found again by its headers. */
 export interface ErrorBodyCapture {
@@ -13,7 +12,7 @@ export interface ErrorBodyCapture {
  * away (the `openai` SDK keeps only a top-level `error` key, so Gemini's arrays and Mistral's shapes are
  * lost); the SDK error still carries the response's `headers` object, which is the key here.
  */
-export function captureErrorBodies(base: FetchLike = globalThis.fetch): ErrorBodyCapture {
+export function captureErrorBodies(base: FetchLike = httpFetch): ErrorBodyCapture {
   const bodies = new WeakMap<object, string>();
   return {
     async fetch(input, init) {

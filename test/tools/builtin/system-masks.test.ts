@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sandboxArgs } from '../../../src/tools/builtin/sandbox-plan.js';
 import { privateSystemFiles, systemFilesListed } from '../../../src/tools/builtin/system-masks.js';
 
@@ -34,10 +34,15 @@ describe('the binds that hide them', () => {
   const overEtc = (args: readonly string[]) =>
     args.flatMap((arg, i) => (arg === '--ro-bind' && args[i + 2]?.startsWith('/etc/') ? [args[i + 2]] : []));
 
-  // First in the file: nothing has listed /etc in this file's process yet.
-  it('are left out of a start asked without them, which lists nothing of /etc', () => {
-    expect(overEtc(sandboxArgs(plan, { sweep: false, systemMasks: false }))).toEqual([]);
-    expect(systemFilesListed()).toBe(false);
+  it('are left out of a start asked without them, which lists nothing of /etc', async () => {
+    // Modules loaded afresh: another test file sharing this worker (the quick tier shares one module
+    // graph per worker) may have listed /etc through the ones imported above.
+    vi.resetModules();
+    const fresh = await import('../../../src/tools/builtin/sandbox-plan.js');
+    const masks = await import('../../../src/tools/builtin/system-masks.js');
+    expect(masks.systemFilesListed()).toBe(false);
+    expect(overEtc(fresh.sandboxArgs(plan, { sweep: false, systemMasks: false }))).toEqual([]);
+    expect(masks.systemFilesListed()).toBe(false);
   });
 
   it("are in every command's sandbox, one over each private entry", () => {

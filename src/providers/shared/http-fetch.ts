@@ -1,0 +1,324 @@
+import { Agent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { PassThrough, pipeline, type Readable } from 'node:stream';
+import { constants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+
+/** The `fetch` signature the OpenAI and Anthropic SDKs accept. */
+export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** Redirects followed at most, as `fetch` does. */
+const MAX_REDIRECTS = 20;
+
+/**
+ * How long a request's connection may stay silent (no headers yet, or no more of the body) before it
+ * is given up: undici's default for both, so a provider that stalls fails as it did under `fetch`.
+ */
+const SILENT_SOCKET_MS = 300_000;
+
+/** How long an idle kept-alive connection is kept: undici's default, below the usual server's 5 s. */
+const IDLE_SOCKET_MS = 4_000;
+
+/** Headers that carry credentials: not sent on to another origin that a redirect leads to. */
+const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'api-key'];
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/** Statuses whose response has no body (`body` is null, as `fetch` gives it). */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+let pools: { readonly http: Agent; readonly https: HttpsAgent } | undefined;
+
+/** The process's pools of kept-alive connections, made at the first request. */
+function agentFor(protocol: string): Agent {
+  const options = { keepAlive: true, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' as const };
+  pools ??= { http: new Agent(options), https: new HttpsAgent(options) };
+  return protocol === 'https:' ? pools.https : pools.http;
+}
+
+/** A response's headers, read-only, answering as `Headers` does (names in lower case, sorted). */
+export class ResponseHeaders {
+  private readonly byName = new Map<string, string[]>();
+
+  constructor(raw: readonly string[]) {
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const name = (raw[i] as string).toLowerCase();
+      const list = this.byName.get(name);
+      if (list) list.push(raw[i + 1] as string);
+      else this.byName.set(name, [raw[i + 1] as string]);
+    }
+  }
+
+  /** The header's values joined by ", ", or null when it is absent. */
+  get(name: string): string | null {
+    return this.byName.get(name.toLowerCase())?.join(', ') ?? null;
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name.toLowerCase());
+  }
+
+  /** Every `set-cookie` value, each on its own. */
+  getSetCookie(): string[] {
+    return [...(this.byName.get('set-cookie') ?? [])];
+  }
+
+  forEach(visit: (value: string, name: string, headers: ResponseHeaders) => void): void {
+    for (const [name, value] of this.entries()) visit(value, name, this);
+  }
+
+  /** Each header once with its values joined, but each `set-cookie` on its own (as `Headers` iterates). */
+  *entries(): IterableIterator<[string, string]> {
+    for (const name of [...this.byName.keys()].sort()) {
+      if (name === 'set-cookie') for (const value of this.getSetCookie()) yield [name, value];
+      else yield [name, this.get(name) as string];
+    }
+  }
+
+  *keys(): IterableIterator<string> {
+    for (const [name] of this.entries()) yield name;
+  }
+
+  *values(): IterableIterator<string> {
+    for (const [, value] of this.entries()) yield value;
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries();
+  }
+}
+
+/**
+ * A response as `fetch` gives one, with the answer's body as Node's own stream (async iterable, which is
+ * how the SDKs read a body) instead of a web stream: each chunk of a streamed answer reaches the SDK
+ * without a web-stream stage of its own.
+ */
+export class HttpResponse {
+  readonly type = 'basic';
+  readonly ok: boolean;
+  bodyUsed = false;
+
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    readonly headers: ResponseHeaders,
+    readonly url: string,
+    readonly redirected: boolean,
+    public body: Readable | null,
+  ) {
+    this.ok = status >= 200 && status <= 299;
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = await this.bytes();
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  }
+
+  async bytes(): Promise<Uint8Array> {
+    if (this.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
+    this.bodyUsed = true;
+    const chunks: Buffer[] = [];
+    if (this.body) for await (const chunk of this.body) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  async text(): Promise<string> {
+    return Buffer.from(await this.bytes()).toString('utf8');
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  async blob(): Promise<Blob> {
+    return new Blob([await this.bytes()], { type: this.headers.get('content-type') ?? '' });
+  }
+
+  /** A second response over the same answer: each of the two reads the whole body. */
+  clone(): HttpResponse {
+    if (this.bodyUsed) throw new TypeError('Response.clone: Body has already been consumed.');
+    let copy: Readable | null = null;
+    if (this.body) {
+      const [mine, theirs] = [new PassThrough(), new PassThrough()];
+      this.body.pipe(mine);
+      this.body.pipe(theirs);
+      this.body.once('error', (error) => {
+        mine.destroy(error);
+        theirs.destroy(error);
+      });
+      this.body = mine;
+      copy = theirs;
+    }
+    return new HttpResponse(this.status, this.statusText, this.headers, this.url, this.redirected, copy);
+  }
+}
+
+/** A request's body as bytes, null for none, undefined for a kind this client does not send itself. */
+function payloadOf(body: RequestInit['body']): Buffer | Uint8Array | null | undefined {
+  if (body === undefined || body === null) return null;
+  if (typeof body === 'string') return Buffer.from(body);
+  if (body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return Buffer.from(body);
+  return undefined;
+}
+
+/** A request's headers as Node takes them, names in lower case. */
+function headerRecord(headers: RequestInit['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (headers === undefined) return out;
+  if (Array.isArray(headers)) {
+    for (const [name, value] of headers) out[String(name).toLowerCase()] = String(value);
+  } else if (typeof (headers as Headers).forEach === 'function') {
+    (headers as Headers).forEach((value, name) => {
+      out[name.toLowerCase()] = value;
+    });
+  } else {
+    for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = String(value);
+  }
+  return out;
+}
+
+/** The answer's body, decoded as its `content-encoding` says (the encodings `fetch` decodes). */
+function decodedBody(response: IncomingMessage): Readable {
+  const encoding = (response.headers['content-encoding'] ?? '').trim().toLowerCase();
+  // Lenient at a cut, as undici is: a compressed body that ends early gives what it had.
+  const flush = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH };
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? createGunzip(flush)
+      : encoding === 'deflate'
+        ? createInflate(flush)
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : undefined;
+  if (decoder === undefined) return response;
+  // An error on either side (a cut connection, a stop) ends the other with it.
+  return pipeline(response, decoder, () => {});
+}
+
+/** The error a connection that stayed silent too long fails with (a lost connection, for retries). */
+function silenceError(url: URL, silentMs: number): Error {
+  const error = new Error(`${url.origin} sent nothing for ${silentMs / 1000} s`);
+  return Object.assign(error, { code: 'ETIMEDOUT' });
+}
+
+/**
+ * One request and its answer's head. A stop (`signal`) before the answer fails the request with the
+ * signal's reason, as `fetch` does; after it, the body fails with that reason. Any other failure
+ * (to connect, to send, a silence too long) is `TypeError('fetch failed')` with the socket's error as
+ * its cause, as undici's is.
+ */
+function exchange(
+  url: URL,
+  method: string,
+  headers: OutgoingHttpHeaders,
+  payload: Buffer | Uint8Array | null,
+  signal: AbortSignal | undefined,
+  silentMs: number,
+): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const request = send(url, { method, headers, agent: agentFor(url.protocol) });
+    let answer: IncomingMessage | undefined;
+    const onAbort = (): void => {
+      const reason: unknown = signal?.reason;
+      answer?.destroy(reason as Error);
+      request.destroy(reason as Error);
+    };
+    const release = (): void => signal?.removeEventListener('abort', onAbort);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    request.setTimeout(silentMs, () => {
+      const error = silenceError(url, silentMs);
+      answer?.destroy(error);
+      request.destroy(error);
+    });
+    request.once('response', (response) => {
+      answer = response;
+      response.once('close', release);
+      resolve(response);
+    });
+    request.once('error', (error) => {
+      if (answer !== undefined) return;
+      release();
+      reject(signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error }));
+    });
+    request.end(payload ?? undefined);
+  });
+}
+
+/** Why a redirect is not followed, or undefined when it is. */
+function redirectRefusal(mode: RequestInit['redirect'], hops: number, next: URL): string | undefined {
+  if (mode === 'error') return 'the request refuses redirects';
+  if (hops >= MAX_REDIRECTS) return `more than ${MAX_REDIRECTS} redirects`;
+  if (next.protocol !== 'http:' && next.protocol !== 'https:') return `a redirect to ${next.href}`;
+  return undefined;
+}
+
+/**
+ * `fetch` over Node's own HTTP client (`node:http`, `node:https`), for the providers' SDKs, which accept
+ * a `fetch` of their own. Node's `fetch` (undici) spends on every request and every chunk of a streamed
+ * answer what a chat turn feels: its Request and Headers objects, web streams and their promises, an
+ * abort signal per request; with 48 tools on a loopback server it cost ~0.4 ms a turn more (2 requests).
+ * Bodies of bytes or text, http and https, redirects, gzip/deflate/br answers and stops behave as with
+ * `fetch`; a `Request` object, another kind of body or URL is handed to Node's `fetch` itself.
+ */
+export function createHttpFetch(options: { readonly silentMs?: number } = {}): FetchLike {
+  const silentMs = options.silentMs ?? SILENT_SOCKET_MS;
+  return async (input, init = {}) => {
+    if (typeof input !== 'string' && !(input instanceof URL)) return fetch(input, init);
+    let url = new URL(input);
+    let payload = payloadOf(init.body);
+    if (payload === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+      return fetch(input, init);
+    const signal = init.signal ?? undefined;
+    signal?.throwIfAborted();
+    let method = (init.method ?? 'GET').toUpperCase();
+    const headers = headerRecord(init.headers);
+    headers['accept'] ??= '*/*';
+    headers['accept-encoding'] ??= 'gzip, deflate, br';
+    for (let hops = 0; ; hops += 1) {
+      // As fetch: a body's length is always sent, and 0 for a POST, PUT or PATCH without one.
+      if (payload !== null) headers['content-length'] = String(payload.byteLength);
+      else if (BODY_METHODS.has(method)) headers['content-length'] = '0';
+      else delete headers['content-length'];
+      const response = await exchange(url, method, headers, payload, signal, silentMs);
+      const status = response.statusCode ?? 0;
+      const location = response.headers.location;
+      if (!REDIRECT_STATUSES.has(status) || location === undefined || init.redirect === 'manual') {
+        const body = method === 'HEAD' || NULL_BODY_STATUSES.has(status) ? null : decodedBody(response);
+        if (body === null) response.resume();
+        const head = new ResponseHeaders(response.rawHeaders);
+        return new HttpResponse(
+          status,
+          response.statusMessage ?? '',
+          head,
+          url.href,
+          hops > 0,
+          body,
+        ) as unknown as Response;
+      }
+      response.resume();
+      const next = new URL(location, url);
+      const refused = redirectRefusal(init.redirect, hops, next);
+      if (refused !== undefined)
+        throw new TypeError('fetch failed', {
+          cause: new Error(`${url.href} answered ${status}: ${refused}`),
+        });
+      // As fetch: a 303 (and a 301 or 302 after a POST) is followed with a GET and no body.
+      if (
+        (status === 303 && method !== 'HEAD') ||
+        ((status === 301 || status === 302) && method === 'POST')
+      ) {
+        method = 'GET';
+        payload = null;
+        delete headers['content-type'];
+      }
+      if (next.origin !== url.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name];
+      url = next;
+    }
+  };
+}
+
+/** `fetch` over Node's HTTP client with undici's time limits (see `createHttpFetch`). */
+export const httpFetch = createHttpFetch();
