@@ -116,15 +116,11 @@ export class HttpResponse {
   }
 
   async bytes(): Promise<Uint8Array> {
-    if (this.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
-    this.bodyUsed = true;
-    const chunks: Buffer[] = [];
-    if (this.body) for await (const chunk of this.body) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
+    return this.read();
   }
 
   async text(): Promise<string> {
-    return Buffer.from(await this.bytes()).toString('utf8');
+    return (await this.read()).toString('utf8');
   }
 
   async json(): Promise<unknown> {
@@ -135,12 +131,24 @@ export class HttpResponse {
     return new Blob([await this.bytes()], { type: this.headers.get('content-type') ?? '' });
   }
 
+  /** The whole body, once. */
+  private async read(): Promise<Buffer> {
+    if (this.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
+    this.bodyUsed = true;
+    const chunks: Buffer[] = [];
+    if (this.body) for await (const chunk of this.body) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
   /** A second response over the same answer: each of the two reads the whole body. */
   clone(): HttpResponse {
     if (this.bodyUsed) throw new TypeError('Response.clone: Body has already been consumed.');
     let copy: Readable | null = null;
     if (this.body) {
       const [mine, theirs] = [new PassThrough(), new PassThrough()];
+      // A copy nobody reads yet meets a failure when it is read (as a web stream would), not as an
+      // 'error' event no one listens to, which would end the process.
+      for (const copy of [mine, theirs]) copy.on('error', () => {});
       this.body.pipe(mine);
       this.body.pipe(theirs);
       this.body.once('error', (error) => {

@@ -188,6 +188,13 @@ describe('httpFetch', () => {
     midway.abort(new Error('stopped midway'));
     await expect(iterator.next()).rejects.toThrow('stopped midway');
 
+    // Stopped while nobody reads the body: the reader meets the reason later, and nothing else fails.
+    const unread = new AbortController();
+    const waitingBody = await httpFetch(`${url}/stream`, { signal: unread.signal });
+    unread.abort(new Error('stopped unread'));
+    await new Promise((r) => setTimeout(r, 20));
+    await expect(chunksOf(waitingBody)).rejects.toThrow('stopped unread');
+
     const before = new AbortController();
     before.abort(new Error('already stopped'));
     await expect(httpFetch(url, { signal: before.signal })).rejects.toThrow('already stopped');
@@ -235,6 +242,17 @@ describe('httpFetch', () => {
     const response = await httpFetch(url);
     const copy = response.clone();
     expect(await Promise.all([response.text(), copy.text()])).toEqual(['twice', 'twice']);
+    // A copy left unread when the answer fails does not end the process; its reader meets the failure.
+    const cut = await serve((_req, res) => {
+      res.writeHead(200);
+      res.write('half');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const failing = await httpFetch(cut.url);
+    const unreadCopy = failing.clone();
+    await expect(failing.text()).rejects.toThrow();
+    await new Promise((r) => setTimeout(r, 20));
+    await expect(unreadCopy.text()).rejects.toThrow();
     const asRequest = await httpFetch(new Request(`${url}/req`));
     expect(asRequest).toBeInstanceOf(Response);
     expect(await asRequest.text()).toBe('twice');
