@@ -1,5 +1,6 @@
 import { Agent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import { constants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
@@ -14,6 +15,9 @@ const MAX_REDIRECTS = 20;
  * is given up: undici's default for both, so a provider that stalls fails as it did under `fetch`.
  */
 const SILENT_SOCKET_MS = 300_000;
+
+/** How long a connection may take to be made: undici's default, so an unreachable host fails soon. */
+const CONNECT_MS = 10_000;
 
 /** How long an idle kept-alive connection is kept: undici's default, below the usual server's 5 s. */
 const IDLE_SOCKET_MS = 4_000;
@@ -205,10 +209,18 @@ function decodedBody(response: IncomingMessage): Readable {
   return pipeline(response, decoder, () => {});
 }
 
-/** The error a connection that stayed silent too long fails with (a lost connection, for retries). */
-function silenceError(url: URL, silentMs: number): Error {
-  const error = new Error(`${url.origin} sent nothing for ${silentMs / 1000} s`);
-  return Object.assign(error, { code: 'ETIMEDOUT' });
+/** Time limits of `createHttpFetch`, and (for tests) the host-name lookup its connections use. */
+export interface HttpFetchOptions {
+  /** Longest silence of a request's connection, headers or body (ms). */
+  readonly silentMs?: number;
+  /** Longest wait for a connection to be made, the name's lookup included (ms). */
+  readonly connectMs?: number;
+  readonly lookup?: LookupFunction;
+}
+
+/** A timed-out connection's error: a lost connection, which the adapters retry. */
+function timedOut(message: string): Error {
+  return Object.assign(new Error(message), { code: 'ETIMEDOUT' });
 }
 
 /**
@@ -223,12 +235,26 @@ function exchange(
   headers: OutgoingHttpHeaders,
   payload: Buffer | Uint8Array | null,
   signal: AbortSignal | undefined,
-  silentMs: number,
+  limits: Required<Omit<HttpFetchOptions, 'lookup'>> & Pick<HttpFetchOptions, 'lookup'>,
 ): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const request = send(url, { method, headers, agent: agentFor(url.protocol) });
+    const { lookup } = limits;
+    const request = send(url, {
+      method,
+      headers,
+      agent: agentFor(url.protocol),
+      ...(lookup ? { lookup } : {}),
+    });
     let answer: IncomingMessage | undefined;
+    request.once('socket', (socket) => {
+      if (!socket.connecting) return;
+      const error = timedOut(`could not connect to ${url.host} within ${limits.connectMs / 1000} s`);
+      const timer = setTimeout(() => request.destroy(error), limits.connectMs);
+      const stop = (): void => clearTimeout(timer);
+      socket.once('connect', stop);
+      request.once('close', stop);
+    });
     const onAbort = (): void => {
       const reason: unknown = signal?.reason;
       answer?.destroy(reason as Error);
@@ -236,8 +262,8 @@ function exchange(
     };
     const release = (): void => signal?.removeEventListener('abort', onAbort);
     signal?.addEventListener('abort', onAbort, { once: true });
-    request.setTimeout(silentMs, () => {
-      const error = silenceError(url, silentMs);
+    request.setTimeout(limits.silentMs, () => {
+      const error = timedOut(`${url.origin} sent nothing for ${limits.silentMs / 1000} s`);
       answer?.destroy(error);
       request.destroy(error);
     });
@@ -268,11 +294,16 @@ function redirectRefusal(mode: RequestInit['redirect'], hops: number, next: URL)
  * a `fetch` of their own. Node's `fetch` (undici) spends on every request and every chunk of a streamed
  * answer what a chat turn feels: its Request and Headers objects, web streams and their promises, an
  * abort signal per request; with 48 tools on a loopback server it cost ~0.4 ms a turn more (2 requests).
- * Bodies of bytes or text, http and https, redirects, gzip/deflate/br answers and stops behave as with
- * `fetch`; a `Request` object, another kind of body or URL is handed to Node's `fetch` itself.
+ * Bodies of bytes or text, http and https, redirects, gzip/deflate/br answers, stops and undici's time
+ * limits (10 s to connect, 300 s of silence) behave as with `fetch`; a `Request` object, another kind of
+ * body or URL is handed to Node's `fetch` itself.
  */
-export function createHttpFetch(options: { readonly silentMs?: number } = {}): FetchLike {
-  const silentMs = options.silentMs ?? SILENT_SOCKET_MS;
+export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
+  const limits = {
+    silentMs: options.silentMs ?? SILENT_SOCKET_MS,
+    connectMs: options.connectMs ?? CONNECT_MS,
+    ...(options.lookup ? { lookup: options.lookup } : {}),
+  };
   return async (input, init = {}) => {
     if (typeof input !== 'string' && !(input instanceof URL)) return fetch(input, init);
     let url = new URL(input);
@@ -290,7 +321,7 @@ export function createHttpFetch(options: { readonly silentMs?: number } = {}): F
       if (payload !== null) headers['content-length'] = String(payload.byteLength);
       else if (BODY_METHODS.has(method)) headers['content-length'] = '0';
       else delete headers['content-length'];
-      const response = await exchange(url, method, headers, payload, signal, silentMs);
+      const response = await exchange(url, method, headers, payload, signal, limits);
       const status = response.statusCode ?? 0;
       const location = response.headers.location;
       if (!REDIRECT_STATUSES.has(status) || location === undefined || init.redirect === 'manual') {

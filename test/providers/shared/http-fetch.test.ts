@@ -3,7 +3,7 @@ import { getEventListeners } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, LookupFunction } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -226,6 +226,19 @@ describe('httpFetch', () => {
     const cut = await httpFetch(url);
     const error = await chunksOf(cut).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
+    expect(isLostConnection(error)).toBe(true);
+  });
+
+  it('gives up on a connection that cannot be made in time, as a lost connection', async () => {
+    // A name whose lookup never answers: the connection stays unmade.
+    const lookup = (() => {}) as unknown as LookupFunction;
+    const started = performance.now();
+    const error = await createHttpFetch({ connectMs: 100, lookup })('http://stalled.invalid/').catch(
+      (e: unknown) => e,
+    );
+    expect(performance.now() - started).toBeGreaterThanOrEqual(90);
+    expect(error).toMatchObject({ message: 'fetch failed' });
+    expect(String((error as Error).cause)).toContain('could not connect to stalled.invalid within 0.1 s');
     expect(isLostConnection(error)).toBe(true);
   });
 
