@@ -1,8 +1,7 @@
 import { Agent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { PassThrough, pipeline, type Readable } from 'node:stream';
-import { constants, createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { decodedBody, HttpResponse, ResponseHeaders } from './http-response.js';
 
 /** The `fetch` signature the OpenAI and Anthropic SDKs accept. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -32,138 +31,20 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 /** Statuses whose response has no body (`body` is null, as `fetch` gives it). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
-let pools: { readonly http: Agent; readonly https: HttpsAgent } | undefined;
+/** Pools of kept-alive connections, one per protocol and idle limit (made at the first request). */
+const pools = new Map<string, Agent>();
 
-/** The process's pools of kept-alive connections, made at the first request. */
-function agentFor(protocol: string): Agent {
-  const options = { keepAlive: true, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' as const };
-  pools ??= { http: new Agent(options), https: new HttpsAgent(options) };
-  return protocol === 'https:' ? pools.https : pools.http;
-}
-
-/** A response's headers, read-only, answering as `Headers` does (names in lower case, sorted). */
-export class ResponseHeaders {
-  private readonly byName = new Map<string, string[]>();
-
-  constructor(raw: readonly string[]) {
-    for (let i = 0; i + 1 < raw.length; i += 2) {
-      const name = (raw[i] as string).toLowerCase();
-      const list = this.byName.get(name);
-      if (list) list.push(raw[i + 1] as string);
-      else this.byName.set(name, [raw[i + 1] as string]);
-    }
+function agentFor(protocol: string, idleMs: number): Agent {
+  const key = `${protocol}${idleMs}`;
+  let agent = pools.get(key);
+  if (agent === undefined) {
+    // The agent's `timeout` is an idle connection's limit, and also a new socket's while it connects:
+    // `exchange` lifts it there, for the connect limit to govern.
+    const options = { keepAlive: true, timeout: idleMs, scheduling: 'lifo' as const };
+    agent = protocol === 'https:' ? new HttpsAgent(options) : new Agent(options);
+    pools.set(key, agent);
   }
-
-  /** The header's values joined by ", ", or null when it is absent. */
-  get(name: string): string | null {
-    return this.byName.get(name.toLowerCase())?.join(', ') ?? null;
-  }
-
-  has(name: string): boolean {
-    return this.byName.has(name.toLowerCase());
-  }
-
-  /** Every `set-cookie` value, each on its own. */
-  getSetCookie(): string[] {
-    return [...(this.byName.get('set-cookie') ?? [])];
-  }
-
-  forEach(visit: (value: string, name: string, headers: ResponseHeaders) => void): void {
-    for (const [name, value] of this.entries()) visit(value, name, this);
-  }
-
-  /** Each header once with its values joined, but each `set-cookie` on its own (as `Headers` iterates). */
-  *entries(): IterableIterator<[string, string]> {
-    for (const name of [...this.byName.keys()].sort()) {
-      if (name === 'set-cookie') for (const value of this.getSetCookie()) yield [name, value];
-      else yield [name, this.get(name) as string];
-    }
-  }
-
-  *keys(): IterableIterator<string> {
-    for (const [name] of this.entries()) yield name;
-  }
-
-  *values(): IterableIterator<string> {
-    for (const [, value] of this.entries()) yield value;
-  }
-
-  [Symbol.iterator](): IterableIterator<[string, string]> {
-    return this.entries();
-  }
-}
-
-/**
- * A response as `fetch` gives one, with the answer's body as Node's own stream (async iterable, which is
- * how the SDKs read a body) instead of a web stream: each chunk of a streamed answer reaches the SDK
- * without a web-stream stage of its own.
- */
-export class HttpResponse {
-  readonly type = 'basic';
-  readonly ok: boolean;
-  bodyUsed = false;
-
-  constructor(
-    readonly status: number,
-    readonly statusText: string,
-    readonly headers: ResponseHeaders,
-    readonly url: string,
-    readonly redirected: boolean,
-    public body: Readable | null,
-  ) {
-    this.ok = status >= 200 && status <= 299;
-  }
-
-  async arrayBuffer(): Promise<ArrayBuffer> {
-    const bytes = await this.bytes();
-    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  }
-
-  async bytes(): Promise<Uint8Array> {
-    return this.read();
-  }
-
-  async text(): Promise<string> {
-    return (await this.read()).toString('utf8');
-  }
-
-  async json(): Promise<unknown> {
-    return JSON.parse(await this.text());
-  }
-
-  async blob(): Promise<Blob> {
-    return new Blob([await this.bytes()], { type: this.headers.get('content-type') ?? '' });
-  }
-
-  /** The whole body, once. */
-  private async read(): Promise<Buffer> {
-    if (this.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
-    this.bodyUsed = true;
-    const chunks: Buffer[] = [];
-    if (this.body) for await (const chunk of this.body) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
-  }
-
-  /** A second response over the same answer: each of the two reads the whole body. */
-  clone(): HttpResponse {
-    if (this.bodyUsed) throw new TypeError('Response.clone: Body has already been consumed.');
-    let copy: Readable | null = null;
-    if (this.body) {
-      const [mine, theirs] = [new PassThrough(), new PassThrough()];
-      // A copy nobody reads yet meets a failure when it is read (as a web stream would), not as an
-      // 'error' event no one listens to, which would end the process.
-      for (const copy of [mine, theirs]) copy.on('error', () => {});
-      this.body.pipe(mine);
-      this.body.pipe(theirs);
-      this.body.once('error', (error) => {
-        mine.destroy(error);
-        theirs.destroy(error);
-      });
-      this.body = mine;
-      copy = theirs;
-    }
-    return new HttpResponse(this.status, this.statusText, this.headers, this.url, this.redirected, copy);
-  }
+  return agent;
 }
 
 /** A request's body as bytes, null for none, undefined for a kind this client does not send itself. */
@@ -191,36 +72,23 @@ function headerRecord(headers: RequestInit['headers']): Record<string, string> {
   return out;
 }
 
-/** The answer's body, decoded as its `content-encoding` says (the encodings `fetch` decodes). */
-function decodedBody(response: IncomingMessage): Readable {
-  const encoding = (response.headers['content-encoding'] ?? '').trim().toLowerCase();
-  // Lenient at a cut, as undici is: a compressed body that ends early gives what it had.
-  const flush = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH };
-  const decoder =
-    encoding === 'gzip' || encoding === 'x-gzip'
-      ? createGunzip(flush)
-      : encoding === 'deflate'
-        ? createInflate(flush)
-        : encoding === 'br'
-          ? createBrotliDecompress()
-          : undefined;
-  if (decoder === undefined) return response;
-  // An error on either side (a cut connection, a stop) ends the other with it.
-  return pipeline(response, decoder, () => {});
-}
-
 /** Time limits of `createHttpFetch`, and (for tests) the host-name lookup its connections use. */
 export interface HttpFetchOptions {
   /** Longest silence of a request's connection, headers or body (ms). */
   readonly silentMs?: number;
   /** Longest wait for a connection to be made, the name's lookup included (ms). */
   readonly connectMs?: number;
+  /** How long a kept-alive connection may wait idle for the next request (ms). */
+  readonly idleMs?: number;
   readonly lookup?: LookupFunction;
 }
 
-/** A timed-out connection's error: a lost connection, which the adapters retry. */
+/**
+ * A timed-out connection's error: a lost connection, which the adapters retry; "timed out" in its words,
+ * as undici's have, is how the SDKs tell a timeout from other failures.
+ */
 function timedOut(message: string): Error {
-  return Object.assign(new Error(message), { code: 'ETIMEDOUT' });
+  return Object.assign(new Error(`timed out: ${message}`), { code: 'ETIMEDOUT' });
 }
 
 /**
@@ -243,12 +111,14 @@ function exchange(
     const request = send(url, {
       method,
       headers,
-      agent: agentFor(url.protocol),
+      agent: agentFor(url.protocol, limits.idleMs),
       ...(lookup ? { lookup } : {}),
     });
     let answer: IncomingMessage | undefined;
     request.once('socket', (socket) => {
       if (!socket.connecting) return;
+      // The agent's idle limit stays off until connected; Node sets the request's silence limit then.
+      socket.setTimeout(0);
       const error = timedOut(`could not connect to ${url.host} within ${limits.connectMs / 1000} s`);
       const timer = setTimeout(() => request.destroy(error), limits.connectMs);
       const stop = (): void => clearTimeout(timer);
@@ -302,6 +172,7 @@ export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
   const limits = {
     silentMs: options.silentMs ?? SILENT_SOCKET_MS,
     connectMs: options.connectMs ?? CONNECT_MS,
+    idleMs: options.idleMs ?? IDLE_SOCKET_MS,
     ...(options.lookup ? { lookup: options.lookup } : {}),
   };
   return async (input, init = {}) => {
@@ -311,12 +182,12 @@ export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
     if (payload === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
       return fetch(input, init);
     const signal = init.signal ?? undefined;
-    signal?.throwIfAborted();
     let method = (init.method ?? 'GET').toUpperCase();
     const headers = headerRecord(init.headers);
     headers['accept'] ??= '*/*';
     headers['accept-encoding'] ??= 'gzip, deflate, br';
     for (let hops = 0; ; hops += 1) {
+      signal?.throwIfAborted();
       // As fetch: a body's length is always sent, and 0 for a POST, PUT or PATCH without one.
       if (payload !== null) headers['content-length'] = String(payload.byteLength);
       else if (BODY_METHODS.has(method)) headers['content-length'] = '0';
@@ -338,7 +209,11 @@ export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
         ) as unknown as Response;
       }
       response.resume();
-      const next = new URL(location, url);
+      const next = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
+      if (next === undefined)
+        throw new TypeError('fetch failed', {
+          cause: new Error(`${url.href} answered ${status} with a Location that is not a URL: ${location}`),
+        });
       const refused = redirectRefusal(init.redirect, hops, next);
       if (refused !== undefined)
         throw new TypeError('fetch failed', {

@@ -7,7 +7,7 @@ import type { AddressInfo, LookupFunction } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpFetch, httpFetch } from '../../../src/providers/shared/http-fetch.js';
 import { isLostConnection } from '../../../src/providers/shared/lost-connection.js';
@@ -111,14 +111,27 @@ describe('httpFetch', () => {
   it.each([
     ['gzip', gzipSync],
     ['deflate', deflateSync],
+    ['deflate', deflateRawSync],
     ['br', brotliCompressSync],
-  ] as const)('decodes a %s answer', async (encoding, encode) => {
+    ['gzip, br', (b: Buffer) => brotliCompressSync(gzipSync(b))],
+  ] as const)('decodes a %s answer as Node’s fetch does', async (encoding, encode) => {
     const text = 'a long answer '.repeat(200);
     const { url, requests } = await serve((_req, res) => {
       res.writeHead(200, { 'content-encoding': encoding }).end(encode(Buffer.from(text)));
     });
     expect(await (await httpFetch(url)).text()).toBe(text);
+    expect(await (await fetch(url)).text()).toBe(text);
     expect(requests[0]?.headers['accept-encoding']).toBe('gzip, deflate, br');
+  });
+
+  it('reads text and JSON as fetch does: a byte-order mark left out, bytes of their own', async () => {
+    const { url } = await serve((_req, res) => res.end(Buffer.from('\uFEFF{"a":1}')));
+    expect(await (await httpFetch(url)).json()).toEqual(await (await fetch(url)).json());
+    // `bytes()` is newer than the lib this project compiles against.
+    const answer = (await httpFetch(url)) as unknown as { bytes(): Promise<Uint8Array> };
+    const bytes = await answer.bytes();
+    expect(bytes.byteOffset).toBe(0);
+    expect(bytes.buffer.byteLength).toBe(bytes.byteLength);
   });
 
   it('keeps the connection for the next request', async () => {
@@ -140,6 +153,7 @@ describe('httpFetch', () => {
       else if (req.url === '/see') res.writeHead(303, { location: '/seen' }).end();
       else if (req.url === '/away') res.writeHead(308, { location: `${other.url}/landed` }).end();
       else if (req.url === '/loop') res.writeHead(302, { location: '/loop' }).end();
+      else if (req.url === '/broken') res.writeHead(302, { location: 'http://[' }).end();
       else res.end(`at ${req.url}`);
     });
     const post = { method: 'POST', body: 'B', headers: { authorization: 'Bearer s', 'x-api-key': 's' } };
@@ -156,6 +170,10 @@ describe('httpFetch', () => {
     expect(other.requests[0]).toMatchObject({ method: 'POST', body: 'B' });
     expect(other.requests[0]?.headers.authorization).toBeUndefined();
     expect(other.requests[0]?.headers['x-api-key']).toBeUndefined();
+
+    const broken = await httpFetch(`${url}/broken`).catch((error: unknown) => error);
+    expect(broken).toMatchObject({ message: 'fetch failed' });
+    expect(String((broken as Error).cause)).toContain('a Location that is not a URL');
 
     const manual = await httpFetch(`${url}/keep`, { ...post, redirect: 'manual' });
     expect(manual.status).toBe(307);
@@ -238,14 +256,31 @@ describe('httpFetch', () => {
     );
     expect(performance.now() - started).toBeGreaterThanOrEqual(90);
     expect(error).toMatchObject({ message: 'fetch failed' });
-    expect(String((error as Error).cause)).toContain('could not connect to stalled.invalid within 0.1 s');
+    expect(String((error as Error).cause)).toContain(
+      'timed out: could not connect to stalled.invalid within 0.1 s',
+    );
     expect(isLostConnection(error)).toBe(true);
+  });
+
+  it('waits for a slow connection as long as the connect limit allows, not the idle limit', async () => {
+    const { url } = await serve((_req, res) => res.end('made'));
+    const port = new URL(url).port;
+    // The name takes 300 ms to look up, longer than the idle limit of kept connections here.
+    const lookup = ((_host: string, options: { all?: boolean }, answer: (...args: unknown[]) => void) => {
+      setTimeout(() => {
+        if (options.all) answer(null, [{ address: '127.0.0.1', family: 4 }]);
+        else answer(null, '127.0.0.1', 4);
+      }, 300);
+    }) as unknown as LookupFunction;
+    const slow = createHttpFetch({ idleMs: 100, connectMs: 5_000, lookup });
+    expect(await (await slow(`http://slow.invalid:${port}/`)).text()).toBe('made');
   });
 
   it('gives up on a connection that stays silent too long, as a lost connection', async () => {
     const { url } = await serve(() => {});
     const error = await createHttpFetch({ silentMs: 100 })(url).catch((e: unknown) => e);
     expect(error).toMatchObject({ message: 'fetch failed' });
+    expect(String((error as Error).cause)).toContain('timed out: ');
     expect(String((error as Error).cause)).toContain('sent nothing for 0.1 s');
     expect(isLostConnection(error)).toBe(true);
   });
@@ -255,6 +290,13 @@ describe('httpFetch', () => {
     const response = await httpFetch(url);
     const copy = response.clone();
     expect(await Promise.all([response.text(), copy.text()])).toEqual(['twice', 'twice']);
+    // One copy read to its end before the other is touched: a large answer does not wait on it.
+    const large = 'x'.repeat(1 << 20);
+    const big = await serve((_req, res) => res.end(large));
+    const first = await createHttpFetch({ silentMs: 2_000 })(big.url);
+    const second = first.clone();
+    expect((await first.text()).length).toBe(large.length);
+    expect((await second.text()).length).toBe(large.length);
     // A copy left unread when the answer fails does not end the process; its reader meets the failure.
     const cut = await serve((_req, res) => {
       res.writeHead(200);
