@@ -153,19 +153,22 @@ const BROTLI_FLUSH = {
 };
 
 /**
- * A `deflate` body, with its zlib header or without (raw DEFLATE, which some servers send under that
- * name): the first byte tells which, as undici reads it.
+ * One content coding undone by the zlib stream `make` gives for the body's first bytes. Its failure is
+ * the reader's as undici gives it, `TypeError('terminated')` with zlib's error as the cause, which the
+ * adapters count as a lost answer (tried again) rather than an unexpected error.
  */
-class DeflateDecoder extends Transform {
+class Decoder extends Transform {
   private inner: Transform | undefined;
+
+  constructor(private readonly make: (first: Buffer) => Transform) {
+    super();
+  }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     if (this.inner === undefined) {
-      // A zlib header's first byte says "deflate" in its low four bits.
-      const inner =
-        ((chunk[0] ?? 0) & 0x0f) === 0x08 ? createInflate(ZLIB_FLUSH) : createInflateRaw(ZLIB_FLUSH);
+      const inner = this.make(chunk);
       inner.on('data', (out: Buffer) => this.push(out));
-      inner.once('error', (error) => this.destroy(error));
+      inner.once('error', (error) => this.destroy(new TypeError('terminated', { cause: error })));
       this.inner = inner;
     }
     this.inner.write(chunk, done);
@@ -183,9 +186,14 @@ class DeflateDecoder extends Transform {
 
 /** The decoder of one content coding, or undefined for one `fetch` does not decode. */
 function decoderFor(coding: string): Transform | undefined {
-  if (coding === 'gzip' || coding === 'x-gzip') return createGunzip(ZLIB_FLUSH);
-  if (coding === 'deflate') return new DeflateDecoder();
-  if (coding === 'br') return createBrotliDecompress(BROTLI_FLUSH);
+  if (coding === 'gzip' || coding === 'x-gzip') return new Decoder(() => createGunzip(ZLIB_FLUSH));
+  // With its zlib header or without (raw DEFLATE, which some servers send under this name): a zlib
+  // header's first byte says "deflate" in its low four bits, as undici reads it.
+  if (coding === 'deflate')
+    return new Decoder((first) =>
+      ((first[0] ?? 0) & 0x0f) === 0x08 ? createInflate(ZLIB_FLUSH) : createInflateRaw(ZLIB_FLUSH),
+    );
+  if (coding === 'br') return new Decoder(() => createBrotliDecompress(BROTLI_FLUSH));
   return undefined;
 }
 

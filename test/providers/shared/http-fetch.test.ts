@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { getEventListeners } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -122,6 +123,24 @@ describe('httpFetch', () => {
     expect(await (await httpFetch(url)).text()).toBe(text);
     expect(await (await fetch(url)).text()).toBe(text);
     expect(requests[0]?.headers['accept-encoding']).toBe('gzip, deflate, br');
+  });
+
+  it.each([
+    ['gzip', gzipSync],
+    ['br', brotliCompressSync],
+  ] as const)('fails a corrupt %s answer as fetch does, as a lost answer', async (encoding, encode) => {
+    // Text that compresses little, the same on every run.
+    const text = Array.from({ length: 125 }, (_, i) => createHash('sha256').update(String(i)).digest('hex'));
+    const good = encode(Buffer.from(text.join('')));
+    const corrupt = Buffer.from(good).fill(7, 12, good.length - 8);
+    const { url } = await serve((_req, res) =>
+      res.writeHead(200, { 'content-encoding': encoding }).end(corrupt),
+    );
+    const mine = await (await httpFetch(url)).text().catch((e: unknown) => e);
+    const theirs = await (await fetch(url)).text().catch((e: unknown) => e);
+    expect(mine).toBeInstanceOf(TypeError);
+    expect((mine as Error).message).toBe((theirs as Error).message);
+    expect(isLostConnection(mine)).toBe(true);
   });
 
   it('reads text and JSON as fetch does: a byte-order mark left out, bytes of their own', async () => {
