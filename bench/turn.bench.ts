@@ -103,19 +103,16 @@ async function compare(
     toolseam: { ms: [], cpuPerTurn: 0, ran: 0 },
   };
   for (let b = 0; b < plan.turns / plan.block; b += 1) {
+    const asked = (t: ReturnType<typeof targetOf>) => (i: number) => t.ask(b * plan.block + i);
     // The reference's block first and last in turn, as the two sides swap.
-    if (reference && b % 2 === 0) await referenceBlock(reference, target48, b, plan.block, bare48);
+    if (reference && b % 2 === 0) await timedBlock(reference, asked(target48), plan.block, 'new', bare48);
     for (const s of b % 2 === 0 ? SIDES : [...SIDES].reverse()) {
       const cpu0 = process.cpuUsage();
-      for (let i = 0; i < plan.block; i += 1) {
-        const t = performance.now();
-        if (await sides[s].turn(target.ask(b * plan.block + i), conversation)) out[s].ran += 1;
-        out[s].ms.push(performance.now() - t);
-      }
+      await timedBlock(sides[s], asked(target), plan.block, conversation, out[s]);
       const cpu = process.cpuUsage(cpu0);
       out[s].cpuPerTurn += (cpu.user + cpu.system) / 1000 / plan.turns;
     }
-    if (reference && b % 2 === 1) await referenceBlock(reference, target48, b, plan.block, bare48);
+    if (reference && b % 2 === 1) await timedBlock(reference, asked(target48), plan.block, 'new', bare48);
   }
   await toolseam.close();
   if (out.bare.ran !== plan.turns)
@@ -123,17 +120,17 @@ async function compare(
   return { ...out, ...(reference ? { bare48 } : {}), early, buildMs, firstTurnMs };
 }
 
-/** One block of the bare SDK at N=48, timed into `into` (the reference of the N ≥ 2,000 targets). */
-async function referenceBlock(
+/** `count` turns of one side, asked `ask(0)`, `ask(1)`, …, each timed into `into`. */
+async function timedBlock(
   side: TurnSide,
-  target: ReturnType<typeof targetOf>,
-  b: number,
-  block: number,
+  ask: (i: number) => string,
+  count: number,
+  conversation: 'new' | 'long',
   into: Measured,
 ): Promise<void> {
-  for (let i = 0; i < block; i += 1) {
+  for (let i = 0; i < count; i += 1) {
     const t = performance.now();
-    if (await side.turn(target.ask(b * block + i), 'new')) into.ran += 1;
+    if (await side.turn(ask(i), conversation)) into.ran += 1;
     into.ms.push(performance.now() - t);
   }
 }

@@ -31,20 +31,16 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 /** Statuses whose response has no body (`body` is null, as `fetch` gives it). */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
-/** Pools of kept-alive connections, one per protocol and idle limit (made at the first request). */
-const pools = new Map<string, Agent>();
-
-function agentFor(protocol: string, idleMs: number): Agent {
-  const key = `${protocol}${idleMs}`;
-  let agent = pools.get(key);
-  if (agent === undefined) {
-    // The agent's `timeout` is an idle connection's limit, and also a new socket's while it connects:
+/** Pools of kept-alive connections, one per protocol, made at their first request. */
+function connectionPools(idleMs: number): (protocol: string) => Agent {
+  let pools: { readonly http: Agent; readonly https: HttpsAgent } | undefined;
+  return (protocol) => {
+    // The agents' `timeout` is an idle connection's limit, and also a new socket's while it connects:
     // `exchange` lifts it there, for the connect limit to govern.
     const options = { keepAlive: true, timeout: idleMs, scheduling: 'lifo' as const };
-    agent = protocol === 'https:' ? new HttpsAgent(options) : new Agent(options);
-    pools.set(key, agent);
-  }
-  return agent;
+    pools ??= { http: new Agent(options), https: new HttpsAgent(options) };
+    return protocol === 'https:' ? pools.https : pools.http;
+  };
 }
 
 /** A request's body as bytes, null for none, undefined for a kind this client does not send itself. */
@@ -83,6 +79,14 @@ export interface HttpFetchOptions {
   readonly lookup?: LookupFunction;
 }
 
+/** The limits `exchange` keeps to, and where its connections come from. */
+interface Limits {
+  readonly silentMs: number;
+  readonly connectMs: number;
+  readonly lookup?: LookupFunction;
+  readonly agentFor: (protocol: string) => Agent;
+}
+
 /**
  * A timed-out connection's error: a lost connection, which the adapters retry; "timed out" in its words,
  * as undici's have, is how the SDKs tell a timeout from other failures.
@@ -103,7 +107,7 @@ function exchange(
   headers: OutgoingHttpHeaders,
   payload: Buffer | Uint8Array | null,
   signal: AbortSignal | undefined,
-  limits: Required<Omit<HttpFetchOptions, 'lookup'>> & Pick<HttpFetchOptions, 'lookup'>,
+  limits: Limits,
 ): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -111,7 +115,7 @@ function exchange(
     const request = send(url, {
       method,
       headers,
-      agent: agentFor(url.protocol, limits.idleMs),
+      agent: limits.agentFor(url.protocol),
       ...(lookup ? { lookup } : {}),
     });
     let answer: IncomingMessage | undefined;
@@ -151,12 +155,28 @@ function exchange(
   });
 }
 
-/** Why a redirect is not followed, or undefined when it is. */
-function redirectRefusal(mode: RequestInit['redirect'], hops: number, next: URL): string | undefined {
-  if (mode === 'error') return 'the request refuses redirects';
-  if (hops >= MAX_REDIRECTS) return `more than ${MAX_REDIRECTS} redirects`;
-  if (next.protocol !== 'http:' && next.protocol !== 'https:') return `a redirect to ${next.href}`;
-  return undefined;
+/**
+ * Where a redirect from `from` to `location` leads; a `TypeError('fetch failed')` saying why, as
+ * `fetch` fails, when it is not followed (refused by the request, one too many, not a web address).
+ */
+function redirectTarget(
+  from: URL,
+  status: number,
+  location: string,
+  mode: RequestInit['redirect'],
+  hops: number,
+): URL {
+  const refuse = (why: string): never => {
+    throw new TypeError('fetch failed', {
+      cause: new Error(`${from.href} answered ${status}, not followed: ${why}`),
+    });
+  };
+  if (!URL.canParse(location, from.href)) refuse(`a Location that is not a URL: ${location}`);
+  const next = new URL(location, from);
+  if (mode === 'error') refuse('the request refuses redirects');
+  if (hops >= MAX_REDIRECTS) refuse(`more than ${MAX_REDIRECTS} redirects`);
+  if (next.protocol !== 'http:' && next.protocol !== 'https:') refuse(`a redirect to ${next.href}`);
+  return next;
 }
 
 /**
@@ -169,10 +189,10 @@ function redirectRefusal(mode: RequestInit['redirect'], hops: number, next: URL)
  * body or URL is handed to Node's `fetch` itself.
  */
 export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
-  const limits = {
+  const limits: Limits = {
     silentMs: options.silentMs ?? SILENT_SOCKET_MS,
     connectMs: options.connectMs ?? CONNECT_MS,
-    idleMs: options.idleMs ?? IDLE_SOCKET_MS,
+    agentFor: connectionPools(options.idleMs ?? IDLE_SOCKET_MS),
     ...(options.lookup ? { lookup: options.lookup } : {}),
   };
   return async (input, init = {}) => {
@@ -209,16 +229,7 @@ export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
         ) as unknown as Response;
       }
       response.resume();
-      const next = URL.canParse(location, url.href) ? new URL(location, url) : undefined;
-      if (next === undefined)
-        throw new TypeError('fetch failed', {
-          cause: new Error(`${url.href} answered ${status} with a Location that is not a URL: ${location}`),
-        });
-      const refused = redirectRefusal(init.redirect, hops, next);
-      if (refused !== undefined)
-        throw new TypeError('fetch failed', {
-          cause: new Error(`${url.href} answered ${status}: ${refused}`),
-        });
+      const next = redirectTarget(url, status, location, init.redirect, hops);
       // As fetch: a 303 (and a 301 or 302 after a POST) is followed with a GET and no body.
       if (
         (status === 303 && method !== 'HEAD') ||
