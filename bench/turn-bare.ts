@@ -11,12 +11,12 @@ interface Answer {
 
 /**
  * The baseline: the `openai` SDK as a person uses it without a runtime, sending all `n` tools with each
- * streamed request, running the called tool, and keeping the long conversation's history in memory.
+ * streamed request, running the called tool, and keeping each long conversation's history in memory.
  */
 export function bareSide(baseURL: string, n: number): TurnSide {
   const client = new OpenAI({ apiKey: 'bench', baseURL, maxRetries: 0 });
   const tools = benchToolSpecs(n).map(openaiTool);
-  const long: ChatCompletionMessageParam[] = [{ role: 'system', content: SYSTEM }];
+  const long = new Map<string, ChatCompletionMessageParam[]>();
 
   async function ask(messages: ChatCompletionMessageParam[]): Promise<Answer> {
     const stream = await client.chat.completions.create({ model: 'bench', messages, tools, stream: true });
@@ -38,8 +38,11 @@ export function bareSide(baseURL: string, n: number): TurnSide {
 
   return {
     async turn(text, conversation) {
-      const messages: ChatCompletionMessageParam[] =
-        conversation === 'long' ? long : [{ role: 'system', content: SYSTEM }];
+      let messages = conversation === undefined ? undefined : long.get(conversation);
+      if (messages === undefined) {
+        messages = [{ role: 'system', content: SYSTEM }];
+        if (conversation !== undefined) long.set(conversation, messages);
+      }
       messages.push({ role: 'user', content: text });
       let ran = false;
       for (;;) {

@@ -27,7 +27,7 @@ if (values.mode === 'bare') side = (await import('./turn-bare.js')).bareSide(bas
 else if (values.mode === 'toolseam')
   side = await (await import('./turn-toolseam.js')).toolseamSide(baseURL, n, dir);
 else throw new Error(`--mode is bare or toolseam, not ${values.mode}`);
-for (let i = 0; i < Number(values.turns); i += 1) await side.turn(target.ask(i), 'new');
+for (let i = 0; i < Number(values.turns); i += 1) await side.turn(target.ask(i));
 const { rss, heapUsed } = process.memoryUsage();
 await side.close();
 rmSync(dir, { recursive: true, force: true });

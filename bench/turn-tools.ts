@@ -160,7 +160,10 @@ export const CALL_ARGUMENTS = { id: 'r-7', owner: 'Dana' } as const;
 
 /** One side of the comparison, running turns against the loopback. */
 export interface TurnSide {
-  /** One turn (user message, tool call, answer) in a new conversation or the long one; true when the tool ran. */
-  turn(text: string, conversation: 'new' | 'long'): Promise<boolean>;
+  /**
+   * One turn (user message, tool call, answer) in a new conversation, or with `conversation` in the
+   * long one of that name (begun by its first turn); true when the tool ran.
+   */
+  turn(text: string, conversation?: string): Promise<boolean>;
   close(): Promise<void>;
 }

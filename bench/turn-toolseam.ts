@@ -38,12 +38,12 @@ export async function toolseamSide(baseURL: string, n: number, dir: string): Pro
     store: join(dir, `toolseam-${n}.db`),
     approvals: { policy: 'auto' },
   });
-  let longId: string | undefined;
+  const long = new Map<string, string>();
   return {
     async turn(text, conversation) {
       // A host serving a chat looks its session up by id for each message that comes in.
-      const session = await runtime.session(conversation === 'long' ? longId : undefined);
-      if (conversation === 'long') longId = session.id;
+      const session = await runtime.session(conversation === undefined ? undefined : long.get(conversation));
+      if (conversation !== undefined) long.set(conversation, session.id);
       let ran = false;
       for await (const event of await session.send(text)) {
         if (event.type === 'tool-call-end' && !event.isError) ran = true;
