@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { median } from './stats.js';
+import { bareSide } from './turn-bare.js';
+import { callPath, startLoopbackProcess } from './turn-loopback.js';
+import { CALL_ARGUMENTS, type TurnSide, targetOf } from './turn-tools.js';
+import { toolseamSide } from './turn-toolseam.js';
+
+// How much the bare SDK's turns at N tools, run in the same process, weigh on toolseam's turns beside
+// them: `node dist/bench/turn-interference.js [n] [rounds]` (default 10000, 6). Each round builds a fresh
+// toolseam over N tools and runs the turn bench's block order for its N >= 2,000 counts (the N=48
+// reference, bare at N, toolseam, the order swapped each block), with bare's blocks run in one round and
+// left out in the next, and prints toolseam's p50 less the reference's for each. Bare at 10,000 tools
+// leaves ~14 MB of garbage a turn, which this process collects.
+const args = process.argv.slice(2);
+const N = Number(args[0] ?? 10_000);
+const ROUNDS = Number(args[1] ?? 6);
+const BLOCK = N >= 10_000 ? 4 : 10;
+const TURNS = N >= 10_000 ? 32 : 60;
+
+const dir = mkdtempSync(join(tmpdir(), 'toolseam-bench-interference-'));
+const loopback = await startLoopbackProcess();
+const urlFor = (n: number) => `${loopback.url}${callPath(targetOf(n).name, CALL_ARGUMENTS)}`;
+
+async function timed(side: TurnSide, n: number, count: number, into: number[]): Promise<void> {
+  for (let i = 0; i < count; i += 1) {
+    const t = performance.now();
+    await side.turn(targetOf(n).ask(i));
+    into.push(performance.now() - t);
+  }
+}
+
+try {
+  // The process warmed up as the turn bench warms it, at N=48.
+  const reference = bareSide(urlFor(48), 48);
+  const warm = await toolseamSide(urlFor(48), 48, dir);
+  for (let i = 0; i < 400; i += 1) for (const side of [reference, warm]) await side.turn(targetOf(48).ask(i));
+  await warm.close();
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const withBare = round % 2 === 0;
+    const bare = bareSide(urlFor(N), N);
+    const toolseam = await toolseamSide(urlFor(N), N, join(dir, `round-${round}-`));
+    await toolseam.turn(targetOf(N).ask(0));
+    await bare.turn(targetOf(N).ask(0));
+    const ms: number[] = [];
+    const ref: number[] = [];
+    for (let b = 0; b < TURNS / BLOCK; b += 1) {
+      if (b % 2 === 0) await timed(reference, 48, BLOCK, ref);
+      for (const side of b % 2 === 0 ? ['bare', 'toolseam'] : ['toolseam', 'bare']) {
+        if (side === 'toolseam') await timed(toolseam, N, BLOCK, ms);
+        else if (withBare) await timed(bare, N, BLOCK, []);
+      }
+      if (b % 2 === 1) await timed(reference, 48, BLOCK, ref);
+    }
+    await toolseam.close();
+    const [t, r] = [median(ms), median(ref)];
+    console.log(
+      `N=${N}, ${withBare ? 'bare at N in the process' : 'no bare at N          '}: toolseam p50 ${t.toFixed(2)} ms, ` +
+        `reference (bare at N=48) ${r.toFixed(2)} ms, toolseam − reference ${(t - r).toFixed(2)} ms`,
+    );
+  }
+} finally {
+  await loopback.close();
+  rmSync(dir, { recursive: true, force: true });
+}
