@@ -40,7 +40,7 @@ try {
   for (let round = 0; round < ROUNDS; round += 1) {
     const withBare = round % 2 === 0;
     const bare = bareSide(urlFor(N), N);
-    const toolseam = await toolseamSide(urlFor(N), N, join(dir, `round-${round}-`));
+    const toolseam = await toolseamSide(urlFor(N), N, join(dir, `round-${round}`));
     await toolseam.turn(targetOf(N).ask(0));
     await bare.turn(targetOf(N).ask(0));
     const ms: number[] = [];
