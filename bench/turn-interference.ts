@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { median } from './stats.js';
 import { bareSide } from './turn-bare.js';
 import { callPath, startLoopbackProcess } from './turn-loopback.js';
-import { CALL_ARGUMENTS, type TurnSide, targetOf } from './turn-tools.js';
+import { CALL_ARGUMENTS, targetOf, timedBlock } from './turn-tools.js';
 import { toolseamSide } from './turn-toolseam.js';
 
 // How much the bare SDK's turns at N tools, run in the same process, weigh on toolseam's turns beside
@@ -23,14 +23,6 @@ const dir = mkdtempSync(join(tmpdir(), 'toolseam-bench-interference-'));
 const loopback = await startLoopbackProcess();
 const urlFor = (n: number) => `${loopback.url}${callPath(targetOf(n).name, CALL_ARGUMENTS)}`;
 
-async function timed(side: TurnSide, n: number, count: number, into: number[]): Promise<void> {
-  for (let i = 0; i < count; i += 1) {
-    const t = performance.now();
-    await side.turn(targetOf(n).ask(i));
-    into.push(performance.now() - t);
-  }
-}
-
 try {
   // The process warmed up as the turn bench warms it, at N=48.
   const reference = bareSide(urlFor(48), 48);
@@ -43,18 +35,19 @@ try {
     const toolseam = await toolseamSide(urlFor(N), N, join(dir, `round-${round}`));
     await toolseam.turn(targetOf(N).ask(0));
     await bare.turn(targetOf(N).ask(0));
-    const ms: number[] = [];
-    const ref: number[] = [];
+    const timed = { ms: [] as number[], ran: 0 };
+    const ref = { ms: [] as number[], ran: 0 };
     for (let b = 0; b < TURNS / BLOCK; b += 1) {
-      if (b % 2 === 0) await timed(reference, 48, BLOCK, ref);
-      for (const side of b % 2 === 0 ? ['bare', 'toolseam'] : ['toolseam', 'bare']) {
-        if (side === 'toolseam') await timed(toolseam, N, BLOCK, ms);
-        else if (withBare) await timed(bare, N, BLOCK, []);
+      const asked = (n: number) => (i: number) => targetOf(n).ask(b * BLOCK + i);
+      if (b % 2 === 0) await timedBlock(reference, asked(48), BLOCK, undefined, ref);
+      for (const side of b % 2 === 0 ? [bare, toolseam] : [toolseam, bare]) {
+        if (side === toolseam) await timedBlock(toolseam, asked(N), BLOCK, undefined, timed);
+        else if (withBare) await timedBlock(bare, asked(N), BLOCK, undefined, { ms: [], ran: 0 });
       }
-      if (b % 2 === 1) await timed(reference, 48, BLOCK, ref);
+      if (b % 2 === 1) await timedBlock(reference, asked(48), BLOCK, undefined, ref);
     }
     await toolseam.close();
-    const [t, r] = [median(ms), median(ref)];
+    const [t, r] = [median(timed.ms), median(ref.ms)];
     console.log(
       `N=${N}, ${withBare ? 'bare at N in the process' : 'no bare at N          '}: toolseam p50 ${t.toFixed(2)} ms, ` +
         `reference (bare at N=48) ${r.toFixed(2)} ms, toolseam − reference ${(t - r).toFixed(2)} ms`,

@@ -167,3 +167,18 @@ export interface TurnSide {
   turn(text: string, conversation?: string): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** `count` turns of one side in `conversation` (new ones if none), asked `ask(0)`, `ask(1)`, …, each timed into `into`. */
+export async function timedBlock(
+  side: TurnSide,
+  ask: (i: number) => string,
+  count: number,
+  conversation: string | undefined,
+  into: { readonly ms: number[]; ran: number },
+): Promise<void> {
+  for (let i = 0; i < count; i += 1) {
+    const t = performance.now();
+    if (await side.turn(ask(i), conversation)) into.ran += 1;
+    into.ms.push(performance.now() - t);
+  }
+}

@@ -9,7 +9,7 @@ import { median, percentile } from './stats.js';
 import { bareSide } from './turn-bare.js';
 import { COLD_ROUNDS, coldChat, coldImport } from './turn-cold.js';
 import { callPath, startLoopbackProcess } from './turn-loopback.js';
-import { CALL_ARGUMENTS, type TurnSide, targetOf } from './turn-tools.js';
+import { CALL_ARGUMENTS, type TurnSide, targetOf, timedBlock } from './turn-tools.js';
 import { toolseamSide } from './turn-toolseam.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -123,21 +123,6 @@ async function compare(
   if (out.bare.ran !== plan.turns)
     throw new Error(`The loopback called the tool in ${out.bare.ran} bare turns.`);
   return { ...out, ...(reference ? { bare48 } : {}), early, buildMs, firstTurnMs };
-}
-
-/** `count` turns of one side in `conversation` (new ones if none), asked `ask(0)`, `ask(1)`, …, each timed into `into`. */
-async function timedBlock(
-  side: TurnSide,
-  ask: (i: number) => string,
-  count: number,
-  conversation: string | undefined,
-  into: Measured,
-): Promise<void> {
-  for (let i = 0; i < count; i += 1) {
-    const t = performance.now();
-    if (await side.turn(ask(i), conversation)) into.ran += 1;
-    into.ms.push(performance.now() - t);
-  }
 }
 
 const ms = (name: string, value: number, extra: Partial<BenchFigure> = {}): BenchFigure => ({

@@ -35,10 +35,12 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 function connectionPools(idleMs: number): (protocol: string) => Agent {
   let pools: { readonly http: Agent; readonly https: HttpsAgent } | undefined;
   return (protocol) => {
-    // The agents' `timeout` is an idle connection's limit, and also a new socket's while it connects:
-    // `exchange` lifts it there, for the connect limit to govern.
-    const options = { keepAlive: true, timeout: idleMs, scheduling: 'lifo' as const };
-    pools ??= { http: new Agent(options), https: new HttpsAgent(options) };
+    if (pools === undefined) {
+      // The agents' `timeout` is an idle connection's limit, and also a new socket's while it connects:
+      // `exchange` lifts it there, for the connect limit to govern.
+      const options = { keepAlive: true, timeout: idleMs, scheduling: 'lifo' as const };
+      pools = { http: new Agent(options), https: new HttpsAgent(options) };
+    }
     return protocol === 'https:' ? pools.https : pools.http;
   };
 }
