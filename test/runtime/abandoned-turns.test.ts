@@ -148,3 +148,57 @@ describe('a parked turn closed with its batch: its leaves are told what happened
     );
   });
 });
+
+describe('a parked turn closed while another process settles its leaf', () => {
+  it("a worker that records the leaf from its ended child turn finds it already ended in the stop's words", async () => {
+    const store = openTestStore();
+    const { turn, batchId, child } = await parkedBatch(store, QUEUED_OWNER);
+    // A worker's leaf job, woken as the child turn ends, records a leaf still running from that turn.
+    const racing: SessionStore = {
+      ...store,
+      async setTurnStatus(id, state, move) {
+        const moved = await store.setTurnStatus(id, state, move);
+        if (id !== child.id) return moved;
+        const leaf = (await store.getBatch(batchId))?.leaves[0];
+        if (leaf?.status === 'running') {
+          await store.finishLeaf(leaf.id, { status: 'failed', errors: [move?.error ?? 'ended'] });
+        }
+        return moved;
+      },
+    };
+    expect(await closeUnheldTurn(racing, turn, 'here:9', BOUNDS, 'stopped')).toBe(true);
+    const batch = await store.getBatch(batchId);
+    expect(batch?.status).toBe('failed');
+    expect(batch?.leaves[0]?.errors[0]).toBe(
+      "the batch's parent turn was stopped by the person before this leaf finished",
+    );
+    expect((await store.getTurn(child.id))?.status).toBe('stopped');
+  });
+
+  it('a leaf another process finished between the look and the write keeps its ending; the rest close', async () => {
+    const store = openTestStore();
+    const { turn, batchId, child, approval } = await parkedBatch(store, QUEUED_OWNER);
+    const first = (await store.getBatch(batchId))?.leaves[0]?.id as string;
+    let raced = false;
+    const racing: SessionStore = {
+      ...store,
+      async finishLeaf(id, result) {
+        if (id === first && !raced) {
+          raced = true;
+          await store.finishLeaf(id, { status: 'done', output: 'finished elsewhere' });
+        }
+        return store.finishLeaf(id, result);
+      },
+    };
+    expect(await closeUnheldTurn(racing, turn, 'here:9', BOUNDS, 'stopped')).toBe(true);
+    expect(raced).toBe(true);
+    const batch = await store.getBatch(batchId);
+    expect(batch?.leaves.map((l) => [l.status, l.output ?? l.errors[0]])).toEqual([
+      ['done', 'finished elsewhere'],
+      ['failed', "the batch's parent turn was stopped by the person before this leaf started"],
+    ]);
+    expect(batch?.status).toBe('failed');
+    expect((await store.getTurn(child.id))?.status).toBe('stopped');
+    expect((await store.getApproval(approval.id))?.status).toBe('cancelled');
+  });
+});

@@ -1,6 +1,7 @@
 import { ToolseamError } from '../../core/errors.js';
 import { FINAL_TURN_STATES } from '../../core/session-records.js';
 import type { SessionStore, TurnRecord } from '../../core/session-store.js';
+import { StoreConflictError } from '../../core/store-errors.js';
 import { deliverFinishedBatches, type ResultBounds } from '../batches/deliver-batch.js';
 import { leafEnding } from '../batches/leaf-ending.js';
 import { ownerAlive, QUEUED_OWNER } from './turn-owner.js';
@@ -119,7 +120,7 @@ const UNFINISHED: ('running' | 'waiting_approval')[] = ['running', 'waiting_appr
  * each unfinished leaf ends as failed (its child turn ended as its parent did, its approvals cancelled,
  * its loose calls answered, each saying what happened to the parent) and the batch as failed. A batch with a leaf
  * still driven by a live process (a worker running it) is left to that process, which a stop reaches
- * by its signal.
+ * by its signal. A leaf another process finished meanwhile keeps the ending it was given.
  */
 async function closeBatchesOf(
   store: SessionStore,
@@ -136,12 +137,8 @@ async function closeBatchesOf(
       childTurns.push(...(await store.listTurns({ sessionId: l.childSessionId, status: UNFINISHED })));
     }
     if (childTurns.some((t) => t.owner !== owner && ownerAlive(t))) continue;
-    for (const child of childTurns) {
-      const why = `its parent turn ${end.parent}`;
-      if (!(await store.setTurnStatus(child.id, end.state, { error: why, fromOwner: child.owner ?? null })))
-        continue;
-      await answerLooseCalls(store, { turnId: child.id }, why);
-    }
+    // Leaves first: a worker that sees a child turn ended records its leaf from that turn, and would
+    // otherwise take the leaf between the two writes, in words that do not say the parent was closed.
     for (const leaf of open) {
       const when = leaf.status === 'queued' ? 'before this leaf started' : 'before this leaf finished';
       const result = {
@@ -149,7 +146,20 @@ async function closeBatchesOf(
         errors: [`the batch's parent turn ${end.parent} ${when}`],
       };
       const child = leaf.childSessionId;
-      await store.finishLeaf(leaf.id, child === undefined ? result : await leafEnding(store, child, result));
+      try {
+        await store.finishLeaf(
+          leaf.id,
+          child === undefined ? result : await leafEnding(store, child, result),
+        );
+      } catch (error) {
+        if (!(error instanceof StoreConflictError)) throw error;
+      }
+    }
+    for (const child of childTurns) {
+      const why = `its parent turn ${end.parent}`;
+      if (!(await store.setTurnStatus(child.id, end.state, { error: why, fromOwner: child.owner ?? null })))
+        continue;
+      await answerLooseCalls(store, { turnId: child.id }, why);
     }
     await store.finishBatch(batch.id, 'failed');
   }
