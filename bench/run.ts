@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { runYardstickMs } from './yardstick.js';
+import { machineReadings, runYardstickMs } from './yardstick.js';
 
 /** One figure a benchmark reports. */
 export interface BenchFigure {
@@ -27,6 +27,10 @@ const files = readdirSync(here)
 let failed = 0;
 process.stdout.write(
   `machine yardstick: ${runYardstickMs().toFixed(0)} ms for a fixed integer loop (the lower, the faster; compare figures across days by it)\n`,
+);
+const readings = machineReadings();
+process.stdout.write(
+  `  one system call (fstat): ${readings.syscallUs.toFixed(2)} µs; one read missing every cache (64 MB): ${readings.memoryNs.toFixed(0)} ns\n`,
 );
 for (const file of files) {
   const mod = (await import(pathToFileURL(join(here, file)).href)) as { bench: Bench };
