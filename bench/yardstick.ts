@@ -4,15 +4,6 @@ import { execFileSync } from 'node:child_process';
 const LOOP = 'let t=performance.now();let x=0;for(let i=0;i<3e8;i++)x+=i%7;console.log(performance.now()-t)';
 
 /**
- * How fast this machine is right now: the time of a fixed integer loop in a fresh process, the best of
- * three. Shared two-core machines vary from day to day by a third or more; a figure read beside this one
- * can be compared with one from another day.
- */
-export function yardstickMs(): number {
-  return bestOfThree(LOOP);
-}
-
-/**
  * What one system call costs: `fstat` on an open file, 100,000 times, in microseconds per call. The
  * store's writes (a write-ahead log page is two `pwrite`s, a transaction's locks a few `fcntl`s) pay it.
  */
@@ -26,6 +17,15 @@ const SYSCALL = `const fs=require('node:fs');const fd=fs.openSync(process.execPa
  * registry): a machine slow here slows toolseam's turn more than its integer loop says.
  */
 const MEMORY = `const n=1<<24,a=new Int32Array(n);for(let i=0;i<n;i++)a[i]=(Math.imul(i,1664525)+1013904223)&(n-1);let j=0,t=performance.now();for(let i=0;i<1e6;i++)j=a[j];console.log((performance.now()-t)/1e6*1e6+j*0)`;
+
+/**
+ * How fast this machine is right now: the time of a fixed integer loop in a fresh process, the best of
+ * three. Shared two-core machines vary from day to day by a third or more; a figure read beside this one
+ * can be compared with one from another day.
+ */
+export function yardstickMs(): number {
+  return bestOfThree(LOOP);
+}
 
 /** The best of three fresh processes running `script`, which prints one number. */
 function bestOfThree(script: string): number {
