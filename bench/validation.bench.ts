@@ -107,8 +107,10 @@ export async function bench(): Promise<BenchFigure[]> {
   check(searchMessages.read(CLEAN).ok && searchMessages.read(COERCED).ok, 'the sample calls must validate');
   check(missingArguments(MCP_ARGS, MCP_SCHEMA).length === 0, 'the MCP call must be complete');
   const target = '> 200,000/s';
-  const clean = opsPerSecond(() => searchMessages.read(CLEAN), 200_000);
-  const coerced = opsPerSecond(() => searchMessages.read(COERCED), 200_000);
+  // A model's call arrives as a new object each time, and a tool reads each arguments object once (later
+  // reads of the same object are a lookup), so each timed read is given a copy of its own.
+  const clean = opsPerSecond(() => searchMessages.read({ ...CLEAN }), 200_000);
+  const coerced = opsPerSecond(() => searchMessages.read({ ...COERCED }), 200_000);
   const refused = opsPerSecond(
     () => searchMessages.read({ ...CLEAN, maxResult: 5, max_results: 500 }),
     50_000,
