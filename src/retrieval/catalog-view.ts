@@ -5,7 +5,7 @@ import { platformFirst, type RetrievalTool } from './retrieval-tool.js';
 import type { SearchHit, SearchOptions, SelectOptions } from './retriever-options.js';
 import { schemaSize } from './schema-size.js';
 import { hintedFragments } from './structural-hints.js';
-import type { ToolCatalog } from './tool-catalog.js';
+import type { HintedTools, ToolCatalog } from './tool-catalog.js';
 
 /** Ranked tools read past the K offered, so the catalog can describe the next most relevant. */
 const RELEVANCE_READ = 32;
@@ -207,16 +207,23 @@ export class CatalogView {
       const t = catalog.get(name);
       if (t && !catalog.isCore(name) && allowed(name)) sticky.push(t);
     }
-    const hinted =
-      hints.length === 0
-        ? []
-        : catalog
-            .hintedTools(hints)
-            .filter((t) => !catalog.isCore(t.name) && !this.used.has(t.name) && allowed(t.name));
+    // Hinted tools are admitted ahead of the ranking's, best ranked first. A fragment may name thousands
+    // of a large catalog's tools (every name holding "file" or "schedule"), so only as many are kept as
+    // admission may take, as the ranking is read: k, or 4k when a budget may skip some. Those the
+    // ranking does not reach within its limit follow in the hinted order.
+    const named = hints.length === 0 ? undefined : catalog.hintedTools(hints);
+    const hintable = (t: RetrievalTool): boolean =>
+      !catalog.isCore(t.name) && !this.used.has(t.name) && allowed(t.name);
+    const hintRead = (budget === undefined ? 1 : 4) * this.k;
 
     // Only the head of the ranking is admitted or described first in the catalog; a budget may skip
     // tools, so read further then.
-    const extra = core.length + sticky.length + hinted.length + RELEVANCE_READ;
+    let hintedAtMost = 0;
+    for (const t of named?.tools ?? []) {
+      if (hintedAtMost === hintRead) break;
+      if (hintable(t)) hintedAtMost += 1;
+    }
+    const extra = core.length + sticky.length + hintedAtMost + RELEVANCE_READ;
     const limit = inPool ? Number.POSITIVE_INFINITY : (budget === undefined ? 1 : 4) * this.k + extra;
     // The ranked tools in the pool but the core, and each one's score as a share of the first's.
     const ranked: RetrievalTool[] = [];
@@ -229,6 +236,7 @@ export class CatalogView {
       ranked.push(t);
       relevance.set(t.name, r.score / top);
     }
+    const hinted = named === undefined ? [] : hintedHead(named, ranked, hintable, hintRead);
     for (const t of sticky) relevance.set(t.name, 1 + (relevance.get(t.name) ?? 0));
     for (const t of hinted) relevance.set(t.name, 1 + (relevance.get(t.name) ?? 0));
     this.relevance = relevance;
@@ -267,4 +275,31 @@ export class CatalogView {
     const allowed = new Set(restrict);
     return all.filter((t) => allowed.has(t.name));
   }
+}
+
+/**
+ * The first `count` tools `hinted` names that `hintable` passes, in the order they are admitted (best
+ * ranked first, then the platform's own, then by name): the ranked ones among them, then the rest in
+ * the hinted order. Costs by `ranked` and `count`, not by how many tools the hints name.
+ */
+function hintedHead(
+  hinted: HintedTools,
+  ranked: readonly RetrievalTool[],
+  hintable: (t: RetrievalTool) => boolean,
+  count: number,
+): RetrievalTool[] {
+  const head: RetrievalTool[] = [];
+  const taken = new Set<string>();
+  for (const t of ranked) {
+    if (head.length === count) return head;
+    if (hinted.names.has(t.name) && hintable(t)) {
+      head.push(t);
+      taken.add(t.name);
+    }
+  }
+  for (const t of hinted.tools) {
+    if (head.length === count) break;
+    if (!taken.has(t.name) && hintable(t)) head.push(t);
+  }
+  return head;
 }

@@ -23,6 +23,13 @@ import type { Ranked } from './top-k.js';
 /** Hint fragment sets whose matching tools are remembered at most (the memory starts over past it). */
 const MAX_HINTED_SETS = 256;
 
+/** The tools a set of hint fragments points at (see `ToolCatalog.hintedTools`). */
+export interface HintedTools {
+  /** The platform's own first, then by name. */
+  readonly tools: readonly RetrievalTool[];
+  readonly names: ReadonlySet<string>;
+}
+
 /** What is worked out from the catalog as one filter of it sees it, for one catalog state. */
 interface Seen {
   readonly generation: number;
@@ -53,7 +60,7 @@ export class ToolCatalog {
   private nextOrder = 0;
   private ordered: RetrievalTool[] | undefined;
   private tieRanks: Int32Array | undefined;
-  private readonly hintedBy = new Map<string, readonly RetrievalTool[]>();
+  private readonly hintedBy = new Map<string, HintedTools>();
   private readonly coreNames = new Set<string>();
   private readonly partsByName = new Map<string, NameParts>();
   private readonly vectors: ToolVectors;
@@ -194,17 +201,23 @@ export class ToolCatalog {
     this.seenWhole = undefined;
   }
 
-  /** Tools whose names the hint fragments point at, in catalog order (remembered per fragment set). */
-  hintedTools(hints: readonly string[]): readonly RetrievalTool[] {
+  /**
+   * Tools whose names the hint fragments point at, the platform's own first, then by name (as ranking
+   * ties are ordered), with their names for look-ups; remembered per fragment set.
+   */
+  hintedTools(hints: readonly string[]): HintedTools {
     const key = hints.join('\u0000');
-    let tools = this.hintedBy.get(key);
-    if (!tools) {
+    let hinted = this.hintedBy.get(key);
+    if (!hinted) {
       const matcher = fragmentMatcher(hints);
-      tools = this.orderedTools().filter((t) => fragmentNames(matcher, this.nameParts(t.name)));
+      const tools = this.orderedTools()
+        .filter((t) => fragmentNames(matcher, this.nameParts(t.name)))
+        .sort(platformFirst);
+      hinted = { tools, names: new Set(tools.map((t) => t.name)) };
       if (this.hintedBy.size >= MAX_HINTED_SETS) this.hintedBy.clear();
-      this.hintedBy.set(key, tools);
+      this.hintedBy.set(key, hinted);
     }
-    return tools;
+    return hinted;
   }
 
   /**
