@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { benchRuntime } from './runtime.bench.js';
 import { percentile } from './stats.js';
 import { bareSide } from './turn-bare.js';
-import { callPath, startLoopbackProcess } from './turn-loopback.js';
+import { ASKED, callPath, startLoopbackProcess } from './turn-loopback.js';
 import { CALL_ARGUMENTS, type TurnSide, targetOf } from './turn-tools.js';
 import { toolseamSide } from './turn-toolseam.js';
 
@@ -96,7 +96,7 @@ function overheadGrowth(sides: Record<'bare' | 'toolseam', Cost[]>, window: numb
 async function onTheWire(): Promise<void> {
   const loopback = await startLoopbackProcess();
   const target = targetOf(48);
-  const baseURL = `${loopback.url}${callPath(target.name, CALL_ARGUMENTS)}`;
+  const baseURL = `${loopback.url}${callPath(ASKED, CALL_ARGUMENTS)}`;
   const sides: Record<'bare' | 'toolseam', TurnSide> = {
     bare: bareSide(baseURL, 48),
     toolseam: await toolseamSide(baseURL, 48, dir),

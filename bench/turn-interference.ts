@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median } from './stats.js';
 import { bareSide } from './turn-bare.js';
-import { callPath, startLoopbackProcess } from './turn-loopback.js';
+import { ASKED, callPath, startLoopbackProcess } from './turn-loopback.js';
 import { CALL_ARGUMENTS, targetOf, timedBlock } from './turn-tools.js';
 import { toolseamSide } from './turn-toolseam.js';
 
@@ -18,23 +18,25 @@ const N = Number(args[0] ?? 10_000);
 const ROUNDS = Number(args[1] ?? 6);
 const BLOCK = N >= 10_000 ? 4 : 10;
 const TURNS = N >= 10_000 ? 32 : 60;
+const WARM = 100;
 
 const dir = mkdtempSync(join(tmpdir(), 'toolseam-bench-interference-'));
 const loopback = await startLoopbackProcess();
-const urlFor = (n: number) => `${loopback.url}${callPath(targetOf(n).name, CALL_ARGUMENTS)}`;
+const url = `${loopback.url}${callPath(ASKED, CALL_ARGUMENTS)}`;
 
 try {
   // The process warmed up as the turn bench warms it, at N=48.
-  const reference = bareSide(urlFor(48), 48);
-  const warm = await toolseamSide(urlFor(48), 48, dir);
+  const reference = bareSide(url, 48);
+  const warm = await toolseamSide(url, 48, dir);
   for (let i = 0; i < 400; i += 1) for (const side of [reference, warm]) await side.turn(targetOf(48).ask(i));
   await warm.close();
   for (let round = 0; round < ROUNDS; round += 1) {
     const withBare = round % 2 === 0;
-    const bare = bareSide(urlFor(N), N);
-    const toolseam = await toolseamSide(urlFor(N), N, join(dir, `round-${round}`));
-    await toolseam.turn(targetOf(N).ask(0));
-    await bare.turn(targetOf(N).ask(0));
+    const bare = bareSide(url, N);
+    const toolseam = await toolseamSide(url, N, join(dir, `round-${round}`));
+    // Each side serves its first turns at N before it is timed, as in the turn bench.
+    for (let i = 0; i < WARM; i += 1)
+      for (const side of [toolseam, bare]) await side.turn(targetOf(N).ask(i));
     const timed = { ms: [] as number[], ran: 0 };
     const ref = { ms: [] as number[], ran: 0 };
     for (let b = 0; b < TURNS / BLOCK; b += 1) {

@@ -3,6 +3,10 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { ASK_END } from './turn-tools.js';
+
+/** In place of a tool's name in `callPath`: call the tool the request's last ask names (see `targetOf`). */
+export const ASKED = '~asked';
 
 /**
  * The path prefix that tells the loopback which tool to call and with what arguments: a client whose
@@ -11,6 +15,15 @@ import { fileURLToPath } from 'node:url';
  */
 export function callPath(tool: string, args: Readonly<Record<string, unknown>>): string {
   return `/call/${tool}/${Buffer.from(JSON.stringify(args)).toString('base64url')}/v1`;
+}
+
+const PLEASE = Buffer.from('Please ');
+
+/** The tool the request's last ask (`Please <the tool's words> for record r-…`) names, if it has one. */
+function askedTool(body: Buffer): string | undefined {
+  const end = body.lastIndexOf(ASK_END);
+  const start = end < 0 ? -1 : body.lastIndexOf(PLEASE, end);
+  return start < 0 ? undefined : body.toString('utf8', start + PLEASE.length, end).replaceAll(' ', '_');
 }
 
 const ROUTE = /^\/call\/([^/]+)\/([^/]+)\/v1\/chat\/completions$/;
@@ -93,7 +106,8 @@ export async function startLoopback(): Promise<Loopback> {
       }
       const body = Buffer.concat(chunks);
       const answered = [...pending].find((id) => body.includes(`"${id}"`));
-      const wire = answered === undefined ? nameToCall(body, route[1] as string) : undefined;
+      const tool = route[1] === ASKED ? askedTool(body) : route[1];
+      const wire = answered === undefined && tool !== undefined ? nameToCall(body, tool) : undefined;
       if (answered !== undefined) pending.delete(answered);
       if (wire === undefined) return reply(res, body, { content: 'Done: the record is updated.' }, 'stop');
       calls += 1;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { callPath } from './turn-loopback.js';
+import { ASKED, callPath } from './turn-loopback.js';
 import { CALL_ARGUMENTS, type TurnSide, targetOf } from './turn-tools.js';
 
 /**
@@ -20,7 +20,7 @@ const { values } = parseArgs({
 });
 const n = Number(values.n);
 const target = targetOf(n);
-const baseURL = `${values.url}${callPath(target.name, CALL_ARGUMENTS)}`;
+const baseURL = `${values.url}${callPath(ASKED, CALL_ARGUMENTS)}`;
 const dir = mkdtempSync(join(tmpdir(), 'toolseam-bench-turn-rss-'));
 let side: TurnSide;
 if (values.mode === 'bare') side = (await import('./turn-bare.js')).bareSide(baseURL, n);

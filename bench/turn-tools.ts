@@ -112,11 +112,29 @@ export function benchToolSpecs(n: number): BenchToolSpec[] {
   return Array.from({ length: n }, (_, i) => specAt(i));
 }
 
-/** The tool a benchmark turn asks for among `n`, and a user message that names it in words. */
-export function targetOf(n: number): { readonly name: string; readonly ask: (turn: number) => string } {
-  const spec = specAt(Math.floor(n / 2) + 1);
-  const words = spec.name.replaceAll('_', ' ');
-  return { name: spec.name, ask: (turn) => `Please ${words} for record r-${turn}, owner Dana.` };
+/** What every ask says right after the tool's words, so the loopback can read which tool was asked for. */
+export const ASK_END = ' for record r-';
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+/**
+ * What a benchmark's turns ask for among `n` tools: each turn another tool, named in words in its user
+ * message, as a person's requests vary (asking for one tool every turn would let every cache on the way
+ * hold the same selection, catalogue and wire forms, which no person's session gets). The tools asked
+ * walk the catalogue by a stride prime to `n`, so `n` turns ask for each tool once.
+ */
+export function targetOf(n: number): { readonly ask: (turn: number) => string } {
+  let stride = Math.max(1, Math.round(n * 0.618));
+  while (gcd(stride, n) !== 1) stride += 1;
+  const start = Math.floor(n / 2) + 1;
+  return {
+    ask: (turn) => {
+      const words = specAt((start + turn * stride) % n).name.replaceAll('_', ' ');
+      return `Please ${words}${ASK_END}${turn}, owner Dana.`;
+    },
+  };
 }
 
 /** What each parameter of every tool says about itself. */
