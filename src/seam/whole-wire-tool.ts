@@ -1,5 +1,6 @@
 import { MAX_JSON_DEPTH } from '../core/json-depth.js';
 import type { WireTool } from '../core/model.js';
+import { mayHoldHalfCharacters, schemaJson } from '../core/schema-json.js';
 import { wholeText } from '../core/text-cut.js';
 
 /** A wire tool as a request can carry it, and where it held half of a character. */
@@ -21,7 +22,10 @@ export function wholeWireTool(tool: WireTool): WholeWireTool {
   const mended: string[] = [];
   const description = wholeText(tool.description);
   if (description !== tool.description) mended.push('description');
-  const parameters = wholeValue(tool.parameters, 'parameters', mended, 0);
+  // Most schemas hold no half character, which their JSON text shows without a walk.
+  const parameters = mayHoldHalfCharacters(schemaJson(tool.parameters))
+    ? wholeValue(tool.parameters, 'parameters', mended, 0)
+    : tool.parameters;
   if (mended.length === 0) return { tool, mended };
   return { tool: { ...tool, description, parameters: parameters as WireTool['parameters'] }, mended };
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage, ModelRequest, WireTool } from '../../src/core/model.js';
 import { openAIBodyBytes } from '../../src/providers/openai/openai-body-bytes.js';
 import { type OpenAIRequestOptions, toOpenAIRequest } from '../../src/providers/openai/openai-request.js';
+import { toOpenAITool } from '../../src/providers/openai/openai-tool.js';
 import { OpenAIWireCache } from '../../src/providers/openai/openai-wire-cache.js';
 import { shortCallIds } from '../../src/providers/openai/short-call-ids.js';
 import type { StandIn } from '../../src/testing/index.js';
@@ -382,5 +383,29 @@ describe('an OpenAI-compatible adapter sending cached messages', () => {
       ],
       history,
     ]);
+  });
+});
+
+describe('a tool’s bytes in the list', () => {
+  it('are the bytes JSON.stringify writes of its Chat Completions form', () => {
+    const cache = new OpenAIWireCache();
+    const tools: WireTool[] = [
+      TOOL,
+      {
+        name: 'find "it"',
+        description: 'Backslash \\, quote ", tab \t, line\u2028separator, 中文 and 😀.',
+        parameters: {
+          type: 'object',
+          properties: { q: { type: 'string', description: 'é', enum: ['a', '😀'] }, n: { type: 'integer' } },
+          required: ['q'],
+        },
+      },
+    ];
+    for (const tool of tools) {
+      const expected = Buffer.from(`,${JSON.stringify(toOpenAITool(tool))}`);
+      expect(cache.listedTool(cache.tool(tool))).toEqual(expected);
+      // Kept: asked again, the same bytes.
+      expect(cache.listedTool(cache.tool(tool))).toEqual(expected);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { ChatMessage, WireTool } from '../../core/model.js';
 import { RecentMap } from '../../core/recent-map.js';
+import { schemaJson } from '../../core/schema-json.js';
 import { MessageForms } from '../shared/message-forms.js';
 import { type SettledHead, SettledHeads } from '../shared/settled-heads.js';
 import { toOpenAIMessage } from './openai-message.js';
@@ -15,6 +16,12 @@ interface ToolEntry {
 
 /** `,` and the JSON of `param`, in UTF-8: a list's items, each led by its separator. */
 const listedBytes = (param: object): Buffer => Buffer.from(`,${JSON.stringify(param)}`);
+
+/** `listedBytes` of `toOpenAITool(tool)`, with the parameters' JSON text made once per schema object. */
+function listedToolBytes(tool: Pick<WireTool, 'name' | 'description' | 'parameters'>): Buffer {
+  const head = `,{"type":"function","function":{"name":${JSON.stringify(tool.name)},"description":${JSON.stringify(tool.description)}`;
+  return Buffer.from(`${head},"parameters":${schemaJson(tool.parameters)}}}`);
+}
 
 /** How many parts a conversation's kept bytes may be in before they are joined into one. */
 const MAX_KEPT_PARTS = 32;
@@ -173,12 +180,14 @@ export class OpenAIWireCache {
     return system.concat(joined);
   }
 
-  /** `,` and the tool's JSON in UTF-8, kept for the forms this cache made. */
+  /**
+   * `,` and the tool's JSON in UTF-8, kept for the forms this cache made; their parameters are written
+   * from the schema's JSON text the runtime made for the tool's first request (`schemaJson`).
+   */
   listedTool(param: ChatCompletionTool): Buffer {
     const entry = this.byParam.get(param);
-    if (entry?.listed !== undefined) return entry.listed;
-    const bytes = listedBytes(param);
-    if (entry !== undefined) entry.listed = bytes;
-    return bytes;
+    if (entry === undefined) return listedBytes(param);
+    entry.listed ??= listedToolBytes(entry.tool);
+    return entry.listed;
   }
 }

@@ -1,4 +1,5 @@
 import type { ChatMessage, WireTool } from '../../core/model.js';
+import { schemaJsonLength } from '../../core/schema-json.js';
 
 /** Characters a message costs beyond its text (role, ids, framing), as a rough constant. */
 const MESSAGE_OVERHEAD = 16;
@@ -38,17 +39,9 @@ export function requestChars(request: {
   return chars;
 }
 
-/** Each offered schema's length as JSON, by the schema object (offered tools are shared across turns and sessions). */
-const SCHEMA_CHARS = new WeakMap<object, number>();
-
-/** A tool's parameters as JSON, measured once per schema object: every request is estimated, twice. */
+/** A tool's parameters as JSON, measured once per schema object (every request is estimated, twice). */
 function schemaChars(tool: WireTool): number {
-  let chars = SCHEMA_CHARS.get(tool.parameters);
-  if (chars === undefined) {
-    chars = JSON.stringify(tool.parameters).length;
-    SCHEMA_CHARS.set(tool.parameters, chars);
-  }
-  return chars;
+  return schemaJsonLength(tool.parameters);
 }
 
 /** Bounds on the characters one token stands for, so one odd answer cannot throw the estimate far off. */
