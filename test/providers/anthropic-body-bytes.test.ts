@@ -214,3 +214,41 @@ describe('an Anthropic adapter sending kept message blocks', () => {
     ]);
   });
 });
+
+describe('Anthropic request bytes of the tools', () => {
+  it('are the bytes JSON.stringify writes, messages first, then tools, then the rest, kept per schema', () => {
+    const cache = anthropicForms();
+    const other: WireTool = {
+      name: 'find "it"',
+      description: 'Backslash \\, tab \t, line\u2028separator, 中文 and 😀.',
+      parameters: {
+        type: 'object',
+        properties: { q: { type: 'string', enum: ['a', '😀'] } },
+        required: ['q'],
+      },
+    };
+    const messages: ChatMessage[] = [{ role: 'user', content: 'what time is it?' }];
+    for (const round of [1, 2]) {
+      // The second round renames a tool around the same schema object: it is written again.
+      const tools = round === 1 ? [TOOL, other] : [TOOL, { ...other, name: 'find_it' }];
+      const forms = anthropicMessageForms(messages, false, cache);
+      const body = toAnthropicRequest(request(messages, tools), OPTIONS, forms);
+      const { messages: turns, tools: listed, ...rest } = body;
+      const expected = JSON.stringify({ messages: turns, tools: listed, ...rest });
+      expect(anthropicBodyBytes(body, forms, cache).toString('utf8')).toBe(expected);
+    }
+  });
+
+  it('writes a tool of another form (a server tool) as it is', () => {
+    const cache = anthropicForms();
+    const messages: ChatMessage[] = [{ role: 'user', content: 'search' }];
+    const forms = anthropicMessageForms(messages, false, cache);
+    const body = toAnthropicRequest(request(messages, [TOOL]), OPTIONS, forms);
+    const server = { type: 'web_search_20250305', name: 'web_search', max_uses: 2 } as const;
+    const withServer = { ...body, tools: [...(body.tools ?? []), server] };
+    const { messages: turns, tools: listed, ...rest } = withServer;
+    expect(anthropicBodyBytes(withServer, forms, cache).toString('utf8')).toBe(
+      JSON.stringify({ messages: turns, tools: listed, ...rest }),
+    );
+  });
+});

@@ -1,5 +1,6 @@
-import type { MessageCreateParams } from '@anthropic-ai/sdk/resources/messages';
+import type { MessageCreateParams, ToolUnion } from '@anthropic-ai/sdk/resources/messages';
 import { RecentMap } from '../../core/recent-map.js';
+import { schemaJson } from '../../core/schema-json.js';
 import type { AnthropicForm, AnthropicForms } from './anthropic-request.js';
 
 /** The JSON of each of the form's blocks, with a `,` between two, in UTF-8. */
@@ -17,6 +18,45 @@ const TURN_OPENS = {
 const TURN_CLOSE = Buffer.from(']}');
 const COMMA = Buffer.from(',');
 const MESSAGES_OPEN = Buffer.from('{"messages":[');
+const TOOLS_OPEN = Buffer.from('],"tools":[');
+
+/** A tool's bytes and the name and description they were made with. */
+interface KeptTool {
+  readonly name: string;
+  readonly description: string;
+  readonly bytes: Buffer;
+}
+
+/** Each tool's kept bytes, by its schema object. */
+const toolBytes = new WeakMap<object, KeptTool>();
+
+/**
+ * `tool`'s JSON in UTF-8, as `JSON.stringify` writes it. A tool in the form `toAnthropicTool` makes (name,
+ * description, input_schema) is written once per schema object while its name and description stay, its
+ * schema from the text the runtime made for the tool's first request: the runtime offers the same
+ * schema objects turn after turn, where the body's other fields change.
+ */
+function toolJson(tool: ToolUnion): Buffer {
+  const keys = Object.keys(tool);
+  const { name, description, input_schema: schema } = tool as unknown as Partial<Record<string, unknown>>;
+  if (
+    keys.length !== 3 ||
+    keys[0] !== 'name' ||
+    keys[1] !== 'description' ||
+    keys[2] !== 'input_schema' ||
+    typeof name !== 'string' ||
+    typeof description !== 'string' ||
+    typeof schema !== 'object' ||
+    schema === null
+  )
+    return Buffer.from(JSON.stringify(tool));
+  const kept = toolBytes.get(schema);
+  if (kept !== undefined && kept.name === name && kept.description === description) return kept.bytes;
+  const head = `{"name":${JSON.stringify(name)},"description":${JSON.stringify(description)}`;
+  const bytes = Buffer.from(`${head},"input_schema":${schemaJson(schema)}}`);
+  toolBytes.set(schema, { name, description, bytes });
+  return bytes;
+}
 
 /** How many parts a conversation's kept turns may be in before they are joined into one. */
 const MAX_KEPT_PARTS = 32;
@@ -59,14 +99,15 @@ function keptTurns(forms: readonly AnthropicForm[], cache: AnthropicForms): Clos
  * come as the few parts they were kept in. The same JSON the SDK would write, with `messages` first;
  * sending bytes also keeps one character past Latin-1 in the system prompt from making the whole body a
  * two-byte string. Consecutive messages of one role share a turn, and a message without blocks is left
- * out, as `groupTurns` groups them.
+ * out, as `groupTurns` groups them. The tools follow the messages, each written once while it stays the
+ * same.
  */
 export function anthropicBodyBytes(
   body: MessageCreateParams,
   forms: readonly AnthropicForm[],
   cache: AnthropicForms,
 ): Buffer {
-  const { messages: _turns, ...rest } = body;
+  const { messages: _turns, tools, ...rest } = body;
   const kept = keptTurns(forms, cache);
   let closed = kept ? kept.parts.slice() : [];
   let turns = kept?.turns ?? 0;
@@ -103,6 +144,13 @@ export function anthropicBodyBytes(
   }
   const parts = [MESSAGES_OPEN, ...closed];
   if (open !== undefined) parts.push(...open.parts, TURN_CLOSE);
+  if (tools !== undefined) {
+    parts.push(TOOLS_OPEN);
+    tools.forEach((tool, i) => {
+      if (i > 0) parts.push(COMMA);
+      parts.push(toolJson(tool));
+    });
+  }
   // `rest` always holds the model, so its JSON is `{` and at least one key
   parts.push(Buffer.from(`],${JSON.stringify(rest).slice(1)}`));
   return Buffer.concat(parts);
