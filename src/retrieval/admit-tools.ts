@@ -13,8 +13,8 @@ export interface Candidates {
   readonly core: readonly RetrievalTool[];
   /** Called earlier in the session: admitted when they fit, beyond `k` (up to MAX_OFFERED_TOOLS). */
   readonly sticky: readonly RetrievalTool[];
-  /** Named by the request's hints: admitted when they fit, while fewer than `k` tools are chosen. */
-  readonly hinted: readonly RetrievalTool[];
+  /** Named by the request's hints: admitted when they fit, while fewer than `k` tools are chosen (read once). */
+  readonly hinted: Iterable<RetrievalTool>;
   /** The ranking, best first: admitted while fewer than `k` tools are chosen. */
   readonly ranked: readonly RetrievalTool[];
   /** Offered last time: they fill what room the ranking leaves (a request with no telling words). */

@@ -208,8 +208,9 @@ export class CatalogView {
       if (t && !catalog.isCore(name) && allowed(name)) sticky.push(t);
     }
     // Hinted tools are admitted ahead of the ranking's, best ranked first. A fragment may name thousands
-    // of a large catalog's tools (every name holding "file" or "schedule"), so only as many are kept as
-    // admission may take, as the ranking is read: k, or 4k when a budget may skip some. Those the
+    // of a large catalog's tools (every name holding "file" or "schedule"), so only as many are lifted
+    // (made relevant, for the catalog) as admission takes, the ranking's way: k, or 4k when a budget
+    // may skip some; under a budget admission reads on past them while tools are skipped. Those the
     // ranking does not reach within its limit follow in the hinted order.
     const named = hints.length === 0 ? undefined : catalog.hintedTools(hints);
     const hintable = (t: RetrievalTool): boolean =>
@@ -217,14 +218,16 @@ export class CatalogView {
     const hintRead = (budget === undefined ? 1 : 4) * this.k;
 
     // Only the head of the ranking is admitted or described first in the catalog; a budget may skip
-    // tools, so read further then.
-    let hintedAtMost = 0;
-    for (const t of named?.tools ?? []) {
-      if (hintedAtMost === hintRead) break;
-      if (hintable(t)) hintedAtMost += 1;
+    // tools, so read further then. A restricted pool reads the whole ranking.
+    let limit = Number.POSITIVE_INFINITY;
+    if (!inPool) {
+      let hintedAtMost = 0;
+      for (const t of named?.tools ?? []) {
+        if (hintedAtMost === hintRead) break;
+        if (hintable(t)) hintedAtMost += 1;
+      }
+      limit = hintRead + core.length + sticky.length + hintedAtMost + RELEVANCE_READ;
     }
-    const extra = core.length + sticky.length + hintedAtMost + RELEVANCE_READ;
-    const limit = inPool ? Number.POSITIVE_INFINITY : (budget === undefined ? 1 : 4) * this.k + extra;
     // The ranked tools in the pool but the core, and each one's score as a share of the first's.
     const ranked: RetrievalTool[] = [];
     const relevance = new Map<string, number>();
@@ -236,7 +239,14 @@ export class CatalogView {
       ranked.push(t);
       relevance.set(t.name, r.score / top);
     }
-    const hinted = named === undefined ? [] : hintedHead(named, ranked, hintable, hintRead);
+    const hintOrder = named === undefined ? undefined : hintedInOrder(named, ranked, hintable);
+    const hinted: RetrievalTool[] = [];
+    // Taken one by one: a `for…of` that stops early would close the generator that admission reads on.
+    while (hintOrder !== undefined && hinted.length < hintRead) {
+      const next = hintOrder.next();
+      if (next.done) break;
+      hinted.push(next.value);
+    }
     for (const t of sticky) relevance.set(t.name, 1 + (relevance.get(t.name) ?? 0));
     for (const t of hinted) relevance.set(t.name, 1 + (relevance.get(t.name) ?? 0));
     this.relevance = relevance;
@@ -252,7 +262,8 @@ export class CatalogView {
       {
         core,
         sticky: sticky.sort(byRank),
-        hinted: hinted.sort(byRank),
+        // Already in rank order (a lifted tool's relevance is 1 + its share of the ranking).
+        hinted: budget === undefined || hintOrder === undefined ? hinted : readOn(hinted, hintOrder),
         ranked,
         fallback,
       },
@@ -278,28 +289,28 @@ export class CatalogView {
 }
 
 /**
- * The first `count` tools `hinted` names that `hintable` passes, in the order they are admitted (best
- * ranked first, then the platform's own, then by name): the ranked ones among them, then the rest in
- * the hinted order. Costs by `ranked` and `count`, not by how many tools the hints name.
+ * The tools `hinted` names that `hintable` passes, in the order they are admitted (best ranked first,
+ * then the platform's own, then by name): the ranked ones among them, then the rest in the hinted
+ * order. Read lazily: a turn pays for the ranking and the tools it takes (and for those `hintable`
+ * turns down on the way), not for every tool the hints name.
  */
-function hintedHead(
+function* hintedInOrder(
   hinted: HintedTools,
   ranked: readonly RetrievalTool[],
   hintable: (t: RetrievalTool) => boolean,
-  count: number,
-): RetrievalTool[] {
-  const head: RetrievalTool[] = [];
+): Generator<RetrievalTool> {
   const taken = new Set<string>();
   for (const t of ranked) {
-    if (head.length === count) return head;
     if (hinted.names.has(t.name) && hintable(t)) {
-      head.push(t);
       taken.add(t.name);
+      yield t;
     }
   }
-  for (const t of hinted.tools) {
-    if (head.length === count) break;
-    if (!taken.has(t.name) && hintable(t)) head.push(t);
-  }
-  return head;
+  for (const t of hinted.tools) if (!taken.has(t.name) && hintable(t)) yield t;
+}
+
+/** The tools of `head`, then what `rest` has left. */
+function* readOn(head: readonly RetrievalTool[], rest: Iterator<RetrievalTool>): Generator<RetrievalTool> {
+  yield* head;
+  for (let next = rest.next(); !next.done; next = rest.next()) yield next.value;
 }

@@ -16,29 +16,29 @@ describe('a hint that names thousands of tools', () => {
   });
 
   it('offers the one the words rank first among them, and lifts no more than it can offer', () => {
-    const archive = tool('task_archive_done', 'Archives the finished entries of the board.');
+    // Last by name of 3,001 hinted tools: only its words can bring it into the 10 offered.
+    const archive = tool('task_zz_archive_done', 'Archives the finished entries of the board.');
     const r = new ToolRetriever([...numbered(200), ...BOARD, archive], { k: 10 });
     const picked = names(r.select('archive my finished tasks'));
-    expect(picked).toContain('task_archive_done');
+    expect(picked).toContain('task_zz_archive_done');
     expect(picked).toHaveLength(10);
     // Each hinted tool kept is lifted above the ranking (relevance above 1); the other 2,991 are not,
     // so the catalog lays out a few dozen relevant tools, not three thousand.
     const lifted = [...r.lastRelevance.values()].filter((v) => v > 1);
     expect(lifted).toHaveLength(10);
     expect(r.lastRelevance.size).toBeLessThan(100);
-    const text = r.deferredCatalog(new Set(picked));
-    expect(text.length).toBeLessThanOrEqual(6000);
-    expect(text).not.toContain('- task_archive_done');
+    expect(r.deferredCatalog(new Set(picked)).length).toBeLessThanOrEqual(6000);
   });
 
-  it('reads up to 4k of them when a schema budget may skip some', () => {
+  it('reads on past those it lifts when a schema budget skips them', () => {
     const big = { type: 'object', properties: { note: { type: 'string', description: 'x'.repeat(3000) } } };
-    // The first 30 by name carry schemas too large for the budget: the next ones are offered instead.
-    const board = BOARD.map((t, i) => (i < 30 ? { ...t, parameters: big } : t));
+    // The first 50 by name carry schemas too large for the budget (more than the 4k = 40 it lifts):
+    // the next ones are offered instead.
+    const board = BOARD.map((t, i) => (i < 50 ? { ...t, parameters: big } : t));
     const r = new ToolRetriever([...numbered(200), ...board], { k: 10 });
     const picked = names(r.select('what is on my backlog', { budgetChars: 2000 }));
-    // As many of the next ones as the budget holds (k = 10 would be read without a budget).
+    // As many of the next ones as the budget holds.
     expect(picked.length).toBeGreaterThan(5);
-    expect(picked).toEqual(names(BOARD.slice(30, 30 + picked.length)));
+    expect(picked).toEqual(names(BOARD.slice(50, 50 + picked.length)));
   });
 });
