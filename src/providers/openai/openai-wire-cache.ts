@@ -187,7 +187,12 @@ export class OpenAIWireCache {
   listedTool(param: ChatCompletionTool): Buffer {
     const entry = this.byParam.get(param);
     if (entry === undefined) return listedBytes(param);
-    entry.listed ??= listedToolBytes(entry.tool);
+    const { name, description } = entry.tool;
+    // Written from its parts only as JSON.stringify would write it: a name and a description as text.
+    entry.listed ??=
+      typeof name === 'string' && typeof description === 'string'
+        ? listedToolBytes(entry.tool)
+        : listedBytes(param);
     return entry.listed;
   }
 }
