@@ -40,7 +40,7 @@ try {
     const timed = { ms: [] as number[], ran: 0 };
     const ref = { ms: [] as number[], ran: 0 };
     for (let b = 0; b < TURNS / BLOCK; b += 1) {
-      const asked = (n: number) => (i: number) => targetOf(n).ask(b * BLOCK + i);
+      const asked = (n: number) => (i: number) => targetOf(n).ask(WARM + b * BLOCK + i);
       if (b % 2 === 0) await timedBlock(reference, asked(48), BLOCK, undefined, ref);
       for (const side of b % 2 === 0 ? [bare, toolseam] : [toolseam, bare]) {
         if (side === toolseam) await timedBlock(toolseam, asked(N), BLOCK, undefined, timed);

@@ -113,7 +113,8 @@ async function compare(
     toolseam: { ms: [], cpuPerTurn: 0, ran: 0 },
   };
   for (let b = 0; b < plan.turns / plan.block; b += 1) {
-    const asked = (t: ReturnType<typeof targetOf>) => (i: number) => t.ask(b * plan.block + i);
+    // Asks after the warm-up's: a timed turn asks for what no turn before it asked in those words.
+    const asked = (t: ReturnType<typeof targetOf>) => (i: number) => t.ask(plan.warm + b * plan.block + i);
     // The reference's block first and last in turn, as the two sides swap.
     if (reference && b % 2 === 0) await timedBlock(reference, asked(target48), plan.block, undefined, bare48);
     for (const s of b % 2 === 0 ? SIDES : [...SIDES].reverse()) {
