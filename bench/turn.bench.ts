@@ -28,9 +28,10 @@ const run = promisify(execFile);
  * timed too and reported apart (its first `EARLY` turns), so those turns stay in view. The counts
  * with `reference` also time the bare SDK at N=48 in their own blocks, which their p50 target is
  * measured against: the same machine at the same moment (on 2026-12-07 bare's N=48 p50 moved between
- * 1.5 and 2.4 ms within one run's counts). N=10,000 takes 48 turns a side, not 16: the p50 of 16, in
- * blocks beside bare's turns that each leave ~14 MB for the collector, spread 3.9-4.8 ms over three runs
- * and that of 48 4.0-4.1 ms over three runs taken in turn with them (2026-12-07, yardstick 412 ms).
+ * 1.5 and 2.4 ms within one run's counts). N=10,000 takes 48 turns a side, not 16, so its p50 does not
+ * rest on 16 turns beside bare's, each of which leaves ~14 MB for the collector. Three runs of each, taken
+ * in turn on 2026-12-07 (yardstick 412 ms): 16 turns gave 3.9-4.8 ms and 48 turns 4.0-4.1 while the
+ * timed turns repeated the warm-up's asks; with asks new to the runtime, 4.0-4.5 and 3.8-4.3.
  */
 const NEW_SESSION = [
   { n: 48, turns: 100, block: 10, warm: 400 },
