@@ -201,7 +201,7 @@ export class CatalogView {
     for (const name of catalog.core) if (allowed(name)) core.push(catalog.get(name) as RetrievalTool);
     const hints = fragments.length > 0 ? fragments : this.carriedHints;
     this.carriedHints = fragments;
-    // Sticky and hinted tools are sorted by rank below: the order they are found in does not matter.
+    // Sticky tools are sorted by rank below: the order they are found in does not matter.
     const sticky: RetrievalTool[] = [];
     for (const name of this.used) {
       const t = catalog.get(name);
