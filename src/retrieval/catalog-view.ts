@@ -309,8 +309,8 @@ function* hintedInOrder(
   for (const t of hinted.tools) if (!taken.has(t.name) && hintable(t)) yield t;
 }
 
-/** The tools of `head`, then what `rest` has left. */
-function* readOn(head: readonly RetrievalTool[], rest: Iterator<RetrievalTool>): Generator<RetrievalTool> {
+/** The tools of `head`, then what `rest` (a generator part-read) has left. */
+function* readOn(head: readonly RetrievalTool[], rest: Iterable<RetrievalTool>): Generator<RetrievalTool> {
   yield* head;
-  for (let next = rest.next(); !next.done; next = rest.next()) yield next.value;
+  yield* rest;
 }
