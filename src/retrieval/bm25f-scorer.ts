@@ -167,20 +167,23 @@ export class Bm25fScorer {
       this.accumulate(query, fw, into);
       return;
     }
-    // Mark the tools the other terms reach; those first reached now get the earlier deferred terms.
+    // Mark the tools the other terms reach; those first reached now get the earlier deferred terms
+    // (only a later round has earlier ones, so only it lists the newly marked).
     const { marks, round, fresh } = deferred;
-    fresh.length = 0;
-    for (const [id, qw] of query) {
+    const listing = before > 0;
+    let count = 0;
+    query.forEach((qw, id) => {
       const df = store.df(id);
-      if (qw === 0 || df === 0 || df >= deferFrom) continue;
+      if (qw === 0 || df === 0 || df >= deferFrom) return;
       store.forEach(id, (slot) => {
         if (marks[slot] !== round) {
           marks[slot] = round;
-          fresh.push(slot);
+          if (listing) fresh[count++] = slot;
         }
       });
-    }
-    if (before > 0 && fresh.length > 0) this.catchUpFresh(deferred, before, fw, into);
+    });
+    deferred.freshCount = count;
+    if (count > 0) this.catchUpFresh(deferred, before, fw, into);
     for (const [id, qw] of query) {
       const df = store.df(id);
       if (qw === 0 || df === 0) continue;
@@ -248,22 +251,22 @@ export class Bm25fScorer {
    * dozens of terms). Both add the same products in the same order to each tool.
    */
   private catchUpFresh(deferred: DeferredTerms, count: number, fw: FieldWeights, into: ScoreBuffer): void {
-    const { fresh } = deferred;
+    const { fresh, freshCount } = deferred;
     const held = this.corpus.held.count;
     const store = this.corpus.store;
     let byTools = 0;
-    for (const slot of fresh) byTools += held[slot] as number;
+    for (let f = 0; f < freshCount; f += 1) byTools += held[fresh[f] as number] as number;
     let byPostings = 0;
     for (let p = 0; p < count; p += 1) byPostings += store.df(deferred.ids[p] as number);
     if (byTools <= byPostings) {
-      for (const slot of fresh) this.catchUp(slot, deferred, count, fw, into);
+      for (let f = 0; f < freshCount; f += 1) this.catchUp(fresh[f] as number, deferred, count, fw, into);
       return;
     }
     const capacity = this.corpus.capacity();
     if (this.freshMarks.length < capacity) this.freshMarks = new Int32Array(capacity * 2);
     const marks = this.freshMarks;
     const round = ++this.freshRound;
-    for (const slot of fresh) marks[slot] = round;
+    for (let f = 0; f < freshCount; f += 1) marks[fresh[f] as number] = round;
     for (let p = 0; p < count; p += 1) {
       const id = deferred.ids[p] as number;
       const w = deferred.weights[p] as number;

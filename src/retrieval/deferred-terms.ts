@@ -19,8 +19,12 @@ export class DeferredTerms {
   /** Term id → place in `ids`, valid where `placeRound` equals `round`. */
   places = new Int32Array(0);
   placeRound = new Int32Array(0);
-  /** Scratch: tools newly marked by a pass's later round. */
-  readonly fresh: number[] = [];
+  /**
+   * Scratch: the tools newly marked by a pass's later round, the first `freshCount` entries (a typed
+   * list: a pass marks up to thousands of tools, and a growing array was a tenth of a turn's garbage).
+   */
+  fresh = new Int32Array(0);
+  freshCount = 0;
 
   /** Starts a pass over `capacity` slots and `terms` term ids; `defer` false scores every tool at once. */
   begin(capacity: number, terms: number, defer: boolean): void {
@@ -32,7 +36,11 @@ export class DeferredTerms {
     this.bound = 0;
     this.whole = !defer;
     this.round += 1;
-    if (this.marks.length < capacity) this.marks = new Int32Array(capacity * 2);
+    if (this.marks.length < capacity) {
+      this.marks = new Int32Array(capacity * 2);
+      this.fresh = new Int32Array(capacity * 2);
+    }
+    this.freshCount = 0;
     if (this.places.length < terms) {
       this.places = new Int32Array(terms * 2);
       this.placeRound = new Int32Array(terms * 2);

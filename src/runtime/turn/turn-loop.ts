@@ -55,12 +55,15 @@ function callLimitEnd(env: TurnEnvironment): TurnEnd {
 /** The next request of the turn; a summary request made to fit it is counted among the turn's model calls. */
 async function buildRequest(env: TurnEnvironment, state: TurnState, tools: TurnTools): Promise<ModelRequest> {
   const messages = await env.history.forRequest(env.store, env.surface);
-  let system = tools.note ? `${env.system}\n\n${tools.note}` : env.system;
   const refused = refusedToolsNote(env, state);
-  if (refused !== '') system = `${system}\n\n${refused}`;
-  // the catalog quotes deferred tools' descriptions, which may hold half of a character
+  if (state.systemText?.refused !== refused) {
+    let system = tools.note ? `${env.system}\n\n${tools.note}` : env.system;
+    if (refused !== '') system = `${system}\n\n${refused}`;
+    // the catalog quotes deferred tools' descriptions, which may hold half of a character
+    state.systemText = { refused, text: wholeText(system) };
+  }
   const request = {
-    system: wholeText(system),
+    system: state.systemText.text,
     messages,
     tools: wireToolsFor(env, state, tools),
     signal: env.signal,

@@ -26,6 +26,11 @@ export interface TurnState {
   /** The turn's tool selection, made once when a step first needs it (see `turnToolsOf`). */
   turnTools?: Promise<TurnTools>;
   /**
+   * The system text of the turn's last request and the refused-tools note in it: the next request sends
+   * that text again (already checked for half characters) while the note stays the same.
+   */
+  systemText?: { readonly refused: string; readonly text: string };
+  /**
    * The ids of the turn's calls, kept once known (a turn begun here starts with none; a resumed one reads
    * its calls first), so a reply's ids are checked without reading the turn's calls each time.
    */
