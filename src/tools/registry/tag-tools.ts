@@ -37,18 +37,42 @@ export function tagTools(
     seen.add(item.name);
     const tool = item as unknown as ToolDefinition;
     const risk = RISKS.includes(tool.risk) ? tool.risk : 'caution';
-    tools.push({
-      ...tool,
-      description: typeof tool.description === 'string' ? tool.description : '',
-      risk,
-      requiresApproval:
-        risk === 'safe' ? false : typeof tool.requiresApproval === 'boolean' ? tool.requiresApproval : true,
-      provider: provider.name,
-      app,
-      group: groupOf(tool.group, fallback),
-    });
+    tools.push(
+      Object.assign(ownCopy(tool), {
+        description: typeof tool.description === 'string' ? tool.description : '',
+        risk,
+        requiresApproval:
+          risk === 'safe' ? false : typeof tool.requiresApproval === 'boolean' ? tool.requiresApproval : true,
+        provider: provider.name,
+        app,
+        group: groupOf(tool.group, fallback),
+      }),
+    );
   });
   return { tools, problems };
+}
+
+/**
+ * What `{ ...value }` makes (its own enumerable properties, symbols included, a key named `__proto__`
+ * as a plain property), built by adding them one by one: once a spread site has seen a few objects,
+ * Node 20's V8 gives each copy a hidden class of its own (10,000 tools held 10,000 of them, each with
+ * its descriptors), where properties added one by one share theirs.
+ */
+function ownCopy<T extends object>(value: T): T {
+  const from = value as Record<PropertyKey, unknown>;
+  const out: Record<PropertyKey, unknown> = {};
+  for (const key of Reflect.ownKeys(value)) {
+    if (!Object.prototype.propertyIsEnumerable.call(value, key)) continue;
+    if (key === '__proto__')
+      Object.defineProperty(out, key, {
+        value: from[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else out[key] = from[key];
+  }
+  return out as T;
 }
 
 function groupOf(declared: unknown, fallback: ToolGroup): ToolGroup {
