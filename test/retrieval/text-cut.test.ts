@@ -10,6 +10,23 @@ function hasLoneSurrogate(text: string): boolean {
 }
 
 describe('retrieval text cuts', () => {
+  it('collapse every kind of whitespace run to one space, and leave single spaces as they are', () => {
+    const texts = [
+      'Reads a file from the disk.',
+      'Reads  a file',
+      'Reads\ta file',
+      'Reads a\nfile\r\n',
+      'Reads\u00a0a\u2003file',
+      ' \t leading and trailing \n ',
+      '\ufeffmarked start',
+      'one',
+      '',
+    ];
+    for (const text of texts)
+      expect(cutText(text, 200), JSON.stringify(text)).toBe(text.replace(/\s+/g, ' ').trim());
+    expect(cutText('Reads\u00a0a\u2003file  now', 200)).toBe('Reads a file now');
+  });
+
   it('never split an emoji, wherever the cut falls', () => {
     for (let max = 2; max < 40; max += 1) {
       for (const text of [
