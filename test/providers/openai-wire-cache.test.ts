@@ -409,3 +409,34 @@ describe('a tool’s bytes in the list', () => {
     }
   });
 });
+
+describe('a request’s tools as one list', () => {
+  const other: WireTool = { name: 'get_date', description: 'Today’s date.', parameters: { type: 'object' } };
+
+  it('gives a list sent again the same forms and bytes, those JSON.stringify writes', () => {
+    const cache = new OpenAIWireCache();
+    const list: WireTool[] = [TOOL, other];
+    const forms = cache.tools(list);
+    expect(forms).toEqual(list.map(toOpenAITool));
+    expect(cache.tools(list)).toBe(forms);
+    const bytes = cache.listedTools(forms);
+    expect(bytes).toEqual(list.map((t) => Buffer.from(`,${JSON.stringify(toOpenAITool(t))}`)));
+    expect(cache.listedTools(forms)).toBe(bytes);
+  });
+
+  it('makes a list that grew, or a list of forms it did not make, again', () => {
+    const cache = new OpenAIWireCache();
+    const list: WireTool[] = [TOOL];
+    const forms = cache.tools(list);
+    cache.listedTools(forms);
+    list.push(other);
+    const grown = cache.tools(list);
+    expect(grown).toEqual([TOOL, other].map(toOpenAITool));
+    expect(cache.listedTools(grown)).toHaveLength(2);
+    // Forms made elsewhere may change: their bytes are made each time, never kept by the list.
+    const own = [toOpenAITool(other)];
+    const once = cache.listedTools(own);
+    expect(cache.listedTools(own)).not.toBe(once);
+    expect(cache.listedTools(own)).toEqual(once);
+  });
+});

@@ -103,3 +103,39 @@ describe('runtimeWireTool', () => {
     expect(after).toMatchObject({ description: 'Two.', parameters: { type: 'object', properties: {} } });
   });
 });
+
+describe('requestTools within a turn', () => {
+  const [a, b, c] = ['a', 'b', 'c'].map(offered) as [OfferedTool, OfferedTool, OfferedTool];
+  const turn = { selected: [a, b], reduced: false, rank: new Map([['a', 1]]) };
+
+  it('gives the next request the same list while nothing it is made from changed', () => {
+    const env = envWith([a, b, c], 10);
+    const state = freshTurnState(new Map());
+    const first = requestTools(env, state, turn);
+    expect(requestTools(env, state, turn)).toBe(first);
+    // Another turn's selection (another object) is its own list.
+    expect(requestTools(env, state, { ...turn })).not.toBe(first);
+  });
+
+  it('makes a new list once a tool is asked for or refused, or one of the runtime’s own changed', () => {
+    const env = envWith([a, b, c], 10);
+    const state = freshTurnState(new Map());
+    const first = requestTools(env, state, turn);
+    state.activated.add('c');
+    const asked = requestTools(env, state, turn);
+    expect(asked.tools.map((t) => t.name)).toEqual(['a', 'b', 'c', 'note_read']);
+    state.refused.add('b');
+    expect(requestTools(env, state, turn).tools.map((t) => t.name)).toEqual(['a', 'c', 'note_read']);
+    expect(first.tools.map((t) => t.name)).toEqual(['a', 'b', 'note_read']);
+    // A host's own tool changed in place between two requests: the next one carries it as it is now.
+    const mutable = { ...note.definition, name: 'scratch', description: 'One.' };
+    const host = envWith([a, b, c], 10);
+    (host.runtimeTools as Map<string, RuntimeTool>).set('scratch', { definition: mutable, run: note.run });
+    const fresh = freshTurnState(new Map());
+    const before = requestTools(host, fresh, turn);
+    mutable.description = 'Two.';
+    const after = requestTools(host, fresh, turn);
+    expect(after).not.toBe(before);
+    expect(after.tools.find((t) => t.name === 'scratch')?.description).toBe('Two.');
+  });
+});

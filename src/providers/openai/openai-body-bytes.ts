@@ -33,12 +33,7 @@ export function openAIBodyBytes(body: ChatCompletionCreateParams, cache: OpenAIW
   const { messages, tools, ...rest } = body;
   const parts = [BRACE];
   pushList(parts, 'messages', cache.listedMessages(messages));
-  if (tools !== undefined)
-    pushList(
-      parts,
-      'tools',
-      tools.map((t) => cache.listedTool(t)),
-    );
+  if (tools !== undefined) pushList(parts, 'tools', cache.listedTools(tools));
   // `rest` always holds the model, so its JSON is `{` and at least one key
   parts.push(Buffer.from(JSON.stringify(rest).slice(1)));
   return Buffer.concat(parts);

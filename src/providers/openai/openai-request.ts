@@ -95,7 +95,7 @@ export function toOpenAIRequest(
     });
   const body: ChatCompletionCreateParams = { model: options.model, messages, stream: options.stream };
   if (request.tools.length > 0)
-    body.tools = request.tools.map((t) => (cache === undefined ? toOpenAITool(t) : cache.tool(t)));
+    body.tools = cache === undefined ? request.tools.map(toOpenAITool) : cache.tools(request.tools);
   const maxTokens = request.maxTokens ?? options.defaultMaxTokens;
   if (maxTokens !== undefined) body[options.maxTokensField] = maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;

@@ -64,6 +64,17 @@ export class OpenAIWireCache {
   private readonly byParam = new WeakMap<ChatCompletionTool, ToolEntry>();
   /** The last entry made from each parameters object. */
   private readonly byParameters = new WeakMap<WireTool['parameters'], ToolEntry>();
+  /** The forms `tools` made for each list of tools, and the lists of forms it made (never changed after). */
+  private readonly byList = new WeakMap<
+    readonly WireTool[],
+    { readonly length: number; readonly params: ChatCompletionTool[] }
+  >();
+  private readonly byListParams = new WeakSet<readonly ChatCompletionTool[]>();
+  /** The bytes `listedTools` gave for each list of forms `tools` made. */
+  private readonly listedByList = new WeakMap<
+    readonly ChatCompletionTool[],
+    { readonly length: number; readonly bytes: Buffer[] }
+  >();
   /**
    * The messages of the last list sent for each conversation after the system message, kept by the first
    * of them, with their bytes in a few parts; for the conversations sent to most recently (a caller that
@@ -135,6 +146,19 @@ export class OpenAIWireCache {
   }
 
   /**
+   * `tool` of each of a request's tools, as one list: a list given again (a turn's next request carries
+   * the same one) gives the same forms without looking each tool up again.
+   */
+  tools(list: readonly WireTool[]): ChatCompletionTool[] {
+    const kept = this.byList.get(list);
+    if (kept !== undefined && kept.length === list.length) return kept.params;
+    const params = list.map((t) => this.tool(t));
+    this.byList.set(list, { length: list.length, params });
+    this.byListParams.add(params);
+    return params;
+  }
+
+  /**
    * `,` and the message's JSON in UTF-8 (the separator comes with it, so a list is one part per item),
    * kept for the forms this cache made (the system message among them); any other (a note put between
    * messages) is encoded each time.
@@ -178,6 +202,15 @@ export class OpenAIWireCache {
     const joined = parts.length > MAX_KEPT_PARTS ? [Buffer.concat(parts)] : parts;
     this.sent.set(key, { forms: list.slice(start), parts: joined });
     return system.concat(joined);
+  }
+
+  /** `listedTool` of each form of `params`, as one list: a list of forms `tools` gave, given again, gives the same bytes. */
+  listedTools(params: readonly ChatCompletionTool[]): Buffer[] {
+    const kept = this.listedByList.get(params);
+    if (kept !== undefined && kept.length === params.length) return kept.bytes;
+    const bytes = params.map((p) => this.listedTool(p));
+    if (this.byListParams.has(params)) this.listedByList.set(params, { length: params.length, bytes });
+    return bytes;
   }
 
   /**

@@ -35,7 +35,26 @@ export function requestChars(request: {
   const known = LIST_CHARS.get(request.messages);
   if (known !== undefined) chars += known;
   else for (const message of request.messages) chars += messageChars(message);
-  for (const tool of request.tools) chars += tool.name.length + tool.description.length + schemaChars(tool);
+  return chars + toolListChars(request.tools);
+}
+
+/**
+ * Tool lists measured before, with their length then: a request is estimated twice and a turn's next
+ * request carries the same list (see `requestTools`), which is measured once. A list that grew since
+ * is measured again.
+ */
+const TOOL_LIST_CHARS = new WeakMap<
+  readonly WireTool[],
+  { readonly length: number; readonly chars: number }
+>();
+
+/** The characters of a request's tool definitions. */
+function toolListChars(tools: readonly WireTool[]): number {
+  const known = TOOL_LIST_CHARS.get(tools);
+  if (known !== undefined && known.length === tools.length) return known.chars;
+  let chars = 0;
+  for (const tool of tools) chars += tool.name.length + tool.description.length + schemaChars(tool);
+  TOOL_LIST_CHARS.set(tools, { length: tools.length, chars });
   return chars;
 }
 

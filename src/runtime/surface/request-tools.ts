@@ -92,6 +92,27 @@ export interface RequestTools {
  */
 export function requestTools(env: TurnEnvironment, state: TurnState, turn: RequestToolInputs): RequestTools {
   const own = ownWireTools(env, turn.reduced);
+  // A turn's next request carries the same tools unless one was asked for or refused since, or one of
+  // the runtime's own changed: the same list then, so what later steps made from it is found at once.
+  const key = JSON.stringify([[...state.activated], [...state.refused]]);
+  const kept = state.requestTools;
+  if (kept?.turn === turn && kept.key === key && sameItems(kept.own, own)) return kept.made;
+  const made = toolsOfRequest(env, state, turn, own);
+  state.requestTools = { turn, key, own, made };
+  return made;
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
+}
+
+/** `requestTools`, worked out. */
+function toolsOfRequest(
+  env: TurnEnvironment,
+  state: TurnState,
+  turn: RequestToolInputs,
+  own: WireTool[],
+): RequestTools {
   const asked: OfferedTool[] = [];
   for (const name of state.activated) {
     const tool = env.surface.byName.get(name);

@@ -1,4 +1,6 @@
-import type { TurnTools } from '../surface/turn-tools.js';
+import type { WireTool } from '../../core/model.js';
+import type { RequestTools } from '../surface/request-tools.js';
+import type { RequestToolInputs, TurnTools } from '../surface/turn-tools.js';
 
 /** What a turn's steps change as it goes (its environment stays as it began: see `TurnEnvironment`). */
 export interface TurnState {
@@ -25,6 +27,15 @@ export interface TurnState {
   overflowed?: 'compact' | 'resent';
   /** The turn's tool selection, made once when a step first needs it (see `turnToolsOf`). */
   turnTools?: Promise<TurnTools>;
+  /** The tools of the turn's last request and what they were made from (see `requestTools`). */
+  requestTools?: {
+    readonly turn: RequestToolInputs;
+    /** The tools asked for and refused then. */
+    readonly key: string;
+    /** The runtime's own tools then. */
+    readonly own: readonly WireTool[];
+    readonly made: RequestTools;
+  };
   /**
    * The system text of the turn's last request and the refused-tools note in it: the next request sends
    * that text again (already checked for half characters) while the note stays the same.
