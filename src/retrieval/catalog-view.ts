@@ -275,9 +275,11 @@ export class CatalogView {
     // In catalog order, as the pool lists them (it holds every chosen tool): read off the pool when
     // it is not much larger than the choice, sorted otherwise.
     if (pool.length <= 4 * chosen.size) return pool.filter((t) => chosen.has(t.name));
-    const out: RetrievalTool[] = [];
-    for (const name of chosen) out.push(catalog.get(name) as RetrievalTool);
-    return out.sort((a, b) => catalog.orderOf(a.name) - catalog.orderOf(b.name));
+    // Each tool's place looked up once, not twice per comparison (a lookup in a map of every tool).
+    const placed: { readonly tool: RetrievalTool; readonly at: number }[] = [];
+    for (const name of chosen)
+      placed.push({ tool: catalog.get(name) as RetrievalTool, at: catalog.orderOf(name) });
+    return placed.sort((a, b) => a.at - b.at).map((p) => p.tool);
   }
 
   private pool(restrict: Iterable<string> | undefined): readonly RetrievalTool[] {
