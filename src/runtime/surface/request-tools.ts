@@ -7,7 +7,7 @@ import type { TurnState } from '../turn/turn-state.js';
 import { sendableTool } from './sendable-tool.js';
 import { agentAllows, denyRuleFor, grantsAllow } from './tool-access.js';
 import { META_WIRE_TOOLS } from './tool-surface.js';
-import type { RequestToolInputs, TurnTools } from './turn-tools.js';
+import type { RequestToolInputs, RequestTools, TurnTools } from './turn-tools.js';
 
 /**
  * Most tools one request carries when the model's adapter states no limit: OpenAI's 128, the smallest
@@ -76,12 +76,6 @@ export function keepOrder(
     .filter((t) => !coreNames.has(t.name) && !askedNames.has(t.name))
     .sort((a, b) => (rank.get(b.name) ?? 0) - (rank.get(a.name) ?? 0));
   return [...core, ...newestFirst, ...rest];
-}
-
-/** The tools of one request, and which offered tools (real names) it carries with full schemas. */
-export interface RequestTools {
-  readonly tools: WireTool[];
-  readonly carried: ReadonlySet<string>;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { WireTool } from '../../core/model.js';
 import type { OfferedTool } from '../../seam/index.js';
 
 /** What `requestTools` builds a request's tools from. */
@@ -17,4 +18,10 @@ export interface TurnTools extends RequestToolInputs {
   readonly reduced: boolean;
   /** The system note listing the deferred tools ("" when nothing is deferred). */
   readonly note: string;
+}
+
+/** The tools of one request, and which offered tools (real names) it carries with full schemas. */
+export interface RequestTools {
+  readonly tools: WireTool[];
+  readonly carried: ReadonlySet<string>;
 }

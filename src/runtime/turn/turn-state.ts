@@ -1,6 +1,5 @@
 import type { WireTool } from '../../core/model.js';
-import type { RequestTools } from '../surface/request-tools.js';
-import type { RequestToolInputs, TurnTools } from '../surface/turn-tools.js';
+import type { RequestToolInputs, RequestTools, TurnTools } from '../surface/turn-tools.js';
 
 /** What a turn's steps change as it goes (its environment stays as it began: see `TurnEnvironment`). */
 export interface TurnState {
