@@ -413,9 +413,9 @@ describe('a tool’s bytes in the list', () => {
 describe('a request’s tools as one list', () => {
   const other: WireTool = { name: 'get_date', description: 'Today’s date.', parameters: { type: 'object' } };
 
-  it('gives a list sent again the same forms and bytes, those JSON.stringify writes', () => {
+  it('gives a frozen list sent again the same forms and bytes, those JSON.stringify writes', () => {
     const cache = new OpenAIWireCache();
-    const list: WireTool[] = [TOOL, other];
+    const list: readonly WireTool[] = Object.freeze([TOOL, other]);
     const forms = cache.tools(list);
     expect(forms).toEqual(list.map(toOpenAITool));
     expect(cache.tools(list)).toBe(forms);
@@ -424,16 +424,19 @@ describe('a request’s tools as one list', () => {
     expect(cache.listedTools(forms)).toBe(bytes);
   });
 
-  it('makes a list that grew, or a list of forms it did not make, again', () => {
+  it('reads a list it may not keep tool by tool each time: one changed in place is sent as it is now', () => {
     const cache = new OpenAIWireCache();
-    const list: WireTool[] = [TOOL];
+    const list: WireTool[] = [TOOL, { ...other }];
     const forms = cache.tools(list);
     cache.listedTools(forms);
-    list.push(other);
-    const grown = cache.tools(list);
-    expect(grown).toEqual([TOOL, other].map(toOpenAITool));
-    expect(cache.listedTools(grown)).toHaveLength(2);
-    // Forms made elsewhere may change: their bytes are made each time, never kept by the list.
+    list[1] = { ...other, description: 'The date where you are.' };
+    const now = cache.tools(list);
+    expect(now).not.toBe(forms);
+    expect(now).toEqual(list.map(toOpenAITool));
+    expect(cache.listedTools(now)).toEqual(
+      list.map((t) => Buffer.from(`,${JSON.stringify(toOpenAITool(t))}`)),
+    );
+    // Forms made elsewhere may change too: their bytes are made each time.
     const own = [toOpenAITool(other)];
     const once = cache.listedTools(own);
     expect(cache.listedTools(own)).not.toBe(once);

@@ -113,6 +113,8 @@ describe('requestTools within a turn', () => {
     const state = freshTurnState(new Map());
     const first = requestTools(env, state, turn);
     expect(requestTools(env, state, turn)).toBe(first);
+    // Frozen, so what later steps keep by the list stays true of it.
+    expect(Object.isFrozen(first.tools)).toBe(true);
     // Another turn's selection (another object) is its own list.
     expect(requestTools(env, state, { ...turn })).not.toBe(first);
   });

@@ -64,17 +64,10 @@ export class OpenAIWireCache {
   private readonly byParam = new WeakMap<ChatCompletionTool, ToolEntry>();
   /** The last entry made from each parameters object. */
   private readonly byParameters = new WeakMap<WireTool['parameters'], ToolEntry>();
-  /** The forms `tools` made for each list of tools, and the lists of forms it made (never changed after). */
-  private readonly byList = new WeakMap<
-    readonly WireTool[],
-    { readonly length: number; readonly params: ChatCompletionTool[] }
-  >();
-  private readonly byListParams = new WeakSet<readonly ChatCompletionTool[]>();
-  /** The bytes `listedTools` gave for each list of forms `tools` made. */
-  private readonly listedByList = new WeakMap<
-    readonly ChatCompletionTool[],
-    { readonly length: number; readonly bytes: Buffer[] }
-  >();
+  /** The forms `tools` made for each frozen list of tools (a list no one can change after). */
+  private readonly byList = new WeakMap<readonly WireTool[], ChatCompletionTool[]>();
+  /** The bytes `listedTools` gave for each list of forms `tools` made for a frozen list. */
+  private readonly listedByList = new WeakMap<readonly ChatCompletionTool[], Buffer[] | undefined>();
   /**
    * The messages of the last list sent for each conversation after the system message, kept by the first
    * of them, with their bytes in a few parts; for the conversations sent to most recently (a caller that
@@ -146,15 +139,18 @@ export class OpenAIWireCache {
   }
 
   /**
-   * `tool` of each of a request's tools, as one list: a list given again (a turn's next request carries
-   * the same one) gives the same forms without looking each tool up again.
+   * `tool` of each of a request's tools, as one list. A frozen list given again (a turn's next request
+   * carries the same one: see `requestTools`) gives the same forms without looking each tool up again;
+   * any other list is read tool by tool, so a tool changed in place is sent as it is now.
    */
   tools(list: readonly WireTool[]): ChatCompletionTool[] {
     const kept = this.byList.get(list);
-    if (kept !== undefined && kept.length === list.length) return kept.params;
+    if (kept !== undefined) return kept;
     const params = list.map((t) => this.tool(t));
-    this.byList.set(list, { length: list.length, params });
-    this.byListParams.add(params);
+    if (Object.isFrozen(list)) {
+      this.byList.set(list, params);
+      this.listedByList.set(params, undefined);
+    }
     return params;
   }
 
@@ -204,12 +200,12 @@ export class OpenAIWireCache {
     return system.concat(joined);
   }
 
-  /** `listedTool` of each form of `params`, as one list: a list of forms `tools` gave, given again, gives the same bytes. */
+  /** `listedTool` of each form of `params`, as one list: the forms `tools` kept for a frozen list, given again, give the same bytes. */
   listedTools(params: readonly ChatCompletionTool[]): Buffer[] {
     const kept = this.listedByList.get(params);
-    if (kept !== undefined && kept.length === params.length) return kept.bytes;
+    if (kept !== undefined) return kept;
     const bytes = params.map((p) => this.listedTool(p));
-    if (this.byListParams.has(params)) this.listedByList.set(params, { length: params.length, bytes });
+    if (this.listedByList.has(params)) this.listedByList.set(params, bytes);
     return bytes;
   }
 

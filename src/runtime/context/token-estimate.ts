@@ -39,22 +39,19 @@ export function requestChars(request: {
 }
 
 /**
- * Tool lists measured before, with their length then: a request is estimated twice and a turn's next
- * request carries the same list (see `requestTools`), which is measured once. A list that grew since
- * is measured again.
+ * Frozen tool lists measured before: a request is estimated twice, and a turn's next request carries
+ * the same frozen list (see `requestTools`), which is measured once. Any other list (its tools may be
+ * changed in place) is measured each time.
  */
-const TOOL_LIST_CHARS = new WeakMap<
-  readonly WireTool[],
-  { readonly length: number; readonly chars: number }
->();
+const TOOL_LIST_CHARS = new WeakMap<readonly WireTool[], number>();
 
 /** The characters of a request's tool definitions. */
 function toolListChars(tools: readonly WireTool[]): number {
   const known = TOOL_LIST_CHARS.get(tools);
-  if (known !== undefined && known.length === tools.length) return known.chars;
+  if (known !== undefined) return known;
   let chars = 0;
   for (const tool of tools) chars += tool.name.length + tool.description.length + schemaChars(tool);
-  TOOL_LIST_CHARS.set(tools, { length: tools.length, chars });
+  if (Object.isFrozen(tools)) TOOL_LIST_CHARS.set(tools, chars);
   return chars;
 }
 

@@ -135,10 +135,11 @@ function toolsOfRequest(
     }
   }
   tools.push(...own);
-  return { tools, carried: carried ?? seen };
+  // Frozen: the list goes out with each request of the turn, and what is made from it is kept by it.
+  return { tools: Object.freeze(tools), carried: carried ?? seen };
 }
 
 /** The wire tools of one model call (see `requestTools`). */
-export function wireToolsFor(env: TurnEnvironment, state: TurnState, turn: TurnTools): WireTool[] {
+export function wireToolsFor(env: TurnEnvironment, state: TurnState, turn: TurnTools): readonly WireTool[] {
   return requestTools(env, state, turn).tools;
 }

@@ -22,6 +22,7 @@ export interface TurnTools extends RequestToolInputs {
 
 /** The tools of one request, and which offered tools (real names) it carries with full schemas. */
 export interface RequestTools {
-  readonly tools: WireTool[];
+  /** Frozen: a turn's next request may carry the very same list (see `requestTools`). */
+  readonly tools: readonly WireTool[];
   readonly carried: ReadonlySet<string>;
 }

@@ -56,11 +56,11 @@ function callLimitEnd(env: TurnEnvironment): TurnEnd {
 async function buildRequest(env: TurnEnvironment, state: TurnState, tools: TurnTools): Promise<ModelRequest> {
   const messages = await env.history.forRequest(env.store, env.surface);
   const refused = refusedToolsNote(env, state);
-  if (state.systemText?.refused !== refused) {
+  if (state.systemText?.tools !== tools || state.systemText.refused !== refused) {
     let system = tools.note ? `${env.system}\n\n${tools.note}` : env.system;
     if (refused !== '') system = `${system}\n\n${refused}`;
     // the catalog quotes deferred tools' descriptions, which may hold half of a character
-    state.systemText = { refused, text: wholeText(system) };
+    state.systemText = { tools, refused, text: wholeText(system) };
   }
   const request = {
     system: state.systemText.text,

@@ -36,10 +36,11 @@ export interface TurnState {
     readonly made: RequestTools;
   };
   /**
-   * The system text of the turn's last request and the refused-tools note in it: the next request sends
-   * that text again (already checked for half characters) while the note stays the same.
+   * The system text of the turn's last request, with the tools whose catalog note and the refused-tools
+   * note it holds: the next request sends that text again (already checked for half characters) while
+   * both stay the same.
    */
-  systemText?: { readonly refused: string; readonly text: string };
+  systemText?: { readonly tools: TurnTools; readonly refused: string; readonly text: string };
   /**
    * The ids of the turn's calls, kept once known (a turn begun here starts with none; a resumed one reads
    * its calls first), so a reply's ids are checked without reading the turn's calls each time.

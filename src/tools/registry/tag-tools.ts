@@ -37,17 +37,19 @@ export function tagTools(
     seen.add(item.name);
     const tool = item as unknown as ToolDefinition;
     const risk = RISKS.includes(tool.risk) ? tool.risk : 'caution';
-    tools.push(
-      Object.assign(ownCopy(tool), {
-        description: typeof tool.description === 'string' ? tool.description : '',
-        risk,
-        requiresApproval:
-          risk === 'safe' ? false : typeof tool.requiresApproval === 'boolean' ? tool.requiresApproval : true,
-        provider: provider.name,
-        app,
-        group: groupOf(tool.group, fallback),
-      }),
-    );
+    const tags: Pick<
+      ToolDefinition,
+      'description' | 'risk' | 'requiresApproval' | 'provider' | 'app' | 'group'
+    > = {
+      description: typeof tool.description === 'string' ? tool.description : '',
+      risk,
+      requiresApproval:
+        risk === 'safe' ? false : typeof tool.requiresApproval === 'boolean' ? tool.requiresApproval : true,
+      provider: provider.name,
+      app,
+      group: groupOf(tool.group, fallback),
+    };
+    tools.push(Object.assign(ownCopy(tool), tags));
   });
   return { tools, problems };
 }
@@ -63,7 +65,9 @@ function ownCopy<T extends object>(value: T): T {
   const out: Record<PropertyKey, unknown> = {};
   for (const key of Reflect.ownKeys(value)) {
     if (!Object.prototype.propertyIsEnumerable.call(value, key)) continue;
-    if (key === '__proto__')
+    // Defined, as a spread defines them: assigning `__proto__` sets the prototype, and assigning a key
+    // Object.prototype holds (`toString`) throws where it is frozen.
+    if (key in Object.prototype)
       Object.defineProperty(out, key, {
         value: from[key],
         enumerable: true,

@@ -9,15 +9,24 @@ const tool = (name: string): WireTool => ({
 });
 
 describe('requestChars', () => {
-  it('counts each tool’s name, description and schema, and a list that grew after it was counted again', () => {
-    const tools = [tool('alpha')];
-    const one = 'alpha'.length + 'Does alpha.'.length + JSON.stringify(tools[0]?.parameters).length;
+  const charsOf = (t: WireTool): number =>
+    t.name.length + t.description.length + JSON.stringify(t.parameters).length;
+
+  it('counts each tool’s name, description and schema, a frozen list once', () => {
+    const tools = Object.freeze([tool('alpha'), tool('beta')]);
     const request = { system: 'Be brief.', messages: [], tools };
-    expect(requestChars(request)).toBe('Be brief.'.length + one);
-    // Counted again: the same answer.
-    expect(requestChars(request)).toBe('Be brief.'.length + one);
+    const want = 'Be brief.'.length + tools.reduce((n, t) => n + charsOf(t), 0);
+    expect(requestChars(request)).toBe(want);
+    expect(requestChars(request)).toBe(want);
+  });
+
+  it('counts a list that is not frozen again each time, as it is now', () => {
+    const tools = [tool('alpha')];
+    const request = { system: '', messages: [], tools };
+    expect(requestChars(request)).toBe(charsOf(tools[0] as WireTool));
+    tools[0] = tool('a_much_longer_name');
+    expect(requestChars(request)).toBe(charsOf(tools[0]));
     tools.push(tool('beta'));
-    const two = 'beta'.length + 'Does beta.'.length + JSON.stringify(tools[1]?.parameters).length;
-    expect(requestChars(request)).toBe('Be brief.'.length + one + two);
+    expect(requestChars(request)).toBe(charsOf(tools[0]) + charsOf(tools[1] as WireTool));
   });
 });

@@ -41,4 +41,17 @@ describe('tagTools', () => {
     expect((tool as unknown as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(tool?.risk).toBe('caution');
   });
+
+  it('copies keys Object.prototype also holds as the tool’s own', () => {
+    const listed = JSON.parse('{"name":"odd","description":"x","toString":"not a function","constructor":1}');
+    const [tool] = tagTools([listed], origin).tools;
+    expect(Object.getOwnPropertyDescriptor(tool, 'toString')).toMatchObject({
+      value: 'not a function',
+      enumerable: true,
+    });
+    expect(Object.getOwnPropertyDescriptor(tool, 'constructor')).toMatchObject({
+      value: 1,
+      enumerable: true,
+    });
+  });
 });
