@@ -66,7 +66,10 @@ export class OpenAIWireCache {
   private readonly byParameters = new WeakMap<WireTool['parameters'], ToolEntry>();
   /** The forms `tools` made for each frozen list of tools (a list no one can change after). */
   private readonly byList = new WeakMap<readonly WireTool[], ChatCompletionTool[]>();
-  /** The bytes `listedTools` gave for each list of forms `tools` made for a frozen list. */
+  /**
+   * Each list of forms `tools` made for a frozen list, with the bytes `listedTools` gave for it once asked
+   * (undefined until then); a list of forms not in it is read form by form.
+   */
   private readonly listedByList = new WeakMap<readonly ChatCompletionTool[], Buffer[] | undefined>();
   /**
    * The messages of the last list sent for each conversation after the system message, kept by the first

@@ -50,14 +50,10 @@ function toolListChars(tools: readonly WireTool[]): number {
   const known = TOOL_LIST_CHARS.get(tools);
   if (known !== undefined) return known;
   let chars = 0;
-  for (const tool of tools) chars += tool.name.length + tool.description.length + schemaChars(tool);
+  for (const tool of tools)
+    chars += tool.name.length + tool.description.length + schemaJsonLength(tool.parameters);
   if (Object.isFrozen(tools)) TOOL_LIST_CHARS.set(tools, chars);
   return chars;
-}
-
-/** A tool's parameters as JSON, measured once per schema object (every request is estimated, twice). */
-function schemaChars(tool: WireTool): number {
-  return schemaJsonLength(tool.parameters);
 }
 
 /** Bounds on the characters one token stands for, so one odd answer cannot throw the estimate far off. */
