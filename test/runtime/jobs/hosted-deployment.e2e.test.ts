@@ -94,7 +94,10 @@ describe('two serve and three worker processes on one PostgreSQL store and job q
     await requirePostgres();
     dir = mkdtempSync(join(tmpdir(), 'toolseam-hosted-'));
     log = join(dir, 'steps.log');
-    db = `${TEST_PG}?schema=${schema}`;
+    // A pool of 4 a process (each opens at most 10 then): the five processes here shared PostgreSQL's 100
+    // connections with the other test files running beside this one, and with 16 a process (74 at once,
+    // measured) a job test beside it was once refused ("sorry, too many clients already").
+    db = `${TEST_PG}?schema=${schema}&pool=4`;
     standIn = await startStandIn({ family: 'openai' });
     standIn.push(...Array.from({ length: SESSIONS * 2 + LEAVES * 2 + 80 }, () => ({ respond: answer })));
     // Every process reads this: the serve processes only send turns; a silent worker is given up
