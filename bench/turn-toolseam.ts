@@ -10,7 +10,7 @@ import {
 } from './turn-tools.js';
 
 /** The benchmark's tool defined for toolseam's in-process provider, with the same parameters. */
-function toolseamTool(spec: BenchToolSpec) {
+export function toolseamTool(spec: BenchToolSpec) {
   return defineTool({
     name: spec.name,
     description: spec.description,
