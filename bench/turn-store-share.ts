@@ -3,11 +3,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { createRuntime, inProcessProvider, type Runtime } from '../src/index.js';
 import { median } from './stats.js';
 import { ASKED, callPath, startLoopbackProcess } from './turn-loopback.js';
-import { benchToolSpecs, CALL_ARGUMENTS, targetOf } from './turn-tools.js';
-import { toolseamTool } from './turn-toolseam.js';
+import { CALL_ARGUMENTS, type TurnSide, targetOf } from './turn-tools.js';
+import { runtimeSide, toolseamRuntime } from './turn-toolseam.js';
 
 // How much of toolseam's turn is its session store's: `node dist/bench/turn-store-share.js [n]`
 // (default 48). Two runtimes over the same n tools, one keeping its sessions in a SQLite file (as
@@ -55,22 +54,12 @@ function timeStatements(): void {
 const dir = mkdtempSync(join(tmpdir(), 'toolseam-bench-store-share-'));
 const loopback = await startLoopbackProcess();
 const baseURL = `${loopback.url}${callPath(ASKED, CALL_ARGUMENTS)}`;
-const open = (store: string) =>
-  createRuntime({
-    model: { provider: 'openai-compatible', model: 'bench', baseURL, apiKey: 'bench' },
-    tools: [inProcessProvider({ name: 'bench', tools: benchToolSpecs(N).map(toolseamTool) })],
-    store,
-    approvals: { policy: 'auto' },
-  });
+const open = async (store: string) => runtimeSide(await toolseamRuntime(baseURL, N, store));
 
 /** One turn in a new session, as the turn bench's host takes it; its wall time in ms. */
-async function turn(runtime: Runtime, text: string): Promise<number> {
+async function turn(side: TurnSide, text: string): Promise<number> {
   const t = performance.now();
-  const session = await runtime.session();
-  for await (const event of await session.send(text)) {
-    if (event.type === 'turn-end' && event.status !== 'done')
-      throw new Error(`A turn ended ${event.status}: ${event.message}`);
-  }
+  await side.turn(text);
   return performance.now() - t;
 }
 
@@ -80,7 +69,7 @@ try {
   const target = targetOf(N);
   let ask = 0;
   for (let i = 0; i < WARM; i += 1)
-    for (const runtime of Object.values(sides)) await turn(runtime, target.ask(ask++));
+    for (const side of Object.values(sides)) await turn(side, target.ask(ask++));
   const ms: Record<keyof typeof sides, number[]> = { file: [], memory: [] };
   for (let b = 0; b < BLOCKS; b += 1) {
     const order = b % 2 === 0 ? (['file', 'memory'] as const) : (['memory', 'file'] as const);
@@ -107,7 +96,7 @@ try {
       `  ${perTurn} µs a turn, ${perCall} µs a call, ${(e.calls / TIMED_TURNS).toFixed(2)} a turn: ${sql}`,
     );
   }
-  await Promise.all(Object.values(sides).map((r) => r.close()));
+  await Promise.all(Object.values(sides).map((side) => side.close()));
 } finally {
   await loopback.close();
   rmSync(dir, { recursive: true, force: true });

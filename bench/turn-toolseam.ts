@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createRuntime, defineTool, field, inProcessProvider } from '../src/index.js';
+import { createRuntime, defineTool, field, inProcessProvider, type Runtime } from '../src/index.js';
 import {
   type BenchToolSpec,
   benchToolSpecs,
@@ -10,7 +10,7 @@ import {
 } from './turn-tools.js';
 
 /** The benchmark's tool defined for toolseam's in-process provider, with the same parameters. */
-export function toolseamTool(spec: BenchToolSpec) {
+function toolseamTool(spec: BenchToolSpec) {
   return defineTool({
     name: spec.name,
     description: spec.description,
@@ -28,16 +28,25 @@ export function toolseamTool(spec: BenchToolSpec) {
 
 /**
  * toolseam as a host builds it with the public API: `createRuntime` on the OpenAI-compatible provider,
- * the `n` tools in-process, every call approved without asking, a SQLite file in `dir`; the built-in
- * tools and subagents as by default.
+ * the `n` tools in-process, every call approved without asking, its sessions in `store` (a SQLite file,
+ * or `:memory:`); the built-in tools and subagents as by default.
  */
-export async function toolseamSide(baseURL: string, n: number, dir: string): Promise<TurnSide> {
-  const runtime = await createRuntime({
+export function toolseamRuntime(baseURL: string, n: number, store: string): Promise<Runtime> {
+  return createRuntime({
     model: { provider: 'openai-compatible', model: 'bench', baseURL, apiKey: 'bench' },
     tools: [inProcessProvider({ name: 'bench', tools: benchToolSpecs(n).map(toolseamTool) })],
-    store: join(dir, `toolseam-${n}.db`),
+    store,
     approvals: { policy: 'auto' },
   });
+}
+
+/** `toolseamRuntime` over `n` tools with its SQLite file in `dir`, as a side of the comparison. */
+export async function toolseamSide(baseURL: string, n: number, dir: string): Promise<TurnSide> {
+  return runtimeSide(await toolseamRuntime(baseURL, n, join(dir, `toolseam-${n}.db`)));
+}
+
+/** A runtime taking the comparison's turns: a new session for each, or the long conversation's by id. */
+export function runtimeSide(runtime: Runtime): TurnSide {
   const long = new Map<string, string>();
   return {
     async turn(text, conversation) {
