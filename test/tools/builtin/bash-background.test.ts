@@ -92,7 +92,11 @@ describe('unconfined bash ends what a command left running in the background', (
   });
 
   it('says nothing about a background job that already ended (it is only waiting to be reaped)', async () => {
-    const result = await tools.invoke('bash', { command: 'exit 0 & echo done' }, tools.turn());
+    // The shell goes on once the job has ended (a zombie, or reaped by bash already): on a busy machine a
+    // plain `exit 0 & echo done` could finish before the job had even run, and then it was still running.
+    const command =
+      "exit 0 & p=$!; while kill -0 $p 2>/dev/null && ! grep -q '^State:[[:space:]]*Z' /proc/$p/status 2>/dev/null; do :; done; echo done";
+    const result = await tools.invoke('bash', { command }, tools.turn());
     expect(result).toEqual({
       content: 'done',
       isError: false,
