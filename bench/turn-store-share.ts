@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { median } from './stats.js';
 import { ASKED, callPath, startLoopbackProcess } from './turn-loopback.js';
-import { CALL_ARGUMENTS, type TurnSide, targetOf } from './turn-tools.js';
+import { CALL_ARGUMENTS, targetOf, timedBlock } from './turn-tools.js';
 import { runtimeSide, toolseamRuntime } from './turn-toolseam.js';
 
 // How much of toolseam's turn is its session store's: `node dist/bench/turn-store-share.js [n]`
@@ -41,9 +41,11 @@ function timeStatements(): void {
       try {
         return original.apply(this, args);
       } finally {
+        // The clock is read before the statement's name is made, so only the statement is timed.
+        const us = Number(process.hrtime.bigint() - t) / 1000;
         const key = `${method} ${this.source.replace(/\s+/g, ' ').slice(0, 72)}`;
         const entry = spent.get(key) ?? { us: 0, calls: 0 };
-        entry.us += Number(process.hrtime.bigint() - t) / 1000;
+        entry.us += us;
         entry.calls += 1;
         spent.set(key, entry);
       }
@@ -56,33 +58,25 @@ const loopback = await startLoopbackProcess();
 const baseURL = `${loopback.url}${callPath(ASKED, CALL_ARGUMENTS)}`;
 const open = async (store: string) => runtimeSide(await toolseamRuntime(baseURL, N, store));
 
-/** One turn in a new session, as the turn bench's host takes it; its wall time in ms. */
-async function turn(side: TurnSide, text: string): Promise<number> {
-  const t = performance.now();
-  await side.turn(text);
-  return performance.now() - t;
-}
-
 try {
   timeStatements();
   const sides = { file: await open(join(dir, 'store.db')), memory: await open(':memory:') };
   const target = targetOf(N);
   let ask = 0;
-  for (let i = 0; i < WARM; i += 1)
-    for (const side of Object.values(sides)) await turn(side, target.ask(ask++));
-  const ms: Record<keyof typeof sides, number[]> = { file: [], memory: [] };
+  const next = () => target.ask(ask++);
+  for (let i = 0; i < WARM; i += 1) for (const side of Object.values(sides)) await side.turn(next());
+  const timed = { file: { ms: [] as number[], ran: 0 }, memory: { ms: [] as number[], ran: 0 } };
   for (let b = 0; b < BLOCKS; b += 1) {
     const order = b % 2 === 0 ? (['file', 'memory'] as const) : (['memory', 'file'] as const);
-    for (const side of order)
-      for (let i = 0; i < BLOCK; i += 1) ms[side].push(await turn(sides[side], target.ask(ask++)));
+    for (const side of order) await timedBlock(sides[side], next, BLOCK, undefined, timed[side]);
   }
-  const [file, memory] = [median(ms.file), median(ms.memory)];
+  const [file, memory] = [median(timed.file.ms), median(timed.memory.ms)];
   console.log(`N=${N}, a new session each turn, ${BLOCKS * BLOCK} turns each, in blocks of ${BLOCK}:`);
   console.log(`  store in a SQLite file: p50 ${file.toFixed(2)} ms`);
   console.log(`  store in memory:        p50 ${memory.toFixed(2)} ms`);
   console.log(`  the file's share:           ${(file - memory).toFixed(2)} ms`);
   on = true;
-  for (let i = 0; i < TIMED_TURNS; i += 1) await turn(sides.file, target.ask(ask++));
+  for (let i = 0; i < TIMED_TURNS; i += 1) await sides.file.turn(next());
   on = false;
   const rows = [...spent].sort((a, b) => b[1].us - a[1].us);
   const total = rows.reduce((sum, [, e]) => sum + e.us, 0);
